@@ -1,0 +1,61 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+/// Every Swift target builds with the same settings: Swift 6 language mode
+/// (strict concurrency checking) and explicit `any` for existentials.
+let strictSettings: [SwiftSetting] = [
+    .swiftLanguageMode(.v6),
+    .enableUpcomingFeature("ExistentialAny"),
+]
+
+let package = Package(
+    name: "Tickwire",
+    products: [
+        .library(name: "Tickwire", targets: ["Tickwire"]),
+        .library(name: "TickwireWebSocket", targets: ["TickwireWebSocket"]),
+        .executable(name: "tickwire", targets: ["tickwire"]),
+    ],
+    targets: [
+        // C libraries and shims.
+        .systemLibrary(
+            name: "CZlib",
+            path: "Sources/CZlib",
+            providers: [.apt(["zlib1g-dev"]), .brew(["zlib"])]
+        ),
+        .systemLibrary(name: "CEpoll", path: "Sources/CEpoll"),
+
+        // Swift layers.
+        .target(name: "TickwireZlib", dependencies: ["CZlib"], swiftSettings: strictSettings),
+        .target(name: "TickwireCodec", dependencies: ["TickwireZlib"], swiftSettings: strictSettings),
+        .target(
+            name: "TickwireWebSocket",
+            dependencies: ["TickwireZlib", .target(name: "CEpoll", condition: .when(platforms: [.linux]))],
+            swiftSettings: strictSettings
+        ),
+        .target(
+            name: "TickwireSim",
+            dependencies: ["TickwireCodec", "TickwireWebSocket"],
+            swiftSettings: strictSettings
+        ),
+        .target(
+            name: "Tickwire",
+            dependencies: ["TickwireCodec", "TickwireWebSocket", "TickwireSim"],
+            swiftSettings: strictSettings
+        ),
+
+        // Tools.
+        .executableTarget(
+            name: "tickwire",
+            dependencies: ["Tickwire"],
+            path: "Tools/tickwire",
+            swiftSettings: strictSettings
+        ),
+
+        // Tests.
+        .testTarget(name: "TickwireZlibTests", dependencies: ["TickwireZlib"], swiftSettings: strictSettings),
+        .testTarget(name: "TickwireCodecTests", dependencies: ["TickwireCodec"], swiftSettings: strictSettings),
+        .testTarget(name: "TickwireWebSocketTests", dependencies: ["TickwireWebSocket"], swiftSettings: strictSettings),
+        .testTarget(name: "TickwireSimTests", dependencies: ["TickwireSim"], swiftSettings: strictSettings),
+        .testTarget(name: "TickwireTests", dependencies: ["Tickwire"], swiftSettings: strictSettings),
+    ]
+)

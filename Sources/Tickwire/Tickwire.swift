@@ -1,0 +1,4 @@
+// The umbrella module: `import Tickwire` brings in every layer a game needs.
+@_exported import TickwireCodec
+@_exported import TickwireSim
+@_exported import TickwireWebSocket

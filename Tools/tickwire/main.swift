@@ -1,6 +1,42 @@
-import Tickwire
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 // The `tickwire` tool: benchmarks, load generation, inspection and an echo server.
 // Each subcommand lives in its own file; this file only dispatches.
-let arguments = Array(CommandLine.arguments.dropFirst())
-print("tickwire: no subcommands yet")
+
+let usage = """
+    usage: tickwire <command> [options]
+
+    commands:
+      bench codec [--json]     codec benchmark: JSON vs binary vs delta vs zlib, three scenes
+      help                     this text
+    """
+
+func fail(_ message: String) -> Never {
+    FileHandleOutput.standardError.write("tickwire: \(message)\n")
+    exit(2)
+}
+
+var arguments = Array(CommandLine.arguments.dropFirst())
+let command = arguments.isEmpty ? "help" : arguments.removeFirst()
+do {
+    switch command {
+    case "bench":
+        let scope = arguments.isEmpty ? "" : arguments.removeFirst()
+        switch scope {
+        case "codec": try BenchCodecCommand.run(arguments)
+        default: fail("bench wants one of: codec\n\n\(usage)")
+        }
+    case "help", "--help", "-h":
+        print(usage)
+    default:
+        fail("unknown command '\(command)'\n\n\(usage)")
+    }
+} catch let error as CommandArguments.UsageError {
+    fail(error.description)
+} catch {
+    fail("\(error)")
+}

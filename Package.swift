@@ -14,6 +14,7 @@ let package = Package(
         .library(name: "Tickwire", targets: ["Tickwire"]),
         .library(name: "TickwireWebSocket", targets: ["TickwireWebSocket"]),
         .executable(name: "tickwire", targets: ["tickwire"]),
+        .executable(name: "arena", targets: ["ArenaCommand"]),
     ],
     targets: [
         // C libraries and shims.
@@ -43,6 +44,10 @@ let package = Package(
             swiftSettings: strictSettings
         ),
 
+        // The demo: a terminal arena built on the public API alone.
+        .target(name: "ArenaGame", dependencies: ["Tickwire"], swiftSettings: strictSettings),
+        .executableTarget(name: "ArenaCommand", dependencies: ["ArenaGame"], swiftSettings: strictSettings),
+
         // Tools.
         .executableTarget(
             name: "tickwire",
@@ -57,5 +62,6 @@ let package = Package(
         .testTarget(name: "TickwireWebSocketTests", dependencies: ["TickwireWebSocket"], swiftSettings: strictSettings),
         .testTarget(name: "TickwireSimTests", dependencies: ["TickwireSim"], swiftSettings: strictSettings),
         .testTarget(name: "TickwireTests", dependencies: ["Tickwire"], swiftSettings: strictSettings),
+        .testTarget(name: "ArenaGameTests", dependencies: ["ArenaGame"], swiftSettings: strictSettings),
     ]
 )

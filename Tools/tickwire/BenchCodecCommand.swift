@@ -1,3 +1,5 @@
+import CommandLineSupport
+
 /// `tickwire bench codec [--json]`: to be written by the codec work (issue 2).
 enum BenchCodecCommand {
     static func run(_ arguments: [String]) throws {

@@ -143,11 +143,15 @@ struct DeltaDecoder {
     /// Reads which survivors changed (bit per survivor or gap list) and applies their field changes.
     private mutating func readChanges(baseline: Snapshot, into snapshot: inout Snapshot) throws(CodecError) {
         let survivors = snapshot.count
+        // All indices come first, then the changes, so collect the indices before reading on.
+        var marked: [Int32] = []
         if try reader.readBool() {
             let count = try reader.readVarint()
             guard count >= 1 && count <= UInt64(survivors) else {
                 throw CodecError(.valueOutOfRange(what: "changed entity count", value: "\(count)", allowed: "1...\(survivors)"))
             }
+            try requireBits(Int(count))
+            marked.reserveCapacity(Int(count))
             var index: UInt64 = 0
             for number in 0..<Int(count) {
                 let gap = try reader.readGamma()
@@ -156,12 +160,10 @@ struct DeltaDecoder {
                     throw CodecError(.entityIndexOutOfRange(index: overflow ? UInt64.max : next, count: survivors))
                 }
                 index = next
-                try readFieldChanges(at: Int(index), in: &snapshot)
+                marked.append(Int32(index))
             }
         } else {
             try requireBits(survivors)
-            // The bits come first, then the changes, so collect the set bits before reading on.
-            var marked: [Int32] = []
             var index = 0
             while index < survivors {
                 let run = min(64, survivors - index)
@@ -172,9 +174,9 @@ struct DeltaDecoder {
                 }
                 index += run
             }
-            for entity in marked {
-                try readFieldChanges(at: Int(entity), in: &snapshot)
-            }
+        }
+        for entity in marked {
+            try readFieldChanges(at: Int(entity), in: &snapshot)
         }
     }
 

@@ -54,7 +54,7 @@ let package = Package(
         // Tools.
         .executableTarget(
             name: "tickwire",
-            dependencies: ["Tickwire", "CommandLineSupport"],
+            dependencies: ["Tickwire", "TickwireZlib", "CommandLineSupport"],
             path: "Tools/tickwire",
             swiftSettings: strictSettings
         ),

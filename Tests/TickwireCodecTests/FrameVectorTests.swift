@@ -101,7 +101,7 @@ struct FrameVectorTests {
         "frame-error-varint-overflow.hex": .varintOverflow(offset: 0),
         "frame-error-trailing-bytes.hex": .trailingBytes(type: 6, count: 1),
         "frame-error-too-many-inputs.hex": .tooManyInputs(count: 33, limit: 32),
-        "frame-error-baseline.hex": .invalidBaseline(tick: 5, baseline: -1),
+        "frame-error-baseline.hex": .valueOutOfRange(field: "baseline distance", value: 1 << 32, maximum: UInt64(UInt32.max)),
         "frame-error-utf8.hex": .invalidUTF8(field: "disconnect text"),
         "frame-error-compressed-in-mode-none.hex": .unexpectedCompression(type: 6, mode: 0),
         "frame-error-zlib-bomb.hex": .inflation(.ratioExceeded(ratio: 256, inputBytes: 2_055)),

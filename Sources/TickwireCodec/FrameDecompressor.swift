@@ -38,7 +38,7 @@ public final class FrameDecompressor {
     /// - Parameters:
     ///   - mode: The connection's compression mode.
     ///   - limits: The limits every frame must respect.
-    /// - Throws: ``FrameError/inflation(_:)`` when zlib cannot allocate its state.
+    /// - Throws: ``FrameError/zlibSetup(_:)`` when zlib cannot allocate its state.
     public init(mode: CompressionMode = .none, limits: FrameLimits = .standard) throws(FrameError) {
         self.mode = mode
         self.limits = limits
@@ -49,7 +49,7 @@ public final class FrameDecompressor {
             default: inflater = nil
             }
         } catch {
-            throw .inflation(error)
+            throw .zlibSetup(error)
         }
     }
 

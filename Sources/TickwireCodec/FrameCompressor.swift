@@ -15,7 +15,8 @@ import TickwireZlib
 /// ```
 ///
 /// In ``CompressionMode/streaming`` every non-handshake frame joins the connection's deflate
-/// history, compressed or not; so every frame encoded must be sent, in order. After an error
+/// history, compressed or not; so every frame encoded must be sent, in order, over a reliable
+/// transport: drop a message (to shed load) *before* encoding it, never after. After an error
 /// thrown *before* compression (a field over its limit) the compressor is unchanged.
 ///
 /// Not thread-safe: use one compressor from one thread at a time.

@@ -113,3 +113,18 @@ struct MessageTests {
         }
     }
 }
+
+@Suite("Message description")
+struct MessageDescriptionTests {
+    @Test("descriptions name the type and its fields")
+    func descriptions() {
+        #expect(Message.snapshot(.init(tick: 1_000, baselineTick: 998, lastProcessedInput: 57, serverTime: 5, delta: [1, 2])).description
+            == "snapshot tick 1000 baseline 998 input 57 time 5 µs delta 2 B")
+        #expect(Message.input(.init(ackTick: nil, newestSequence: 3, inputs: [[1], [2, 3]])).description
+            == "input ack none newest 3 inputs 2 (3 B)")
+        #expect(Message.hello(.init(schemaFingerprint: 0xAB, compressionModes: .all, room: "r")).description
+            == "hello version 1 schema 0x00000000000000ab room \"r\" modes 0x3 payload 0 B")
+        #expect(Message.reject(.init(reason: .roomFull, text: "full")).description == "reject room full \"full\"")
+        #expect(Message.application(type: MessageType(rawValue: 0x41)!, body: [1]).description == "application(65) 1 B")
+    }
+}

@@ -66,6 +66,15 @@ struct MessageTests {
         #expect(CompressionModes().choose(from: [.streaming, .perFrame]) == CompressionMode.none)
     }
 
+    @Test("a hello's protocol version can be read before the rest is decoded")
+    func helloVersionPeek() throws {
+        let frame = try FrameCompressor().encode(.hello(.init(protocolVersion: 0x0203, schemaFingerprint: 1)))
+        #expect(Message.Hello.protocolVersion(ofFrame: frame) == 0x0203)
+        #expect(Message.Hello.protocolVersion(ofFrame: [0x01, 0x00, 0x09, 0xFF]) == 9, "a future hello layout still yields its version")
+        #expect(Message.Hello.protocolVersion(ofFrame: [0x01, 0x00]) == nil)
+        #expect(Message.Hello.protocolVersion(ofFrame: [0x06, 0x00, 0x01]) == nil)
+    }
+
     @Test("a welcome naming an unknown compression mode is refused")
     func welcomeUnknownMode() throws {
         var body = try Message.welcome(.init(clientID: 1, tickRate: 30, currentTick: 0, serverTime: 0)).encodeBody()

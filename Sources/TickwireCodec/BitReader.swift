@@ -6,7 +6,7 @@
 public struct BitReader: Sendable {
     let bytes: [UInt8]
     /// The position of the next bit to read, counted from the first bit of the input.
-    public private(set) var bitPosition: Int = 0
+    public internal(set) var bitPosition: Int = 0
     let endBit: Int
 
     /// Creates a reader over `bytes`.
@@ -130,11 +130,22 @@ public struct BitReader: Sendable {
     ///   after 64 zero bits.
     public mutating func readGamma() throws(CodecError) -> UInt64 {
         let start = bitPosition
+        // Count the leading zero bits (stored first, least significant first) from a peeked word.
         var zeros = 0
-        while try !readBool() {
-            zeros &+= 1
+        while true {
+            let available = min(remainingBits, 56)
+            guard available > 0 else { throw CodecError(.truncated(neededBits: 1, availableBits: 0)) }
+            let word = readUnchecked(bits: available)
+            let run = word.trailingZeroBitCount
+            if run < available {
+                zeros &+= run
+                bitPosition = bitPosition &- available &+ run &+ 1
+                break
+            }
+            zeros &+= available
             if zeros > 63 { throw CodecError(.malformedGammaCode(atBit: start)) }
         }
+        if zeros > 63 { throw CodecError(.malformedGammaCode(atBit: start)) }
         return (UInt64(1) << UInt64(zeros)) | (try read(bits: zeros))
     }
 

@@ -110,9 +110,9 @@ struct DeltaDecoder {
     }
 
     private mutating func readFullValue(_ layout: TypeLayout, _ field: Int) throws(CodecError) -> UInt64 {
-        let value = try reader.read(bits: layout.widths[field])
-        guard value <= layout.maxQuantized[field] else {
-            throw CodecError(.valueOutOfRange(what: "field \(field) value", value: "\(value)", allowed: "0...\(layout.maxQuantized[field])"))
+        let value = try reader.read(bits: layout.fields[field].width)
+        guard value <= layout.fields[field].maxQuantized else {
+            throw CodecError(.valueOutOfRange(what: "field \(field) value", value: "\(value)", allowed: "0...\(layout.fields[field].maxQuantized)"))
         }
         return value
     }
@@ -185,7 +185,7 @@ struct DeltaDecoder {
         while mask != 0 {
             let field = mask.trailingZeroBitCount
             mask &= mask - 1
-            let mode = layout.deltaModes[field]
+            let mode = layout.fields[field].deltaMode
             let isDelta = mode != .none ? try reader.readBool() : false
             if !isDelta {
                 snapshot.values[offset + field] = try readFullValue(layout, field)
@@ -193,16 +193,16 @@ struct DeltaDecoder {
             }
             let delta = ZigZag.decode(try reader.readGamma())
             let old = snapshot.values[offset + field]
-            let width = layout.widths[field]
+            let width = layout.fields[field].width
             if mode == .wrapping {
                 // Wrapping arithmetic: angles live modulo 2^width.
                 snapshot.values[offset + field] = (old &+ UInt64(bitPattern: delta)) & BitWriter.mask(width)
             } else {
                 let (new, overflow) = Int64(old).addingReportingOverflow(delta)
-                guard !overflow, new >= 0, UInt64(new) <= layout.maxQuantized[field] else {
+                guard !overflow, new >= 0, UInt64(new) <= layout.fields[field].maxQuantized else {
                     throw CodecError(.valueOutOfRange(
                         what: "field \(field) after a delta of \(delta) from \(old)", value: overflow ? "overflow" : "\(new)",
-                        allowed: "0...\(layout.maxQuantized[field])"))
+                        allowed: "0...\(layout.fields[field].maxQuantized)"))
                 }
                 snapshot.values[offset + field] = UInt64(new)
             }

@@ -175,8 +175,8 @@ struct DeltaEncoder {
             let field = rest.trailingZeroBitCount
             rest &= rest - 1
             let new = current.values[a + field]
-            let width = layout.widths[field]
-            let mode = layout.deltaModes[field]
+            let width = layout.fields[field].width
+            let mode = layout.fields[field].deltaMode
             guard mode != .none else {
                 writer.write(new, bits: width)
                 continue
@@ -212,7 +212,7 @@ struct DeltaEncoder {
         let layout = layouts[type]
         let offset = Int(snapshot.offsets[index])
         for field in 0..<layout.fieldCount {
-            writer.write(snapshot.values[offset + field], bits: layout.widths[field])
+            writer.write(snapshot.values[offset + field], bits: layout.fields[field].width)
         }
     }
 }

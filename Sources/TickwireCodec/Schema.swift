@@ -120,28 +120,28 @@ public struct Schema: Hashable, Sendable {
     }
 }
 
-/// The quantities the codec needs per field of one entity type, in flat arrays.
+/// The quantities the codec needs per field of one entity type.
 struct TypeLayout: Hashable, Sendable {
     /// How a changed field value may be sent (`Protocol/PROTOCOL.md` §4.5).
     enum DeltaMode: UInt8, Hashable, Sendable {
         case none, linear, wrapping
     }
 
-    var widths: [Int]
-    var maxQuantized: [UInt64]
-    var deltaModes: [DeltaMode]
-    /// The bits of one full record (all fields at full width).
-    var recordBits: Int
+    /// One field's width, largest quantized value and delta mode.
+    struct FieldLayout: Hashable, Sendable {
+        var width: Int
+        var maxQuantized: UInt64
+        var deltaMode: DeltaMode
+    }
 
-    var fieldCount: Int { widths.count }
+    var fields: [FieldLayout]
+
+    var fieldCount: Int { fields.count }
 
     init(_ type: EntityType) {
-        widths = type.fields.map { $0.kind.bitWidth }
-        maxQuantized = type.fields.map { $0.kind.maxQuantized }
-        deltaModes = type.fields.map { field in
-            guard field.kind.allowsDelta else { return .none }
-            return field.kind.wrapsAround ? .wrapping : .linear
+        fields = type.fields.map { field in
+            let mode: DeltaMode = !field.kind.allowsDelta ? .none : (field.kind.wrapsAround ? .wrapping : .linear)
+            return FieldLayout(width: field.kind.bitWidth, maxQuantized: field.kind.maxQuantized, deltaMode: mode)
         }
-        recordBits = widths.reduce(0, +)
     }
 }

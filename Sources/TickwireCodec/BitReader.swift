@@ -26,6 +26,7 @@ public struct BitReader: Sendable {
     /// - Returns: The value, below `2^bits`.
     /// - Throws: ``CodecError`` `.invalidBitCount` for a width outside 0...64, `.truncated` when
     ///   fewer bits are left.
+    @inline(__always)
     public mutating func read(bits: Int) throws(CodecError) -> UInt64 {
         guard bits >= 0 && bits <= 64 else { throw CodecError(.invalidBitCount(bits)) }
         guard bits <= remainingBits else {
@@ -39,6 +40,7 @@ public struct BitReader: Sendable {
     }
 
     /// Reads up to 56 bits the caller has checked are there.
+    @inline(__always)
     mutating func readUnchecked(bits: Int) -> UInt64 {
         if bits == 0 { return 0 }
         let byteIndex = bitPosition >> 3
@@ -65,6 +67,7 @@ public struct BitReader: Sendable {
     ///
     /// - Returns: `true` for 1.
     /// - Throws: ``CodecError`` `.truncated` at the end of the input.
+    @inline(__always)
     public mutating func readBool() throws(CodecError) -> Bool {
         guard remainingBits >= 1 else { throw CodecError(.truncated(neededBits: 1, availableBits: 0)) }
         return readUnchecked(bits: 1) == 1

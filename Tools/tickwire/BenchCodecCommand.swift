@@ -2,13 +2,14 @@ import Foundation
 import Tickwire
 import TickwireZlib
 
-/// `tickwire bench codec [--json] [--runs N] [--scene NAME]`: sizes and speeds of JSON, the full binary
+/// `tickwire bench codec [--json] [--runs N] [--scene NAME] [--no-json]`: sizes and speeds of JSON, the full binary
 /// snapshot, the delta, and the delta with per-frame and streaming zlib, on three seeded
 /// scenes (see `BenchCodecScenes.swift`).
 ///
 /// Every encoding is first run once untimed and decoded back and compared with its input
 /// (the benchmark fails if anything does not round-trip); then `--runs` timed runs (default 5;
 /// JSON at most 3) encode and decode every measured snapshot, and the median run is reported.
+/// `--no-json` skips the (slow) JSON rows, for profiling; the JSON ratios are then meaningless.
 /// Snapshots 6...599 are measured, so that every delta has its baseline (the previous tick, or
 /// six ticks back).
 enum BenchCodecCommand {
@@ -19,6 +20,7 @@ enum BenchCodecCommand {
         let asJSON = parsed.flag("json")
         let runs = try parsed.integer("runs", default: 5)
         let only = parsed.string("scene")
+        let skipJSON = parsed.flag("no-json")
         try parsed.rejectUnknown()
         guard (1...100).contains(runs) else { throw CommandArguments.UsageError(description: "--runs wants 1...100") }
         #if DEBUG
@@ -26,7 +28,7 @@ enum BenchCodecCommand {
         #endif
         var reports: [BenchSceneReport] = []
         for scene in try BenchScenes.all() where only == nil || only == scene.name {
-            reports.append(try measure(scene, runs: runs))
+            reports.append(try measure(scene, runs: runs, skipJSON: skipJSON))
         }
         let report = BenchCodecReport(scenes: reports)
         if asJSON {
@@ -122,7 +124,7 @@ enum BenchCodecCommand {
         return result
     }
 
-    static func measure(_ scene: BenchScene, runs: Int) throws -> BenchSceneReport {
+    static func measure(_ scene: BenchScene, runs: Int, skipJSON: Bool) throws -> BenchSceneReport {
         let ticks = Array(firstMeasuredTick..<scene.snapshots.count)
         let entities = Double(ticks.reduce(0) { $0 + scene.snapshots[$1].count }) / Double(ticks.count)
         var changed: [Int: Double] = [:]
@@ -132,7 +134,7 @@ enum BenchCodecCommand {
         }
         var encodings: [BenchEncodingReport] = []
         var jsonBytes = 0.0
-        for pipeline in pipelines(for: scene) {
+        for pipeline in pipelines(for: scene) where !(skipJSON && pipeline.name.hasPrefix("JSON")) {
             // Untimed pass: sizes, and a check that every snapshot round-trips.
             let (encode, decode) = try pipeline.start()
             var encoded: [[UInt8]] = []

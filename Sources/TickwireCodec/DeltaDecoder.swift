@@ -35,6 +35,9 @@ struct DeltaDecoder {
         var destroyed: [UInt32] = []
         if try reader.readBool() {
             let count = try reader.readVarint()
+            guard count >= 1 else {
+                throw CodecError(.valueOutOfRange(what: "destroyed entity count", value: "0", allowed: "1 or more"))
+            }
             guard count <= UInt64(baseline.count) else {
                 throw CodecError(.tooManyEntities(count: count, limit: baseline.count))
             }
@@ -54,6 +57,9 @@ struct DeltaDecoder {
 
         if try reader.readBool() {
             let count = try readEntityCount(existing: snapshot.count)
+            guard count >= 1 else {
+                throw CodecError(.valueOutOfRange(what: "created entity count", value: "0", allowed: "1 or more"))
+            }
             var created = Snapshot(schema: schema, tick: tick, capacity: count)
             try readCreated(count: count, into: &created)
             snapshot = try merge(snapshot, created)
@@ -171,6 +177,9 @@ struct DeltaDecoder {
                 }
                 index += run
             }
+            guard !marked.isEmpty else {
+                throw CodecError(.valueOutOfRange(what: "changed entity bits", value: "all 0", allowed: "at least one 1"))
+            }
         }
         for entity in marked {
             try readFieldChanges(at: Int(entity), in: &snapshot)
@@ -182,6 +191,9 @@ struct DeltaDecoder {
         let layout = schema.layouts[Int(snapshot.types[index])]
         let offset = Int(snapshot.offsets[index])
         var mask = try reader.read(bits: layout.fieldCount)
+        guard mask != 0 else {
+            throw CodecError(.valueOutOfRange(what: "changed field mask of entity \(snapshot.ids[index])", value: "0", allowed: "at least one 1"))
+        }
         while mask != 0 {
             let field = mask.trailingZeroBitCount
             mask &= mask - 1

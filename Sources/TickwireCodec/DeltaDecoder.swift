@@ -181,42 +181,65 @@ struct DeltaDecoder {
                 throw CodecError(.valueOutOfRange(what: "changed entity bits", value: "all 0", allowed: "at least one 1"))
             }
         }
-        for entity in marked {
-            try readFieldChanges(at: Int(entity), in: &snapshot)
+        // Apply the changes through raw pointers: no per-entity layout copies or uniqueness checks.
+        let flatFields = schema.flatFields, fieldStarts = schema.fieldStarts
+        let types = snapshot.types, offsets = snapshot.offsets, ids = snapshot.ids
+        var failure: CodecError?
+        snapshot.values.withUnsafeMutableBufferPointer { values in
+            flatFields.withUnsafeBufferPointer { fields in
+                do throws(CodecError) {
+                    for entity in marked {
+                        let index = Int(entity), type = Int(types[index])
+                        try readFieldChanges(
+                            of: ids[index],
+                            values: UnsafeMutableBufferPointer(rebasing: values[Int(offsets[index])...]),
+                            fields: UnsafeBufferPointer(rebasing: fields[fieldStarts[type]..<fieldStarts[type + 1]])
+                        )
+                    }
+                } catch {
+                    failure = error
+                }
+            }
         }
+        if let failure { throw failure }
     }
 
     /// Reads one changed entity's field mask and changed values, applying them in place.
-    private mutating func readFieldChanges(at index: Int, in snapshot: inout Snapshot) throws(CodecError) {
-        let layout = schema.layouts[Int(snapshot.types[index])]
-        let offset = Int(snapshot.offsets[index])
-        var mask = try reader.read(bits: layout.fieldCount)
+    ///
+    /// `values` starts at the entity's first value; `fields` are its type's fields.
+    private mutating func readFieldChanges(
+        of id: UInt32, values: UnsafeMutableBufferPointer<UInt64>, fields: UnsafeBufferPointer<TypeLayout.FieldLayout>
+    ) throws(CodecError) {
+        var mask = try reader.read(bits: fields.count)
         guard mask != 0 else {
-            throw CodecError(.valueOutOfRange(what: "changed field mask of entity \(snapshot.ids[index])", value: "0", allowed: "at least one 1"))
+            throw CodecError(.valueOutOfRange(what: "changed field mask of entity \(id)", value: "0", allowed: "at least one 1"))
         }
         while mask != 0 {
             let field = mask.trailingZeroBitCount
             mask &= mask - 1
-            let mode = layout.fields[field].deltaMode
-            let isDelta = mode != .none ? try reader.readBool() : false
+            let layout = fields[field]
+            let isDelta = layout.deltaMode != .none ? try reader.readBool() : false
             if !isDelta {
-                snapshot.values[offset + field] = try readFullValue(layout, field)
+                let value = try reader.read(bits: layout.width)
+                guard value <= layout.maxQuantized else {
+                    throw CodecError(.valueOutOfRange(what: "field \(field) of entity \(id)", value: "\(value)", allowed: "0...\(layout.maxQuantized)"))
+                }
+                values[field] = value
                 continue
             }
             let delta = ZigZag.decode(try reader.readGamma())
-            let old = snapshot.values[offset + field]
-            let width = layout.fields[field].width
-            if mode == .wrapping {
+            let old = values[field]
+            if layout.deltaMode == .wrapping {
                 // Wrapping arithmetic: angles live modulo 2^width.
-                snapshot.values[offset + field] = (old &+ UInt64(bitPattern: delta)) & BitWriter.mask(width)
+                values[field] = (old &+ UInt64(bitPattern: delta)) & BitWriter.mask(layout.width)
             } else {
                 let (new, overflow) = Int64(old).addingReportingOverflow(delta)
-                guard !overflow, new >= 0, UInt64(new) <= layout.fields[field].maxQuantized else {
+                guard !overflow, new >= 0, UInt64(new) <= layout.maxQuantized else {
                     throw CodecError(.valueOutOfRange(
-                        what: "field \(field) after a delta of \(delta) from \(old)", value: overflow ? "overflow" : "\(new)",
-                        allowed: "0...\(layout.fields[field].maxQuantized)"))
+                        what: "field \(field) of entity \(id) after a delta of \(delta) from \(old)",
+                        value: overflow ? "overflow" : "\(new)", allowed: "0...\(layout.maxQuantized)"))
                 }
-                snapshot.values[offset + field] = UInt64(new)
+                values[field] = UInt64(new)
             }
         }
     }

@@ -31,6 +31,10 @@ public struct Schema: Hashable, Sendable {
 
     /// Precomputed per-type field layouts for the codec's hot paths.
     let layouts: [TypeLayout]
+    /// Every type's field layouts in one array: type `t` has `flatFields[fieldStarts[t] ..< fieldStarts[t + 1]]`.
+    let flatFields: [TypeLayout.FieldLayout]
+    /// Where each type's fields start in ``flatFields``, plus the total at the end.
+    let fieldStarts: [Int]
     /// Bits of an entity type index on the wire.
     let typeIndexBits: Int
 
@@ -64,6 +68,8 @@ public struct Schema: Hashable, Sendable {
         }
         self.entityTypes = entityTypes
         self.layouts = entityTypes.map(TypeLayout.init)
+        self.flatFields = layouts.flatMap(\.fields)
+        self.fieldStarts = layouts.reduce(into: [0]) { starts, layout in starts.append((starts.last ?? 0) + layout.fieldCount) }
         self.typeIndexBits = BitWriter.bitWidth(ofMaximum: UInt64(entityTypes.count - 1))
         self.fingerprint = Schema.fnv1a64(Schema.canonicalEncoding(of: entityTypes))
     }

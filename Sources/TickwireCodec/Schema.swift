@@ -89,10 +89,14 @@ public struct Schema: Hashable, Sendable {
         Schema.canonicalEncoding(of: entityTypes)
     }
 
+    /// Schemas are equal when they declare the same types and fields (hence the same fingerprint).
     public static func == (lhs: Schema, rhs: Schema) -> Bool {
         lhs.fingerprint == rhs.fingerprint && lhs.entityTypes == rhs.entityTypes
     }
 
+    /// Hashes the fingerprint.
+    ///
+    /// - Parameter hasher: The hasher to feed.
     public func hash(into hasher: inout Hasher) {
         hasher.combine(fingerprint)
     }

@@ -26,7 +26,13 @@ public struct BitWriter: Sendable {
     /// The bytes written so far, the last partial byte padded with zero bits.
     public var bytes: [UInt8] {
         var result = storage
-        if scratchBits > 0 { result.append(UInt8(truncatingIfNeeded: scratch)) }
+        var rest = scratch
+        var bits = scratchBits
+        while bits > 0 {
+            result.append(UInt8(truncatingIfNeeded: rest))
+            rest >>= 8
+            bits -= 8
+        }
         return result
     }
 
@@ -42,7 +48,7 @@ public struct BitWriter: Sendable {
     /// - Parameters:
     ///   - value: The value; bits above `bits` are ignored.
     ///   - bits: How many bits to write, 0...64 (a programming error otherwise).
-    @inlinable
+    @inlinable @inline(__always)
     public mutating func write(_ value: UInt64, bits: Int) {
         precondition(bits >= 0 && bits <= 64, "BitWriter.write: bit count \(bits) is outside 0...64")
         if bits > 32 {
@@ -54,27 +60,30 @@ public struct BitWriter: Sendable {
     }
 
     /// A mask of the low `bits` bits (0...64).
-    @inlinable
+    @inlinable @inline(__always)
     static func mask(_ bits: Int) -> UInt64 {
         bits >= 64 ? UInt64.max : (UInt64(1) << UInt64(bits)) &- 1
     }
 
-    @inlinable
+    @inlinable @inline(__always)
     mutating func writeSmall(_ value: UInt64, bits: Int) {
-        // scratchBits < 8 on entry and bits <= 32, so the shift stays below 40 bits.
+        // scratchBits < 32 on entry and bits <= 32, so everything fits in the 64-bit scratch.
         scratch |= value << UInt64(scratchBits)
         scratchBits &+= bits
-        while scratchBits >= 8 {
+        if scratchBits >= 32 {
             storage.append(UInt8(truncatingIfNeeded: scratch))
-            scratch >>= 8
-            scratchBits &-= 8
+            storage.append(UInt8(truncatingIfNeeded: scratch >> 8))
+            storage.append(UInt8(truncatingIfNeeded: scratch >> 16))
+            storage.append(UInt8(truncatingIfNeeded: scratch >> 24))
+            scratch >>= 32
+            scratchBits &-= 32
         }
     }
 
     /// Writes one bit: 1 for `true`, 0 for `false`.
     ///
     /// - Parameter value: The boolean.
-    @inlinable
+    @inlinable @inline(__always)
     public mutating func write(_ value: Bool) {
         writeSmall(value ? 1 : 0, bits: 1)
     }

@@ -35,6 +35,9 @@ struct DeltaDecoder {
         var destroyed: [UInt32] = []
         if try reader.readBool() {
             let count = try reader.readVarint()
+            guard count >= 1 else {
+                throw CodecError(.valueOutOfRange(what: "destroyed entity count", value: "0", allowed: "1 or more"))
+            }
             guard count <= UInt64(baseline.count) else {
                 throw CodecError(.tooManyEntities(count: count, limit: baseline.count))
             }
@@ -54,6 +57,9 @@ struct DeltaDecoder {
 
         if try reader.readBool() {
             let count = try readEntityCount(existing: snapshot.count)
+            guard count >= 1 else {
+                throw CodecError(.valueOutOfRange(what: "created entity count", value: "0", allowed: "1 or more"))
+            }
             var created = Snapshot(schema: schema, tick: tick, capacity: count)
             try readCreated(count: count, into: &created)
             snapshot = try merge(snapshot, created)
@@ -110,9 +116,9 @@ struct DeltaDecoder {
     }
 
     private mutating func readFullValue(_ layout: TypeLayout, _ field: Int) throws(CodecError) -> UInt64 {
-        let value = try reader.read(bits: layout.widths[field])
-        guard value <= layout.maxQuantized[field] else {
-            throw CodecError(.valueOutOfRange(what: "field \(field) value", value: "\(value)", allowed: "0...\(layout.maxQuantized[field])"))
+        let value = try reader.read(bits: layout.fields[field].width)
+        guard value <= layout.fields[field].maxQuantized else {
+            throw CodecError(.valueOutOfRange(what: "field \(field) value", value: "\(value)", allowed: "0...\(layout.fields[field].maxQuantized)"))
         }
         return value
     }
@@ -120,24 +126,21 @@ struct DeltaDecoder {
     /// Copies the baseline's entities not in `destroyed` (sorted) into the empty `snapshot`.
     private func copySurvivors(of baseline: Snapshot, except destroyed: [UInt32], into snapshot: inout Snapshot) throws(CodecError) {
         snapshot.reserveCapacity(baseline.count - destroyed.count)
-        var next = 0
-        for index in baseline.indices {
-            let id = baseline.ids[index]
-            if next < destroyed.count {
-                if destroyed[next] < id { throw CodecError(.unknownEntity(destroyed[next])) }
-                if destroyed[next] == id {
-                    next += 1
-                    continue
-                }
+        var runStart = 0
+        var position = 0
+        for id in destroyed {
+            // Binary search from the current position: destroyed ids are sorted.
+            var low = position, high = baseline.count
+            while low < high {
+                let middle = (low + high) / 2
+                if baseline.ids[middle] < id { low = middle + 1 } else { high = middle }
             }
-            let type = baseline.types[index]
-            let start = Int(baseline.offsets[index])
-            snapshot.ids.append(id)
-            snapshot.types.append(type)
-            snapshot.offsets.append(UInt32(snapshot.values.count))
-            snapshot.values.append(contentsOf: baseline.values[start..<start + schema.layouts[Int(type)].fieldCount])
+            guard low < baseline.count, baseline.ids[low] == id else { throw CodecError(.unknownEntity(id)) }
+            snapshot.appendEntities(of: baseline, in: runStart..<low)
+            runStart = low + 1
+            position = low + 1
         }
-        if next < destroyed.count { throw CodecError(.unknownEntity(destroyed[next])) }
+        snapshot.appendEntities(of: baseline, in: runStart..<baseline.count)
     }
 
     /// Reads which survivors changed (bit per survivor or gap list) and applies their field changes.
@@ -174,40 +177,69 @@ struct DeltaDecoder {
                 }
                 index += run
             }
+            guard !marked.isEmpty else {
+                throw CodecError(.valueOutOfRange(what: "changed entity bits", value: "all 0", allowed: "at least one 1"))
+            }
         }
-        for entity in marked {
-            try readFieldChanges(at: Int(entity), in: &snapshot)
+        // Apply the changes through raw pointers: no per-entity layout copies or uniqueness checks.
+        let flatFields = schema.flatFields, fieldStarts = schema.fieldStarts
+        let types = snapshot.types, offsets = snapshot.offsets, ids = snapshot.ids
+        var failure: CodecError?
+        snapshot.values.withUnsafeMutableBufferPointer { values in
+            flatFields.withUnsafeBufferPointer { fields in
+                do throws(CodecError) {
+                    for entity in marked {
+                        let index = Int(entity), type = Int(types[index])
+                        try readFieldChanges(
+                            of: ids[index],
+                            values: UnsafeMutableBufferPointer(rebasing: values[Int(offsets[index])...]),
+                            fields: UnsafeBufferPointer(rebasing: fields[fieldStarts[type]..<fieldStarts[type + 1]])
+                        )
+                    }
+                } catch {
+                    failure = error
+                }
+            }
         }
+        if let failure { throw failure }
     }
 
     /// Reads one changed entity's field mask and changed values, applying them in place.
-    private mutating func readFieldChanges(at index: Int, in snapshot: inout Snapshot) throws(CodecError) {
-        let layout = schema.layouts[Int(snapshot.types[index])]
-        let offset = Int(snapshot.offsets[index])
-        var mask = try reader.read(bits: layout.fieldCount)
+    ///
+    /// `values` starts at the entity's first value; `fields` are its type's fields.
+    private mutating func readFieldChanges(
+        of id: UInt32, values: UnsafeMutableBufferPointer<UInt64>, fields: UnsafeBufferPointer<TypeLayout.FieldLayout>
+    ) throws(CodecError) {
+        var mask = try reader.read(bits: fields.count)
+        guard mask != 0 else {
+            throw CodecError(.valueOutOfRange(what: "changed field mask of entity \(id)", value: "0", allowed: "at least one 1"))
+        }
         while mask != 0 {
             let field = mask.trailingZeroBitCount
             mask &= mask - 1
-            let mode = layout.deltaModes[field]
-            let isDelta = mode != .none ? try reader.readBool() : false
+            let layout = fields[field]
+            let isDelta = layout.deltaMode != .none ? try reader.readBool() : false
             if !isDelta {
-                snapshot.values[offset + field] = try readFullValue(layout, field)
+                let value = try reader.read(bits: layout.width)
+                guard value <= layout.maxQuantized else {
+                    throw CodecError(.valueOutOfRange(what: "field \(field) of entity \(id)", value: "\(value)", allowed: "0...\(layout.maxQuantized)"))
+                }
+                values[field] = value
                 continue
             }
             let delta = ZigZag.decode(try reader.readGamma())
-            let old = snapshot.values[offset + field]
-            let width = layout.widths[field]
-            if mode == .wrapping {
+            let old = values[field]
+            if layout.deltaMode == .wrapping {
                 // Wrapping arithmetic: angles live modulo 2^width.
-                snapshot.values[offset + field] = (old &+ UInt64(bitPattern: delta)) & BitWriter.mask(width)
+                values[field] = (old &+ UInt64(bitPattern: delta)) & BitWriter.mask(layout.width)
             } else {
                 let (new, overflow) = Int64(old).addingReportingOverflow(delta)
-                guard !overflow, new >= 0, UInt64(new) <= layout.maxQuantized[field] else {
+                guard !overflow, new >= 0, UInt64(new) <= layout.maxQuantized else {
                     throw CodecError(.valueOutOfRange(
-                        what: "field \(field) after a delta of \(delta) from \(old)", value: overflow ? "overflow" : "\(new)",
-                        allowed: "0...\(layout.maxQuantized[field])"))
+                        what: "field \(field) of entity \(id) after a delta of \(delta) from \(old)",
+                        value: overflow ? "overflow" : "\(new)", allowed: "0...\(layout.maxQuantized)"))
                 }
-                snapshot.values[offset + field] = UInt64(new)
+                values[field] = UInt64(new)
             }
         }
     }
@@ -215,28 +247,17 @@ struct DeltaDecoder {
     /// Merges two snapshots with disjoint ids into one sorted snapshot.
     private func merge(_ survivors: Snapshot, _ created: Snapshot) throws(CodecError) -> Snapshot {
         var result = Snapshot(schema: schema, tick: survivors.tick, capacity: survivors.count + created.count)
-        var i = 0, j = 0
-        while i < survivors.count || j < created.count {
-            let takeSurvivor: Bool
-            if j == created.count {
-                takeSurvivor = true
-            } else if i == survivors.count {
-                takeSurvivor = false
-            } else if survivors.ids[i] == created.ids[j] {
-                throw CodecError(.duplicateEntity(created.ids[j]))
-            } else {
-                takeSurvivor = survivors.ids[i] < created.ids[j]
-            }
-            let source = takeSurvivor ? survivors : created
-            let index = takeSurvivor ? i : j
-            let type = source.types[index]
-            let start = Int(source.offsets[index])
-            result.ids.append(source.ids[index])
-            result.types.append(type)
-            result.offsets.append(UInt32(result.values.count))
-            result.values.append(contentsOf: source.values[start..<start + schema.layouts[Int(type)].fieldCount])
-            if takeSurvivor { i += 1 } else { j += 1 }
+        var i = 0
+        for j in created.indices {
+            let id = created.ids[j]
+            var end = i
+            while end < survivors.count && survivors.ids[end] < id { end += 1 }
+            if end < survivors.count && survivors.ids[end] == id { throw CodecError(.duplicateEntity(id)) }
+            result.appendEntities(of: survivors, in: i..<end)
+            result.appendEntities(of: created, in: j..<j + 1)
+            i = end
         }
+        result.appendEntities(of: survivors, in: i..<survivors.count)
         return result
     }
 }

@@ -6,15 +6,19 @@
 struct DeltaEncoder {
     let layouts: [TypeLayout]
     let typeIndexBits: Int
+    let flatFields: [TypeLayout.FieldLayout]
+    let fieldStarts: [Int]
 
     private var destroyed: [UInt32] = []
     private var created: [Int32] = []
     /// Changed entities as (survivor index, current index, baseline index) triples, flattened.
     private var changed: [Int32] = []
 
-    init(layouts: [TypeLayout], typeIndexBits: Int) {
-        self.layouts = layouts
-        self.typeIndexBits = typeIndexBits
+    init(schema: Schema) {
+        self.layouts = schema.layouts
+        self.typeIndexBits = schema.typeIndexBits
+        self.flatFields = schema.flatFields
+        self.fieldStarts = schema.fieldStarts
     }
 
     mutating func encode(_ snapshot: Snapshot, against baseline: Snapshot?, into writer: inout BitWriter) {
@@ -48,10 +52,23 @@ struct DeltaEncoder {
         writer.write(!changed.isEmpty)
         if !changed.isEmpty {
             writeChangedIndices(survivorCount: survivorCount, into: &writer)
-            var triple = 0
-            while triple < changed.count {
-                writeChanges(snapshot, Int(changed[triple + 1]), baseline, Int(changed[triple + 2]), into: &writer)
-                triple += 3
+            snapshot.values.withUnsafeBufferPointer { currentValues in
+            baseline.values.withUnsafeBufferPointer { baselineValues in
+            flatFields.withUnsafeBufferPointer { fields in
+                var triple = 0
+                while triple < changed.count {
+                    let i = Int(changed[triple + 1]), j = Int(changed[triple + 2])
+                    let type = Int(snapshot.types[i])
+                    let typeFields = UnsafeBufferPointer(rebasing: fields[fieldStarts[type]..<fieldStarts[type + 1]])
+                    writeChanges(
+                        UnsafeBufferPointer(rebasing: currentValues[Int(snapshot.offsets[i])...]),
+                        UnsafeBufferPointer(rebasing: baselineValues[Int(baseline.offsets[j])...]),
+                        typeFields, into: &writer
+                    )
+                    triple += 3
+                }
+            }
+            }
             }
         }
 
@@ -73,41 +90,44 @@ struct DeltaEncoder {
         changed.removeAll(keepingCapacity: true)
         var survivor = 0
         var i = 0, j = 0
-        let currentIDs = current.ids, baselineIDs = baseline.ids
-        while i < currentIDs.count || j < baselineIDs.count {
-            if j == baselineIDs.count || (i < currentIDs.count && currentIDs[i] < baselineIDs[j]) {
-                created.append(Int32(i))
-                i += 1
-            } else if i == currentIDs.count || baselineIDs[j] < currentIDs[i] {
-                destroyed.append(baselineIDs[j])
-                j += 1
-            } else {
-                if current.types[i] != baseline.types[j] {
-                    // Same id, new type: destroyed and created again.
-                    destroyed.append(baselineIDs[j])
+        let fieldCounts = layouts.map(\.fieldCount)
+        current.ids.withUnsafeBufferPointer { currentIDs in
+        baseline.ids.withUnsafeBufferPointer { baselineIDs in
+        current.values.withUnsafeBufferPointer { currentValues in
+        baseline.values.withUnsafeBufferPointer { baselineValues in
+            while i < currentIDs.count || j < baselineIDs.count {
+                if j == baselineIDs.count || (i < currentIDs.count && currentIDs[i] < baselineIDs[j]) {
                     created.append(Int32(i))
+                    i += 1
+                } else if i == currentIDs.count || baselineIDs[j] < currentIDs[i] {
+                    destroyed.append(baselineIDs[j])
+                    j += 1
                 } else {
-                    if differs(current, i, baseline, j) {
-                        changed.append(Int32(survivor))
-                        changed.append(Int32(i))
-                        changed.append(Int32(j))
+                    let type = current.types[i]
+                    if type != baseline.types[j] {
+                        // Same id, new type: destroyed and created again.
+                        destroyed.append(baselineIDs[j])
+                        created.append(Int32(i))
+                    } else {
+                        let a = Int(current.offsets[i]), b = Int(baseline.offsets[j])
+                        var field = fieldCounts[Int(type)] - 1
+                        while field >= 0 && currentValues[a + field] == baselineValues[b + field] { field -= 1 }
+                        if field >= 0 {
+                            changed.append(Int32(survivor))
+                            changed.append(Int32(i))
+                            changed.append(Int32(j))
+                        }
+                        survivor += 1
                     }
-                    survivor += 1
+                    i += 1
+                    j += 1
                 }
-                i += 1
-                j += 1
             }
         }
-        return survivor
-    }
-
-    private func differs(_ current: Snapshot, _ i: Int, _ baseline: Snapshot, _ j: Int) -> Bool {
-        let fieldCount = layouts[Int(current.types[i])].fieldCount
-        let a = Int(current.offsets[i]), b = Int(baseline.offsets[j])
-        for field in 0..<fieldCount where current.values[a + field] != baseline.values[b + field] {
-            return true
         }
-        return false
+        }
+        }
+        return survivor
     }
 
     /// Writes the changed survivors' indices: a bit per survivor or a gamma-coded gap list, whichever is shorter.
@@ -159,28 +179,31 @@ struct DeltaEncoder {
     }
 
     /// Writes one changed entity: its changed-field mask, then each changed field, as a delta when shorter.
-    private func writeChanges(_ current: Snapshot, _ i: Int, _ baseline: Snapshot, _ j: Int, into writer: inout BitWriter) {
-        let layout = layouts[Int(current.types[i])]
-        let a = Int(current.offsets[i]), b = Int(baseline.offsets[j])
+    ///
+    /// `current` and `baseline` start at the entity's first value; `fields` are its type's fields.
+    private func writeChanges(
+        _ current: UnsafeBufferPointer<UInt64>, _ baseline: UnsafeBufferPointer<UInt64>,
+        _ fields: UnsafeBufferPointer<TypeLayout.FieldLayout>, into writer: inout BitWriter
+    ) {
         var mask: UInt64 = 0
-        for field in 0..<layout.fieldCount where current.values[a + field] != baseline.values[b + field] {
+        for field in 0..<fields.count where current[field] != baseline[field] {
             mask |= 1 << UInt64(field)
         }
-        writer.write(mask, bits: layout.fieldCount)
+        writer.write(mask, bits: fields.count)
         var rest = mask
         while rest != 0 {
             let field = rest.trailingZeroBitCount
             rest &= rest - 1
-            let new = current.values[a + field]
-            let width = layout.widths[field]
-            let mode = layout.deltaModes[field]
-            guard mode != .none else {
+            let new = current[field]
+            let layout = fields[field]
+            let width = layout.width
+            guard layout.deltaMode != .none else {
                 writer.write(new, bits: width)
                 continue
             }
-            let old = baseline.values[b + field]
+            let old = baseline[field]
             let delta: Int64
-            if mode == .wrapping {
+            if layout.deltaMode == .wrapping {
                 // Wrapping arithmetic: angle deltas are taken modulo 2^width, then centred on 0.
                 let raw = (new &- old) & BitWriter.mask(width)
                 delta = raw >= (1 << UInt64(width - 1)) ? Int64(raw) - (1 << Int64(width)) : Int64(raw)
@@ -209,7 +232,7 @@ struct DeltaEncoder {
         let layout = layouts[type]
         let offset = Int(snapshot.offsets[index])
         for field in 0..<layout.fieldCount {
-            writer.write(snapshot.values[offset + field], bits: layout.widths[field])
+            writer.write(snapshot.values[offset + field], bits: layout.fields[field].width)
         }
     }
 }

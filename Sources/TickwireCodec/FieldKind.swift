@@ -69,6 +69,7 @@ public struct FieldKind: Hashable, Sendable, CustomStringConvertible {
         public static let shortestArc = Interpolation(name: "shortestArc")
         /// `a` until the next snapshot is reached, then `b`: booleans and enumerations.
         public static let step = Interpolation(name: "step")
+        /// The style's name (`linear`, `shortestArc`, `step`).
         public var description: String { name }
     }
 
@@ -217,6 +218,7 @@ public struct FieldKind: Hashable, Sendable, CustomStringConvertible {
         }
     }
 
+    /// The kind and its parameters in words, e.g. `integer(0...100)`.
     public var description: String {
         switch storage {
         case .bool: "bool"

@@ -3,30 +3,33 @@ import Tickwire
 import TickwireZlib
 import CommandLineSupport
 
-/// `tickwire bench codec [--json] [--runs N]`: sizes and speeds of JSON, the full binary
+/// `tickwire bench codec [--json] [--runs N] [--scene NAME] [--no-json]`: sizes and speeds of JSON, the full binary
 /// snapshot, the delta, and the delta with per-frame and streaming zlib, on three seeded
 /// scenes (see `BenchCodecScenes.swift`).
 ///
 /// Every encoding is first run once untimed and decoded back and compared with its input
 /// (the benchmark fails if anything does not round-trip); then `--runs` timed runs (default 5;
 /// JSON at most 3) encode and decode every measured snapshot, and the median run is reported.
+/// `--no-json` skips the (slow) JSON rows, for profiling; the JSON ratios are then meaningless.
 /// Snapshots 6...599 are measured, so that every delta has its baseline (the previous tick, or
 /// six ticks back).
 enum BenchCodecCommand {
     static let firstMeasuredTick = 6
 
     static func run(_ arguments: [String]) throws {
-        var parsed = try CommandArguments(arguments, valueOptions: ["runs"])
+        var parsed = try CommandArguments(arguments, valueOptions: ["runs", "scene"])
         let asJSON = parsed.flag("json")
         let runs = try parsed.integer("runs", default: 5)
+        let only = parsed.string("scene")
+        let skipJSON = parsed.flag("no-json")
         try parsed.rejectUnknown()
         guard (1...100).contains(runs) else { throw CommandArguments.UsageError(description: "--runs wants 1...100") }
         #if DEBUG
         StandardError.write("tickwire: a debug build; measure with `swift run -c release tickwire bench codec`\n")
         #endif
         var reports: [BenchSceneReport] = []
-        for scene in try BenchScenes.all() {
-            reports.append(try measure(scene, runs: runs))
+        for scene in try BenchScenes.all() where only == nil || only == scene.name {
+            reports.append(try measure(scene, runs: runs, skipJSON: skipJSON))
         }
         let report = BenchCodecReport(scenes: reports)
         if asJSON {
@@ -38,13 +41,23 @@ enum BenchCodecCommand {
         }
     }
 
+    /// What one encoding puts on the wire for one snapshot.
+    struct Payload {
+        var bytes: [UInt8]
+        /// Whether `bytes` is deflate output (a frame with the compressed flag, PROTOCOL.md §5.1).
+        var isCompressed = false
+    }
+
     /// One encoding's work for one run: fresh state (zlib streams), encode and decode closures.
     struct Pipeline {
         let name: String
         let baselineDistance: Int?
-        /// Builds fresh per-run state and returns (encode tick, decode tick's bytes and verify when asked).
-        let start: () throws -> (encode: (Int) throws -> [UInt8], decode: (Int, [UInt8], Bool) throws -> Void)
+        /// Builds fresh per-run state and returns (encode tick, decode tick's payload and verify when asked).
+        let start: () throws -> (encode: (Int) throws -> Payload, decode: (Int, Payload, Bool) throws -> Void)
     }
+
+    /// The empty stored block a sync flush ends with; PROTOCOL.md §6.3 strips it on the wire.
+    static let syncTrailer: [UInt8] = [0x00, 0x00, 0xFF, 0xFF]
 
     struct RoundTripFailure: Error, CustomStringConvertible {
         let description: String
@@ -58,9 +71,9 @@ enum BenchCodecCommand {
             Pipeline(name: "JSON (Codable, full)", baselineDistance: nil) {
                 let encoder = JSONEncoder(), decoder = JSONDecoder()
                 return (
-                    { tick in Array(try encoder.encode(scene.json[tick])) },
-                    { tick, bytes, verify in
-                        let document = try decoder.decode(JSONWorldSnapshot.self, from: Data(bytes))
+                    { tick in Payload(bytes: Array(try encoder.encode(scene.json[tick]))) },
+                    { tick, payload, verify in
+                        let document = try decoder.decode(JSONWorldSnapshot.self, from: Data(payload.bytes))
                         if verify && document != scene.json[tick] {
                             throw RoundTripFailure(description: "JSON tick \(tick) did not round-trip")
                         }
@@ -69,9 +82,9 @@ enum BenchCodecCommand {
             },
             Pipeline(name: "binary full", baselineDistance: nil) {
                 (
-                    { tick in try codec.encode(snapshots[tick], against: nil) },
-                    { tick, bytes, verify in
-                        let decoded = try codec.decode(bytes, baseline: nil)
+                    { tick in Payload(bytes: try codec.encode(snapshots[tick], against: nil)) },
+                    { tick, payload, verify in
+                        let decoded = try codec.decode(payload.bytes, baseline: nil)
                         if verify && decoded != snapshots[tick] {
                             throw RoundTripFailure(description: "full snapshot \(tick) did not round-trip")
                         }
@@ -88,32 +101,52 @@ enum BenchCodecCommand {
             }
             result.append(Pipeline(name: "delta (\(label))", baselineDistance: distance) {
                 (
-                    { tick in try codec.encode(snapshots[tick], against: snapshots[tick - distance]) },
-                    { tick, bytes, verify in
-                        try check(tick, try codec.decode(bytes, baseline: snapshots[tick - distance]), verify)
+                    { tick in Payload(bytes: try codec.encode(snapshots[tick], against: snapshots[tick - distance])) },
+                    { tick, payload, verify in
+                        try check(tick, try codec.decode(payload.bytes, baseline: snapshots[tick - distance]), verify)
                     }
                 )
             })
+            // Per-frame zlib as PROTOCOL.md §6.2 sends it: each delta its own zlib stream, sent
+            // compressed only when that is shorter.
             result.append(Pipeline(name: "delta+zlib frame (\(label))", baselineDistance: distance) {
-                let deflater = try Deflater(format: .raw), inflater = try Inflater(format: .raw)
+                let deflater = try Deflater(format: .zlib), inflater = try Inflater(format: .zlib)
                 return (
                     { tick in
-                        deflater.compress(try codec.encode(snapshots[tick], against: snapshots[tick - distance]), flush: .finish)
+                        let delta = try codec.encode(snapshots[tick], against: snapshots[tick - distance])
+                        let compressed = deflater.compress(delta, flush: .finish)
+                        return compressed.count < delta.count ? Payload(bytes: compressed, isCompressed: true) : Payload(bytes: delta)
                     },
-                    { tick, bytes, verify in
-                        let delta = try inflater.inflate(bytes, limit: limit, requiresEnd: true)
+                    { tick, payload, verify in
+                        let delta = payload.isCompressed
+                            ? try inflater.inflate(payload.bytes, limit: limit, requiresEnd: true) : payload.bytes
                         try check(tick, try codec.decode(delta, baseline: snapshots[tick - distance]), verify)
                     }
                 )
             })
+            // Streaming zlib as PROTOCOL.md §6.3 sends it: one raw deflate stream with a sync flush
+            // per delta, the 00 00 FF FF trailer stripped, sent compressed only when that is shorter;
+            // an uncompressed delta still joins the receiver's window as a stored block.
             result.append(Pipeline(name: "delta+zlib stream (\(label))", baselineDistance: distance) {
                 let deflater = try Deflater(format: .raw), inflater = try Inflater(format: .raw)
                 return (
                     { tick in
-                        deflater.compress(try codec.encode(snapshots[tick], against: snapshots[tick - distance]), flush: .sync)
+                        let delta = try codec.encode(snapshots[tick], against: snapshots[tick - distance])
+                        var compressed = deflater.compress(delta, flush: .sync)
+                        if compressed.suffix(4).elementsEqual(syncTrailer) { compressed.removeLast(4) }
+                        return compressed.count < delta.count ? Payload(bytes: compressed, isCompressed: true) : Payload(bytes: delta)
                     },
-                    { tick, bytes, verify in
-                        let delta = try inflater.inflate(bytes, limit: limit)
+                    { tick, payload, verify in
+                        let delta: [UInt8]
+                        if payload.isCompressed {
+                            delta = try inflater.inflate(payload.bytes + syncTrailer, limit: limit)
+                        } else {
+                            // A stored block (BFINAL 0, BTYPE 00), LEN and NLEN little-endian; deltas are < 64 KiB here.
+                            let length = UInt16(payload.bytes.count)
+                            let header: [UInt8] = [0, UInt8(length & 0xFF), UInt8(length >> 8), UInt8(~length & 0xFF), UInt8(~length >> 8)]
+                            _ = try inflater.inflate(header + payload.bytes, limit: limit)
+                            delta = payload.bytes
+                        }
                         try check(tick, try codec.decode(delta, baseline: snapshots[tick - distance]), verify)
                     }
                 )
@@ -122,7 +155,7 @@ enum BenchCodecCommand {
         return result
     }
 
-    static func measure(_ scene: BenchScene, runs: Int) throws -> BenchSceneReport {
+    static func measure(_ scene: BenchScene, runs: Int, skipJSON: Bool) throws -> BenchSceneReport {
         let ticks = Array(firstMeasuredTick..<scene.snapshots.count)
         let entities = Double(ticks.reduce(0) { $0 + scene.snapshots[$1].count }) / Double(ticks.count)
         var changed: [Int: Double] = [:]
@@ -132,26 +165,26 @@ enum BenchCodecCommand {
         }
         var encodings: [BenchEncodingReport] = []
         var jsonBytes = 0.0
-        for pipeline in pipelines(for: scene) {
+        for pipeline in pipelines(for: scene) where !(skipJSON && pipeline.name.hasPrefix("JSON")) {
             // Untimed pass: sizes, and a check that every snapshot round-trips.
             let (encode, decode) = try pipeline.start()
-            var encoded: [[UInt8]] = []
+            var encoded: [Payload] = []
             for tick in ticks { encoded.append(try encode(tick)) }
-            for (tick, bytes) in zip(ticks, encoded) { try decode(tick, bytes, true) }
-            let bytesPerSnapshot = Double(encoded.reduce(0) { $0 + $1.count }) / Double(ticks.count)
+            for (tick, payload) in zip(ticks, encoded) { try decode(tick, payload, true) }
+            let bytesPerSnapshot = Double(encoded.reduce(0) { $0 + $1.bytes.count }) / Double(ticks.count)
             if pipeline.baselineDistance == nil && encodings.isEmpty { jsonBytes = bytesPerSnapshot }
 
             var encodeTimes: [Double] = [], decodeTimes: [Double] = []
             let timedRuns = pipeline.name.hasPrefix("JSON") ? min(runs, 3) : runs
             for _ in 0..<timedRuns {
                 let (encode, decode) = try pipeline.start()
-                var outputs: [[UInt8]] = []
+                var outputs: [Payload] = []
                 outputs.reserveCapacity(ticks.count)
                 let clock = ContinuousClock()
                 let encodeStart = clock.now
                 for tick in ticks { outputs.append(try encode(tick)) }
                 let decodeStart = clock.now
-                for (tick, bytes) in zip(ticks, outputs) { try decode(tick, bytes, false) }
+                for (tick, payload) in zip(ticks, outputs) { try decode(tick, payload, false) }
                 let end = clock.now
                 encodeTimes.append(seconds(decodeStart - encodeStart) / Double(ticks.count))
                 decodeTimes.append(seconds(end - decodeStart) / Double(ticks.count))

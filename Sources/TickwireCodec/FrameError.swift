@@ -26,7 +26,7 @@ public struct FrameError: Error, Hashable, Sendable, CustomStringConvertible {
         case invalidUTF8(field: String)
         case reservedBits(field: String, value: UInt8)
         case unknownCompressionMode(UInt8)
-        case invalidBaseline(tick: UInt32, baseline: Int64)
+        case invalidBaseline(tick: UInt32, baseline: UInt32)
         case inputSequenceUnderflow(newest: UInt32, count: Int)
         case trailingBytes(type: UInt8, count: Int)
         case notApplicationType(UInt8)
@@ -120,9 +120,9 @@ public struct FrameError: Error, Hashable, Sendable, CustomStringConvertible {
         FrameError(.unknownCompressionMode(rawValue))
     }
 
-    /// A snapshot of tick `tick` names baseline tick `baseline`, which is not in `0..<tick`
-    /// (a decoded baseline distance over `tick` gives a negative `baseline`).
-    public static func invalidBaseline(tick: UInt32, baseline: Int64) -> FrameError {
+    /// A snapshot of tick `tick` was given its own tick as baseline `baseline`: a delta is
+    /// against an earlier snapshot, or against none (a full snapshot).
+    public static func invalidBaseline(tick: UInt32, baseline: UInt32) -> FrameError {
         FrameError(.invalidBaseline(tick: tick, baseline: baseline))
     }
 
@@ -172,7 +172,7 @@ public struct FrameError: Error, Hashable, Sendable, CustomStringConvertible {
         case .reservedBits(let field, let value): "\(field) 0x\(String(value, radix: 16)) has reserved bits set"
         case .unknownCompressionMode(let raw): "unknown compression mode \(raw)"
         case .invalidBaseline(let tick, let baseline):
-            "snapshot of tick \(tick) has baseline tick \(baseline), which is not an earlier tick"
+            "snapshot of tick \(tick) names baseline tick \(baseline): a snapshot cannot be its own baseline"
         case .inputSequenceUnderflow(let newest, let count):
             "input message carries \(count) inputs but its newest sequence number is only \(newest)"
         case .trailingBytes(let type, let count): "message type \(type) is followed by \(count) unexpected bytes"

@@ -2,13 +2,14 @@ extension Message {
     /// One world snapshot for one client, its entity data delta-encoded against a baseline.
     ///
     /// Body (`Protocol/PROTOCOL.md` section 5.6): tick (varint), baseline distance (varint:
-    /// 0 for a full snapshot, else `tick − baselineTick`), last processed input sequence
-    /// (varint), server time (varint, µs), then the delta: every remaining byte, opaque here
-    /// (sections 3 and 4 describe it).
+    /// 0 for a full snapshot, else `tick − baselineTick` modulo 2^32, so ticks may wrap as in
+    /// the codec), last processed input sequence (varint), server time (varint, µs), then the
+    /// delta: every remaining byte, opaque here (sections 3 and 4 describe it).
     public struct Snapshot: Hashable, Sendable {
         /// The tick the snapshot was captured at.
         public var tick: UInt32
-        /// The snapshot the delta is relative to, a tick before ``tick``; `nil` for a full snapshot.
+        /// The snapshot the delta is relative to, an earlier tick (modulo 2^32, never ``tick``
+        /// itself); `nil` for a full snapshot.
         public var baselineTick: UInt32?
         /// The sequence number of the newest input of this client the server has applied; 0 for none.
         public var lastProcessedInput: UInt32
@@ -21,7 +22,7 @@ extension Message {
         ///
         /// - Parameters:
         ///   - tick: The snapshot's tick.
-        ///   - baselineTick: The baseline's tick, before `tick`, or `nil` for a full snapshot.
+        ///   - baselineTick: The baseline's tick, not `tick` itself, or `nil` for a full snapshot.
         ///   - lastProcessedInput: The newest applied input sequence number, or 0.
         ///   - serverTime: The server's clock in microseconds.
         ///   - delta: The encoded delta.
@@ -36,8 +37,9 @@ extension Message {
         func encode(into writer: inout ByteWriter) throws(FrameError) {
             writer.writeVarUInt(UInt64(tick))
             if let baselineTick {
-                guard baselineTick < tick else { throw .invalidBaseline(tick: tick, baseline: Int64(baselineTick)) }
-                writer.writeVarUInt(UInt64(tick - baselineTick))
+                guard baselineTick != tick else { throw .invalidBaseline(tick: tick, baseline: baselineTick) }
+                // Wrapping subtraction: ticks are counted modulo 2^32.
+                writer.writeVarUInt(UInt64(tick &- baselineTick))
             } else {
                 writer.writeVarUInt(0)
             }
@@ -48,15 +50,9 @@ extension Message {
 
         init(from reader: inout ByteReader) throws(FrameError) {
             tick = try reader.readVarUInt32(field: "snapshot tick")
-            let distance = try reader.readVarUInt()
-            if distance == 0 {
-                baselineTick = nil
-            } else {
-                guard distance <= UInt64(tick) else {
-                    throw .invalidBaseline(tick: tick, baseline: Int64(tick) - Int64(clamping: distance))
-                }
-                baselineTick = tick - UInt32(distance)
-            }
+            let distance = try reader.readVarUInt32(field: "baseline distance")
+            // Wrapping subtraction: ticks are counted modulo 2^32.
+            baselineTick = distance == 0 ? nil : tick &- distance
             lastProcessedInput = try reader.readVarUInt32(field: "last processed input")
             serverTime = try reader.readVarUInt()
             delta = reader.readRemainingBytes()

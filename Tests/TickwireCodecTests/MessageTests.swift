@@ -73,13 +73,19 @@ struct MessageTests {
         #expect(throws: FrameError.unknownCompressionMode(3)) { try Message(type: .welcome, body: body) }
     }
 
-    @Test("a snapshot baseline must be an earlier tick")
+    @Test("a snapshot baseline is an earlier tick modulo 2^32, never the tick itself")
     func snapshotBaseline() throws {
-        // Decoding: tick 5 with distance 5 is baseline 0 (valid); distance 6 is refused.
+        // Decoding: tick 5 with distance 5 is baseline 0; distance 6 wraps to 2^32 − 1.
         #expect(try Message(type: .snapshot, body: [5, 5, 0, 0]) ==
             .snapshot(.init(tick: 5, baselineTick: 0, lastProcessedInput: 0, serverTime: 0, delta: [])))
-        #expect(throws: FrameError.invalidBaseline(tick: 5, baseline: -1)) { try Message(type: .snapshot, body: [5, 6, 0, 0]) }
-        // Encoding: a baseline at or after the tick is refused.
+        let wrapped = Message.snapshot(.init(tick: 5, baselineTick: .max, lastProcessedInput: 0, serverTime: 0, delta: []))
+        #expect(try wrapped.encodeBody() == [5, 6, 0, 0])
+        #expect(try Message(type: .snapshot, body: [5, 6, 0, 0]) == wrapped)
+        // A distance of 2^32 or more names no tick.
+        #expect(throws: FrameError.valueOutOfRange(field: "baseline distance", value: 1 << 32, maximum: UInt64(UInt32.max))) {
+            try Message(type: .snapshot, body: [5, 0x80, 0x80, 0x80, 0x80, 0x10, 0, 0])
+        }
+        // Encoding: the tick itself as baseline is refused.
         #expect(throws: FrameError.invalidBaseline(tick: 5, baseline: 5)) {
             try Message.snapshot(.init(tick: 5, baselineTick: 5, lastProcessedInput: 0, serverTime: 0, delta: [])).encodeBody()
         }

@@ -31,28 +31,34 @@ public struct BitReader: Sendable {
         guard bits <= remainingBits else {
             throw CodecError(.truncated(neededBits: bits, availableBits: remainingBits))
         }
-        if bits > 32 {
+        if bits > 56 {
             let low = readUnchecked(bits: 32)
             return low | (readUnchecked(bits: bits &- 32) << 32)
         }
         return readUnchecked(bits: bits)
     }
 
-    /// Reads up to 32 bits the caller has checked are there.
+    /// Reads up to 56 bits the caller has checked are there.
     mutating func readUnchecked(bits: Int) -> UInt64 {
         if bits == 0 { return 0 }
-        var byteIndex = bitPosition >> 3
-        let shift = bitPosition & 7
-        var accumulator: UInt64 = 0
-        var gathered = 0
-        // At most five bytes: shift (< 8) + bits (<= 32) < 40. They exist: bits <= remainingBits.
-        while gathered < shift &+ bits {
-            accumulator |= UInt64(bytes[byteIndex]) << UInt64(gathered)
-            gathered &+= 8
-            byteIndex &+= 1
+        let byteIndex = bitPosition >> 3
+        let shift = UInt64(bitPosition & 7)
+        var word: UInt64 = 0
+        if byteIndex &+ 8 <= bytes.count {
+            // Fast path: one unaligned little-endian load of the eight bytes holding the bits.
+            word = bytes.withUnsafeBytes { UInt64(littleEndian: $0.loadUnaligned(fromByteOffset: byteIndex, as: UInt64.self)) }
+        } else {
+            // Near the end: gather the bytes that exist (bits <= remainingBits, so the needed ones do).
+            var index = byteIndex
+            var gathered: UInt64 = 0
+            while index < bytes.count {
+                word |= UInt64(bytes[index]) << gathered
+                gathered &+= 8
+                index &+= 1
+            }
         }
         bitPosition &+= bits
-        return (accumulator >> UInt64(shift)) & BitWriter.mask(bits)
+        return (word >> shift) & BitWriter.mask(bits)
     }
 
     /// Reads one bit as a boolean.

@@ -26,7 +26,13 @@ public struct BitWriter: Sendable {
     /// The bytes written so far, the last partial byte padded with zero bits.
     public var bytes: [UInt8] {
         var result = storage
-        if scratchBits > 0 { result.append(UInt8(truncatingIfNeeded: scratch)) }
+        var rest = scratch
+        var bits = scratchBits
+        while bits > 0 {
+            result.append(UInt8(truncatingIfNeeded: rest))
+            rest >>= 8
+            bits -= 8
+        }
         return result
     }
 
@@ -61,13 +67,16 @@ public struct BitWriter: Sendable {
 
     @inlinable
     mutating func writeSmall(_ value: UInt64, bits: Int) {
-        // scratchBits < 8 on entry and bits <= 32, so the shift stays below 40 bits.
+        // scratchBits < 32 on entry and bits <= 32, so everything fits in the 64-bit scratch.
         scratch |= value << UInt64(scratchBits)
         scratchBits &+= bits
-        while scratchBits >= 8 {
+        if scratchBits >= 32 {
             storage.append(UInt8(truncatingIfNeeded: scratch))
-            scratch >>= 8
-            scratchBits &-= 8
+            storage.append(UInt8(truncatingIfNeeded: scratch >> 8))
+            storage.append(UInt8(truncatingIfNeeded: scratch >> 16))
+            storage.append(UInt8(truncatingIfNeeded: scratch >> 24))
+            scratch >>= 32
+            scratchBits &-= 32
         }
     }
 

@@ -120,24 +120,21 @@ struct DeltaDecoder {
     /// Copies the baseline's entities not in `destroyed` (sorted) into the empty `snapshot`.
     private func copySurvivors(of baseline: Snapshot, except destroyed: [UInt32], into snapshot: inout Snapshot) throws(CodecError) {
         snapshot.reserveCapacity(baseline.count - destroyed.count)
-        var next = 0
-        for index in baseline.indices {
-            let id = baseline.ids[index]
-            if next < destroyed.count {
-                if destroyed[next] < id { throw CodecError(.unknownEntity(destroyed[next])) }
-                if destroyed[next] == id {
-                    next += 1
-                    continue
-                }
+        var runStart = 0
+        var position = 0
+        for id in destroyed {
+            // Binary search from the current position: destroyed ids are sorted.
+            var low = position, high = baseline.count
+            while low < high {
+                let middle = (low + high) / 2
+                if baseline.ids[middle] < id { low = middle + 1 } else { high = middle }
             }
-            let type = baseline.types[index]
-            let start = Int(baseline.offsets[index])
-            snapshot.ids.append(id)
-            snapshot.types.append(type)
-            snapshot.offsets.append(UInt32(snapshot.values.count))
-            snapshot.values.append(contentsOf: baseline.values[start..<start + schema.layouts[Int(type)].fieldCount])
+            guard low < baseline.count, baseline.ids[low] == id else { throw CodecError(.unknownEntity(id)) }
+            snapshot.appendEntities(of: baseline, in: runStart..<low)
+            runStart = low + 1
+            position = low + 1
         }
-        if next < destroyed.count { throw CodecError(.unknownEntity(destroyed[next])) }
+        snapshot.appendEntities(of: baseline, in: runStart..<baseline.count)
     }
 
     /// Reads which survivors changed (bit per survivor or gap list) and applies their field changes.
@@ -215,28 +212,17 @@ struct DeltaDecoder {
     /// Merges two snapshots with disjoint ids into one sorted snapshot.
     private func merge(_ survivors: Snapshot, _ created: Snapshot) throws(CodecError) -> Snapshot {
         var result = Snapshot(schema: schema, tick: survivors.tick, capacity: survivors.count + created.count)
-        var i = 0, j = 0
-        while i < survivors.count || j < created.count {
-            let takeSurvivor: Bool
-            if j == created.count {
-                takeSurvivor = true
-            } else if i == survivors.count {
-                takeSurvivor = false
-            } else if survivors.ids[i] == created.ids[j] {
-                throw CodecError(.duplicateEntity(created.ids[j]))
-            } else {
-                takeSurvivor = survivors.ids[i] < created.ids[j]
-            }
-            let source = takeSurvivor ? survivors : created
-            let index = takeSurvivor ? i : j
-            let type = source.types[index]
-            let start = Int(source.offsets[index])
-            result.ids.append(source.ids[index])
-            result.types.append(type)
-            result.offsets.append(UInt32(result.values.count))
-            result.values.append(contentsOf: source.values[start..<start + schema.layouts[Int(type)].fieldCount])
-            if takeSurvivor { i += 1 } else { j += 1 }
+        var i = 0
+        for j in created.indices {
+            let id = created.ids[j]
+            var end = i
+            while end < survivors.count && survivors.ids[end] < id { end += 1 }
+            if end < survivors.count && survivors.ids[end] == id { throw CodecError(.duplicateEntity(id)) }
+            result.appendEntities(of: survivors, in: i..<end)
+            result.appendEntities(of: created, in: j..<j + 1)
+            i = end
         }
+        result.appendEntities(of: survivors, in: i..<survivors.count)
         return result
     }
 }

@@ -73,41 +73,44 @@ struct DeltaEncoder {
         changed.removeAll(keepingCapacity: true)
         var survivor = 0
         var i = 0, j = 0
-        let currentIDs = current.ids, baselineIDs = baseline.ids
-        while i < currentIDs.count || j < baselineIDs.count {
-            if j == baselineIDs.count || (i < currentIDs.count && currentIDs[i] < baselineIDs[j]) {
-                created.append(Int32(i))
-                i += 1
-            } else if i == currentIDs.count || baselineIDs[j] < currentIDs[i] {
-                destroyed.append(baselineIDs[j])
-                j += 1
-            } else {
-                if current.types[i] != baseline.types[j] {
-                    // Same id, new type: destroyed and created again.
-                    destroyed.append(baselineIDs[j])
+        let fieldCounts = layouts.map(\.fieldCount)
+        current.ids.withUnsafeBufferPointer { currentIDs in
+        baseline.ids.withUnsafeBufferPointer { baselineIDs in
+        current.values.withUnsafeBufferPointer { currentValues in
+        baseline.values.withUnsafeBufferPointer { baselineValues in
+            while i < currentIDs.count || j < baselineIDs.count {
+                if j == baselineIDs.count || (i < currentIDs.count && currentIDs[i] < baselineIDs[j]) {
                     created.append(Int32(i))
+                    i += 1
+                } else if i == currentIDs.count || baselineIDs[j] < currentIDs[i] {
+                    destroyed.append(baselineIDs[j])
+                    j += 1
                 } else {
-                    if differs(current, i, baseline, j) {
-                        changed.append(Int32(survivor))
-                        changed.append(Int32(i))
-                        changed.append(Int32(j))
+                    let type = current.types[i]
+                    if type != baseline.types[j] {
+                        // Same id, new type: destroyed and created again.
+                        destroyed.append(baselineIDs[j])
+                        created.append(Int32(i))
+                    } else {
+                        let a = Int(current.offsets[i]), b = Int(baseline.offsets[j])
+                        var field = fieldCounts[Int(type)] - 1
+                        while field >= 0 && currentValues[a + field] == baselineValues[b + field] { field -= 1 }
+                        if field >= 0 {
+                            changed.append(Int32(survivor))
+                            changed.append(Int32(i))
+                            changed.append(Int32(j))
+                        }
+                        survivor += 1
                     }
-                    survivor += 1
+                    i += 1
+                    j += 1
                 }
-                i += 1
-                j += 1
             }
         }
-        return survivor
-    }
-
-    private func differs(_ current: Snapshot, _ i: Int, _ baseline: Snapshot, _ j: Int) -> Bool {
-        let fieldCount = layouts[Int(current.types[i])].fieldCount
-        let a = Int(current.offsets[i]), b = Int(baseline.offsets[j])
-        for field in 0..<fieldCount where current.values[a + field] != baseline.values[b + field] {
-            return true
         }
-        return false
+        }
+        }
+        return survivor
     }
 
     /// Writes the changed survivors' indices: a bit per survivor or a gamma-coded gap list, whichever is shorter.

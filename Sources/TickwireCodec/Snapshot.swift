@@ -21,6 +21,9 @@ public struct Snapshot: Sendable {
     var values: [UInt64] = []
     /// Pool slots no longer referenced (left by removals); compacted when they dominate.
     var unusedValues = 0
+    /// Whether the value pool holds every entity's values in id order with nothing else, so
+    /// runs of entities can be copied in bulk.
+    var isPacked = true
 
     /// Creates an empty snapshot.
     ///
@@ -172,10 +175,12 @@ public struct Snapshot: Sendable {
         let offset = UInt32(values.count)
         values.append(contentsOf: repeatElement(0, count: schema.layouts[type].fieldCount))
         if position == ids.count {
+            isPacked = isPacked && unusedValues == 0
             ids.append(id)
             types.append(UInt8(type))
             offsets.append(offset)
         } else {
+            isPacked = false
             ids.insert(id, at: position)
             types.insert(UInt8(type), at: position)
             offsets.insert(offset, at: position)
@@ -191,6 +196,7 @@ public struct Snapshot: Sendable {
     public mutating func remove(id: UInt32) -> Bool {
         guard let position = index(of: id) else { return false }
         unusedValues += schema.layouts[Int(types[position])].fieldCount
+        isPacked = false
         ids.remove(at: position)
         types.remove(at: position)
         offsets.remove(at: position)
@@ -205,6 +211,7 @@ public struct Snapshot: Sendable {
         offsets.removeAll(keepingCapacity: true)
         values.removeAll(keepingCapacity: true)
         unusedValues = 0
+        isPacked = true
     }
 
     /// Rewrites the value pool in id order with no unused slots.
@@ -219,6 +226,30 @@ public struct Snapshot: Sendable {
         }
         values = packed
         unusedValues = 0
+        isPacked = true
+    }
+
+    /// Appends the entities `range` of `source` (all with ids above this snapshot's), in bulk
+    /// when `source` is packed.
+    mutating func appendEntities(of source: Snapshot, in range: Range<Int>) {
+        guard !range.isEmpty else { return }
+        ids.append(contentsOf: source.ids[range])
+        types.append(contentsOf: source.types[range])
+        if source.isPacked {
+            let start = Int(source.offsets[range.lowerBound])
+            let end = range.upperBound < source.count ? Int(source.offsets[range.upperBound]) : source.values.count
+            let shift = values.count - start
+            for index in range {
+                offsets.append(UInt32(Int(source.offsets[index]) + shift))
+            }
+            values.append(contentsOf: source.values[start..<end])
+        } else {
+            for index in range {
+                let start = Int(source.offsets[index])
+                offsets.append(UInt32(values.count))
+                values.append(contentsOf: source.values[start..<start + schema.layouts[Int(source.types[index])].fieldCount])
+            }
+        }
     }
 
     /// The first position whose id is not below `id`.

@@ -2,7 +2,7 @@ import Foundation
 import Tickwire
 import TickwireZlib
 
-/// `tickwire bench codec [--json] [--runs N]`: sizes and speeds of JSON, the full binary
+/// `tickwire bench codec [--json] [--runs N] [--scene NAME]`: sizes and speeds of JSON, the full binary
 /// snapshot, the delta, and the delta with per-frame and streaming zlib, on three seeded
 /// scenes (see `BenchCodecScenes.swift`).
 ///
@@ -15,16 +15,17 @@ enum BenchCodecCommand {
     static let firstMeasuredTick = 6
 
     static func run(_ arguments: [String]) throws {
-        var parsed = try CommandArguments(arguments, valueOptions: ["runs"])
+        var parsed = try CommandArguments(arguments, valueOptions: ["runs", "scene"])
         let asJSON = parsed.flag("json")
         let runs = try parsed.integer("runs", default: 5)
+        let only = parsed.string("scene")
         try parsed.rejectUnknown()
         guard (1...100).contains(runs) else { throw CommandArguments.UsageError(description: "--runs wants 1...100") }
         #if DEBUG
         FileHandleOutput.standardError.write("tickwire: a debug build; measure with `swift run -c release tickwire bench codec`\n")
         #endif
         var reports: [BenchSceneReport] = []
-        for scene in try BenchScenes.all() {
+        for scene in try BenchScenes.all() where only == nil || only == scene.name {
             reports.append(try measure(scene, runs: runs))
         }
         let report = BenchCodecReport(scenes: reports)

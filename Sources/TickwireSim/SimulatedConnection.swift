@@ -103,16 +103,19 @@ public final class SimulatedConnection: TransportConnection, @unchecked Sendable
         }
     }
 
-    /// Freezes both directions for `duration`: nothing arrives and nothing leaves until it
+    /// Freezes the connection (both directions unless told otherwise) for `duration`: nothing arrives and nothing leaves until it
     /// ends, then everything held arrives in order (what a stalled TCP connection does).
     ///
-    /// - Parameter duration: How long the stall lasts from now.
-    public func stall(for duration: Duration) {
+    /// - Parameters:
+    ///   - duration: How long the stall lasts from now.
+    ///   - upstream: Whether the client-to-server direction stalls.
+    ///   - downstream: Whether the server-to-client direction stalls.
+    public func stall(for duration: Duration, upstream: Bool = true, downstream: Bool = true) {
         let now = pipe.now
         let until = now + duration.wholeNanoseconds
         pipe.links.withLock { links in
-            links.upstream.stall(now: now, until: until)
-            links.downstream.stall(now: now, until: until)
+            if upstream { links.upstream.stall(now: now, until: until) }
+            if downstream { links.downstream.stall(now: now, until: until) }
         }
     }
 

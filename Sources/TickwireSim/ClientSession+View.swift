@@ -29,7 +29,7 @@ extension ClientSession {
         if baseline == nil { counters.fullSnapshotsReceived += 1 }
         let serverTime = Double(message.serverTime) / 1e6
         buffer.insert(snapshot, serverTime: serverTime)
-        delay.recordArrival(serverTime: serverTime, arrival: now.seconds)
+        delay.recordArrival(serverTime: serverTime, arrival: estimatedServerTime ?? serverTime)
         lastProcessedInput = message.lastProcessedInput
         prediction.acknowledge(upTo: message.lastProcessedInput)
         if configuration.predictsLocalPlayer { reconcile(with: snapshot, lastProcessed: message.lastProcessedInput) }

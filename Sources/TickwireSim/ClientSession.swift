@@ -48,7 +48,7 @@ public final class ClientSession<G: Game> {
     var provisionalOffset: Double?
     var prediction = PredictionBuffer<G.Input>()
     var smoother: CorrectionSmoother
-    var sequence: UInt32 = 0
+    var sequence: UInt32 = 0  // the newest input sequence sent on this connection
     var lastPing: Timestamp?
     var lastRender: Timestamp?
     var bytesIn = RateMeter()

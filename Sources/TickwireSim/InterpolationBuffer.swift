@@ -61,12 +61,13 @@ public struct InterpolationBuffer: Sendable {
         return true
     }
 
-    /// Drops snapshots no longer needed at `renderTime`, keeping the one just before it.
+    /// Drops snapshots no longer needed at `renderTime`, keeping the one just before it
+    /// and always the newest two (so a starved buffer can still extrapolate).
     ///
     /// - Parameter renderTime: The current render time.
     public mutating func discard(before renderTime: Double) {
         var keepFrom = 0
-        while keepFrom + 1 < times.count, times[keepFrom + 1] <= renderTime { keepFrom += 1 }
+        while keepFrom + 2 < times.count, times[keepFrom + 1] <= renderTime { keepFrom += 1 }
         if keepFrom > 0 {
             times.removeFirst(keepFrom)
             snapshots.removeFirst(keepFrom)

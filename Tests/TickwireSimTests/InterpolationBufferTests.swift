@@ -78,6 +78,8 @@ struct InterpolationBufferTests {
         #expect(buffer.depth(after: 4.5) == 2)
         buffer.discard(before: 4.5)
         #expect(buffer.count == 3, "the snapshot just before the render time is kept")
+        buffer.discard(before: 10)
+        #expect(buffer.count == 2, "the newest two are always kept, for extrapolation")
         buffer.removeAll()
         #expect(buffer.sample(at: 1) == nil)
     }

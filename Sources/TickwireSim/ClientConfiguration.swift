@@ -1,0 +1,52 @@
+import TickwireCodec
+
+/// How a ``ClientSession`` connects, sends and shows the world.
+public struct ClientConfiguration: Sendable {
+    /// The room to join (the empty string for the host's default room).
+    public var room = ""
+    /// The compression modes offered in the hello.
+    public var compressionModes = CompressionModes.all
+    /// How many of the newest unacknowledged inputs each input message carries.
+    public var inputRedundancy = 3
+    /// Time between clock-sync pings.
+    public var pingInterval: Duration = .milliseconds(500)
+    /// Whether the local player is predicted (and reconciled) with the game's step function.
+    public var predictsLocalPlayer = true
+    /// Snapshots kept as possible delta baselines.
+    public var historySize = 32
+    /// How far past the newest snapshot the view may extrapolate, in seconds.
+    public var maximumExtrapolation = 0.1
+    /// Snapshots kept for interpolation.
+    public var interpolationCapacity = 32
+    /// The bounds of the adaptive interpolation delay, in seconds.
+    public var interpolationDelayRange: ClosedRange<Double> = 0.03...0.5
+    /// Half-life of the smoothing of prediction corrections, in seconds.
+    public var correctionHalfLife = 0.05
+    /// A prediction correction larger than this (in field units) snaps.
+    public var correctionSnapDistance = 2.0
+    /// The protocol version put in the hello (change only to test the server's check).
+    public var protocolVersion = tickwireProtocolVersion
+    /// Opaque application data for the hello (for example a player name).
+    public var helloPayload: [UInt8] = []
+    /// Frame size and message limits enforced on what the server sends.
+    public var frameLimits = FrameLimits.standard
+    /// Snapshot codec limits.
+    public var codecLimits = CodecLimits.default
+
+    /// Creates the default configuration.
+    public init() {}
+}
+
+/// Where a ``ClientSession`` stands.
+public enum ClientStatus: Hashable, Sendable {
+    /// Not connected yet.
+    case idle
+    /// The hello is sent; waiting for the welcome.
+    case handshaking
+    /// Welcomed; snapshots and inputs flow.
+    case connected
+    /// The server refused the hello.
+    case rejected(Message.Reject.Reason, String)
+    /// The connection ended (the reason the server gave, or the transport's).
+    case disconnected(String)
+}

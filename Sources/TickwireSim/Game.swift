@@ -1,0 +1,86 @@
+import TickwireCodec
+
+/// What a game provides to be networked by Tickwire: its schema, its world state, a step
+/// function that runs the same on the server and (for prediction) on the client, and the
+/// mapping between its state and snapshot entities. The ``Host`` and ``ClientSession``
+/// do everything else: handshakes, rooms, snapshots, deltas, compression, interpolation,
+/// prediction and reconciliation.
+///
+/// Players are numbered by the host (the client id of the welcome), and keep their
+/// number when a client resumes its session.
+public protocol Game: Sendable {
+    /// The game's whole world state.
+    associatedtype State: Sendable
+    /// One player's input for one tick.
+    associatedtype Input: Sendable
+
+    /// The schema every snapshot follows; its fingerprint is checked in the handshake.
+    var schema: Schema { get }
+
+    /// The world of a new room.
+    ///
+    /// - Parameter room: The room's name.
+    /// - Returns: The initial state.
+    func makeWorld(room: String) -> State
+
+    /// Advances the world by one fixed step.
+    ///
+    /// Must be deterministic: the client replays it on its own inputs to predict its player.
+    ///
+    /// - Parameters:
+    ///   - state: The world before the step.
+    ///   - inputs: Each player's input for this tick; a player without one has sent none in time.
+    ///   - dt: The step in seconds.
+    /// - Returns: The world after the step.
+    func step(_ state: State, inputs: [UInt32: Input], dt: Double) -> State
+
+    /// Adds a player to the world (a client joined).
+    ///
+    /// - Parameters:
+    ///   - player: The player's number.
+    ///   - state: The world.
+    /// - Returns: The world with the player.
+    func addPlayer(_ player: UInt32, to state: State) -> State
+
+    /// Removes a player from the world (a client left, or its resumption grace period ended).
+    ///
+    /// - Parameters:
+    ///   - player: The player's number.
+    ///   - state: The world.
+    /// - Returns: The world without the player.
+    func removePlayer(_ player: UInt32, from state: State) -> State
+
+    /// Writes the world's entities into an empty snapshot (quantization is the snapshot's).
+    ///
+    /// - Parameters:
+    ///   - state: The world.
+    ///   - snapshot: An empty snapshot of the game's schema to fill.
+    /// - Throws: A ``SnapshotError`` when an entity cannot be inserted.
+    func capture(_ state: State, into snapshot: inout Snapshot) throws(SnapshotError)
+
+    /// Rebuilds a world from a snapshot, as far as the client needs it to predict its player.
+    ///
+    /// - Parameter snapshot: A full snapshot.
+    /// - Returns: The world it describes.
+    func restore(from snapshot: Snapshot) -> State
+
+    /// The entity that represents `player`, if it has one (used for prediction and interest).
+    ///
+    /// - Parameters:
+    ///   - player: The player's number.
+    ///   - state: The world.
+    /// - Returns: The entity id, or `nil`.
+    func entityID(of player: UInt32, in state: State) -> UInt32?
+
+    /// Encodes an input for the wire (at most ``FrameLimits/maximumInputBytes`` bytes).
+    ///
+    /// - Parameter input: The input.
+    /// - Returns: Its bytes.
+    func encode(_ input: Input) -> [UInt8]
+
+    /// Decodes an input from the wire; `nil` for bytes that are not a valid input (the host ignores them).
+    ///
+    /// - Parameter bytes: The input's bytes.
+    /// - Returns: The input, or `nil`.
+    func decodeInput(_ bytes: [UInt8]) -> Input?
+}

@@ -1,0 +1,230 @@
+import TickwireCodec
+
+/// A server process's game host: accepts connections from a ``TransportListener``,
+/// performs the handshake, and runs any number of named ``Room``s, each with its own
+/// world, tick loop and clients.
+///
+/// The handshake: a connection's first frame must be a hello. It is rejected, with a
+/// reason and words for a person, when its protocol version or schema fingerprint differs
+/// from the host's, when it names a room the host does not run, or when the room is full.
+/// A hello carrying the resume token of a client still within its grace period gets that
+/// client's id and player back (and a full snapshot next); an unknown or expired token
+/// joins as a new player. Everything else is the room's work.
+///
+/// Driven by calls: ``advance()`` (tests, on a ``VirtualClock``) or ``run(until:)`` (real
+/// time). Not thread-safe: one thread drives it; transports fill their inboxes from any thread.
+public final class Host<G: Game> {
+    struct Pending {
+        var connection: any TransportConnection
+        var acceptedAt: Timestamp
+    }
+
+    /// The game hosted.
+    public let game: G
+    /// The host's configuration.
+    public let configuration: HostConfiguration
+    /// The clock every room ticks on.
+    public let clock: any TickClock
+    let listener: any TransportListener
+    private var roomsByName: [String: Room<G>] = [:]
+    private var roomOrder: [String] = []
+    private var pending: [Pending] = []
+    private var nextClientID: UInt32 = 1
+    private var seededTokens: SplitMix64?
+    /// Handshakes refused so far, by reason.
+    public private(set) var rejections: [Message.Reject.Reason: Int] = [:]
+
+    /// Creates a host and the rooms its configuration names.
+    ///
+    /// - Parameters:
+    ///   - game: The game to host.
+    ///   - listener: Where new connections come from.
+    ///   - clock: The clock to tick on.
+    ///   - configuration: Rooms, rates, limits and policies.
+    public init(game: G, listener: any TransportListener, clock: any TickClock, configuration: HostConfiguration = HostConfiguration()) {
+        self.game = game
+        self.listener = listener
+        self.clock = clock
+        self.configuration = configuration
+        self.seededTokens = configuration.tokenSeed.map(SplitMix64.init(seed:))
+        for name in configuration.rooms { _ = openRoom(named: name) }
+    }
+
+    /// The rooms' names, in the order they were opened.
+    public var roomNames: [String] { roomOrder }
+
+    /// The room named `name`, if the host runs it.
+    ///
+    /// - Parameter name: The room's name.
+    /// - Returns: The room, or `nil`.
+    public func room(named name: String) -> Room<G>? { roomsByName[name] }
+
+    /// Opens a room (or returns the one already open under that name).
+    ///
+    /// - Parameter name: The room's name.
+    /// - Returns: The room.
+    @discardableResult
+    public func openRoom(named name: String) -> Room<G> {
+        if let room = roomsByName[name] { return room }
+        let room = Room(name: name, game: game, configuration: configuration, clock: clock)
+        roomsByName[name] = room
+        roomOrder.append(name)
+        return room
+    }
+
+    /// Accepts new connections, advances handshakes, and runs every room's due ticks.
+    public func advance() {
+        let now = clock.now
+        for connection in listener.acceptPending() { pending.append(Pending(connection: connection, acceptedAt: now)) }
+        handshake(now: now)
+        for name in roomOrder { roomsByName[name]?.advance() }
+    }
+
+    /// Runs the host in real time until `shouldStop` returns `true`: sleeps to the next room
+    /// deadline (at most 5 ms, to answer handshakes promptly), then advances.
+    ///
+    /// - Parameter shouldStop: Checked before every sleep.
+    public func run(until shouldStop: () -> Bool) {
+        while !shouldStop() {
+            let soonest = roomOrder.compactMap { roomsByName[$0]?.loop.nextDeadline }.min()
+            let limit = clock.now + .milliseconds(5)
+            clock.sleep(until: min(soonest ?? limit, limit))
+            advance()
+        }
+    }
+
+    private func handshake(now: Timestamp) {
+        var waiting: [Pending] = []
+        for entry in pending {
+            var hello: Message.Hello?
+            var closed = false
+            var invalid = false
+            for event in entry.connection.drain() {
+                switch event {
+                case .frame(let bytes):
+                    if hello == nil {
+                        do {
+                            let frame = try Frame(parsing: bytes, limits: configuration.frameLimits)
+                            if case .hello(let message) = try Message(type: frame.type, body: frame.body, limits: configuration.frameLimits),
+                               !frame.isCompressed {
+                                hello = message
+                            } else {
+                                invalid = true
+                            }
+                        } catch {
+                            invalid = true
+                        }
+                    }
+                case .closed:
+                    closed = true
+                }
+                if hello != nil || invalid { break }
+            }
+            if closed { continue }
+            if invalid {
+                reject(entry.connection, .invalidHello, "the first frame must be an uncompressed hello")
+            } else if let hello {
+                accept(hello, on: entry.connection, now: now)
+            } else if now - entry.acceptedAt > configuration.handshakeTimeout {
+                entry.connection.close()
+            } else {
+                waiting.append(entry)
+            }
+        }
+        pending = waiting
+    }
+
+    private func reject(_ connection: any TransportConnection, _ reason: Message.Reject.Reason, _ text: String) {
+        rejections[reason, default: 0] += 1
+        if let frame = try? FrameCompressor(mode: .none, limits: configuration.frameLimits)
+            .encode(.reject(Message.Reject(reason: reason, text: String(text.utf8.prefix(configuration.frameLimits.maximumTextBytes)) ?? ""))) {
+            connection.send(frame)
+        }
+        connection.close()
+    }
+
+    private func accept(_ hello: Message.Hello, on connection: any TransportConnection, now: Timestamp) {
+        guard hello.protocolVersion == tickwireProtocolVersion else {
+            return reject(connection, .versionMismatch,
+                "the server speaks protocol version \(tickwireProtocolVersion), the client \(hello.protocolVersion)")
+        }
+        guard hello.schemaFingerprint == game.schema.fingerprint else {
+            return reject(connection, .schemaMismatch,
+                "the server's schema fingerprint is \(hex(game.schema.fingerprint)), the client's \(hex(hello.schemaFingerprint))")
+        }
+        let room: Room<G>
+        if let existing = roomsByName[hello.room] {
+            room = existing
+        } else if configuration.createsRoomsOnDemand {
+            room = openRoom(named: hello.room)
+        } else {
+            return reject(connection, .unknownRoom, "there is no room named '\(hello.room)'")
+        }
+        let compression = hello.compressionModes.choose(from: configuration.compressionPreference)
+
+        if let token = hello.resumeToken, let client = room.client(withToken: token) {
+            if let old = client.connection {
+                _ = client.send(.disconnect(Message.Disconnect(reason: .replaced)), now: now)
+                old.close()
+            }
+            do {
+                try client.resume(on: connection, compression: compression, configuration: configuration, now: now)
+            } catch {
+                return reject(connection, .unspecified, "could not set up compression: \(error)")
+            }
+            return welcome(client, in: room, compression: compression, on: connection)
+        }
+        guard !room.isFull else {
+            return reject(connection, .roomFull, "room '\(room.name)' holds its maximum of \(configuration.roomCapacity) clients")
+        }
+        let id = nextClientID
+        nextClientID &+= 1
+        if nextClientID == 0 { nextClientID = 1 }
+        let client: RoomClient<G>
+        do {
+            client = try RoomClient(id: id, token: makeToken(), connection: connection, compression: compression,
+                                    configuration: configuration, now: now)
+        } catch {
+            return reject(connection, .unspecified, "could not set up compression: \(error)")
+        }
+        room.admit(client)
+        welcome(client, in: room, compression: compression, on: connection)
+    }
+
+    private func welcome(_ client: RoomClient<G>, in room: Room<G>, compression: CompressionMode, on connection: any TransportConnection) {
+        let welcome = Message.Welcome(
+            clientID: client.id, tickRate: UInt16(clamping: room.loop.rate), currentTick: room.tick,
+            serverTime: UInt64(max(0, clock.now.nanoseconds / 1000)), compression: compression, resumeToken: client.token)
+        // The welcome is part of the handshake: never compressed, never in the compression stream.
+        if let frame = try? FrameCompressor(mode: .none, limits: configuration.frameLimits).encode(.welcome(welcome)) {
+            connection.send(frame)
+        }
+    }
+
+    private func makeToken() -> [UInt8] {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(16)
+        for _ in 0..<2 {
+            var word: UInt64
+            if seededTokens != nil {
+                word = seededTokens?.next() ?? 0
+            } else {
+                var system = SystemRandomNumberGenerator()
+                word = system.next()
+            }
+            for _ in 0..<8 {
+                bytes.append(UInt8(truncatingIfNeeded: word))
+                word >>= 8
+            }
+        }
+        return bytes
+    }
+
+    private func hex(_ value: UInt64) -> String {
+        let digits = String(value, radix: 16)
+        return "0x" + String(repeating: "0", count: max(0, 16 - digits.count)) + digits
+    }
+}
+
+@available(*, unavailable)
+extension Host: Sendable {}

@@ -1,0 +1,76 @@
+import TickwireCodec
+
+/// How a ``Host`` runs its rooms and treats its clients.
+public struct HostConfiguration: Sendable {
+    /// Simulation ticks per second of every room.
+    public var tickRate = 20
+    /// The most ticks a room runs back to back after a stall; the rest are dropped.
+    public var maximumCatchUp = 5
+    /// The most clients in a room, counting those within their resumption grace period.
+    public var roomCapacity = 64
+    /// Snapshots (ticks) of history per client: a baseline older than this is gone and
+    /// the client gets a full snapshot.
+    public var historySize = 32
+    /// Send a snapshot every this many ticks (per client; see ``Room/setSnapshotInterval(_:for:)``).
+    public var snapshotInterval = 1
+    /// A client whose transport holds more than this many unsent bytes skips snapshots.
+    public var outboundBudgetBytes = 64 * 1024
+    /// A connected client silent for this long is disconnected (and may resume).
+    public var clientTimeout: Duration = .seconds(5)
+    /// How long a disconnected client's player is kept for it to resume.
+    public var resumeGracePeriod: Duration = .seconds(10)
+    /// A connection that has not sent a valid hello within this time is closed.
+    public var handshakeTimeout: Duration = .seconds(5)
+    /// The most inputs queued per client; older ones are dropped beyond it.
+    public var inputQueueLimit = 16
+    /// Compression modes in order of preference; the first the client offers is used.
+    public var compressionPreference: [CompressionMode] = [.streaming, .perFrame]
+    /// Room names clients may join; a hello naming another is rejected. The empty name is the default room.
+    public var rooms: [String] = [""]
+    /// Whether a hello naming an unknown room creates it instead of being rejected.
+    public var createsRoomsOnDemand = false
+    /// Which entities each client sees; `nil` for all of them.
+    public var interestFilter: InterestFilter?
+    /// Frame size and message limits enforced on every client.
+    public var frameLimits = FrameLimits.standard
+    /// Snapshot codec limits.
+    public var codecLimits = CodecLimits.default
+    /// Seed for resume tokens; `nil` draws them from the system's secure generator.
+    public var tokenSeed: UInt64?
+    /// zlib settings of each client's compression stream.
+    public var compressionSettings = CompressionSettings()
+
+    /// Creates the default configuration.
+    public init() {}
+}
+
+extension HostConfiguration {
+    /// zlib compression level for snapshot frames (0…9).
+    public var compressionLevel: Int {
+        get { compressionSettings.level }
+        set { compressionSettings.level = newValue }
+    }
+    /// zlib window bits for each client's deflate stream (9…15); smaller saves memory per client.
+    public var compressionWindowBits: Int {
+        get { compressionSettings.windowBits }
+        set { compressionSettings.windowBits = newValue }
+    }
+    /// zlib memory level for each client's deflate stream (1…9); smaller saves memory per client.
+    public var compressionMemoryLevel: Int {
+        get { compressionSettings.memoryLevel }
+        set { compressionSettings.memoryLevel = newValue }
+    }
+}
+
+/// zlib settings of the host's per-client deflate streams.
+public struct CompressionSettings: Hashable, Sendable {
+    /// Compression level, 0…9.
+    public var level = 6
+    /// Window bits, 9…15: the deflate stream uses about 2^(bits+2) bytes.
+    public var windowBits = 12
+    /// Memory level, 1…9: the deflate stream uses about 2^(level+9) bytes more.
+    public var memoryLevel = 5
+
+    /// Creates the default settings (level 6, 4 KiB window, memory level 5: about 32 KiB per client).
+    public init() {}
+}

@@ -1,0 +1,91 @@
+/// What a host knows about one client's traffic, readable through ``Room/clientMetrics(_:)``.
+public struct HostClientMetrics: Sendable {
+    /// Round trip estimated from acknowledgements: the time from sending a snapshot to
+    /// receiving its acknowledgement (includes up to one client tick of waiting), seconds.
+    public var roundTrip = 0.0
+    /// Frame bytes sent to the client in the last complete second.
+    public var bytesOutPerSecond = 0
+    /// Frame bytes received from the client in the last complete second.
+    public var bytesInPerSecond = 0
+    /// Snapshots sent.
+    public var snapshotsSent = 0
+    /// Snapshots skipped because the client's transport was backed up.
+    public var snapshotsSkipped = 0
+    /// Full snapshots sent because no acknowledged baseline was still in the history
+    /// (including the first one).
+    public var fullSnapshotsSent = 0
+    /// Size in bytes of the last snapshot frame sent (after compression).
+    public var lastSnapshotBytes = 0
+    /// The largest snapshot frame sent.
+    public var largestSnapshotBytes = 0
+    /// Total snapshot frame bytes sent.
+    public var snapshotBytesTotal = 0
+    /// The newest snapshot tick the client acknowledged.
+    public var acknowledgedTick: UInt32?
+    /// Inputs applied.
+    public var inputsApplied = 0
+    /// Input messages or frames the host could not decode.
+    public var badFrames = 0
+
+    /// The mean size of the snapshot frames sent.
+    public var averageSnapshotBytes: Double {
+        snapshotsSent == 0 ? 0 : Double(snapshotBytesTotal) / Double(snapshotsSent)
+    }
+}
+
+/// A room's figures, readable through ``Room/metrics``.
+public struct RoomMetrics: Sendable {
+    /// Ticks run, dropped, overruns and tick duration percentiles.
+    public var ticks = TickStatistics()
+    /// Clients connected now.
+    public var connectedClients = 0
+    /// Clients disconnected and still within their resumption grace period.
+    public var resumableClients = 0
+    /// Frame bytes sent to all clients in the last complete second.
+    public var bytesOutPerSecond = 0
+    /// Frame bytes received from all clients in the last complete second.
+    public var bytesInPerSecond = 0
+    /// Snapshots sent, over the room's life.
+    public var snapshotsSent = 0
+    /// Snapshots skipped for backed-up clients, over the room's life.
+    public var snapshotsSkipped = 0
+    /// Full snapshots sent (baselines missed), over the room's life.
+    public var fullSnapshotsSent = 0
+    /// Total bytes of snapshot frames sent, over the room's life.
+    public var snapshotBytesTotal = 0
+}
+
+/// What a client session knows about its connection and its view, readable through
+/// ``ClientSession/metrics``.
+public struct ClientMetrics: Sendable {
+    /// Median round trip from pings, seconds.
+    public var roundTrip = 0.0
+    /// Jitter of ping round trips, seconds.
+    public var roundTripJitter = 0.0
+    /// Jitter of snapshot arrivals, seconds (drives the interpolation delay).
+    public var snapshotJitter = 0.0
+    /// The current interpolation delay, seconds.
+    public var interpolationDelay = 0.0
+    /// Snapshots held ahead of the render time.
+    public var bufferDepth = 0
+    /// The current playback rate (1 = real time).
+    public var playbackRate = 1.0
+    /// Frame bytes received in the last complete second.
+    public var bytesInPerSecond = 0
+    /// Frame bytes sent in the last complete second.
+    public var bytesOutPerSecond = 0
+    /// Snapshots received.
+    public var snapshotsReceived = 0
+    /// Full snapshots received (no baseline).
+    public var fullSnapshotsReceived = 0
+    /// Size of the last snapshot frame received.
+    public var lastSnapshotBytes = 0
+    /// Snapshots that could not be decoded (missing baseline or bad data).
+    public var snapshotsUndecodable = 0
+    /// Prediction corrections (reconciliation changed the predicted local player).
+    public var predictionCorrections = 0
+    /// The largest prediction correction, in field units.
+    public var largestCorrection = 0.0
+    /// Frames the render view was extrapolated past the newest snapshot.
+    public var extrapolatedFrames = 0
+}

@@ -1,0 +1,292 @@
+import TickwireCodec
+
+/// One world hosted by a ``Host``: its state, its tick loop and its clients.
+///
+/// Each tick the room drains its clients' inboxes (inputs, acknowledgements, pings,
+/// disconnects), applies one queued input per client, steps the world, captures a
+/// snapshot, and sends each client that is due one a delta against the newest snapshot it
+/// acknowledged that is still in its history (else a full snapshot), filtered by the
+/// interest filter and stamped with the last input applied for it. A client whose
+/// transport holds more than the outbound budget skips the snapshot instead.
+///
+/// Not thread-safe: driven by its host on the tick thread.
+public final class Room<G: Game> {
+    /// The room's name (the empty string for the default room).
+    public let name: String
+    let game: G
+    let configuration: HostConfiguration
+    let clock: any TickClock
+    let codec: SnapshotCodec
+    /// The room's tick loop.
+    public let loop: TickLoop
+    /// The world as of the last tick.
+    public private(set) var state: G.State
+    /// The tick of the newest snapshot (0 before the first tick).
+    public private(set) var tick: UInt32 = 0
+    /// The room's own snapshots of the last ticks (unfiltered).
+    public private(set) var history: SnapshotHistory
+    var clients: [UInt32: RoomClient<G>] = [:]
+    /// Client ids in ascending order: every per-client loop walks this, so runs are deterministic.
+    var clientOrder: [UInt32] = []
+    private var totals = RoomMetrics()
+    private var bytesOut = RateMeter()
+    private var bytesIn = RateMeter()
+    private var snapshotSendTimes: [UInt32: Int64] = [:]
+
+    init(name: String, game: G, configuration: HostConfiguration, clock: any TickClock) {
+        self.name = name
+        self.game = game
+        self.configuration = configuration
+        self.clock = clock
+        self.codec = SnapshotCodec(schema: game.schema, limits: configuration.codecLimits)
+        self.loop = TickLoop(rate: configuration.tickRate, clock: clock, maximumCatchUp: configuration.maximumCatchUp)
+        self.state = game.makeWorld(room: name)
+        self.history = SnapshotHistory(capacity: configuration.historySize)
+    }
+
+    // MARK: Clients
+
+    /// The ids of the clients in the room (connected or within their grace period), ascending.
+    public var clientIDs: [UInt32] { clientOrder }
+
+    /// Whether the client is connected now (as opposed to waiting to resume).
+    ///
+    /// - Parameter client: The client id.
+    /// - Returns: `true` when connected, `false` when disconnected or unknown.
+    public func isConnected(_ client: UInt32) -> Bool { clients[client]?.isConnected ?? false }
+
+    /// The host's figures for one client.
+    ///
+    /// - Parameter client: The client id.
+    /// - Returns: Its metrics, or `nil` for an unknown client.
+    public func clientMetrics(_ client: UInt32) -> HostClientMetrics? {
+        guard let record = clients[client] else { return nil }
+        var metrics = record.metrics
+        let now = clock.now
+        record.bytesOut.roll(to: now)
+        record.bytesIn.roll(to: now)
+        metrics.bytesOutPerSecond = record.bytesOut.perSecond
+        metrics.bytesInPerSecond = record.bytesIn.perSecond
+        metrics.acknowledgedTick = record.acknowledgedTick
+        return metrics
+    }
+
+    /// Sends one client a snapshot every `interval` ticks from now on.
+    ///
+    /// - Parameters:
+    ///   - interval: Ticks between snapshots (at least 1).
+    ///   - client: The client id.
+    public func setSnapshotInterval(_ interval: Int, for client: UInt32) {
+        clients[client]?.snapshotInterval = max(1, interval)
+    }
+
+    /// The room's figures.
+    public var metrics: RoomMetrics {
+        var metrics = totals
+        metrics.ticks = loop.statistics
+        metrics.connectedClients = clientOrder.filter { clients[$0]?.isConnected ?? false }.count
+        metrics.resumableClients = clientOrder.count - metrics.connectedClients
+        metrics.bytesOutPerSecond = bytesOut.perSecond
+        metrics.bytesInPerSecond = bytesIn.perSecond
+        return metrics
+    }
+
+    var isFull: Bool { clientOrder.count >= configuration.roomCapacity }
+
+    func client(withToken token: [UInt8]) -> RoomClient<G>? {
+        for id in clientOrder where clients[id]?.token == token { return clients[id] }
+        return nil
+    }
+
+    func admit(_ client: RoomClient<G>) {
+        clients[client.id] = client
+        let position = clientOrder.firstIndex { $0 > client.id } ?? clientOrder.count
+        clientOrder.insert(client.id, at: position)
+        state = game.addPlayer(client.id, to: state)
+    }
+
+    func remove(_ id: UInt32) {
+        guard let client = clients.removeValue(forKey: id) else { return }
+        client.connection?.close()
+        clientOrder.removeAll { $0 == id }
+        state = game.removePlayer(id, from: state)
+    }
+
+    func disconnect(_ client: RoomClient<G>, reason: Message.Disconnect.Reason, now: Timestamp) {
+        _ = client.send(.disconnect(Message.Disconnect(reason: reason)), now: now)
+        client.connection?.close()
+        client.connection = nil
+        client.disconnectedAt = now
+    }
+
+    // MARK: Ticking
+
+    /// Runs the ticks due by now on the room's clock.
+    ///
+    /// - Returns: What the tick loop did.
+    @discardableResult
+    public func advance() -> TickLoop.Advance {
+        loop.advance { _, dt in runTick(dt: dt) }
+    }
+
+    func runTick(dt: Double) {
+        let now = clock.now
+        receive(now: now)
+        expire(now: now)
+
+        var inputs: [UInt32: G.Input] = [:]
+        for id in clientOrder {
+            guard let client = clients[id], !client.inputQueue.isEmpty else { continue }
+            let next = client.inputQueue.removeFirst()
+            inputs[id] = next.input
+            client.lastAppliedSequence = next.sequence
+            client.metrics.inputsApplied += 1
+        }
+        state = game.step(state, inputs: inputs, dt: dt)
+        tick &+= 1
+        if tick == 0 { tick = 1 }  // Wrapping: tick 0 means "none" on the wire's ack field; skip it.
+
+        var snapshot = Snapshot(schema: game.schema, tick: tick, capacity: history.snapshot(at: tick &- 1)?.count ?? 0)
+        do {
+            try game.capture(state, into: &snapshot)
+        } catch {
+            // A game that cannot describe its world sends nothing this tick.
+            return
+        }
+        history.store(snapshot)
+        send(snapshot, now: now)
+        bytesOut.roll(to: now)
+        bytesIn.roll(to: now)
+    }
+
+    private func receive(now: Timestamp) {
+        for id in clientOrder {
+            guard let client = clients[id], let connection = client.connection else { continue }
+            for event in connection.drain() {
+                switch event {
+                case .frame(let bytes):
+                    client.bytesIn.add(bytes.count, at: now)
+                    bytesIn.add(bytes.count, at: now)
+                    handle(bytes, from: client, now: now)
+                case .closed:
+                    client.connection = nil
+                    client.disconnectedAt = now
+                }
+                if !client.isConnected { break }
+            }
+        }
+    }
+
+    private func handle(_ bytes: [UInt8], from client: RoomClient<G>, now: Timestamp) {
+        let message: Message
+        do {
+            message = try client.decompressor.decode(bytes)
+        } catch {
+            client.metrics.badFrames += 1
+            if client.decompressor.isBroken { disconnect(client, reason: .protocolError, now: now) }
+            return
+        }
+        client.lastHeard = now
+        switch message {
+        case .input(let input):
+            if let ack = input.ackTick, client.sent.snapshot(at: ack) != nil {
+                // Wrapping: a newer ack is ahead of the old one by less than half the tick range.
+                if client.acknowledgedTick.map({ ack &- $0 < 1 << 31 }) ?? true {
+                    client.acknowledgedTick = ack
+                    if let sentAt = client.sentTimes[ack] {
+                        let sample = Double(now.nanoseconds - sentAt) / 1e9
+                        client.metrics.roundTrip = client.metrics.roundTrip == 0 ? sample : client.metrics.roundTrip + (sample - client.metrics.roundTrip) / 8
+                    }
+                }
+            }
+            client.enqueue(input, game: game, limit: configuration.inputQueueLimit)
+        case .ping(let ping):
+            let pong = Message.Pong(clientTime: ping.clientTime, serverTime: UInt64(max(0, now.nanoseconds / 1000)))
+            if let count = client.send(.pong(pong), now: now) { bytesOut.add(count, at: now) }
+        case .disconnect:
+            remove(client.id)
+        default:
+            client.metrics.badFrames += 1
+        }
+    }
+
+    private func expire(now: Timestamp) {
+        for id in clientOrder {
+            guard let client = clients[id] else { continue }
+            if client.isConnected, now - client.lastHeard > configuration.clientTimeout {
+                disconnect(client, reason: .timedOut, now: now)
+            }
+            if let since = client.disconnectedAt, now - since > configuration.resumeGracePeriod {
+                remove(id)
+            }
+        }
+    }
+
+    private func send(_ snapshot: Snapshot, now: Timestamp) {
+        let serverTime = UInt64(max(0, now.nanoseconds / 1000))
+        // Without an interest filter every client sees the same snapshot, so deltas against
+        // the same baseline are equal: encode each once per tick.
+        var sharedDeltas: [UInt32: [UInt8]] = [:]
+        var sharedFull: [UInt8]?
+        for id in clientOrder {
+            guard let client = clients[id], let connection = client.connection else { continue }
+            guard Int(tick % UInt32(client.snapshotInterval)) == Int(client.id % UInt32(client.snapshotInterval)) else { continue }
+            if connection.bufferedBytes > configuration.outboundBudgetBytes {
+                client.metrics.snapshotsSkipped += 1
+                totals.snapshotsSkipped += 1
+                continue
+            }
+            let view: Snapshot
+            if let filter = configuration.interestFilter {
+                view = filter.apply(to: snapshot, viewerEntity: game.entityID(of: id, in: state))
+            } else {
+                view = snapshot
+            }
+            let baseline = client.needsFullSnapshot ? nil : client.acknowledgedTick.flatMap { client.sent.snapshot(at: $0) }
+            let delta: [UInt8]
+            do {
+                if configuration.interestFilter != nil {
+                    delta = try codec.encode(view, against: baseline)
+                } else if let baseline {
+                    if let cached = sharedDeltas[baseline.tick] {
+                        delta = cached
+                    } else {
+                        delta = try codec.encode(view, against: baseline)
+                        sharedDeltas[baseline.tick] = delta
+                    }
+                } else if let cached = sharedFull {
+                    delta = cached
+                } else {
+                    delta = try codec.encode(view, against: nil)
+                    sharedFull = delta
+                }
+            } catch {
+                continue
+            }
+            let message = Message.Snapshot(
+                tick: tick, baselineTick: baseline?.tick, lastProcessedInput: client.lastAppliedSequence,
+                serverTime: serverTime, delta: delta)
+            guard let count = client.send(.snapshot(message), now: now) else { continue }
+            client.sent.store(view)
+            client.sentTimes[tick] = now.nanoseconds
+            if client.sentTimes.count > configuration.historySize {
+                client.sentTimes = client.sentTimes.filter { tick &- $0.key < UInt32(configuration.historySize) }
+            }
+            client.needsFullSnapshot = false
+            client.metrics.snapshotsSent += 1
+            client.metrics.lastSnapshotBytes = count
+            client.metrics.largestSnapshotBytes = max(client.metrics.largestSnapshotBytes, count)
+            client.metrics.snapshotBytesTotal += count
+            totals.snapshotsSent += 1
+            totals.snapshotBytesTotal += count
+            bytesOut.add(count, at: now)
+            if baseline == nil {
+                client.metrics.fullSnapshotsSent += 1
+                totals.fullSnapshotsSent += 1
+            }
+        }
+    }
+}
+
+@available(*, unavailable)
+extension Room: Sendable {}

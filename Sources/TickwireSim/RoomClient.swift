@@ -1,0 +1,92 @@
+import TickwireCodec
+
+/// A room's record of one client: its connection (while connected), compression streams,
+/// acknowledged snapshot, the snapshots sent to it, its queued inputs and its metrics.
+///
+/// Not thread-safe: owned and driven by its room on the tick thread.
+final class RoomClient<G: Game> {
+    let id: UInt32
+    let token: [UInt8]
+    var connection: (any TransportConnection)?
+    var compressor: FrameCompressor
+    var decompressor: FrameDecompressor
+    /// The snapshots sent to this client (after its interest filter), by tick.
+    var sent: SnapshotHistory
+    /// The server time each snapshot in `sent` was sent at, for round-trip estimates.
+    var sentTimes: [UInt32: Int64] = [:]
+    var acknowledgedTick: UInt32?
+    /// Forces the next snapshot to be full (after resumption, the client holds no baseline).
+    var needsFullSnapshot = true
+    var snapshotInterval: Int
+    var inputQueue: [(sequence: UInt32, input: G.Input)] = []
+    var lastReceivedSequence: UInt32 = 0
+    var lastAppliedSequence: UInt32 = 0
+    var lastHeard: Timestamp
+    var disconnectedAt: Timestamp?
+    var metrics = HostClientMetrics()
+    var bytesOut = RateMeter()
+    var bytesIn = RateMeter()
+
+    init(
+        id: UInt32, token: [UInt8], connection: any TransportConnection, compression: CompressionMode,
+        configuration: HostConfiguration, now: Timestamp
+    ) throws(FrameError) {
+        self.id = id
+        self.token = token
+        self.connection = connection
+        self.compressor = try RoomClient.makeCompressor(compression, configuration: configuration)
+        self.decompressor = try FrameDecompressor(mode: compression, limits: configuration.frameLimits)
+        self.sent = SnapshotHistory(capacity: configuration.historySize)
+        self.snapshotInterval = max(1, configuration.snapshotInterval)
+        self.lastHeard = now
+    }
+
+    static func makeCompressor(_ mode: CompressionMode, configuration: HostConfiguration) throws(FrameError) -> FrameCompressor {
+        try FrameCompressor(
+            mode: mode, level: configuration.compressionLevel, windowBits: configuration.compressionWindowBits,
+            memoryLevel: configuration.compressionMemoryLevel, limits: configuration.frameLimits)
+    }
+
+    /// Attaches a new connection after resumption: fresh compression streams, no baseline.
+    func resume(on connection: any TransportConnection, compression: CompressionMode, configuration: HostConfiguration, now: Timestamp) throws(FrameError) {
+        self.connection = connection
+        compressor = try RoomClient.makeCompressor(compression, configuration: configuration)
+        decompressor = try FrameDecompressor(mode: compression, limits: configuration.frameLimits)
+        sent.removeAll()
+        sentTimes.removeAll()
+        acknowledgedTick = nil
+        needsFullSnapshot = true
+        // Sequence numbers restart at 1 on each connection (PROTOCOL.md 5.7).
+        lastReceivedSequence = 0
+        lastAppliedSequence = 0
+        inputQueue.removeAll()
+        lastHeard = now
+        disconnectedAt = nil
+    }
+
+    var isConnected: Bool { connection != nil }
+
+    /// Sends `message` and counts its bytes.
+    func send(_ message: Message, now: Timestamp) -> Int? {
+        guard let connection, let frame = try? compressor.encode(message) else { return nil }
+        connection.send(frame)
+        bytesOut.add(frame.count, at: now)
+        return frame.count
+    }
+
+    /// Queues the inputs of an input message that are newer than any received before.
+    func enqueue(_ message: Message.Input, game: G, limit: Int) {
+        // Inputs come newest first; walk them oldest first.
+        for index in stride(from: message.inputs.count - 1, through: 0, by: -1) {
+            let sequence = message.sequence(at: index)
+            guard sequence > lastReceivedSequence else { continue }
+            lastReceivedSequence = sequence
+            guard let input = game.decodeInput(message.inputs[index]) else {
+                metrics.badFrames += 1
+                continue
+            }
+            inputQueue.append((sequence, input))
+        }
+        if inputQueue.count > limit { inputQueue.removeFirst(inputQueue.count - limit) }
+    }
+}

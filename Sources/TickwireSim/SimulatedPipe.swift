@@ -1,0 +1,27 @@
+import Synchronization
+
+/// The two directions of one simulated connection, shared by its two ends.
+///
+/// `@unchecked Sendable`: the links live in a `Mutex`; the other properties are immutable.
+final class SimulatedPipe: @unchecked Sendable {
+    struct Links {
+        var upstream: SimulatedLink
+        var downstream: SimulatedLink
+        subscript(toClient toClient: Bool) -> SimulatedLink {
+            get { toClient ? downstream : upstream }
+            set { if toClient { downstream = newValue } else { upstream = newValue } }
+        }
+    }
+
+    let network: SimulatedNetwork
+    let id: UInt64
+    let links: Mutex<Links>
+
+    init(network: SimulatedNetwork, id: UInt64, upstream: SimulatedLink, downstream: SimulatedLink) {
+        self.network = network
+        self.id = id
+        self.links = Mutex(Links(upstream: upstream, downstream: downstream))
+    }
+
+    var now: Int64 { network.clock.now.nanoseconds }
+}

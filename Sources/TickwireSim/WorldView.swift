@@ -1,0 +1,77 @@
+import TickwireCodec
+
+/// One entity as a client shows it: its id, type and field values in game units
+/// (dequantized, then interpolated or extrapolated).
+public struct EntityView: Hashable, Sendable {
+    /// The entity's id.
+    public var id: UInt32
+    /// The index of its type in the schema.
+    public var typeIndex: Int
+    /// Its field values, in schema order.
+    public var values: [Double]
+
+    /// Creates an entity view.
+    ///
+    /// - Parameters:
+    ///   - id: The entity's id.
+    ///   - typeIndex: Its type's index in the schema.
+    ///   - values: Its field values, in schema order.
+    public init(id: UInt32, typeIndex: Int, values: [Double]) {
+        self.id = id
+        self.typeIndex = typeIndex
+        self.values = values
+    }
+}
+
+/// The world as a client shows it at one render time: the entities sorted by id.
+public struct WorldView: Sendable {
+    /// The render time on the server's timeline (seconds).
+    public var time: Double
+    /// The entities, sorted by id.
+    public var entities: [EntityView]
+    /// Whether the view runs past the newest snapshot (the buffer was starved).
+    public var isExtrapolated: Bool
+
+    /// Creates a view.
+    ///
+    /// - Parameters:
+    ///   - time: The render time.
+    ///   - entities: The entities, sorted by id.
+    ///   - isExtrapolated: Whether the view runs past the newest snapshot.
+    public init(time: Double, entities: [EntityView], isExtrapolated: Bool = false) {
+        self.time = time
+        self.entities = entities
+        self.isExtrapolated = isExtrapolated
+    }
+
+    /// The entity with `id`, if the view holds it (binary search).
+    ///
+    /// - Parameter id: The entity id.
+    /// - Returns: The entity, or `nil`.
+    public func entity(id: UInt32) -> EntityView? {
+        var low = 0, high = entities.count
+        while low < high {
+            let middle = (low + high) / 2
+            if entities[middle].id < id { low = middle + 1 } else { high = middle }
+        }
+        return low < entities.count && entities[low].id == id ? entities[low] : nil
+    }
+
+    /// The view of one snapshot as it stands: every entity dequantized.
+    ///
+    /// - Parameters:
+    ///   - snapshot: The snapshot.
+    ///   - time: The time to label the view with.
+    public init(snapshot: Snapshot, time: Double) {
+        var entities: [EntityView] = []
+        entities.reserveCapacity(snapshot.count)
+        for index in snapshot.indices {
+            let type = snapshot.typeIndex(at: index)
+            let fieldCount = snapshot.schema.entityTypes[type].fields.count
+            entities.append(EntityView(
+                id: snapshot.id(at: index), typeIndex: type,
+                values: (0..<fieldCount).map { snapshot.double(at: index, field: $0) }))
+        }
+        self.init(time: time, entities: entities)
+    }
+}

@@ -1,0 +1,226 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import TickwireCodec
+@testable import TickwireSim
+
+/// A small game for the tick simulation tests (named as a test fixture, not a real game):
+/// players walk on a plane with 8-way inputs; "orbs" circle around fixed centres until
+/// `freezeAt` seconds of world time, then stop, so views can be checked to converge exactly.
+struct DotsGame: Game {
+    struct Player: Hashable, Sendable {
+        var x: Double
+        var y: Double
+        var heading: Double
+    }
+
+    struct Orb: Hashable, Sendable {
+        var centreX: Double
+        var centreY: Double
+        var radius: Double
+        var phase: Double
+    }
+
+    struct State: Sendable {
+        var time = 0.0
+        var players: [UInt32: Player] = [:]
+        var orbs: [Orb] = []
+    }
+
+    /// dx, dy in -1...1.
+    struct Input: Hashable, Sendable {
+        var dx: Int8
+        var dy: Int8
+    }
+
+    static let orbBase: UInt32 = 1_000_000
+    static let speed = 10.0
+    static let angularSpeed = 1.0
+
+    let schema: Schema
+    var orbCount = 8
+    var freezeAt = Double.infinity
+    /// Where player *n* starts (a function of n only).
+    var spawn: @Sendable (UInt32) -> (Double, Double) = { id in (Double(id % 10) * 3, Double(id / 10 % 10) * 3) }
+
+    static func makeSchema(extraField: Bool = false) -> Schema {
+        var playerFields = [
+            Field("x", .float(min: -500, max: 500, resolution: 0.01)),
+            Field("y", .float(min: -500, max: 500, resolution: 0.01)),
+            Field("heading", .angle(bits: 12)),
+        ]
+        if extraField { playerFields.append(Field("score", .integer(min: 0, max: 1000))) }
+        do {
+            return try Schema([
+                EntityType("player", fields: playerFields),
+                EntityType("orb", fields: [
+                    Field("x", .float(min: -500, max: 500, resolution: 0.01)),
+                    Field("y", .float(min: -500, max: 500, resolution: 0.01)),
+                ]),
+            ])
+        } catch {
+            fatalError("DotsGame schema is invalid: \(error)")
+        }
+    }
+
+    init(orbCount: Int = 8, freezeAt: Double = .infinity, extraField: Bool = false) {
+        self.schema = DotsGame.makeSchema(extraField: extraField)
+        self.orbCount = orbCount
+        self.freezeAt = freezeAt
+    }
+
+    func makeWorld(room: String) -> State {
+        var state = State()
+        for index in 0..<orbCount {
+            state.orbs.append(Orb(centreX: Double(index % 20) * 20 - 200, centreY: Double(index / 20) * 20 - 200, radius: 5, phase: Double(index)))
+        }
+        return state
+    }
+
+    func step(_ state: State, inputs: [UInt32: Input], dt: Double) -> State {
+        var next = state
+        for (id, input) in inputs.sorted(by: { $0.key < $1.key }) {
+            guard var player = next.players[id] else { continue }
+            player.x = min(max(player.x + Double(input.dx) * DotsGame.speed * dt, -500), 500)
+            player.y = min(max(player.y + Double(input.dy) * DotsGame.speed * dt, -500), 500)
+            if input.dx != 0 || input.dy != 0 { player.heading = atan2(Double(input.dy), Double(input.dx)) }
+            next.players[id] = player
+        }
+        if next.time < freezeAt {
+            for index in next.orbs.indices { next.orbs[index].phase += DotsGame.angularSpeed * dt }
+        }
+        next.time += dt
+        return next
+    }
+
+    func addPlayer(_ player: UInt32, to state: State) -> State {
+        var next = state
+        let (x, y) = spawn(player)
+        next.players[player] = Player(x: x, y: y, heading: 0)
+        return next
+    }
+
+    func removePlayer(_ player: UInt32, from state: State) -> State {
+        var next = state
+        next.players[player] = nil
+        return next
+    }
+
+    func capture(_ state: State, into snapshot: inout Snapshot) throws(SnapshotError) {
+        for id in state.players.keys.sorted() {
+            guard let player = state.players[id] else { continue }
+            let index = try snapshot.insert(id: id, type: 0)
+            snapshot.set(player.x, at: index, field: 0)
+            snapshot.set(player.y, at: index, field: 1)
+            snapshot.set(player.heading, at: index, field: 2)
+        }
+        for (offset, orb) in state.orbs.enumerated() {
+            let index = try snapshot.insert(id: DotsGame.orbBase + UInt32(offset), type: 1)
+            snapshot.set(orb.centreX + orb.radius * cos(orb.phase), at: index, field: 0)
+            snapshot.set(orb.centreY + orb.radius * sin(orb.phase), at: index, field: 1)
+        }
+    }
+
+    func restore(from snapshot: Snapshot) -> State {
+        var state = State()
+        for index in snapshot.indices where snapshot.typeIndex(at: index) == 0 {
+            state.players[snapshot.id(at: index)] = Player(
+                x: snapshot.double(at: index, field: 0), y: snapshot.double(at: index, field: 1),
+                heading: snapshot.double(at: index, field: 2))
+        }
+        return state
+    }
+
+    func entityID(of player: UInt32, in state: State) -> UInt32? {
+        state.players[player] == nil ? nil : player
+    }
+
+    func encode(_ input: Input) -> [UInt8] {
+        [UInt8(bitPattern: input.dx), UInt8(bitPattern: input.dy)]
+    }
+
+    func decodeInput(_ bytes: [UInt8]) -> Input? {
+        guard bytes.count == 2 else { return nil }
+        let dx = Int8(bitPattern: bytes[0]), dy = Int8(bitPattern: bytes[1])
+        guard (-1...1).contains(dx), (-1...1).contains(dy) else { return nil }
+        return Input(dx: dx, dy: dy)
+    }
+}
+
+/// Drives a host and its clients on one virtual clock, in 1 ms steps: the host advances
+/// every step, each client ticks at the host's rate and renders at 60 frames per second.
+final class Simulation {
+    let clock = VirtualClock()
+    let network: SimulatedNetwork
+    let host: Host<DotsGame>
+    let game: DotsGame
+    var clients: [ClientSession<DotsGame>] = []
+    var connections: [SimulatedConnection] = []
+    var inputs: [(Int, UInt64) -> DotsGame.Input?] = []
+    /// Called after every rendered frame with the client index and its view.
+    var onFrame: ((Int, WorldView) -> Void)?
+    /// Called after every host step (1 ms).
+    var onStep: (() -> Void)?
+    private var clientTick: UInt64 = 0
+    private var nextClientTick = Timestamp.zero
+    private var nextFrame = Timestamp.zero
+
+    init(game: DotsGame = DotsGame(), seed: UInt64 = 1, configure: (inout HostConfiguration) -> Void = { _ in }) {
+        self.game = game
+        network = SimulatedNetwork(clock: clock, seed: seed)
+        var configuration = HostConfiguration()
+        configuration.tokenSeed = seed
+        configure(&configuration)
+        host = Host(game: game, listener: network, clock: clock, configuration: configuration)
+    }
+
+    var room: Room<DotsGame> { host.room(named: "")! }
+
+    @discardableResult
+    func addClient(
+        upstream: LinkConditions = .perfect, downstream: LinkConditions = .perfect,
+        configure: (inout ClientConfiguration) -> Void = { _ in },
+        game clientGame: DotsGame? = nil,
+        input: @escaping (Int, UInt64) -> DotsGame.Input? = { _, _ in nil }
+    ) -> Int {
+        var configuration = ClientConfiguration()
+        configure(&configuration)
+        let client = ClientSession(game: clientGame ?? game, clock: clock, configuration: configuration)
+        let connection = network.connect(upstream: upstream, downstream: downstream)
+        client.connect(over: connection)
+        clients.append(client)
+        connections.append(connection)
+        inputs.append(input)
+        return clients.count - 1
+    }
+
+    /// Replaces client `index`'s connection with a fresh one and reconnects (resuming).
+    func reconnect(_ index: Int, upstream: LinkConditions = .perfect, downstream: LinkConditions = .perfect) {
+        let connection = network.connect(upstream: upstream, downstream: downstream)
+        connections[index] = connection
+        clients[index].connect(over: connection)
+    }
+
+    func run(for duration: Duration) {
+        let end = clock.now + duration
+        let tickPeriod = Duration.nanoseconds(1_000_000_000 / Int64(host.configuration.tickRate))
+        while clock.now < end {
+            host.advance()
+            onStep?()
+            if clock.now >= nextClientTick {
+                for (index, client) in clients.enumerated() { client.tick(input: inputs[index](index, clientTick)) }
+                clientTick += 1
+                nextClientTick = nextClientTick + tickPeriod
+            }
+            if clock.now >= nextFrame {
+                for (index, client) in clients.enumerated() {
+                    if let view = client.render() { onFrame?(index, view) }
+                }
+                nextFrame = nextFrame + .nanoseconds(16_666_667)
+            }
+            clock.advance(by: .milliseconds(1))
+        }
+    }
+}

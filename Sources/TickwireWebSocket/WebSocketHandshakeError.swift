@@ -71,7 +71,7 @@ public struct WebSocketHandshakeError: Error, Hashable, Sendable, CustomStringCo
         case .methodNotAllowed: 405
         case .unsupportedHTTPVersion: 505
         case .unsupportedWebSocketVersion: 426
-        case .missingHeader("Upgrade"): 426
+        case .missingHeader("Upgrade"), .missingHeader("Sec-WebSocket-Version"): 426
         default: 400
         }
     }

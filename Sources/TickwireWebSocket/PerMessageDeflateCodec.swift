@@ -41,6 +41,10 @@ final class PerMessageDeflateCodec {
         if output.count - start >= 4, Array(output[(output.count - 4)...]) == Self.syncFlushTail {
             output.removeLast(4)
         }
+        // zlib writes nothing for an empty message right after a flush (Z_BUF_ERROR, no progress),
+        // and the tail alone does not inflate: send one 0x00, an empty stored block's first byte
+        // (RFC 7692 section 7.2.3.6).
+        if output.count == start { output.append(0x00) }
         if resetsDeflaterAfterEachMessage { deflater.reset() }
     }
 

@@ -229,4 +229,19 @@ struct WebSocketProtocolMachineTests {
         data.removeLast(4)
         #expect(try failure(clientFrame(.text, data, rsv1: true), compression: parameters).closeCode == 1007)
     }
+
+    @Test("empty compressed messages go out as one 0x00 byte and inflate back to empty (RFC 7692 7.2.3.6)")
+    func emptyCompressedMessages() throws {
+        let parameters = PerMessageDeflateParameters()
+        let client = try WebSocketProtocolMachine(role: .client, compression: parameters)
+        let server = try WebSocketProtocolMachine(role: .server, compression: parameters)
+        var wire: [UInt8] = []
+        try client.sendBinary([], output: &wire)
+        try client.sendBinary([], output: &wire)
+        try client.sendText("x", output: &wire)
+        let frames = try decodeFrames([wire], role: .server, allowsCompressedMessages: true)
+        #expect(frames[1].payload == [0x00], "zlib emits nothing for an empty message after a flush; we must send 0x00")
+        var output: [UInt8] = []
+        #expect(try server.receive(wire, output: &output) == [.binary([]), .binary([]), .text("x")])
+    }
 }

@@ -83,18 +83,26 @@ public final class WebSocketProtocolMachine {
     ///   - role: `.server` for an accepted connection, `.client` for one this endpoint opened.
     ///   - configuration: Limits and sending behaviour.
     ///   - compression: The permessage-deflate parameters agreed in the handshake, or `nil`.
-    ///   - maskingKeys: Where a client's masking keys come from; the default draws each
-    ///     from `SystemRandomNumberGenerator`. Replace it only in tests.
+    ///   - maskingKeys: Where a client's masking keys come from. By default each connection
+    ///     draws them from its own ChaCha20 keystream keyed by `SystemRandomNumberGenerator`
+    ///     (a CSPRNG without a system call per frame). Replace it only in tests.
     /// - Throws: ``WebSocketError/compressionSetupFailed(_:)`` if zlib refuses the agreed windows.
     public init(
         role: WebSocketRole, configuration: WebSocketConfiguration = WebSocketConfiguration(),
         compression: PerMessageDeflateParameters? = nil,
-        maskingKeys: @escaping () -> WebSocketMaskingKey = { WebSocketMaskingKey.random() }
+        maskingKeys: (() -> WebSocketMaskingKey)? = nil
     ) throws(WebSocketError) {
         self.role = role
         self.configuration = configuration
         self.compression = compression
-        self.maskingKeys = maskingKeys
+        if let maskingKeys {
+            self.maskingKeys = maskingKeys
+        } else if role == .client {
+            let stream = MaskingKeyStream()
+            self.maskingKeys = { stream.next() }
+        } else {
+            self.maskingKeys = { WebSocketMaskingKey.random() }  // never called: servers do not mask
+        }
         codec = try compression.map { parameters throws(WebSocketError) in
             try PerMessageDeflateCodec(parameters: parameters, role: role)
         }

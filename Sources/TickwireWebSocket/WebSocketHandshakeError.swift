@@ -76,6 +76,7 @@ public struct WebSocketHandshakeError: Error, Hashable, Sendable, CustomStringCo
         }
     }
 
+    /// A plain-words description for logs and error messages.
     public var description: String {
         switch kind {
         case .malformedHead(let detail): "malformed HTTP head: \(detail)"

@@ -191,4 +191,14 @@ struct WebSocketHandshakeTests {
         #expect(head.head.status == 101 && head.head.reason == "" && head.head.headers["upgrade"] == "websocket")
         #expect(throws: WebSocketHandshakeError.self) { _ = try HTTPResponseHead.parse(Array("HTTP/1.1 1O1 OK\r\n\r\n".utf8)) }
     }
+
+    @Test("browser variants are accepted: Connection lists, header case, repeated protocol lines")
+    func browserVariants() throws {
+        let text = "GET /x HTTP/1.1\r\nhost: a\r\nupgrade: WebSocket\r\nconnection: keep-alive, Upgrade\r\n"
+            + "sec-websocket-key: dGhlIHNhbXBsZSBub25jZQ==\r\nsec-websocket-version: 13\r\n"
+            + "Sec-WebSocket-Protocol: x\r\nSec-WebSocket-Protocol: tickwire.v1\r\n\r\n"
+        let head = try #require(try HTTPRequestHead.parse(Array(text.utf8))?.head)
+        let accepted = try WebSocketServerHandshake.accept(head, configuration: .init(subprotocols: ["tickwire.v1"]))
+        #expect(accepted.subprotocol == "tickwire.v1", "a subprotocol offered on a second header line still counts")
+    }
 }

@@ -244,4 +244,37 @@ struct WebSocketProtocolMachineTests {
         var output: [UInt8] = []
         #expect(try server.receive(wire, output: &output) == [.binary([]), .binary([]), .text("x")])
     }
+
+    @Test("a 16 MiB message passes the default limits; a frame declaring one byte more is refused (Autobahn 9.x sizes)")
+    func sixteenMiB() throws {
+        let size = 16 << 20
+        let big = [UInt8](repeating: 0x61, count: size)
+        let accepted = try failure(clientFrame(.binary, big))
+        #expect(accepted.error == nil && accepted.events == [.binary(big)], "16 MiB is within the default limit")
+        let header: [UInt8] = [0x82, 0xFF, 0, 0, 0, 0, 0x01, 0, 0, 0x01, 1, 2, 3, 4]
+        #expect(try failure(header).closeCode == 1009, "16 MiB + 1 declared in the header must fail with 1009")
+    }
+
+    @Test("ten pings get ten pongs in order; an unsolicited pong is only reported (Autobahn 2.x)")
+    func manyPings() throws {
+        let server = try WebSocketProtocolMachine(role: .server)
+        var wire: [UInt8] = clientFrame(.pong, [9])
+        for index in 0 ..< 10 { wire += clientFrame(.ping, [UInt8(index)]) }
+        var output: [UInt8] = []
+        let events = try server.receive(wire, output: &output)
+        #expect(events.first == .pong([9]) && events.count == 11)
+        let pongs = try decodeFrames([output], role: .client)
+        #expect(pongs.map(\.payload) == (0 ..< 10).map { [UInt8($0)] } && pongs.allSatisfy { $0.opcode == .pong })
+    }
+
+    @Test("after the peer's close, later frames in the same read are ignored (Autobahn 7.1.x)")
+    func afterClose() throws {
+        let server = try WebSocketProtocolMachine(role: .server)
+        var output: [UInt8] = []
+        let wire = clientFrame(.close, [0x03, 0xE8]) + clientFrame(.close, [0x03, 0xE8]) + clientFrame(.ping, [1])
+            + clientFrame(.text, Array("late".utf8))
+        let events = try server.receive(wire, output: &output)
+        #expect(events == [.close(WebSocketCloseFrame(code: .normalClosure))], "only the first close is seen")
+        #expect(output == [0x88, 0x02, 0x03, 0xE8], "exactly one close reply and no pong")
+    }
 }

@@ -277,4 +277,41 @@ struct WebSocketProtocolMachineTests {
         #expect(events == [.close(WebSocketCloseFrame(code: .normalClosure))], "only the first close is seen")
         #expect(output == [0x88, 0x02, 0x03, 0xE8], "exactly one close reply and no pong")
     }
+
+    @Test("seeded garbage and mutated valid streams never crash the machine; it fails with a typed error or carries on",
+          arguments: 0 ..< 6 as Range<UInt64>)
+    func garbage(seed: UInt64) throws {
+        var generator = SplitMix64(seed: 0xF00D + seed)
+        let keys = SeededMaskingKeys(seed: seed)
+        for round in 0 ..< 40 {
+            let compression: PerMessageDeflateParameters? = round % 2 == 0 ? PerMessageDeflateParameters() : nil
+            // A valid client stream, then a few random byte flips, so that decoding gets deep before it breaks.
+            let client = try WebSocketProtocolMachine(role: .client, configuration: .init(outgoingFragmentBytes: 50),
+                                                      compression: compression, maskingKeys: keys.next)
+            var wire: [UInt8] = []
+            for _ in 0 ..< 5 {
+                try client.sendText(String(repeating: "κόσμε tick ", count: Int.random(in: 0 ... 30, using: &generator)), output: &wire)
+                try client.sendPing(randomBytes(Int.random(in: 0 ... 10, using: &generator), using: &generator), output: &wire)
+            }
+            if round % 3 == 0 { wire = randomBytes(wire.count, using: &generator) }
+            for _ in 0 ..< Int.random(in: 1 ... 4, using: &generator) where !wire.isEmpty {
+                wire[Int.random(in: 0 ..< wire.count, using: &generator)] ^= UInt8.random(in: 1 ... 255, using: &generator)
+            }
+            let server = try WebSocketProtocolMachine(
+                role: .server, configuration: .init(limits: WebSocketLimits(maximumFramePayloadBytes: 4096, maximumMessageBytes: 8192)),
+                compression: compression)
+            var output: [UInt8] = []
+            for chunk in randomChunks(wire, maximum: 97, using: &generator) {
+                let result = chunk.withUnsafeBytes { buffer in
+                    Result { () throws(WebSocketError) in try server.receive(buffer, output: &output) { _ in } }
+                }
+                if case .failure(let error) = result {
+                    #expect(server.state == .closed, "after \(error) the connection must be closed")
+                    let frames = try decodeFrames([output], role: .client)
+                    #expect(frames.last?.opcode == .close, "a failure must leave a close frame to send")
+                    break
+                }
+            }
+        }
+    }
 }

@@ -145,7 +145,7 @@ public final class WebSocketProtocolMachine {
                 case .header(let header):
                     try inbound.beginFrame(header)
                 case .payload(let range, let payloadOffset):
-                    try inbound.appendPayload(UnsafeRawBufferPointer(rebasing: bytes[range]), payloadOffset: payloadOffset)
+                    try inbound.appendPayload(UnsafeRawBufferPointer(rebasing: bytes[range]), payloadOffset: payloadOffset, codec: codec)
                 case .end:
                     guard let completion = try inbound.endFrame(codec: codec) else { continue }
                     switch completion {

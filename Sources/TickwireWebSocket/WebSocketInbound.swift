@@ -1,0 +1,166 @@
+/// The receive side of one connection: the frame decoder and the message being reassembled.
+///
+/// A value type so that ``WebSocketProtocolMachine/receive(_:output:onEvent:)`` can move
+/// it into a local variable for the whole call: the hot loop then touches no class
+/// properties, which would each cost a dynamic exclusivity check.
+struct WebSocketInbound {
+    /// What a finished frame produced.
+    enum Completion {
+        /// A whole data message.
+        case message(WebSocketEvent)
+        /// A ping with its payload; the machine answers it.
+        case ping([UInt8])
+        /// A pong with its payload.
+        case pong([UInt8])
+        /// A close frame's raw payload; the machine validates and answers it.
+        case close([UInt8])
+    }
+
+    var decoder: WebSocketFrameDecoder
+    let maximumMessageBytes: Int
+
+    // The frame being received.
+    var frameHeader = WebSocketFrameHeader(opcode: .continuation, payloadLength: 0)
+    var controlPayload: [UInt8] = []
+
+    // The data message being received.
+    var messageOpcode: WebSocketOpcode?
+    var messageIsCompressed = false
+    /// The message so far: payload bytes, or for a compressed message the bytes inflated so far.
+    var messagePayload: [UInt8] = []
+    /// Compressed bytes received for the current compressed message (for the message limit).
+    var compressedByteCount = 0
+    /// Unmasking space for compressed pieces, which are inflated rather than stored.
+    var compressedScratch: [UInt8] = []
+    var utf8 = UTF8Validator()
+
+    init(role: WebSocketRole, limits: WebSocketLimits, allowsCompressedMessages: Bool) {
+        decoder = WebSocketFrameDecoder(
+            role: role, maximumFramePayloadBytes: limits.maximumFramePayloadBytes,
+            allowsCompressedMessages: allowsCompressedMessages
+        )
+        maximumMessageBytes = limits.maximumMessageBytes
+    }
+
+    /// An empty stand-in left in the machine while the real state is borrowed.
+    static let placeholder = WebSocketInbound(role: .client, limits: .default, allowsCompressedMessages: false)
+
+    mutating func beginFrame(_ header: WebSocketFrameHeader) throws(WebSocketError) {
+        frameHeader = header
+        let opcode = header.opcode
+        if opcode.isControl {
+            controlPayload.removeAll(keepingCapacity: true)
+            return
+        }
+        if opcode == .continuation {
+            guard messageOpcode != nil else { throw .unexpectedContinuation }
+        } else {
+            if messageOpcode != nil { throw .expectedContinuation(opcode) }
+            messageOpcode = opcode
+            messageIsCompressed = header.rsv1
+            compressedByteCount = 0
+            utf8.reset()
+        }
+        if messageIsCompressed {
+            // The inflated size is checked while inflating; here the compressed size is bounded too.
+            compressedByteCount += header.payloadLength
+            if compressedByteCount > maximumMessageBytes {
+                throw .messageTooLarge(length: compressedByteCount, limit: maximumMessageBytes)
+            }
+            return
+        }
+        let total = messagePayload.count + header.payloadLength
+        if total > maximumMessageBytes { throw .messageTooLarge(length: total, limit: maximumMessageBytes) }
+        // Reserve once per message, for its first frame; later frames grow the buffer geometrically.
+        if messagePayload.isEmpty && messagePayload.capacity < header.payloadLength {
+            messagePayload.reserveCapacity(header.payloadLength)
+        }
+    }
+
+    mutating func appendPayload(
+        _ chunk: UnsafeRawBufferPointer, payloadOffset: Int, codec: PerMessageDeflateCodec?
+    ) throws(WebSocketError) {
+        if frameHeader.opcode.isControl {
+            Self.append(chunk, to: &controlPayload, unmaskingWith: frameHeader.maskingKey, phase: payloadOffset)
+            return
+        }
+        let start = messagePayload.count
+        if messageIsCompressed, let codec {
+            try inflate(chunk, payloadOffset: payloadOffset, codec: codec)
+        } else {
+            Self.append(chunk, to: &messagePayload, unmaskingWith: frameHeader.maskingKey, phase: payloadOffset)
+        }
+        if messageOpcode == .text { try validateUTF8(from: start) }
+    }
+
+    /// Inflates a compressed piece into the message, unmasking it first if needed.
+    mutating func inflate(_ chunk: UnsafeRawBufferPointer, payloadOffset: Int, codec: PerMessageDeflateCodec) throws(WebSocketError) {
+        guard let key = frameHeader.maskingKey else {
+            try codec.inflate(chunk, into: &messagePayload, maximumBytes: maximumMessageBytes)
+            return
+        }
+        compressedScratch.removeAll(keepingCapacity: compressedScratch.capacity <= 256 * 1024)
+        Self.append(chunk, to: &compressedScratch, unmaskingWith: key, phase: payloadOffset)
+        var message = messagePayload
+        messagePayload = []
+        defer { messagePayload = message }
+        let limit = maximumMessageBytes
+        let result = compressedScratch.withUnsafeBytes { piece in
+            Result { () throws(WebSocketError) in try codec.inflate(piece, into: &message, maximumBytes: limit) }
+        }
+        try result.get()
+    }
+
+    /// Fail fast: rejects invalid UTF-8 in the piece that carries it, not at the message's end.
+    mutating func validateUTF8(from start: Int) throws(WebSocketError) {
+        var validator = utf8
+        let valid = messagePayload.withUnsafeBytes { validator.validate(UnsafeRawBufferPointer(rebasing: $0[start...])) }
+        utf8 = validator
+        if !valid { throw .invalidUTF8 }
+    }
+
+    mutating func endFrame(codec: PerMessageDeflateCodec?) throws(WebSocketError) -> Completion? {
+        switch frameHeader.opcode {
+        case .ping: return .ping(controlPayload)
+        case .pong: return .pong(controlPayload)
+        case .close: return .close(controlPayload)
+        default: return frameHeader.fin ? try finishMessage(codec: codec) : nil
+        }
+    }
+
+    mutating func finishMessage(codec: PerMessageDeflateCodec?) throws(WebSocketError) -> Completion? {
+        guard let opcode = messageOpcode else { return nil }
+        if messageIsCompressed, let codec {
+            let start = messagePayload.count
+            try codec.finishMessage(into: &messagePayload, maximumBytes: maximumMessageBytes)
+            if opcode == .text { try validateUTF8(from: start) }
+        }
+        let payload = messagePayload
+        messagePayload = []
+        messageOpcode = nil
+        messageIsCompressed = false
+        if opcode == .text {
+            guard utf8.isComplete else { throw .invalidUTF8 }
+            return .message(.text(String(decoding: payload, as: UTF8.self)))
+        }
+        return .message(.binary(payload))
+    }
+
+    /// Drops any partial message (after the connection failed).
+    mutating func discardMessage() {
+        messageOpcode = nil
+        messagePayload = []
+    }
+
+    /// Appends `chunk` to `buffer`, unmasking the appended bytes in place when `key` is set.
+    @inline(__always)
+    static func append(
+        _ chunk: UnsafeRawBufferPointer, to buffer: inout [UInt8], unmaskingWith key: WebSocketMaskingKey?, phase: Int
+    ) {
+        let start = buffer.count
+        buffer.append(contentsOf: chunk.assumingMemoryBound(to: UInt8.self))
+        if let key {
+            buffer.withUnsafeMutableBytes { key.apply(to: UnsafeMutableRawBufferPointer(rebasing: $0[start...]), phase: phase) }
+        }
+    }
+}

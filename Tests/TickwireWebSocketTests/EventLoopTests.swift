@@ -1,3 +1,4 @@
+import TickwireCodec
 import Synchronization
 import Testing
 @testable import TickwireWebSocket
@@ -59,10 +60,10 @@ struct EventLoopTests {
         defer { server.stop() }
         let address = try server.start(host: "127.0.0.1", port: 0)
         #expect(address.port > 0, "port 0 should be replaced by the kernel's choice")
-        var random = TestRandom(seed: 7)
+        var random = SplitMix64(seed: 7)
         let clients = try (0..<10).map { _ in try TestSocket(port: address.port) }
         for client in clients {
-            let payload = random.bytes(count: 100_000)
+            let payload = randomBytes(100_000, using: &random)
             try client.send(payload)
             #expect(try client.receive(exactly: payload.count) == payload, "the echo should return the bytes unchanged")
         }

@@ -1,51 +1,78 @@
-import Synchronization
-import Dispatch
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import TickwireCodec
+@testable import TickwireWebSocket
 
-let ECONNREFUSED_CODE: Int32 = ECONNREFUSED
-
-/// A one-way signal between threads with a bounded wait, so tests never hang.
-final class TestSignal: Sendable {
-    private let semaphore = DispatchSemaphore(value: 0)
-
-    func signal() { semaphore.signal() }
-
-    /// Waits up to `seconds`; `false` on timeout.
-    func wait(seconds: Double) -> Bool {
-        semaphore.wait(timeout: .now() + seconds) == .success
+/// Bytes from a hex string; spaces are ignored.
+func bytes(hex: String) -> [UInt8] {
+    let digits = hex.utf8.filter { $0 != UInt8(ascii: " ") }
+    return stride(from: 0, to: digits.count, by: 2).map { index in
+        UInt8(String(decoding: digits[index ..< index + 2], as: UTF8.self), radix: 16) ?? 0
     }
 }
 
-/// SplitMix64, the project's seeded generator (a copy: this test target does not depend on TickwireCodec).
-struct TestRandom: RandomNumberGenerator {
-    private var state: UInt64
-
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-
-    mutating func bytes(count: Int) -> [UInt8] {
-        (0..<count).map { _ in UInt8(truncatingIfNeeded: next()) }
-    }
+/// Lowercase hex of bytes.
+func hexString(_ bytes: [UInt8]) -> String {
+    bytes.map { $0 < 16 ? "0" + String($0, radix: 16) : String($0, radix: 16) }.joined()
 }
 
-/// A `Mutex`-protected value that closures on other threads can share (a class, so it can be captured).
-final class Shared<Value: Sendable>: Sendable {
-    private let mutex: Mutex<Value>
+/// Decodes whole frames from `chunks` with a `WebSocketFrameDecoder`, unmasking payloads,
+/// as a test-only reassembly of the decoder's elements into `WebSocketFrame`s.
+func decodeFrames(
+    _ chunks: [[UInt8]], role: WebSocketRole, limit: Int = WebSocketLimits.default.maximumFramePayloadBytes,
+    allowsCompressedMessages: Bool = false
+) throws(WebSocketError) -> [WebSocketFrame] {
+    var decoder = WebSocketFrameDecoder(role: role, maximumFramePayloadBytes: limit, allowsCompressedMessages: allowsCompressedMessages)
+    var frames: [WebSocketFrame] = []
+    var header: WebSocketFrameHeader?
+    var payload: [UInt8] = []
+    for chunk in chunks {
+        let result = chunk.withUnsafeBytes { buffer in
+            Result { () throws(WebSocketError) in
+                var index = 0
+                while let element = try decoder.next(in: buffer, at: &index) {
+                    switch element {
+                    case .header(let decoded):
+                        header = decoded
+                        payload = []
+                    case .payload(let range, let offset):
+                        var piece = Array(buffer[range])
+                        if let key = header?.maskingKey {
+                            piece.withUnsafeMutableBytes { key.apply(to: $0, phase: offset) }
+                        }
+                        payload += piece
+                    case .end:
+                        if let header { frames.append(WebSocketFrame(header: header, payload: payload)) }
+                    }
+                }
+            }
+        }
+        try result.get()
+    }
+    return frames
+}
 
-    init(_ value: Value) { mutex = Mutex(value) }
+/// Splits `bytes` into chunks of random sizes in `1...maximum`, drawn from `generator`.
+func randomChunks(_ bytes: [UInt8], maximum: Int, using generator: inout SplitMix64) -> [[UInt8]] {
+    var chunks: [[UInt8]] = []
+    var index = 0
+    while index < bytes.count {
+        let size = Int.random(in: 1 ... max(1, maximum), using: &generator)
+        let end = min(bytes.count, index + size)
+        chunks.append(Array(bytes[index ..< end]))
+        index = end
+    }
+    return chunks
+}
 
-    func withLock<R>(_ body: (inout Value) -> R) -> R { mutex.withLock { body(&$0) } }
+/// Random bytes from a seeded generator.
+func randomBytes(_ count: Int, using generator: inout SplitMix64) -> [UInt8] {
+    (0 ..< count).map { _ in UInt8.random(in: 0 ... 255, using: &generator) }
+}
 
-    var value: Value { mutex.withLock { $0 } }
+/// A deterministic masking key source for tests: keys drawn from a seeded SplitMix64
+/// (test-only stand-in for the system CSPRNG).
+final class SeededMaskingKeys: @unchecked Sendable {
+    // Only ever used from the single test that owns it; never shared across threads.
+    var generator: SplitMix64
+    init(seed: UInt64) { generator = SplitMix64(seed: seed) }
+    func next() -> WebSocketMaskingKey { WebSocketMaskingKey.random(using: &generator) }
 }

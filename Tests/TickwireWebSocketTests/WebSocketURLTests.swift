@@ -1,3 +1,4 @@
+import TickwireCodec
 import Testing
 import TickwireWebSocket
 
@@ -48,7 +49,7 @@ struct ReconnectPolicyTests {
     @Test("jitter keeps every delay within [ceiling × (1 − jitter), ceiling]")
     func jitterBounds() {
         let policy = ReconnectPolicy(baseDelay: .milliseconds(100), maximumDelay: .seconds(2), jitter: 0.5)
-        var random = TestRandom(seed: 42)
+        var random = SplitMix64(seed: 42)
         for attempt in 1...20 {
             let ceiling = min(Duration.milliseconds(100) * (1 << min(attempt - 1, 20)), .seconds(2))
             let delay = policy.delay(forAttempt: attempt, unitRandom: Double.random(in: 0..<1, using: &random))

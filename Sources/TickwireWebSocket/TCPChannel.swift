@@ -65,6 +65,7 @@ final class TCPChannel: EventLoopHandler {
             self.onConnect = nil
             let error = socket.connectionError()
             if let error {
+                onClose = { _ in }  // the owner hears about the failure through onConnect only
                 close(error: nil)
                 onConnect(error)
                 return

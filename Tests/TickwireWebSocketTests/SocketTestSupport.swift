@@ -30,3 +30,25 @@ final class Shared<Value: Sendable>: Sendable {
 
     var value: Value { mutex.withLock { $0 } }
 }
+
+/// Collects values pushed from other threads (event handlers) and lets a test wait for them, with a timeout.
+final class Recorder<Value: Sendable>: Sendable {
+    private let values = Mutex<[Value]>([])
+    private let arrivals = DispatchSemaphore(value: 0)
+
+    func push(_ value: Value) {
+        values.withLock { $0.append(value) }
+        arrivals.signal()
+    }
+
+    var all: [Value] { values.withLock { $0 } }
+
+    /// Waits until `predicate` holds for the values so far; `false` after `seconds`.
+    func wait(seconds: Double, until predicate: ([Value]) -> Bool) -> Bool {
+        let deadline = DispatchTime.now() + seconds
+        while true {
+            if predicate(all) { return true }
+            if arrivals.wait(timeout: deadline) == .timedOut { return predicate(all) }
+        }
+    }
+}

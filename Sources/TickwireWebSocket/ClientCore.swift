@@ -62,7 +62,8 @@ final class ClientCore {
 
     private func connect(to addresses: [SocketAddress], index: Int) {
         let address = addresses[index]
-        let tryNext: (String) -> Void = { [unowned self] reason in
+        let tryNext: (String) -> Void = { [weak self] reason in
+            guard let self else { return }
             if index + 1 < addresses.count { self.connect(to: addresses, index: index + 1) } else { self.fail(reason) }
         }
         do throws(SystemError) {
@@ -70,7 +71,8 @@ final class ClientCore {
             let isConnected = try socket.connect(to: address)
             let tcp = try TCPChannel(socket: socket, peer: address, loop: loop, isConnecting: !isConnected)
             self.tcp = tcp
-            tcp.onClose = { [unowned self] error in
+            tcp.onClose = { [weak self] error in
+            guard let self else { return }
                 self.tcp = nil
                 self.fail("the connection closed during the handshake\(error.map { ": \($0)" } ?? "")")
             }
@@ -78,7 +80,8 @@ final class ClientCore {
                 try? socket.setNoDelay()
                 sendRequest(on: tcp)
             } else {
-                tcp.onConnect = { [unowned self] error in
+                tcp.onConnect = { [weak self] error in
+            guard let self else { return }
                     if let error {
                         self.tcp = nil
                         tryNext("\(error) (\(address))")
@@ -100,7 +103,7 @@ final class ClientCore {
         )
         self.handshake = handshake
         received = []
-        tcp.onRead = { [unowned self] bytes in self.receiveResponse(bytes) }
+        tcp.onRead = { [weak self] bytes in self?.receiveResponse(bytes) }
         tcp.write(handshake.request.encoded())
     }
 
@@ -145,7 +148,8 @@ final class ClientCore {
         let channel = WebSocketChannel(
             tcp: tcp, machine: machine, connection: connection, closeTimeout: configuration.closeTimeout,
             keepalive: configuration.keepalive
-        ) { [unowned self] event in
+        ) { [weak self] event in
+            guard let self else { return }
             switch event {
             case .message(let message): self.callbacks.publish(.message(message))
             case .writable: self.callbacks.publish(.writable)

@@ -31,7 +31,8 @@ final class ServerCore {
 
     /// Binds and listens.
     func listen(on address: SocketAddress) throws(SystemError) -> SocketAddress {
-        let listener = try Listener(address: address, loop: loop) { [unowned self] socket, peer in
+        let listener = try Listener(address: address, loop: loop) { [weak self] socket, peer in
+            guard let self else { return }
             self.accept(socket, peer: peer)
         }
         self.listener = listener
@@ -64,7 +65,8 @@ final class ServerCore {
         let channel = WebSocketChannel(
             tcp: tcp, machine: machine, connection: connection, closeTimeout: configuration.closeTimeout,
             keepalive: configuration.keepalive
-        ) { [unowned self] event in
+        ) { [weak self] event in
+            guard let self else { return }
             switch event {
             case .message(let message): handler(.message(connection, message))
             case .writable: handler(.writable(connection))

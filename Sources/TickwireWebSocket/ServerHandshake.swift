@@ -8,7 +8,9 @@
 /// Not thread-safe: loop thread only.
 final class ServerHandshake {
     private let tcp: TCPChannel
-    private unowned let core: ServerCore
+    private weak var core: ServerCore?
+    private let configuration: WebSocketServerConfiguration
+    private let handshakeConfiguration: WebSocketServerHandshake.Configuration
     private var received: [UInt8] = []
     private var timer: TimerHandle?
     private var isFinished = false
@@ -16,17 +18,21 @@ final class ServerHandshake {
     init(tcp: TCPChannel, core: ServerCore) {
         self.tcp = tcp
         self.core = core
+        configuration = core.configuration
+        handshakeConfiguration = core.handshakeConfiguration
         let timeout = core.configuration.handshakeTimeout
-        tcp.onRead = { [unowned self] bytes in self.receive(bytes) }
-        tcp.onClose = { [unowned self] _ in self.finish() }
+        // Strong captures: the TCP channel drops its callbacks when it closes (or the channel that takes
+        // over replaces them), which breaks the cycle; the handshake may outlive its place in the core.
+        tcp.onRead = { bytes in self.receive(bytes) }
+        tcp.onClose = { _ in self.finish() }
         timer = tcp.loop.schedule(after: timeout) { [weak self] in
             self?.reject(status: 408, reason: "Request Timeout", detail: "the handshake took longer than \(timeout)")
         }
     }
 
     private var limits: HTTPHeadLimits {
-        HTTPHeadLimits(maximumHeadBytes: core.configuration.maximumHandshakeBytes,
-                       maximumHeaderCount: core.configuration.maximumHeaderCount)
+        HTTPHeadLimits(maximumHeadBytes: configuration.maximumHandshakeBytes,
+                       maximumHeaderCount: configuration.maximumHeaderCount)
     }
 
     private func receive(_ bytes: UnsafeRawBufferPointer) {
@@ -55,10 +61,9 @@ final class ServerHandshake {
     }
 
     private func upgrade(_ head: HTTPRequestHead, remainder: [UInt8]) {
-        let configuration = core.configuration
         let acceptance: WebSocketServerHandshake.Acceptance
         do {
-            acceptance = try WebSocketServerHandshake.accept(head, configuration: core.handshakeConfiguration)
+            acceptance = try WebSocketServerHandshake.accept(head, configuration: handshakeConfiguration)
         } catch {
             reject(status: error.httpStatus, reason: Self.reasonPhrase(error.httpStatus), detail: error.description)
             return
@@ -92,7 +97,7 @@ final class ServerHandshake {
             loop: tcp.loop, remoteAddress: tcp.peer, requestTarget: head.target, subprotocol: acceptance.subprotocol,
             compression: acceptance.compression, sendBufferLimits: configuration.sendBuffer
         )
-        core.handshakeSucceeded(self, tcp: tcp, machine: machine, connection: connection, initialBytes: remainder)
+        core?.handshakeSucceeded(self, tcp: tcp, machine: machine, connection: connection, initialBytes: remainder)
     }
 
     /// Answers with an HTTP error and closes once it is sent.
@@ -102,14 +107,14 @@ final class ServerHandshake {
         isFinished = true
         tcp.write(Self.errorResponse(status: status, reason: reason, detail: detail))
         tcp.closeAfterFlush()
-        core.handshakeEnded(self)
+        core?.handshakeEnded(self)
     }
 
     private func finish() {
         guard !isFinished else { return }
         cancelTimer()
         isFinished = true
-        core.handshakeEnded(self)
+        core?.handshakeEnded(self)
     }
 
     private func cancelTimer() {

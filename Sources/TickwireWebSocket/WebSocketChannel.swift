@@ -32,13 +32,12 @@ final class WebSocketChannel {
     private let machine: WebSocketProtocolMachine
     let connection: WebSocketConnection
     private let closeTimeout: Duration
-    private let keepalive: KeepalivePolicy?
     private let onEvent: (Event) -> Void
     private var output: [UInt8] = []
     private var closeTimer: TimerHandle?
-    private var pingTimer: TimerHandle?
-    private var pongTimer: TimerHandle?
-    private var pingCounter: UInt32 = 0
+    /// The sans-IO keepalive schedule; one loop timer follows its `nextDeadline`.
+    private var keepaliveState: WebSocketKeepalive?
+    private var keepaliveTimer: TimerHandle?
     private var isOverHighWaterMark = false
     private(set) var isClosed = false
 
@@ -49,7 +48,9 @@ final class WebSocketChannel {
         self.machine = machine
         self.connection = connection
         self.closeTimeout = closeTimeout
-        self.keepalive = keepalive
+        keepaliveState = keepalive.map {
+            WebSocketKeepalive(interval: $0.interval.nanoseconds, timeout: $0.pongTimeout.nanoseconds, now: MonotonicClock.now())
+        }
         self.onEvent = onEvent
         connection.channel.value = self
         // Strong captures: the TCP channel clears its callbacks when it closes, which breaks the cycle.
@@ -61,7 +62,7 @@ final class WebSocketChannel {
 
     /// Starts keepalive and processes bytes that arrived together with the handshake.
     func start(initialBytes: [UInt8]) {
-        schedulePing()
+        scheduleKeepalive()
         if !initialBytes.isEmpty { initialBytes.withUnsafeBytes { receive($0) } }
     }
 
@@ -104,6 +105,7 @@ final class WebSocketChannel {
     }
 
     private func updateBufferAccounting() {
+        guard !isClosed else { return }
         connection.wireBytes.store(tcp.bufferedByteCount, ordering: .relaxed)
         let buffered = connection.bufferedByteCount
         let limits = connection.sendBufferLimits
@@ -113,6 +115,13 @@ final class WebSocketChannel {
 
     private func afterFlush() {
         updateBufferAccounting()
+        checkDrain()
+    }
+
+    /// Resumes reading and reports ``Event/writable`` once the buffer has drained enough.
+    /// Called after the socket took bytes and after queued messages were framed, never from
+    /// inside a user's `send` (so the event does not re-enter the caller).
+    func checkDrain() {
         let buffered = connection.bufferedByteCount
         let limits = connection.sendBufferLimits
         if tcp.isReadPaused && buffered <= limits.highWaterMark && !isClosed { tcp.isReadPaused = false }
@@ -149,12 +158,15 @@ final class WebSocketChannel {
 
     private func handle(_ event: WebSocketEvent) {
         switch event {
-        case .text(let text): if !isClosed { onEvent(.message(.text(text))) }
-        case .binary(let bytes): if !isClosed { onEvent(.message(.binary(bytes))) }
+        case .text(let text):
+            keepaliveState?.activityObserved(now: MonotonicClock.now())
+            if !isClosed { onEvent(.message(.text(text))) }
+        case .binary(let bytes):
+            keepaliveState?.activityObserved(now: MonotonicClock.now())
+            if !isClosed { onEvent(.message(.binary(bytes))) }
         case .ping: break  // the machine has answered it
-        case .pong:
-            if let pongTimer { tcp.loop.cancel(pongTimer) }
-            pongTimer = nil
+        case .pong(let payload):
+            keepaliveState?.pongReceived(payload, now: MonotonicClock.now())
         case .close(let frame):
             connection.isClosing.store(true, ordering: .releasing)
             finish(frame)
@@ -172,25 +184,31 @@ final class WebSocketChannel {
 
     // MARK: Keepalive
 
-    private func schedulePing() {
-        guard let keepalive else { return }
-        pingTimer = tcp.loop.schedule(after: keepalive.interval) { [weak self] in self?.ping() }
+    private func scheduleKeepalive() {
+        guard let deadline = keepaliveState?.nextDeadline, !isClosed else { return }
+        if let keepaliveTimer { tcp.loop.cancel(keepaliveTimer) }
+        let now = MonotonicClock.now()
+        let delay = Duration.nanoseconds(Int64(clamping: deadline > now ? deadline - now : 0))
+        keepaliveTimer = tcp.loop.schedule(after: delay) { [weak self] in self?.keepaliveDue() }
     }
 
-    private func ping() {
-        guard let keepalive, !isClosed, machine.state == .open else { return }
-        if pongTimer == nil {
-            pingCounter &+= 1  // wraps after 2³² pings; the payload only has to differ from the last one
-            let payload = withUnsafeBytes(of: pingCounter.bigEndian) { Array($0) }
+    private func keepaliveDue() {
+        keepaliveTimer = nil
+        guard var state = keepaliveState, !isClosed, machine.state == .open else { return }
+        let action = state.poll(now: MonotonicClock.now())
+        keepaliveState = state
+        switch action {
+        case .idle: break
+        case .sendPing(let payload):
             try? machine.sendPing(payload, output: &output)
             flushOutput()
-            pongTimer = tcp.loop.schedule(after: keepalive.pongTimeout) { [weak self] in
-                guard let self, !self.isClosed else { return }
-                self.finish(WebSocketCloseFrame(code: .abnormalClosure, reason: "no pong within \(keepalive.pongTimeout)"))
-                self.tcp.close()
-            }
+        case .timedOut:
+            let waited = Duration.nanoseconds(Int64(clamping: state.timeout))
+            finish(WebSocketCloseFrame(code: .abnormalClosure, reason: "no pong within \(waited)"))
+            tcp.close()
+            return
         }
-        schedulePing()
+        scheduleKeepalive()
     }
 
     // MARK: Ending
@@ -200,10 +218,9 @@ final class WebSocketChannel {
         guard !isClosed else { return }
         isClosed = true
         connection.isClosing.store(true, ordering: .releasing)
-        for timer in [closeTimer, pingTimer, pongTimer].compactMap({ $0 }) { tcp.loop.cancel(timer) }
+        for timer in [closeTimer, keepaliveTimer].compactMap({ $0 }) { tcp.loop.cancel(timer) }
         closeTimer = nil
-        pingTimer = nil
-        pongTimer = nil
+        keepaliveTimer = nil
         connection.channel.value = nil
         onEvent(.closed(frame))
     }

@@ -101,6 +101,8 @@ public final class WebSocketConnection: Sendable, Hashable, CustomStringConverti
             channel.value?.send(message)
             pendingBytes.wrappingSubtract(message.byteCount, ordering: .relaxed)
         }
+        // The kernel may have taken everything at once, with no writable event to follow.
+        channel.value?.checkDrain()
     }
 
     /// Starts the close handshake; safe from any thread. Later calls do nothing.

@@ -109,6 +109,34 @@ final class TestSocket {
         return result
     }
 
+    /// Whether bytes (or end of stream) can be read, waiting up to `waitingMilliseconds` (`poll(2)`).
+    func isReadable(waitingMilliseconds: Int32) -> Bool {
+        var entry = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+        return poll(&entry, 1, waitingMilliseconds) > 0
+    }
+
+    /// A valid upgrade request for `path` with a fixed key, plus `extraHeaders` lines.
+    static func upgradeRequest(path: String = "/", extraHeaders: [String] = []) -> String {
+        var lines = [
+            "GET \(path) HTTP/1.1", "Host: 127.0.0.1", "Upgrade: websocket", "Connection: Upgrade",
+            "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==", "Sec-WebSocket-Version: 13",
+        ]
+        lines += extraHeaders
+        return lines.joined(separator: "\r\n") + "\r\n\r\n"
+    }
+
+    /// Reads an HTTP head (up to the empty line) and returns it as text.
+    func receiveHead(limit: Int = 16384) throws -> String {
+        var head: [UInt8] = []
+        while head.count < limit {
+            let byte = try receiveSome(maximum: 1)
+            guard let first = byte.first else { break }
+            head.append(first)
+            if head.count >= 4 && head.suffix(4) == [13, 10, 13, 10] { break }
+        }
+        return String(decoding: head, as: UTF8.self)
+    }
+
     func close() {
         if descriptor >= 0 {
             #if canImport(Glibc)

@@ -110,7 +110,7 @@ final class WebSocketChannel {
         let buffered = connection.bufferedByteCount
         let limits = connection.sendBufferLimits
         if buffered > limits.highWaterMark { isOverHighWaterMark = true }
-        if buffered >= limits.hardLimit { tcp.isReadPaused = true }
+        if buffered >= limits.pauseReadingThreshold { tcp.isReadPaused = true }
     }
 
     private func afterFlush() {

@@ -62,20 +62,24 @@ public struct SendBufferLimits: Hashable, Sendable {
     /// Above this, `send` answers ``SendResult/acceptedOverHighWaterMark``; the drain event
     /// fires once the buffer is back at or below half of it. Default 1 MiB.
     public var highWaterMark: Int
-    /// Once the buffer holds this much, `send` drops further messages (``SendResult/droppedBufferFull``)
-    /// and the connection stops reading from its socket until the buffer drains below the
-    /// high-water mark, so a peer that never reads cannot grow memory: a connection buffers at
-    /// most `hardLimit` plus one message. Default 8 MiB.
+    /// Once the buffer holds this much, `send` drops further messages (``SendResult/droppedBufferFull``):
+    /// a connection buffers at most `hardLimit` plus one message. Default 8 MiB.
     public var hardLimit: Int
+    /// Once the buffer holds this much, the connection stops reading from its socket until the
+    /// buffer drains to the high-water mark, so a peer that never reads cannot make a server that
+    /// answers what it reads (an echo) grow memory. Default: ``hardLimit``.
+    public var pauseReadingThreshold: Int
 
     /// Creates limits; `hardLimit` is raised to at least `highWaterMark`.
     ///
     /// - Parameters:
     ///   - highWaterMark: The backpressure threshold in bytes.
     ///   - hardLimit: The most bytes ever buffered for one connection.
-    public init(highWaterMark: Int = 1 << 20, hardLimit: Int = 8 << 20) {
+    ///   - pauseReadingThreshold: Where reading stops, `nil` for `hardLimit`; kept within `highWaterMark...hardLimit`.
+    public init(highWaterMark: Int = 1 << 20, hardLimit: Int = 8 << 20, pauseReadingThreshold: Int? = nil) {
         self.highWaterMark = max(1, highWaterMark)
         self.hardLimit = max(self.highWaterMark, hardLimit)
+        self.pauseReadingThreshold = min(max(pauseReadingThreshold ?? self.hardLimit, self.highWaterMark), self.hardLimit)
     }
 
     /// The level the buffer must fall to before the drain event: half the high-water mark.

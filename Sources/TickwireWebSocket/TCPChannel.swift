@@ -57,7 +57,13 @@ final class TCPChannel: EventLoopHandler {
         if onConnect == nil && !isReadPaused { wanted.insert(.read) }
         guard wanted != interest else { return }
         interest = wanted
-        do { try loop.reregister(descriptor, interest: wanted) } catch { close(error: error) }
+        do {
+            try loop.reregister(descriptor, interest: wanted)
+        } catch {
+            // Reported on the next loop turn, like write errors: callers may hold their owner's lock.
+            isClosingAfterFlush = true
+            loop.schedule(after: .zero) { [weak self] in self?.close(error: error) }
+        }
     }
 
     func handle(_ event: PollEvent) {

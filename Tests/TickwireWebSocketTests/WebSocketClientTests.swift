@@ -183,4 +183,26 @@ struct WebSocketClientTests {
         }
         #expect(frame.code == .abnormalClosure && frame.reason.contains("refused"), "closed with \(frame)")
     }
+
+    @Test("after close() has finished, connect() opens a new connection")
+    func reconnectAfterClose() throws {
+        let serverRecorder = Recorder<Seen>()
+        let (server, port) = try startEchoServer(recorder: serverRecorder)
+        defer { server.shutdown(timeout: .seconds(1)) }
+        let recorder = Recorder<Seen>()
+        let client = try makeClient(port: port, recorder: recorder)
+        defer { client.shutdown() }
+        client.connect()
+        #expect(recorder.wait(seconds: 5, until: isOpen))
+        client.close(code: .normalClosure, reason: "bye")
+        let closed = recorder.wait(seconds: 5) { $0.contains { if case .client(.stateChanged(.closed)) = $0 { true } else { false } } }
+        #expect(closed, "close() should end in .closed")
+        #expect(client.send(text: "while closed") == .droppedNotOpen, "sends after close are refused, not queued")
+        #expect(serverRecorder.wait(seconds: 5) { $0.compactMap(\.serverClose).first?.code == .normalClosure },
+                "the server should see the client's 1000")
+        client.connect()
+        #expect(recorder.wait(seconds: 5) { $0.filter { $0.clientState == .open }.count == 2 }, "connect() after close should open again")
+        #expect(client.send(text: "again").isAccepted)
+        #expect(recorder.wait(seconds: 5) { $0.compactMap(\.clientMessage) == [.text("again")] })
+    }
 }

@@ -20,9 +20,9 @@ struct WebSocketClientTests {
         for recorder in clientRecorders { #expect(recorder.wait(seconds: 5, until: isOpen)) }
 
         let start = MonotonicClock.now()
-        server.shutdown(timeout: .seconds(3))
+        server.shutdown(timeout: .seconds(5))
         let elapsed = Double(MonotonicClock.now() - start) / 1e9
-        #expect(elapsed < 2, "clients answer at once, so shutdown should not wait for its timeout (took \(elapsed) s)")
+        #expect(elapsed < 4, "clients answer at once, so shutdown should end before its 5 s timeout (took \(elapsed) s)")
         #expect(server.connectionCount == 0)
         let serverCloses = recorder.all.compactMap(\.serverClose)
         #expect(serverCloses.count == 5, "the server should report all five closed")
@@ -46,7 +46,7 @@ struct WebSocketClientTests {
         let start = MonotonicClock.now()
         server.shutdown(timeout: .milliseconds(300))
         let elapsed = Double(MonotonicClock.now() - start) / 1e9
-        #expect(elapsed >= 0.3 && elapsed < 2, "shutdown should wait its 0.3 s timeout, then cut off (took \(elapsed) s)")
+        #expect(elapsed >= 0.3 && elapsed < 3, "shutdown should wait its 0.3 s timeout, then cut off (took \(elapsed) s)")
         #expect(recorder.all.compactMap(\.serverClose).first?.code == .abnormalClosure)
     }
 

@@ -205,4 +205,27 @@ struct WebSocketClientTests {
         #expect(client.send(text: "again").isAccepted)
         #expect(recorder.wait(seconds: 5) { $0.compactMap(\.clientMessage) == [.text("again")] })
     }
+
+    @Test("shutdown called from the server's own event handler does not block its loop")
+    func shutdownFromHandler() throws {
+        let box = Shared<WebSocketServer?>(nil)
+        let server = try WebSocketServer { event in
+            if case .message(_, .text("stop")) = event { box.value?.shutdown(timeout: .seconds(2)) }
+        }
+        box.withLock { $0 = server }
+        defer { box.withLock { $0 = nil } }
+        let port = try server.start().port
+        var configuration = WebSocketClientConfiguration()
+        configuration.reconnect = .disabled
+        let recorder = Recorder<Seen>()
+        let client = try makeClient(port: port, configuration: configuration, recorder: recorder)
+        defer { client.shutdown() }
+        client.connect()
+        #expect(recorder.wait(seconds: 5, until: isOpen))
+        client.send(text: "stop")
+        let closed = recorder.wait(seconds: 5) { seen in
+            seen.contains { if case .client(.stateChanged(.closed(let frame))) = $0 { frame.code == .goingAway } else { false } }
+        }
+        #expect(closed, "the client should be closed with 1001 by a shutdown started inside the handler")
+    }
 }

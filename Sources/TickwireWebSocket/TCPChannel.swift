@@ -83,6 +83,12 @@ final class TCPChannel: EventLoopHandler {
             return
         }
         if event.isWritable { flush() }
+        if event.isHangup && isReadPaused && !isClosed {
+            // EPOLLHUP/EPOLLERR arrive whatever the interest: a paused channel would be woken
+            // again and again without reading, so a dead connection closes here.
+            close(error: socket.connectionError())
+            return
+        }
         if event.isReadable || event.isHangup { readAvailable() }
     }
 

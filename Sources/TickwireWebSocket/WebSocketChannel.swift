@@ -166,7 +166,10 @@ final class WebSocketChannel {
             if !isClosed { onEvent(.message(.binary(bytes))) }
         case .ping: break  // the machine has answered it
         case .pong(let payload):
-            keepaliveState?.pongReceived(payload, now: MonotonicClock.now())
+            if keepaliveState?.pongReceived(payload, now: MonotonicClock.now()) == true,
+               let roundTrip = keepaliveState?.lastRoundTrip {
+                connection.lastRoundTripNanoseconds.store(Int64(clamping: roundTrip), ordering: .relaxed)
+            }
         case .close(let frame):
             connection.isClosing.store(true, ordering: .releasing)
             finish(frame)

@@ -29,6 +29,8 @@ public final class WebSocketConnection: Sendable, Hashable, CustomStringConverti
     let wireBytes = Atomic<Int>(0)
     /// Set once the close handshake starts or the socket closes; sends are refused from then on.
     let isClosing = Atomic<Bool>(false)
+    /// The last keepalive round trip in nanoseconds, or -1 before the first matched pong.
+    let lastRoundTripNanoseconds = Atomic<Int64>(-1)
     // Thread safety: `channel` is set, read and cleared on the loop thread only.
     let channel = LoopBound<WebSocketChannel?>(nil)
 
@@ -48,6 +50,12 @@ public final class WebSocketConnection: Sendable, Hashable, CustomStringConverti
     /// Bytes waiting to go out: queued messages plus framed bytes the socket has not taken yet.
     public var bufferedByteCount: Int {
         pendingBytes.load(ordering: .relaxed) + wireBytes.load(ordering: .relaxed)
+    }
+
+    /// The round trip of the last keepalive ping, or `nil` before one was answered (or with keepalive off).
+    public var roundTripTime: Duration? {
+        let nanoseconds = lastRoundTripNanoseconds.load(ordering: .relaxed)
+        return nanoseconds < 0 ? nil : .nanoseconds(nanoseconds)
     }
 
     /// Whether the send buffer is over its high-water mark.

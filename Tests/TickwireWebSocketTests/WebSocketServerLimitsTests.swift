@@ -224,5 +224,7 @@ struct WebSocketServerLimitsTests {
         #expect(liveRecorder.wait(seconds: 5, until: isOpen))
         let droppedEarly = liveRecorder.wait(seconds: 1) { $0.contains { if case .client(.disconnected) = $0 { true } else { false } } }
         #expect(!droppedEarly, "a client that answers pings must stay connected")
+        let liveConnection = recorder.all.compactMap { if case .server(.opened(let c)) = $0 { c } else { nil } }.last
+        #expect(liveConnection?.roundTripTime != nil, "answered pings should give the server a round-trip time")
     }
 }

@@ -14,6 +14,9 @@ let usage = """
     commands:
       bench codec [--json] [--runs N] [--scene NAME] [--no-json]
                                codec benchmark: JSON vs binary vs delta vs zlib, three scenes
+      echo [--port P] [--host H] [--tcp] [--no-compression]
+                               WebSocket echo server (permessage-deflate on) for Autobahn and interop;
+                               prints the bound port; --tcp: plain TCP echo (benchmark baseline)
       help                     this text
     """
 
@@ -32,6 +35,7 @@ do {
         case "codec": try BenchCodecCommand.run(arguments)
         default: fail("bench wants one of: codec\n\n\(usage)")
         }
+    case "echo": try EchoCommand.run(arguments)
     case "help", "--help", "-h":
         print(usage)
     default:

@@ -12,6 +12,7 @@ let usage = """
 
     commands:
       bench codec [--json]     codec benchmark: JSON vs binary vs delta vs zlib, three scenes
+      bench sim [--json]       host cost per client per tick, 10/100/1000 clients, with and without interest
       help                     this text
     """
 
@@ -28,7 +29,8 @@ do {
         let scope = arguments.isEmpty ? "" : arguments.removeFirst()
         switch scope {
         case "codec": try BenchCodecCommand.run(arguments)
-        default: fail("bench wants one of: codec\n\n\(usage)")
+        case "sim": try BenchSimCommand.run(arguments)
+        default: fail("bench wants one of: codec, sim\n\n\(usage)")
         }
     case "help", "--help", "-h":
         print(usage)

@@ -54,7 +54,7 @@ let package = Package(
         // Tests.
         .testTarget(name: "TickwireZlibTests", dependencies: ["TickwireZlib"], swiftSettings: strictSettings),
         .testTarget(name: "TickwireCodecTests", dependencies: ["TickwireCodec"], swiftSettings: strictSettings),
-        .testTarget(name: "TickwireWebSocketTests", dependencies: ["TickwireWebSocket"], swiftSettings: strictSettings),
+        .testTarget(name: "TickwireWebSocketTests", dependencies: ["TickwireWebSocket", "TickwireCodec"], swiftSettings: strictSettings),
         .testTarget(name: "TickwireSimTests", dependencies: ["TickwireSim"], swiftSettings: strictSettings),
         .testTarget(name: "TickwireTests", dependencies: ["Tickwire"], swiftSettings: strictSettings),
     ]

@@ -13,6 +13,9 @@ let usage = """
     commands:
       bench codec [--json]     codec benchmark: JSON vs binary vs delta vs zlib, three scenes
       bench sim [--json]       host cost per client per tick, 10/100/1000 clients, with and without interest
+      echo [--port P] [--host H] [--tcp] [--no-compression]
+                               WebSocket echo server (permessage-deflate on) for Autobahn and interop;
+                               prints the bound port; --tcp: plain TCP echo (benchmark baseline)
       help                     this text
     """
 
@@ -32,6 +35,7 @@ do {
         case "sim": try BenchSimCommand.run(arguments)
         default: fail("bench wants one of: codec, sim\n\n\(usage)")
         }
+    case "echo": try EchoCommand.run(arguments)
     case "help", "--help", "-h":
         print(usage)
     default:

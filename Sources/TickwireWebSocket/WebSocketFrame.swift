@@ -1,0 +1,167 @@
+/// The fixed part of a WebSocket frame: flags, opcode, payload length and masking key
+/// (RFC 6455 section 5.2).
+public struct WebSocketFrameHeader: Hashable, Sendable {
+    /// Whether this is the final frame of its message.
+    public var fin: Bool
+    /// The RSV1 bit; permessage-deflate uses it to flag a compressed message.
+    public var rsv1: Bool
+    /// The RSV2 bit; no extension Tickwire supports defines it.
+    public var rsv2: Bool
+    /// The RSV3 bit; no extension Tickwire supports defines it.
+    public var rsv3: Bool
+    /// The frame's opcode.
+    public var opcode: WebSocketOpcode
+    /// The payload length in bytes.
+    public var payloadLength: Int
+    /// The masking key, present on every client-to-server frame.
+    public var maskingKey: WebSocketMaskingKey?
+
+    /// Creates a header.
+    ///
+    /// - Parameters:
+    ///   - fin: Whether this is the final frame of its message.
+    ///   - rsv1: The RSV1 bit.
+    ///   - rsv2: The RSV2 bit.
+    ///   - rsv3: The RSV3 bit.
+    ///   - opcode: The frame's opcode.
+    ///   - payloadLength: The payload length in bytes.
+    ///   - maskingKey: The masking key, or `nil` for an unmasked frame.
+    public init(
+        fin: Bool = true, rsv1: Bool = false, rsv2: Bool = false, rsv3: Bool = false,
+        opcode: WebSocketOpcode, payloadLength: Int, maskingKey: WebSocketMaskingKey? = nil
+    ) {
+        self.fin = fin
+        self.rsv1 = rsv1
+        self.rsv2 = rsv2
+        self.rsv3 = rsv3
+        self.opcode = opcode
+        self.payloadLength = payloadLength
+        self.maskingKey = maskingKey
+    }
+
+    /// The size of this header on the wire: 2 bytes, plus 2 or 8 for an extended length, plus 4 for a mask.
+    public var encodedSize: Int {
+        let lengthBytes = payloadLength <= 125 ? 0 : (payloadLength <= 0xFFFF ? 2 : 8)
+        return 2 + lengthBytes + (maskingKey == nil ? 0 : 4)
+    }
+
+    /// Appends this header in its wire form, with the shortest length encoding.
+    ///
+    /// - Parameter output: Receives the header bytes after its current contents.
+    @inlinable
+    public func encode(into output: inout [UInt8]) {
+        var first = opcode.rawValue
+        if fin { first |= 0x80 }
+        if rsv1 { first |= 0x40 }
+        if rsv2 { first |= 0x20 }
+        if rsv3 { first |= 0x10 }
+        let maskBit: UInt8 = maskingKey == nil ? 0 : 0x80
+        output.append(first)
+        if payloadLength <= 125 {
+            output.append(maskBit | UInt8(payloadLength))
+        } else if payloadLength <= 0xFFFF {
+            output.append(maskBit | 126)
+            output.append(UInt8(truncatingIfNeeded: payloadLength >> 8))
+            output.append(UInt8(truncatingIfNeeded: payloadLength))
+        } else {
+            output.append(maskBit | 127)
+            let length = UInt64(payloadLength)
+            for shift in stride(from: 56, through: 0, by: -8) {
+                output.append(UInt8(truncatingIfNeeded: length >> UInt64(shift)))
+            }
+        }
+        if let key = maskingKey {
+            output.append(key.bytes.0)
+            output.append(key.bytes.1)
+            output.append(key.bytes.2)
+            output.append(key.bytes.3)
+        }
+    }
+}
+
+/// A whole WebSocket frame: header and (unmasked) payload.
+///
+/// The ``WebSocketProtocolMachine`` does not build these on its hot path; they serve tests,
+/// tools and anyone who wants frames rather than messages (see ``WebSocketFrameDecoder``).
+public struct WebSocketFrame: Hashable, Sendable {
+    /// The frame's opcode type, a `struct` with `static let` members.
+    public typealias Opcode = WebSocketOpcode
+
+    /// The frame's header; its `payloadLength` always equals `payload.count`.
+    public private(set) var header: WebSocketFrameHeader
+    /// The payload, unmasked.
+    public var payload: [UInt8] {
+        didSet { header.payloadLength = payload.count }
+    }
+
+    /// Creates a frame.
+    ///
+    /// - Parameters:
+    ///   - fin: Whether this is the final frame of its message.
+    ///   - rsv1: The RSV1 bit (compressed message with permessage-deflate).
+    ///   - opcode: The frame's opcode.
+    ///   - payload: The unmasked payload.
+    ///   - maskingKey: The key to mask the payload with on the wire, or `nil`.
+    public init(
+        fin: Bool = true, rsv1: Bool = false, opcode: WebSocketOpcode, payload: [UInt8],
+        maskingKey: WebSocketMaskingKey? = nil
+    ) {
+        header = WebSocketFrameHeader(fin: fin, rsv1: rsv1, opcode: opcode, payloadLength: payload.count, maskingKey: maskingKey)
+        self.payload = payload
+    }
+
+    /// Creates a frame from a decoded header and its unmasked payload.
+    ///
+    /// - Parameters:
+    ///   - header: The header; its length is replaced by `payload.count`.
+    ///   - payload: The unmasked payload.
+    public init(header: WebSocketFrameHeader, payload: [UInt8]) {
+        self.header = header
+        self.header.payloadLength = payload.count
+        self.payload = payload
+    }
+
+    /// Whether this is the final frame of its message.
+    public var fin: Bool { header.fin }
+    /// The frame's opcode.
+    public var opcode: WebSocketOpcode { header.opcode }
+    /// The masking key, if the frame is masked.
+    public var maskingKey: WebSocketMaskingKey? { header.maskingKey }
+
+    /// Appends the frame in its wire form, masking the payload if the frame has a key.
+    ///
+    /// - Parameter output: Receives the frame bytes after its current contents.
+    public func encode(into output: inout [UInt8]) {
+        payload.withUnsafeBytes { WebSocketFrame.encode(header: header, payload: $0, into: &output) }
+    }
+
+    /// The frame in its wire form.
+    ///
+    /// - Returns: Header and (masked, if keyed) payload bytes.
+    public func encoded() -> [UInt8] {
+        var output: [UInt8] = []
+        output.reserveCapacity(header.encodedSize + payload.count)
+        encode(into: &output)
+        return output
+    }
+
+    /// Appends a frame built from `header` and `payload` to `output`, masking in place in
+    /// `output` when the header has a key. `header.payloadLength` must equal `payload.count`.
+    ///
+    /// - Parameters:
+    ///   - header: The frame header.
+    ///   - payload: The unmasked payload.
+    ///   - output: Receives the frame bytes after its current contents.
+    @inlinable
+    public static func encode(header: WebSocketFrameHeader, payload: UnsafeRawBufferPointer, into output: inout [UInt8]) {
+        precondition(header.payloadLength == payload.count, "frame header length must match the payload")
+        header.encode(into: &output)
+        let start = output.count
+        output.append(contentsOf: payload)
+        if let key = header.maskingKey {
+            output.withUnsafeMutableBytes { all in
+                key.apply(to: UnsafeMutableRawBufferPointer(rebasing: all[start...]))
+            }
+        }
+    }
+}

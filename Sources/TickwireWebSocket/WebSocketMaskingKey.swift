@@ -1,0 +1,89 @@
+/// The four-byte key a client XORs over every frame payload it sends (RFC 6455 section 5.3).
+public struct WebSocketMaskingKey: Hashable, Sendable, CustomStringConvertible {
+    /// The key's four bytes in wire order.
+    public let bytes: (UInt8, UInt8, UInt8, UInt8)
+
+    /// The key as a little-endian word: byte `i` of the key in bits `8i ..< 8i+8`.
+    @usableFromInline
+    let word: UInt32
+
+    /// Creates a key from its four bytes in wire order.
+    ///
+    /// - Parameters:
+    ///   - b0: The first key byte, applied to payload bytes 0, 4, 8, …
+    ///   - b1: The second key byte.
+    ///   - b2: The third key byte.
+    ///   - b3: The fourth key byte.
+    public init(_ b0: UInt8, _ b1: UInt8, _ b2: UInt8, _ b3: UInt8) {
+        bytes = (b0, b1, b2, b3)
+        word = UInt32(b0) | UInt32(b1) << 8 | UInt32(b2) << 16 | UInt32(b3) << 24
+    }
+
+    /// Creates a key from a little-endian word (byte 0 in the low bits).
+    ///
+    /// - Parameter word: The key, first wire byte in the least significant eight bits.
+    @inlinable
+    public init(word: UInt32) {
+        self.init(UInt8(truncatingIfNeeded: word), UInt8(truncatingIfNeeded: word >> 8),
+                  UInt8(truncatingIfNeeded: word >> 16), UInt8(truncatingIfNeeded: word >> 24))
+    }
+
+    /// A fresh key from `SystemRandomNumberGenerator` (the kernel's CSPRNG), as RFC 6455 requires.
+    ///
+    /// - Returns: An unpredictable key.
+    public static func random() -> WebSocketMaskingKey {
+        var generator = SystemRandomNumberGenerator()
+        return WebSocketMaskingKey(word: generator.next())
+    }
+
+    /// A key drawn from `generator`; for tests that need repeatable bytes.
+    ///
+    /// - Parameter generator: The source of randomness.
+    /// - Returns: A key built from the generator's next value.
+    public static func random<G: RandomNumberGenerator>(using generator: inout G) -> WebSocketMaskingKey {
+        WebSocketMaskingKey(word: generator.next())
+    }
+
+    /// Whether two keys have the same four bytes.
+    public static func == (lhs: WebSocketMaskingKey, rhs: WebSocketMaskingKey) -> Bool { lhs.word == rhs.word }
+
+    /// Hashes the essential state.
+    public func hash(into hasher: inout Hasher) { hasher.combine(word) }
+
+    /// A plain-words description for logs and error messages.
+    public var description: String {
+        let hex = [bytes.0, bytes.1, bytes.2, bytes.3].map { $0 < 16 ? "0" + String($0, radix: 16) : String($0, radix: 16) }
+        return "mask " + hex.joined()
+    }
+
+    /// XORs the key over `buffer` in place, eight bytes at a time.
+    ///
+    /// Masking and unmasking are the same operation. `phase` says where in the payload
+    /// `buffer` starts, modulo 4, so that a payload can be unmasked in pieces.
+    ///
+    /// - Parameters:
+    ///   - buffer: The bytes to mask or unmask.
+    ///   - phase: The offset of `buffer`'s first byte within the payload; only `phase % 4` matters.
+    @inlinable
+    public func apply(to buffer: UnsafeMutableRawBufferPointer, phase: Int = 0) {
+        guard let base = buffer.baseAddress, buffer.count > 0 else { return }
+        let shift = UInt32((phase & 3) * 8)
+        // Rotate so that the key byte for payload offset `phase` sits in the low bits.
+        let rotated = shift == 0 ? word : (word >> shift) | (word << (32 - shift))
+        let pattern = UInt64(rotated) | UInt64(rotated) << 32
+        let count = buffer.count
+        var offset = 0
+        while offset + 8 <= count {
+            let value = UInt64(littleEndian: base.loadUnaligned(fromByteOffset: offset, as: UInt64.self))
+            base.storeBytes(of: (value ^ pattern).littleEndian, toByteOffset: offset, as: UInt64.self)
+            offset &+= 8
+        }
+        var tail = pattern
+        while offset < count {
+            let byte = base.load(fromByteOffset: offset, as: UInt8.self)
+            base.storeBytes(of: byte ^ UInt8(truncatingIfNeeded: tail), toByteOffset: offset, as: UInt8.self)
+            tail >>= 8
+            offset &+= 1
+        }
+    }
+}

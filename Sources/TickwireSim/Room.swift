@@ -108,6 +108,7 @@ public final class Room<G: Game> {
     func remove(_ id: UInt32) {
         guard let client = clients.removeValue(forKey: id) else { return }
         client.connection?.close()
+        client.connection = nil
         clientOrder.removeAll { $0 == id }
         state = game.removePlayer(id, from: state)
     }

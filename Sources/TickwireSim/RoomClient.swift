@@ -90,7 +90,16 @@ final class RoomClient<G: Game> {
 
     /// Sends `message` and counts its bytes.
     func send(_ message: Message, now: Timestamp) -> Int? {
-        guard let connection, let frame = try? compressor.encode(message) else { return nil }
+        guard let connection else { return nil }
+        let frame: [UInt8]
+        if compression == .perFrame, let body = try? message.encodeBody(limits: compressor.limits), body.count < 128 {
+            // Pongs and disconnects are a few bytes that deflate cannot shrink; a per-frame
+            // frame may always go uncompressed.
+            frame = Frame(type: message.type, body: body).bytes
+        } else {
+            guard let encoded = try? compressor.encode(message) else { return nil }
+            frame = encoded
+        }
         connection.send(frame)
         bytesOut.add(frame.count, at: now)
         return frame.count

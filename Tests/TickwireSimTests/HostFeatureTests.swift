@@ -119,3 +119,29 @@ struct SupportTypeTests {
         #expect(noViewer.tick == 3 && noViewer.double(at: 1, field: 0) == 9)
     }
 }
+
+@Suite("Host in real time")
+struct HostRealTimeTests {
+    @Test("run(until:) paces the rooms on the monotonic clock and stops when told")
+    func runsInRealTime() throws {
+        let clock = MonotonicClock()
+        let network = SimulatedNetwork(clock: clock, seed: 1)
+        var configuration = HostConfiguration()
+        configuration.tickRate = 60
+        let host = Host(game: DotsGame(orbCount: 2), listener: network, clock: clock, configuration: configuration)
+        let client = ClientSession(game: DotsGame(orbCount: 2), clock: clock)
+        client.connect(over: network.connect())
+        let room = try #require(host.room(named: ""))
+        var checks = 0
+        host.run(until: {
+            checks += 1
+            client.tick(input: nil)
+            return room.tick >= 12 || checks > 10_000
+        })
+        let elapsed = clock.now - room.loop.origin
+        #expect(room.tick >= 12, "the room should have ticked 12 times")
+        #expect(elapsed >= .milliseconds(180), "12 ticks at 60 Hz cannot take less than 11 periods (183 ms), took \(elapsed)")
+        #expect(elapsed < .seconds(2), "took \(elapsed): the loop is oversleeping")
+        #expect(client.status == .connected && client.latestSnapshot != nil)
+    }
+}

@@ -71,11 +71,24 @@ public struct PreparedInterest: Sendable {
     private var xs: [Double] = []
     private var ys: [Double] = []
     private var positioned: [Bool] = []
+    /// Radius filters: entity indices bucketed in square cells at least one radius wide (a
+    /// compressed-row grid: `cellStart[c] ..< cellStart[c + 1]` in `cellItems`), so a viewer
+    /// checks only the 3 × 3 cells around it instead of every entity.
+    private var cellSize = 0.0
+    private var originX = 0.0
+    private var originY = 0.0
+    private var columns = 0
+    private var rows = 0
+    private var cellStart: [Int32] = []
+    private var cellItems: [Int32] = []
+    private var unpositioned: [Int] = []
+    /// The most grid cells built per snapshot; a larger world gets wider cells.
+    static var maximumCells: Int { 4096 }
 
     init(filter: InterestFilter, snapshot: Snapshot) {
         self.filter = filter
         self.snapshot = snapshot
-        if case .radius(_, let columns) = filter.rule {
+        if case .radius(let radius, let columns) = filter.rule {
             xs.reserveCapacity(snapshot.count)
             ys.reserveCapacity(snapshot.count)
             positioned.reserveCapacity(snapshot.count)
@@ -88,9 +101,44 @@ public struct PreparedInterest: Sendable {
                     xs.append(0)
                     ys.append(0)
                     positioned.append(false)
+                    unpositioned.append(index)
                 }
             }
+            if radius > 0 { buildGrid(radius: radius) }
         }
+    }
+
+    private mutating func buildGrid(radius: Double) {
+        var minX = Double.infinity, minY = Double.infinity, maxX = -Double.infinity, maxY = -Double.infinity
+        for index in xs.indices where positioned[index] {
+            minX = min(minX, xs[index]); maxX = max(maxX, xs[index])
+            minY = min(minY, ys[index]); maxY = max(maxY, ys[index])
+        }
+        guard minX.isFinite, minY.isFinite, maxX.isFinite, maxY.isFinite else { return }
+        var size = radius
+        while ((maxX - minX) / size + 1) * ((maxY - minY) / size + 1) > Double(Self.maximumCells) { size *= 2 }
+        cellSize = size
+        originX = minX
+        originY = minY
+        columns = Int((maxX - minX) / size) + 1
+        rows = Int((maxY - minY) / size) + 1
+        var counts = [Int32](repeating: 0, count: columns * rows + 1)
+        for index in xs.indices where positioned[index] { counts[cellIndex(xs[index], ys[index]) + 1] += 1 }
+        for cell in 1..<counts.count { counts[cell] += counts[cell - 1] }
+        cellStart = counts
+        var fill = counts
+        cellItems = [Int32](repeating: 0, count: Int(counts[counts.count - 1]))
+        for index in xs.indices where positioned[index] {
+            let cell = cellIndex(xs[index], ys[index])
+            cellItems[Int(fill[cell])] = Int32(index)
+            fill[cell] += 1
+        }
+    }
+
+    private func cellIndex(_ x: Double, _ y: Double) -> Int {
+        let column = min(max(Int((x - originX) / cellSize), 0), columns - 1)
+        let row = min(max(Int((y - originY) / cellSize), 0), rows - 1)
+        return row * columns + column
     }
 
     /// The snapshot as the client whose entity is `viewerEntity` sees it.
@@ -106,14 +154,22 @@ public struct PreparedInterest: Sendable {
         case .radius(let radius, _):
             guard let viewer, positioned[viewer] else { return snapshot }
             let cx = xs[viewer], cy = ys[viewer], limit = radius * radius
-            xs.withUnsafeBufferPointer { xs in
-                ys.withUnsafeBufferPointer { ys in
-                    for index in 0..<xs.count {
-                        let dx = xs[index] - cx, dy = ys[index] - cy
-                        if dx * dx + dy * dy <= limit || !positioned[index] { visible.append(index) }
+            guard radius > 0, columns > 0 else { return snapshot }
+            visible = unpositioned
+            let centre = cellIndex(cx, cy)
+            let column = centre % columns, row = centre / columns
+            for cellRow in max(0, row - 1)...min(rows - 1, row + 1) {
+                for cellColumn in max(0, column - 1)...min(columns - 1, column + 1) {
+                    let cell = cellRow * columns + cellColumn
+                    for slot in Int(cellStart[cell])..<Int(cellStart[cell + 1]) {
+                        let index = Int(cellItems[slot])
+                        let ex = xs[index] - cx, ey = ys[index] - cy
+                        if ex * ex + ey * ey <= limit { visible.append(index) }
                     }
                 }
             }
+            // Snapshots keep entities in id order, which is index order.
+            visible.sort()
         }
         var filtered = Snapshot(schema: snapshot.schema, tick: snapshot.tick, capacity: visible.count)
         let types = snapshot.schema.entityTypes

@@ -12,7 +12,9 @@ final class RoomClient<G: Game> {
     var compression: CompressionMode
     /// Per-frame mode only: whether deflating snapshots has recently made them at least 10%
     /// smaller. When it has not, snapshots go uncompressed (each per-frame frame stands
-    /// alone, so this is allowed) and deflate is tried again every ``compressionProbeInterval`` frames.
+    /// alone, so this is allowed) and deflate is tried again every ``compressionProbeInterval``
+    /// frames. Snapshots whose delta is under ``Message/smallSnapshotBytes`` are never deflated:
+    /// a few bytes saved are not worth a deflate call.
     var compressionPays = true
     var framesUntilProbe = 0
     static var compressionProbeInterval: Int { 32 }
@@ -109,8 +111,8 @@ final class RoomClient<G: Game> {
     func sendSnapshot(_ message: Message, now: Timestamp, limits: FrameLimits) -> Int? {
         guard let connection else { return nil }
         let frame: [UInt8]
-        if compression == .perFrame && !compressionPays && framesUntilProbe > 0 {
-            framesUntilProbe -= 1
+        if compression == .perFrame, !compressionPays && framesUntilProbe > 0 || message.isSmallSnapshot {
+            if !compressionPays { framesUntilProbe -= 1 }
             guard let body = try? message.encodeBody(limits: limits), body.count + 1 <= limits.maximumFrameBytes else { return nil }
             frame = Frame(type: message.type, body: body).bytes
         } else {
@@ -142,5 +144,15 @@ final class RoomClient<G: Game> {
             inputQueue.append((sequence, input))
         }
         if inputQueue.count > limit { inputQueue.removeFirst(inputQueue.count - limit) }
+    }
+}
+
+extension Message {
+    /// Snapshot deltas shorter than this go uncompressed in per-frame mode.
+    static var smallSnapshotBytes: Int { 256 }
+
+    var isSmallSnapshot: Bool {
+        if case .snapshot(let snapshot) = self { return snapshot.delta.count < Message.smallSnapshotBytes }
+        return false
     }
 }

@@ -15,13 +15,17 @@ enum BenchSimCommand {
     static func run(_ arguments: [String]) throws {
         var parsed = try CommandArguments(arguments, valueOptions: ["ticks", "radius", "level", "compression", "clients"])
         let asJSON = parsed.flag("json")
-        let ticks = try parsed.integer("ticks", default: 90)
+        // More ticks for fewer clients, so every configuration times thousands of sends.
+        let fixedTicks = try parsed.integer("ticks", default: 0)
         let radius = try parsed.double("radius", default: 128)
         let level = try parsed.integer("level", default: CompressionSettings().level)
         let compressionName = parsed.string("compression") ?? "perFrame"
         let onlyClients = try parsed.integer("clients", default: 0)
         try parsed.rejectUnknown()
-        guard ticks >= 20, ticks <= 590 else { throw CommandArguments.UsageError(description: "--ticks wants 20...590") }
+        guard fixedTicks == 0 || (20...590).contains(fixedTicks) else {
+            throw CommandArguments.UsageError(description: "--ticks wants 20...590")
+        }
+        func ticks(for clients: Int) -> Int { fixedTicks > 0 ? fixedTicks : (clients <= 10 ? 400 : clients <= 100 ? 200 : 90) }
         guard (0...9).contains(level) else { throw CommandArguments.UsageError(description: "--level wants 0...9") }
         let modes: [String: CompressionMode] = ["none": .none, "perFrame": .perFrame, "streaming": .streaming]
         guard let compression = modes[compressionName] else {
@@ -31,21 +35,21 @@ enum BenchSimCommand {
 
         let scene = try BenchScenes.arena()
         let game = ArenaReplayGame(snapshots: scene.snapshots, schema: scene.schema)
-        let empty = measure(game: game, clients: 0, radius: nil, ticks: ticks, settings: settings)
+        let empty = measure(game: game, clients: 0, radius: nil, ticks: ticks(for: 0), settings: settings)
         var rows: [BenchSimRow] = []
         for useRadius in [false, true] {
             for clients in onlyClients > 0 ? [onlyClients] : [10, 100, 1000] {
-                let result = measure(game: game, clients: clients, radius: useRadius ? radius : nil, ticks: ticks, settings: settings)
+                let result = measure(game: game, clients: clients, radius: useRadius ? radius : nil, ticks: ticks(for: clients), settings: settings)
                 let perClient = max(0, result.microsecondsPerTick - empty.microsecondsPerTick) / Double(clients)
                 rows.append(BenchSimRow(
-                    clients: clients, interestRadius: useRadius ? radius : nil,
+                    clients: clients, measuredTicks: ticks(for: clients) - ticks(for: clients) / 2, interestRadius: useRadius ? radius : nil,
                     microsecondsPerTick: result.microsecondsPerTick, microsecondsPerClientPerTick: perClient,
                     bytesPerClientPerTick: result.bytesPerClientPerTick, fullSnapshots: result.fullSnapshots,
                     skippedSnapshots: result.skipped))
             }
         }
         let report = BenchSimReport(
-            scene: scene.name, tickRate: scene.hz, measuredTicks: ticks - ticks / 2,
+            scene: scene.name, tickRate: scene.hz,
             compression: compression.description, compressionLevel: level,
             emptyTickMicroseconds: empty.microsecondsPerTick, goalMicrosecondsPerClient: 30, rows: rows)
         if asJSON {
@@ -160,6 +164,7 @@ struct ArenaReplayGame: Game {
 /// One configuration's figures.
 struct BenchSimRow: Codable {
     var clients: Int
+    var measuredTicks: Int
     var interestRadius: Double?
     var microsecondsPerTick: Double
     var microsecondsPerClientPerTick: Double
@@ -172,7 +177,6 @@ struct BenchSimRow: Codable {
 struct BenchSimReport: Codable {
     var scene: String
     var tickRate: Int
-    var measuredTicks: Int
     var compression: String
     var compressionLevel: Int
     var emptyTickMicroseconds: Double
@@ -181,16 +185,16 @@ struct BenchSimReport: Codable {
 
     func table() -> String {
         var lines = [
-            "bench sim: host cost per tick, scene \(scene) at \(tickRate) Hz, \(measuredTicks) ticks measured after warm-up",
+            "bench sim: host cost per tick (thread CPU time), scene \(scene) at \(tickRate) Hz, second half of each run measured",
             "compression: \(compression), zlib level \(compressionLevel)",
             "tick with no clients: \(String(format: "%.1f", emptyTickMicroseconds)) µs (capture and history)",
             "",
-            "clients  radius   µs/tick    µs/client/tick  bytes/client/tick  full  skipped",
+            "clients  radius  ticks   µs/tick    µs/client/tick  bytes/client/tick  full  skipped",
         ]
         for row in rows {
             let radius = row.interestRadius.map { String(format: "%.0f", $0) } ?? "none"
             lines.append(String(
-                format: "%7d  %6@  %9.1f  %14.2f  %17.1f  %4d  %7d", row.clients, radius as NSString, row.microsecondsPerTick,
+                format: "%7d  %6@  %5d  %9.1f  %14.2f  %17.1f  %4d  %7d", row.clients, radius as NSString, row.measuredTicks, row.microsecondsPerTick,
                 row.microsecondsPerClientPerTick, row.bytesPerClientPerTick, row.fullSnapshots, row.skippedSnapshots))
         }
         let withRadius = rows.filter { $0.interestRadius != nil }.map(\.microsecondsPerClientPerTick).max() ?? 0

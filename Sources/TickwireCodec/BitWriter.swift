@@ -8,7 +8,9 @@
 /// (LEB128 groups of eight bits), Elias-gamma codes and integers bounded to a range, each in
 /// exactly the bits it needs.
 public struct BitWriter: Sendable {
-    @usableFromInline var storage: [UInt8]
+    /// Whole 64-bit words written so far; word `i` holds stream bits `64i ..< 64i + 64`.
+    @usableFromInline var words: [UInt64]
+    /// The bits after the last whole word, in its low `scratchBits` bits (always < 64).
     @usableFromInline var scratch: UInt64 = 0
     @usableFromInline var scratchBits: Int = 0
 
@@ -16,29 +18,37 @@ public struct BitWriter: Sendable {
     ///
     /// - Parameter capacity: Bytes to reserve up front.
     public init(capacity: Int = 0) {
-        storage = []
-        storage.reserveCapacity(capacity)
+        words = []
+        words.reserveCapacity((capacity + 7) / 8)
     }
 
     /// The number of bits written so far.
-    public var bitCount: Int { storage.count &* 8 &+ scratchBits }
+    public var bitCount: Int { words.count &* 64 &+ scratchBits }
 
     /// The bytes written so far, the last partial byte padded with zero bits.
     public var bytes: [UInt8] {
-        var result = storage
-        var rest = scratch
-        var bits = scratchBits
-        while bits > 0 {
-            result.append(UInt8(truncatingIfNeeded: rest))
-            rest >>= 8
-            bits -= 8
+        let count = (bitCount + 7) / 8
+        return [UInt8](unsafeUninitializedCapacity: count) { buffer, initialized in
+            var index = 0
+            for word in words {
+                for shift in stride(from: 0, to: 64, by: 8) {
+                    buffer[index] = UInt8(truncatingIfNeeded: word >> UInt64(shift))
+                    index += 1
+                }
+            }
+            var rest = scratch
+            while index < count {
+                buffer[index] = UInt8(truncatingIfNeeded: rest)
+                rest >>= 8
+                index += 1
+            }
+            initialized = count
         }
-        return result
     }
 
     /// Forgets everything written, keeping the allocated capacity.
     public mutating func removeAll() {
-        storage.removeAll(keepingCapacity: true)
+        words.removeAll(keepingCapacity: true)
         scratch = 0
         scratchBits = 0
     }
@@ -51,12 +61,7 @@ public struct BitWriter: Sendable {
     @inlinable @inline(__always)
     public mutating func write(_ value: UInt64, bits: Int) {
         precondition(bits >= 0 && bits <= 64, "BitWriter.write: bit count \(bits) is outside 0...64")
-        if bits > 32 {
-            writeSmall(value & 0xFFFF_FFFF, bits: 32)
-            writeSmall((value >> 32) & BitWriter.mask(bits - 32), bits: bits - 32)
-        } else {
-            writeSmall(value & BitWriter.mask(bits), bits: bits)
-        }
+        writeSmall(value & BitWriter.mask(bits), bits: bits)
     }
 
     /// A mask of the low `bits` bits (0...64).
@@ -65,18 +70,18 @@ public struct BitWriter: Sendable {
         bits >= 64 ? UInt64.max : (UInt64(1) << UInt64(bits)) &- 1
     }
 
+    /// Appends `bits` (0...64) bits of `value`, which has no bits set above them.
     @inlinable @inline(__always)
     mutating func writeSmall(_ value: UInt64, bits: Int) {
-        // scratchBits < 32 on entry and bits <= 32, so everything fits in the 64-bit scratch.
+        // Shifts of 64 or more give 0 in Swift's `<<` and `>>` on UInt64, which is what is wanted.
         scratch |= value << UInt64(scratchBits)
-        scratchBits &+= bits
-        if scratchBits >= 32 {
-            storage.append(UInt8(truncatingIfNeeded: scratch))
-            storage.append(UInt8(truncatingIfNeeded: scratch >> 8))
-            storage.append(UInt8(truncatingIfNeeded: scratch >> 16))
-            storage.append(UInt8(truncatingIfNeeded: scratch >> 24))
-            scratch >>= 32
-            scratchBits &-= 32
+        let total = scratchBits &+ bits
+        if total >= 64 {
+            words.append(scratch)
+            scratch = value >> UInt64(64 &- scratchBits)
+            scratchBits = total &- 64
+        } else {
+            scratchBits = total
         }
     }
 

@@ -26,6 +26,7 @@ struct BenchCodecReport: Codable {
             lines.append(String(format: "  %d snapshots measured, %.1f entities each; changed per snapshot: %.1f vs previous tick, %.1f vs six ticks back",
                                 scene.snapshotsMeasured, scene.entitiesPerSnapshot,
                                 scene.changedPerSnapshotVsPrevious, scene.changedPerSnapshotVsSixBack))
+            lines.append("  times: thread CPU time, median of the runs; ×JSON: how many times smaller than JSON")
             lines.append(row(header))
             for encoding in scene.encodings {
                 lines.append(row([
@@ -82,6 +83,10 @@ struct BenchEncodingReport: Codable {
     var decodeNanosecondsPerEntity: Double
     /// Encode plus decode time per created, destroyed or changed entity.
     var codecNanosecondsPerChangedEntity: Double?
+    /// Median wall-clock encode time (the other times are thread CPU time).
+    var wallEncodeMicrosecondsPerSnapshot: Double
+    /// Median wall-clock decode time.
+    var wallDecodeMicrosecondsPerSnapshot: Double
     /// JSON bytes per snapshot divided by this encoding's.
     var timesSmallerThanJSON: Double
 }

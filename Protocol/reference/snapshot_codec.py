@@ -4,7 +4,7 @@
 Written from PROTOCOL.md alone, it generates the `delta-*.hex` and `bits-*.hex` vectors and
 checks that every vector decodes and re-encodes byte for byte. Usage:
 
-    python3 snapshot_codec.py --check      # decode and re-encode every vector
+    python3 snapshot_codec.py [--check]    # decode and re-encode every vector
     python3 snapshot_codec.py --generate   # rewrite the vectors (only when the format changes)
 """
 import math

@@ -32,7 +32,7 @@ enum BenchCodecCommand {
         for scene in try BenchScenes.all() where only == nil || only == scene.name {
             reports.append(try measure(scene, runs: runs, skipJSON: skipJSON))
         }
-        let report = BenchCodecReport(scenes: reports)
+        let report = BenchCodecReport(scenes: reports, runs: runs)
         if asJSON {
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.prettyPrinted, .sortedKeys]

@@ -4,10 +4,15 @@ import Foundation
 struct BenchCodecReport: Codable {
     var scenes: [BenchSceneReport]
     var goals: [BenchGoal]
+    /// Timed runs per encoding (JSON at most 3); every time is the median run.
+    var runs: Int
+    /// What the times measure.
+    var timing = "thread CPU time per snapshot or entity, median of the runs; wall* fields: wall-clock time"
 
-    init(scenes: [BenchSceneReport]) {
+    init(scenes: [BenchSceneReport], runs: Int) {
         self.scenes = scenes
         self.goals = BenchGoal.evaluate(scenes)
+        self.runs = runs
     }
 
     func table() -> String {

@@ -23,7 +23,18 @@ enum BenchCodecCommand {
         let runs = try parsed.integer("runs", default: 5)
         let only = parsed.string("scene")
         let skipJSON = parsed.flag("no-json")
+        let wantsHelp = parsed.flag("help")
         try parsed.rejectUnknown()
+        if wantsHelp {
+            print("""
+                usage: tickwire bench codec [--json] [--runs N] [--scene NAME] [--no-json]
+                  --json        machine-readable output
+                  --runs N      timed runs per encoding, median reported (default 5; JSON at most 3)
+                  --scene NAME  only arena-1000, moving-60 or idle-1000
+                  --no-json     skip the slow Codable JSON rows (for profiling; ratios then meaningless)
+                """)
+            return
+        }
         guard (1...100).contains(runs) else { throw CommandArguments.UsageError(description: "--runs wants 1...100") }
         #if DEBUG
         FileHandleOutput.standardError.write("tickwire: a debug build; measure with `swift run -c release tickwire bench codec`\n")

@@ -23,7 +23,7 @@ public struct BitWriter: Sendable {
     }
 
     /// The number of bits written so far.
-    public var bitCount: Int { words.count &* 64 &+ scratchBits }
+    public var bitCount: Int { words.count * 64 + scratchBits }
 
     /// The bytes written so far, the last partial byte padded with zero bits.
     public var bytes: [UInt8] {
@@ -67,7 +67,7 @@ public struct BitWriter: Sendable {
     /// A mask of the low `bits` bits (0...64).
     @inlinable @inline(__always)
     static func mask(_ bits: Int) -> UInt64 {
-        bits >= 64 ? UInt64.max : (UInt64(1) << UInt64(bits)) &- 1
+        bits >= 64 ? UInt64.max : (UInt64(1) << UInt64(bits)) - 1
     }
 
     /// Appends `bits` (0...64) bits of `value`, which has no bits set above them.
@@ -75,11 +75,11 @@ public struct BitWriter: Sendable {
     mutating func writeSmall(_ value: UInt64, bits: Int) {
         // Shifts of 64 or more give 0 in Swift's `<<` and `>>` on UInt64, which is what is wanted.
         scratch |= value << UInt64(scratchBits)
-        let total = scratchBits &+ bits
+        let total = scratchBits + bits
         if total >= 64 {
             words.append(scratch)
-            scratch = value >> UInt64(64 &- scratchBits)
-            scratchBits = total &- 64
+            scratch = value >> UInt64(64 - scratchBits)
+            scratchBits = total - 64
         } else {
             scratchBits = total
         }
@@ -133,8 +133,8 @@ public struct BitWriter: Sendable {
     @inlinable
     public mutating func writeGamma(_ value: UInt64) {
         precondition(value >= 1, "BitWriter.writeGamma: the gamma code starts at 1")
-        let low = 63 &- value.leadingZeroBitCount
-        write(UInt64(1) << UInt64(low), bits: low &+ 1)
+        let low = 63 - value.leadingZeroBitCount
+        write(UInt64(1) << UInt64(low), bits: low + 1)
         write(value, bits: low)
     }
 
@@ -158,6 +158,7 @@ public struct BitWriter: Sendable {
     /// - Returns: 0...64.
     @inlinable
     public static func bitWidth(of range: ClosedRange<Int64>) -> Int {
+        // Wrapping subtraction: the span of any Int64 range fits in a UInt64 bit pattern.
         bitWidth(ofMaximum: UInt64(bitPattern: range.upperBound &- range.lowerBound))
     }
 
@@ -167,7 +168,7 @@ public struct BitWriter: Sendable {
     /// - Returns: 0 for a maximum of 0, otherwise the position of its highest one bit plus one.
     @inlinable
     public static func bitWidth(ofMaximum maximum: UInt64) -> Int {
-        64 &- maximum.leadingZeroBitCount
+        64 - maximum.leadingZeroBitCount
     }
 
     /// The number of bits ``writeGamma(_:)`` writes for `value` (≥ 1).
@@ -176,7 +177,7 @@ public struct BitWriter: Sendable {
     /// - Returns: `2 × (bits after the leading one) + 1`.
     @inlinable
     public static func gammaBitCount(_ value: UInt64) -> Int {
-        2 &* (63 &- value.leadingZeroBitCount) &+ 1
+        2 * (63 - value.leadingZeroBitCount) + 1
     }
 
     /// The number of bits ``writeVarint(_:)`` writes for `value`.
@@ -185,8 +186,8 @@ public struct BitWriter: Sendable {
     /// - Returns: 8 per seven-bit group.
     @inlinable
     public static func varintBitCount(_ value: UInt64) -> Int {
-        let significant = max(1, 64 &- value.leadingZeroBitCount)
-        return 8 &* ((significant &+ 6) / 7)
+        let significant = max(1, 64 - value.leadingZeroBitCount)
+        return 8 * ((significant + 6) / 7)
     }
 }
 
@@ -208,6 +209,7 @@ public enum ZigZag {
     /// - Returns: The signed value whose image it is.
     @inlinable
     public static func decode(_ value: UInt64) -> Int64 {
+        // Wrapping negation is the mapping: 0 − 1 gives the all-ones mask for odd images.
         Int64(bitPattern: (value >> 1) ^ (0 &- (value & 1)))
     }
 }

@@ -11,7 +11,7 @@ import TickwireZlib
 /// JSON at most 3) encode and decode every measured snapshot, and the median run is reported.
 /// Times are the thread's CPU time (so that other processes on a shared machine do not inflate
 /// them); `--json` also gives the median wall-clock times.
-/// `--no-json` skips the (slow) JSON rows, for profiling; the JSON ratios are then meaningless.
+/// `--no-json` skips the (slow) JSON rows, for profiling; the JSON ratios are then left out.
 /// Snapshots 6...599 are measured, so that every delta has its baseline (the previous tick, or
 /// six ticks back).
 enum BenchCodecCommand {
@@ -31,7 +31,7 @@ enum BenchCodecCommand {
                   --json        machine-readable output
                   --runs N      timed runs per encoding, median reported (default 5; JSON at most 3)
                   --scene NAME  only arena-1000, moving-60 or idle-1000
-                  --no-json     skip the slow Codable JSON rows (for profiling; ratios then meaningless)
+                  --no-json     skip the slow Codable JSON rows (for profiling; ratios are then left out)
                 """)
             return
         }

@@ -6,7 +6,7 @@
 public struct BitReader: Sendable {
     let bytes: [UInt8]
     /// The position of the next bit to read, counted from the first bit of the input.
-    public private(set) var bitPosition: Int = 0
+    public internal(set) var bitPosition: Int = 0
     let endBit: Int
 
     /// Creates a reader over `bytes`.
@@ -14,11 +14,11 @@ public struct BitReader: Sendable {
     /// - Parameter bytes: The input; the reader keeps a reference to it (no copy).
     public init(_ bytes: [UInt8]) {
         self.bytes = bytes
-        self.endBit = bytes.count &* 8
+        self.endBit = bytes.count * 8
     }
 
     /// The number of bits not yet read.
-    public var remainingBits: Int { endBit &- bitPosition }
+    public var remainingBits: Int { endBit - bitPosition }
 
     /// Reads a `bits`-wide unsigned value, least significant bit first.
     ///
@@ -26,6 +26,7 @@ public struct BitReader: Sendable {
     /// - Returns: The value, below `2^bits`.
     /// - Throws: ``CodecError`` `.invalidBitCount` for a width outside 0...64, `.truncated` when
     ///   fewer bits are left.
+    @inline(__always)
     public mutating func read(bits: Int) throws(CodecError) -> UInt64 {
         guard bits >= 0 && bits <= 64 else { throw CodecError(.invalidBitCount(bits)) }
         guard bits <= remainingBits else {
@@ -33,18 +34,19 @@ public struct BitReader: Sendable {
         }
         if bits > 56 {
             let low = readUnchecked(bits: 32)
-            return low | (readUnchecked(bits: bits &- 32) << 32)
+            return low | (readUnchecked(bits: bits - 32) << 32)
         }
         return readUnchecked(bits: bits)
     }
 
     /// Reads up to 56 bits the caller has checked are there.
+    @inline(__always)
     mutating func readUnchecked(bits: Int) -> UInt64 {
         if bits == 0 { return 0 }
         let byteIndex = bitPosition >> 3
         let shift = UInt64(bitPosition & 7)
         var word: UInt64 = 0
-        if byteIndex &+ 8 <= bytes.count {
+        if byteIndex + 8 <= bytes.count {
             // Fast path: one unaligned little-endian load of the eight bytes holding the bits.
             word = bytes.withUnsafeBytes { UInt64(littleEndian: $0.loadUnaligned(fromByteOffset: byteIndex, as: UInt64.self)) }
         } else {
@@ -53,11 +55,11 @@ public struct BitReader: Sendable {
             var gathered: UInt64 = 0
             while index < bytes.count {
                 word |= UInt64(bytes[index]) << gathered
-                gathered &+= 8
-                index &+= 1
+                gathered += 8
+                index += 1
             }
         }
-        bitPosition &+= bits
+        bitPosition += bits
         return (word >> shift) & BitWriter.mask(bits)
     }
 
@@ -65,6 +67,7 @@ public struct BitReader: Sendable {
     ///
     /// - Returns: `true` for 1.
     /// - Throws: ``CodecError`` `.truncated` at the end of the input.
+    @inline(__always)
     public mutating func readBool() throws(CodecError) -> Bool {
         guard remainingBits >= 1 else { throw CodecError(.truncated(neededBits: 1, availableBits: 0)) }
         return readUnchecked(bits: 1) == 1
@@ -98,7 +101,7 @@ public struct BitReader: Sendable {
                 if payload == 0 && shift > 0 { throw CodecError(.malformedVarint(atBit: start)) }
                 return value
             }
-            shift &+= 7
+            shift += 7
         }
     }
 
@@ -130,11 +133,22 @@ public struct BitReader: Sendable {
     ///   after 64 zero bits.
     public mutating func readGamma() throws(CodecError) -> UInt64 {
         let start = bitPosition
+        // Count the leading zero bits (stored first, least significant first) from a peeked word.
         var zeros = 0
-        while try !readBool() {
-            zeros &+= 1
+        while true {
+            let available = min(remainingBits, 56)
+            guard available > 0 else { throw CodecError(.truncated(neededBits: 1, availableBits: 0)) }
+            let word = readUnchecked(bits: available)
+            let run = word.trailingZeroBitCount
+            if run < available {
+                zeros += run
+                bitPosition = bitPosition - available + run + 1
+                break
+            }
+            zeros += available
             if zeros > 63 { throw CodecError(.malformedGammaCode(atBit: start)) }
         }
+        if zeros > 63 { throw CodecError(.malformedGammaCode(atBit: start)) }
         return (UInt64(1) << UInt64(zeros)) | (try read(bits: zeros))
     }
 
@@ -145,6 +159,7 @@ public struct BitReader: Sendable {
     /// - Throws: ``CodecError`` as ``read(bits:)``, or `.valueOutOfRange` when the offset read
     ///   lies past the range's upper bound.
     public mutating func read(in range: ClosedRange<Int64>) throws(CodecError) -> Int64 {
+        // Wrapping subtraction: the span of any Int64 range fits in a UInt64 bit pattern.
         let span = UInt64(bitPattern: range.upperBound &- range.lowerBound)
         let offset = try read(bits: BitWriter.bitWidth(ofMaximum: span))
         guard offset <= span else {

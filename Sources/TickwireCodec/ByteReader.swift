@@ -4,7 +4,7 @@
 /// that the bytes are there, throwing ``FrameError/truncated(offset:needed:)`` otherwise. Varints
 /// must be in their shortest form and fit in 64 bits. Byte strings are checked against a limit
 /// before anything is allocated. Offsets in errors count from the start of the buffer.
-public struct ByteReader: Hashable, Sendable {
+public struct ByteReader: Sendable {
     @usableFromInline let buffer: [UInt8]
     /// The index of the next byte to read.
     public private(set) var offset: Int

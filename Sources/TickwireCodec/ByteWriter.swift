@@ -4,7 +4,7 @@
 /// (network byte order); varints are unsigned LEB128 (seven bits per byte, least significant
 /// group first, high bit set on every byte but the last), always in their shortest form;
 /// signed varints are zigzag-mapped first. A byte string is a varint length and the bytes.
-public struct ByteWriter: Hashable, Sendable {
+public struct ByteWriter: Sendable {
     /// The bytes written so far.
     public private(set) var bytes: [UInt8]
 

@@ -40,6 +40,7 @@ public struct CodecError: Error, Hashable, Sendable, CustomStringConvertible {
         /// Bytes or non-zero padding bits follow the end of the encoding.
         public static let trailingData = Kind(name: "trailingData")
 
+        /// The kind's name, as in the static member (`truncated`, …).
         public var description: String { name }
     }
 

@@ -26,6 +26,7 @@ public struct CompressionMode: RawRepresentable, Hashable, Sendable, CustomStrin
     /// takeover). Small repetitive frames compress far better than alone.
     public static let streaming = CompressionMode(2)
 
+    /// The mode's name: `none`, `perFrame` or `streaming`.
     public var description: String {
         switch rawValue {
         case 0: "none"

@@ -35,6 +35,9 @@ struct DeltaDecoder {
         var destroyed: [UInt32] = []
         if try reader.readBool() {
             let count = try reader.readVarint()
+            guard count >= 1 else {
+                throw CodecError(.valueOutOfRange(what: "destroyed entity count", value: "0", allowed: "1 or more"))
+            }
             guard count <= UInt64(baseline.count) else {
                 throw CodecError(.tooManyEntities(count: count, limit: baseline.count))
             }
@@ -54,6 +57,9 @@ struct DeltaDecoder {
 
         if try reader.readBool() {
             let count = try readEntityCount(existing: snapshot.count)
+            guard count >= 1 else {
+                throw CodecError(.valueOutOfRange(what: "created entity count", value: "0", allowed: "1 or more"))
+            }
             var created = Snapshot(schema: schema, tick: tick, capacity: count)
             try readCreated(count: count, into: &created)
             snapshot = try merge(snapshot, created)
@@ -67,6 +73,7 @@ struct DeltaDecoder {
         let count = try reader.readVarint()
         let total = UInt64(existing) + min(count, UInt64(Int32.max))
         guard total <= UInt64(limits.maxEntities) else {
+            // Wrapping addition: only the message needs the sum, and a hostile count may be near 2^64.
             throw CodecError(.tooManyEntities(count: UInt64(existing) &+ count, limit: limits.maxEntities))
         }
         try requireBits(Int(count) * 8)
@@ -110,9 +117,9 @@ struct DeltaDecoder {
     }
 
     private mutating func readFullValue(_ layout: TypeLayout, _ field: Int) throws(CodecError) -> UInt64 {
-        let value = try reader.read(bits: layout.widths[field])
-        guard value <= layout.maxQuantized[field] else {
-            throw CodecError(.valueOutOfRange(what: "field \(field) value", value: "\(value)", allowed: "0...\(layout.maxQuantized[field])"))
+        let value = try reader.read(bits: layout.fields[field].width)
+        guard value <= layout.fields[field].maxQuantized else {
+            throw CodecError(.valueOutOfRange(what: "field \(field) value", value: "\(value)", allowed: "0...\(layout.fields[field].maxQuantized)"))
         }
         return value
     }
@@ -171,40 +178,69 @@ struct DeltaDecoder {
                 }
                 index += run
             }
+            guard !marked.isEmpty else {
+                throw CodecError(.valueOutOfRange(what: "changed entity bits", value: "all 0", allowed: "at least one 1"))
+            }
         }
-        for entity in marked {
-            try readFieldChanges(at: Int(entity), in: &snapshot)
+        // Apply the changes through raw pointers: no per-entity layout copies or uniqueness checks.
+        let flatFields = schema.flatFields, fieldStarts = schema.fieldStarts
+        let types = snapshot.types, offsets = snapshot.offsets, ids = snapshot.ids
+        var failure: CodecError?
+        snapshot.values.withUnsafeMutableBufferPointer { values in
+            flatFields.withUnsafeBufferPointer { fields in
+                do throws(CodecError) {
+                    for entity in marked {
+                        let index = Int(entity), type = Int(types[index])
+                        try readFieldChanges(
+                            of: ids[index],
+                            values: UnsafeMutableBufferPointer(rebasing: values[Int(offsets[index])...]),
+                            fields: UnsafeBufferPointer(rebasing: fields[fieldStarts[type]..<fieldStarts[type + 1]])
+                        )
+                    }
+                } catch {
+                    failure = error
+                }
+            }
         }
+        if let failure { throw failure }
     }
 
     /// Reads one changed entity's field mask and changed values, applying them in place.
-    private mutating func readFieldChanges(at index: Int, in snapshot: inout Snapshot) throws(CodecError) {
-        let layout = schema.layouts[Int(snapshot.types[index])]
-        let offset = Int(snapshot.offsets[index])
-        var mask = try reader.read(bits: layout.fieldCount)
+    ///
+    /// `values` starts at the entity's first value; `fields` are its type's fields.
+    private mutating func readFieldChanges(
+        of id: UInt32, values: UnsafeMutableBufferPointer<UInt64>, fields: UnsafeBufferPointer<TypeLayout.FieldLayout>
+    ) throws(CodecError) {
+        var mask = try reader.read(bits: fields.count)
+        guard mask != 0 else {
+            throw CodecError(.valueOutOfRange(what: "changed field mask of entity \(id)", value: "0", allowed: "at least one 1"))
+        }
         while mask != 0 {
             let field = mask.trailingZeroBitCount
             mask &= mask - 1
-            let mode = layout.deltaModes[field]
-            let isDelta = mode != .none ? try reader.readBool() : false
+            let layout = fields[field]
+            let isDelta = layout.deltaMode != .none ? try reader.readBool() : false
             if !isDelta {
-                snapshot.values[offset + field] = try readFullValue(layout, field)
+                let value = try reader.read(bits: layout.width)
+                guard value <= layout.maxQuantized else {
+                    throw CodecError(.valueOutOfRange(what: "field \(field) of entity \(id)", value: "\(value)", allowed: "0...\(layout.maxQuantized)"))
+                }
+                values[field] = value
                 continue
             }
             let delta = ZigZag.decode(try reader.readGamma())
-            let old = snapshot.values[offset + field]
-            let width = layout.widths[field]
-            if mode == .wrapping {
+            let old = values[field]
+            if layout.deltaMode == .wrapping {
                 // Wrapping arithmetic: angles live modulo 2^width.
-                snapshot.values[offset + field] = (old &+ UInt64(bitPattern: delta)) & BitWriter.mask(width)
+                values[field] = (old &+ UInt64(bitPattern: delta)) & BitWriter.mask(layout.width)
             } else {
                 let (new, overflow) = Int64(old).addingReportingOverflow(delta)
-                guard !overflow, new >= 0, UInt64(new) <= layout.maxQuantized[field] else {
+                guard !overflow, new >= 0, UInt64(new) <= layout.maxQuantized else {
                     throw CodecError(.valueOutOfRange(
-                        what: "field \(field) after a delta of \(delta) from \(old)", value: overflow ? "overflow" : "\(new)",
-                        allowed: "0...\(layout.maxQuantized[field])"))
+                        what: "field \(field) of entity \(id) after a delta of \(delta) from \(old)",
+                        value: overflow ? "overflow" : "\(new)", allowed: "0...\(layout.maxQuantized)"))
                 }
-                snapshot.values[offset + field] = UInt64(new)
+                values[field] = UInt64(new)
             }
         }
     }

@@ -6,15 +6,19 @@
 struct DeltaEncoder {
     let layouts: [TypeLayout]
     let typeIndexBits: Int
+    let flatFields: [TypeLayout.FieldLayout]
+    let fieldStarts: [Int]
 
     private var destroyed: [UInt32] = []
     private var created: [Int32] = []
     /// Changed entities as (survivor index, current index, baseline index) triples, flattened.
     private var changed: [Int32] = []
 
-    init(layouts: [TypeLayout], typeIndexBits: Int) {
-        self.layouts = layouts
-        self.typeIndexBits = typeIndexBits
+    init(schema: Schema) {
+        self.layouts = schema.layouts
+        self.typeIndexBits = schema.typeIndexBits
+        self.flatFields = schema.flatFields
+        self.fieldStarts = schema.fieldStarts
     }
 
     mutating func encode(_ snapshot: Snapshot, against baseline: Snapshot?, into writer: inout BitWriter) {
@@ -48,10 +52,23 @@ struct DeltaEncoder {
         writer.write(!changed.isEmpty)
         if !changed.isEmpty {
             writeChangedIndices(survivorCount: survivorCount, into: &writer)
-            var triple = 0
-            while triple < changed.count {
-                writeChanges(snapshot, Int(changed[triple + 1]), baseline, Int(changed[triple + 2]), into: &writer)
-                triple += 3
+            snapshot.values.withUnsafeBufferPointer { currentValues in
+            baseline.values.withUnsafeBufferPointer { baselineValues in
+            flatFields.withUnsafeBufferPointer { fields in
+                var triple = 0
+                while triple < changed.count {
+                    let i = Int(changed[triple + 1]), j = Int(changed[triple + 2])
+                    let type = Int(snapshot.types[i])
+                    let typeFields = UnsafeBufferPointer(rebasing: fields[fieldStarts[type]..<fieldStarts[type + 1]])
+                    writeChanges(
+                        UnsafeBufferPointer(rebasing: currentValues[Int(snapshot.offsets[i])...]),
+                        UnsafeBufferPointer(rebasing: baselineValues[Int(baseline.offsets[j])...]),
+                        typeFields, into: &writer
+                    )
+                    triple += 3
+                }
+            }
+            }
             }
         }
 
@@ -162,28 +179,31 @@ struct DeltaEncoder {
     }
 
     /// Writes one changed entity: its changed-field mask, then each changed field, as a delta when shorter.
-    private func writeChanges(_ current: Snapshot, _ i: Int, _ baseline: Snapshot, _ j: Int, into writer: inout BitWriter) {
-        let layout = layouts[Int(current.types[i])]
-        let a = Int(current.offsets[i]), b = Int(baseline.offsets[j])
+    ///
+    /// `current` and `baseline` start at the entity's first value; `fields` are its type's fields.
+    private func writeChanges(
+        _ current: UnsafeBufferPointer<UInt64>, _ baseline: UnsafeBufferPointer<UInt64>,
+        _ fields: UnsafeBufferPointer<TypeLayout.FieldLayout>, into writer: inout BitWriter
+    ) {
         var mask: UInt64 = 0
-        for field in 0..<layout.fieldCount where current.values[a + field] != baseline.values[b + field] {
+        for field in 0..<fields.count where current[field] != baseline[field] {
             mask |= 1 << UInt64(field)
         }
-        writer.write(mask, bits: layout.fieldCount)
+        writer.write(mask, bits: fields.count)
         var rest = mask
         while rest != 0 {
             let field = rest.trailingZeroBitCount
             rest &= rest - 1
-            let new = current.values[a + field]
-            let width = layout.widths[field]
-            let mode = layout.deltaModes[field]
-            guard mode != .none else {
+            let new = current[field]
+            let layout = fields[field]
+            let width = layout.width
+            guard layout.deltaMode != .none else {
                 writer.write(new, bits: width)
                 continue
             }
-            let old = baseline.values[b + field]
+            let old = baseline[field]
             let delta: Int64
-            if mode == .wrapping {
+            if layout.deltaMode == .wrapping {
                 // Wrapping arithmetic: angle deltas are taken modulo 2^width, then centred on 0.
                 let raw = (new &- old) & BitWriter.mask(width)
                 delta = raw >= (1 << UInt64(width - 1)) ? Int64(raw) - (1 << Int64(width)) : Int64(raw)
@@ -212,7 +232,7 @@ struct DeltaEncoder {
         let layout = layouts[type]
         let offset = Int(snapshot.offsets[index])
         for field in 0..<layout.fieldCount {
-            writer.write(snapshot.values[offset + field], bits: layout.widths[field])
+            writer.write(snapshot.values[offset + field], bits: layout.fields[field].width)
         }
     }
 }

@@ -148,6 +148,7 @@ public struct FrameError: Error, Hashable, Sendable, CustomStringConvertible {
         return false
     }
 
+    /// What went wrong, in plain words, with the offending values.
     public var description: String {
         switch kind {
         case .emptyFrame: "empty frame: there is no type byte"

@@ -31,6 +31,7 @@ extension Message {
             /// Another connection resumed this session with its token.
             public static let replaced = Reason(rawValue: 7)
 
+            /// The reason's name, or its code when it has none.
             public var description: String {
                 switch self {
                 case .unspecified: "unspecified"

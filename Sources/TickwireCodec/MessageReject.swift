@@ -31,6 +31,7 @@ extension Message {
             /// The first frame was not a well-formed hello.
             public static let invalidHello = Reason(rawValue: 7)
 
+            /// The reason's name, or its code when it has none.
             public var description: String {
                 switch self {
                 case .unspecified: "unspecified"

@@ -46,6 +46,7 @@ public struct MessageType: RawRepresentable, Hashable, Sendable, CustomStringCon
     /// never compressed and never enters a streaming compression context.
     public var isHandshake: Bool { self == .hello || self == .welcome || self == .reject }
 
+    /// The type's name, such as `snapshot` or `application(64)`.
     public var description: String {
         switch self {
         case .hello: "hello"

@@ -31,6 +31,10 @@ public struct Schema: Hashable, Sendable {
 
     /// Precomputed per-type field layouts for the codec's hot paths.
     let layouts: [TypeLayout]
+    /// Every type's field layouts in one array: type `t` has `flatFields[fieldStarts[t] ..< fieldStarts[t + 1]]`.
+    let flatFields: [TypeLayout.FieldLayout]
+    /// Where each type's fields start in ``flatFields``, plus the total at the end.
+    let fieldStarts: [Int]
     /// Bits of an entity type index on the wire.
     let typeIndexBits: Int
 
@@ -64,6 +68,8 @@ public struct Schema: Hashable, Sendable {
         }
         self.entityTypes = entityTypes
         self.layouts = entityTypes.map(TypeLayout.init)
+        self.flatFields = layouts.flatMap(\.fields)
+        self.fieldStarts = layouts.reduce(into: [0]) { starts, layout in starts.append((starts.last ?? 0) + layout.fieldCount) }
         self.typeIndexBits = BitWriter.bitWidth(ofMaximum: UInt64(entityTypes.count - 1))
         self.fingerprint = Schema.fnv1a64(Schema.canonicalEncoding(of: entityTypes))
     }
@@ -83,10 +89,14 @@ public struct Schema: Hashable, Sendable {
         Schema.canonicalEncoding(of: entityTypes)
     }
 
+    /// Schemas are equal when they declare the same types and fields (hence the same fingerprint).
     public static func == (lhs: Schema, rhs: Schema) -> Bool {
         lhs.fingerprint == rhs.fingerprint && lhs.entityTypes == rhs.entityTypes
     }
 
+    /// Hashes the fingerprint.
+    ///
+    /// - Parameter hasher: The hasher to feed.
     public func hash(into hasher: inout Hasher) {
         hasher.combine(fingerprint)
     }
@@ -120,28 +130,28 @@ public struct Schema: Hashable, Sendable {
     }
 }
 
-/// The quantities the codec needs per field of one entity type, in flat arrays.
+/// The quantities the codec needs per field of one entity type.
 struct TypeLayout: Hashable, Sendable {
     /// How a changed field value may be sent (`Protocol/PROTOCOL.md` §4.5).
     enum DeltaMode: UInt8, Hashable, Sendable {
         case none, linear, wrapping
     }
 
-    var widths: [Int]
-    var maxQuantized: [UInt64]
-    var deltaModes: [DeltaMode]
-    /// The bits of one full record (all fields at full width).
-    var recordBits: Int
+    /// One field's width, largest quantized value and delta mode.
+    struct FieldLayout: Hashable, Sendable {
+        var width: Int
+        var maxQuantized: UInt64
+        var deltaMode: DeltaMode
+    }
 
-    var fieldCount: Int { widths.count }
+    var fields: [FieldLayout]
+
+    var fieldCount: Int { fields.count }
 
     init(_ type: EntityType) {
-        widths = type.fields.map { $0.kind.bitWidth }
-        maxQuantized = type.fields.map { $0.kind.maxQuantized }
-        deltaModes = type.fields.map { field in
-            guard field.kind.allowsDelta else { return .none }
-            return field.kind.wrapsAround ? .wrapping : .linear
+        fields = type.fields.map { field in
+            let mode: DeltaMode = !field.kind.allowsDelta ? .none : (field.kind.wrapsAround ? .wrapping : .linear)
+            return FieldLayout(width: field.kind.bitWidth, maxQuantized: field.kind.maxQuantized, deltaMode: mode)
         }
-        recordBits = widths.reduce(0, +)
     }
 }

@@ -16,6 +16,7 @@ public struct SchemaError: Error, Hashable, Sendable, CustomStringConvertible {
         self.reason = reason
     }
 
+    /// What is wrong with the declaration, naming the type, field and limit.
     public var description: String {
         switch reason {
         case .noEntityTypes:

@@ -99,7 +99,7 @@ public struct Snapshot: Sendable {
     public mutating func setValue(_ quantized: UInt64, at index: Int, field: Int) {
         let layout = schema.layouts[Int(types[index])]
         precondition(field >= 0 && field < layout.fieldCount, "field index out of range")
-        values[Int(offsets[index]) + field] = min(quantized, layout.maxQuantized[field])
+        values[Int(offsets[index]) + field] = min(quantized, layout.fields[field].maxQuantized)
     }
 
     /// The value of a field as a number (see ``FieldKind/dequantize(_:)``).

@@ -59,7 +59,7 @@ public struct SnapshotCodec: Sendable {
             throw CodecError(.tooManyEntities(count: UInt64(snapshot.count), limit: limits.maxEntities))
         }
         let start = writer.bitCount
-        var encoder = DeltaEncoder(layouts: schema.layouts, typeIndexBits: schema.typeIndexBits)
+        var encoder = DeltaEncoder(schema: schema)
         encoder.encode(snapshot, against: baseline, into: &writer)
         let bytes = (writer.bitCount - start + 7) / 8
         guard bytes <= limits.maxEncodedBytes else {

@@ -12,6 +12,7 @@ public struct SnapshotError: Error, Hashable, Sendable, CustomStringConvertible 
         self.reason = reason
     }
 
+    /// What was refused, naming the id, type or limit.
     public var description: String {
         switch reason {
         case let .duplicateEntity(id):

@@ -2,13 +2,16 @@ import Foundation
 import Tickwire
 import TickwireZlib
 
-/// `tickwire bench codec [--json] [--runs N] [--scene NAME]`: sizes and speeds of JSON, the full binary
+/// `tickwire bench codec [--json] [--runs N] [--scene NAME] [--no-json]`: sizes and speeds of JSON, the full binary
 /// snapshot, the delta, and the delta with per-frame and streaming zlib, on three seeded
 /// scenes (see `BenchCodecScenes.swift`).
 ///
 /// Every encoding is first run once untimed and decoded back and compared with its input
 /// (the benchmark fails if anything does not round-trip); then `--runs` timed runs (default 5;
 /// JSON at most 3) encode and decode every measured snapshot, and the median run is reported.
+/// Times are the thread's CPU time (so that other processes on a shared machine do not inflate
+/// them); `--json` also gives the median wall-clock times.
+/// `--no-json` skips the (slow) JSON rows, for profiling; the JSON ratios are then left out.
 /// Snapshots 6...599 are measured, so that every delta has its baseline (the previous tick, or
 /// six ticks back).
 enum BenchCodecCommand {
@@ -19,16 +22,28 @@ enum BenchCodecCommand {
         let asJSON = parsed.flag("json")
         let runs = try parsed.integer("runs", default: 5)
         let only = parsed.string("scene")
+        let skipJSON = parsed.flag("no-json")
+        let wantsHelp = parsed.flag("help")
         try parsed.rejectUnknown()
+        if wantsHelp {
+            print("""
+                usage: tickwire bench codec [--json] [--runs N] [--scene NAME] [--no-json]
+                  --json        machine-readable output
+                  --runs N      timed runs per encoding, median reported (default 5; JSON at most 3)
+                  --scene NAME  only arena-1000, moving-60 or idle-1000
+                  --no-json     skip the slow Codable JSON rows (for profiling; ratios are then left out)
+                """)
+            return
+        }
         guard (1...100).contains(runs) else { throw CommandArguments.UsageError(description: "--runs wants 1...100") }
         #if DEBUG
         FileHandleOutput.standardError.write("tickwire: a debug build; measure with `swift run -c release tickwire bench codec`\n")
         #endif
         var reports: [BenchSceneReport] = []
         for scene in try BenchScenes.all() where only == nil || only == scene.name {
-            reports.append(try measure(scene, runs: runs))
+            reports.append(try measure(scene, runs: runs, skipJSON: skipJSON))
         }
-        let report = BenchCodecReport(scenes: reports)
+        let report = BenchCodecReport(scenes: reports, runs: runs)
         if asJSON {
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
@@ -38,13 +53,23 @@ enum BenchCodecCommand {
         }
     }
 
+    /// What one encoding puts on the wire for one snapshot.
+    struct Payload {
+        var bytes: [UInt8]
+        /// Whether `bytes` is deflate output (a frame with the compressed flag, PROTOCOL.md §5.1).
+        var isCompressed = false
+    }
+
     /// One encoding's work for one run: fresh state (zlib streams), encode and decode closures.
     struct Pipeline {
         let name: String
         let baselineDistance: Int?
-        /// Builds fresh per-run state and returns (encode tick, decode tick's bytes and verify when asked).
-        let start: () throws -> (encode: (Int) throws -> [UInt8], decode: (Int, [UInt8], Bool) throws -> Void)
+        /// Builds fresh per-run state and returns (encode tick, decode tick's payload and verify when asked).
+        let start: () throws -> (encode: (Int) throws -> Payload, decode: (Int, Payload, Bool) throws -> Void)
     }
+
+    /// The empty stored block a sync flush ends with; PROTOCOL.md §6.3 strips it on the wire.
+    static let syncTrailer: [UInt8] = [0x00, 0x00, 0xFF, 0xFF]
 
     struct RoundTripFailure: Error, CustomStringConvertible {
         let description: String
@@ -58,9 +83,9 @@ enum BenchCodecCommand {
             Pipeline(name: "JSON (Codable, full)", baselineDistance: nil) {
                 let encoder = JSONEncoder(), decoder = JSONDecoder()
                 return (
-                    { tick in Array(try encoder.encode(scene.json[tick])) },
-                    { tick, bytes, verify in
-                        let document = try decoder.decode(JSONWorldSnapshot.self, from: Data(bytes))
+                    { tick in Payload(bytes: Array(try encoder.encode(scene.json[tick]))) },
+                    { tick, payload, verify in
+                        let document = try decoder.decode(JSONWorldSnapshot.self, from: Data(payload.bytes))
                         if verify && document != scene.json[tick] {
                             throw RoundTripFailure(description: "JSON tick \(tick) did not round-trip")
                         }
@@ -69,9 +94,9 @@ enum BenchCodecCommand {
             },
             Pipeline(name: "binary full", baselineDistance: nil) {
                 (
-                    { tick in try codec.encode(snapshots[tick], against: nil) },
-                    { tick, bytes, verify in
-                        let decoded = try codec.decode(bytes, baseline: nil)
+                    { tick in Payload(bytes: try codec.encode(snapshots[tick], against: nil)) },
+                    { tick, payload, verify in
+                        let decoded = try codec.decode(payload.bytes, baseline: nil)
                         if verify && decoded != snapshots[tick] {
                             throw RoundTripFailure(description: "full snapshot \(tick) did not round-trip")
                         }
@@ -88,32 +113,52 @@ enum BenchCodecCommand {
             }
             result.append(Pipeline(name: "delta (\(label))", baselineDistance: distance) {
                 (
-                    { tick in try codec.encode(snapshots[tick], against: snapshots[tick - distance]) },
-                    { tick, bytes, verify in
-                        try check(tick, try codec.decode(bytes, baseline: snapshots[tick - distance]), verify)
+                    { tick in Payload(bytes: try codec.encode(snapshots[tick], against: snapshots[tick - distance])) },
+                    { tick, payload, verify in
+                        try check(tick, try codec.decode(payload.bytes, baseline: snapshots[tick - distance]), verify)
                     }
                 )
             })
+            // Per-frame zlib as PROTOCOL.md §6.2 sends it: each delta its own zlib stream, sent
+            // compressed only when that is shorter.
             result.append(Pipeline(name: "delta+zlib frame (\(label))", baselineDistance: distance) {
-                let deflater = try Deflater(format: .raw), inflater = try Inflater(format: .raw)
+                let deflater = try Deflater(format: .zlib), inflater = try Inflater(format: .zlib)
                 return (
                     { tick in
-                        deflater.compress(try codec.encode(snapshots[tick], against: snapshots[tick - distance]), flush: .finish)
+                        let delta = try codec.encode(snapshots[tick], against: snapshots[tick - distance])
+                        let compressed = deflater.compress(delta, flush: .finish)
+                        return compressed.count < delta.count ? Payload(bytes: compressed, isCompressed: true) : Payload(bytes: delta)
                     },
-                    { tick, bytes, verify in
-                        let delta = try inflater.inflate(bytes, limit: limit, requiresEnd: true)
+                    { tick, payload, verify in
+                        let delta = payload.isCompressed
+                            ? try inflater.inflate(payload.bytes, limit: limit, requiresEnd: true) : payload.bytes
                         try check(tick, try codec.decode(delta, baseline: snapshots[tick - distance]), verify)
                     }
                 )
             })
+            // Streaming zlib as PROTOCOL.md §6.3 sends it: one raw deflate stream with a sync flush
+            // per delta, the 00 00 FF FF trailer stripped, sent compressed only when that is shorter;
+            // an uncompressed delta still joins the receiver's window as a stored block.
             result.append(Pipeline(name: "delta+zlib stream (\(label))", baselineDistance: distance) {
                 let deflater = try Deflater(format: .raw), inflater = try Inflater(format: .raw)
                 return (
                     { tick in
-                        deflater.compress(try codec.encode(snapshots[tick], against: snapshots[tick - distance]), flush: .sync)
+                        let delta = try codec.encode(snapshots[tick], against: snapshots[tick - distance])
+                        var compressed = deflater.compress(delta, flush: .sync)
+                        if compressed.suffix(4).elementsEqual(syncTrailer) { compressed.removeLast(4) }
+                        return compressed.count < delta.count ? Payload(bytes: compressed, isCompressed: true) : Payload(bytes: delta)
                     },
-                    { tick, bytes, verify in
-                        let delta = try inflater.inflate(bytes, limit: limit)
+                    { tick, payload, verify in
+                        let delta: [UInt8]
+                        if payload.isCompressed {
+                            delta = try inflater.inflate(payload.bytes + syncTrailer, limit: limit)
+                        } else {
+                            // A stored block (BFINAL 0, BTYPE 00), LEN and NLEN little-endian; deltas are < 64 KiB here.
+                            let length = UInt16(payload.bytes.count)
+                            let header: [UInt8] = [0, UInt8(length & 0xFF), UInt8(length >> 8), UInt8(~length & 0xFF), UInt8(~length >> 8)]
+                            _ = try inflater.inflate(header + payload.bytes, limit: limit)
+                            delta = payload.bytes
+                        }
                         try check(tick, try codec.decode(delta, baseline: snapshots[tick - distance]), verify)
                     }
                 )
@@ -122,7 +167,7 @@ enum BenchCodecCommand {
         return result
     }
 
-    static func measure(_ scene: BenchScene, runs: Int) throws -> BenchSceneReport {
+    static func measure(_ scene: BenchScene, runs: Int, skipJSON: Bool) throws -> BenchSceneReport {
         let ticks = Array(firstMeasuredTick..<scene.snapshots.count)
         let entities = Double(ticks.reduce(0) { $0 + scene.snapshots[$1].count }) / Double(ticks.count)
         var changed: [Int: Double] = [:]
@@ -131,30 +176,33 @@ enum BenchCodecCommand {
             changed[distance] = Double(total) / Double(ticks.count)
         }
         var encodings: [BenchEncodingReport] = []
-        var jsonBytes = 0.0
-        for pipeline in pipelines(for: scene) {
+        var jsonBytes: Double?
+        for pipeline in pipelines(for: scene) where !(skipJSON && pipeline.name.hasPrefix("JSON")) {
             // Untimed pass: sizes, and a check that every snapshot round-trips.
             let (encode, decode) = try pipeline.start()
-            var encoded: [[UInt8]] = []
+            var encoded: [Payload] = []
             for tick in ticks { encoded.append(try encode(tick)) }
-            for (tick, bytes) in zip(ticks, encoded) { try decode(tick, bytes, true) }
-            let bytesPerSnapshot = Double(encoded.reduce(0) { $0 + $1.count }) / Double(ticks.count)
-            if pipeline.baselineDistance == nil && encodings.isEmpty { jsonBytes = bytesPerSnapshot }
+            for (tick, payload) in zip(ticks, encoded) { try decode(tick, payload, true) }
+            let bytesPerSnapshot = Double(encoded.reduce(0) { $0 + $1.bytes.count }) / Double(ticks.count)
+            if pipeline.name.hasPrefix("JSON") { jsonBytes = bytesPerSnapshot }
 
             var encodeTimes: [Double] = [], decodeTimes: [Double] = []
+            var wallEncodeTimes: [Double] = [], wallDecodeTimes: [Double] = []
             let timedRuns = pipeline.name.hasPrefix("JSON") ? min(runs, 3) : runs
             for _ in 0..<timedRuns {
                 let (encode, decode) = try pipeline.start()
-                var outputs: [[UInt8]] = []
+                var outputs: [Payload] = []
                 outputs.reserveCapacity(ticks.count)
                 let clock = ContinuousClock()
-                let encodeStart = clock.now
+                let encodeStart = clock.now, encodeCPU = threadCPUSeconds()
                 for tick in ticks { outputs.append(try encode(tick)) }
-                let decodeStart = clock.now
-                for (tick, bytes) in zip(ticks, outputs) { try decode(tick, bytes, false) }
-                let end = clock.now
-                encodeTimes.append(seconds(decodeStart - encodeStart) / Double(ticks.count))
-                decodeTimes.append(seconds(end - decodeStart) / Double(ticks.count))
+                let decodeStart = clock.now, decodeCPU = threadCPUSeconds()
+                for (tick, payload) in zip(ticks, outputs) { try decode(tick, payload, false) }
+                let end = clock.now, endCPU = threadCPUSeconds()
+                encodeTimes.append((decodeCPU - encodeCPU) / Double(ticks.count))
+                decodeTimes.append((endCPU - decodeCPU) / Double(ticks.count))
+                wallEncodeTimes.append(seconds(decodeStart - encodeStart) / Double(ticks.count))
+                wallDecodeTimes.append(seconds(end - decodeStart) / Double(ticks.count))
             }
             let changedPerSnapshot = changed[pipeline.baselineDistance ?? 1] ?? 0
             let encodeTime = median(encodeTimes), decodeTime = median(decodeTimes)
@@ -169,7 +217,9 @@ enum BenchCodecCommand {
                 encodeNanosecondsPerEntity: encodeTime * 1e9 / max(entities, 1),
                 decodeNanosecondsPerEntity: decodeTime * 1e9 / max(entities, 1),
                 codecNanosecondsPerChangedEntity: changedPerSnapshot > 0 ? (encodeTime + decodeTime) * 1e9 / changedPerSnapshot : nil,
-                timesSmallerThanJSON: jsonBytes / bytesPerSnapshot
+                wallEncodeMicrosecondsPerSnapshot: median(wallEncodeTimes) * 1e6,
+                wallDecodeMicrosecondsPerSnapshot: median(wallDecodeTimes) * 1e6,
+                timesSmallerThanJSON: jsonBytes.map { $0 / bytesPerSnapshot }
             ))
         }
         return BenchSceneReport(
@@ -201,6 +251,14 @@ enum BenchCodecCommand {
             }
         }
         return count
+    }
+
+    /// The CPU time this thread has used, in seconds (`clock_gettime(CLOCK_THREAD_CPUTIME_ID)`):
+    /// unlike wall time, it does not count time the thread waited for a core on a busy machine.
+    static func threadCPUSeconds() -> Double {
+        var time = timespec()
+        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &time)
+        return Double(time.tv_sec) + Double(time.tv_nsec) * 1e-9
     }
 
     static func seconds(_ duration: Duration) -> Double {

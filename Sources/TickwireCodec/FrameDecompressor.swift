@@ -38,7 +38,7 @@ public final class FrameDecompressor {
     /// - Parameters:
     ///   - mode: The connection's compression mode.
     ///   - limits: The limits every frame must respect.
-    /// - Throws: ``FrameError/inflation(_:)`` when zlib cannot allocate its state.
+    /// - Throws: ``FrameError/zlibSetup(_:)`` when zlib cannot allocate its state.
     public init(mode: CompressionMode = .none, limits: FrameLimits = .standard) throws(FrameError) {
         self.mode = mode
         self.limits = limits
@@ -49,7 +49,7 @@ public final class FrameDecompressor {
             default: inflater = nil
             }
         } catch {
-            throw .inflation(error)
+            throw .zlibSetup(error)
         }
     }
 
@@ -72,10 +72,10 @@ public final class FrameDecompressor {
     ///   be inflated.
     public func decompress(_ bytes: [UInt8]) throws(FrameError) -> Frame {
         if isBroken { throw .compressionContextBroken }
-        let joinsHistory = mode == .streaming
+        let isStreaming = mode == .streaming
         do throws(FrameError) {
             let (type, isCompressed) = try Frame.parseEnvelope(bytes, limits: limits)
-            let joinsHistory = joinsHistory && !type.isHandshake
+            let joinsHistory = isStreaming && !type.isHandshake
             let bodyCount = bytes.count - 1
             guard isCompressed else {
                 if bodyCount > limits.maximumBodyBytes {
@@ -102,7 +102,8 @@ public final class FrameDecompressor {
             if joinsHistory && body.isEmpty { throw .compressionStreamEnded }
             return Frame(type: type, body: body)
         } catch {
-            if joinsHistory { isBroken = true }
+            // Whatever the peer meant by this frame, its history and ours may now differ.
+            if isStreaming { isBroken = true }
             throw error
         }
     }

@@ -15,6 +15,7 @@ public struct FrameError: Error, Hashable, Sendable, CustomStringConvertible {
         case unknownMessageType(UInt8)
         case unexpectedCompression(type: UInt8, mode: UInt8)
         case inflation(ZlibError)
+        case zlibSetup(ZlibError)
         case compressionContextBroken
         case compressionStreamEnded
         case truncated(offset: Int, needed: Int)
@@ -69,6 +70,10 @@ public struct FrameError: Error, Hashable, Sendable, CustomStringConvertible {
     /// Inflating the body failed: corrupt or truncated deflate data, or output over the size or
     /// ratio limit (a deflate bomb). ``ZlibError/isLimitExceeded`` tells the two apart.
     public static func inflation(_ error: ZlibError) -> FrameError { FrameError(.inflation(error)) }
+
+    /// zlib refused to set up a compressor's or decompressor's stream: a level or window size
+    /// outside its range, or no memory.
+    public static func zlibSetup(_ error: ZlibError) -> FrameError { FrameError(.zlibSetup(error)) }
 
     /// An earlier error left the connection's streaming deflate context out of step with the
     /// peer's; no later frame can be decoded. Close the connection.
@@ -159,6 +164,7 @@ public struct FrameError: Error, Hashable, Sendable, CustomStringConvertible {
         case .unexpectedCompression(let type, let mode):
             "message type \(type) has the compressed flag set, which compression mode \(mode) or a handshake message does not allow"
         case .inflation(let error): "cannot inflate the frame body: \(error)"
+        case .zlibSetup(let error): "cannot set up the zlib stream: \(error)"
         case .compressionContextBroken:
             "the streaming compression context is broken by an earlier error; the connection must be closed"
         case .compressionStreamEnded:

@@ -81,6 +81,24 @@ public struct FrameLimits: Hashable, Sendable {
         self.maximumHelloPayloadBytes = maximumHelloPayloadBytes
     }
 
+    /// Shortens a text to fit ``maximumTextBytes`` without splitting a character, for the text
+    /// of a reject or disconnect built from an arbitrary message.
+    ///
+    /// - Parameter text: Any text.
+    /// - Returns: `text` itself when it fits, else its longest prefix of whole characters that does.
+    public func fittingText(_ text: String) -> String {
+        guard text.utf8.count > maximumTextBytes else { return text }
+        var result = ""
+        var count = 0
+        for character in text {
+            let size = character.utf8.count
+            if count + size > maximumTextBytes { break }
+            result.append(character)
+            count += size
+        }
+        return result
+    }
+
     /// The ``InflationLimit`` for one frame body: the body size cap and the ratio cap.
     var inflationLimit: InflationLimit {
         InflationLimit(

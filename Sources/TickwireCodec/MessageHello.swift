@@ -43,6 +43,18 @@ extension Message {
 
         static let resumeTokenFlag: UInt8 = 0x01
 
+        /// Reads the protocol version of a hello frame without decoding the rest, which a
+        /// client of another protocol version may lay out differently: the version is the first
+        /// field of a hello in every version, so a server can answer a mismatch with a reject.
+        ///
+        /// - Parameter frame: A whole frame as received.
+        /// - Returns: The version, or `nil` when the frame is not an uncompressed hello of at
+        ///   least three bytes.
+        public static func protocolVersion(ofFrame frame: [UInt8]) -> UInt16? {
+            guard frame.count >= 3, frame[0] == MessageType.hello.rawValue else { return nil }
+            return UInt16(frame[1]) << 8 | UInt16(frame[2])
+        }
+
         func encode(into writer: inout ByteWriter, limits: FrameLimits) throws(FrameError) {
             writer.writeUInt16(protocolVersion)
             writer.writeUInt64(schemaFingerprint)

@@ -151,7 +151,7 @@ struct FrameCompressorTests {
 
     @Test("zlib settings out of range are a typed error")
     func badSettings() {
-        #expect(throws: FrameError.self) { try FrameCompressor(mode: .perFrame, level: 10) }
-        #expect(throws: FrameError.self) { try FrameCompressor(mode: .streaming, windowBits: 8) }
+        #expect(throws: FrameError.zlibSetup(.invalidLevel(10))) { try FrameCompressor(mode: .perFrame, level: 10) }
+        #expect(throws: FrameError.zlibSetup(.invalidWindowBits(8))) { try FrameCompressor(mode: .streaming, windowBits: 8) }
     }
 }

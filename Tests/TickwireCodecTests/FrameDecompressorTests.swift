@@ -100,6 +100,46 @@ struct FrameDecompressorTests {
         #expect(!fresh.isBroken)
     }
 
+    @Test("a per-frame zlib stream must end exactly at the end of the body")
+    func perFrameStreamBounds() throws {
+        let frame = try Self.unboundedFrame(Array(repeating: 6, count: 300), mode: .perFrame)
+        let decompressor = try FrameDecompressor(mode: .perFrame)
+        for bad in [frame + [0], Array(frame.dropLast(2))] {
+            #expect {
+                try decompressor.decompress(bad)
+            } throws: { error in
+                guard let error = error as? FrameError else { return false }
+                return !error.isInflationLimitExceeded && error != .compressionContextBroken
+            }
+        }
+        #expect(try decompressor.decompress(frame).body.count == 300, "a per-frame decompressor recovers after each error")
+    }
+
+    @Test("a corrupted frame in the middle of a streaming sequence is refused or decodes, and never crashes later frames")
+    func streamingMidSequenceCorruption() throws {
+        var random = SplitMix64(seed: 0xC0DE)
+        var refusedLater = 0
+        for _ in 0..<100 {
+            let compressor = try FrameCompressor(mode: .streaming)
+            let frames = try MessageSamples.all.map { try compressor.encode($0) }
+            let victim = Int(random.next() % UInt64(frames.count))
+            var corrupted = frames
+            if !corrupted[victim].isEmpty {
+                corrupted[victim][Int(random.next() % UInt64(corrupted[victim].count))] ^= 1 << (random.next() % 8)
+            }
+            let decompressor = try FrameDecompressor(mode: .streaming)
+            for (index, frame) in corrupted.enumerated() {
+                do {
+                    _ = try decompressor.decode(frame)
+                } catch {
+                    if index > victim { refusedLater += 1 }
+                }
+            }
+            if decompressor.isBroken { #expect(throws: FrameError.compressionContextBroken) { try decompressor.decode(frames[0]) } }
+        }
+        #expect(refusedLater > 0, "a broken context must refuse the frames after the corrupted one")
+    }
+
     @Test("a final deflate block inside a streaming context is detected on the next frame")
     func finalBlockInStream() throws {
         let finished = try Deflater(format: .raw).compress(Array(repeating: 3, count: 200), flush: .finish)

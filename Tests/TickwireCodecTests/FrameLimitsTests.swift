@@ -78,4 +78,15 @@ struct FrameLimitsTests {
             try Message(type: type, body: [UInt8](repeating: 1, count: 101), limits: limits)
         }
     }
+
+    @Test("fittingText keeps a text that fits and cuts a longer one between characters")
+    func fittingText() throws {
+        let limits = FrameLimits(maximumTextBytes: 5)
+        #expect(limits.fittingText("abcde") == "abcde")
+        #expect(limits.fittingText("abcdef") == "abcde")
+        #expect(limits.fittingText("abcdé") == "abcd", "é takes two bytes and would make six")
+        #expect(limits.fittingText("👍👍") == "👍")
+        let long = FrameLimits.standard.fittingText(String(repeating: "é", count: 200))
+        #expect(try Message.reject(.init(reason: .roomFull, text: long)).encodeBody().count <= 2 + 2 + 256)
+    }
 }

@@ -66,6 +66,15 @@ struct MessageTests {
         #expect(CompressionModes().choose(from: [.streaming, .perFrame]) == CompressionMode.none)
     }
 
+    @Test("a hello's protocol version can be read before the rest is decoded")
+    func helloVersionPeek() throws {
+        let frame = try FrameCompressor().encode(.hello(.init(protocolVersion: 0x0203, schemaFingerprint: 1)))
+        #expect(Message.Hello.protocolVersion(ofFrame: frame) == 0x0203)
+        #expect(Message.Hello.protocolVersion(ofFrame: [0x01, 0x00, 0x09, 0xFF]) == 9, "a future hello layout still yields its version")
+        #expect(Message.Hello.protocolVersion(ofFrame: [0x01, 0x00]) == nil)
+        #expect(Message.Hello.protocolVersion(ofFrame: [0x06, 0x00, 0x01]) == nil)
+    }
+
     @Test("a welcome naming an unknown compression mode is refused")
     func welcomeUnknownMode() throws {
         var body = try Message.welcome(.init(clientID: 1, tickRate: 30, currentTick: 0, serverTime: 0)).encodeBody()
@@ -111,5 +120,20 @@ struct MessageTests {
         #expect(throws: FrameError.valueOutOfRange(field: "acknowledged tick + 1", value: UInt64(UInt32.max) + 2, maximum: UInt64(UInt32.max) + 1)) {
             try Message(type: .input, body: writer.bytes)
         }
+    }
+}
+
+@Suite("Message description")
+struct MessageDescriptionTests {
+    @Test("descriptions name the type and its fields")
+    func descriptions() {
+        #expect(Message.snapshot(.init(tick: 1_000, baselineTick: 998, lastProcessedInput: 57, serverTime: 5, delta: [1, 2])).description
+            == "snapshot tick 1000 baseline 998 input 57 time 5 µs delta 2 B")
+        #expect(Message.input(.init(ackTick: nil, newestSequence: 3, inputs: [[1], [2, 3]])).description
+            == "input ack none newest 3 inputs 2 (3 B)")
+        #expect(Message.hello(.init(schemaFingerprint: 0xAB, compressionModes: .all, room: "r")).description
+            == "hello version 1 schema 0x00000000000000ab room \"r\" modes 0x3 payload 0 B")
+        #expect(Message.reject(.init(reason: .roomFull, text: "full")).description == "reject room full \"full\"")
+        #expect(Message.application(type: MessageType(rawValue: 0x41)!, body: [1]).description == "application(65) 1 B")
     }
 }

@@ -14,6 +14,7 @@ let usage = """
     commands:
       bench codec [--json] [--runs N] [--scene NAME] [--no-json]
                                codec benchmark: JSON vs binary vs delta vs zlib, three scenes
+      bench sim [--json]       host cost per client per tick, 10/100/1000 clients, with and without interest
       echo [--port P] [--host H] [--tcp] [--no-compression]
                                WebSocket echo server (permessage-deflate on) for Autobahn and interop;
                                prints the bound port; --tcp: plain TCP echo (benchmark baseline)
@@ -33,7 +34,8 @@ do {
         let scope = arguments.isEmpty ? "" : arguments.removeFirst()
         switch scope {
         case "codec": try BenchCodecCommand.run(arguments)
-        default: fail("bench wants one of: codec\n\n\(usage)")
+        case "sim": try BenchSimCommand.run(arguments)
+        default: fail("bench wants one of: codec, sim\n\n\(usage)")
         }
     case "echo": try EchoCommand.run(arguments)
     case "help", "--help", "-h":

@@ -1,0 +1,177 @@
+import Testing
+import TickwireCodec
+@testable import TickwireSim
+
+@Suite("Host features: snapshot rate, input stamps, metrics, unreliable links")
+struct HostFeatureTests {
+    @Test("a client configured for every third tick gets a third of the snapshots")
+    func perClientSnapshotInterval() throws {
+        let simulation = Simulation(game: DotsGame(orbCount: 4))
+        simulation.addClient()
+        simulation.addClient()
+        simulation.run(for: .milliseconds(100))
+        let slow = try #require(simulation.clients[1].clientID)
+        simulation.room.setSnapshotInterval(3, for: slow)
+        let fastBefore = simulation.clients[0].metrics.snapshotsReceived
+        let slowBefore = simulation.clients[1].metrics.snapshotsReceived
+        simulation.run(for: .seconds(3))
+        let fast = simulation.clients[0].metrics.snapshotsReceived - fastBefore
+        let slowCount = simulation.clients[1].metrics.snapshotsReceived - slowBefore
+        #expect((59...61).contains(fast), "20 Hz for 3 s is 60 snapshots, got \(fast)")
+        #expect((19...21).contains(slowCount), "every third tick for 3 s is 20 snapshots, got \(slowCount)")
+        #expect(simulation.clients[1].metrics.snapshotsUndecodable == 0)
+    }
+
+    @Test("each snapshot carries the last input sequence the host applied for that client")
+    func lastProcessedInput() throws {
+        let simulation = Simulation(game: DotsGame(orbCount: 1))
+        simulation.addClient(upstream: LinkConditions(latency: .milliseconds(40)), downstream: LinkConditions(latency: .milliseconds(40)),
+                             input: { _, tick in tick < 25 ? DotsGame.Input(dx: 0, dy: 1) : nil })
+        simulation.run(for: .seconds(3))
+        let client = simulation.clients[0]
+        // Inputs start once the welcome arrives (a round trip after the first client tick).
+        let sent = client.sequence
+        #expect(sent >= 20 && sent <= 25, "the client sent \(sent) inputs")
+        #expect(client.lastProcessedInput == sent, "all \(sent) inputs applied, reported \(client.lastProcessedInput)")
+        let id = try #require(client.clientID)
+        #expect(simulation.room.clientMetrics(id)?.inputsApplied == Int(sent), "each input applied exactly once despite redundancy")
+        #expect(abs((simulation.room.state.players[id]?.y ?? 0) - Double(sent) * 0.5) < 1e-9, "each tick at 10 units/s for 1/20 s moves 0.5")
+    }
+
+    @Test("metrics report round trip, rates, delay, buffer depth, sizes and tick durations")
+    func metrics() throws {
+        let simulation = Simulation(game: DotsGame(orbCount: 20))
+        let link = LinkConditions(latency: .milliseconds(50), jitter: .milliseconds(10))
+        simulation.addClient(upstream: link, downstream: link)
+        simulation.run(for: .seconds(4))
+        let client = simulation.clients[0].metrics
+        // 100–120 ms on the wire, plus up to one server tick before the host drains the ping.
+        #expect(client.roundTrip > 0.1 && client.roundTrip < 0.19, "round trip about 100–170 ms, got \(client.roundTrip)")
+        #expect(client.bytesInPerSecond > 1000 && client.bytesOutPerSecond > 50)
+        #expect(client.interpolationDelay > 0.1 && client.interpolationDelay < 0.3, "delay \(client.interpolationDelay)")
+        #expect((1...6).contains(client.bufferDepth), "buffer depth \(client.bufferDepth)")
+        #expect(abs(client.playbackRate - 1) <= 0.05)
+        #expect(client.snapshotJitter > 0)
+        let id = try #require(simulation.clients[0].clientID)
+        let host = try #require(simulation.room.clientMetrics(id))
+        // Acks ride on the next input message: up to one client tick more.
+        #expect(host.roundTrip > 0.1 && host.roundTrip < 0.25, "ack round trip \(host.roundTrip)")
+        #expect(host.bytesOutPerSecond > 1000 && host.averageSnapshotBytes > 10 && host.largestSnapshotBytes >= host.lastSnapshotBytes)
+        let room = simulation.room.metrics
+        #expect(room.connectedClients == 1 && room.snapshotsSent == host.snapshotsSent)
+        #expect(room.ticks.ticksRun == 80, "4 s at 20 Hz: ticks at 0, 0.05 … 3.95 s")
+        #expect(room.ticks.p99 >= room.ticks.p50)
+        #expect(room.bytesOutPerSecond == host.bytesOutPerSecond)
+    }
+
+    @Test("over an unreliable link with loss, duplication and reordering, per-frame compression keeps the view converging")
+    func unreliableLink() throws {
+        let simulation = Simulation(game: DotsGame(orbCount: 10, freezeAt: 4))
+        simulation.addClient(configure: { $0.compressionModes = [.perFrame] })
+        simulation.run(for: .milliseconds(200))
+        let lossy = LinkConditions(latency: .milliseconds(40), jitter: .milliseconds(30), delivery: .unreliable,
+                                   lossRate: 0.1, duplicationRate: 0.05, reorderRate: 0.05)
+        simulation.connections[0].setConditions(upstream: lossy, downstream: lossy)
+        simulation.run(for: .seconds(6))
+        let client = simulation.clients[0]
+        #expect(client.status == .connected)
+        #expect(simulation.connections[0].framesLost > 0, "the link should have lost frames")
+        let server = try #require(simulation.room.history.snapshot(at: simulation.room.tick))
+        let view = try #require(client.render())
+        #expect(mismatch(view, server) == nil, "\(mismatch(view, server) ?? "")")
+    }
+}
+
+@Suite("SnapshotHistory, RateMeter and InterestFilter")
+struct SupportTypeTests {
+    @Test("the history holds the last ticks within its capacity, and wraps around tick 2^32")
+    func history() throws {
+        let schema = InterpolationTestSchema.schema
+        var history = SnapshotHistory(capacity: 4)
+        for tick in UInt32.max - 2...UInt32.max { history.store(Snapshot(schema: schema, tick: tick)) }
+        for tick: UInt32 in 1...2 { history.store(Snapshot(schema: schema, tick: tick)) }
+        #expect(history.newestTick == 2)
+        #expect(history.snapshot(at: UInt32.max) != nil && history.snapshot(at: 1) != nil)
+        #expect(history.snapshot(at: UInt32.max - 2) == nil, "5 ticks back is beyond a capacity of 4")
+        #expect(history.snapshot(at: 7) == nil)
+    }
+
+    @Test("the rate meter reports the last complete second, and zero after a quiet one")
+    func rateMeter() {
+        var meter = RateMeter()
+        meter.add(100, at: Timestamp(seconds: 0.1))
+        meter.add(50, at: Timestamp(seconds: 0.9))
+        meter.add(10, at: Timestamp(seconds: 1.2))
+        #expect(meter.perSecond == 150)
+        meter.roll(to: Timestamp(seconds: 3.5))
+        #expect(meter.perSecond == 0)
+        #expect(meter.total == 160)
+    }
+
+    @Test("a custom interest filter keeps the viewer and what the predicate accepts")
+    func customFilter() throws {
+        let snapshot = try InterpolationTestSchema.snapshot(tick: 3, balls: [(1, 0, 0, 0), (2, 5, 0, 1), (3, 9, 0, 2)])
+        let evenModes = InterestFilter { snapshot, _, candidate in snapshot.value(at: candidate, field: 2) % 2 == 0 }
+        let filtered = evenModes.apply(to: snapshot, viewerEntity: 2)
+        #expect(filtered.entityIDs == [1, 2, 3], "entity 2 has an odd mode but is the viewer, so it stays")
+        let noViewer = evenModes.apply(to: snapshot, viewerEntity: nil)
+        #expect(noViewer.entityIDs == [1, 3])
+        #expect(noViewer.tick == 3 && noViewer.double(at: 1, field: 0) == 9)
+    }
+}
+
+@Suite("Host in real time")
+struct HostRealTimeTests {
+    @Test("run(until:) paces the rooms on the monotonic clock and stops when told")
+    func runsInRealTime() throws {
+        let clock = MonotonicClock()
+        let network = SimulatedNetwork(clock: clock, seed: 1)
+        var configuration = HostConfiguration()
+        configuration.tickRate = 60
+        let host = Host(game: DotsGame(orbCount: 2), listener: network, clock: clock, configuration: configuration)
+        let client = ClientSession(game: DotsGame(orbCount: 2), clock: clock)
+        client.connect(over: network.connect())
+        let room = try #require(host.room(named: ""))
+        var checks = 0
+        host.run(until: {
+            checks += 1
+            client.tick(input: nil)
+            return room.tick >= 12 || checks > 10_000
+        })
+        let elapsed = clock.now - room.loop.origin
+        #expect(room.tick >= 12, "the room should have ticked 12 times")
+        #expect(elapsed >= .milliseconds(180), "12 ticks at 60 Hz cannot take less than 11 periods (183 ms), took \(elapsed)")
+        #expect(elapsed < .seconds(2), "took \(elapsed): the loop is oversleeping")
+        #expect(client.status == .connected && client.latestSnapshot != nil)
+    }
+}
+
+@Suite("InterestFilter.radius")
+struct RadiusFilterTests {
+    @Test("the grid-accelerated radius filter keeps exactly the entities a brute-force distance check keeps", arguments: [5.0, 37.0, 300.0])
+    func matchesBruteForce(radius: Double) throws {
+        let schema = DotsGame.makeSchema()
+        var random = SplitMix64(seed: UInt64(radius * 10))
+        var snapshot = Snapshot(schema: schema, tick: 9)
+        for id in 1...500 {
+            let index = try snapshot.insert(id: UInt32(id * 3), type: id % 2)
+            snapshot.set(Double(random.next() % 100_000) / 100 - 500, at: index, field: 0)
+            snapshot.set(Double(random.next() % 100_000) / 100 - 500, at: index, field: 1)
+        }
+        let prepared = InterestFilter.radius(radius, schema: schema).prepare(snapshot)
+        for viewerIndex in stride(from: 0, to: 500, by: 37) {
+            let viewer = snapshot.id(at: viewerIndex)
+            let cx = snapshot.double(at: viewerIndex, field: 0), cy = snapshot.double(at: viewerIndex, field: 1)
+            let expected = snapshot.indices.filter { index in
+                let dx = snapshot.double(at: index, field: 0) - cx, dy = snapshot.double(at: index, field: 1) - cy
+                return dx * dx + dy * dy <= radius * radius
+            }.map { snapshot.id(at: $0) }
+            let view = prepared.view(for: viewer)
+            #expect(view.entityIDs == expected, "viewer \(viewer), radius \(radius): \(view.count) seen, \(expected.count) expected")
+            if let first = expected.first, let position = view.index(of: first), let source = snapshot.index(of: first) {
+                #expect(view.value(at: position, field: 0) == snapshot.value(at: source, field: 0), "values are copied exactly")
+            }
+        }
+        #expect(prepared.view(for: nil).count == 500, "a client without an entity sees everything")
+    }
+}

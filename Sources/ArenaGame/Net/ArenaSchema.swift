@@ -1,4 +1,5 @@
 import TickwireCodec
+import TickwireSim
 
 /// How the arena's world travels in snapshots: two entity types, players and bullets,
 /// and the mapping between ``ArenaWorld`` and ``Snapshot`` entities.
@@ -101,6 +102,33 @@ public enum ArenaSchema {
             score: Int(snapshot.integer(at: index, field: PlayerField.score)),
             isBot: snapshot.integer(at: index, field: PlayerField.isBot) != 0
         )
+    }
+
+    /// Reads a player from an entity of a client's interpolated view.
+    ///
+    /// - Parameter entity: A player entity (values in field order).
+    /// - Returns: The player as drawn.
+    public static func player(from entity: EntityView) -> ArenaScene.Player {
+        let values = entity.values
+        func value(_ field: Int) -> Double { field < values.count ? values[field] : 0 }
+        var name = ""
+        for offset in 0..<ArenaRules.maximumNameLength {
+            let code = Int(value(PlayerField.firstNameCharacter + offset).rounded())
+            if code > 0 && code <= nameAlphabet.count { name.append(nameAlphabet[code - 1]) }
+        }
+        return ArenaScene.Player(
+            id: entity.id, name: name, x: value(PlayerField.x), y: value(PlayerField.y), heading: value(PlayerField.heading),
+            health: Int(value(PlayerField.health).rounded()), score: Int(value(PlayerField.score).rounded()),
+            isBot: value(PlayerField.isBot) != 0
+        )
+    }
+
+    /// Reads a bullet from an entity of a client's interpolated view.
+    ///
+    /// - Parameter entity: A bullet entity.
+    /// - Returns: The bullet as drawn.
+    public static func bullet(from entity: EntityView) -> ArenaScene.Bullet {
+        ArenaScene.Bullet(x: entity.values.first ?? 0, y: entity.values.count > 1 ? entity.values[1] : 0)
     }
 
     /// Reads every player and bullet of a snapshot into a scene.

@@ -187,7 +187,7 @@ public final class Host<G: Game> {
         } catch {
             return reject(connection, .unspecified, "could not set up compression: \(error)")
         }
-        room.admit(client)
+        room.admit(client, payload: hello.payload)
         welcome(client, in: room, compression: compression, on: connection)
     }
 

@@ -98,11 +98,11 @@ public final class Room<G: Game> {
         return nil
     }
 
-    func admit(_ client: RoomClient<G>) {
+    func admit(_ client: RoomClient<G>, payload: [UInt8]) {
         clients[client.id] = client
         let position = clientOrder.firstIndex { $0 > client.id } ?? clientOrder.count
         clientOrder.insert(client.id, at: position)
-        state = game.addPlayer(client.id, to: state)
+        state = game.addPlayer(client.id, payload: payload, to: state)
     }
 
     func remove(_ id: UInt32) {

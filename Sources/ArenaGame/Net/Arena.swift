@@ -47,10 +47,18 @@ public struct Arena: Game {
         return world
     }
 
-    /// Adds a client's player (its entity id is its client id).
+    /// Adds a client's player (its entity id is its client id) named `player<N>`.
     public func addPlayer(_ player: UInt32, to state: ArenaWorld) -> ArenaWorld {
+        addPlayer(player, payload: [], to: state)
+    }
+
+    /// Adds a client's player named by the hello's payload (UTF-8; characters outside
+    /// ``ArenaSchema/nameAlphabet`` are dropped), or `player<N>` when nothing usable is left.
+    public func addPlayer(_ player: UInt32, payload: [UInt8], to state: ArenaWorld) -> ArenaWorld {
+        let sent = String(decoding: payload.prefix(64), as: UTF8.self)
+        let name = String(sent.filter { ArenaSchema.nameAlphabet.contains($0) }.prefix(ArenaRules.maximumNameLength))
         var world = state
-        ArenaRules.addHuman(id: player, named: "player\(player)", to: &world)
+        ArenaRules.addHuman(id: player, named: name.isEmpty ? "player\(player)" : name, to: &world)
         return world
     }
 

@@ -175,3 +175,36 @@ struct RadiusFilterTests {
         #expect(prepared.view(for: nil).count == 500, "a client without an entity sees everything")
     }
 }
+
+@Suite("Handshake edge cases")
+struct HandshakeEdgeTests {
+    static func firstReply(to frame: [UInt8]) throws -> Message {
+        let simulation = Simulation(game: DotsGame(orbCount: 1))
+        let connection = simulation.network.connect()
+        connection.send(frame)
+        simulation.run(for: .milliseconds(10))
+        let events = connection.drain()
+        guard case .frame(let bytes) = try #require(events.first, "the host should answer") else {
+            throw HandshakeTestFailure(reason: "the first event is not a frame: \(events)")
+        }
+        return try FrameDecompressor().decode(bytes)
+    }
+
+    struct HandshakeTestFailure: Error { var reason: String }
+
+    @Test("a hello of another protocol version that this version cannot decode is still refused as a version mismatch")
+    func undecodableOtherVersion() throws {
+        // Type 0x01 (hello), version 7, then bytes that are not a version-1 hello.
+        let reply = try Self.firstReply(to: [0x01, 0x00, 0x07, 0xFF])
+        guard case .reject(let reject) = reply else { throw HandshakeTestFailure(reason: "expected a reject, got \(reply)") }
+        #expect(reject.reason == .versionMismatch)
+        #expect(reject.text.contains("7"), "the reason names the client's version: \(reject.text)")
+    }
+
+    @Test("a first frame that is not a hello is refused as an invalid hello")
+    func notAHello() throws {
+        let reply = try Self.firstReply(to: [0x06, 0x01])  // a ping
+        guard case .reject(let reject) = reply else { throw HandshakeTestFailure(reason: "expected a reject, got \(reply)") }
+        #expect(reject.reason == .invalidHello)
+    }
+}

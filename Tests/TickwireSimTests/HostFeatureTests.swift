@@ -208,3 +208,53 @@ struct HandshakeEdgeTests {
         #expect(reject.reason == .invalidHello)
     }
 }
+
+@Suite("Garbage on the wire")
+struct GarbageTests {
+    static func garbage(_ random: inout SplitMix64) -> [UInt8] {
+        let count = Int(random.next() % 40)
+        return (0..<count).map { _ in UInt8(truncatingIfNeeded: random.next()) }
+    }
+
+    @Test("a client sending seeded garbage after its hello never crashes the host, and other clients carry on")
+    func garbageToHost() throws {
+        let simulation = Simulation(game: DotsGame(orbCount: 3))
+        simulation.addClient()
+        let rogue = simulation.network.connect()
+        let hello = Message.Hello(schemaFingerprint: DotsGame.makeSchema().fingerprint, compressionModes: [.perFrame])
+        rogue.send(try FrameCompressor().encode(.hello(hello)))
+        var random = SplitMix64(seed: 99)
+        for _ in 0..<100 {
+            for _ in 0..<5 { rogue.send(Self.garbage(&random)) }
+            simulation.run(for: .milliseconds(20))
+        }
+        #expect(simulation.clients[0].status == .connected)
+        #expect(simulation.clients[0].metrics.snapshotsReceived > 35, "2 s at 20 Hz is 40 snapshots")
+        let rogueID = try #require(simulation.room.clientIDs.first { $0 != simulation.clients[0].clientID })
+        #expect((simulation.room.clientMetrics(rogueID)?.badFrames ?? 0) > 100, "the garbage is counted as bad frames")
+    }
+
+    @Test("a server sending seeded garbage after its welcome never crashes the client")
+    func garbageToClient() throws {
+        let clock = VirtualClock()
+        let network = SimulatedNetwork(clock: clock, seed: 3)
+        let client = ClientSession(game: DotsGame(orbCount: 1), clock: clock)
+        client.connect(over: network.connect())
+        let server = try #require(network.acceptPending().first)
+        let welcome = Message.Welcome(clientID: 1, tickRate: 20, currentTick: 0, serverTime: 0, compression: .perFrame)
+        server.send(try FrameCompressor().encode(.welcome(welcome)))
+        var random = SplitMix64(seed: 4)
+        for _ in 0..<200 {
+            server.send(Self.garbage(&random))
+            // A snapshot frame with a random delta exercises the codec's checks too.
+            var body: [UInt8] = [0x05, 0x00, 0x00, 0x01]
+            body += Self.garbage(&random)
+            server.send(Frame(type: .snapshot, body: body).bytes)
+            clock.advance(by: .milliseconds(10))
+            client.tick(input: DotsGame.Input(dx: 1, dy: 0))
+            _ = client.render()
+        }
+        #expect(client.status == .connected, "garbage is dropped, not fatal: \(client.status)")
+        #expect(client.metrics.snapshotsUndecodable > 100)
+    }
+}

@@ -82,44 +82,6 @@ struct HostFeatureTests {
     }
 }
 
-@Suite("SnapshotHistory, RateMeter and InterestFilter")
-struct SupportTypeTests {
-    @Test("the history holds the last ticks within its capacity, and wraps around tick 2^32")
-    func history() throws {
-        let schema = InterpolationTestSchema.schema
-        var history = SnapshotHistory(capacity: 4)
-        for tick in UInt32.max - 2...UInt32.max { history.store(Snapshot(schema: schema, tick: tick)) }
-        for tick: UInt32 in 1...2 { history.store(Snapshot(schema: schema, tick: tick)) }
-        #expect(history.newestTick == 2)
-        #expect(history.snapshot(at: UInt32.max) != nil && history.snapshot(at: 1) != nil)
-        #expect(history.snapshot(at: UInt32.max - 2) == nil, "5 ticks back is beyond a capacity of 4")
-        #expect(history.snapshot(at: 7) == nil)
-    }
-
-    @Test("the rate meter reports the last complete second, and zero after a quiet one")
-    func rateMeter() {
-        var meter = RateMeter()
-        meter.add(100, at: Timestamp(seconds: 0.1))
-        meter.add(50, at: Timestamp(seconds: 0.9))
-        meter.add(10, at: Timestamp(seconds: 1.2))
-        #expect(meter.perSecond == 150)
-        meter.roll(to: Timestamp(seconds: 3.5))
-        #expect(meter.perSecond == 0)
-        #expect(meter.total == 160)
-    }
-
-    @Test("a custom interest filter keeps the viewer and what the predicate accepts")
-    func customFilter() throws {
-        let snapshot = try InterpolationTestSchema.snapshot(tick: 3, balls: [(1, 0, 0, 0), (2, 5, 0, 1), (3, 9, 0, 2)])
-        let evenModes = InterestFilter { snapshot, _, candidate in snapshot.value(at: candidate, field: 2) % 2 == 0 }
-        let filtered = evenModes.apply(to: snapshot, viewerEntity: 2)
-        #expect(filtered.entityIDs == [1, 2, 3], "entity 2 has an odd mode but is the viewer, so it stays")
-        let noViewer = evenModes.apply(to: snapshot, viewerEntity: nil)
-        #expect(noViewer.entityIDs == [1, 3])
-        #expect(noViewer.tick == 3 && noViewer.double(at: 1, field: 0) == 9)
-    }
-}
-
 @Suite("Host in real time")
 struct HostRealTimeTests {
     @Test("run(until:) paces the rooms on the monotonic clock and stops when told")
@@ -143,36 +105,6 @@ struct HostRealTimeTests {
         #expect(elapsed >= .milliseconds(180), "12 ticks at 60 Hz cannot take less than 11 periods (183 ms), took \(elapsed)")
         #expect(elapsed < .seconds(2), "took \(elapsed): the loop is oversleeping")
         #expect(client.status == .connected && client.latestSnapshot != nil)
-    }
-}
-
-@Suite("InterestFilter.radius")
-struct RadiusFilterTests {
-    @Test("the grid-accelerated radius filter keeps exactly the entities a brute-force distance check keeps", arguments: [5.0, 37.0, 300.0])
-    func matchesBruteForce(radius: Double) throws {
-        let schema = DotsGame.makeSchema()
-        var random = SplitMix64(seed: UInt64(radius * 10))
-        var snapshot = Snapshot(schema: schema, tick: 9)
-        for id in 1...500 {
-            let index = try snapshot.insert(id: UInt32(id * 3), type: id % 2)
-            snapshot.set(Double(random.next() % 100_000) / 100 - 500, at: index, field: 0)
-            snapshot.set(Double(random.next() % 100_000) / 100 - 500, at: index, field: 1)
-        }
-        let prepared = InterestFilter.radius(radius, schema: schema).prepare(snapshot)
-        for viewerIndex in stride(from: 0, to: 500, by: 37) {
-            let viewer = snapshot.id(at: viewerIndex)
-            let cx = snapshot.double(at: viewerIndex, field: 0), cy = snapshot.double(at: viewerIndex, field: 1)
-            let expected = snapshot.indices.filter { index in
-                let dx = snapshot.double(at: index, field: 0) - cx, dy = snapshot.double(at: index, field: 1) - cy
-                return dx * dx + dy * dy <= radius * radius
-            }.map { snapshot.id(at: $0) }
-            let view = prepared.view(for: viewer)
-            #expect(view.entityIDs == expected, "viewer \(viewer), radius \(radius): \(view.count) seen, \(expected.count) expected")
-            if let first = expected.first, let position = view.index(of: first), let source = snapshot.index(of: first) {
-                #expect(view.value(at: position, field: 0) == snapshot.value(at: source, field: 0), "values are copied exactly")
-            }
-        }
-        #expect(prepared.view(for: nil).count == 500, "a client without an entity sees everything")
     }
 }
 

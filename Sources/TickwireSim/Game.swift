@@ -26,6 +26,7 @@ public protocol Game: Sendable {
     /// Advances the world by one fixed step.
     ///
     /// Must be deterministic: the client replays it on its own inputs to predict its player.
+    /// Iterate `inputs` in sorted key order: a dictionary's own order differs from run to run.
     ///
     /// - Parameters:
     ///   - state: The world before the step.

@@ -174,14 +174,18 @@ public final class WebSocketClientTransportConnection: TransportConnection, @unc
     /// - Parameters:
     ///   - url: The server's URL, for example `ws://127.0.0.1:7000/play`.
     ///   - configuration: Compression, keepalive and buffers; reconnection is turned off.
+    ///   - loop: The event loop to run on (share one among many connections, as a load tool
+    ///     should), or `nil` for a loop of its own, stopped by ``close()``.
     /// - Throws: ``SystemError`` when the client's loop cannot be started.
-    public init(url: WebSocketURL, configuration: WebSocketClientConfiguration = WebSocketClientConfiguration()) throws(SystemError) {
+    public init(
+        url: WebSocketURL, configuration: WebSocketClientConfiguration = WebSocketClientConfiguration(), loop: EventLoop? = nil
+    ) throws(SystemError) {
         var configuration = configuration
         configuration.subprotocols = [tickwireWebSocketSubprotocol]
         configuration.reconnect = ReconnectPolicy(isEnabled: false)
         connectionID = WebSocketClientTransportConnection.nextID.wrappingAdd(1, ordering: .relaxed).oldValue
         let inbox = self.inbox
-        client = try WebSocketClient(url: url, configuration: configuration) { event in
+        client = try WebSocketClient(url: url, configuration: configuration, loop: loop) { event in
             switch event {
             case .message(.binary(let bytes)):
                 inbox.push(.frame(bytes))

@@ -82,44 +82,6 @@ struct HostFeatureTests {
     }
 }
 
-@Suite("SnapshotHistory, RateMeter and InterestFilter")
-struct SupportTypeTests {
-    @Test("the history holds the last ticks within its capacity, and wraps around tick 2^32")
-    func history() throws {
-        let schema = InterpolationTestSchema.schema
-        var history = SnapshotHistory(capacity: 4)
-        for tick in UInt32.max - 2...UInt32.max { history.store(Snapshot(schema: schema, tick: tick)) }
-        for tick: UInt32 in 1...2 { history.store(Snapshot(schema: schema, tick: tick)) }
-        #expect(history.newestTick == 2)
-        #expect(history.snapshot(at: UInt32.max) != nil && history.snapshot(at: 1) != nil)
-        #expect(history.snapshot(at: UInt32.max - 2) == nil, "5 ticks back is beyond a capacity of 4")
-        #expect(history.snapshot(at: 7) == nil)
-    }
-
-    @Test("the rate meter reports the last complete second, and zero after a quiet one")
-    func rateMeter() {
-        var meter = RateMeter()
-        meter.add(100, at: Timestamp(seconds: 0.1))
-        meter.add(50, at: Timestamp(seconds: 0.9))
-        meter.add(10, at: Timestamp(seconds: 1.2))
-        #expect(meter.perSecond == 150)
-        meter.roll(to: Timestamp(seconds: 3.5))
-        #expect(meter.perSecond == 0)
-        #expect(meter.total == 160)
-    }
-
-    @Test("a custom interest filter keeps the viewer and what the predicate accepts")
-    func customFilter() throws {
-        let snapshot = try InterpolationTestSchema.snapshot(tick: 3, balls: [(1, 0, 0, 0), (2, 5, 0, 1), (3, 9, 0, 2)])
-        let evenModes = InterestFilter { snapshot, _, candidate in snapshot.value(at: candidate, field: 2) % 2 == 0 }
-        let filtered = evenModes.apply(to: snapshot, viewerEntity: 2)
-        #expect(filtered.entityIDs == [1, 2, 3], "entity 2 has an odd mode but is the viewer, so it stays")
-        let noViewer = evenModes.apply(to: snapshot, viewerEntity: nil)
-        #expect(noViewer.entityIDs == [1, 3])
-        #expect(noViewer.tick == 3 && noViewer.double(at: 1, field: 0) == 9)
-    }
-}
-
 @Suite("Host in real time")
 struct HostRealTimeTests {
     @Test("run(until:) paces the rooms on the monotonic clock and stops when told")
@@ -146,32 +108,85 @@ struct HostRealTimeTests {
     }
 }
 
-@Suite("InterestFilter.radius")
-struct RadiusFilterTests {
-    @Test("the grid-accelerated radius filter keeps exactly the entities a brute-force distance check keeps", arguments: [5.0, 37.0, 300.0])
-    func matchesBruteForce(radius: Double) throws {
-        let schema = DotsGame.makeSchema()
-        var random = SplitMix64(seed: UInt64(radius * 10))
-        var snapshot = Snapshot(schema: schema, tick: 9)
-        for id in 1...500 {
-            let index = try snapshot.insert(id: UInt32(id * 3), type: id % 2)
-            snapshot.set(Double(random.next() % 100_000) / 100 - 500, at: index, field: 0)
-            snapshot.set(Double(random.next() % 100_000) / 100 - 500, at: index, field: 1)
+@Suite("Handshake edge cases")
+struct HandshakeEdgeTests {
+    static func firstReply(to frame: [UInt8]) throws -> Message {
+        let simulation = Simulation(game: DotsGame(orbCount: 1))
+        let connection = simulation.network.connect()
+        connection.send(frame)
+        simulation.run(for: .milliseconds(10))
+        let events = connection.drain()
+        guard case .frame(let bytes) = try #require(events.first, "the host should answer") else {
+            throw HandshakeTestFailure(reason: "the first event is not a frame: \(events)")
         }
-        let prepared = InterestFilter.radius(radius, schema: schema).prepare(snapshot)
-        for viewerIndex in stride(from: 0, to: 500, by: 37) {
-            let viewer = snapshot.id(at: viewerIndex)
-            let cx = snapshot.double(at: viewerIndex, field: 0), cy = snapshot.double(at: viewerIndex, field: 1)
-            let expected = snapshot.indices.filter { index in
-                let dx = snapshot.double(at: index, field: 0) - cx, dy = snapshot.double(at: index, field: 1) - cy
-                return dx * dx + dy * dy <= radius * radius
-            }.map { snapshot.id(at: $0) }
-            let view = prepared.view(for: viewer)
-            #expect(view.entityIDs == expected, "viewer \(viewer), radius \(radius): \(view.count) seen, \(expected.count) expected")
-            if let first = expected.first, let position = view.index(of: first), let source = snapshot.index(of: first) {
-                #expect(view.value(at: position, field: 0) == snapshot.value(at: source, field: 0), "values are copied exactly")
-            }
+        return try FrameDecompressor().decode(bytes)
+    }
+
+    struct HandshakeTestFailure: Error { var reason: String }
+
+    @Test("a hello of another protocol version that this version cannot decode is still refused as a version mismatch")
+    func undecodableOtherVersion() throws {
+        // Type 0x01 (hello), version 7, then bytes that are not a version-1 hello.
+        let reply = try Self.firstReply(to: [0x01, 0x00, 0x07, 0xFF])
+        guard case .reject(let reject) = reply else { throw HandshakeTestFailure(reason: "expected a reject, got \(reply)") }
+        #expect(reject.reason == .versionMismatch)
+        #expect(reject.text.contains("7"), "the reason names the client's version: \(reject.text)")
+    }
+
+    @Test("a first frame that is not a hello is refused as an invalid hello")
+    func notAHello() throws {
+        let reply = try Self.firstReply(to: [0x06, 0x01])  // a ping
+        guard case .reject(let reject) = reply else { throw HandshakeTestFailure(reason: "expected a reject, got \(reply)") }
+        #expect(reject.reason == .invalidHello)
+    }
+}
+
+@Suite("Garbage on the wire")
+struct GarbageTests {
+    static func garbage(_ random: inout SplitMix64) -> [UInt8] {
+        let count = Int(random.next() % 40)
+        return (0..<count).map { _ in UInt8(truncatingIfNeeded: random.next()) }
+    }
+
+    @Test("a client sending seeded garbage after its hello never crashes the host, and other clients carry on")
+    func garbageToHost() throws {
+        let simulation = Simulation(game: DotsGame(orbCount: 3))
+        simulation.addClient()
+        let rogue = simulation.network.connect()
+        let hello = Message.Hello(schemaFingerprint: DotsGame.makeSchema().fingerprint, compressionModes: [.perFrame])
+        rogue.send(try FrameCompressor().encode(.hello(hello)))
+        var random = SplitMix64(seed: 99)
+        for _ in 0..<100 {
+            for _ in 0..<5 { rogue.send(Self.garbage(&random)) }
+            simulation.run(for: .milliseconds(20))
         }
-        #expect(prepared.view(for: nil).count == 500, "a client without an entity sees everything")
+        #expect(simulation.clients[0].status == .connected)
+        #expect(simulation.clients[0].metrics.snapshotsReceived > 35, "2 s at 20 Hz is 40 snapshots")
+        let rogueID = try #require(simulation.room.clientIDs.first { $0 != simulation.clients[0].clientID })
+        #expect((simulation.room.clientMetrics(rogueID)?.badFrames ?? 0) > 100, "the garbage is counted as bad frames")
+    }
+
+    @Test("a server sending seeded garbage after its welcome never crashes the client")
+    func garbageToClient() throws {
+        let clock = VirtualClock()
+        let network = SimulatedNetwork(clock: clock, seed: 3)
+        let client = ClientSession(game: DotsGame(orbCount: 1), clock: clock)
+        client.connect(over: network.connect())
+        let server = try #require(network.acceptPending().first)
+        let welcome = Message.Welcome(clientID: 1, tickRate: 20, currentTick: 0, serverTime: 0, compression: .perFrame)
+        server.send(try FrameCompressor().encode(.welcome(welcome)))
+        var random = SplitMix64(seed: 4)
+        for _ in 0..<200 {
+            server.send(Self.garbage(&random))
+            // A snapshot frame with a random delta exercises the codec's checks too.
+            var body: [UInt8] = [0x05, 0x00, 0x00, 0x01]
+            body += Self.garbage(&random)
+            server.send(Frame(type: .snapshot, body: body).bytes)
+            clock.advance(by: .milliseconds(10))
+            client.tick(input: DotsGame.Input(dx: 1, dy: 0))
+            _ = client.render()
+        }
+        #expect(client.status == .connected, "garbage is dropped, not fatal: \(client.status)")
+        #expect(client.metrics.snapshotsUndecodable > 100)
     }
 }

@@ -7,9 +7,8 @@
 ///
 /// ```swift
 /// let simulation = TickSimulation(game: MyGame(), seed: 7)
-/// let alice = simulation.addClient(downstream: LinkConditions(latency: .milliseconds(80))) { _, tick in
-///     MyGame.Input(moveRight: tick < 30)
-/// }
+/// let alice = simulation.addClient(downstream: LinkConditions(latency: .milliseconds(80)),
+///                                   input: { _, tick in MyGame.Input(moveRight: tick < 30) })
 /// simulation.run(for: .seconds(2))
 /// let view = simulation.clients[alice].render()
 /// ```

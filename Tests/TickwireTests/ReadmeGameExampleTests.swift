@@ -50,4 +50,27 @@ struct ReadmeGameExampleTests {
         #expect(serverX > 60, "40 ticks of walking at 10 units/s from 50 end near 70, at \(serverX)")
         #expect(abs(seenX - serverX) <= 0.01, "the client shows \(seenX), the server has \(serverX)")
     }
+
+    @Test("the same game over real WebSockets on 127.0.0.1, as the README's server and client snippet")
+    func overWebSockets() throws {
+        let listener = try WebSocketTransportServer(configuration: WebSocketServerConfiguration(host: "127.0.0.1", port: 0))
+        defer { listener.shutdown(timeout: .seconds(1)) }
+        let port = try #require(listener.address?.port)
+        let clock = MonotonicClock()
+        let host = Host(game: Dots(), listener: listener, clock: clock)
+        let session = ClientSession(game: Dots(), clock: clock)
+        session.connect(over: try WebSocketClientTransportConnection(url: WebSocketURL("ws://127.0.0.1:\(port)/")))
+        defer { session.leave() }
+        // Drive both from this thread until the client sees its own dot, for 10 s at most.
+        let deadline = clock.now + .seconds(10)
+        var seen: EntityView?
+        while clock.now < deadline && seen == nil {
+            host.advance()
+            session.tick(input: 1)
+            if let id = session.clientID { seen = session.render()?.entity(id: id) }
+            clock.sleep(until: clock.now + .milliseconds(5))
+        }
+        let dot = try #require(seen, "the client did not see its dot within 10 s")
+        #expect(dot.values[0] >= 50, "the dot starts at 50 and walks right")
+    }
 }

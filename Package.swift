@@ -54,7 +54,7 @@ let package = Package(
         // Tools.
         .executableTarget(
             name: "tickwire",
-            dependencies: ["Tickwire", "TickwireZlib", "CommandLineSupport"],
+            dependencies: ["Tickwire", "TickwireZlib", "CommandLineSupport", "ArenaGame"],
             path: "Tools/tickwire",
             swiftSettings: strictSettings
         ),

@@ -11,7 +11,7 @@ let usage = """
     usage:
       arena [--port P] [--bots N] [--tick HZ] [--name NAME]
             start a local server and play on it in this terminal (the default)
-      arena serve [--host H] [--port 7777] [--bots 6] [--tick 30] [--rooms N]
+      arena serve [--host H] [--port 7777] [--bots 6] [--tick 30] [--rooms N] [--capacity 32]
             run a headless server; prints a status line every few seconds
       arena join ws://HOST:PORT/ROOM [--name NAME] [--lag MS] [--jitter MS] [--loss PERCENT]
                  [--script "d5 w3 space _10" --frames N [--dump]]
@@ -31,7 +31,7 @@ func fail(_ message: String) -> Never {
 let serverStop = ServerStopRequest()
 
 func serve(_ arguments: [String]) throws {
-    var parsed = try CommandArguments(arguments, valueOptions: ["host", "port", "bots", "tick", "rooms", "status-interval"])
+    var parsed = try CommandArguments(arguments, valueOptions: ["host", "port", "bots", "tick", "rooms", "status-interval", "capacity"])
     if parsed.flag("help") { print(usage); return }
     var options = ArenaServer.Options()
     options.host = parsed.string("host") ?? options.host
@@ -39,12 +39,14 @@ func serve(_ arguments: [String]) throws {
     options.bots = try parsed.integer("bots", default: options.bots)
     options.tickRate = try parsed.integer("tick", default: options.tickRate)
     let roomCount = try parsed.integer("rooms", default: 1)
+    options.roomCapacity = try parsed.integer("capacity", default: options.roomCapacity)
     let statusInterval = try parsed.double("status-interval", default: 5)
     try parsed.rejectUnknown()
     guard (0...65535).contains(options.port) else { fail("--port must be 0...65535") }
     guard (1...240).contains(options.tickRate) else { fail("--tick must be 1...240 Hz") }
     guard (0...64).contains(options.bots) else { fail("--bots must be 0...64") }
     guard (1...64).contains(roomCount) else { fail("--rooms must be 1...64") }
+    guard (1...10_000).contains(options.roomCapacity) else { fail("--capacity must be 1...10000") }
     options.rooms = roomCount == 1 ? ["main"] : (1...roomCount).map { $0 == 1 ? "main" : "room\($0)" }
     let server = try ArenaServer(options: options, stopRequest: serverStop)
     for signalNumber in [SIGINT, SIGTERM] {

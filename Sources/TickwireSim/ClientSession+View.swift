@@ -28,6 +28,9 @@ extension ClientSession {
         counters.lastSnapshotBytes = frameBytes
         if baseline == nil { counters.fullSnapshotsReceived += 1 }
         let serverTime = Double(message.serverTime) / 1e6
+        if let estimate = clockSync.serverTime(at: now.seconds), snapshotAges.count < ClientSession.snapshotAgeCapacity {
+            snapshotAges.append(estimate - serverTime)
+        }
         buffer.insert(snapshot, serverTime: serverTime)
         delay.recordArrival(serverTime: serverTime, arrival: estimatedServerTime ?? serverTime)
         lastProcessedInput = message.lastProcessedInput
@@ -71,6 +74,19 @@ extension ClientSession {
         let kinds = game.schema.entityTypes[entity.typeIndex].fields.map(\.kind)
         entity.values = smoother.display(entity.values, kinds: kinds)
         return entity
+    }
+
+    /// The most snapshot ages kept between calls to ``takeSnapshotAges()``; later ones are not recorded.
+    public static var snapshotAgeCapacity: Int { 4096 }
+
+    /// Takes the ages of the snapshots received since the last call: for each, the estimated
+    /// server time at arrival minus the server time stamped in it, in seconds (only once the
+    /// clock estimate has a ping sample; the estimate's error is in it, at most half a round trip).
+    ///
+    /// - Returns: The ages, in arrival order.
+    public func takeSnapshotAges() -> [Double] {
+        defer { snapshotAges.removeAll(keepingCapacity: true) }
+        return snapshotAges
     }
 
     /// The estimated server time now, in seconds, if the session has heard from the server.

@@ -34,6 +34,8 @@ public final class ClientSession<G: Game> {
     public internal(set) var latestSnapshot: Snapshot?
     /// The last input sequence the server reported applied.
     public internal(set) var lastProcessedInput: UInt32 = 0
+    /// The newest stats message from the host (sent when the host is configured to; PROTOCOL.md 5.11).
+    public internal(set) var latestServerStats: Message.Stats?
     /// The predicted world (only the local player's entity is meaningful), when predicting.
     public internal(set) var predictedState: G.State?
 
@@ -54,6 +56,7 @@ public final class ClientSession<G: Game> {
     var bytesIn = RateMeter()
     var bytesOut = RateMeter()
     var counters = ClientMetrics()
+    var snapshotAges: [Double] = []
 
     /// Creates a session that is not connected yet.
     ///
@@ -223,6 +226,8 @@ public final class ClientSession<G: Game> {
             connection = nil
         case .snapshot(let snapshot):
             take(snapshot, frameBytes: bytes.count, now: now)
+        case .stats(let stats):
+            latestServerStats = stats
         case .pong(let pong):
             clockSync.addSample(sent: Double(pong.clientTime) / 1e6, serverTime: Double(pong.serverTime) / 1e6, received: now.seconds)
         case .disconnect(let disconnect):

@@ -44,6 +44,10 @@ public struct HostConfiguration: Sendable {
     public var tokenSeed: UInt64?
     /// zlib settings of each client's compression stream.
     public var compressionSettings = CompressionSettings()
+    /// How often each room sends every connected client a stats message (PROTOCOL.md
+    /// section 5.11: the room's tick durations, the process's CPU share, clients, bytes out);
+    /// `nil`, the default, sends none.
+    public var statsInterval: Duration?
 
     /// Creates the default configuration.
     public init() {}

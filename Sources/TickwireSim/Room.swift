@@ -32,6 +32,8 @@ public final class Room<G: Game> {
     private var bytesOut = RateMeter()
     private var bytesIn = RateMeter()
     private var snapshotSendTimes: [UInt32: Int64] = [:]
+    private var cpu: CPUUsage?
+    private var nextStatsAt: Timestamp?
 
     init(name: String, game: G, configuration: HostConfiguration, clock: any TickClock) {
         self.name = name
@@ -158,6 +160,33 @@ public final class Room<G: Game> {
         send(snapshot, now: now)
         bytesOut.roll(to: now)
         bytesIn.roll(to: now)
+        sendStatsIfDue(now: now)
+    }
+
+    /// Sends every connected client a stats message when the configured interval has passed.
+    private func sendStatsIfDue(now: Timestamp) {
+        guard let interval = configuration.statsInterval else { return }
+        guard let due = nextStatsAt else {
+            // The first interval only starts the CPU measurement.
+            nextStatsAt = now + interval
+            cpu = CPUUsage(now: now)
+            return
+        }
+        guard now >= due else { return }
+        nextStatsAt = now + interval
+        let share = cpu?.sample(now: now) ?? 0
+        let ticks = loop.statistics
+        func micros(_ duration: Duration) -> UInt32 { UInt32(clamping: duration.wholeNanoseconds / 1000) }
+        var connected = 0
+        for id in clientOrder where clients[id]?.isConnected ?? false { connected += 1 }
+        let stats = Message.Stats(
+            tick: tick, tickDurationP50: micros(ticks.p50), tickDurationP99: micros(ticks.p99),
+            tickDurationMax: micros(ticks.percentile(1)), cpuPerMille: UInt32(clamping: Int((share * 1000).rounded())),
+            connectedClients: UInt32(clamping: connected), bytesOutPerSecond: UInt64(max(0, bytesOut.perSecond)))
+        for id in clientOrder {
+            guard let client = clients[id], client.isConnected else { continue }
+            if let count = client.send(.stats(stats), now: now) { bytesOut.add(count, at: now) }
+        }
     }
 
     private func receive(now: Timestamp) {

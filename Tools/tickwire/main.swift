@@ -18,6 +18,9 @@ let usage = """
       echo [--port P] [--host H] [--tcp] [--no-compression]
                                WebSocket echo server (permessage-deflate on) for Autobahn and interop;
                                prints the bound port; --tcp: plain TCP echo (benchmark baseline)
+      load ws://HOST:PORT/ROOM [--clients 100] [--duration 60] [--ramp 10] [--json] [--loops 2] [--rate 30]
+                               N simulated arena players over real WebSockets; reports connections, snapshots,
+                               bytes per client, snapshot age, the server's tick p99 and CPU, and its own CPU
       help                     this text
     """
 
@@ -38,6 +41,7 @@ do {
         default: fail("bench wants one of: codec, sim\n\n\(usage)")
         }
     case "echo": try EchoCommand.run(arguments)
+    case "load": try LoadCommand.run(arguments)
     case "help", "--help", "-h":
         print(usage)
     default:

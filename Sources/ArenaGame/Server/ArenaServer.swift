@@ -27,6 +27,8 @@ public final class ArenaServer {
         public var roomCapacity = 32
         /// Seconds a disconnected player's place is kept for it to resume.
         public var resumeGracePeriod = 30.0
+        /// Seconds between the stats messages each room sends its clients (PROTOCOL.md 5.11); 0 sends none.
+        public var statsInterval = 1.0
 
         /// The defaults: port 7777 on this machine, six bots, 30 Hz, one room `main`.
         public init() {}
@@ -60,6 +62,7 @@ public final class ArenaServer {
         configuration.createsRoomsOnDemand = true
         configuration.roomCapacity = options.roomCapacity
         configuration.resumeGracePeriod = .milliseconds(Int64(options.resumeGracePeriod * 1000))
+        configuration.statsInterval = options.statsInterval > 0 ? .milliseconds(Int64(options.statsInterval * 1000)) : nil
         host = Host(game: Arena(botCount: options.bots), listener: transport, clock: clock, configuration: configuration)
     }
 

@@ -1,0 +1,173 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import ArenaGame
+import CommandLineSupport
+import TickwireCodec
+import TickwireSim
+import TickwireWebSocket
+
+/// `tickwire load ws://HOST:PORT/ROOM --clients N --duration S [--ramp S] [--json]`: runs N
+/// simulated arena players in this process, each a real WebSocket connection driven by a
+/// ``ClientSession`` (inputs at the tick rate, acknowledgements, pings), and reports what
+/// they saw and what the server reported in its stats messages.
+///
+/// One thread (this one) ticks every session; the sockets run on a few shared event loops
+/// (`--loops`, default 2), never a thread per client. Prediction is off: a load client
+/// decodes and acknowledges snapshots but does not replay its inputs.
+enum LoadCommand {
+    /// One simulated player.
+    final class Player {
+        let session: ClientSession<Arena>
+        var random: SplitMix64
+        var input = ArenaInput.idle
+        var startedAt: Timestamp
+        var everConnected = false
+        var wasConnected = false
+        var failed = false
+        var disconnects = 0
+        var reconnects = 0
+
+        init(session: ClientSession<Arena>, seed: UInt64, now: Timestamp) {
+            self.session = session
+            random = SplitMix64(seed: seed)
+            startedAt = now
+        }
+
+        /// A wandering input: a new direction about once a second, firing now and then.
+        func nextInput() -> ArenaInput {
+            if random.next() % 30 == 0 {
+                input = ArenaInput(moveX: Int(random.next() % 3) - 1, moveY: Int(random.next() % 3) - 1, fires: random.next() % 4 == 0)
+            }
+            return input
+        }
+    }
+
+    static func run(_ arguments: [String]) throws {
+        var parsed = try CommandArguments(arguments, valueOptions: ["clients", "duration", "ramp", "loops", "rate", "seed"])
+        let json = parsed.flag("json")
+        let clientCount = try parsed.integer("clients", default: 100)
+        let duration = try parsed.double("duration", default: 60)
+        let ramp = try parsed.double("ramp", default: 10)
+        let loopCount = try parsed.integer("loops", default: 2)
+        let rate = try parsed.integer("rate", default: 30)
+        let seed = UInt64(try parsed.integer("seed", default: 1))
+        try parsed.rejectUnknown()
+        guard parsed.positionals.count == 1, let text = parsed.positionals.first else {
+            throw CommandArguments.UsageError(description: "load wants one URL: tickwire load ws://HOST:PORT/ROOM --clients N --duration S")
+        }
+        let url = try WebSocketURL(text)
+        guard (1...20_000).contains(clientCount) else { throw CommandArguments.UsageError(description: "--clients must be 1...20000") }
+        guard duration > 0, ramp >= 0, (1...16).contains(loopCount), (1...240).contains(rate) else {
+            throw CommandArguments.UsageError(description: "--duration must be > 0, --ramp >= 0, --loops 1...16, --rate 1...240")
+        }
+
+        let loops = try (0..<loopCount).map { _ throws(SystemError) -> EventLoop in
+            let loop = try EventLoop()
+            try loop.start()
+            return loop
+        }
+        let clock = MonotonicClock()
+        var configuration = ClientConfiguration()
+        configuration.room = String(url.path.drop { $0 == "/" })
+        configuration.predictsLocalPlayer = false
+        let game = Arena()
+        let socketConfiguration = WebSocketClientConfiguration()
+        var players: [Player] = []
+        players.reserveCapacity(clientCount)
+        var report = LoadReport(clients: clientCount, duration: duration, ramp: ramp)
+
+        func connect(_ player: Player, index: Int) {
+            do {
+                let connection = try WebSocketClientTransportConnection(url: url, configuration: socketConfiguration, loop: loops[index % loops.count])
+                player.session.connect(over: connection)
+            } catch {
+                player.failed = true
+            }
+        }
+
+        let start = clock.now
+        let end = start + .secondsValue(ramp + duration)
+        let measureFrom = start + .secondsValue(ramp)
+        var cpu = CPUUsage(now: start)
+        var measuring = false
+        let period = Duration.nanoseconds(1_000_000_000 / Int64(rate))
+        var nextTick = start
+        var nextSample = start + .seconds(1)
+        if !json { print("load: \(clientCount) clients on \(url), ramp \(ramp) s, then \(duration) s at \(rate) Hz, \(loopCount) socket loops") }
+
+        while clock.now < end {
+            clock.sleep(until: nextTick)
+            nextTick = nextTick + period
+            let now = clock.now
+            if nextTick < now { nextTick = now }
+            // Ramp: start clients linearly over the ramp time.
+            let due = ramp <= 0 ? clientCount : min(clientCount, Int((now - start).secondsValue / ramp * Double(clientCount)) + 1)
+            while players.count < due {
+                let session = ClientSession(game: game, clock: clock, configuration: configuration)
+                let player = Player(session: session, seed: seed &+ UInt64(players.count) &* 0x9E37_79B9, now: now)
+                connect(player, index: players.count)
+                players.append(player)
+            }
+            if !measuring, now >= measureFrom {
+                measuring = true
+                _ = cpu.sample(now: now)
+                for player in players { _ = player.session.takeSnapshotAges() }
+                report.snapshotsAtStart = players.reduce(0) { $0 + $1.session.metrics.snapshotsReceived }
+            }
+            for (index, player) in players.enumerated() where !player.failed {
+                player.session.tick(input: player.nextInput())
+                switch player.session.status {
+                case .connected:
+                    player.everConnected = true
+                    player.wasConnected = true
+                case .disconnected, .rejected:
+                    if case .rejected = player.session.status, !player.everConnected { player.failed = true; continue }
+                    if player.wasConnected { player.disconnects += 1 }
+                    player.wasConnected = false
+                    player.reconnects += 1
+                    player.startedAt = now
+                    connect(player, index: index)
+                case .handshaking, .idle:
+                    if !player.everConnected, now - player.startedAt > .seconds(15) { player.failed = true }
+                }
+                if measuring { report.ages.append(contentsOf: player.session.takeSnapshotAges()) }
+            }
+            if now >= nextSample {
+                nextSample = nextSample + .seconds(1)
+                var connected = 0, bytes = 0
+                for player in players where player.session.status == .connected {
+                    connected += 1
+                    bytes += player.session.metrics.bytesInPerSecond
+                }
+                let stats = players.lazy.compactMap { $0.session.latestServerStats }.max { $0.tick < $1.tick }
+                if measuring {
+                    if connected > 0 { report.bytesPerClientSamples.append(Double(bytes) / Double(connected)) }
+                    if let stats { report.serverSamples.append(stats) }
+                }
+                if !json {
+                    let p99 = stats.map { LoadReport.format(Double($0.tickDurationP99) / 1000, places: 2) } ?? "-"
+                    let serverCPU = stats.map { "\($0.cpuPerMille / 10)%" } ?? "-"
+                    print("t+\(Int((now - start).secondsValue)) s  connected \(connected)/\(players.count)  server tick p99 \(p99) ms  server CPU \(serverCPU)  in \(connected > 0 ? bytes / connected : 0) B/s per client")
+                    fflush(nil)
+                }
+            }
+        }
+        let finished = clock.now
+        report.loadCPUShare = cpu.sample(now: finished)
+        report.measuredSeconds = (finished - measureFrom).secondsValue
+        for player in players {
+            if player.failed || !player.everConnected { report.failed += 1 } else { report.connected += 1 }
+            if player.session.status == .connected { report.connectedAtEnd += 1 }
+            report.disconnects += player.disconnects
+            report.reconnects += player.reconnects
+            report.snapshots += player.session.metrics.snapshotsReceived
+            player.session.leave()
+        }
+        report.failed += clientCount - players.count
+        for loop in loops { loop.stop() }
+        print(json ? report.json() : report.text())
+    }
+}

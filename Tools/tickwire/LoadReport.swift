@@ -1,0 +1,86 @@
+import TickwireCodec
+
+/// What a `tickwire load` run measured, as text or JSON.
+struct LoadReport {
+    var clients: Int
+    var duration: Double
+    var ramp: Double
+    var connected = 0
+    var failed = 0
+    var connectedAtEnd = 0
+    var disconnects = 0
+    var reconnects = 0
+    var snapshots = 0
+    var snapshotsAtStart = 0
+    var measuredSeconds = 0.0
+    /// Snapshot ages at arrival (seconds), over the measured window.
+    var ages: [Double] = []
+    /// Per-second averages of bytes received per connected client, over the measured window.
+    var bytesPerClientSamples: [Double] = []
+    /// The server's stats messages, one per second of the measured window.
+    var serverSamples: [Message.Stats] = []
+    /// This process's CPU use over the measured window, in cores.
+    var loadCPUShare = 0.0
+
+    /// The nearest-rank percentile of `values` (0 when empty).
+    static func percentile(_ values: [Double], _ fraction: Double) -> Double {
+        guard !values.isEmpty else { return 0 }
+        let sorted = values.sorted()
+        let rank = Int((fraction * Double(sorted.count)).rounded(.up))
+        return sorted[max(0, min(sorted.count - 1, rank - 1))]
+    }
+
+    static func format(_ value: Double, places: Int) -> String {
+        guard value.isFinite else { return "-" }
+        var scale = 1.0
+        for _ in 0..<places { scale *= 10 }
+        let scaled = (abs(value) * scale).rounded()
+        let whole = Int(scaled / scale)
+        let fraction = Int(scaled) - whole * Int(scale)
+        let sign = value < 0 && scaled > 0 ? "-" : ""
+        guard places > 0 else { return "\(sign)\(whole)" }
+        let digits = String(fraction)
+        return "\(sign)\(whole).\(String(repeating: "0", count: places - digits.count))\(digits)"
+    }
+
+    var bytesPerClientPerSecond: Double {
+        bytesPerClientSamples.isEmpty ? 0 : bytesPerClientSamples.reduce(0, +) / Double(bytesPerClientSamples.count)
+    }
+    /// The worst server tick p99 reported during the window, ms.
+    var serverTickP99Worst: Double { Double(serverSamples.map(\.tickDurationP99).max() ?? 0) / 1000 }
+    /// The median of the server's reported tick p99 during the window, ms.
+    var serverTickP99Median: Double { Self.percentile(serverSamples.map { Double($0.tickDurationP99) / 1000 }, 0.5) }
+    /// The longest server tick reported, ms.
+    var serverTickMax: Double { Double(serverSamples.map(\.tickDurationMax).max() ?? 0) / 1000 }
+    /// The server's mean CPU share during the window, in cores.
+    var serverCPU: Double {
+        serverSamples.isEmpty ? 0 : serverSamples.map { Double($0.cpuPerMille) / 1000 }.reduce(0, +) / Double(serverSamples.count)
+    }
+    var snapshotsPerClientPerSecond: Double {
+        connected == 0 || measuredSeconds <= 0 ? 0 : Double(snapshots - snapshotsAtStart) / Double(connected) / measuredSeconds
+    }
+
+    func text() -> String {
+        let ms = { (value: Double) in Self.format(value * 1000, places: 1) }
+        return """
+            clients: \(connected) connected, \(failed) failed, \(connectedAtEnd) connected at the end; \(disconnects) disconnects, \(reconnects) reconnects
+            snapshots: \(snapshots) received, \(Self.format(snapshotsPerClientPerSecond, places: 1)) per client per second in the window
+            bytes in: \(Int(bytesPerClientPerSecond)) B/s per client
+            snapshot age at arrival: p50 \(ms(Self.percentile(ages, 0.5))) ms, p99 \(ms(Self.percentile(ages, 0.99))) ms (\(ages.count) samples)
+            server (its stats messages): tick p99 worst \(Self.format(serverTickP99Worst, places: 2)) ms, median \(Self.format(serverTickP99Median, places: 2)) ms, max tick \(Self.format(serverTickMax, places: 2)) ms, CPU \(Self.format(serverCPU * 100, places: 0))% of a core
+            load generator CPU: \(Self.format(loadCPUShare * 100, places: 0))% of a core
+            """
+    }
+
+    func json() -> String {
+        func number(_ value: Double) -> String { Self.format(value, places: 3) }
+        return """
+            {"clients":\(clients),"duration":\(number(duration)),"ramp":\(number(ramp)),"connected":\(connected),"failed":\(failed),\
+            "connectedAtEnd":\(connectedAtEnd),"disconnects":\(disconnects),"reconnects":\(reconnects),"snapshotsReceived":\(snapshots),\
+            "snapshotsPerClientPerSecond":\(number(snapshotsPerClientPerSecond)),"bytesPerClientPerSecond":\(number(bytesPerClientPerSecond)),\
+            "snapshotAgeP50Ms":\(number(Self.percentile(ages, 0.5) * 1000)),"snapshotAgeP99Ms":\(number(Self.percentile(ages, 0.99) * 1000)),\
+            "serverTickP99WorstMs":\(number(serverTickP99Worst)),"serverTickP99MedianMs":\(number(serverTickP99Median)),\
+            "serverTickMaxMs":\(number(serverTickMax)),"serverCPUCores":\(number(serverCPU)),"loadCPUCores":\(number(loadCPUShare))}
+            """
+    }
+}

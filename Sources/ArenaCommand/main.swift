@@ -2,6 +2,7 @@ import ArenaGame
 import CommandLineSupport
 import Foundation
 import Synchronization
+import TickwireCodec
 import TickwireSim
 import TickwireWebSocket
 
@@ -12,6 +13,7 @@ let usage = """
       arena [--port P] [--bots N] [--tick HZ] [--name NAME]
             start a local server and play on it in this terminal (the default)
       arena serve [--host H] [--port 7777] [--bots 6] [--tick 30] [--rooms N] [--capacity 32]
+                  [--compression perframe|streaming|none] [--compression-level 6]
             run a headless server; prints a status line every few seconds
       arena join ws://HOST:PORT/ROOM [--name NAME] [--lag MS] [--jitter MS] [--loss PERCENT]
                  [--script "d5 w3 space _10" --frames N [--dump]]
@@ -31,7 +33,7 @@ func fail(_ message: String) -> Never {
 let serverStop = ServerStopRequest()
 
 func serve(_ arguments: [String]) throws {
-    var parsed = try CommandArguments(arguments, valueOptions: ["host", "port", "bots", "tick", "rooms", "status-interval", "capacity"])
+    var parsed = try CommandArguments(arguments, valueOptions: ["host", "port", "bots", "tick", "rooms", "status-interval", "capacity", "compression", "compression-level"])
     if parsed.flag("help") { print(usage); return }
     var options = ArenaServer.Options()
     options.host = parsed.string("host") ?? options.host
@@ -40,6 +42,14 @@ func serve(_ arguments: [String]) throws {
     options.tickRate = try parsed.integer("tick", default: options.tickRate)
     let roomCount = try parsed.integer("rooms", default: 1)
     options.roomCapacity = try parsed.integer("capacity", default: options.roomCapacity)
+    options.compressionLevel = try parsed.integer("compression-level", default: options.compressionLevel)
+    switch parsed.string("compression") ?? "perframe" {
+    case "perframe": options.compressionPreference = [.perFrame, .streaming]
+    case "streaming": options.compressionPreference = [.streaming, .perFrame]
+    case "none": options.compressionPreference = []
+    default: fail("--compression must be perframe, streaming or none")
+    }
+    guard (0...9).contains(options.compressionLevel) else { fail("--compression-level must be 0...9") }
     let statusInterval = try parsed.double("status-interval", default: 5)
     try parsed.rejectUnknown()
     guard (0...65535).contains(options.port) else { fail("--port must be 0...65535") }

@@ -29,6 +29,8 @@ enum LoadCommand {
         var failed = false
         var disconnects = 0
         var reconnects = 0
+        /// When a disconnected player tries again.
+        var reconnectAt: Timestamp?
 
         init(session: ClientSession<Arena>, seed: UInt64, now: Timestamp) {
             self.session = session
@@ -44,6 +46,9 @@ enum LoadCommand {
             return input
         }
     }
+
+    /// The most reconnections started per tick.
+    static let reconnectsPerTick = 10
 
     static func run(_ arguments: [String]) throws {
         var parsed = try CommandArguments(arguments, valueOptions: ["clients", "duration", "ramp", "loops", "rate", "seed"])
@@ -117,6 +122,9 @@ enum LoadCommand {
                 for player in players { _ = player.session.takeSnapshotAges() }
                 report.snapshotsAtStart = players.reduce(0) { $0 + $1.session.metrics.snapshotsReceived }
             }
+            // Opening and closing a connection waits for its socket loop: at most a few per tick,
+            // so a wave of disconnects cannot stall every session's inputs.
+            var reconnectBudget = LoadCommand.reconnectsPerTick
             for (index, player) in players.enumerated() where !player.failed {
                 player.session.tick(input: player.nextInput())
                 switch player.session.status {
@@ -125,10 +133,17 @@ enum LoadCommand {
                     player.wasConnected = true
                 case .disconnected, .rejected:
                     if case .rejected = player.session.status, !player.everConnected { player.failed = true; continue }
-                    if player.wasConnected { player.disconnects += 1 }
+                    if player.wasConnected {
+                        player.disconnects += 1
+                        if case .disconnected(let reason) = player.session.status { report.disconnectReasons[reason, default: 0] += 1 }
+                        player.reconnectAt = now + .seconds(1)
+                    }
                     player.wasConnected = false
+                    guard now >= player.reconnectAt ?? now, reconnectBudget > 0 else { continue }
+                    reconnectBudget -= 1
                     player.reconnects += 1
                     player.startedAt = now
+                    player.reconnectAt = now + .seconds(1)
                     connect(player, index: index)
                 case .handshaking, .idle:
                     if !player.everConnected, now - player.startedAt > .seconds(15) { player.failed = true }

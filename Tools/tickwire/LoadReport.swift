@@ -10,6 +10,8 @@ struct LoadReport {
     var connectedAtEnd = 0
     var disconnects = 0
     var reconnects = 0
+    /// Why connected clients were disconnected, with counts.
+    var disconnectReasons: [String: Int] = [:]
     var snapshots = 0
     var snapshotsAtStart = 0
     var measuredSeconds = 0.0
@@ -64,6 +66,7 @@ struct LoadReport {
         let ms = { (value: Double) in Self.format(value * 1000, places: 1) }
         return """
             clients: \(connected) connected, \(failed) failed, \(connectedAtEnd) connected at the end; \(disconnects) disconnects, \(reconnects) reconnects
+            disconnect reasons: \(disconnectReasons.isEmpty ? "none" : disconnectReasons.sorted { $0.value > $1.value }.map { "\($0.key) ×\($0.value)" }.joined(separator: ", "))
             snapshots: \(snapshots) received, \(Self.format(snapshotsPerClientPerSecond, places: 1)) per client per second in the window
             bytes in: \(Int(bytesPerClientPerSecond)) B/s per client
             snapshot age at arrival: p50 \(ms(Self.percentile(ages, 0.5))) ms, p99 \(ms(Self.percentile(ages, 0.99))) ms (\(ages.count) samples)

@@ -27,6 +27,11 @@ public final class ArenaServer {
         public var roomCapacity = 32
         /// Seconds a disconnected player's place is kept for it to resume.
         public var resumeGracePeriod = 30.0
+        /// Snapshot compression modes in order of preference (the first the client offers is
+        /// used); empty sends every frame uncompressed.
+        public var compressionPreference: [CompressionMode] = [.perFrame, .streaming]
+        /// zlib level for compressed snapshot frames, 0…9.
+        public var compressionLevel = 6
         /// Seconds between the stats messages each room sends its clients (PROTOCOL.md 5.11); 0 sends none.
         public var statsInterval = 1.0
 
@@ -62,6 +67,8 @@ public final class ArenaServer {
         configuration.createsRoomsOnDemand = true
         configuration.roomCapacity = options.roomCapacity
         configuration.resumeGracePeriod = .milliseconds(Int64(options.resumeGracePeriod * 1000))
+        configuration.compressionPreference = options.compressionPreference
+        configuration.compressionLevel = options.compressionLevel
         configuration.statsInterval = options.statsInterval > 0 ? .milliseconds(Int64(options.statsInterval * 1000)) : nil
         host = Host(game: Arena(botCount: options.bots), listener: transport, clock: clock, configuration: configuration)
     }

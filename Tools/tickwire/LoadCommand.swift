@@ -5,6 +5,8 @@ import Darwin
 #endif
 import ArenaGame
 import CommandLineSupport
+import Foundation
+import Synchronization
 import TickwireCodec
 import TickwireSim
 import TickwireWebSocket
@@ -14,8 +16,9 @@ import TickwireWebSocket
 /// ``ClientSession`` (inputs at the tick rate, acknowledgements, pings), and reports what
 /// they saw and what the server reported in its stats messages.
 ///
-/// One thread (this one) ticks every session; the sockets run on a few shared event loops
-/// (`--loops`, default 2), never a thread per client. Prediction is off: a load client
+/// One driver thread (`--drivers`, default 1) ticks every session; the sockets run on a few
+/// shared event loops (`--loops`, default 2), never a thread per client. With several drivers
+/// each ticks every `drivers`-th player. Prediction is off: a load client
 /// decodes and acknowledges snapshots but does not replay its inputs.
 enum LoadCommand {
     /// One simulated player.
@@ -51,7 +54,7 @@ enum LoadCommand {
     static let reconnectsPerTick = 10
 
     static func run(_ arguments: [String]) throws {
-        var parsed = try CommandArguments(arguments, valueOptions: ["clients", "duration", "ramp", "loops", "rate", "seed"])
+        var parsed = try CommandArguments(arguments, valueOptions: ["clients", "duration", "ramp", "loops", "rate", "seed", "drivers"])
         let json = parsed.flag("json")
         let clientCount = try parsed.integer("clients", default: 100)
         let duration = try parsed.double("duration", default: 60)
@@ -59,14 +62,15 @@ enum LoadCommand {
         let loopCount = try parsed.integer("loops", default: 2)
         let rate = try parsed.integer("rate", default: 30)
         let seed = UInt64(try parsed.integer("seed", default: 1))
+        let driverCount = try parsed.integer("drivers", default: 1)
         try parsed.rejectUnknown()
         guard parsed.positionals.count == 1, let text = parsed.positionals.first else {
             throw CommandArguments.UsageError(description: "load wants one URL: tickwire load ws://HOST:PORT/ROOM --clients N --duration S")
         }
         let url = try WebSocketURL(text)
         guard (1...20_000).contains(clientCount) else { throw CommandArguments.UsageError(description: "--clients must be 1...20000") }
-        guard duration > 0, ramp >= 0, (1...16).contains(loopCount), (1...240).contains(rate) else {
-            throw CommandArguments.UsageError(description: "--duration must be > 0, --ramp >= 0, --loops 1...16, --rate 1...240")
+        guard duration > 0, ramp >= 0, (1...16).contains(loopCount), (1...240).contains(rate), (1...8).contains(driverCount) else {
+            throw CommandArguments.UsageError(description: "--duration must be > 0, --ramp >= 0, --loops 1...16, --rate 1...240, --drivers 1...8")
         }
 
         let loops = try (0..<loopCount).map { _ throws(SystemError) -> EventLoop in
@@ -75,6 +79,54 @@ enum LoadCommand {
             return loop
         }
         let clock = MonotonicClock()
+        let plan = Plan(url: url, clients: clientCount, drivers: driverCount, duration: duration, ramp: ramp, rate: rate, seed: seed,
+                        loops: loops, clock: clock, start: clock.now, quiet: json)
+        if !json { print("load: \(clientCount) clients on \(url), ramp \(ramp) s, then \(duration) s at \(rate) Hz, \(driverCount) driver threads, \(loopCount) socket loops") }
+        let results = Mutex<[LoadReport]>([])
+        let threads = (0..<driverCount).map { shard in
+            Thread {
+                let report = drive(plan, shard: shard)
+                results.withLock { $0.append(report) }
+            }
+        }
+        for thread in threads { thread.start() }
+        clock.sleep(until: plan.start + .secondsValue(ramp))
+        var cpu = CPUUsage(now: clock.now)
+        let measureFrom = clock.now
+        // Bounded wait: the drivers end at the deadline; allow them 30 s more to finish.
+        let deadline = plan.start + .secondsValue(ramp + duration + 30)
+        while results.withLock({ $0.count }) < driverCount, clock.now < deadline { clock.sleep(until: clock.now + .milliseconds(50)) }
+        var report = LoadReport(clients: clientCount, duration: duration, ramp: ramp)
+        for part in results.withLock({ $0 }) { report.merge(part) }
+        report.failed += clientCount - report.connected - report.failed
+        let finished = clock.now
+        report.loadCPUShare = cpu.sample(now: finished)
+        report.measuredSeconds = (finished - measureFrom).secondsValue
+        for loop in loops { loop.stop() }
+        print(json ? report.json() : report.text())
+    }
+
+    /// What every driver thread shares. `@unchecked Sendable`: every field is immutable and
+    /// Sendable except the loops array, which is only read.
+    struct Plan: @unchecked Sendable {
+        let url: WebSocketURL
+        let clients: Int
+        let drivers: Int
+        let duration: Double
+        let ramp: Double
+        let rate: Int
+        let seed: UInt64
+        let loops: [EventLoop]
+        let clock: MonotonicClock
+        let start: Timestamp
+        let quiet: Bool
+    }
+
+    /// Runs one driver thread's share of the players (every `drivers`-th one) to the end of the run.
+    static func drive(_ plan: Plan, shard: Int) -> LoadReport {
+        let clock = plan.clock
+        let clientCount = (plan.clients - shard + plan.drivers - 1) / plan.drivers
+        let ramp = plan.ramp, rate = plan.rate, url = plan.url, loops = plan.loops
         var configuration = ClientConfiguration()
         configuration.room = String(url.path.drop { $0 == "/" })
         configuration.predictsLocalPlayer = false
@@ -82,26 +134,26 @@ enum LoadCommand {
         let socketConfiguration = WebSocketClientConfiguration()
         var players: [Player] = []
         players.reserveCapacity(clientCount)
-        var report = LoadReport(clients: clientCount, duration: duration, ramp: ramp)
+        var report = LoadReport(clients: clientCount, duration: plan.duration, ramp: ramp)
 
         func connect(_ player: Player, index: Int) {
             do {
-                let connection = try WebSocketClientTransportConnection(url: url, configuration: socketConfiguration, loop: loops[index % loops.count])
+                let connection = try WebSocketClientTransportConnection(url: url, configuration: socketConfiguration, loop: loops[(index * plan.drivers + shard) % loops.count])
                 player.session.connect(over: connection)
             } catch {
                 player.failed = true
             }
         }
 
-        let start = clock.now
-        let end = start + .secondsValue(ramp + duration)
+        let start = plan.start
+        let end = start + .secondsValue(ramp + plan.duration)
         let measureFrom = start + .secondsValue(ramp)
-        var cpu = CPUUsage(now: start)
         var measuring = false
         let period = Duration.nanoseconds(1_000_000_000 / Int64(rate))
         var nextTick = start
         var nextSample = start + .seconds(1)
-        if !json { print("load: \(clientCount) clients on \(url), ramp \(ramp) s, then \(duration) s at \(rate) Hz, \(loopCount) socket loops") }
+        let json = plan.quiet || shard != 0
+        let seed = plan.seed &+ UInt64(shard) &* 0x1_0000_0001
 
         while clock.now < end {
             clock.sleep(until: nextTick)
@@ -118,7 +170,6 @@ enum LoadCommand {
             }
             if !measuring, now >= measureFrom {
                 measuring = true
-                _ = cpu.sample(now: now)
                 for player in players { _ = player.session.takeSnapshotAges() }
                 report.snapshotsAtStart = players.reduce(0) { $0 + $1.session.metrics.snapshotsReceived }
             }
@@ -165,14 +216,11 @@ enum LoadCommand {
                 if !json {
                     let p99 = stats.map { LoadReport.format(Double($0.tickDurationP99) / 1000, places: 2) } ?? "-"
                     let serverCPU = stats.map { "\($0.cpuPerMille / 10)%" } ?? "-"
-                    print("t+\(Int((now - start).secondsValue)) s  connected \(connected)/\(players.count)  server tick p99 \(p99) ms  server CPU \(serverCPU)  in \(connected > 0 ? bytes / connected : 0) B/s per client")
+                    print("driver 0: t+\(Int((now - start).secondsValue)) s  connected \(connected)/\(players.count)  server tick p99 \(p99) ms  server CPU \(serverCPU)  in \(connected > 0 ? bytes / connected : 0) B/s per client")
                     fflush(nil)
                 }
             }
         }
-        let finished = clock.now
-        report.loadCPUShare = cpu.sample(now: finished)
-        report.measuredSeconds = (finished - measureFrom).secondsValue
         for player in players {
             if player.failed || !player.everConnected { report.failed += 1 } else { report.connected += 1 }
             if player.session.status == .connected { report.connectedAtEnd += 1 }
@@ -182,7 +230,6 @@ enum LoadCommand {
             player.session.leave()
         }
         report.failed += clientCount - players.count
-        for loop in loops { loop.stop() }
-        print(json ? report.json() : report.text())
+        return report
     }
 }

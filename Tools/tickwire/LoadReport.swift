@@ -1,7 +1,7 @@
 import TickwireCodec
 
 /// What a `tickwire load` run measured, as text or JSON.
-struct LoadReport {
+struct LoadReport: Sendable {
     var clients: Int
     var duration: Double
     var ramp: Double
@@ -23,6 +23,21 @@ struct LoadReport {
     var serverSamples: [Message.Stats] = []
     /// This process's CPU use over the measured window, in cores.
     var loadCPUShare = 0.0
+
+    /// Adds one driver thread's figures (its server samples are kept only when this report has none).
+    mutating func merge(_ other: LoadReport) {
+        connected += other.connected
+        failed += other.failed
+        connectedAtEnd += other.connectedAtEnd
+        disconnects += other.disconnects
+        reconnects += other.reconnects
+        for (reason, count) in other.disconnectReasons { disconnectReasons[reason, default: 0] += count }
+        snapshots += other.snapshots
+        snapshotsAtStart += other.snapshotsAtStart
+        ages += other.ages
+        if serverSamples.isEmpty { serverSamples = other.serverSamples }
+        if bytesPerClientSamples.isEmpty { bytesPerClientSamples = other.bytesPerClientSamples }
+    }
 
     /// The nearest-rank percentile of `values` (0 when empty).
     static func percentile(_ values: [Double], _ fraction: Double) -> Double {

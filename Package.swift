@@ -14,6 +14,7 @@ let package = Package(
         .library(name: "Tickwire", targets: ["Tickwire"]),
         .library(name: "TickwireWebSocket", targets: ["TickwireWebSocket"]),
         .executable(name: "tickwire", targets: ["tickwire"]),
+        .executable(name: "arena", targets: ["ArenaCommand"]),
     ],
     targets: [
         // C libraries and shims.
@@ -43,10 +44,17 @@ let package = Package(
             swiftSettings: strictSettings
         ),
 
+        // Argument parsing shared by the executables (not a product).
+        .target(name: "CommandLineSupport", swiftSettings: strictSettings),
+
+        // The demo: a terminal arena built on the public API alone.
+        .target(name: "ArenaGame", dependencies: ["Tickwire"], swiftSettings: strictSettings),
+        .executableTarget(name: "ArenaCommand", dependencies: ["ArenaGame", "CommandLineSupport"], swiftSettings: strictSettings),
+
         // Tools.
         .executableTarget(
             name: "tickwire",
-            dependencies: ["Tickwire"],
+            dependencies: ["Tickwire", "TickwireZlib", "CommandLineSupport"],
             path: "Tools/tickwire",
             swiftSettings: strictSettings
         ),
@@ -57,5 +65,7 @@ let package = Package(
         .testTarget(name: "TickwireWebSocketTests", dependencies: ["TickwireWebSocket", "TickwireCodec"], swiftSettings: strictSettings),
         .testTarget(name: "TickwireSimTests", dependencies: ["TickwireSim"], swiftSettings: strictSettings),
         .testTarget(name: "TickwireTests", dependencies: ["Tickwire"], swiftSettings: strictSettings),
+        .testTarget(name: "CommandLineSupportTests", dependencies: ["CommandLineSupport"], swiftSettings: strictSettings),
+        .testTarget(name: "ArenaGameTests", dependencies: ["ArenaGame"], swiftSettings: strictSettings),
     ]
 )

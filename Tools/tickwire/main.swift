@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import CommandLineSupport
 
 // The `tickwire` tool: benchmarks, load generation, inspection and an echo server.
 // Each subcommand lives in its own file; this file only dispatches.
@@ -19,7 +20,7 @@ let usage = """
     """
 
 func fail(_ message: String) -> Never {
-    FileHandleOutput.standardError.write("tickwire: \(message)\n")
+    StandardError.write("tickwire: \(message)\n")
     exit(2)
 }
 

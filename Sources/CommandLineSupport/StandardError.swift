@@ -4,11 +4,12 @@ import Glibc
 import Darwin
 #endif
 
-/// Writes to standard error, for messages that must not mix into standard output.
-enum FileHandleOutput {
-    case standardError
-
-    func write(_ text: String) {
+/// Standard error, for messages that must not mix into standard output.
+public enum StandardError {
+    /// Writes `text` to standard error, unbuffered.
+    ///
+    /// - Parameter text: What to write; add the newline yourself.
+    public static func write(_ text: String) {
         var bytes = Array(text.utf8)
         _ = bytes.withUnsafeMutableBytes { buffer in
             #if canImport(Glibc)

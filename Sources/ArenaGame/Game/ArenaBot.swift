@@ -1,0 +1,79 @@
+import TickwireCodec
+
+/// A bot's mind: chases the nearest visible enemy, shoots when lined up, and wanders when
+/// nobody is in sight. Deterministic for a seed, so games with bots replay exactly.
+public struct ArenaBot: Sendable {
+    /// The player this bot plays.
+    public let playerID: UInt32
+    private var random: SplitMix64
+    private var wander: (x: Int, y: Int) = (1, 0)
+    private var wanderTicks = 0
+
+    /// Creates a bot for a player.
+    ///
+    /// - Parameters:
+    ///   - playerID: The player it plays.
+    ///   - seed: Fixes its choices.
+    public init(playerID: UInt32, seed: UInt64) {
+        self.playerID = playerID
+        self.random = SplitMix64(seed: seed ^ UInt64(playerID))
+    }
+
+    /// Decides this tick's input.
+    ///
+    /// - Parameter world: The world as the server sees it.
+    /// - Returns: The bot's input.
+    public mutating func decide(in world: ArenaWorld) -> ArenaInput {
+        guard let me = world.player(playerID), me.isAlive else { return .idle }
+        let target = world.players
+            .filter { $0.id != playerID && $0.isAlive }
+            .filter { world.map.hasLineOfSight(fromX: me.x, y: me.y, toX: $0.x, y: $0.y) }
+            .min { distanceSquared(me, $0) < distanceSquared(me, $1) }
+        guard let target else { return wanderInput(me: me, map: world.map) }
+
+        let dx = target.x - me.x, dy = target.y - me.y
+        let direction = Self.nearestDirection(dx: dx, dy: dy)
+        let directionAngle = angleOf(y: Double(direction.y), x: Double(direction.x))
+        let targetAngle = angleOf(y: dy, x: dx)
+        let isLinedUp = abs(Self.wrapped(targetAngle - directionAngle)) < 0.2
+        let distance = (dx * dx + dy * dy).squareRoot()
+        // Keep a little distance rather than charging into the target; strafe sometimes.
+        if distance < 4 && random.next() % 4 != 0 {
+            return ArenaInput(moveX: direction.x, moveY: direction.y, fires: isLinedUp)
+        }
+        let isAggressive = random.next() % 8 != 0
+        let move = isAggressive ? direction : (x: -direction.y, y: direction.x)
+        return ArenaInput(moveX: move.x, moveY: move.y, fires: isLinedUp && distance < 18)
+    }
+
+    private mutating func wanderInput(me: ArenaPlayer, map: ArenaMap) -> ArenaInput {
+        wanderTicks -= 1
+        let ahead = (x: me.x + Double(wander.x) * 0.8, y: me.y + Double(wander.y) * 0.8)
+        if wanderTicks <= 0 || map.isBlocked(x: ahead.x, y: ahead.y, radius: ArenaRules.playerRadius) {
+            let directions = [(1, 0), (-1, 0), (0, 1), (0, -1), (1, 1), (-1, -1), (1, -1), (-1, 1)]
+            wander = directions[Int(random.next() % UInt64(directions.count))]
+            wanderTicks = 15 + Int(random.next() % 45)
+        }
+        return ArenaInput(moveX: wander.x, moveY: wander.y, fires: false)
+    }
+
+    private func distanceSquared(_ a: ArenaPlayer, _ b: ArenaPlayer) -> Double {
+        (a.x - b.x) * (a.x - b.x) + (a.y - b.y) * (a.y - b.y)
+    }
+
+    /// The one of the eight compass directions closest to a vector.
+    static func nearestDirection(dx: Double, dy: Double) -> (x: Int, y: Int) {
+        let octant = Int((angleOf(y: dy, x: dx) / (Double.pi / 4)).rounded())
+        let directions = [(1, 0), (1, 1), (0, 1), (-1, 1), (-1, 0), (-1, -1), (0, -1), (1, -1)]
+        let index = ((octant % 8) + 8) % 8
+        return (directions[index].0, directions[index].1)
+    }
+
+    /// An angle wrapped into (-π, π].
+    static func wrapped(_ angle: Double) -> Double {
+        var result = angle
+        while result > Double.pi { result -= 2 * Double.pi }
+        while result <= -Double.pi { result += 2 * Double.pi }
+        return result
+    }
+}

@@ -1,0 +1,133 @@
+import TickwireCodec
+
+/// How the arena's world travels in snapshots: two entity types, players and bullets,
+/// and the mapping between ``ArenaWorld`` and ``Snapshot`` entities.
+///
+/// Names travel as ten small enumeration fields (one character each from
+/// ``nameAlphabet``); they never change, so after a player's creation they cost nothing.
+public enum ArenaSchema {
+    /// The characters a name may hold; others are dropped. Index 0 of the fields means "none".
+    public static let nameAlphabet = Array("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_")
+
+    /// The entity type index of players.
+    public static let playerType = 0
+    /// The entity type index of bullets.
+    public static let bulletType = 1
+
+    /// Field indices of the player type.
+    enum PlayerField {
+        static let x = 0, y = 1, heading = 2, health = 3, score = 4, isBot = 5, firstNameCharacter = 6
+    }
+
+    /// Field indices of the bullet type.
+    enum BulletField {
+        static let x = 0, y = 1
+    }
+
+    /// The schema; built once, its fingerprint tells clients and servers of other versions apart.
+    public static let schema: Schema = {
+        let position = FieldKind.float(min: 0, max: 64, resolution: 1.0 / 64)
+        var playerFields = [
+            Field("x", position), Field("y", position), Field("heading", .angle(bits: 4)),
+            Field("health", .integer(min: 0, max: Int64(ArenaRules.maximumHealth))),
+            Field("score", .integer(min: 0, max: 4095)), Field("isBot", .bool),
+        ]
+        for index in 0..<ArenaRules.maximumNameLength {
+            playerFields.append(Field("name\(index)", .enumeration(cases: nameAlphabet.count + 1)))
+        }
+        let bulletFields = [Field("x", position), Field("y", position)]
+        do {
+            return try Schema([EntityType("player", fields: playerFields), EntityType("bullet", fields: bulletFields)])
+        } catch {
+            // The declaration above is constant and within every limit; reaching this is a bug.
+            fatalError("the arena schema is invalid: \(error)")
+        }
+    }()
+
+    /// Captures a world as a snapshot.
+    ///
+    /// - Parameters:
+    ///   - world: The world.
+    ///   - snapshot: Cleared and filled with the world's players and bullets, tick included.
+    public static func capture(_ world: ArenaWorld, into snapshot: inout Snapshot) {
+        snapshot.removeAll()
+        snapshot.tick = world.tick
+        // Players and bullets share one ascending id space, so merging them keeps ids sorted.
+        var playerIndex = 0, bulletIndex = 0
+        while playerIndex < world.players.count || bulletIndex < world.bullets.count {
+            let takesPlayer = bulletIndex == world.bullets.count
+                || (playerIndex < world.players.count && world.players[playerIndex].id < world.bullets[bulletIndex].id)
+            do {
+                if takesPlayer {
+                    let player = world.players[playerIndex]
+                    playerIndex += 1
+                    let index = try snapshot.insert(id: player.id, type: playerType)
+                    snapshot.set(player.x, at: index, field: PlayerField.x)
+                    snapshot.set(player.y, at: index, field: PlayerField.y)
+                    snapshot.set(player.heading, at: index, field: PlayerField.heading)
+                    snapshot.set(integer: Int64(player.health), at: index, field: PlayerField.health)
+                    snapshot.set(integer: Int64(player.score), at: index, field: PlayerField.score)
+                    snapshot.set(integer: player.isBot ? 1 : 0, at: index, field: PlayerField.isBot)
+                    for (offset, character) in player.name.prefix(ArenaRules.maximumNameLength).enumerated() {
+                        let code = nameAlphabet.firstIndex(of: character).map { $0 + 1 } ?? 0
+                        snapshot.set(integer: Int64(code), at: index, field: PlayerField.firstNameCharacter + offset)
+                    }
+                } else {
+                    let bullet = world.bullets[bulletIndex]
+                    bulletIndex += 1
+                    let index = try snapshot.insert(id: bullet.id, type: bulletType)
+                    snapshot.set(bullet.x, at: index, field: BulletField.x)
+                    snapshot.set(bullet.y, at: index, field: BulletField.y)
+                }
+            } catch {
+                // Only the entity limit can stop an insert here (ids are unique and types valid);
+                // past it the rest of the world is left out of this snapshot.
+                return
+            }
+        }
+    }
+
+    /// Reads a player's fields from a snapshot entity.
+    ///
+    /// - Parameters:
+    ///   - snapshot: The snapshot.
+    ///   - index: The entity's index; it must be a player.
+    /// - Returns: The player as drawn.
+    public static func player(in snapshot: Snapshot, at index: Int) -> ArenaScene.Player {
+        var name = ""
+        for offset in 0..<ArenaRules.maximumNameLength {
+            let code = Int(snapshot.integer(at: index, field: PlayerField.firstNameCharacter + offset))
+            if code > 0 && code <= nameAlphabet.count { name.append(nameAlphabet[code - 1]) }
+        }
+        return ArenaScene.Player(
+            id: snapshot.id(at: index), name: name,
+            x: snapshot.double(at: index, field: PlayerField.x), y: snapshot.double(at: index, field: PlayerField.y),
+            heading: snapshot.double(at: index, field: PlayerField.heading),
+            health: Int(snapshot.integer(at: index, field: PlayerField.health)),
+            score: Int(snapshot.integer(at: index, field: PlayerField.score)),
+            isBot: snapshot.integer(at: index, field: PlayerField.isBot) != 0
+        )
+    }
+
+    /// Reads every player and bullet of a snapshot into a scene.
+    ///
+    /// - Parameters:
+    ///   - snapshot: The snapshot (interpolated or not).
+    ///   - scene: Its players and bullets are replaced.
+    public static func fill(_ scene: inout ArenaScene, from snapshot: Snapshot) {
+        scene.players.removeAll(keepingCapacity: true)
+        scene.bullets.removeAll(keepingCapacity: true)
+        for index in snapshot.indices {
+            switch snapshot.typeIndex(at: index) {
+            case playerType:
+                scene.players.append(player(in: snapshot, at: index))
+            case bulletType:
+                scene.bullets.append(ArenaScene.Bullet(
+                    x: snapshot.double(at: index, field: BulletField.x), y: snapshot.double(at: index, field: BulletField.y)
+                ))
+            default:
+                continue
+            }
+        }
+    }
+}

@@ -1,0 +1,215 @@
+/// Writes one snapshot, whole or as a delta against a baseline (`Protocol/PROTOCOL.md` §4).
+///
+/// The caller (``SnapshotCodec``) has checked schemas and limits. Work per snapshot is one
+/// merge pass over both sorted id lists plus the writes; scratch lists are per snapshot, not
+/// per entity.
+struct DeltaEncoder {
+    let layouts: [TypeLayout]
+    let typeIndexBits: Int
+
+    private var destroyed: [UInt32] = []
+    private var created: [Int32] = []
+    /// Changed entities as (survivor index, current index, baseline index) triples, flattened.
+    private var changed: [Int32] = []
+
+    init(layouts: [TypeLayout], typeIndexBits: Int) {
+        self.layouts = layouts
+        self.typeIndexBits = typeIndexBits
+    }
+
+    mutating func encode(_ snapshot: Snapshot, against baseline: Snapshot?, into writer: inout BitWriter) {
+        writer.writeVarint(UInt64(snapshot.tick))
+        guard let baseline else {
+            writer.write(false)
+            writer.writeVarint(UInt64(snapshot.count))
+            var previous: Int64 = -1
+            for index in snapshot.indices {
+                writeCreated(snapshot, index, previous: &previous, into: &writer)
+            }
+            return
+        }
+        writer.write(true)
+        // Wrapping subtraction: ticks are counted modulo 2^32.
+        writer.writeVarint(UInt64(snapshot.tick &- baseline.tick))
+        let survivorCount = classify(snapshot, against: baseline)
+
+        // Destroyed entities by id, as gaps.
+        writer.write(!destroyed.isEmpty)
+        if !destroyed.isEmpty {
+            writer.writeVarint(UInt64(destroyed.count))
+            var previous: Int64 = -1
+            for id in destroyed {
+                writer.writeVarint(UInt64(Int64(id) - previous - 1))
+                previous = Int64(id)
+            }
+        }
+
+        // Changed entities: which ones, then their changed fields.
+        writer.write(!changed.isEmpty)
+        if !changed.isEmpty {
+            writeChangedIndices(survivorCount: survivorCount, into: &writer)
+            var triple = 0
+            while triple < changed.count {
+                writeChanges(snapshot, Int(changed[triple + 1]), baseline, Int(changed[triple + 2]), into: &writer)
+                triple += 3
+            }
+        }
+
+        // Created entities, whole.
+        writer.write(!created.isEmpty)
+        if !created.isEmpty {
+            writer.writeVarint(UInt64(created.count))
+            var previous: Int64 = -1
+            for index in created {
+                writeCreated(snapshot, Int(index), previous: &previous, into: &writer)
+            }
+        }
+    }
+
+    /// Sorts entities into destroyed, created and changed; returns how many baseline entities survive.
+    private mutating func classify(_ current: Snapshot, against baseline: Snapshot) -> Int {
+        destroyed.removeAll(keepingCapacity: true)
+        created.removeAll(keepingCapacity: true)
+        changed.removeAll(keepingCapacity: true)
+        var survivor = 0
+        var i = 0, j = 0
+        let currentIDs = current.ids, baselineIDs = baseline.ids
+        while i < currentIDs.count || j < baselineIDs.count {
+            if j == baselineIDs.count || (i < currentIDs.count && currentIDs[i] < baselineIDs[j]) {
+                created.append(Int32(i))
+                i += 1
+            } else if i == currentIDs.count || baselineIDs[j] < currentIDs[i] {
+                destroyed.append(baselineIDs[j])
+                j += 1
+            } else {
+                if current.types[i] != baseline.types[j] {
+                    // Same id, new type: destroyed and created again.
+                    destroyed.append(baselineIDs[j])
+                    created.append(Int32(i))
+                } else {
+                    if differs(current, i, baseline, j) {
+                        changed.append(Int32(survivor))
+                        changed.append(Int32(i))
+                        changed.append(Int32(j))
+                    }
+                    survivor += 1
+                }
+                i += 1
+                j += 1
+            }
+        }
+        return survivor
+    }
+
+    private func differs(_ current: Snapshot, _ i: Int, _ baseline: Snapshot, _ j: Int) -> Bool {
+        let fieldCount = layouts[Int(current.types[i])].fieldCount
+        let a = Int(current.offsets[i]), b = Int(baseline.offsets[j])
+        for field in 0..<fieldCount where current.values[a + field] != baseline.values[b + field] {
+            return true
+        }
+        return false
+    }
+
+    /// Writes the changed survivors' indices: a bit per survivor or a gamma-coded gap list, whichever is shorter.
+    private func writeChangedIndices(survivorCount: Int, into writer: inout BitWriter) {
+        let changedCount = changed.count / 3
+        var listBits = BitWriter.varintBitCount(UInt64(changedCount))
+        var previous = -1
+        var triple = 0
+        while triple < changed.count {
+            let index = Int(changed[triple])
+            listBits += BitWriter.gammaBitCount(UInt64(index - previous))
+            previous = index
+            triple += 3
+        }
+        if listBits < survivorCount {
+            writer.write(true)
+            writer.writeVarint(UInt64(changedCount))
+            previous = -1
+            triple = 0
+            while triple < changed.count {
+                let index = Int(changed[triple])
+                writer.writeGamma(UInt64(index - previous))
+                previous = index
+                triple += 3
+            }
+        } else {
+            writer.write(false)
+            var next = 0
+            triple = 0
+            while triple < changed.count {
+                let index = Int(changed[triple])
+                var zeros = index - next
+                while zeros > 0 {
+                    let run = min(zeros, 64)
+                    writer.write(0, bits: run)
+                    zeros -= run
+                }
+                writer.write(true)
+                next = index + 1
+                triple += 3
+            }
+            var zeros = survivorCount - next
+            while zeros > 0 {
+                let run = min(zeros, 64)
+                writer.write(0, bits: run)
+                zeros -= run
+            }
+        }
+    }
+
+    /// Writes one changed entity: its changed-field mask, then each changed field, as a delta when shorter.
+    private func writeChanges(_ current: Snapshot, _ i: Int, _ baseline: Snapshot, _ j: Int, into writer: inout BitWriter) {
+        let layout = layouts[Int(current.types[i])]
+        let a = Int(current.offsets[i]), b = Int(baseline.offsets[j])
+        var mask: UInt64 = 0
+        for field in 0..<layout.fieldCount where current.values[a + field] != baseline.values[b + field] {
+            mask |= 1 << UInt64(field)
+        }
+        writer.write(mask, bits: layout.fieldCount)
+        var rest = mask
+        while rest != 0 {
+            let field = rest.trailingZeroBitCount
+            rest &= rest - 1
+            let new = current.values[a + field]
+            let width = layout.widths[field]
+            let mode = layout.deltaModes[field]
+            guard mode != .none else {
+                writer.write(new, bits: width)
+                continue
+            }
+            let old = baseline.values[b + field]
+            let delta: Int64
+            if mode == .wrapping {
+                // Wrapping arithmetic: angle deltas are taken modulo 2^width, then centred on 0.
+                let raw = (new &- old) & BitWriter.mask(width)
+                delta = raw >= (1 << UInt64(width - 1)) ? Int64(raw) - (1 << Int64(width)) : Int64(raw)
+            } else {
+                // Both values are below 2^62, so the difference fits.
+                delta = Int64(new) - Int64(old)
+            }
+            let code = ZigZag.encode(delta)   // ≥ 1: the field changed.
+            if BitWriter.gammaBitCount(code) < width {
+                writer.write(true)
+                writer.writeGamma(code)
+            } else {
+                writer.write(false)
+                writer.write(new, bits: width)
+            }
+        }
+    }
+
+    /// Writes one entity whole: id gap, type index, every field at full width.
+    private func writeCreated(_ snapshot: Snapshot, _ index: Int, previous: inout Int64, into writer: inout BitWriter) {
+        let id = Int64(snapshot.ids[index])
+        writer.writeVarint(UInt64(id - previous - 1))
+        previous = id
+        let type = Int(snapshot.types[index])
+        writer.write(UInt64(type), bits: typeIndexBits)
+        let layout = layouts[type]
+        let offset = Int(snapshot.offsets[index])
+        for field in 0..<layout.fieldCount {
+            writer.write(snapshot.values[offset + field], bits: layout.widths[field])
+        }
+    }
+}

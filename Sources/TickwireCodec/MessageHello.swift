@@ -1,0 +1,83 @@
+extension Message {
+    /// The client's first message: who it is, what it speaks, and where it wants to go.
+    ///
+    /// Body (`Protocol/PROTOCOL.md` section 5.3): protocol version (u16), schema fingerprint
+    /// (u64), compression modes offered (u8 bit set), flags (u8: bit 0 = resume token present),
+    /// room name (text), resume token (byte string, only when flagged), application payload
+    /// (byte string).
+    public struct Hello: Hashable, Sendable {
+        /// The wire protocol version the client speaks (``tickwireProtocolVersion``).
+        public var protocolVersion: UInt16
+        /// A fingerprint of the client's game schema; the server rejects a mismatch.
+        public var schemaFingerprint: UInt64
+        /// The compression modes the client can use, for the server to choose from.
+        public var compressionModes: CompressionModes
+        /// The room the client wants to join (UTF-8, at most ``FrameLimits/maximumRoomNameBytes``).
+        public var room: String
+        /// The token of an earlier session to resume, if any (at most ``FrameLimits/maximumResumeTokenBytes``).
+        public var resumeToken: [UInt8]?
+        /// Opaque application data, for example a player name (at most ``FrameLimits/maximumHelloPayloadBytes``).
+        public var payload: [UInt8]
+
+        /// Creates a hello.
+        ///
+        /// - Parameters:
+        ///   - protocolVersion: The wire protocol version; this build's by default.
+        ///   - schemaFingerprint: The game schema's fingerprint.
+        ///   - compressionModes: The compression modes offered.
+        ///   - room: The room to join.
+        ///   - resumeToken: The token of a session to resume, or `nil`.
+        ///   - payload: Opaque application data.
+        public init(
+            protocolVersion: UInt16 = tickwireProtocolVersion, schemaFingerprint: UInt64,
+            compressionModes: CompressionModes = .all, room: String = "", resumeToken: [UInt8]? = nil,
+            payload: [UInt8] = []
+        ) {
+            self.protocolVersion = protocolVersion
+            self.schemaFingerprint = schemaFingerprint
+            self.compressionModes = compressionModes
+            self.room = room
+            self.resumeToken = resumeToken
+            self.payload = payload
+        }
+
+        static let resumeTokenFlag: UInt8 = 0x01
+
+        /// Reads the protocol version of a hello frame without decoding the rest, which a
+        /// client of another protocol version may lay out differently: the version is the first
+        /// field of a hello in every version, so a server can answer a mismatch with a reject.
+        ///
+        /// - Parameter frame: A whole frame as received.
+        /// - Returns: The version, or `nil` when the frame is not an uncompressed hello of at
+        ///   least three bytes.
+        public static func protocolVersion(ofFrame frame: [UInt8]) -> UInt16? {
+            guard frame.count >= 3, frame[0] == MessageType.hello.rawValue else { return nil }
+            return UInt16(frame[1]) << 8 | UInt16(frame[2])
+        }
+
+        func encode(into writer: inout ByteWriter, limits: FrameLimits) throws(FrameError) {
+            writer.writeUInt16(protocolVersion)
+            writer.writeUInt64(schemaFingerprint)
+            writer.writeUInt8(compressionModes.rawValue)
+            writer.writeUInt8(resumeToken == nil ? 0 : Self.resumeTokenFlag)
+            try writer.writeString(room, field: "room name", limit: limits.maximumRoomNameBytes)
+            if let resumeToken {
+                try writer.writeLengthPrefixedBytes(resumeToken, field: "resume token", limit: limits.maximumResumeTokenBytes)
+            }
+            try writer.writeLengthPrefixedBytes(payload, field: "hello payload", limit: limits.maximumHelloPayloadBytes)
+        }
+
+        init(from reader: inout ByteReader, limits: FrameLimits) throws(FrameError) {
+            protocolVersion = try reader.readUInt16()
+            schemaFingerprint = try reader.readUInt64()
+            compressionModes = CompressionModes(rawValue: try reader.readUInt8())
+            let flags = try reader.readUInt8()
+            if flags & ~Self.resumeTokenFlag != 0 { throw .reservedBits(field: "hello flags", value: flags) }
+            room = try reader.readString(field: "room name", limit: limits.maximumRoomNameBytes)
+            resumeToken = flags & Self.resumeTokenFlag != 0
+                ? try reader.readLengthPrefixedBytes(field: "resume token", limit: limits.maximumResumeTokenBytes)
+                : nil
+            payload = try reader.readLengthPrefixedBytes(field: "hello payload", limit: limits.maximumHelloPayloadBytes)
+        }
+    }
+}

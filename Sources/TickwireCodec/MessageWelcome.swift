@@ -1,0 +1,63 @@
+extension Message {
+    /// The server's acceptance of a hello: the client's identity, the clock, and the compression
+    /// both directions use from the next frame on.
+    ///
+    /// Body (`Protocol/PROTOCOL.md` section 5.4): client id (varint), tick rate (varint, Hz),
+    /// current tick (varint), server time (varint, µs), compression mode (u8), resume token
+    /// (byte string, empty when the server does not offer resumption).
+    public struct Welcome: Hashable, Sendable {
+        /// The id the server gave this client; snapshots refer to the client's entity by it.
+        public var clientID: UInt32
+        /// The server's simulation rate in ticks per second.
+        public var tickRate: UInt16
+        /// The server's tick when it sent the welcome.
+        public var currentTick: UInt32
+        /// The server's clock when it sent the welcome, in microseconds.
+        public var serverTime: UInt64
+        /// The compression both directions use for every frame after the welcome.
+        public var compression: CompressionMode
+        /// A token the client may send in a later hello to resume this session; empty for none.
+        public var resumeToken: [UInt8]
+
+        /// Creates a welcome.
+        ///
+        /// - Parameters:
+        ///   - clientID: The client's id.
+        ///   - tickRate: Ticks per second.
+        ///   - currentTick: The server's current tick.
+        ///   - serverTime: The server's clock in microseconds.
+        ///   - compression: The chosen compression mode.
+        ///   - resumeToken: The session's resume token, or empty.
+        public init(
+            clientID: UInt32, tickRate: UInt16, currentTick: UInt32, serverTime: UInt64,
+            compression: CompressionMode = .none, resumeToken: [UInt8] = []
+        ) {
+            self.clientID = clientID
+            self.tickRate = tickRate
+            self.currentTick = currentTick
+            self.serverTime = serverTime
+            self.compression = compression
+            self.resumeToken = resumeToken
+        }
+
+        func encode(into writer: inout ByteWriter, limits: FrameLimits) throws(FrameError) {
+            writer.writeVarUInt(UInt64(clientID))
+            writer.writeVarUInt(UInt64(tickRate))
+            writer.writeVarUInt(UInt64(currentTick))
+            writer.writeVarUInt(serverTime)
+            writer.writeUInt8(compression.rawValue)
+            try writer.writeLengthPrefixedBytes(resumeToken, field: "resume token", limit: limits.maximumResumeTokenBytes)
+        }
+
+        init(from reader: inout ByteReader, limits: FrameLimits) throws(FrameError) {
+            clientID = try reader.readVarUInt32(field: "client id")
+            tickRate = UInt16(truncatingIfNeeded: try reader.readVarUInt(field: "tick rate", maximum: UInt64(UInt16.max)))
+            currentTick = try reader.readVarUInt32(field: "current tick")
+            serverTime = try reader.readVarUInt()
+            let mode = try reader.readUInt8()
+            guard let compression = CompressionMode(rawValue: mode) else { throw .unknownCompressionMode(mode) }
+            self.compression = compression
+            resumeToken = try reader.readLengthPrefixedBytes(field: "resume token", limit: limits.maximumResumeTokenBytes)
+        }
+    }
+}

@@ -1,0 +1,147 @@
+/// The entity types a game declares, validated, with a stable fingerprint.
+///
+/// A server and a client must use equal schemas; compare ``fingerprint``s to tell (the
+/// fingerprint is a 64-bit FNV-1a hash of ``canonicalEncoding()``, see `Protocol/PROTOCOL.md` §3.4).
+///
+/// ```swift
+/// let schema = try Schema([
+///     EntityType("ship", fields: [
+///         Field("x", .float(min: -512, max: 512, resolution: 1.0 / 64)),
+///         Field("heading", .angle(bits: 10)),
+///         Field("health", .integer(min: 0, max: 100)),
+///     ]),
+/// ])
+/// ```
+public struct Schema: Hashable, Sendable {
+    /// The most entity types a schema may declare.
+    public static let maxEntityTypes = 256
+    /// The most fields an entity type may declare.
+    public static let maxFieldsPerType = 64
+    /// The longest type or field name, in UTF-8 bytes.
+    public static let maxNameLength = 255
+    /// The widest quantized float, in bits.
+    public static let maxFloatBits = 32
+    /// The most cases of an enumeration field.
+    public static let maxEnumerationCases = 256
+
+    /// The entity types, in declaration order (their index is the type index on the wire).
+    public let entityTypes: [EntityType]
+    /// A 64-bit FNV-1a hash of ``canonicalEncoding()``.
+    public let fingerprint: UInt64
+
+    /// Precomputed per-type field layouts for the codec's hot paths.
+    let layouts: [TypeLayout]
+    /// Bits of an entity type index on the wire.
+    let typeIndexBits: Int
+
+    /// Validates and creates a schema.
+    ///
+    /// - Parameter entityTypes: The types, in wire order.
+    /// - Throws: ``SchemaError`` when a limit is passed, a name is empty, too long or repeated,
+    ///   or a field kind has invalid parameters.
+    public init(_ entityTypes: [EntityType]) throws(SchemaError) {
+        guard !entityTypes.isEmpty else { throw SchemaError(.noEntityTypes) }
+        guard entityTypes.count <= Schema.maxEntityTypes else {
+            throw SchemaError(.tooManyEntityTypes(count: entityTypes.count, limit: Schema.maxEntityTypes))
+        }
+        var typeNames = Set<String>()
+        for type in entityTypes {
+            try Schema.checkName(type.name)
+            guard typeNames.insert(type.name).inserted else { throw SchemaError(.duplicateTypeName(type.name)) }
+            guard type.fields.count <= Schema.maxFieldsPerType else {
+                throw SchemaError(.tooManyFields(type: type.name, count: type.fields.count, limit: Schema.maxFieldsPerType))
+            }
+            var fieldNames = Set<String>()
+            for field in type.fields {
+                try Schema.checkName(field.name)
+                guard fieldNames.insert(field.name).inserted else {
+                    throw SchemaError(.duplicateFieldName(type: type.name, field: field.name))
+                }
+                if let why = Schema.problem(with: field.kind) {
+                    throw SchemaError(.invalidKind(type: type.name, field: field.name, kind: field.kind, why: why))
+                }
+            }
+        }
+        self.entityTypes = entityTypes
+        self.layouts = entityTypes.map(TypeLayout.init)
+        self.typeIndexBits = BitWriter.bitWidth(ofMaximum: UInt64(entityTypes.count - 1))
+        self.fingerprint = Schema.fnv1a64(Schema.canonicalEncoding(of: entityTypes))
+    }
+
+    /// The index of the entity type called `name`.
+    ///
+    /// - Parameter name: A type name.
+    /// - Returns: Its index, or `nil` when the schema has no such type.
+    public func typeIndex(named name: String) -> Int? {
+        entityTypes.firstIndex { $0.name == name }
+    }
+
+    /// The byte encoding the fingerprint hashes (`Protocol/PROTOCOL.md` §3.4).
+    ///
+    /// - Returns: Version byte 1, then the types with their fields and kind parameters.
+    public func canonicalEncoding() -> [UInt8] {
+        Schema.canonicalEncoding(of: entityTypes)
+    }
+
+    public static func == (lhs: Schema, rhs: Schema) -> Bool {
+        lhs.fingerprint == rhs.fingerprint && lhs.entityTypes == rhs.entityTypes
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(fingerprint)
+    }
+
+    private static func checkName(_ name: String) throws(SchemaError) {
+        let length = name.utf8.count
+        guard length >= 1 && length <= maxNameLength else { throw SchemaError(.badName(name, limit: maxNameLength)) }
+    }
+
+    /// Why a kind's parameters are invalid, or `nil` when they are fine.
+    static func problem(with kind: FieldKind) -> String? {
+        switch kind.storage {
+        case .bool:
+            return nil
+        case let .integer(min, max):
+            return min <= max ? nil : "min \(min) is above max \(max)"
+        case let .float(min, max, resolution):
+            guard min.isFinite, max.isFinite, resolution.isFinite else { return "min, max and resolution must be finite" }
+            guard min < max else { return "min \(min) must be below max \(max)" }
+            guard resolution > 0 else { return "resolution \(resolution) must be above 0" }
+            let steps = ((max - min) / resolution - 1e-9).rounded(.up)
+            guard steps.isFinite, steps <= 4_294_967_295 else {
+                return "needs more than \(maxFloatBits) bits; raise the resolution or narrow the range"
+            }
+            return nil
+        case let .angle(bits):
+            return (1...32).contains(bits) ? nil : "bits \(bits) must be in 1...32"
+        case let .enumeration(cases):
+            return (1...maxEnumerationCases).contains(cases) ? nil : "cases \(cases) must be in 1...\(maxEnumerationCases)"
+        }
+    }
+}
+
+/// The quantities the codec needs per field of one entity type, in flat arrays.
+struct TypeLayout: Hashable, Sendable {
+    /// How a changed field value may be sent (`Protocol/PROTOCOL.md` §4.5).
+    enum DeltaMode: UInt8, Hashable, Sendable {
+        case none, linear, wrapping
+    }
+
+    var widths: [Int]
+    var maxQuantized: [UInt64]
+    var deltaModes: [DeltaMode]
+    /// The bits of one full record (all fields at full width).
+    var recordBits: Int
+
+    var fieldCount: Int { widths.count }
+
+    init(_ type: EntityType) {
+        widths = type.fields.map { $0.kind.bitWidth }
+        maxQuantized = type.fields.map { $0.kind.maxQuantized }
+        deltaModes = type.fields.map { field in
+            guard field.kind.allowsDelta else { return .none }
+            return field.kind.wrapsAround ? .wrapping : .linear
+        }
+        recordBits = widths.reduce(0, +)
+    }
+}

@@ -1,0 +1,250 @@
+/// The quantized state of a world at one tick: entities sorted by id, each with a type and
+/// one quantized value per field of its type.
+///
+/// Storage is flat (ids, type indices and offsets into one shared value pool), so a snapshot of
+/// thousands of entities is a handful of arrays and adding an entity allocates nothing per
+/// entity once capacity is reserved. Entities are addressed by *index* (their position in id
+/// order, `0..<count`); ``insert(id:type:)`` and ``remove(id:)`` shift later indices.
+///
+/// Values are stored quantized (see ``FieldKind``); ``double(at:field:)`` and
+/// ``set(_:at:field:)`` convert. Accessing an index or field out of range is a programming
+/// error and traps, as with arrays.
+public struct Snapshot: Sendable {
+    /// The schema the entities follow.
+    public let schema: Schema
+    /// The tick this snapshot was taken at.
+    public var tick: UInt32
+
+    var ids: [UInt32] = []
+    var types: [UInt8] = []
+    var offsets: [UInt32] = []
+    var values: [UInt64] = []
+    /// Pool slots no longer referenced (left by removals); compacted when they dominate.
+    var unusedValues = 0
+
+    /// Creates an empty snapshot.
+    ///
+    /// - Parameters:
+    ///   - schema: The schema its entities follow.
+    ///   - tick: The tick it describes.
+    ///   - capacity: Entities to reserve room for.
+    public init(schema: Schema, tick: UInt32, capacity: Int = 0) {
+        self.schema = schema
+        self.tick = tick
+        reserveCapacity(capacity)
+    }
+
+    /// Reserves room for `count` entities (and their values, assuming the widest type).
+    ///
+    /// - Parameter count: Entities.
+    public mutating func reserveCapacity(_ count: Int) {
+        guard count > 0 else { return }
+        let widest = schema.layouts.map(\.fieldCount).max() ?? 0
+        ids.reserveCapacity(count)
+        types.reserveCapacity(count)
+        offsets.reserveCapacity(count)
+        values.reserveCapacity(count * widest)
+    }
+
+    /// The number of entities.
+    public var count: Int { ids.count }
+    /// Whether there are no entities.
+    public var isEmpty: Bool { ids.isEmpty }
+    /// The valid entity indices, `0..<count`, in increasing id order.
+    public var indices: Range<Int> { 0..<ids.count }
+    /// The entity ids in increasing order.
+    public var entityIDs: [UInt32] { ids }
+
+    /// The index of the entity with `id` (binary search).
+    ///
+    /// - Parameter id: An entity id.
+    /// - Returns: Its index, or `nil` when the snapshot has no such entity.
+    public func index(of id: UInt32) -> Int? {
+        let position = insertionPoint(of: id)
+        return position < ids.count && ids[position] == id ? position : nil
+    }
+
+    /// The id of the entity at `index`.
+    ///
+    /// - Parameter index: An index in ``indices``.
+    /// - Returns: The id.
+    public func id(at index: Int) -> UInt32 { ids[index] }
+
+    /// The type index (into ``Schema/entityTypes``) of the entity at `index`.
+    ///
+    /// - Parameter index: An index in ``indices``.
+    /// - Returns: The type index.
+    public func typeIndex(at index: Int) -> Int { Int(types[index]) }
+
+    /// The quantized value of field `field` of the entity at `index`.
+    ///
+    /// - Parameters:
+    ///   - index: An index in ``indices``.
+    ///   - field: A field index of the entity's type.
+    /// - Returns: The quantized value.
+    public func value(at index: Int, field: Int) -> UInt64 {
+        precondition(field >= 0 && field < schema.layouts[Int(types[index])].fieldCount, "field index out of range")
+        return values[Int(offsets[index]) + field]
+    }
+
+    /// Sets the quantized value of field `field` of the entity at `index`.
+    ///
+    /// - Parameters:
+    ///   - quantized: The value; clamped to the field's largest quantized value.
+    ///   - index: An index in ``indices``.
+    ///   - field: A field index of the entity's type.
+    public mutating func setValue(_ quantized: UInt64, at index: Int, field: Int) {
+        let layout = schema.layouts[Int(types[index])]
+        precondition(field >= 0 && field < layout.fieldCount, "field index out of range")
+        values[Int(offsets[index]) + field] = min(quantized, layout.maxQuantized[field])
+    }
+
+    /// The value of a field as a number (see ``FieldKind/dequantize(_:)``).
+    ///
+    /// - Parameters:
+    ///   - index: An index in ``indices``.
+    ///   - field: A field index of the entity's type.
+    /// - Returns: The dequantized value.
+    public func double(at index: Int, field: Int) -> Double {
+        kind(at: index, field: field).dequantize(value(at: index, field: field))
+    }
+
+    /// Quantizes and sets a field (see ``FieldKind/quantize(_:)``).
+    ///
+    /// - Parameters:
+    ///   - value: The number; clamped into the field's range.
+    ///   - index: An index in ``indices``.
+    ///   - field: A field index of the entity's type.
+    public mutating func set(_ value: Double, at index: Int, field: Int) {
+        setValue(kind(at: index, field: field).quantize(value), at: index, field: field)
+    }
+
+    /// The value of an integer, enumeration or boolean field as an integer.
+    ///
+    /// - Parameters:
+    ///   - index: An index in ``indices``.
+    ///   - field: A field index of the entity's type.
+    /// - Returns: The value (see ``FieldKind/dequantizeInteger(_:)``).
+    public func integer(at index: Int, field: Int) -> Int64 {
+        kind(at: index, field: field).dequantizeInteger(value(at: index, field: field))
+    }
+
+    /// Sets an integer, enumeration or boolean field from an integer.
+    ///
+    /// - Parameters:
+    ///   - value: The value; clamped into the field's range.
+    ///   - index: An index in ``indices``.
+    ///   - field: A field index of the entity's type.
+    public mutating func set(integer value: Int64, at index: Int, field: Int) {
+        setValue(kind(at: index, field: field).quantize(integer: value), at: index, field: field)
+    }
+
+    /// The kind of field `field` of the entity at `index`.
+    ///
+    /// - Parameters:
+    ///   - index: An index in ``indices``.
+    ///   - field: A field index of the entity's type.
+    /// - Returns: The field's kind.
+    public func kind(at index: Int, field: Int) -> FieldKind {
+        schema.entityTypes[Int(types[index])].fields[field].kind
+    }
+
+    /// Adds an entity with every field at quantized value 0, keeping ids sorted.
+    ///
+    /// Appending ids in increasing order is O(1); inserting before existing ids shifts them.
+    ///
+    /// - Parameters:
+    ///   - id: The new entity's id.
+    ///   - type: Its type index in ``Schema/entityTypes``.
+    /// - Returns: The new entity's index.
+    /// - Throws: ``SnapshotError`` when the id is taken, the type unknown, or the snapshot full
+    ///   (``CodecLimits/maxEntitiesPerSnapshot``).
+    @discardableResult
+    public mutating func insert(id: UInt32, type: Int) throws(SnapshotError) -> Int {
+        guard type >= 0 && type < schema.layouts.count else {
+            throw SnapshotError(.unknownEntityType(type, typeCount: schema.layouts.count))
+        }
+        guard ids.count < CodecLimits.maxEntitiesPerSnapshot else {
+            throw SnapshotError(.tooManyEntities(limit: CodecLimits.maxEntitiesPerSnapshot))
+        }
+        let position = ids.last.map { $0 < id } ?? true ? ids.count : insertionPoint(of: id)
+        if position < ids.count && ids[position] == id { throw SnapshotError(.duplicateEntity(id)) }
+        let offset = UInt32(values.count)
+        values.append(contentsOf: repeatElement(0, count: schema.layouts[type].fieldCount))
+        if position == ids.count {
+            ids.append(id)
+            types.append(UInt8(type))
+            offsets.append(offset)
+        } else {
+            ids.insert(id, at: position)
+            types.insert(UInt8(type), at: position)
+            offsets.insert(offset, at: position)
+        }
+        return position
+    }
+
+    /// Removes the entity with `id`.
+    ///
+    /// - Parameter id: An entity id.
+    /// - Returns: Whether there was such an entity.
+    @discardableResult
+    public mutating func remove(id: UInt32) -> Bool {
+        guard let position = index(of: id) else { return false }
+        unusedValues += schema.layouts[Int(types[position])].fieldCount
+        ids.remove(at: position)
+        types.remove(at: position)
+        offsets.remove(at: position)
+        if unusedValues > 64 && unusedValues > values.count / 2 { compact() }
+        return true
+    }
+
+    /// Removes every entity, keeping capacity.
+    public mutating func removeAll() {
+        ids.removeAll(keepingCapacity: true)
+        types.removeAll(keepingCapacity: true)
+        offsets.removeAll(keepingCapacity: true)
+        values.removeAll(keepingCapacity: true)
+        unusedValues = 0
+    }
+
+    /// Rewrites the value pool in id order with no unused slots.
+    mutating func compact() {
+        var packed: [UInt64] = []
+        packed.reserveCapacity(values.count - unusedValues)
+        for index in ids.indices {
+            let start = Int(offsets[index])
+            let fieldCount = schema.layouts[Int(types[index])].fieldCount
+            offsets[index] = UInt32(packed.count)
+            packed.append(contentsOf: values[start..<start + fieldCount])
+        }
+        values = packed
+        unusedValues = 0
+    }
+
+    /// The first position whose id is not below `id`.
+    func insertionPoint(of id: UInt32) -> Int {
+        var low = 0, high = ids.count
+        while low < high {
+            let middle = (low + high) / 2
+            if ids[middle] < id { low = middle + 1 } else { high = middle }
+        }
+        return low
+    }
+}
+
+extension Snapshot: Equatable {
+    /// Snapshots are equal when they have the same schema, tick, entities, types and values
+    /// (however their storage is laid out).
+    public static func == (lhs: Snapshot, rhs: Snapshot) -> Bool {
+        guard lhs.tick == rhs.tick, lhs.schema.fingerprint == rhs.schema.fingerprint,
+              lhs.ids == rhs.ids, lhs.types == rhs.types else { return false }
+        for index in lhs.ids.indices {
+            let fieldCount = lhs.schema.layouts[Int(lhs.types[index])].fieldCount
+            let left = Int(lhs.offsets[index]), right = Int(rhs.offsets[index])
+            for field in 0..<fieldCount where lhs.values[left + field] != rhs.values[right + field] {
+                return false
+            }
+        }
+        return true
+    }
+}

@@ -1,0 +1,33 @@
+import Testing
+import CommandLineSupport
+
+@Suite("CommandArguments")
+struct CommandArgumentsTests {
+    @Test("positionals, flags, spaced and joined values are told apart")
+    func parsing() throws {
+        var arguments = try CommandArguments(
+            ["join", "ws://host:1/room", "--name", "ann", "--lag=80", "--dump"], valueOptions: ["name", "lag"]
+        )
+        #expect(arguments.positionals == ["join", "ws://host:1/room"])
+        #expect(arguments.string("name") == "ann")
+        #expect(try arguments.integer("lag", default: 0) == 80)
+        let dump = arguments.flag("dump"), json = arguments.flag("json")
+        #expect(dump)
+        #expect(!json)
+        #expect(try arguments.double("loss", default: 2.5) == 2.5)
+        try arguments.rejectUnknown()
+    }
+
+    @Test("a missing value, a bad number and an unknown option are usage errors")
+    func errors() throws {
+        #expect(throws: CommandArguments.UsageError.self) { try CommandArguments(["--port"], valueOptions: ["port"]) }
+        let bad = try CommandArguments(["--port", "eighty"], valueOptions: ["port"])
+        #expect(throws: CommandArguments.UsageError.self) {
+            var arguments = bad
+            _ = try arguments.integer("port", default: 0)
+        }
+        var typo = try CommandArguments(["--jsno"], valueOptions: [])
+        _ = typo.flag("json")
+        #expect(throws: CommandArguments.UsageError.self) { try typo.rejectUnknown() }
+    }
+}

@@ -1,0 +1,142 @@
+import Foundation
+import Testing
+import TickwireCodec
+
+/// Decodes every `Protocol/vectors/frame-*.hex` vector and re-encodes it byte for byte.
+///
+/// Format (see `Protocol/vectors/README.md`): `#` lines describe the vector; `# mode: X` names
+/// the connection's compression mode (default `none`); a line starting `# frame` begins the
+/// next frame of a sequence sent on one connection; everything else is hex.
+@Suite("Frame vectors")
+struct FrameVectorTests {
+    struct Vector {
+        var mode = CompressionMode.none
+        var frames: [[UInt8]] = []
+    }
+
+    static let vectorsDirectory = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("Protocol/vectors")
+
+    static func load(_ name: String) throws -> Vector {
+        let text = try String(contentsOf: vectorsDirectory.appendingPathComponent(name), encoding: .utf8)
+        var vector = Vector()
+        var hex = ""
+        for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
+            let line = line.trimmingCharacters(in: .whitespaces)
+            if line.hasPrefix("# mode:") {
+                let name = line.dropFirst("# mode:".count).trimmingCharacters(in: .whitespaces)
+                vector.mode = try #require([CompressionMode.none, .perFrame, .streaming].first { $0.description == name },
+                                           "\(name) is not a compression mode")
+            } else if line.hasPrefix("# frame") {
+                if !hex.isEmpty { vector.frames.append(try bytes(hex)) }
+                hex = ""
+            } else if !line.hasPrefix("#") {
+                hex += line.filter { !$0.isWhitespace }
+            }
+        }
+        if !hex.isEmpty { vector.frames.append(try bytes(hex)) }
+        return vector
+    }
+
+    static func bytes(_ hex: String) throws -> [UInt8] {
+        let digits = Array(hex.utf8)
+        try #require(digits.count % 2 == 0, "odd number of hex digits")
+        return try stride(from: 0, to: digits.count, by: 2).map { index in
+            try #require(UInt8(String(decoding: digits[index..<index + 2], as: UTF8.self), radix: 16), "bad hex digits")
+        }
+    }
+
+    static func hex(_ bytes: [UInt8]) -> String {
+        bytes.map { String(format: "%02x", $0) }.joined(separator: " ")
+    }
+
+    static let app = MessageType(rawValue: 0x40)!
+
+    /// Every valid vector and the messages its frames carry.
+    static let validVectors: [String: [Message]] = [
+        "frame-hello.hex": [.hello(.init(
+            schemaFingerprint: 0x0123_4567_89AB_CDEF, compressionModes: .all, room: "arena",
+            resumeToken: [0xDE, 0xAD, 0xBE, 0xEF], payload: Array("ada".utf8)
+        ))],
+        "frame-welcome.hex": [.welcome(.init(
+            clientID: 7, tickRate: 60, currentTick: 1_000, serverTime: 16_666_000, compression: .streaming,
+            resumeToken: [1, 2, 3, 4, 5, 6, 7, 8]
+        ))],
+        "frame-reject.hex": [.reject(.init(reason: .schemaMismatch, text: "schema differs"))],
+        "frame-snapshot.hex": [.snapshot(.init(
+            tick: 1_000, baselineTick: 998, lastProcessedInput: 57, serverTime: 16_683_333,
+            delta: [0x03, 0x81, 0x40, 0x12, 0x34, 0x80]
+        ))],
+        "frame-input.hex": [.input(.init(ackTick: 998, newestSequence: 58, inputs: [[0x05, 0x01], [0x05, 0x00], [0x01, 0x00]]))],
+        "frame-ping.hex": [.ping(.init(clientTime: 5_000_000))],
+        "frame-pong.hex": [.pong(.init(clientTime: 5_000_000, serverTime: 16_700_000))],
+        "frame-disconnect.hex": [.disconnect(.init(reason: .leaving, text: "bye"))],
+        "frame-stats.hex": [.stats(.init(
+            tick: 3_600, tickDurationP50: 850, tickDurationP99: 2_100, tickDurationMax: 4_800,
+            cpuPerMille: 420, connectedClients: 32, bytesOutPerSecond: 1_500_000
+        ))],
+        "frame-application.hex": [.application(type: app, body: Array("gg".utf8))],
+        "frame-perframe-snapshot.hex": [.snapshot(.init(
+            tick: 2_000, baselineTick: nil, lastProcessedInput: 0, serverTime: 33_333_333,
+            delta: Array(repeating: [0x01, 0x7F, 0x20, 0x00], count: 16).flatMap { $0 }
+        ))],
+        "frame-streaming-sequence.hex": [
+            .snapshot(.init(tick: 1_000, baselineTick: 998, lastProcessedInput: 57, serverTime: 16_683_333,
+                            delta: Array(repeating: [0x01, 0x7F, 0x20, 0x00], count: 8).flatMap { $0 })),
+            .snapshot(.init(tick: 1_001, baselineTick: 999, lastProcessedInput: 58, serverTime: 16_700_000,
+                            delta: Array(repeating: [0x01, 0x7F, 0x20, 0x00], count: 8).flatMap { $0 })),
+            .application(type: app, body: Array("0123456789abcdefghij".utf8)),
+            .application(type: app, body: Array("0123456789abcdefghij0123456789abcdefghij".utf8)),
+        ],
+    ]
+
+    /// Every error vector and the error decoding its (last) frame must throw.
+    static let invalidVectors: [String: FrameError] = [
+        "frame-error-empty.hex": .emptyFrame,
+        "frame-error-reserved-type.hex": .reservedMessageType(0),
+        "frame-error-unknown-type.hex": .unknownMessageType(10),
+        "frame-error-truncated.hex": .truncated(offset: 0, needed: 1),
+        "frame-error-overlong-varint.hex": .nonCanonicalVarint(offset: 0),
+        "frame-error-varint-overflow.hex": .varintOverflow(offset: 0),
+        "frame-error-trailing-bytes.hex": .trailingBytes(type: 6, count: 1),
+        "frame-error-too-many-inputs.hex": .tooManyInputs(count: 33, limit: 32),
+        "frame-error-baseline.hex": .valueOutOfRange(field: "baseline distance", value: 1 << 32, maximum: UInt64(UInt32.max)),
+        "frame-error-utf8.hex": .invalidUTF8(field: "disconnect text"),
+        "frame-error-compressed-in-mode-none.hex": .unexpectedCompression(type: 6, mode: 0),
+        "frame-error-zlib-bomb.hex": .inflation(.ratioExceeded(ratio: 256, inputBytes: 2_055)),
+    ]
+
+    @Test("every frame vector file is in the tables, and every table entry has a file")
+    func coverage() throws {
+        let files = try FileManager.default.contentsOfDirectory(atPath: Self.vectorsDirectory.path)
+            .filter { $0.hasPrefix("frame-") && $0.hasSuffix(".hex") }
+        #expect(Set(files) == Set(Self.validVectors.keys).union(Self.invalidVectors.keys),
+                "vector files and the test's tables must match one to one")
+    }
+
+    @Test("each valid vector decodes to its messages and re-encodes byte for byte", arguments: Array(validVectors.keys).sorted())
+    func decodesAndReencodes(name: String) throws {
+        let expected = try #require(Self.validVectors[name])
+        let vector = try Self.load(name)
+        try #require(vector.frames.count == expected.count, "\(name) holds \(vector.frames.count) frames, expected \(expected.count)")
+        let decompressor = try FrameDecompressor(mode: vector.mode)
+        let compressor = try FrameCompressor(mode: vector.mode)
+        for (index, (frame, message)) in zip(vector.frames, expected).enumerated() {
+            #expect(try decompressor.decode(frame) == message, "\(name) frame \(index)")
+            let encoded = try compressor.encode(message)
+            #expect(encoded == frame, "\(name) frame \(index) re-encodes as \(Self.hex(encoded))")
+        }
+    }
+
+    @Test("each error vector is refused with its error", arguments: Array(invalidVectors.keys).sorted())
+    func isRefused(name: String) throws {
+        let expected = try #require(Self.invalidVectors[name])
+        let vector = try Self.load(name)
+        let decompressor = try FrameDecompressor(mode: vector.mode)
+        // An empty frame is a file with no hex at all.
+        let frames = vector.frames.isEmpty ? [[]] : vector.frames
+        for frame in frames.dropLast() { _ = try decompressor.decode(frame) }
+        #expect(throws: expected, "\(name)") { try decompressor.decode(frames[frames.count - 1]) }
+    }
+}

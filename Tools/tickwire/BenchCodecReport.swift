@@ -1,0 +1,119 @@
+import Foundation
+
+/// What `tickwire bench codec` measured, printable as a table or encodable as JSON.
+struct BenchCodecReport: Codable {
+    var scenes: [BenchSceneReport]
+    var goals: [BenchGoal]
+
+    init(scenes: [BenchSceneReport]) {
+        self.scenes = scenes
+        self.goals = BenchGoal.evaluate(scenes)
+    }
+
+    func table() -> String {
+        var lines: [String] = []
+        let header = ["encoding", "B/snap", "B/entity", "B/changed", "kbit/s", "enc µs/snap", "dec µs/snap",
+                      "enc ns/ent", "dec ns/ent", "e+d ns/chg", "×JSON"]
+        let widths = [26, 10, 9, 10, 9, 12, 12, 11, 11, 11, 8]
+        func row(_ cells: [String]) -> String {
+            zip(cells, widths).enumerated().map { index, pair in
+                index == 0 ? pair.0.padding(toLength: pair.1, withPad: " ", startingAt: 0)
+                    : String(repeating: " ", count: max(0, pair.1 - pair.0.count)) + pair.0
+            }.joined(separator: " ")
+        }
+        for scene in scenes {
+            lines.append("\(scene.name): \(scene.summary)")
+            lines.append(String(format: "  %d snapshots measured, %.1f entities each; changed per snapshot: %.1f vs previous tick, %.1f vs six ticks back",
+                                scene.snapshotsMeasured, scene.entitiesPerSnapshot,
+                                scene.changedPerSnapshotVsPrevious, scene.changedPerSnapshotVsSixBack))
+            lines.append(row(header))
+            for encoding in scene.encodings {
+                lines.append(row([
+                    encoding.name,
+                    format(encoding.bytesPerSnapshot, 1), format(encoding.bytesPerEntity, 2),
+                    encoding.bytesPerChangedEntity.map { format($0, 2) } ?? "-",
+                    format(encoding.kbitPerSecond, 1),
+                    format(encoding.encodeMicrosecondsPerSnapshot, 1), format(encoding.decodeMicrosecondsPerSnapshot, 1),
+                    format(encoding.encodeNanosecondsPerEntity, 1), format(encoding.decodeNanosecondsPerEntity, 1),
+                    encoding.codecNanosecondsPerChangedEntity.map { format($0, 1) } ?? "-",
+                    format(encoding.timesSmallerThanJSON, 1),
+                ]))
+            }
+            lines.append("")
+        }
+        lines.append("goals:")
+        for goal in goals {
+            lines.append("  [\(goal.met ? "met" : "MISSED")] \(goal.goal): \(format(goal.measured, 2)) (target \(goal.target))")
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    private func format(_ value: Double, _ digits: Int) -> String {
+        String(format: "%.\(digits)f", value)
+    }
+}
+
+struct BenchSceneReport: Codable {
+    var name: String
+    var summary: String
+    var hz: Int
+    var entitiesPerSnapshot: Double
+    var snapshotsMeasured: Int
+    var changedPerSnapshotVsPrevious: Double
+    var changedPerSnapshotVsSixBack: Double
+    var encodings: [BenchEncodingReport]
+
+    func encoding(_ name: String) -> BenchEncodingReport? {
+        encodings.first { $0.name == name }
+    }
+}
+
+struct BenchEncodingReport: Codable {
+    var name: String
+    var bytesPerSnapshot: Double
+    var bytesPerEntity: Double
+    /// Bytes per snapshot divided by the entities created, destroyed or changed against the
+    /// baseline (the previous tick for non-delta encodings); absent when nothing changed.
+    var bytesPerChangedEntity: Double?
+    var kbitPerSecond: Double
+    var encodeMicrosecondsPerSnapshot: Double
+    var decodeMicrosecondsPerSnapshot: Double
+    var encodeNanosecondsPerEntity: Double
+    var decodeNanosecondsPerEntity: Double
+    /// Encode plus decode time per created, destroyed or changed entity.
+    var codecNanosecondsPerChangedEntity: Double?
+    /// JSON bytes per snapshot divided by this encoding's.
+    var timesSmallerThanJSON: Double
+}
+
+/// One of the issue's goals, measured.
+struct BenchGoal: Codable {
+    var goal: String
+    var measured: Double
+    var target: String
+    var met: Bool
+
+    static func evaluate(_ scenes: [BenchSceneReport]) -> [BenchGoal] {
+        var goals: [BenchGoal] = []
+        let byName = Dictionary(scenes.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
+        if let moving = byName["moving-60"]?.encoding("delta (prev)") {
+            goals.append(BenchGoal(goal: "moving-60 delta (prev), bytes per entity per tick", measured: moving.bytesPerEntity,
+                                   target: "<= 4", met: moving.bytesPerEntity <= 4))
+        }
+        if let arena = byName["arena-1000"]?.encoding("delta+zlib stream (prev)") {
+            goals.append(BenchGoal(goal: "arena-1000 delta+zlib stream (prev), times smaller than JSON",
+                                   measured: arena.timesSmallerThanJSON, target: ">= 50", met: arena.timesSmallerThanJSON >= 50))
+        }
+        if let idle = byName["idle-1000"]?.encoding("delta (prev)") {
+            goals.append(BenchGoal(goal: "idle-1000 delta (prev), bytes per snapshot", measured: idle.bytesPerSnapshot,
+                                   target: "<= 8", met: idle.bytesPerSnapshot <= 8))
+        }
+        for name in ["arena-1000", "moving-60"] {
+            if let delta = byName[name]?.encoding("delta (prev)"), let perChanged = delta.codecNanosecondsPerChangedEntity {
+                goals.append(BenchGoal(goal: "\(name) delta (prev) encode+decode, ns per changed entity",
+                                       measured: perChanged, target: "<= 1000", met: perChanged <= 1000))
+            }
+        }
+        return goals
+    }
+}

@@ -1,3 +1,4 @@
+import CommandLineSupport
 import Dispatch
 import TickwireWebSocket
 #if canImport(Glibc)

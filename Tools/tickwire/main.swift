@@ -13,6 +13,9 @@ let usage = """
 
     commands:
       bench codec [--json]     codec benchmark: JSON vs binary vs delta vs zlib, three scenes
+      bench ws [--json] [--seconds S] [--idle N] [--no-python]
+                               WebSocket echo benchmark vs Python websockets and plain TCP;
+                               memory per idle connection
       echo [--port P] [--host H] [--tcp] [--no-compression]
                                WebSocket echo server (permessage-deflate on) for Autobahn and interop;
                                prints the bound port; --tcp: plain TCP echo (benchmark baseline)
@@ -32,7 +35,8 @@ do {
         let scope = arguments.isEmpty ? "" : arguments.removeFirst()
         switch scope {
         case "codec": try BenchCodecCommand.run(arguments)
-        default: fail("bench wants one of: codec\n\n\(usage)")
+        case "ws": try BenchWSCommand.run(arguments)
+        default: fail("bench wants one of: codec, ws\n\n\(usage)")
         }
     case "echo": try EchoCommand.run(arguments)
     case "help", "--help", "-h":

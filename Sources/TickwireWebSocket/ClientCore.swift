@@ -1,3 +1,5 @@
+import Dispatch
+
 /// The loop-thread state of a ``WebSocketClient``: connecting, handshaking, the open channel,
 /// and the reconnect timer.
 ///
@@ -27,6 +29,9 @@ final class ClientCore {
     private var handshakeTimer: TimerHandle?
     private var reconnectTimer: TimerHandle?
     private var channel: WebSocketChannel?
+    /// Counts name resolutions, so that an answer for an abandoned attempt is ignored.
+    private var resolution: UInt64 = 0
+    private var isResolving = false
 
     init(url: WebSocketURL, configuration: WebSocketClientConfiguration, loop: EventLoop, callbacks: Callbacks) {
         self.url = url
@@ -40,24 +45,41 @@ final class ClientCore {
 
     /// Starts a connection attempt.
     func connect() {
-        guard !isStopped, tcp == nil, channel == nil else { return }
+        guard !isStopped, tcp == nil, channel == nil, !isResolving, handshakeTimer == nil else { return }
         reconnectTimer = nil
         attempt += 1
         callbacks.setState(.connecting(attempt: attempt))
-        let addresses: [SocketAddress]
-        do {
-            // getaddrinfo blocks the loop for names that are not numeric; numeric hosts and
-            // `localhost` (from /etc/hosts) return at once.
-            addresses = try SocketAddress.resolve(host: url.host, port: url.port)
-        } catch {
-            return fail("cannot resolve \(url.host): \(error)")
-        }
-        guard !addresses.isEmpty else { return fail("\(url.host) has no address") }
         let timeout = configuration.handshakeTimeout
         handshakeTimer = loop.schedule(after: timeout) { [weak self] in
             self?.fail("no open connection within \(timeout)")
         }
-        connect(to: addresses, index: 0)
+        if let numeric = SocketAddress(numericHost: url.host, port: url.port) {
+            return connect(to: [numeric], index: 0)
+        }
+        // getaddrinfo blocks, so names are resolved off the loop thread; the answer comes back
+        // through `execute` and is ignored if the attempt was abandoned meanwhile.
+        resolution += 1
+        let ticket = resolution
+        let core = LoopBound<ClientCore?>(self)
+        let (host, port, loop) = (url.host, url.port, loop)
+        isResolving = true
+        DispatchQueue.global().async {
+            let result = Result { () throws(SystemError) in try SocketAddress.resolve(host: host, port: port) }
+            loop.execute {
+                core.value?.resolved(result, ticket: ticket)
+                core.value = nil
+            }
+        }
+    }
+
+    private func resolved(_ result: Result<[SocketAddress], SystemError>, ticket: UInt64) {
+        guard ticket == resolution, isResolving, !isStopped else { return }
+        isResolving = false
+        switch result {
+        case .success(let addresses) where !addresses.isEmpty: connect(to: addresses, index: 0)
+        case .success: fail("\(url.host) has no address")
+        case .failure(let error): fail("cannot resolve \(url.host): \(error)")
+        }
     }
 
     private func connect(to addresses: [SocketAddress], index: Int) {
@@ -174,6 +196,7 @@ final class ClientCore {
 
     /// Forgets a connect or handshake in progress, closing its socket.
     private func dropAttempt() {
+        isResolving = false
         if let handshakeTimer { loop.cancel(handshakeTimer) }
         handshakeTimer = nil
         if let tcp {

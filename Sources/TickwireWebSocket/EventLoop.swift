@@ -33,6 +33,8 @@ public final class EventLoop: @unchecked Sendable {
         var isStopRequested = false
         var isStarted = false
         var isJoined = false
+        /// Set by the loop thread when it has run its last work; later work is refused.
+        var isFinished = false
     }
 
     private let poller: Poller
@@ -120,13 +122,26 @@ public final class EventLoop: @unchecked Sendable {
 
     /// Runs `work` on the loop thread, soon; safe to call from any thread, including the loop's own.
     ///
+    /// Work handed over before the loop finishes stopping still runs; work handed to a loop that
+    /// has finished is dropped.
+    ///
     /// - Parameter work: The closure to run. It runs after the current loop iteration's events.
     public func execute(_ work: @escaping @Sendable () -> Void) {
-        let shouldWake = inbox.withLock { inbox in
+        enqueue(work)
+    }
+
+    /// Queues `work` for the loop thread.
+    ///
+    /// - Returns: `false` when the loop has finished and `work` will never run.
+    @discardableResult
+    func enqueue(_ work: @escaping @Sendable () -> Void) -> Bool {
+        let (isAccepted, shouldWake) = inbox.withLock { inbox -> (Bool, Bool) in
+            guard !inbox.isFinished else { return (false, false) }
             inbox.work.append(work)
-            return inbox.work.count == 1
+            return (true, inbox.work.count == 1)
         }
         if shouldWake { poller.wake() }
+        return isAccepted
     }
 
     // MARK: Loop-thread API
@@ -191,6 +206,16 @@ public final class EventLoop: @unchecked Sendable {
             }
             for item in work { item() }
             if isStopRequested { break }
+        }
+        // Run what was handed over before the stop, then refuse more (so `runAndWait` never hangs).
+        while true {
+            let work = inbox.withLock { inbox in
+                defer { inbox.work.removeAll() }
+                if inbox.work.isEmpty { inbox.isFinished = true }
+                return inbox.work
+            }
+            if work.isEmpty { break }
+            for item in work { item() }
         }
         for descriptor in Array(handlers.keys) { deregister(descriptor) }
         timers = TimerQueue()

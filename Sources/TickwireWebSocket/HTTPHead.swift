@@ -197,10 +197,12 @@ public struct HTTPVersion: Hashable, Sendable, Comparable, CustomStringConvertib
         minor = Int(digits[2] - UInt8(ascii: "0"))
     }
 
+    /// Orders versions by major, then minor number.
     public static func < (lhs: HTTPVersion, rhs: HTTPVersion) -> Bool {
         (lhs.major, lhs.minor) < (rhs.major, rhs.minor)
     }
 
+    /// The version as written on the wire, e.g. `HTTP/1.1`.
     public var description: String { "HTTP/\(major).\(minor)" }
 }
 

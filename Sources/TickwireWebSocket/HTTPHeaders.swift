@@ -88,6 +88,7 @@ public struct HTTPHeaders: Hashable, Sendable, Sequence, ExpressibleByDictionary
         return listElements(for: name).contains { $0.lowercased() == lowered }
     }
 
+    /// Iterates over the fields in order.
     public func makeIterator() -> IndexingIterator<[Field]> { fields.makeIterator() }
 
     /// Appends the fields as `name: value\r\n` lines.

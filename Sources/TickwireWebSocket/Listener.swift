@@ -31,9 +31,23 @@ final class Listener: EventLoopHandler {
                 try? accepted.setNoDelay()
                 onAccept(accepted, peer)
             } catch {
-                // EMFILE/ENFILE and the like: leave the connection in the backlog and try at the next event.
+                // EMFILE/ENFILE and the like: the connection stays in the backlog. Level-triggered
+                // readiness would report it again at once, so stop watching for a moment.
+                pauseAccepting()
                 return
             }
+        }
+    }
+
+    /// How long accepting pauses after `accept` fails for lack of descriptors or memory.
+    static let acceptRetryDelay: Duration = .milliseconds(100)
+
+    private func pauseAccepting() {
+        let descriptor = socket.descriptor
+        guard descriptor >= 0, (try? loop.reregister(descriptor, interest: [])) != nil else { return }
+        loop.schedule(after: Self.acceptRetryDelay) { [weak self] in
+            guard let self, self.socket.descriptor >= 0 else { return }
+            try? self.loop.reregister(self.socket.descriptor, interest: .read)
         }
     }
 

@@ -18,18 +18,19 @@ extension EventLoop {
     /// Runs `body` on the loop thread and waits for its result (directly when already on it).
     ///
     /// - Parameter body: The work; it must not wait on another thread that waits on this loop.
-    /// - Returns: What `body` returned.
-    func runAndWait<T: Sendable>(_ body: @escaping @Sendable () -> T) -> T {
+    /// - Returns: What `body` returned, or `nil` when the loop has already stopped (`body` did not run).
+    @discardableResult
+    func runAndWait<T: Sendable>(_ body: @escaping @Sendable () -> T) -> T? {
         if isInLoopThread { return body() }
         let result = LoopResult<T>()
-        execute {
+        let isAccepted = enqueue {
             result.value = body()
             result.done.signal()
         }
+        guard isAccepted else { return nil }
         result.done.wait()
-        // The semaphore orders the write above before this read.
-        guard let value = result.value else { fatalError("EventLoop.runAndWait: the loop dropped the work") }
-        return value
+        // The semaphore orders the write in the closure before this read.
+        return result.value
     }
 }
 

@@ -38,9 +38,14 @@ final class PerMessageDeflateCodec {
         let start = output.count
         deflater.compress(message, flush: .sync, appendingTo: &output)
         // A sync flush always ends with the empty stored block 00 00 FF FF (RFC 7692 section 7.2.1).
-        if output.count - start >= 4, Array(output[(output.count - 4)...]) == Self.syncFlushTail {
+        let end = output.count
+        if end - start >= 4, output[end - 4] == 0x00, output[end - 3] == 0x00, output[end - 2] == 0xFF, output[end - 1] == 0xFF {
             output.removeLast(4)
         }
+        // zlib writes nothing for an empty message right after a flush (Z_BUF_ERROR, no progress),
+        // and the tail alone does not inflate: send one 0x00, an empty stored block's first byte
+        // (RFC 7692 section 7.2.3.6).
+        if output.count == start { output.append(0x00) }
         if resetsDeflaterAfterEachMessage { deflater.reset() }
     }
 

@@ -61,6 +61,9 @@ public struct SocketAddress: Sendable, Hashable, CustomStringConvertible {
         if family == .ipv4 {
             var address = sockaddr_in()
             address.sin_family = sa_family_t(AF_INET)
+            #if canImport(Darwin)
+            address.sin_len = UInt8(MemoryLayout<sockaddr_in>.size)
+            #endif
             address.sin_port = in_port_t(UInt16(port).bigEndian)
             _ = inet_pton(AF_INET, host, &address.sin_addr)
             length = socklen_t(MemoryLayout<sockaddr_in>.size)
@@ -70,6 +73,9 @@ public struct SocketAddress: Sendable, Hashable, CustomStringConvertible {
         } else {
             var address = sockaddr_in6()
             address.sin6_family = sa_family_t(AF_INET6)
+            #if canImport(Darwin)
+            address.sin6_len = UInt8(MemoryLayout<sockaddr_in6>.size)
+            #endif
             address.sin6_port = in_port_t(UInt16(port).bigEndian)
             _ = inet_pton(AF_INET6, host, &address.sin6_addr)
             length = socklen_t(MemoryLayout<sockaddr_in6>.size)

@@ -109,7 +109,10 @@ final class TCPChannel: EventLoopHandler {
                     remaining = UnsafeRawBufferPointer(rebasing: bytes[written...])
                 }
             } catch {
-                close(error: error)
+                // Report the failure on the next loop turn, not inside the caller's write: the
+                // owner's close handling must not re-enter code that is in the middle of sending.
+                isClosingAfterFlush = true
+                loop.schedule(after: .zero) { [weak self] in self?.close(error: error) }
                 return
             }
         }

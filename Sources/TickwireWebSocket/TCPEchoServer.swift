@@ -38,6 +38,10 @@ public final class TCPEchoServer: Sendable {
         self.maximumBufferedBytes = maximumBufferedBytes
     }
 
+    deinit {
+        if ownsLoop { loop.stop() }
+    }
+
     /// Listens on `host:port` (port 0: any free port) and returns the address bound.
     ///
     /// - Parameters:
@@ -51,10 +55,10 @@ public final class TCPEchoServer: Sendable {
             throw SystemError(call: "inet_pton", code: EINVAL)
         }
         let limit = maximumBufferedBytes
-        let result = loop.runAndWait { [listener] () -> Result<SocketAddress, SystemError> in
+        let result = loop.runAndWait { [listener, loop] () -> Result<SocketAddress, SystemError> in
             do throws(SystemError) {
-                let newListener = try Listener(address: address, loop: self.loop) { socket, peer in
-                    guard let channel = try? TCPChannel(socket: socket, peer: peer, loop: self.loop) else { return }
+                let newListener = try Listener(address: address, loop: loop) { socket, peer in
+                    guard let channel = try? TCPChannel(socket: socket, peer: peer, loop: loop) else { return }
                     channel.onRead = { [unowned channel] bytes in
                         channel.write(bytes)
                         if channel.bufferedByteCount >= limit { channel.isReadPaused = true }
@@ -67,6 +71,7 @@ public final class TCPEchoServer: Sendable {
                 return .failure(error)
             }
         }
+        guard let result else { throw SystemError(call: "EventLoop.execute", code: ESHUTDOWN) }
         let bound = try result.get()
         state.withLock { $0 = bound }
         return bound

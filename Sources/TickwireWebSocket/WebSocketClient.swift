@@ -89,6 +89,12 @@ public final class WebSocketClient: Sendable {
         continuation = stream?.1
     }
 
+    deinit {
+        // A client dropped without `shutdown()` must not leave its own loop thread running.
+        if ownsLoop { loop.stop() }
+        continuation?.finish()
+    }
+
     /// The events of a client created without a handler (empty for one with a handler).
     /// It finishes after ``shutdown()``.
     public var events: AsyncStream<WebSocketClientEvent> {
@@ -111,13 +117,13 @@ public final class WebSocketClient: Sendable {
 
     private func makeCore() -> ClientCore {
         ClientCore(url: url, configuration: configuration, loop: loop, callbacks: ClientCore.Callbacks(
-            setState: { [self] state in
-                shared.withLock { $0.state = state }
-                publish(.stateChanged(state))
+            setState: { [weak self] state in
+                self?.shared.withLock { $0.state = state }
+                self?.publish(.stateChanged(state))
             },
-            publish: { [self] event in publish(event) },
-            opened: { [self] connection in
-                shared.withLock { shared in
+            publish: { [weak self] event in self?.publish(event) },
+            opened: { [weak self] connection in
+                self?.shared.withLock { shared in
                     shared.connection = connection
                     let queued = shared.queue
                     shared.queue = []
@@ -126,7 +132,7 @@ public final class WebSocketClient: Sendable {
                     for message in queued { connection.send(message) }
                 }
             },
-            lost: { [self] in shared.withLock { $0.connection = nil } }
+            lost: { [weak self] in self?.shared.withLock { $0.connection = nil } }
         ))
     }
 

@@ -67,6 +67,7 @@ public struct WebSocketCloseCode: RawRepresentable, Hashable, Sendable, CustomSt
     /// Whether this code may be sent in a close frame (see ``isValidOnWire(_:)``).
     public var isValidOnWire: Bool { Self.isValidOnWire(rawValue) }
 
+    /// A plain-words description for logs and error messages.
     public var description: String {
         switch rawValue {
         case 1000: "1000 normal closure"

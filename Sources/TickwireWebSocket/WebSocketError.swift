@@ -121,6 +121,7 @@ public struct WebSocketError: Error, Hashable, Sendable, CustomStringConvertible
         }
     }
 
+    /// A plain-words description for logs and error messages.
     public var description: String {
         switch kind {
         case .reservedOpcode(let value): "frame uses reserved opcode 0x\(String(value, radix: 16))"

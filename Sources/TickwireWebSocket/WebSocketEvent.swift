@@ -38,6 +38,7 @@ public struct WebSocketCloseFrame: Hashable, Sendable, CustomStringConvertible {
     /// The code to report to the user: ``code``, or 1005 (no status received) when the frame had none.
     public var effectiveCode: WebSocketCloseCode { code ?? .noStatusReceived }
 
+    /// A plain-words description for logs and error messages.
     public var description: String {
         reason.isEmpty ? "close \(effectiveCode)" : "close \(effectiveCode): \(reason)"
     }

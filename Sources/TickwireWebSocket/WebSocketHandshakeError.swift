@@ -71,11 +71,12 @@ public struct WebSocketHandshakeError: Error, Hashable, Sendable, CustomStringCo
         case .methodNotAllowed: 405
         case .unsupportedHTTPVersion: 505
         case .unsupportedWebSocketVersion: 426
-        case .missingHeader("Upgrade"): 426
+        case .missingHeader("Upgrade"), .missingHeader("Sec-WebSocket-Version"): 426
         default: 400
         }
     }
 
+    /// A plain-words description for logs and error messages.
     public var description: String {
         switch kind {
         case .malformedHead(let detail): "malformed HTTP head: \(detail)"

@@ -94,12 +94,14 @@ public struct WebSocketKeepalive: Hashable, Sendable {
         if outstanding == nil { nextPingAt = now &+ interval }
     }
 
+    /// Whether two keepalives are in the same state.
     public static func == (lhs: WebSocketKeepalive, rhs: WebSocketKeepalive) -> Bool {
         lhs.interval == rhs.interval && lhs.timeout == rhs.timeout && lhs.nextPingAt == rhs.nextPingAt
             && lhs.outstanding?.sequence == rhs.outstanding?.sequence && lhs.outstanding?.sentAt == rhs.outstanding?.sentAt
             && lhs.sequence == rhs.sequence && lhs.lastRoundTrip == rhs.lastRoundTrip
     }
 
+    /// Hashes the essential state.
     public func hash(into hasher: inout Hasher) {
         hasher.combine(interval)
         hasher.combine(timeout)

@@ -44,10 +44,13 @@ public struct WebSocketMaskingKey: Hashable, Sendable, CustomStringConvertible {
         WebSocketMaskingKey(word: generator.next())
     }
 
+    /// Whether two keys have the same four bytes.
     public static func == (lhs: WebSocketMaskingKey, rhs: WebSocketMaskingKey) -> Bool { lhs.word == rhs.word }
 
+    /// Hashes the essential state.
     public func hash(into hasher: inout Hasher) { hasher.combine(word) }
 
+    /// A plain-words description for logs and error messages.
     public var description: String {
         let hex = [bytes.0, bytes.1, bytes.2, bytes.3].map { $0 < 16 ? "0" + String($0, radix: 16) : String($0, radix: 16) }
         return "mask " + hex.joined()

@@ -44,6 +44,7 @@ public struct WebSocketOpcode: RawRepresentable, Hashable, Sendable, CustomStrin
         }
     }
 
+    /// A plain-words description for logs and error messages.
     public var description: String {
         switch rawValue {
         case 0x0: "continuation"

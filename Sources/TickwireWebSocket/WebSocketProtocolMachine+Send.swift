@@ -148,7 +148,9 @@ extension WebSocketProtocolMachine {
             fin: fin, rsv1: rsv1, opcode: opcode, payloadLength: payload.count,
             maskingKey: role == .client ? maskingKeys() : nil
         )
-        output.reserveCapacity(output.count + header.encodedSize + payload.count)
+        let needed = output.count + header.encodedSize + payload.count
+        // Grow geometrically: reserving exactly `needed` frame after frame would copy the buffer every time.
+        if output.capacity < needed { output.reserveCapacity(max(needed, output.capacity * 2)) }
         WebSocketFrame.encode(header: header, payload: payload, into: &output)
     }
 }

@@ -60,19 +60,9 @@ public final class WebSocketProtocolMachine {
     /// The close frame the peer sent, once it arrived.
     public private(set) var receivedClose: WebSocketCloseFrame?
 
-    var decoder: WebSocketFrameDecoder
+    var inbound: WebSocketInbound
     let codec: PerMessageDeflateCodec?
     let maskingKeys: () -> WebSocketMaskingKey
-
-    // The frame being received.
-    var frameHeader = WebSocketFrameHeader(opcode: .continuation, payloadLength: 0)
-    var controlPayload: [UInt8] = []
-
-    // The data message being received.
-    var messageOpcode: WebSocketOpcode?
-    var messageIsCompressed = false
-    var messagePayload: [UInt8] = []
-    var utf8 = UTF8Validator()
 
     /// Reused buffer for compressed outgoing messages.
     var compressionScratch: [UInt8] = []
@@ -83,26 +73,30 @@ public final class WebSocketProtocolMachine {
     ///   - role: `.server` for an accepted connection, `.client` for one this endpoint opened.
     ///   - configuration: Limits and sending behaviour.
     ///   - compression: The permessage-deflate parameters agreed in the handshake, or `nil`.
-    ///   - maskingKeys: Where a client's masking keys come from; the default draws each
-    ///     from `SystemRandomNumberGenerator`. Replace it only in tests.
+    ///   - maskingKeys: Where a client's masking keys come from. By default each connection
+    ///     draws them from its own ChaCha20 keystream keyed by `SystemRandomNumberGenerator`
+    ///     (a CSPRNG without a system call per frame). Replace it only in tests.
     /// - Throws: ``WebSocketError/compressionSetupFailed(_:)`` if zlib refuses the agreed windows.
     public init(
         role: WebSocketRole, configuration: WebSocketConfiguration = WebSocketConfiguration(),
         compression: PerMessageDeflateParameters? = nil,
-        maskingKeys: @escaping () -> WebSocketMaskingKey = { WebSocketMaskingKey.random() }
+        maskingKeys: (() -> WebSocketMaskingKey)? = nil
     ) throws(WebSocketError) {
         self.role = role
         self.configuration = configuration
         self.compression = compression
-        self.maskingKeys = maskingKeys
+        if let maskingKeys {
+            self.maskingKeys = maskingKeys
+        } else if role == .client {
+            let stream = MaskingKeyStream()
+            self.maskingKeys = { stream.next() }
+        } else {
+            self.maskingKeys = { WebSocketMaskingKey.random() }  // never called: servers do not mask
+        }
         codec = try compression.map { parameters throws(WebSocketError) in
             try PerMessageDeflateCodec(parameters: parameters, role: role)
         }
-        decoder = WebSocketFrameDecoder(
-            role: role, maximumFramePayloadBytes: configuration.limits.maximumFramePayloadBytes,
-            allowsCompressedMessages: compression != nil
-        )
-        controlPayload.reserveCapacity(125)
+        inbound = WebSocketInbound(role: role, limits: configuration.limits, allowsCompressedMessages: compression != nil)
     }
 
     /// Whether this endpoint has sent its close frame and waits for the peer's (state ``WebSocketConnectionState/closing``).
@@ -136,20 +130,40 @@ public final class WebSocketProtocolMachine {
         _ bytes: UnsafeRawBufferPointer, output: inout [UInt8], onEvent: (WebSocketEvent) -> Void
     ) throws(WebSocketError) {
         guard state != .closed else { return }
+        // Borrow the receive state for the whole call (see WebSocketInbound); `receive` must not
+        // be re-entered from `onEvent`.
+        var inbound = WebSocketInbound.placeholder
+        swap(&inbound, &self.inbound)
+        defer { swap(&inbound, &self.inbound) }
+        let codec = self.codec
         var index = 0
         do throws(WebSocketError) {
-            while let element = try decoder.next(in: bytes, at: &index) {
+            while let element = try inbound.decoder.next(in: bytes, at: &index) {
                 switch element {
                 case .header(let header):
-                    try beginFrame(header)
+                    try inbound.beginFrame(header)
                 case .payload(let range, let payloadOffset):
-                    try appendPayload(UnsafeRawBufferPointer(rebasing: bytes[range]), payloadOffset: payloadOffset)
+                    try inbound.appendPayload(UnsafeRawBufferPointer(rebasing: bytes[range]), payloadOffset: payloadOffset)
                 case .end:
-                    try endFrame(output: &output, onEvent: onEvent)
-                    if state == .closed { return }
+                    guard let completion = try inbound.endFrame(codec: codec) else { continue }
+                    switch completion {
+                    case .message(let event):
+                        onEvent(event)
+                    case .ping(let payload):
+                        if state == .open {
+                            payload.withUnsafeBytes { writeFrame(opcode: .pong, fin: true, rsv1: false, payload: $0, output: &output) }
+                        }
+                        onEvent(.ping(payload))
+                    case .pong(let payload):
+                        onEvent(.pong(payload))
+                    case .close(let payload):
+                        try handleClose(payload, output: &output, onEvent: onEvent)
+                        return
+                    }
                 }
             }
         } catch {
+            inbound.discardMessage()
             failConnection(error, output: &output)
             throw error
         }
@@ -173,87 +187,8 @@ public final class WebSocketProtocolMachine {
         return events
     }
 
-    func beginFrame(_ header: WebSocketFrameHeader) throws(WebSocketError) {
-        frameHeader = header
-        let opcode = header.opcode
-        if opcode.isControl {
-            controlPayload.removeAll(keepingCapacity: true)
-            return
-        }
-        if opcode == .continuation {
-            guard messageOpcode != nil else { throw .unexpectedContinuation }
-        } else {
-            if messageOpcode != nil { throw .expectedContinuation(opcode) }
-            messageOpcode = opcode
-            messageIsCompressed = header.rsv1
-            utf8.reset()
-        }
-        let total = messagePayload.count + header.payloadLength
-        let limit = configuration.limits.maximumMessageBytes
-        if total > limit { throw .messageTooLarge(length: total, limit: limit) }
-        // Reserve once per message, for its first frame; later frames grow the buffer geometrically.
-        if messagePayload.isEmpty && messagePayload.capacity < header.payloadLength {
-            messagePayload.reserveCapacity(header.payloadLength)
-        }
-    }
-
-    func appendPayload(_ chunk: UnsafeRawBufferPointer, payloadOffset: Int) throws(WebSocketError) {
-        if frameHeader.opcode.isControl {
-            Self.append(chunk, to: &controlPayload, unmaskingWith: frameHeader.maskingKey, phase: payloadOffset)
-            return
-        }
-        let start = messagePayload.count
-        Self.append(chunk, to: &messagePayload, unmaskingWith: frameHeader.maskingKey, phase: payloadOffset)
-        if messageOpcode == .text && !messageIsCompressed {
-            // Fail fast: reject invalid UTF-8 in the chunk that carries it, not at the message's end.
-            let valid = messagePayload.withUnsafeBytes { utf8.validate(UnsafeRawBufferPointer(rebasing: $0[start...])) }
-            if !valid { throw .invalidUTF8 }
-        }
-    }
-
-    func endFrame(output: inout [UInt8], onEvent: (WebSocketEvent) -> Void) throws(WebSocketError) {
-        switch frameHeader.opcode {
-        case .ping:
-            if state == .open {
-                controlPayload.withUnsafeBytes { writeFrame(opcode: .pong, fin: true, rsv1: false, payload: $0, output: &output) }
-            }
-            onEvent(.ping(controlPayload))
-        case .pong:
-            onEvent(.pong(controlPayload))
-        case .close:
-            try handleClose(output: &output, onEvent: onEvent)
-        default:
-            if frameHeader.fin { try finishMessage(onEvent: onEvent) }
-        }
-    }
-
-    func finishMessage(onEvent: (WebSocketEvent) -> Void) throws(WebSocketError) {
-        guard let opcode = messageOpcode else { return }
-        var payload: [UInt8]
-        if messageIsCompressed, let codec {
-            payload = try codec.decompress(&messagePayload, maximumBytes: configuration.limits.maximumMessageBytes)
-            messagePayload.removeAll(keepingCapacity: messagePayload.capacity <= 64 * 1024)
-            if opcode == .text {
-                utf8.reset()
-                let valid = payload.withUnsafeBytes { utf8.validate($0) }
-                if !valid { throw .invalidUTF8 }
-            }
-        } else {
-            payload = messagePayload
-            messagePayload = []
-        }
-        messageOpcode = nil
-        messageIsCompressed = false
-        if opcode == .text {
-            guard utf8.isComplete else { throw .invalidUTF8 }
-            onEvent(.text(String(decoding: payload, as: UTF8.self)))
-        } else {
-            onEvent(.binary(payload))
-        }
-    }
-
-    func handleClose(output: inout [UInt8], onEvent: (WebSocketEvent) -> Void) throws(WebSocketError) {
-        let frame = try Self.parseClosePayload(controlPayload)
+    func handleClose(_ payload: [UInt8], output: inout [UInt8], onEvent: (WebSocketEvent) -> Void) throws(WebSocketError) {
+        let frame = try Self.parseClosePayload(payload)
         receivedClose = frame
         if state == .open {
             // Echo the peer's code, as RFC 6455 section 5.5.1 suggests; an empty close gets an empty reply.
@@ -297,20 +232,6 @@ public final class WebSocketProtocolMachine {
             sentClose = WebSocketCloseFrame(code: code)
         }
         state = .closed
-        messageOpcode = nil
-        messagePayload = []
-    }
-
-    /// Appends `chunk` to `buffer`, unmasking the appended bytes in place when `key` is set.
-    @inline(__always)
-    static func append(
-        _ chunk: UnsafeRawBufferPointer, to buffer: inout [UInt8], unmaskingWith key: WebSocketMaskingKey?, phase: Int
-    ) {
-        let start = buffer.count
-        buffer.append(contentsOf: chunk.assumingMemoryBound(to: UInt8.self))
-        if let key {
-            buffer.withUnsafeMutableBytes { key.apply(to: UnsafeMutableRawBufferPointer(rebasing: $0[start...]), phase: phase) }
-        }
     }
 }
 

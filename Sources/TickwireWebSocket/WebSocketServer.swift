@@ -75,6 +75,12 @@ public final class WebSocketServer: Sendable {
         continuation = stream?.1
     }
 
+    deinit {
+        // A server dropped without `shutdown()` must not leave its own loop thread running.
+        if ownsLoop { loop.stop() }
+        continuation?.finish()
+    }
+
     /// The events of a server created without a handler; empty for one created with a handler.
     ///
     /// It finishes after ``shutdown(timeout:)``.
@@ -92,12 +98,13 @@ public final class WebSocketServer: Sendable {
             throw SystemError(call: "inet_pton(\(configuration.host))", code: EINVAL)
         }
         let result = loop.runAndWait { [self] () -> Result<SocketAddress, SystemError> in
-            let core = ServerCore(configuration: configuration, loop: loop, handler: handler) { [self] value in
-                self.count.store(value, ordering: .relaxed)
+            let core = ServerCore(configuration: configuration, loop: loop, handler: handler) { [weak self] value in
+                self?.count.store(value, ordering: .relaxed)
             }
             self.core.value = core
             return Result { () throws(SystemError) in try core.listen(on: address) }
         }
+        guard let result else { throw SystemError(call: "EventLoop.execute", code: ESHUTDOWN) }
         let bound = try result.get()
         state.withLock { $0 = bound }
         return bound
@@ -132,10 +139,12 @@ public final class WebSocketServer: Sendable {
     }
 
     private func beginShutdown(timeout: Duration, completion: @escaping @Sendable () -> Void) {
-        loop.execute { [core] in
+        let isAccepted = loop.enqueue { [core] in
             guard let server = core.value else { return completion() }
             server.shutdown(timeout: timeout, completion: completion)
         }
+        // A loop that has already stopped has no connections left to close.
+        if !isAccepted { completion() }
     }
 
     private func finishShutdown() {

@@ -87,6 +87,19 @@ struct WebSocketClientTests {
         let echoed = recorder.wait(seconds: 5) { $0.compactMap(\.clientMessage).contains(.text("queued while down")) }
         #expect(echoed, "the message queued while down should be sent after reconnecting")
         #expect(restartRecorder.all.compactMap(\.serverMessage) == [.text("queued while down")])
+
+        // A successful connection resets the backoff: the next loss starts again at attempt 1.
+        let seenBefore = recorder.all.count
+        second.shutdown(timeout: .seconds(1))
+        let waitingAgain = recorder.wait(seconds: 5) { seen in
+            seen.dropFirst(seenBefore).contains { if case .client(.stateChanged(.waitingToReconnect)) = $0 { true } else { false } }
+        }
+        #expect(waitingAgain)
+        let firstWait = recorder.all.dropFirst(seenBefore).compactMap { seen -> Int? in
+            if case .client(.stateChanged(.waitingToReconnect(let attempt, _))) = seen { return attempt }
+            return nil
+        }.first
+        #expect(firstWait == 1, "after an open connection the attempt count should restart at 1, not \(String(describing: firstWait))")
     }
 
     @Test("a server that stops answering pings is declared dead by the client's keepalive")

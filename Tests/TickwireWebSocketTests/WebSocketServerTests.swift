@@ -133,4 +133,32 @@ struct WebSocketServerTests {
         }
         #expect(server.connectionCount == count, "the server should count \(count) open connections")
     }
+
+    @Test("IPv6 server and a client that resolves a name (localhost) both work")
+    func ipv6AndNames() throws {
+        let recorder = Recorder<Seen>()
+        var configuration = WebSocketServerConfiguration(host: "::1", port: 0)
+        configuration.subprotocols = ["tickwire.v1"]
+        let (server, port) = try startEchoServer(configuration, recorder: recorder)
+        defer { server.shutdown(timeout: .seconds(1)) }
+        var clientConfiguration = WebSocketClientConfiguration()
+        clientConfiguration.subprotocols = ["tickwire.v1"]
+        let v6 = try WebSocketClient(url: WebSocketURL("ws://[::1]:\(port)/v6"), configuration: clientConfiguration) {
+            recorder.push(.client($0))
+        }
+        defer { v6.shutdown() }
+        v6.connect()
+        #expect(recorder.wait(seconds: 5, until: isOpen), "a client should reach the IPv6 server")
+        #expect(v6.connection?.subprotocol == "tickwire.v1", "the subprotocol both sides name should be chosen")
+        #expect(v6.connection?.remoteAddress?.family == .ipv6)
+
+        // `localhost` may resolve to ::1 and/or 127.0.0.1: the client tries each address in turn.
+        let v4Recorder = Recorder<Seen>()
+        let (v4Server, v4Port) = try startEchoServer(recorder: v4Recorder)
+        defer { v4Server.shutdown(timeout: .seconds(1)) }
+        let named = try WebSocketClient(url: WebSocketURL("ws://localhost:\(v4Port)/named")) { v4Recorder.push(.client($0)) }
+        defer { named.shutdown() }
+        named.connect()
+        #expect(v4Recorder.wait(seconds: 5, until: isOpen), "a client given a name should resolve it and connect")
+    }
 }

@@ -49,29 +49,43 @@ final class PerMessageDeflateCodec {
         if resetsDeflaterAfterEachMessage { deflater.reset() }
     }
 
-    /// Inflates one message whose compressed bytes (without the tail) are in `compressed`.
+    /// Inflates the next piece of a compressed message as it arrives, appending to `message`.
+    ///
+    /// Inflating frame by frame (rather than once the message is whole) lets the receiver
+    /// validate compressed text as it arrives and stop a deflate bomb at the first frame
+    /// that crosses the limit, without holding the compressed bytes.
     ///
     /// - Parameters:
-    ///   - compressed: The message's payload as received; the tail is appended to it.
-    ///   - maximumBytes: The message size limit the inflated message must respect.
-    /// - Returns: The inflated message.
+    ///   - piece: Compressed bytes, unmasked.
+    ///   - message: The message inflated so far; the new output is appended.
+    ///   - maximumBytes: The message size limit; `message` may not grow past it.
     /// - Throws: ``WebSocketError/inflatedMessageTooLarge(_:)`` past the limit,
     ///   ``WebSocketError/corruptCompressedData(_:)`` for data that does not inflate.
-    func decompress(_ compressed: inout [UInt8], maximumBytes: Int) throws(WebSocketError) -> [UInt8] {
-        compressed.append(contentsOf: Self.syncFlushTail)
+    func inflate(_ piece: UnsafeRawBufferPointer, into message: inout [UInt8], maximumBytes: Int) throws(WebSocketError) {
         // Only the size limit guards here: a legitimate message may compress close to deflate's
         // maximum ratio (long runs), and the size limit alone already bounds a bomb.
-        let limit = InflationLimit(maximumBytes: maximumBytes, maximumRatio: .max, ratioAllowanceBytes: .max)
-        var output: [UInt8] = []
-        output.reserveCapacity(min(maximumBytes, max(64, compressed.count * 4)))
+        let limit = InflationLimit(maximumBytes: max(0, maximumBytes - message.count), maximumRatio: .max, ratioAllowanceBytes: .max)
         do throws(ZlibError) {
-            try inflater.inflate(compressed, limit: limit, appendingTo: &output)
+            try inflater.inflate(piece, limit: limit, appendingTo: &message)
         } catch {
             if error.isLimitExceeded { throw .inflatedMessageTooLarge(error.description) }
             throw .corruptCompressedData(error.description)
         }
+    }
+
+    /// Ends a compressed message: inflates the sync-flush tail the sender removed and, without
+    /// context takeover, resets the history.
+    ///
+    /// - Parameters:
+    ///   - message: The message inflated so far.
+    ///   - maximumBytes: The message size limit.
+    /// - Throws: As ``inflate(_:into:maximumBytes:)``.
+    func finishMessage(into message: inout [UInt8], maximumBytes: Int) throws(WebSocketError) {
+        let result = Self.syncFlushTail.withUnsafeBytes { tail in
+            Result { () throws(WebSocketError) in try inflate(tail, into: &message, maximumBytes: maximumBytes) }
+        }
+        try result.get()
         if resetsInflaterAfterEachMessage { inflater.reset() }
-        return output
     }
 }
 

@@ -26,7 +26,12 @@ struct WebSocketInbound {
     // The data message being received.
     var messageOpcode: WebSocketOpcode?
     var messageIsCompressed = false
+    /// The message so far: payload bytes, or for a compressed message the bytes inflated so far.
     var messagePayload: [UInt8] = []
+    /// Compressed bytes received for the current compressed message (for the message limit).
+    var compressedByteCount = 0
+    /// Unmasking space for compressed pieces, which are inflated rather than stored.
+    var compressedScratch: [UInt8] = []
     var utf8 = UTF8Validator()
 
     init(role: WebSocketRole, limits: WebSocketLimits, allowsCompressedMessages: Bool) {
@@ -53,7 +58,16 @@ struct WebSocketInbound {
             if messageOpcode != nil { throw .expectedContinuation(opcode) }
             messageOpcode = opcode
             messageIsCompressed = header.rsv1
+            compressedByteCount = 0
             utf8.reset()
+        }
+        if messageIsCompressed {
+            // The inflated size is checked while inflating; here the compressed size is bounded too.
+            compressedByteCount += header.payloadLength
+            if compressedByteCount > maximumMessageBytes {
+                throw .messageTooLarge(length: compressedByteCount, limit: maximumMessageBytes)
+            }
+            return
         }
         let total = messagePayload.count + header.payloadLength
         if total > maximumMessageBytes { throw .messageTooLarge(length: total, limit: maximumMessageBytes) }
@@ -63,20 +77,46 @@ struct WebSocketInbound {
         }
     }
 
-    mutating func appendPayload(_ chunk: UnsafeRawBufferPointer, payloadOffset: Int) throws(WebSocketError) {
+    mutating func appendPayload(
+        _ chunk: UnsafeRawBufferPointer, payloadOffset: Int, codec: PerMessageDeflateCodec?
+    ) throws(WebSocketError) {
         if frameHeader.opcode.isControl {
             Self.append(chunk, to: &controlPayload, unmaskingWith: frameHeader.maskingKey, phase: payloadOffset)
             return
         }
         let start = messagePayload.count
-        Self.append(chunk, to: &messagePayload, unmaskingWith: frameHeader.maskingKey, phase: payloadOffset)
-        if messageOpcode == .text && !messageIsCompressed {
-            // Fail fast: reject invalid UTF-8 in the chunk that carries it, not at the message's end.
-            var validator = utf8
-            let valid = messagePayload.withUnsafeBytes { validator.validate(UnsafeRawBufferPointer(rebasing: $0[start...])) }
-            utf8 = validator
-            if !valid { throw .invalidUTF8 }
+        if messageIsCompressed, let codec {
+            try inflate(chunk, payloadOffset: payloadOffset, codec: codec)
+        } else {
+            Self.append(chunk, to: &messagePayload, unmaskingWith: frameHeader.maskingKey, phase: payloadOffset)
         }
+        if messageOpcode == .text { try validateUTF8(from: start) }
+    }
+
+    /// Inflates a compressed piece into the message, unmasking it first if needed.
+    mutating func inflate(_ chunk: UnsafeRawBufferPointer, payloadOffset: Int, codec: PerMessageDeflateCodec) throws(WebSocketError) {
+        guard let key = frameHeader.maskingKey else {
+            try codec.inflate(chunk, into: &messagePayload, maximumBytes: maximumMessageBytes)
+            return
+        }
+        compressedScratch.removeAll(keepingCapacity: compressedScratch.capacity <= 256 * 1024)
+        Self.append(chunk, to: &compressedScratch, unmaskingWith: key, phase: payloadOffset)
+        var message = messagePayload
+        messagePayload = []
+        defer { messagePayload = message }
+        let limit = maximumMessageBytes
+        let result = compressedScratch.withUnsafeBytes { piece in
+            Result { () throws(WebSocketError) in try codec.inflate(piece, into: &message, maximumBytes: limit) }
+        }
+        try result.get()
+    }
+
+    /// Fail fast: rejects invalid UTF-8 in the piece that carries it, not at the message's end.
+    mutating func validateUTF8(from start: Int) throws(WebSocketError) {
+        var validator = utf8
+        let valid = messagePayload.withUnsafeBytes { validator.validate(UnsafeRawBufferPointer(rebasing: $0[start...])) }
+        utf8 = validator
+        if !valid { throw .invalidUTF8 }
     }
 
     mutating func endFrame(codec: PerMessageDeflateCodec?) throws(WebSocketError) -> Completion? {
@@ -90,19 +130,13 @@ struct WebSocketInbound {
 
     mutating func finishMessage(codec: PerMessageDeflateCodec?) throws(WebSocketError) -> Completion? {
         guard let opcode = messageOpcode else { return nil }
-        var payload: [UInt8]
         if messageIsCompressed, let codec {
-            payload = try codec.decompress(&messagePayload, maximumBytes: maximumMessageBytes)
-            messagePayload.removeAll(keepingCapacity: messagePayload.capacity <= 64 * 1024)
-            if opcode == .text {
-                utf8.reset()
-                let valid = payload.withUnsafeBytes { utf8.validate($0) }
-                if !valid { throw .invalidUTF8 }
-            }
-        } else {
-            payload = messagePayload
-            messagePayload = []
+            let start = messagePayload.count
+            try codec.finishMessage(into: &messagePayload, maximumBytes: maximumMessageBytes)
+            if opcode == .text { try validateUTF8(from: start) }
         }
+        let payload = messagePayload
+        messagePayload = []
         messageOpcode = nil
         messageIsCompressed = false
         if opcode == .text {

@@ -123,7 +123,9 @@ public final class WebSocketProtocolMachine {
     /// - Parameters:
     ///   - bytes: The bytes read from the socket.
     ///   - output: Receives the bytes to write in reply (pongs, close reply, failing close frame).
-    ///   - onEvent: Called for each event, in order, before `receive` returns.
+    ///   - onEvent: Called for each event, in order, before `receive` returns. It may send
+    ///     (``sendBinary(_:output:)`` into another buffer) or ``close(code:reason:output:)``,
+    ///     but must not call `receive` again.
     /// - Throws: ``WebSocketError`` when the peer broke the protocol or a limit; the failing
     ///   close frame is already in `output` and the state is `closed`.
     public func receive(
@@ -143,7 +145,7 @@ public final class WebSocketProtocolMachine {
                 case .header(let header):
                     try inbound.beginFrame(header)
                 case .payload(let range, let payloadOffset):
-                    try inbound.appendPayload(UnsafeRawBufferPointer(rebasing: bytes[range]), payloadOffset: payloadOffset)
+                    try inbound.appendPayload(UnsafeRawBufferPointer(rebasing: bytes[range]), payloadOffset: payloadOffset, codec: codec)
                 case .end:
                     guard let completion = try inbound.endFrame(codec: codec) else { continue }
                     switch completion {

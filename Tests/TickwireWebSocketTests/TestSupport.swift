@@ -70,8 +70,7 @@ func randomBytes(_ count: Int, using generator: inout SplitMix64) -> [UInt8] {
 
 /// A deterministic masking key source for tests: keys drawn from a seeded SplitMix64
 /// (test-only stand-in for the system CSPRNG).
-final class SeededMaskingKeys: @unchecked Sendable {
-    // Only ever used from the single test that owns it; never shared across threads.
+final class SeededMaskingKeys {
     var generator: SplitMix64
     init(seed: UInt64) { generator = SplitMix64(seed: seed) }
     func next() -> WebSocketMaskingKey { WebSocketMaskingKey.random(using: &generator) }

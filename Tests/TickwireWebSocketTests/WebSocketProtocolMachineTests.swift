@@ -314,4 +314,23 @@ struct WebSocketProtocolMachineTests {
             }
         }
     }
+
+    @Test("compressed text is inflated frame by frame: invalid UTF-8 fails in the first fragment, before the rest arrives")
+    func compressedFailFast() throws {
+        let parameters = PerMessageDeflateParameters()
+        let deflater = try Deflater(format: .raw)
+        // The first fragment ends with its own sync flush (as Python websockets sends fragments).
+        let first = deflater.compress(Array("κόσμε".utf8) + [0xED, 0xA0, 0x80], flush: .sync)
+        let result = try failure(clientFrame(.text, first, fin: false, rsv1: true), compression: parameters)
+        #expect(result.error == .invalidUTF8 && result.closeCode == 1007,
+                "the surrogate must be caught when the first compressed fragment inflates")
+        // And valid compressed fragments still reassemble.
+        let valid = try Deflater(format: .raw)
+        let partOne = valid.compress(Array("Hello, ".utf8), flush: .sync)
+        var partTwo = valid.compress(Array("world".utf8), flush: .sync)
+        partTwo.removeLast(4)
+        let ok = try failure(clientFrame(.text, partOne, fin: false, rsv1: true) + clientFrame(.continuation, partTwo),
+                             compression: parameters)
+        #expect(ok.error == nil && ok.events == [.text("Hello, world")])
+    }
 }

@@ -59,8 +59,11 @@ async def serve(args):
 
 
 async def expect_echo(connection, message, label):
-    await connection.send(message)
-    answer = await asyncio.wait_for(connection.recv(), timeout=30)
+    try:
+        await connection.send(message)
+        answer = await asyncio.wait_for(connection.recv(), timeout=30)
+    except (ConnectionClosed, asyncio.TimeoutError) as error:
+        fail("%s: no echo (%s)" % (label, error or "timed out"))
     if type(answer) is not type(message):
         fail("%s: sent %s, got %s back" % (label, type(message).__name__, type(answer).__name__))
     if answer != message:

@@ -1,3 +1,4 @@
+import TickwireZlib
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -95,14 +96,18 @@ final class BenchLoadClient {
         }
         switch wire {
         case .tcp: frame = payload
-        case .webSocket: frame = Self.maskedBinaryFrame(payload, key: [0x37, 0xFA, 0x21, 0x3D])
+        case .webSocket(offersCompression: false): frame = Self.maskedBinaryFrame(payload, key: [0x37, 0xFA, 0x21, 0x3D])
+        case .webSocket(offersCompression: true):
+            // Compressed as a fresh permessage-deflate context sends a first message (the same
+            // bytes on every connection), so that the server's inflater is exercised too.
+            frame = Self.maskedBinaryFrame(Self.deflated(payload), key: [0x37, 0xFA, 0x21, 0x3D], rsv1: true)
         }
         batch = Array([[UInt8]](repeating: frame, count: self.inFlight).joined())
     }
 
     /// A final binary frame carrying `payload`, masked with `key` (RFC 6455 section 5.2).
-    static func maskedBinaryFrame(_ payload: [UInt8], key: [UInt8]) -> [UInt8] {
-        var bytes: [UInt8] = [0x82]
+    static func maskedBinaryFrame(_ payload: [UInt8], key: [UInt8], rsv1: Bool = false) -> [UInt8] {
+        var bytes: [UInt8] = [rsv1 ? 0xC2 : 0x82]
         if payload.count < 126 {
             bytes.append(0x80 | UInt8(payload.count))
         } else if payload.count <= 0xFFFF {
@@ -114,6 +119,14 @@ final class BenchLoadClient {
         bytes += key
         bytes += payload.enumerated().map { $0.element ^ key[$0.offset & 3] }
         return bytes
+    }
+
+    /// `payload` as permessage-deflate sends it: raw deflate, sync flush, the 00 00 FF FF tail removed.
+    static func deflated(_ payload: [UInt8]) -> [UInt8] {
+        guard let deflater = try? Deflater(format: .raw) else { return payload }
+        var output: [UInt8] = []
+        payload.withUnsafeBytes { deflater.compress($0, flush: .sync, appendingTo: &output) }
+        return output.count >= 4 ? Array(output.dropLast(4)) : output
     }
 
     /// Opens `count` connections to `127.0.0.1:port` (with the upgrade handshake for WebSocket).

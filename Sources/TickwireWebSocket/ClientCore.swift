@@ -43,8 +43,12 @@ final class ClientCore {
 
     // MARK: Connecting
 
-    /// Starts a connection attempt.
+    /// Starts a connection attempt; after a user's close has finished, starts afresh.
     func connect() {
+        if isStopped && channel == nil && tcp == nil && !isResolving && reconnectTimer == nil {
+            isStopped = false
+            attempt = 0
+        }
         guard !isStopped, tcp == nil, channel == nil, !isResolving, handshakeTimer == nil else { return }
         reconnectTimer = nil
         attempt += 1

@@ -43,6 +43,8 @@ public final class EventLoop: @unchecked Sendable {
     private var handlers: [Int32: any EventLoopHandler] = [:]
     private var timers = TimerQueue()
     private var events: [PollEvent] = []
+    /// Channels with bytes written during this iteration, flushed once before the loop sleeps.
+    private var flushQueue: [TCPChannel] = []
     /// Scratch space every socket read on this loop goes through (loop thread only).
     let readBuffer: UnsafeMutableRawBufferPointer
 
@@ -52,10 +54,8 @@ public final class EventLoop: @unchecked Sendable {
     public init() throws(SystemError) {
         poller = try Poller()
         readBuffer = .allocate(byteCount: 64 * 1024, alignment: 16)
-        #if canImport(Glibc)
-        // A peer that resets the connection must never kill the process; sends also use MSG_NOSIGNAL.
-        _ = signal(SIGPIPE, SIG_IGN)
-        #endif
+        // SIGPIPE: every send uses MSG_NOSIGNAL (Linux) or the socket has SO_NOSIGPIPE (Darwin),
+        // so a peer that resets the connection cannot kill the process; no global signal change.
     }
 
     deinit {
@@ -163,6 +163,14 @@ public final class EventLoop: @unchecked Sendable {
         handlers[descriptor] = nil
     }
 
+    /// Asks for `channel.flushRequested()` at the end of this loop iteration. Loop thread only.
+    ///
+    /// Writes made while handling one wake-up (many echoes of one read, one snapshot to each of
+    /// many clients) then leave in one `send` per socket instead of one per message.
+    func requestFlush(_ channel: TCPChannel) {
+        flushQueue.append(channel)
+    }
+
     /// The number of registered descriptors (connections and listeners). Loop thread only.
     var registeredCount: Int { handlers.count }
 
@@ -205,6 +213,11 @@ public final class EventLoop: @unchecked Sendable {
                 return (inbox.work, inbox.isStopRequested)
             }
             for item in work { item() }
+            while !flushQueue.isEmpty {
+                let channels = flushQueue
+                flushQueue.removeAll(keepingCapacity: true)
+                for channel in channels { channel.flushRequested() }
+            }
             if isStopRequested { break }
         }
         // Run what was handed over before the stop, then refuse more (so `runAndWait` never hangs).
@@ -217,6 +230,8 @@ public final class EventLoop: @unchecked Sendable {
             if work.isEmpty { break }
             for item in work { item() }
         }
+        for channel in flushQueue { channel.flushRequested() }
+        flushQueue = []
         for descriptor in Array(handlers.keys) { deregister(descriptor) }
         timers = TimerQueue()
     }

@@ -27,6 +27,7 @@ final class TCPChannel: EventLoopHandler {
     private var outboundStart = 0
     private var interest: PollInterest = []
     private(set) var isClosed = false
+    private var isFlushRequested = false
     private var isClosingAfterFlush = false
 
     /// Bytes accepted by ``write(_:)`` and not yet taken by the kernel.
@@ -56,7 +57,13 @@ final class TCPChannel: EventLoopHandler {
         if onConnect == nil && !isReadPaused { wanted.insert(.read) }
         guard wanted != interest else { return }
         interest = wanted
-        do { try loop.reregister(descriptor, interest: wanted) } catch { close(error: error) }
+        do {
+            try loop.reregister(descriptor, interest: wanted)
+        } catch {
+            // Reported on the next loop turn, like write errors: callers may hold their owner's lock.
+            isClosingAfterFlush = true
+            loop.schedule(after: .zero) { [weak self] in self?.close(error: error) }
+        }
     }
 
     func handle(_ event: PollEvent) {
@@ -76,6 +83,12 @@ final class TCPChannel: EventLoopHandler {
             return
         }
         if event.isWritable { flush() }
+        if event.isHangup && isReadPaused && !isClosed {
+            // EPOLLHUP/EPOLLERR arrive whatever the interest: a paused channel would be woken
+            // again and again without reading, so a dead connection closes here.
+            close(error: socket.connectionError())
+            return
+        }
         if event.isReadable || event.isHangup { readAvailable() }
     }
 
@@ -99,11 +112,16 @@ final class TCPChannel: EventLoopHandler {
         }
     }
 
-    /// Sends `bytes`: as much as the kernel takes now, the rest buffered until writable.
+    /// Writes at least this large go to the kernel at once when nothing is buffered; smaller ones
+    /// are gathered and sent once at the end of the loop iteration.
+    static let directWriteBytes = 64 * 1024
+
+    /// Sends `bytes`: small writes are gathered until the end of the loop iteration (one `send`
+    /// for many messages), large ones go out at once; what the kernel does not take waits for writability.
     func write(_ bytes: UnsafeRawBufferPointer) {
         guard !isClosed, !isClosingAfterFlush, bytes.count > 0 else { return }
         var remaining = bytes
-        if bufferedByteCount == 0 && onConnect == nil {
+        if bufferedByteCount == 0 && onConnect == nil && bytes.count >= Self.directWriteBytes {
             do {
                 if let written = try socket.write(from: bytes) {
                     remaining = UnsafeRawBufferPointer(rebasing: bytes[written...])
@@ -118,7 +136,22 @@ final class TCPChannel: EventLoopHandler {
         }
         guard remaining.count > 0 else { return }
         outbound.append(contentsOf: remaining)
-        updateInterest()
+        if interest.contains(.write) || onConnect != nil {
+            return  // a writable event will flush
+        }
+        if remaining.count < bytes.count {
+            updateInterest()  // the kernel's buffer is full: wait for writability
+        } else if !isFlushRequested {
+            isFlushRequested = true
+            loop.requestFlush(self)
+        }
+    }
+
+    /// The loop's end-of-iteration flush (see ``EventLoop/requestFlush(_:)``).
+    func flushRequested() {
+        isFlushRequested = false
+        guard !isClosed, bufferedByteCount > 0, !interest.contains(.write) else { return }
+        flush()
     }
 
     /// Sends `bytes` (see ``write(_:)-(UnsafeRawBufferPointer)``).

@@ -15,6 +15,7 @@ public struct WebSocketClientError: Error, Hashable, Sendable, CustomStringConve
     /// The client was shut down while waiting.
     public static let shutDown = WebSocketClientError(kind: .shutDown)
 
+    /// A plain-words rendering for logs and test failures.
     public var description: String {
         switch kind {
         case .closed(let frame): "the client closed: \(frame)"

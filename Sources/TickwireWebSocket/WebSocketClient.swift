@@ -108,6 +108,8 @@ public final class WebSocketClient: Sendable {
     public var connection: WebSocketConnection? { shared.withLock { $0.connection } }
 
     /// Starts connecting (and, by the reconnect policy, reconnecting); returns at once.
+    ///
+    /// Does nothing while connecting or open; after ``close(code:reason:)`` has finished, connects again.
     public func connect() {
         loop.execute { [self] in
             if core.value == nil { core.value = makeCore() }

@@ -46,6 +46,7 @@ public enum WebSocketClientState: Hashable, Sendable, CustomStringConvertible {
     /// Closed for good (closed by the user, reconnection disabled or out of attempts): the last close frame.
     case closed(WebSocketCloseFrame)
 
+    /// A plain-words rendering for logs and test failures.
     public var description: String {
         switch self {
         case .idle: "idle"

@@ -119,11 +119,14 @@ public final class WebSocketConnection: Sendable, Hashable, CustomStringConverti
         }
     }
 
+    /// A plain-words rendering for logs and test failures.
     public var description: String {
         "WebSocketConnection #\(id) \(remoteAddress.map { "\($0)" } ?? "?") \(requestTarget)"
     }
 
+    /// Identity: two handles are equal when they are the same connection.
     public static func == (lhs: WebSocketConnection, rhs: WebSocketConnection) -> Bool { lhs === rhs }
 
+    /// Hashes the identity (see ``==(_:_:)``).
     public func hash(into hasher: inout Hasher) { hasher.combine(ObjectIdentifier(self)) }
 }

@@ -13,6 +13,7 @@ public enum WebSocketMessage: Hashable, Sendable, CustomStringConvertible {
         }
     }
 
+    /// A plain-words rendering for logs and test failures.
     public var description: String {
         switch self {
         case .text(let text): "text(\(text.utf8.count) bytes)"
@@ -46,6 +47,7 @@ public struct SendResult: Hashable, Sendable, CustomStringConvertible {
     /// Whether the caller should stop sending until the drain event.
     public var isBackpressured: Bool { kind != .accepted }
 
+    /// A plain-words rendering for logs and test failures.
     public var description: String {
         switch kind {
         case .accepted: "accepted"

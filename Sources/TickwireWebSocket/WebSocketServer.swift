@@ -119,8 +119,15 @@ public final class WebSocketServer: Sendable {
     /// Stops listening, closes every connection with 1001 (going away) and waits until their close
     /// handshakes finish or `timeout` passes; then cuts off the rest. Stops a loop of its own.
     ///
+    /// Called from the loop thread (an event handler), it starts the same shutdown and returns at
+    /// once, since waiting there would block the loop that runs the close handshakes.
+    ///
     /// - Parameter timeout: The longest wait for the close handshakes. Default 5 s.
     public func shutdown(timeout: Duration = .seconds(5)) {
+        if loop.isInLoopThread {
+            beginShutdown(timeout: timeout) { [self] in finishShutdown() }
+            return
+        }
         let done = DispatchSemaphore(value: 0)
         beginShutdown(timeout: timeout) { done.signal() }
         // The loop's own timer ends the wait at `timeout`; the margin covers scheduling only.

@@ -11,6 +11,7 @@ public struct WebSocketURL: Hashable, Sendable, CustomStringConvertible {
         /// What is wrong with it, in words.
         public let reason: String
 
+        /// A plain-words rendering for logs and test failures.
         public var description: String { "invalid WebSocket URL '\(text)': \(reason)" }
     }
 
@@ -32,6 +33,7 @@ public struct WebSocketURL: Hashable, Sendable, CustomStringConvertible {
         return port == 80 ? name : "\(name):\(port)"
     }
 
+    /// A plain-words rendering for logs and test failures.
     public var description: String { "ws://\(hostHeader)\(requestTarget)" }
 
     /// Parses `text`.

@@ -25,7 +25,7 @@ struct WebSocketServerLimitsTests {
         var sent = 0
         // The fake slow client (named so: this pacing is its behaviour, not synchronization):
         // one byte every 100 ms until the server hangs up or the request is out.
-        while sent < request.count && MonotonicClock.now() - start < 3_000_000_000 {
+        while sent < request.count && MonotonicClock.now() - start < 5_000_000_000 {
             do { try client.send([request[sent]]) } catch { break }
             sent += 1
             if client.isReadable(waitingMilliseconds: 100) { break }
@@ -34,7 +34,7 @@ struct WebSocketServerLimitsTests {
         let elapsed = Double(MonotonicClock.now() - start) / 1e9
         #expect(head.hasPrefix("HTTP/1.1 408"), "the server should answer 408, got '\(head.prefix(40))'")
         #expect(sent < request.count, "the server should hang up before the slow request is complete (sent \(sent) of \(request.count))")
-        #expect(elapsed < 2.5, "the cut should come near the 0.6 s timeout, not after \(elapsed) s")
+        #expect(elapsed < 3, "the cut should come near the 0.6 s timeout, not after \(elapsed) s")
         #expect(recorder.all.isEmpty, "no connection should open")
     }
 

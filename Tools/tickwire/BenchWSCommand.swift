@@ -6,7 +6,7 @@ import Glibc
 import Darwin
 #endif
 
-/// `tickwire bench ws [--json] [--seconds S] [--idle N] [--no-python]`: echo throughput and
+/// `tickwire bench ws [--json] [--seconds S] [--rounds R] [--idle N] [--no-python]`: echo throughput and
 /// latency of the WebSocket server against two baselines, and its memory per idle connection.
 ///
 /// Three echo servers run as child processes: `tickwire echo --no-compression` (ours), the
@@ -14,8 +14,9 @@ import Darwin
 /// `.venv/bin/python`) and `tickwire echo --tcp` (plain TCP, no framing: the loopback limit).
 /// One load client (``BenchLoadClient``: one thread, `poll`, pre-masked frames) loads each with
 /// binary messages of 64 B, 1 KiB and 64 KiB over 1 and 100 connections with 1 and 16 messages
-/// in flight per connection: `--seconds` measured (default 2) after 0.5 s of warm-up, on fresh
-/// connections per case. Memory: a fresh server per setting, RSS growth over `--idle` (default
+/// in flight per connection: `--rounds` rounds (default 3) that alternate the servers, each
+/// `--seconds` measured (default 1) after 0.5 s of warm-up on fresh connections; each server's
+/// median round is reported. Memory: a fresh server per setting, RSS growth over `--idle` (default
 /// 1000) connections that each exchanged one message, with and without permessage-deflate.
 enum BenchWSCommand {
     static let sizes = [64, 1024, 64 * 1024]
@@ -24,13 +25,15 @@ enum BenchWSCommand {
     static let warmUpSeconds = 0.5
 
     static func run(_ arguments: [String]) throws {
-        var parsed = try CommandArguments(arguments, valueOptions: ["seconds", "idle"])
+        var parsed = try CommandArguments(arguments, valueOptions: ["seconds", "idle", "rounds"])
         let asJSON = parsed.flag("json")
-        let seconds = try parsed.double("seconds", default: 2)
+        let seconds = try parsed.double("seconds", default: 1)
+        let roundCount = try parsed.integer("rounds", default: 3)
         let idleCount = try parsed.integer("idle", default: 1000)
         let skipsPython = parsed.flag("no-python")
         try parsed.rejectUnknown()
         guard seconds > 0 && seconds <= 60 else { throw CommandArguments.UsageError(description: "--seconds wants 0...60") }
+        guard (1...20).contains(roundCount) else { throw CommandArguments.UsageError(description: "--rounds wants 1...20") }
         guard (10...5000).contains(idleCount) else { throw CommandArguments.UsageError(description: "--idle wants 10...5000") }
         #if DEBUG
         StandardError.write("tickwire: a debug build; measure with `swift run -c release tickwire bench ws`\n")
@@ -53,10 +56,16 @@ enum BenchWSCommand {
             for connections in connectionCounts {
                 for inFlight in inFlightCounts {
                     var report = BenchWSCaseReport(size: size, connections: connections, inFlight: inFlight, results: [])
-                    for server in servers {
-                        progress("\(report.name), \(server.kind.label)")
-                        report.results.append(measure(server, size: size, connections: connections, inFlight: inFlight, seconds: seconds))
+                    // Rounds alternate the servers, so that a burst of load from elsewhere on the
+                    // machine hits all of them alike; each server's median round is reported.
+                    var rounds: [[BenchWSResult]] = Array(repeating: [], count: servers.count)
+                    for round in 1...roundCount {
+                        for (index, server) in servers.enumerated() {
+                            progress("\(report.name), \(server.kind.label), round \(round)")
+                            rounds[index].append(measure(server, size: size, connections: connections, inFlight: inFlight, seconds: seconds))
+                        }
                     }
+                    report.results = rounds.map(median)
                     cases.append(report)
                 }
             }
@@ -67,7 +76,7 @@ enum BenchWSCommand {
             progress("memory, \(idleCount) idle connections, compression \(compression ? "on" : "off")")
             memory.append(measureIdleMemory(connections: idleCount, compression: compression, repository: repository))
         }
-        let report = BenchWSReport(secondsPerCase: seconds, cases: cases, memory: memory)
+        let report = BenchWSReport(secondsPerCase: seconds, rounds: roundCount, cases: cases, memory: memory)
         if asJSON {
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
@@ -75,6 +84,13 @@ enum BenchWSCommand {
         } else {
             print(report.table())
         }
+    }
+
+    /// The round with the median messages per second (a failed round if every round failed).
+    static func median(_ rounds: [BenchWSResult]) -> BenchWSResult {
+        let measured = rounds.filter { $0.failure == nil }.sorted { $0.messagesPerSecond < $1.messagesPerSecond }
+        guard !measured.isEmpty else { return rounds[0] }
+        return measured[measured.count / 2]
     }
 
     /// Loads one server with one case on fresh connections; a failure is recorded, not thrown.

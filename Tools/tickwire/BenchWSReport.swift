@@ -82,12 +82,14 @@ struct BenchWSMemoryReport: Codable {
 /// What `tickwire bench ws` measured, printable as a table or encodable as JSON.
 struct BenchWSReport: Codable {
     var secondsPerCase: Double
+    var rounds: Int
     var cases: [BenchWSCaseReport]
     var memory: [BenchWSMemoryReport]
     var goals: [BenchGoal]
 
-    init(secondsPerCase: Double, cases: [BenchWSCaseReport], memory: [BenchWSMemoryReport]) {
+    init(secondsPerCase: Double, rounds: Int, cases: [BenchWSCaseReport], memory: [BenchWSMemoryReport]) {
         self.secondsPerCase = secondsPerCase
+        self.rounds = rounds
         self.cases = cases
         self.memory = memory
         goals = Self.evaluate(cases, memory)
@@ -114,7 +116,7 @@ struct BenchWSReport: Codable {
 
     func table() -> String {
         var lines: [String] = []
-        lines.append("echo throughput: binary messages, \(format(secondsPerCase, 1)) s measured per case after 0.5 s warm-up; "
+        lines.append("echo throughput: binary messages; per server the median of \(rounds) rounds of \(format(secondsPerCase, 1)) s after 0.5 s warm-up; "
             + "MB/s = payload one way; CPU = core-seconds per second (client: one thread; server: whole process)")
         let header = ["case / server", "msg/s", "MB/s", "p50 µs", "p99 µs", "client CPU", "server CPU", "×TCP", "×py"]
         let widths = [38, 10, 8, 9, 9, 10, 10, 6, 6]

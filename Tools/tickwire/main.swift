@@ -13,7 +13,7 @@ let usage = """
 
     commands:
       bench codec [--json]     codec benchmark: JSON vs binary vs delta vs zlib, three scenes
-      bench ws [--json] [--seconds S] [--idle N] [--no-python]
+      bench ws [--json] [--seconds S] [--rounds R] [--idle N] [--no-python]
                                WebSocket echo benchmark vs Python websockets and plain TCP;
                                memory per idle connection
       echo [--port P] [--host H] [--tcp] [--no-compression]

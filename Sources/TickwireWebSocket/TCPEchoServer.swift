@@ -27,14 +27,7 @@ public final class TCPEchoServer: Sendable {
     ///   - maximumBufferedBytes: Per-peer outbound bound, 1 MiB by default.
     /// - Throws: ``SystemError`` when a loop of its own cannot be created.
     public init(loop: EventLoop? = nil, maximumBufferedBytes: Int = 1 << 20) throws(SystemError) {
-        if let loop {
-            self.loop = loop
-            ownsLoop = false
-        } else {
-            self.loop = try EventLoop()
-            ownsLoop = true
-            try self.loop.start()
-        }
+        (self.loop, ownsLoop) = try EventLoop.sharedOrOwn(loop)
         self.maximumBufferedBytes = maximumBufferedBytes
     }
 

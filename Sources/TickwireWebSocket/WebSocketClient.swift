@@ -76,14 +76,7 @@ public final class WebSocketClient: Sendable {
                  stream: (AsyncStream<WebSocketClientEvent>, AsyncStream<WebSocketClientEvent>.Continuation)?) throws(SystemError) {
         self.url = url
         self.configuration = configuration
-        if let loop {
-            self.loop = loop
-            ownsLoop = false
-        } else {
-            self.loop = try EventLoop()
-            ownsLoop = true
-            try self.loop.start()
-        }
+        (self.loop, ownsLoop) = try EventLoop.sharedOrOwn(loop)
         self.handler = handler
         self.stream = stream?.0
         continuation = stream?.1

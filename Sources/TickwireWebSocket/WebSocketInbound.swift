@@ -18,6 +18,8 @@ struct WebSocketInbound {
 
     var decoder: WebSocketFrameDecoder
     let maximumMessageBytes: Int
+    /// The most compressed bytes one message may take: the data limit plus deflate's expansion.
+    let maximumCompressedMessageBytes: Int
 
     // The frame being received.
     var frameHeader = WebSocketFrameHeader(opcode: .continuation, payloadLength: 0)
@@ -35,11 +37,14 @@ struct WebSocketInbound {
     var utf8 = UTF8Validator()
 
     init(role: WebSocketRole, limits: WebSocketLimits, allowsCompressedMessages: Bool) {
+        // A deflated frame of incompressible data is a little larger than the data itself.
+        let frameLimit = limits.maximumFramePayloadBytes
+            + (allowsCompressedMessages ? WebSocketLimits.deflateExpansion(of: limits.maximumFramePayloadBytes) : 0)
         decoder = WebSocketFrameDecoder(
-            role: role, maximumFramePayloadBytes: limits.maximumFramePayloadBytes,
-            allowsCompressedMessages: allowsCompressedMessages
+            role: role, maximumFramePayloadBytes: frameLimit, allowsCompressedMessages: allowsCompressedMessages
         )
         maximumMessageBytes = limits.maximumMessageBytes
+        maximumCompressedMessageBytes = limits.maximumMessageBytes + WebSocketLimits.deflateExpansion(of: limits.maximumMessageBytes)
     }
 
     /// An empty stand-in left in the machine while the real state is borrowed.
@@ -64,8 +69,8 @@ struct WebSocketInbound {
         if messageIsCompressed {
             // The inflated size is checked while inflating; here the compressed size is bounded too.
             compressedByteCount += header.payloadLength
-            if compressedByteCount > maximumMessageBytes {
-                throw .messageTooLarge(length: compressedByteCount, limit: maximumMessageBytes)
+            if compressedByteCount > maximumCompressedMessageBytes {
+                throw .messageTooLarge(length: compressedByteCount, limit: maximumCompressedMessageBytes)
             }
             return
         }

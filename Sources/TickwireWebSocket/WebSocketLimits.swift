@@ -4,6 +4,11 @@
 /// before the oversized data is buffered: a frame's declared length is checked as soon as
 /// its header is read, a message's running size as each frame header arrives, and a
 /// compressed message's inflated size while it inflates.
+///
+/// With permessage-deflate the limits are about the data: a compressed message (and each
+/// of its frames) may be larger than its data by deflate's worst-case expansion on
+/// incompressible input (``deflateExpansion(of:)``), so a message at the limit is accepted
+/// whatever its content; its inflated size must still stay within ``maximumMessageBytes``.
 public struct WebSocketLimits: Hashable, Sendable {
     /// The largest payload accepted in a single frame. Default 16 MiB.
     public var maximumFramePayloadBytes: Int
@@ -23,6 +28,15 @@ public struct WebSocketLimits: Hashable, Sendable {
 
     /// 16 MiB per frame and per message.
     public static let `default` = WebSocketLimits()
+
+    /// How much larger than `bytes` a deflated message of `bytes` may be: stored blocks cost
+    /// 5 bytes per 64 KiB, so 1/64 plus 1 KiB is a generous bound.
+    ///
+    /// - Parameter bytes: A data size.
+    /// - Returns: The extra compressed bytes allowed.
+    public static func deflateExpansion(of bytes: Int) -> Int {
+        bytes / 64 + 1024
+    }
 }
 
 /// How a ``WebSocketProtocolMachine`` behaves: its limits and how it sends.

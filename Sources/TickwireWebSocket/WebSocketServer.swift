@@ -62,14 +62,7 @@ public final class WebSocketServer: Sendable {
                  handler: @escaping @Sendable (WebSocketServerEvent) -> Void,
                  stream: (AsyncStream<WebSocketServerEvent>, AsyncStream<WebSocketServerEvent>.Continuation)?) throws(SystemError) {
         self.configuration = configuration
-        if let loop {
-            self.loop = loop
-            ownsLoop = false
-        } else {
-            self.loop = try EventLoop()
-            ownsLoop = true
-            try self.loop.start()
-        }
+        (self.loop, ownsLoop) = try EventLoop.sharedOrOwn(loop)
         self.handler = handler
         self.stream = stream?.0
         continuation = stream?.1

@@ -219,6 +219,26 @@ struct WebSocketProtocolMachineTests {
         #expect(past.closeCode == 1009, "one byte past the limit fails")
     }
 
+    @Test("an incompressible message at the limit is accepted though deflate made it larger; compressed bytes past the expansion allowance fail with 1009")
+    func incompressibleAtLimit() throws {
+        let parameters = PerMessageDeflateParameters()
+        let limit = 64 * 1024
+        let limits = WebSocketLimits(maximumFramePayloadBytes: limit, maximumMessageBytes: limit)
+        var generator = SplitMix64(seed: 64)
+        let message = randomBytes(limit, using: &generator)
+        let client = try WebSocketProtocolMachine(role: .client, compression: parameters)
+        var wire: [UInt8] = []
+        try client.sendBinary(message, output: &wire)
+        let frame = try #require(try decodeFrames([wire], role: .server, allowsCompressedMessages: true).first)
+        #expect(frame.payload.count > limit, "random bytes deflate to more than themselves (\(frame.payload.count) bytes)")
+        let accepted = try failure(wire, limits: limits, compression: parameters)
+        #expect(accepted.error == nil && accepted.events == [.binary(message)], "a message at the data limit must pass")
+        // A compressed frame one byte past the limit plus the allowance is refused before it is read.
+        let allowance = limit + WebSocketLimits.deflateExpansion(of: limit)
+        let tooLong = clientFrame(.binary, [UInt8](repeating: 0, count: allowance + 1), rsv1: true)
+        #expect(try failure(tooLong, limits: limits, compression: parameters).closeCode == 1009)
+    }
+
     @Test("corrupt compressed data fails with 1002; compressed invalid UTF-8 fails with 1007")
     func corruptCompressed() throws {
         let parameters = PerMessageDeflateParameters()

@@ -1,9 +1,11 @@
 """An independent WebSocket peer for Tickwire's interop tests, built on the Python
 `websockets` library (PyPI). Never a runtime dependency of Tickwire.
 
-  peer.py server --port-file F [--port N] [--no-compression]
+  peer.py server --port-file F [--port N] [--no-compression] [--ping-interval S]
       Echo server on 127.0.0.1. A text message "close:CODE:REASON" makes it close the
       connection with that code and reason instead of echoing. Writes its port to F.
+      --ping-interval: ping every client every S seconds and drop it (1011) when no pong
+      comes within S seconds (default: no pings).
   peer.py client URL [--no-compression]
       Runs a scripted conversation against an echo server at URL (ours) and checks every
       answer: text and binary from 0 bytes to 16 MiB, fragmented messages, ping and pong,
@@ -46,7 +48,8 @@ async def serve(args):
 
     compression = None if args.no_compression else "deflate"
     async with websockets.serve(echo, "127.0.0.1", args.port, max_size=None,
-                                compression=compression, ping_interval=None) as server:
+                                compression=compression, ping_interval=args.ping_interval,
+                                ping_timeout=args.ping_interval) as server:
         port = server.sockets[0].getsockname()[1]
         temporary = args.port_file + ".tmp"
         with open(temporary, "w") as f:
@@ -56,8 +59,11 @@ async def serve(args):
 
 
 async def expect_echo(connection, message, label):
-    await connection.send(message)
-    answer = await asyncio.wait_for(connection.recv(), timeout=30)
+    try:
+        await connection.send(message)
+        answer = await asyncio.wait_for(connection.recv(), timeout=30)
+    except (ConnectionClosed, asyncio.TimeoutError) as error:
+        fail("%s: no echo (%s)" % (label, error or "timed out"))
     if type(answer) is not type(message):
         fail("%s: sent %s, got %s back" % (label, type(message).__name__, type(answer).__name__))
     if answer != message:
@@ -115,6 +121,7 @@ def main():
     server_parser.add_argument("--port-file", required=True)
     server_parser.add_argument("--port", type=int, default=0)
     server_parser.add_argument("--no-compression", action="store_true")
+    server_parser.add_argument("--ping-interval", type=float, default=None)
     client_parser = sub.add_parser("client")
     client_parser.add_argument("url")
     client_parser.add_argument("--no-compression", action="store_true")

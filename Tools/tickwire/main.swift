@@ -14,6 +14,9 @@ let usage = """
     commands:
       bench codec [--json] [--runs N] [--scene NAME] [--no-json]
                                codec benchmark: JSON vs binary vs delta vs zlib, three scenes
+      bench ws [--json] [--seconds S] [--rounds R] [--idle N] [--no-python]
+                               WebSocket echo benchmark vs Python websockets and plain TCP;
+                               memory per idle connection
       bench sim [--json]       host cost per client per tick, 10/100/1000 clients, with and without interest
       echo [--port P] [--host H] [--tcp] [--no-compression]
                                WebSocket echo server (permessage-deflate on) for Autobahn and interop;
@@ -37,8 +40,9 @@ do {
         let scope = arguments.isEmpty ? "" : arguments.removeFirst()
         switch scope {
         case "codec": try BenchCodecCommand.run(arguments)
+        case "ws": try BenchWSCommand.run(arguments)
         case "sim": try BenchSimCommand.run(arguments)
-        default: fail("bench wants one of: codec, sim\n\n\(usage)")
+        default: fail("bench wants one of: codec, ws, sim\n\n\(usage)")
         }
     case "echo": try EchoCommand.run(arguments)
     case "load": try LoadCommand.run(arguments)

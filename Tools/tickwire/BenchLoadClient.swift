@@ -1,0 +1,398 @@
+import TickwireZlib
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// What the benchmark's load client speaks on its connections.
+enum BenchWire: Equatable {
+    /// WebSocket: an upgrade handshake, then masked binary frames out and unmasked frames back.
+    case webSocket(offersCompression: Bool)
+    /// Plain TCP: `size` raw bytes out, `size` bytes back make one message.
+    case tcp
+}
+
+/// Why a benchmark case could not be run or measured.
+struct BenchFailure: Error, CustomStringConvertible {
+    let description: String
+}
+
+/// What one load case measured over its measurement window.
+struct LoadMeasurement {
+    /// Echoes completed inside the window.
+    var messages = 0
+    /// The window's wall-clock length.
+    var seconds = 0.0
+    /// Send-to-echo times of the messages completed in the window, in nanoseconds.
+    var latencies: [UInt64] = []
+    /// The load client's user + system CPU time in the window.
+    var clientCPUSeconds = 0.0
+}
+
+/// The benchmark's load client: one thread, `poll(2)` over non-blocking sockets, frames built
+/// and masked once before the run, echoes parsed only as far as frame boundaries.
+///
+/// It is deliberately minimal so that it costs the machine far less than the server it loads;
+/// the command reports its CPU share so a reader can check that it was not the bottleneck.
+/// Not thread-safe; used by one thread.
+final class BenchLoadClient {
+    /// One connection's counters and parser state.
+    final class Connection {
+        let descriptor: Int32
+        /// Send times of the messages in flight, oldest first (a ring of `capacity`).
+        var sendTimes: [UInt64]
+        var sendHead = 0
+        var sendCount = 0
+        /// Whole frames queued and not yet fully written, and the bytes of the first already written.
+        var pendingFrames = 0
+        var writeOffset = 0
+        /// WebSocket frame parser: header bytes so far, then the payload bytes still to skip.
+        var header = [UInt8](repeating: 0, count: 14)
+        var headerCount = 0
+        var payloadRemaining = 0
+        var frameOpcode: UInt8 = 0
+        var frameIsFinal = false
+        var messageBytes = 0
+        /// TCP: bytes received towards the current echo.
+        var tcpReceived = 0
+
+        init(descriptor: Int32, capacity: Int) {
+            self.descriptor = descriptor
+            sendTimes = [UInt64](repeating: 0, count: max(1, capacity))
+        }
+
+        deinit { _ = close(descriptor) }
+    }
+
+    let wire: BenchWire
+    let messageSize: Int
+    let inFlight: Int
+    private let frame: [UInt8]
+    /// `frame` repeated `inFlight` times, so that one `send` can carry every queued frame.
+    private let batch: [UInt8]
+    private var connections: [Connection] = []
+    private var readBuffer = [UInt8](repeating: 0, count: 256 * 1024)
+    private var isMeasuring = false
+    /// Whether each echo is answered with the next message (off for ``echoOnce(timeout:)``).
+    private var keepsSending = true
+    private var measurement = LoadMeasurement()
+    private var failure: String?
+
+    /// Prepares a client; no connection is made yet.
+    ///
+    /// - Parameters:
+    ///   - wire: WebSocket or plain TCP.
+    ///   - messageSize: The payload size of every message.
+    ///   - inFlight: Messages kept outstanding on each connection.
+    init(wire: BenchWire, messageSize: Int, inFlight: Int) {
+        self.wire = wire
+        self.messageSize = messageSize
+        self.inFlight = max(1, inFlight)
+        var random: UInt64 = 0x9E37_79B9_7F4A_7C15
+        let payload = (0..<messageSize).map { _ -> UInt8 in
+            random = random &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407  // LCG, wraps by design
+            return UInt8(truncatingIfNeeded: random >> 56)
+        }
+        switch wire {
+        case .tcp: frame = payload
+        case .webSocket(offersCompression: false): frame = Self.maskedBinaryFrame(payload, key: [0x37, 0xFA, 0x21, 0x3D])
+        case .webSocket(offersCompression: true):
+            // Compressed as a fresh permessage-deflate context sends a first message (the same
+            // bytes on every connection), so that the server's inflater is exercised too.
+            frame = Self.maskedBinaryFrame(Self.deflated(payload), key: [0x37, 0xFA, 0x21, 0x3D], rsv1: true)
+        }
+        batch = Array([[UInt8]](repeating: frame, count: self.inFlight).joined())
+    }
+
+    /// A final binary frame carrying `payload`, masked with `key` (RFC 6455 section 5.2).
+    static func maskedBinaryFrame(_ payload: [UInt8], key: [UInt8], rsv1: Bool = false) -> [UInt8] {
+        var bytes: [UInt8] = [rsv1 ? 0xC2 : 0x82]
+        if payload.count < 126 {
+            bytes.append(0x80 | UInt8(payload.count))
+        } else if payload.count <= 0xFFFF {
+            bytes += [0x80 | 126, UInt8(payload.count >> 8), UInt8(payload.count & 0xFF)]
+        } else {
+            bytes.append(0x80 | 127)
+            bytes += (0..<8).reversed().map { UInt8(truncatingIfNeeded: UInt64(payload.count) >> (8 * $0)) }
+        }
+        bytes += key
+        bytes += payload.enumerated().map { $0.element ^ key[$0.offset & 3] }
+        return bytes
+    }
+
+    /// `payload` as permessage-deflate sends it: raw deflate, sync flush, the 00 00 FF FF tail removed.
+    static func deflated(_ payload: [UInt8]) -> [UInt8] {
+        guard let deflater = try? Deflater(format: .raw) else { return payload }
+        var output: [UInt8] = []
+        payload.withUnsafeBytes { deflater.compress($0, flush: .sync, appendingTo: &output) }
+        return output.count >= 4 ? Array(output.dropLast(4)) : output
+    }
+
+    /// Opens `count` connections to `127.0.0.1:port` (with the upgrade handshake for WebSocket).
+    ///
+    /// - Throws: ``BenchFailure`` when a connection or handshake fails.
+    func connect(count: Int, port: Int) throws(BenchFailure) {
+        for _ in 0..<count {
+            connections.append(try Self.openConnection(port: port, wire: wire, capacity: inFlight))
+        }
+    }
+
+    /// Closes every connection (without a close handshake: the servers see the TCP close).
+    func disconnect() { connections.removeAll() }
+
+    /// Runs the load: `warmUp` seconds unmeasured, then `duration` seconds measured.
+    ///
+    /// - Returns: What the window measured.
+    /// - Throws: ``BenchFailure`` when a connection fails or an echo comes back wrong.
+    func run(warmUp: Double, duration: Double) throws(BenchFailure) -> LoadMeasurement {
+        let start = Self.now()
+        for connection in connections {
+            for _ in 0..<inFlight { queueMessage(on: connection, at: start) }
+            flush(connection)
+        }
+        var descriptors = connections.map { pollfd(fd: $0.descriptor, events: Int16(POLLIN), revents: 0) }
+        let measureStart = start + UInt64(warmUp * 1e9)
+        let end = measureStart + UInt64(duration * 1e9)
+        var cpuAtStart = 0.0
+        while failure == nil {
+            let now = Self.now()
+            if !isMeasuring && now >= measureStart {
+                isMeasuring = true
+                cpuAtStart = Self.processCPUSeconds()
+            }
+            if now >= end { break }
+            for index in descriptors.indices {
+                descriptors[index].events = Int16(POLLIN) | (connections[index].pendingFrames > 0 ? Int16(POLLOUT) : 0)
+            }
+            let ready = poll(&descriptors, nfds_t(descriptors.count), 50)
+            if ready < 0 && errno != EINTR { throw BenchFailure(description: "poll failed, errno \(errno)") }
+            guard ready > 0 else { continue }
+            let readTime = Self.now()
+            for index in descriptors.indices where descriptors[index].revents != 0 {
+                let connection = connections[index]
+                if descriptors[index].revents & Int16(POLLIN | POLLERR | POLLHUP) != 0 { receive(on: connection, at: readTime) }
+                if connection.pendingFrames > 0 { flush(connection) }
+            }
+        }
+        if let failure { throw BenchFailure(description: failure) }
+        measurement.seconds = Double(Self.now() - measureStart) / 1e9
+        measurement.clientCPUSeconds = Self.processCPUSeconds() - cpuAtStart
+        return measurement
+    }
+
+    private func queueMessage(on connection: Connection, at time: UInt64) {
+        connection.sendTimes[(connection.sendHead + connection.sendCount) % connection.sendTimes.count] = time
+        connection.sendCount += 1
+        connection.pendingFrames += 1
+    }
+
+    private func completeMessage(on connection: Connection, at time: UInt64) {
+        guard connection.sendCount > 0 else {
+            failure = "an echo arrived with no message in flight"
+            return
+        }
+        let sent = connection.sendTimes[connection.sendHead]
+        connection.sendHead = (connection.sendHead + 1) % connection.sendTimes.count
+        connection.sendCount -= 1
+        if isMeasuring {
+            measurement.messages += 1
+            measurement.latencies.append(time - sent)
+        }
+        if keepsSending { queueMessage(on: connection, at: time) }
+    }
+
+    /// Sends one message on every connection and waits for every echo, so that each
+    /// connection has exercised its read, write (and compression) paths once.
+    ///
+    /// - Parameter timeout: The longest wait in seconds.
+    /// - Throws: ``BenchFailure`` when an echo is missing after `timeout` or a connection fails.
+    func echoOnce(timeout: Double) throws(BenchFailure) {
+        keepsSending = false
+        defer { keepsSending = true }
+        let start = Self.now()
+        for connection in connections {
+            queueMessage(on: connection, at: start)
+            flush(connection)
+        }
+        var descriptors = connections.map { pollfd(fd: $0.descriptor, events: Int16(POLLIN), revents: 0) }
+        while failure == nil && connections.contains(where: { $0.sendCount > 0 }) {
+            guard Self.now() - start < UInt64(timeout * 1e9) else {
+                throw BenchFailure(description: "echoes missing after \(timeout) s")
+            }
+            for index in descriptors.indices {
+                descriptors[index].events = Int16(POLLIN) | (connections[index].pendingFrames > 0 ? Int16(POLLOUT) : 0)
+            }
+            guard poll(&descriptors, nfds_t(descriptors.count), 50) > 0 else { continue }
+            for index in descriptors.indices where descriptors[index].revents != 0 {
+                receive(on: connections[index], at: Self.now())
+                if connections[index].pendingFrames > 0 { flush(connections[index]) }
+            }
+        }
+        if let failure { throw BenchFailure(description: failure) }
+    }
+
+    private func flush(_ connection: Connection) {
+        let frameLength = frame.count
+        while connection.pendingFrames > 0 && failure == nil {
+            let start = connection.writeOffset
+            let length = min(connection.pendingFrames * frameLength - start, batch.count - start)
+            let written = batch.withUnsafeBytes { raw -> Int in
+                guard let base = raw.baseAddress else { return 0 }
+                return send(connection.descriptor, base + start, length, Int32(MSG_NOSIGNAL))
+            }
+            if written < 0 {
+                if errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR { failure = "send failed, errno \(errno)" }
+                return
+            }
+            let consumed = start + written
+            connection.pendingFrames -= consumed / frameLength
+            connection.writeOffset = consumed % frameLength
+            if written < length { return }
+        }
+    }
+
+    private func receive(on connection: Connection, at time: UInt64) {
+        let count = readBuffer.withUnsafeMutableBytes { recv(connection.descriptor, $0.baseAddress, $0.count, 0) }
+        if count == 0 {
+            failure = "the server closed a connection"
+            return
+        }
+        if count < 0 {
+            if errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR { failure = "recv failed, errno \(errno)" }
+            return
+        }
+        if wire == .tcp {
+            connection.tcpReceived += count
+            while connection.tcpReceived >= messageSize && failure == nil {
+                connection.tcpReceived -= messageSize
+                completeMessage(on: connection, at: time)
+            }
+            return
+        }
+        readBuffer.withUnsafeBufferPointer { parse($0[0..<count], on: connection, at: time) }
+    }
+
+    /// Walks server frames to their boundaries: headers byte by byte, payloads skipped whole.
+    private func parse(_ bytes: Slice<UnsafeBufferPointer<UInt8>>, on connection: Connection, at time: UInt64) {
+        var index = bytes.startIndex
+        while index < bytes.endIndex && failure == nil {
+            if connection.payloadRemaining > 0 {
+                let take = min(connection.payloadRemaining, bytes.endIndex - index)
+                connection.payloadRemaining -= take
+                index += take
+                if connection.payloadRemaining == 0 { finishFrame(on: connection, at: time) }
+                continue
+            }
+            connection.header[connection.headerCount] = bytes[index]
+            connection.headerCount += 1
+            index += 1
+            guard connection.headerCount >= 2 else { continue }
+            let shortLength = Int(connection.header[1] & 0x7F)
+            let extra = shortLength == 126 ? 2 : shortLength == 127 ? 8 : 0
+            let needed = 2 + extra + (connection.header[1] & 0x80 != 0 ? 4 : 0)
+            guard connection.headerCount == needed else { continue }
+            var length = shortLength
+            if extra > 0 {
+                length = 0
+                for byte in connection.header[2..<(2 + extra)] { length = length << 8 | Int(byte) }
+            }
+            connection.frameOpcode = connection.header[0] & 0x0F
+            connection.frameIsFinal = connection.header[0] & 0x80 != 0
+            connection.headerCount = 0
+            connection.payloadRemaining = length
+            if connection.frameOpcode <= 2 { connection.messageBytes += length }
+            if length == 0 { finishFrame(on: connection, at: time) }
+        }
+    }
+
+    private func finishFrame(on connection: Connection, at time: UInt64) {
+        switch connection.frameOpcode {
+        case 0, 1, 2:
+            guard connection.frameIsFinal else { return }
+            // Compressed echoes (RSV1) are shorter; only an uncompressed echo must match the size.
+            if wire == .webSocket(offersCompression: false) && connection.messageBytes != messageSize {
+                failure = "an echo of \(messageSize) bytes came back with \(connection.messageBytes)"
+            }
+            connection.messageBytes = 0
+            completeMessage(on: connection, at: time)
+        case 8: failure = "the server sent a close frame"
+        default: break  // ping or pong: the servers under test do not ping within a case
+        }
+    }
+
+    // MARK: - Connections
+
+    private static func openConnection(port: Int, wire: BenchWire, capacity: Int) throws(BenchFailure) -> Connection {
+        #if canImport(Glibc)
+        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        #else
+        let descriptor = socket(AF_INET, SOCK_STREAM, 0)
+        #endif
+        guard descriptor >= 0 else { throw BenchFailure(description: "socket() failed, errno \(errno)") }
+        let connection = Connection(descriptor: descriptor, capacity: capacity)
+        var timeout = timeval(tv_sec: 5, tv_usec: 0)
+        setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        setsockopt(descriptor, SOL_SOCKET, SO_SNDTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = in_port_t(UInt16(port).bigEndian)
+        address.sin_addr.s_addr = UInt32(0x7F00_0001).bigEndian
+        let status = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        guard status == 0 else { throw BenchFailure(description: "connect to 127.0.0.1:\(port) failed, errno \(errno)") }
+        var one: Int32 = 1
+        setsockopt(descriptor, Int32(IPPROTO_TCP), TCP_NODELAY, &one, socklen_t(MemoryLayout<Int32>.size))
+        if case .webSocket(let offersCompression) = wire {
+            try handshake(on: descriptor, port: port, offersCompression: offersCompression)
+        }
+        _ = fcntl(descriptor, F_SETFL, fcntl(descriptor, F_GETFL) | O_NONBLOCK)
+        return connection
+    }
+
+    /// Sends an upgrade request and reads the response head byte by byte (so no frame byte is
+    /// consumed with it); blocking, bounded by the socket's 5 s timeouts.
+    private static func handshake(on descriptor: Int32, port: Int, offersCompression: Bool) throws(BenchFailure) {
+        var request = "GET / HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+            + "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n"
+        if offersCompression { request += "Sec-WebSocket-Extensions: permessage-deflate; client_max_window_bits\r\n" }
+        request += "\r\n"
+        let bytes = Array(request.utf8)
+        let sent = bytes.withUnsafeBytes { send(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+        guard sent == bytes.count else { throw BenchFailure(description: "sending the upgrade request failed, errno \(errno)") }
+        var head: [UInt8] = []
+        var byte: UInt8 = 0
+        while head.count < 16384 && !(head.count >= 4 && head.suffix(4) == [13, 10, 13, 10]) {
+            guard recv(descriptor, &byte, 1, 0) == 1 else {
+                throw BenchFailure(description: "the upgrade response did not arrive (errno \(errno))")
+            }
+            head.append(byte)
+        }
+        let text = String(decoding: head, as: UTF8.self)
+        guard text.hasPrefix("HTTP/1.1 101") else {
+            throw BenchFailure(description: "the upgrade was refused: \(text.prefix(60))")
+        }
+    }
+
+    // MARK: - Clocks
+
+    /// Monotonic nanoseconds.
+    static func now() -> UInt64 {
+        var time = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &time)
+        return UInt64(time.tv_sec) * 1_000_000_000 + UInt64(time.tv_nsec)
+    }
+
+    /// This process's user + system CPU seconds so far (`getrusage(RUSAGE_SELF)`).
+    static func processCPUSeconds() -> Double {
+        var usage = rusage()
+        #if canImport(Glibc)
+        getrusage(__rusage_who_t(RUSAGE_SELF.rawValue), &usage)
+        #else
+        getrusage(RUSAGE_SELF, &usage)
+        #endif
+        return Double(usage.ru_utime.tv_sec) + Double(usage.ru_utime.tv_usec) / 1e6
+            + Double(usage.ru_stime.tv_sec) + Double(usage.ru_stime.tv_usec) / 1e6
+    }
+}

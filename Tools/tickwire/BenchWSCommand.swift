@@ -1,0 +1,178 @@
+import CommandLineSupport
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// `tickwire bench ws [--json] [--seconds S] [--rounds R] [--idle N] [--no-python]`: echo throughput and
+/// latency of the WebSocket server against two baselines, and its memory per idle connection.
+///
+/// Three echo servers run as child processes: `tickwire echo --no-compression` (ours), the
+/// Python `websockets` echo (`Tools/autobahn/python_echo.py`, with `$TICKWIRE_PYTHON` or
+/// `.venv/bin/python`) and `tickwire echo --tcp` (plain TCP, no framing: the loopback limit).
+/// One load client (``BenchLoadClient``: one thread, `poll`, pre-masked frames) loads each with
+/// binary messages of 64 B, 1 KiB and 64 KiB over 1 and 100 connections with 1 and 16 messages
+/// in flight per connection: `--rounds` rounds (default 3) that alternate the servers, each
+/// `--seconds` measured (default 1) after 0.5 s of warm-up on fresh connections; each server's
+/// median round is reported. Memory: a fresh server per setting, RSS growth over `--idle` (default
+/// 1000) connections that each exchanged one message, with and without permessage-deflate.
+enum BenchWSCommand {
+    static let sizes = [64, 1024, 64 * 1024]
+    static let connectionCounts = [1, 100]
+    static let inFlightCounts = [1, 16]
+    static let warmUpSeconds = 0.5
+
+    static func run(_ arguments: [String]) throws {
+        var parsed = try CommandArguments(arguments, valueOptions: ["seconds", "idle", "rounds"])
+        let asJSON = parsed.flag("json")
+        let seconds = try parsed.double("seconds", default: 1)
+        let roundCount = try parsed.integer("rounds", default: 3)
+        let idleCount = try parsed.integer("idle", default: 1000)
+        let skipsPython = parsed.flag("no-python")
+        try parsed.rejectUnknown()
+        guard seconds > 0 && seconds <= 60 else { throw CommandArguments.UsageError(description: "--seconds wants 0...60") }
+        guard (1...20).contains(roundCount) else { throw CommandArguments.UsageError(description: "--rounds wants 1...20") }
+        guard (10...5000).contains(idleCount) else { throw CommandArguments.UsageError(description: "--idle wants 10...5000") }
+        #if DEBUG
+        StandardError.write("tickwire: a debug build; measure with `swift run -c release tickwire bench ws`\n")
+        #endif
+        raiseDescriptorLimit()
+        let repository = findRepository()
+        let python = skipsPython ? nil : findPython(repository: repository)
+        if !skipsPython && python == nil {
+            StandardError.write("tickwire: no Python with websockets ($TICKWIRE_PYTHON or .venv/bin/python); skipping that baseline\n")
+        }
+        var kinds: [BenchEchoServerProcess.Kind] = [.tickwire, .tcp]
+        if python != nil { kinds.append(.python) }
+
+        let servers = try kinds.map { kind throws(BenchFailure) in
+            try BenchEchoServerProcess(kind: kind, python: python, repository: repository)
+        }
+        defer { servers.forEach { $0.stop() } }
+        var cases: [BenchWSCaseReport] = []
+        for size in sizes {
+            for connections in connectionCounts {
+                for inFlight in inFlightCounts {
+                    var report = BenchWSCaseReport(size: size, connections: connections, inFlight: inFlight, results: [])
+                    // Rounds alternate the servers, so that a burst of load from elsewhere on the
+                    // machine hits all of them alike; each server's median round is reported.
+                    var rounds: [[BenchWSResult]] = Array(repeating: [], count: servers.count)
+                    for round in 1...roundCount {
+                        for (index, server) in servers.enumerated() {
+                            progress("\(report.name), \(server.kind.label), round \(round)")
+                            rounds[index].append(measure(server, size: size, connections: connections, inFlight: inFlight, seconds: seconds))
+                        }
+                    }
+                    report.results = rounds.map(median)
+                    cases.append(report)
+                }
+            }
+        }
+        servers.forEach { $0.stop() }
+        var memory: [BenchWSMemoryReport] = []
+        for compression in [false, true] {
+            progress("memory, \(idleCount) idle connections, compression \(compression ? "on" : "off")")
+            memory.append(measureIdleMemory(connections: idleCount, compression: compression, repository: repository))
+        }
+        let report = BenchWSReport(secondsPerCase: seconds, rounds: roundCount, cases: cases, memory: memory)
+        if asJSON {
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+            print(String(decoding: try encoder.encode(report), as: UTF8.self))
+        } else {
+            print(report.table())
+        }
+    }
+
+    /// The round with the median messages per second (a failed round if every round failed).
+    static func median(_ rounds: [BenchWSResult]) -> BenchWSResult {
+        let measured = rounds.filter { $0.failure == nil }.sorted { $0.messagesPerSecond < $1.messagesPerSecond }
+        guard !measured.isEmpty else { return rounds[0] }
+        return measured[measured.count / 2]
+    }
+
+    /// Loads one server with one case on fresh connections; a failure is recorded, not thrown.
+    static func measure(_ server: BenchEchoServerProcess, size: Int, connections: Int, inFlight: Int,
+                        seconds: Double) -> BenchWSResult {
+        let wire: BenchWire = server.kind == .tcp ? .tcp : .webSocket(offersCompression: false)
+        let client = BenchLoadClient(wire: wire, messageSize: size, inFlight: inFlight)
+        defer { client.disconnect() }
+        do throws(BenchFailure) {
+            try client.connect(count: connections, port: server.port)
+            let serverCPUBefore = server.cpuSeconds()
+            let measurement = try client.run(warmUp: warmUpSeconds, duration: seconds)
+            let serverCPU = server.cpuSeconds().flatMap { after in serverCPUBefore.map { after - $0 } }
+            return BenchWSResult(server: server.kind, size: size, measurement: measurement,
+                                 serverCPUSeconds: serverCPU, warmUpSeconds: warmUpSeconds)
+        } catch {
+            return BenchWSResult(server: server.kind, failure: error.description)
+        }
+    }
+
+    /// RSS growth of a fresh `tickwire echo` over `connections` connections that each sent one
+    /// 64 B message and got its echo, divided by their number.
+    static func measureIdleMemory(connections: Int, compression: Bool, repository: URL) -> BenchWSMemoryReport {
+        var report = BenchWSMemoryReport(connections: connections, compression: compression)
+        do {
+            let server = try BenchEchoServerProcess(kind: .tickwire, compression: true, repository: repository)
+            defer { server.stop() }
+            // Warm the server's code paths and allocator with a few connections first.
+            let warm = BenchLoadClient(wire: .webSocket(offersCompression: compression), messageSize: 64, inFlight: 1)
+            try warm.connect(count: 10, port: server.port)
+            try warm.echoOnce(timeout: 10)
+            usleep(200_000)  // let the server's loop go idle before reading RSS (a measurement pause, not synchronization)
+            guard let before = server.residentBytes() else { throw BenchFailure(description: "cannot read the server's RSS") }
+            let idle = BenchLoadClient(wire: .webSocket(offersCompression: compression), messageSize: 64, inFlight: 1)
+            defer { idle.disconnect() }
+            for _ in 0..<(connections / 100) {
+                try idle.connect(count: 100, port: server.port)
+            }
+            try idle.connect(count: connections % 100, port: server.port)
+            try idle.echoOnce(timeout: 20)
+            usleep(500_000)
+            guard let after = server.residentBytes() else { throw BenchFailure(description: "cannot read the server's RSS") }
+            report.serverRSSBefore = before
+            report.serverRSSAfter = after
+            report.bytesPerConnection = Double(after - before) / Double(connections)
+            warm.disconnect()
+        } catch {
+            report.failure = "\(error)"
+        }
+        return report
+    }
+
+    private static func progress(_ text: String) {
+        StandardError.write("bench ws: \(text)\n")
+    }
+
+    /// Raises the soft descriptor limit to the hard one, for the idle-connection count (the
+    /// servers, started afterwards, inherit it).
+    private static func raiseDescriptorLimit() {
+        var limit = rlimit()
+        #if canImport(Glibc)
+        let resource = __rlimit_resource_t(RLIMIT_NOFILE.rawValue)
+        #else
+        let resource = RLIMIT_NOFILE
+        #endif
+        guard getrlimit(resource, &limit) == 0 else { return }
+        limit.rlim_cur = limit.rlim_max
+        _ = setrlimit(resource, &limit)
+    }
+
+    /// The directory holding `Package.swift`, searched upwards from the working directory.
+    private static func findRepository() -> URL {
+        var directory = URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
+        for _ in 0..<10 {
+            if FileManager.default.fileExists(atPath: directory.appendingPathComponent("Package.swift").path) { return directory }
+            directory.deleteLastPathComponent()
+        }
+        return URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
+    }
+
+    private static func findPython(repository: URL) -> String? {
+        let candidates: [String?] = [ProcessInfo.processInfo.environment["TICKWIRE_PYTHON"], repository.appendingPathComponent(".venv/bin/python").path]
+        return candidates.compactMap { $0 }.first { FileManager.default.isExecutableFile(atPath: $0) }
+    }
+}

@@ -1,0 +1,169 @@
+import Foundation
+
+/// One server's figures for one load case.
+struct BenchWSResult: Codable {
+    var server: BenchEchoServerProcess.Kind
+    var messagesPerSecond = 0.0
+    /// Payload megabytes (10⁶ B) echoed per second, one direction.
+    var megabytesPerSecond = 0.0
+    var p50Microseconds = 0.0
+    var p99Microseconds = 0.0
+    /// The load client's CPU time over the window's wall time (1.0 = one core busy).
+    var clientCPUShare = 0.0
+    /// The server process's CPU time over the same wall time, warm-up included (it spans 2 cores).
+    var serverCPUShare: Double?
+    var failure: String?
+
+    init(server: BenchEchoServerProcess.Kind, failure: String) {
+        self.server = server
+        self.failure = failure
+    }
+
+    init(server: BenchEchoServerProcess.Kind, size: Int, measurement: LoadMeasurement, serverCPUSeconds: Double?,
+         warmUpSeconds: Double) {
+        self.server = server
+        let seconds = max(measurement.seconds, 1e-9)
+        messagesPerSecond = Double(measurement.messages) / seconds
+        megabytesPerSecond = messagesPerSecond * Double(size) / 1e6
+        let sorted = measurement.latencies.sorted()
+        func percentile(_ fraction: Double) -> Double {
+            guard !sorted.isEmpty else { return 0 }
+            return Double(sorted[min(sorted.count - 1, Int(Double(sorted.count) * fraction))]) / 1000
+        }
+        p50Microseconds = percentile(0.5)
+        p99Microseconds = percentile(0.99)
+        clientCPUShare = measurement.clientCPUSeconds / seconds
+        serverCPUShare = serverCPUSeconds.map { $0 / (seconds + warmUpSeconds) }
+    }
+}
+
+/// One load case: message size, connections, messages in flight per connection, every server.
+struct BenchWSCaseReport: Codable {
+    var size: Int
+    var connections: Int
+    var inFlight: Int
+    var results: [BenchWSResult]
+
+    var name: String {
+        let sizeText = size >= 1024 ? "\(size / 1024) KiB" : "\(size) B"
+        return "\(sizeText) × \(connections) conn × \(inFlight) in flight"
+    }
+
+    func result(_ kind: BenchEchoServerProcess.Kind) -> BenchWSResult? {
+        results.first { $0.server == kind && $0.failure == nil }
+    }
+
+    /// Our messages per second over the plain TCP echo's.
+    var ratioToTCP: Double? { ratio(to: .tcp) }
+    /// Our messages per second over the Python `websockets` server's.
+    var ratioToPython: Double? { ratio(to: .python) }
+
+    private func ratio(to baseline: BenchEchoServerProcess.Kind) -> Double? {
+        guard let ours = result(.tickwire), let other = result(baseline), other.messagesPerSecond > 0 else { return nil }
+        return ours.messagesPerSecond / other.messagesPerSecond
+    }
+}
+
+/// Server memory growth over idle connections.
+struct BenchWSMemoryReport: Codable {
+    var connections: Int
+    var compression: Bool
+    var serverRSSBefore: Int?
+    var serverRSSAfter: Int?
+    var bytesPerConnection: Double?
+    var failure: String?
+
+    init(connections: Int, compression: Bool) {
+        self.connections = connections
+        self.compression = compression
+    }
+}
+
+/// What `tickwire bench ws` measured, printable as a table or encodable as JSON.
+struct BenchWSReport: Codable {
+    var secondsPerCase: Double
+    var rounds: Int
+    var cases: [BenchWSCaseReport]
+    var memory: [BenchWSMemoryReport]
+    var goals: [BenchGoal]
+
+    init(secondsPerCase: Double, rounds: Int, cases: [BenchWSCaseReport], memory: [BenchWSMemoryReport]) {
+        self.secondsPerCase = secondsPerCase
+        self.rounds = rounds
+        self.cases = cases
+        self.memory = memory
+        goals = Self.evaluate(cases, memory)
+    }
+
+    static func evaluate(_ cases: [BenchWSCaseReport], _ memory: [BenchWSMemoryReport]) -> [BenchGoal] {
+        var goals: [BenchGoal] = []
+        let againstTCP = cases.compactMap { item in item.ratioToTCP.map { (item.name, $0) } }
+        if let worst = againstTCP.min(by: { $0.1 < $1.1 }) {
+            goals.append(BenchGoal(goal: "messages/s vs plain TCP echo, worst case (\(worst.0))", measured: worst.1,
+                                   target: ">= 0.80 in every case", met: worst.1 >= 0.8 && againstTCP.count == cases.count))
+        }
+        let againstPython = cases.filter { $0.inFlight == 1 }.compactMap { item in item.ratioToPython.map { (item.name, $0) } }
+        if let worst = againstPython.min(by: { $0.1 < $1.1 }) {
+            goals.append(BenchGoal(goal: "messages/s vs Python websockets at 1 in flight, worst case (\(worst.0))",
+                                   measured: worst.1, target: ">= 5 (about)", met: worst.1 >= 5))
+        }
+        if let plain = memory.first(where: { !$0.compression }), let perConnection = plain.bytesPerConnection {
+            goals.append(BenchGoal(goal: "server memory per idle uncompressed connection, KiB", measured: perConnection / 1024,
+                                   target: "<= 16", met: perConnection <= 16 * 1024))
+        }
+        return goals
+    }
+
+    func table() -> String {
+        var lines: [String] = []
+        lines.append("echo throughput: binary messages; per server the median of \(rounds) rounds of \(format(secondsPerCase, 1)) s after 0.5 s warm-up; "
+            + "MB/s = payload one way; CPU = core-seconds per second (client: one thread; server: whole process)")
+        let header = ["case / server", "msg/s", "MB/s", "p50 µs", "p99 µs", "client CPU", "server CPU", "×TCP", "×py"]
+        let widths = [38, 10, 8, 9, 9, 10, 10, 6, 6]
+        func row(_ cells: [String]) -> String {
+            zip(cells, widths).enumerated().map { index, pair in
+                index == 0 ? pair.0.padding(toLength: pair.1, withPad: " ", startingAt: 0)
+                    : String(repeating: " ", count: max(0, pair.1 - pair.0.count)) + pair.0
+            }.joined(separator: " ")
+        }
+        lines.append(row(header))
+        for item in cases {
+            lines.append(item.name)
+            for result in item.results {
+                let isOurs = result.server == .tickwire
+                if let failure = result.failure {
+                    lines.append("  \(result.server.label): FAILED: \(failure)")
+                    continue
+                }
+                lines.append(row([
+                    "  " + result.server.label,
+                    format(result.messagesPerSecond, 0), format(result.megabytesPerSecond, 1),
+                    format(result.p50Microseconds, 0), format(result.p99Microseconds, 0),
+                    format(result.clientCPUShare, 2), result.serverCPUShare.map { format($0, 2) } ?? "-",
+                    isOurs ? item.ratioToTCP.map { format($0, 2) } ?? "-" : "",
+                    isOurs ? item.ratioToPython.map { format($0, 1) } ?? "-" : "",
+                ]))
+            }
+        }
+        lines.append("")
+        lines.append("memory per idle connection (fresh tickwire echo, deflate offered by the server; each connection exchanged one 64 B message):")
+        for item in memory {
+            let label = "  \(item.connections) connections, client \(item.compression ? "negotiates" : "does not offer") permessage-deflate"
+            if let failure = item.failure {
+                lines.append("\(label): FAILED: \(failure)")
+            } else if let perConnection = item.bytesPerConnection, let before = item.serverRSSBefore, let after = item.serverRSSAfter {
+                lines.append("\(label): \(format(perConnection / 1024, 1)) KiB each (RSS \(before / 1024) KiB -> \(after / 1024) KiB)")
+            }
+        }
+        lines.append("")
+        lines.append("goals:")
+        for goal in goals {
+            lines.append("  [\(goal.met ? "met" : "MISSED")] \(goal.goal): \(format(goal.measured, 2)) (target \(goal.target))")
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    private func format(_ value: Double, _ digits: Int) -> String {
+        String(format: "%.\(digits)f", value)
+    }
+}

@@ -4,7 +4,7 @@
 Written from PROTOCOL.md alone, it generates the `delta-*.hex` and `bits-*.hex` vectors and
 checks that every vector decodes and re-encodes byte for byte. Usage:
 
-    python3 snapshot_codec.py --check      # decode and re-encode every vector
+    python3 snapshot_codec.py [--check]    # decode and re-encode every vector
     python3 snapshot_codec.py --generate   # rewrite the vectors (only when the format changes)
 """
 import math
@@ -390,7 +390,7 @@ def read_vector(name):
         if line.startswith("#"):
             body = line[1:].strip()
             key, _, value = body.partition(":")
-            if key in ("schema", "baseline", "tick", "write", "read-error"):
+            if key in ("schema", "baseline", "tick", "write", "error"):
                 meta.setdefault(key, []).append(value.strip())
             elif key == "entity":
                 numbers = [int(x) for x in value.split()]
@@ -446,6 +446,15 @@ def check():
                 else:
                     w.u(value, int(kind[1:]))
             ok = w.bytes() == data
+        elif "error" in meta:
+            types = SCHEMAS[meta["schema"][0]]
+            base_name = meta["baseline"][0]
+            baseline = vector_snapshot(base_name) if base_name != "none" else None
+            try:
+                decode(types, data, baseline)
+                ok = False
+            except CodecError as error:
+                ok = str(error) == meta["error"][0]
         else:
             types = SCHEMAS[meta["schema"][0]]
             base_name = meta["baseline"][0]
@@ -502,6 +511,7 @@ A delta of the mixed schema across the tick wrap: tick 1 against tick 4294967294
 Entities 6 (level +1, a delta) and 4294967295 (turn 255 -> 0 wraps: a delta of +1; wide sent whole)
 change: list mode, cheaper than a bit per survivor. Entity 10 is destroyed, entity 18 changes type
 (sent as destroyed and created), entity 100 is created.""", "mixed", 1, later, "delta-04-mixed-full.hex")
+    generate_errors()
     # Bits: one of each primitive, at odd alignments.
     ops = [("u3", 5), ("bool", 1), ("u12", 0xABC), ("varint", 300), ("gamma", 5), ("signed7", -3),
            ("u64", 0x0123456789ABCDEF), ("gamma", 1), ("varint", 0), ("u1", 1)]
@@ -523,6 +533,81 @@ change: list mode, cheaper than a bit per survivor. Entity 10 is destroyed, enti
     lines.append(" ".join(f"{b:02x}" for b in w.bytes()))
     with open(os.path.join(VECTORS, "bits-primitives.hex"), "w") as f:
         f.write("\n".join(lines) + "\n")
+
+
+def write_error_vector(name, description, schema, baseline_name, error, data):
+    lines = ["# " + line for line in description.strip().splitlines()]
+    lines += [f"# schema: {schema}", f"# baseline: {baseline_name or 'none'}", f"# error: {error}"]
+    lines.append(" ".join(f"{b:02x}" for b in data))
+    with open(os.path.join(VECTORS, name), "w") as f:
+        f.write("\n".join(lines) + "\n")
+
+
+def generate_errors():
+    base01 = "delta-01-arena-full.hex"
+
+    def delta_header(tick=101, age=1):
+        w = BitWriter()
+        w.varint(tick)
+        w.bool(True)
+        w.varint(age)
+        return w
+
+    _, _, delta02 = read_vector("delta-02-arena-delta.hex")
+    write_error_vector("delta-error-truncated.hex", """
+delta-02 without its last byte: the created entity's fields run past the end.""",
+                       "arena", base01, "truncated", delta02[:-1])
+    _, _, delta03 = read_vector("delta-03-arena-idle.hex")
+    write_error_vector("delta-error-trailing-data.hex", """
+delta-03 (an idle delta) followed by one more byte: more than the padding follows the end.""",
+                       "arena", "delta-02-arena-delta.hex", "trailingData", delta03 + b"\x00")
+    write_error_vector("delta-error-malformed-varint.hex", """
+A tick written as 80 00: a varint not in its shortest form.""", "arena", None, "malformedVarint", bytes([0x80, 0x00, 0x00]))
+    w = delta_header(age=2)
+    w.bool(False); w.bool(False); w.bool(False)
+    write_error_vector("delta-error-baseline-mismatch.hex", """
+A delta of tick 101 against tick 99 (age 2), decoded with delta-01 (tick 100) as the baseline.""",
+                       "arena", base01, "baselineMismatch", w.bytes())
+    w = delta_header()
+    w.bool(True); w.varint(1); w.varint(5)
+    w.bool(False); w.bool(False)
+    write_error_vector("delta-error-unknown-entity.hex", """
+A delta against delta-01 destroying entity 5, which the baseline does not hold.""",
+                       "arena", base01, "unknownEntity", w.bytes())
+    w = delta_header()
+    w.bool(False); w.bool(False)
+    w.bool(True); w.varint(1); w.varint(2)
+    for q, width in [(0, 16), (0, 16), (0, 10), (0, 7), (0, 3)]:
+        w.u(q, width)
+    write_error_vector("delta-error-duplicate-entity.hex", """
+A delta against delta-01 creating entity 2, which survives from the baseline.""",
+                       "arena", base01, "duplicateEntity", w.bytes())
+    w = delta_header()
+    w.bool(False)
+    w.bool(True); w.bool(False); w.u(0b100, 3)   # mask mode: survivor 2 (entity 7) changed
+    w.u(1 << 3, 5); w.bool(False); w.u(101, 7)   # health sent whole as 101
+    w.bool(False)
+    write_error_vector("delta-error-value-out-of-range.hex", """
+A delta against delta-01 setting entity 7's health (integer 0...100) to 101.""",
+                       "arena", base01, "valueOutOfRange", w.bytes())
+    w = delta_header()
+    w.bool(False)
+    w.bool(True); w.bool(True); w.varint(1); w.gamma(4)   # list mode: index 3 of 3 survivors
+    w.u(1, 5); w.bool(False); w.u(0, 16)
+    w.bool(False)
+    write_error_vector("delta-error-entity-index-out-of-range.hex", """
+A delta against delta-01 marking survivor index 3 as changed; there are only three (0...2).""",
+                       "arena", base01, "entityIndexOutOfRange", w.bytes())
+    w = BitWriter()
+    w.varint(7); w.bool(False); w.varint(1); w.varint(0); w.u(3, 2)
+    write_error_vector("delta-error-unknown-entity-type.hex", """
+A whole snapshot of the mixed schema (three types, 2-bit type indices) with type index 3.""",
+                       "mixed", None, "unknownEntityType", w.bytes())
+    w = BitWriter()
+    w.varint(7); w.bool(False); w.varint(65537)
+    write_error_vector("delta-error-too-many-entities.hex", """
+A whole snapshot announcing 65537 entities, one more than the protocol's limit.""",
+                       "arena", None, "tooManyEntities", w.bytes())
 
 
 if __name__ == "__main__":

@@ -14,11 +14,11 @@ public struct BitReader: Sendable {
     /// - Parameter bytes: The input; the reader keeps a reference to it (no copy).
     public init(_ bytes: [UInt8]) {
         self.bytes = bytes
-        self.endBit = bytes.count &* 8
+        self.endBit = bytes.count * 8
     }
 
     /// The number of bits not yet read.
-    public var remainingBits: Int { endBit &- bitPosition }
+    public var remainingBits: Int { endBit - bitPosition }
 
     /// Reads a `bits`-wide unsigned value, least significant bit first.
     ///
@@ -34,7 +34,7 @@ public struct BitReader: Sendable {
         }
         if bits > 56 {
             let low = readUnchecked(bits: 32)
-            return low | (readUnchecked(bits: bits &- 32) << 32)
+            return low | (readUnchecked(bits: bits - 32) << 32)
         }
         return readUnchecked(bits: bits)
     }
@@ -46,7 +46,7 @@ public struct BitReader: Sendable {
         let byteIndex = bitPosition >> 3
         let shift = UInt64(bitPosition & 7)
         var word: UInt64 = 0
-        if byteIndex &+ 8 <= bytes.count {
+        if byteIndex + 8 <= bytes.count {
             // Fast path: one unaligned little-endian load of the eight bytes holding the bits.
             word = bytes.withUnsafeBytes { UInt64(littleEndian: $0.loadUnaligned(fromByteOffset: byteIndex, as: UInt64.self)) }
         } else {
@@ -55,11 +55,11 @@ public struct BitReader: Sendable {
             var gathered: UInt64 = 0
             while index < bytes.count {
                 word |= UInt64(bytes[index]) << gathered
-                gathered &+= 8
-                index &+= 1
+                gathered += 8
+                index += 1
             }
         }
-        bitPosition &+= bits
+        bitPosition += bits
         return (word >> shift) & BitWriter.mask(bits)
     }
 
@@ -101,7 +101,7 @@ public struct BitReader: Sendable {
                 if payload == 0 && shift > 0 { throw CodecError(.malformedVarint(atBit: start)) }
                 return value
             }
-            shift &+= 7
+            shift += 7
         }
     }
 
@@ -141,11 +141,11 @@ public struct BitReader: Sendable {
             let word = readUnchecked(bits: available)
             let run = word.trailingZeroBitCount
             if run < available {
-                zeros &+= run
-                bitPosition = bitPosition &- available &+ run &+ 1
+                zeros += run
+                bitPosition = bitPosition - available + run + 1
                 break
             }
-            zeros &+= available
+            zeros += available
             if zeros > 63 { throw CodecError(.malformedGammaCode(atBit: start)) }
         }
         if zeros > 63 { throw CodecError(.malformedGammaCode(atBit: start)) }
@@ -159,6 +159,7 @@ public struct BitReader: Sendable {
     /// - Throws: ``CodecError`` as ``read(bits:)``, or `.valueOutOfRange` when the offset read
     ///   lies past the range's upper bound.
     public mutating func read(in range: ClosedRange<Int64>) throws(CodecError) -> Int64 {
+        // Wrapping subtraction: the span of any Int64 range fits in a UInt64 bit pattern.
         let span = UInt64(bitPattern: range.upperBound &- range.lowerBound)
         let offset = try read(bits: BitWriter.bitWidth(ofMaximum: span))
         guard offset <= span else {

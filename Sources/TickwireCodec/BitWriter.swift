@@ -8,7 +8,9 @@
 /// (LEB128 groups of eight bits), Elias-gamma codes and integers bounded to a range, each in
 /// exactly the bits it needs.
 public struct BitWriter: Sendable {
-    @usableFromInline var storage: [UInt8]
+    /// Whole 64-bit words written so far; word `i` holds stream bits `64i ..< 64i + 64`.
+    @usableFromInline var words: [UInt64]
+    /// The bits after the last whole word, in its low `scratchBits` bits (always < 64).
     @usableFromInline var scratch: UInt64 = 0
     @usableFromInline var scratchBits: Int = 0
 
@@ -16,29 +18,37 @@ public struct BitWriter: Sendable {
     ///
     /// - Parameter capacity: Bytes to reserve up front.
     public init(capacity: Int = 0) {
-        storage = []
-        storage.reserveCapacity(capacity)
+        words = []
+        words.reserveCapacity((capacity + 7) / 8)
     }
 
     /// The number of bits written so far.
-    public var bitCount: Int { storage.count &* 8 &+ scratchBits }
+    public var bitCount: Int { words.count * 64 + scratchBits }
 
     /// The bytes written so far, the last partial byte padded with zero bits.
     public var bytes: [UInt8] {
-        var result = storage
-        var rest = scratch
-        var bits = scratchBits
-        while bits > 0 {
-            result.append(UInt8(truncatingIfNeeded: rest))
-            rest >>= 8
-            bits -= 8
+        let count = (bitCount + 7) / 8
+        return [UInt8](unsafeUninitializedCapacity: count) { buffer, initialized in
+            var index = 0
+            for word in words {
+                for shift in stride(from: 0, to: 64, by: 8) {
+                    buffer[index] = UInt8(truncatingIfNeeded: word >> UInt64(shift))
+                    index += 1
+                }
+            }
+            var rest = scratch
+            while index < count {
+                buffer[index] = UInt8(truncatingIfNeeded: rest)
+                rest >>= 8
+                index += 1
+            }
+            initialized = count
         }
-        return result
     }
 
     /// Forgets everything written, keeping the allocated capacity.
     public mutating func removeAll() {
-        storage.removeAll(keepingCapacity: true)
+        words.removeAll(keepingCapacity: true)
         scratch = 0
         scratchBits = 0
     }
@@ -51,32 +61,27 @@ public struct BitWriter: Sendable {
     @inlinable @inline(__always)
     public mutating func write(_ value: UInt64, bits: Int) {
         precondition(bits >= 0 && bits <= 64, "BitWriter.write: bit count \(bits) is outside 0...64")
-        if bits > 32 {
-            writeSmall(value & 0xFFFF_FFFF, bits: 32)
-            writeSmall((value >> 32) & BitWriter.mask(bits - 32), bits: bits - 32)
-        } else {
-            writeSmall(value & BitWriter.mask(bits), bits: bits)
-        }
+        writeSmall(value & BitWriter.mask(bits), bits: bits)
     }
 
     /// A mask of the low `bits` bits (0...64).
     @inlinable @inline(__always)
     static func mask(_ bits: Int) -> UInt64 {
-        bits >= 64 ? UInt64.max : (UInt64(1) << UInt64(bits)) &- 1
+        bits >= 64 ? UInt64.max : (UInt64(1) << UInt64(bits)) - 1
     }
 
+    /// Appends `bits` (0...64) bits of `value`, which has no bits set above them.
     @inlinable @inline(__always)
     mutating func writeSmall(_ value: UInt64, bits: Int) {
-        // scratchBits < 32 on entry and bits <= 32, so everything fits in the 64-bit scratch.
+        // Shifts of 64 or more give 0 in Swift's `<<` and `>>` on UInt64, which is what is wanted.
         scratch |= value << UInt64(scratchBits)
-        scratchBits &+= bits
-        if scratchBits >= 32 {
-            storage.append(UInt8(truncatingIfNeeded: scratch))
-            storage.append(UInt8(truncatingIfNeeded: scratch >> 8))
-            storage.append(UInt8(truncatingIfNeeded: scratch >> 16))
-            storage.append(UInt8(truncatingIfNeeded: scratch >> 24))
-            scratch >>= 32
-            scratchBits &-= 32
+        let total = scratchBits + bits
+        if total >= 64 {
+            words.append(scratch)
+            scratch = value >> UInt64(64 - scratchBits)
+            scratchBits = total - 64
+        } else {
+            scratchBits = total
         }
     }
 
@@ -128,8 +133,8 @@ public struct BitWriter: Sendable {
     @inlinable
     public mutating func writeGamma(_ value: UInt64) {
         precondition(value >= 1, "BitWriter.writeGamma: the gamma code starts at 1")
-        let low = 63 &- value.leadingZeroBitCount
-        write(UInt64(1) << UInt64(low), bits: low &+ 1)
+        let low = 63 - value.leadingZeroBitCount
+        write(UInt64(1) << UInt64(low), bits: low + 1)
         write(value, bits: low)
     }
 
@@ -153,6 +158,7 @@ public struct BitWriter: Sendable {
     /// - Returns: 0...64.
     @inlinable
     public static func bitWidth(of range: ClosedRange<Int64>) -> Int {
+        // Wrapping subtraction: the span of any Int64 range fits in a UInt64 bit pattern.
         bitWidth(ofMaximum: UInt64(bitPattern: range.upperBound &- range.lowerBound))
     }
 
@@ -162,7 +168,7 @@ public struct BitWriter: Sendable {
     /// - Returns: 0 for a maximum of 0, otherwise the position of its highest one bit plus one.
     @inlinable
     public static func bitWidth(ofMaximum maximum: UInt64) -> Int {
-        64 &- maximum.leadingZeroBitCount
+        64 - maximum.leadingZeroBitCount
     }
 
     /// The number of bits ``writeGamma(_:)`` writes for `value` (≥ 1).
@@ -171,7 +177,7 @@ public struct BitWriter: Sendable {
     /// - Returns: `2 × (bits after the leading one) + 1`.
     @inlinable
     public static func gammaBitCount(_ value: UInt64) -> Int {
-        2 &* (63 &- value.leadingZeroBitCount) &+ 1
+        2 * (63 - value.leadingZeroBitCount) + 1
     }
 
     /// The number of bits ``writeVarint(_:)`` writes for `value`.
@@ -180,8 +186,8 @@ public struct BitWriter: Sendable {
     /// - Returns: 8 per seven-bit group.
     @inlinable
     public static func varintBitCount(_ value: UInt64) -> Int {
-        let significant = max(1, 64 &- value.leadingZeroBitCount)
-        return 8 &* ((significant &+ 6) / 7)
+        let significant = max(1, 64 - value.leadingZeroBitCount)
+        return 8 * ((significant + 6) / 7)
     }
 }
 
@@ -203,6 +209,7 @@ public enum ZigZag {
     /// - Returns: The signed value whose image it is.
     @inlinable
     public static func decode(_ value: UInt64) -> Int64 {
+        // Wrapping negation is the mapping: 0 − 1 gives the all-ones mask for odd images.
         Int64(bitPattern: (value >> 1) ^ (0 &- (value & 1)))
     }
 }

@@ -73,6 +73,7 @@ struct DeltaDecoder {
         let count = try reader.readVarint()
         let total = UInt64(existing) + min(count, UInt64(Int32.max))
         guard total <= UInt64(limits.maxEntities) else {
+            // Wrapping addition: only the message needs the sum, and a hostile count may be near 2^64.
             throw CodecError(.tooManyEntities(count: UInt64(existing) &+ count, limit: limits.maxEntities))
         }
         try requireBits(Int(count) * 8)

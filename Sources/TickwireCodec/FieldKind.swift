@@ -86,6 +86,7 @@ public struct FieldKind: Hashable, Sendable, CustomStringConvertible {
     public var maxQuantized: UInt64 {
         switch storage {
         case .bool: 1
+        // Wrapping subtraction: the span of any Int64 range fits in a UInt64 bit pattern.
         case let .integer(min, max): UInt64(bitPattern: max &- min)
         case let .float(min, max, resolution): FieldKind.floatSteps(min: min, max: max, resolution: resolution)
         case let .angle(bits): BitWriter.mask(bits)
@@ -175,6 +176,7 @@ public struct FieldKind: Hashable, Sendable, CustomStringConvertible {
         let q = Swift.min(quantized, maxQuantized)
         switch storage {
         case .bool, .enumeration: return Double(q)
+        // Wrapping addition: q ≤ max − min, so min + q stays in min...max.
         case let .integer(min, _): return Double(min &+ Int64(bitPattern: q))
         case let .float(min, _, resolution): return min + Double(q) * resolution
         case let .angle(bits): return Double(q) * (2 * Double.pi) / Double(UInt64(1) << UInt64(bits))

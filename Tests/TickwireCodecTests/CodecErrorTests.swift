@@ -158,6 +158,11 @@ struct CodecErrorTests {
         }
         #expect((try? readVarint(Array(repeating: 0xFF, count: 9) + [0x01])) == .max, "ten groups ending in 1 are 2^64 − 1")
         #expect(throws: CodecError.self) { try readVarint([0x80]) }
+        var widest = BitWriter()
+        widest.writeGamma(.max)
+        #expect(widest.bitCount == 127, "2^64 − 1, the longest gamma code: 63 zeros, a one, 63 bits")
+        var widestReader = BitReader(widest.bytes)
+        #expect((try? widestReader.readGamma()) == .max, "63 leading zeros (the limit) are accepted")
         #expect(throws: CodecError.self, "64 zero bits are no gamma code") {
             var reader = BitReader(Array(repeating: 0, count: 9))
             _ = try reader.readGamma()

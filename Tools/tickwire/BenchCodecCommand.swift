@@ -10,7 +10,9 @@ import CommandLineSupport
 /// Every encoding is first run once untimed and decoded back and compared with its input
 /// (the benchmark fails if anything does not round-trip); then `--runs` timed runs (default 5;
 /// JSON at most 3) encode and decode every measured snapshot, and the median run is reported.
-/// `--no-json` skips the (slow) JSON rows, for profiling; the JSON ratios are then meaningless.
+/// Times are the thread's CPU time (so that other processes on a shared machine do not inflate
+/// them); `--json` also gives the median wall-clock times.
+/// `--no-json` skips the (slow) JSON rows, for profiling; the JSON ratios are then left out.
 /// Snapshots 6...599 are measured, so that every delta has its baseline (the previous tick, or
 /// six ticks back).
 enum BenchCodecCommand {
@@ -22,7 +24,18 @@ enum BenchCodecCommand {
         let runs = try parsed.integer("runs", default: 5)
         let only = parsed.string("scene")
         let skipJSON = parsed.flag("no-json")
+        let wantsHelp = parsed.flag("help")
         try parsed.rejectUnknown()
+        if wantsHelp {
+            print("""
+                usage: tickwire bench codec [--json] [--runs N] [--scene NAME] [--no-json]
+                  --json        machine-readable output
+                  --runs N      timed runs per encoding, median reported (default 5; JSON at most 3)
+                  --scene NAME  only arena-1000, moving-60 or idle-1000
+                  --no-json     skip the slow Codable JSON rows (for profiling; ratios are then left out)
+                """)
+            return
+        }
         guard (1...100).contains(runs) else { throw CommandArguments.UsageError(description: "--runs wants 1...100") }
         #if DEBUG
         StandardError.write("tickwire: a debug build; measure with `swift run -c release tickwire bench codec`\n")
@@ -31,7 +44,7 @@ enum BenchCodecCommand {
         for scene in try BenchScenes.all() where only == nil || only == scene.name {
             reports.append(try measure(scene, runs: runs, skipJSON: skipJSON))
         }
-        let report = BenchCodecReport(scenes: reports)
+        let report = BenchCodecReport(scenes: reports, runs: runs)
         if asJSON {
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
@@ -164,7 +177,7 @@ enum BenchCodecCommand {
             changed[distance] = Double(total) / Double(ticks.count)
         }
         var encodings: [BenchEncodingReport] = []
-        var jsonBytes = 0.0
+        var jsonBytes: Double?
         for pipeline in pipelines(for: scene) where !(skipJSON && pipeline.name.hasPrefix("JSON")) {
             // Untimed pass: sizes, and a check that every snapshot round-trips.
             let (encode, decode) = try pipeline.start()
@@ -172,22 +185,25 @@ enum BenchCodecCommand {
             for tick in ticks { encoded.append(try encode(tick)) }
             for (tick, payload) in zip(ticks, encoded) { try decode(tick, payload, true) }
             let bytesPerSnapshot = Double(encoded.reduce(0) { $0 + $1.bytes.count }) / Double(ticks.count)
-            if pipeline.baselineDistance == nil && encodings.isEmpty { jsonBytes = bytesPerSnapshot }
+            if pipeline.name.hasPrefix("JSON") { jsonBytes = bytesPerSnapshot }
 
             var encodeTimes: [Double] = [], decodeTimes: [Double] = []
+            var wallEncodeTimes: [Double] = [], wallDecodeTimes: [Double] = []
             let timedRuns = pipeline.name.hasPrefix("JSON") ? min(runs, 3) : runs
             for _ in 0..<timedRuns {
                 let (encode, decode) = try pipeline.start()
                 var outputs: [Payload] = []
                 outputs.reserveCapacity(ticks.count)
                 let clock = ContinuousClock()
-                let encodeStart = clock.now
+                let encodeStart = clock.now, encodeCPU = threadCPUSeconds()
                 for tick in ticks { outputs.append(try encode(tick)) }
-                let decodeStart = clock.now
+                let decodeStart = clock.now, decodeCPU = threadCPUSeconds()
                 for (tick, payload) in zip(ticks, outputs) { try decode(tick, payload, false) }
-                let end = clock.now
-                encodeTimes.append(seconds(decodeStart - encodeStart) / Double(ticks.count))
-                decodeTimes.append(seconds(end - decodeStart) / Double(ticks.count))
+                let end = clock.now, endCPU = threadCPUSeconds()
+                encodeTimes.append((decodeCPU - encodeCPU) / Double(ticks.count))
+                decodeTimes.append((endCPU - decodeCPU) / Double(ticks.count))
+                wallEncodeTimes.append(seconds(decodeStart - encodeStart) / Double(ticks.count))
+                wallDecodeTimes.append(seconds(end - decodeStart) / Double(ticks.count))
             }
             let changedPerSnapshot = changed[pipeline.baselineDistance ?? 1] ?? 0
             let encodeTime = median(encodeTimes), decodeTime = median(decodeTimes)
@@ -202,7 +218,9 @@ enum BenchCodecCommand {
                 encodeNanosecondsPerEntity: encodeTime * 1e9 / max(entities, 1),
                 decodeNanosecondsPerEntity: decodeTime * 1e9 / max(entities, 1),
                 codecNanosecondsPerChangedEntity: changedPerSnapshot > 0 ? (encodeTime + decodeTime) * 1e9 / changedPerSnapshot : nil,
-                timesSmallerThanJSON: jsonBytes / bytesPerSnapshot
+                wallEncodeMicrosecondsPerSnapshot: median(wallEncodeTimes) * 1e6,
+                wallDecodeMicrosecondsPerSnapshot: median(wallDecodeTimes) * 1e6,
+                timesSmallerThanJSON: jsonBytes.map { $0 / bytesPerSnapshot }
             ))
         }
         return BenchSceneReport(
@@ -234,6 +252,14 @@ enum BenchCodecCommand {
             }
         }
         return count
+    }
+
+    /// The CPU time this thread has used, in seconds (`clock_gettime(CLOCK_THREAD_CPUTIME_ID)`):
+    /// unlike wall time, it does not count time the thread waited for a core on a busy machine.
+    static func threadCPUSeconds() -> Double {
+        var time = timespec()
+        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &time)
+        return Double(time.tv_sec) + Double(time.tv_nsec) * 1e-9
     }
 
     static func seconds(_ duration: Duration) -> Double {

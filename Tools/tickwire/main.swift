@@ -12,8 +12,7 @@ let usage = """
     usage: tickwire <command> [options]
 
     commands:
-      bench codec [--json] [--runs N] [--scene NAME] [--no-json]
-                               codec benchmark: JSON vs binary vs delta vs zlib, three scenes
+      bench codec [--json]     codec benchmark: JSON vs binary vs delta vs zlib, three scenes
       help                     this text
     """
 

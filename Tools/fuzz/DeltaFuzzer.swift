@@ -1,4 +1,4 @@
-// Not part of the Swift package: built by Tools/fuzz/run-snapshot-fuzzer with -sanitize=fuzzer,address.
+// Not part of the Swift package: built by `Tools/fuzz/run delta SECONDS` with -sanitize=fuzzer,address.
 
 import TickwireCodec
 

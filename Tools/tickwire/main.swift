@@ -13,6 +13,8 @@ let usage = """
 
     commands:
       bench codec [--json]     codec benchmark: JSON vs binary vs delta vs zlib, three scenes
+      bench all [--json]       every benchmark this build has (codec, ws, sim), one JSON document
+      inspect FILE             a recording's frames as text (--hex: hex lines; --help)
       help                     this text
     """
 
@@ -29,8 +31,11 @@ do {
         let scope = arguments.isEmpty ? "" : arguments.removeFirst()
         switch scope {
         case "codec": try BenchCodecCommand.run(arguments)
-        default: fail("bench wants one of: codec\n\n\(usage)")
+        case "all": try BenchAllCommand.run(arguments)
+        default: fail("bench wants one of: codec, all\n\n\(usage)")
         }
+    case "inspect":
+        try InspectCommand.run(arguments)
     case "help", "--help", "-h":
         print(usage)
     default:

@@ -1,4 +1,186 @@
 import ArenaGame
+import CommandLineSupport
+import Foundation
+import Synchronization
+import TickwireSim
+import TickwireWebSocket
 
 // `arena`: the terminal multiplayer demo. Thin: parse arguments, call ArenaGame.
-print("arena: coming with the simulation layer")
+
+let usage = """
+    usage:
+      arena [--port P] [--bots N] [--tick HZ] [--name NAME]
+            start a local server and play on it in this terminal (the default)
+      arena serve [--host H] [--port 7777] [--bots 6] [--tick 30] [--rooms N]
+            run a headless server; prints a status line every few seconds
+      arena join ws://HOST:PORT/ROOM [--name NAME] [--lag MS] [--jitter MS] [--loss PERCENT]
+                 [--script "d5 w3 space _10" --frames N [--dump]]
+            join a server; --lag/--jitter/--loss play through a bad network on purpose;
+            --script plays headless for N ticks, --dump prints every frame as text
+
+    keys: WASD or arrows move, space fires, n toggles the net graph, q quits
+    """
+
+/// Ends the program with a message on standard error.
+func fail(_ message: String) -> Never {
+    StandardError.write("arena: \(message)\n")
+    exit(2)
+}
+
+/// The stop flag SIGINT and SIGTERM raise for a headless server.
+let serverStop = ServerStopRequest()
+
+func serve(_ arguments: [String]) throws {
+    var parsed = try CommandArguments(arguments, valueOptions: ["host", "port", "bots", "tick", "rooms", "status-interval"])
+    if parsed.flag("help") { print(usage); return }
+    var options = ArenaServer.Options()
+    options.host = parsed.string("host") ?? options.host
+    options.port = try parsed.integer("port", default: options.port)
+    options.bots = try parsed.integer("bots", default: options.bots)
+    options.tickRate = try parsed.integer("tick", default: options.tickRate)
+    let roomCount = try parsed.integer("rooms", default: 1)
+    let statusInterval = try parsed.double("status-interval", default: 5)
+    try parsed.rejectUnknown()
+    guard (0...65535).contains(options.port) else { fail("--port must be 0...65535") }
+    guard (1...240).contains(options.tickRate) else { fail("--tick must be 1...240 Hz") }
+    guard (0...64).contains(options.bots) else { fail("--bots must be 0...64") }
+    guard (1...64).contains(roomCount) else { fail("--rooms must be 1...64") }
+    options.rooms = roomCount == 1 ? ["main"] : (1...roomCount).map { $0 == 1 ? "main" : "room\($0)" }
+    let server = try ArenaServer(options: options, stopRequest: serverStop)
+    for signalNumber in [SIGINT, SIGTERM] {
+        signal(signalNumber) { _ in serverStop.requestStop() }
+    }
+    print("arena server on ws://\(options.host):\(server.port)/ — rooms \(options.rooms.joined(separator: ", ")), \(options.bots) bots per room, \(options.tickRate) Hz")
+    print("join with: swift run arena join ws://\(options.host == "0.0.0.0" ? "HOST" : options.host):\(server.port)/main --name YOU")
+    fflush(nil)
+    server.run(statusInterval: statusInterval) { line in
+        print(line)
+        fflush(nil)
+    }
+    print("arena server stopped")
+}
+
+func makeClientOptions(url: String, parsed: inout CommandArguments) throws -> ArenaClient.Options {
+    let parsedURL: WebSocketURL
+    do { parsedURL = try WebSocketURL(url) } catch { fail(error.description) }
+    let name = parsed.string("name") ?? "player"
+    var options = ArenaClient.Options(url: parsedURL, name: name)
+    let lag = try parsed.double("lag", default: 0), jitter = try parsed.double("jitter", default: 0)
+    let loss = try parsed.double("loss", default: 0)
+    guard lag >= 0, jitter >= 0, (0...100).contains(loss) else { fail("--lag and --jitter must be ≥ 0 ms, --loss 0...100 %") }
+    options.impairment = ImpairedConnection.Impairment(latency: lag / 1000, jitter: jitter / 1000, snapshotLoss: loss / 100)
+    return options
+}
+
+func join(_ arguments: [String]) throws {
+    var parsed = try CommandArguments(
+        arguments, valueOptions: ["name", "lag", "jitter", "loss", "script", "frames", "width", "height"])
+    if parsed.flag("help") { print(usage); return }
+    guard let url = parsed.positionals.first else { fail("join needs a URL, e.g. ws://127.0.0.1:7777/main\n\n\(usage)") }
+    let options = try makeClientOptions(url: url, parsed: &parsed)
+    let script = parsed.string("script")
+    let frames = try parsed.integer("frames", default: 300)
+    let dump = parsed.flag("dump")
+    let width = try parsed.integer("width", default: 80), height = try parsed.integer("height", default: 24)
+    try parsed.rejectUnknown()
+    let client = ArenaClient(options: options)
+    if let script {
+        let parsedScript: ArenaScript
+        do { parsedScript = try ArenaScript(script) } catch { fail(error.description) }
+        let scene = ArenaPlayLoop.playScript(
+            client, script: parsedScript, frames: frames, width: width, height: height,
+            output: dump ? { print($0) } : nil)
+        client.leave()
+        if !dump { print(ArenaRenderer.render(scene, width: width, height: height).plainText) }
+        return
+    }
+    let reason: String
+    do {
+        reason = try ArenaPlayLoop.playInteractively(client, notice: "", usesColor: usesColor())
+    } catch {
+        fail(error.description)
+    }
+    print("arena: \(reason)")
+}
+
+/// Colour unless `NO_COLOR` is set to anything (no-color.org).
+func usesColor() -> Bool { ProcessInfo.processInfo.environment["NO_COLOR"] == nil }
+
+/// The default: a server on this machine, joined from this terminal.
+func playLocally(_ arguments: [String]) throws {
+    var parsed = try CommandArguments(arguments, valueOptions: ["port", "bots", "tick", "name", "lag", "jitter", "loss"])
+    if parsed.flag("help") { print(usage); return }
+    var serverOptions = ArenaServer.Options()
+    serverOptions.port = try parsed.integer("port", default: 7777)
+    serverOptions.bots = try parsed.integer("bots", default: 6)
+    serverOptions.tickRate = try parsed.integer("tick", default: 30)
+    guard (0...65535).contains(serverOptions.port), (1...240).contains(serverOptions.tickRate), (0...64).contains(serverOptions.bots) else {
+        fail("--port 0...65535, --tick 1...240, --bots 0...64")
+    }
+    // Check for a terminal before starting anything, so a pipe gets a clear message.
+    guard isatty(STDIN_FILENO) == 1, isatty(STDOUT_FILENO) == 1 else {
+        fail("the arena needs a terminal (standard input and output are not one); for headless play use `arena serve` and `arena join … --script … --dump`")
+    }
+    let port = startBackgroundServer(serverOptions)
+    var clientOptions = try makeClientOptions(url: "ws://127.0.0.1:\(port)/main", parsed: &parsed)
+    if clientOptions.name == "player" { clientOptions.name = ProcessInfo.processInfo.environment["USER"].map { String($0.prefix(10)) } ?? "you" }
+    try parsed.rejectUnknown()
+    let client = ArenaClient(options: clientOptions)
+    let notice = "second player: swift run arena join ws://127.0.0.1:\(port)/main --name NAME"
+    let reason: String
+    do {
+        reason = try ArenaPlayLoop.playInteractively(client, notice: notice, usesColor: usesColor())
+    } catch {
+        fail(error.description)
+    }
+    serverStop.requestStop()
+    print("arena: \(reason)")
+}
+
+/// Starts an ``ArenaServer`` on its own thread (on the port asked for, or any free one if
+/// that is taken) and returns its port once it listens.
+func startBackgroundServer(_ options: ArenaServer.Options) -> Int {
+    let started = Mutex<Result<Int, SystemError>?>(nil)
+    let thread = Thread {
+        var options = options
+        var server: ArenaServer
+        do {
+            server = try ArenaServer(options: options, stopRequest: serverStop)
+        } catch {
+            options.port = 0
+            do throws(SystemError) {
+                server = try ArenaServer(options: options, stopRequest: serverStop)
+            } catch {
+                started.withLock { $0 = .failure(error) }
+                return
+            }
+        }
+        started.withLock { $0 = .success(server.port) }
+        server.run()
+    }
+    thread.start()
+    for _ in 0..<500 {
+        if let result = started.withLock({ $0 }) {
+            switch result {
+            case .success(let port): return port
+            case .failure(let error): fail("cannot start the local server: \(error)")
+            }
+        }
+        usleep(10_000)
+    }
+    fail("the local server did not start within 5 s")
+}
+
+var arguments = Array(CommandLine.arguments.dropFirst())
+do {
+    switch arguments.first {
+    case "serve": try serve(Array(arguments.dropFirst()))
+    case "join": try join(Array(arguments.dropFirst()))
+    case "help", "--help", "-h": print(usage)
+    default: try playLocally(arguments)
+    }
+} catch let error as CommandArguments.UsageError {
+    fail("\(error.description)\n\n\(usage)")
+} catch {
+    fail("\(error)")
+}

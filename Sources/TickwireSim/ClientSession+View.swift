@@ -82,10 +82,12 @@ extension ClientSession {
 
     /// The world to draw now: remote entities interpolated at `estimated server time −
     /// interpolation delay` (the render clock nudged to hold the buffer at its target),
-    /// the local player predicted. Call once per frame.
+    /// the local player predicted. Call once per frame; it also takes in arrived frames.
     ///
     /// - Returns: The view, or `nil` before the first snapshot.
     public func render() -> WorldView? {
+        // Take in what arrived since the last tick: snapshots and pongs are used sooner.
+        receive()
         let now = clock.now
         let elapsed = lastRender.map { (now - $0).secondsValue } ?? 0
         lastRender = now

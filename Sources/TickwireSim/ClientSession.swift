@@ -75,6 +75,9 @@ public final class ClientSession<G: Game> {
         self.smoother = CorrectionSmoother(halfLife: configuration.correctionHalfLife, snapDistance: configuration.correctionSnapDistance)
     }
 
+    /// In per-frame mode, bodies shorter than this are sent uncompressed.
+    static var smallestCompressedBody: Int { 128 }
+
     static func unreachableCompressor() -> FrameCompressor { preconditionFailure("FrameCompressor(mode: .none) cannot fail") }
     static func unreachableDecompressor() -> FrameDecompressor { preconditionFailure("FrameDecompressor(mode: .none) cannot fail") }
 
@@ -167,7 +170,17 @@ public final class ClientSession<G: Game> {
     }
 
     private func send(_ message: Message) {
-        guard let connection, let frame = try? compressor.encode(message) else { return }
+        guard let connection else { return }
+        let frame: [UInt8]
+        if compressor.mode == .perFrame, message.type != .hello,
+           let body = try? message.encodeBody(limits: configuration.frameLimits), body.count < ClientSession.smallestCompressedBody {
+            // Inputs, acknowledgements and pings are a few dozen bytes that deflate cannot
+            // shrink; a per-frame frame may always go uncompressed.
+            frame = Frame(type: message.type, body: body).bytes
+        } else {
+            guard let encoded = try? compressor.encode(message) else { return }
+            frame = encoded
+        }
         connection.send(frame)
         bytesOut.add(frame.count, at: clock.now)
     }

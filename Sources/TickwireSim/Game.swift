@@ -26,6 +26,7 @@ public protocol Game: Sendable {
     /// Advances the world by one fixed step.
     ///
     /// Must be deterministic: the client replays it on its own inputs to predict its player.
+    /// Iterate `inputs` in sorted key order: a dictionary's own order differs from run to run.
     ///
     /// - Parameters:
     ///   - state: The world before the step.
@@ -41,6 +42,18 @@ public protocol Game: Sendable {
     ///   - state: The world.
     /// - Returns: The world with the player.
     func addPlayer(_ player: UInt32, to state: State) -> State
+
+    /// Adds a player to the world with what its client sent in the hello's payload (a name,
+    /// a chosen colour: the game's own encoding, at most ``FrameLimits/maximumHelloPayloadBytes``).
+    ///
+    /// The default ignores the payload and calls ``addPlayer(_:to:)``.
+    ///
+    /// - Parameters:
+    ///   - player: The player's number.
+    ///   - payload: The hello's application payload, as the client sent it (untrusted).
+    ///   - state: The world.
+    /// - Returns: The world with the player.
+    func addPlayer(_ player: UInt32, payload: [UInt8], to state: State) -> State
 
     /// Removes a player from the world (a client left, or its resumption grace period ended).
     ///
@@ -83,4 +96,11 @@ public protocol Game: Sendable {
     /// - Parameter bytes: The input's bytes.
     /// - Returns: The input, or `nil`.
     func decodeInput(_ bytes: [UInt8]) -> Input?
+}
+
+extension Game {
+    /// Ignores the payload and adds the player with ``addPlayer(_:to:)``.
+    public func addPlayer(_ player: UInt32, payload: [UInt8], to state: State) -> State {
+        addPlayer(player, to: state)
+    }
 }

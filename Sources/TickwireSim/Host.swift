@@ -99,6 +99,7 @@ public final class Host<G: Game> {
             var hello: Message.Hello?
             var closed = false
             var invalid = false
+            var otherVersion: UInt16?
             for event in entry.connection.drain() {
                 switch event {
                 case .frame(let bytes):
@@ -112,6 +113,11 @@ public final class Host<G: Game> {
                                 invalid = true
                             }
                         } catch {
+                            // Another protocol version may lay out its hello differently: when
+                            // its version is readable, refuse it for what it is.
+                            if let version = Message.Hello.protocolVersion(ofFrame: bytes), version != tickwireProtocolVersion {
+                                otherVersion = version
+                            }
                             invalid = true
                         }
                     }
@@ -121,7 +127,10 @@ public final class Host<G: Game> {
                 if hello != nil || invalid { break }
             }
             if closed { continue }
-            if invalid {
+            if let otherVersion {
+                reject(entry.connection, .versionMismatch,
+                    "the server speaks protocol version \(tickwireProtocolVersion), the client \(otherVersion)")
+            } else if invalid {
                 reject(entry.connection, .invalidHello, "the first frame must be an uncompressed hello")
             } else if let hello {
                 accept(hello, on: entry.connection, now: now)
@@ -187,7 +196,7 @@ public final class Host<G: Game> {
         } catch {
             return reject(connection, .unspecified, "could not set up compression: \(error)")
         }
-        room.admit(client)
+        room.admit(client, payload: hello.payload)
         welcome(client, in: room, compression: compression, on: connection)
     }
 

@@ -24,7 +24,12 @@ public struct HostConfiguration: Sendable {
     /// The most inputs queued per client; older ones are dropped beyond it.
     public var inputQueueLimit = 16
     /// Compression modes in order of preference; the first the client offers is used.
-    public var compressionPreference: [CompressionMode] = [.streaming, .perFrame]
+    ///
+    /// Per-frame comes first: with it the host deflates a client's snapshots only while that
+    /// makes them at least 10% smaller, probing again every 32 frames, and sends them as they
+    /// are otherwise (bit-packed deltas seldom shrink, and deflate is most of a tick's cost per
+    /// client). A streaming sender must deflate every frame to keep both histories in step.
+    public var compressionPreference: [CompressionMode] = [.perFrame, .streaming]
     /// Room names clients may join; a hello naming another is rejected. The empty name is the default room.
     public var rooms: [String] = [""]
     /// Whether a hello naming an unknown room creates it instead of being rejected.

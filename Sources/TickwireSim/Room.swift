@@ -98,16 +98,17 @@ public final class Room<G: Game> {
         return nil
     }
 
-    func admit(_ client: RoomClient<G>) {
+    func admit(_ client: RoomClient<G>, payload: [UInt8]) {
         clients[client.id] = client
         let position = clientOrder.firstIndex { $0 > client.id } ?? clientOrder.count
         clientOrder.insert(client.id, at: position)
-        state = game.addPlayer(client.id, to: state)
+        state = game.addPlayer(client.id, payload: payload, to: state)
     }
 
     func remove(_ id: UInt32) {
         guard let client = clients.removeValue(forKey: id) else { return }
         client.connection?.close()
+        client.connection = nil
         clientOrder.removeAll { $0 == id }
         state = game.removePlayer(id, from: state)
     }
@@ -193,7 +194,7 @@ public final class Room<G: Game> {
                 // Wrapping: a newer ack is ahead of the old one by less than half the tick range.
                 if client.acknowledgedTick.map({ ack &- $0 < 1 << 31 }) ?? true {
                     client.acknowledgedTick = ack
-                    if let sentAt = client.sentTimes[ack] {
+                    if let sentAt = client.sendTime(of: ack) {
                         let sample = Double(now.nanoseconds - sentAt) / 1e9
                         client.metrics.roundTrip = client.metrics.roundTrip == 0 ? sample : client.metrics.roundTrip + (sample - client.metrics.roundTrip) / 8
                     }
@@ -228,6 +229,7 @@ public final class Room<G: Game> {
         // the same baseline are equal: encode each once per tick.
         var sharedDeltas: [UInt32: [UInt8]] = [:]
         var sharedFull: [UInt8]?
+        let interest = configuration.interestFilter?.prepare(snapshot)
         for id in clientOrder {
             guard let client = clients[id], let connection = client.connection else { continue }
             guard Int(tick % UInt32(client.snapshotInterval)) == Int(client.id % UInt32(client.snapshotInterval)) else { continue }
@@ -237,15 +239,15 @@ public final class Room<G: Game> {
                 continue
             }
             let view: Snapshot
-            if let filter = configuration.interestFilter {
-                view = filter.apply(to: snapshot, viewerEntity: game.entityID(of: id, in: state))
+            if let interest {
+                view = interest.view(for: game.entityID(of: id, in: state))
             } else {
                 view = snapshot
             }
             let baseline = client.needsFullSnapshot ? nil : client.acknowledgedTick.flatMap { client.sent.snapshot(at: $0) }
             let delta: [UInt8]
             do {
-                if configuration.interestFilter != nil {
+                if interest != nil {
                     delta = try codec.encode(view, against: baseline)
                 } else if let baseline {
                     if let cached = sharedDeltas[baseline.tick] {
@@ -266,12 +268,9 @@ public final class Room<G: Game> {
             let message = Message.Snapshot(
                 tick: tick, baselineTick: baseline?.tick, lastProcessedInput: client.lastAppliedSequence,
                 serverTime: serverTime, delta: delta)
-            guard let count = client.send(.snapshot(message), now: now) else { continue }
+            guard let count = client.sendSnapshot(.snapshot(message), now: now, limits: configuration.frameLimits) else { continue }
             client.sent.store(view)
-            client.sentTimes[tick] = now.nanoseconds
-            if client.sentTimes.count > configuration.historySize {
-                client.sentTimes = client.sentTimes.filter { tick &- $0.key < UInt32(configuration.historySize) }
-            }
+            client.recordSendTime(tick: tick, time: now.nanoseconds)
             client.needsFullSnapshot = false
             client.metrics.snapshotsSent += 1
             client.metrics.lastSnapshotBytes = count

@@ -9,11 +9,21 @@ final class RoomClient<G: Game> {
     let token: [UInt8]
     var connection: (any TransportConnection)?
     var compressor: FrameCompressor
+    var compression: CompressionMode
+    /// Per-frame mode only: whether deflating snapshots has recently made them at least 10%
+    /// smaller. When it has not, snapshots go uncompressed (each per-frame frame stands
+    /// alone, so this is allowed) and deflate is tried again every ``compressionProbeInterval``
+    /// frames. Snapshots whose delta is under ``Message/smallSnapshotBytes`` are never deflated:
+    /// a few bytes saved are not worth a deflate call.
+    var compressionPays = true
+    var framesUntilProbe = 0
+    static var compressionProbeInterval: Int { 32 }
     var decompressor: FrameDecompressor
     /// The snapshots sent to this client (after its interest filter), by tick.
     var sent: SnapshotHistory
-    /// The server time each snapshot in `sent` was sent at, for round-trip estimates.
-    var sentTimes: [UInt32: Int64] = [:]
+    /// The server time each snapshot in `sent` was sent at (a ring by tick, like `sent`),
+    /// for round-trip estimates.
+    var sentTimes: [(tick: UInt32, time: Int64)]
     var acknowledgedTick: UInt32?
     /// Forces the next snapshot to be full (after resumption, the client holds no baseline).
     var needsFullSnapshot = true
@@ -36,7 +46,9 @@ final class RoomClient<G: Game> {
         self.connection = connection
         self.compressor = try RoomClient.makeCompressor(compression, configuration: configuration)
         self.decompressor = try FrameDecompressor(mode: compression, limits: configuration.frameLimits)
+        self.compression = compression
         self.sent = SnapshotHistory(capacity: configuration.historySize)
+        self.sentTimes = Array(repeating: (0, -1), count: max(1, configuration.historySize))
         self.snapshotInterval = max(1, configuration.snapshotInterval)
         self.lastHeard = now
     }
@@ -52,8 +64,11 @@ final class RoomClient<G: Game> {
         self.connection = connection
         compressor = try RoomClient.makeCompressor(compression, configuration: configuration)
         decompressor = try FrameDecompressor(mode: compression, limits: configuration.frameLimits)
+        self.compression = compression
+        compressionPays = true
+        framesUntilProbe = 0
         sent.removeAll()
-        sentTimes.removeAll()
+        sentTimes = Array(repeating: (0, -1), count: sentTimes.count)
         acknowledgedTick = nil
         needsFullSnapshot = true
         // Sequence numbers restart at 1 on each connection (PROTOCOL.md 5.7).
@@ -66,9 +81,50 @@ final class RoomClient<G: Game> {
 
     var isConnected: Bool { connection != nil }
 
+    func recordSendTime(tick: UInt32, time: Int64) {
+        sentTimes[Int(tick % UInt32(sentTimes.count))] = (tick, time)
+    }
+
+    func sendTime(of tick: UInt32) -> Int64? {
+        let entry = sentTimes[Int(tick % UInt32(sentTimes.count))]
+        return entry.tick == tick && entry.time >= 0 ? entry.time : nil
+    }
+
     /// Sends `message` and counts its bytes.
     func send(_ message: Message, now: Timestamp) -> Int? {
-        guard let connection, let frame = try? compressor.encode(message) else { return nil }
+        guard let connection else { return nil }
+        let frame: [UInt8]
+        if compression == .perFrame, let body = try? message.encodeBody(limits: compressor.limits), body.count < 128 {
+            // Pongs and disconnects are a few bytes that deflate cannot shrink; a per-frame
+            // frame may always go uncompressed.
+            frame = Frame(type: message.type, body: body).bytes
+        } else {
+            guard let encoded = try? compressor.encode(message) else { return nil }
+            frame = encoded
+        }
+        connection.send(frame)
+        bytesOut.add(frame.count, at: now)
+        return frame.count
+    }
+
+    /// Sends a snapshot message, deflating it only when that pays (see ``compressionPays``).
+    func sendSnapshot(_ message: Message, now: Timestamp, limits: FrameLimits) -> Int? {
+        guard let connection else { return nil }
+        let frame: [UInt8]
+        if compression == .perFrame, !compressionPays && framesUntilProbe > 0 || message.isSmallSnapshot {
+            if !compressionPays { framesUntilProbe -= 1 }
+            guard let body = try? message.encodeBody(limits: limits), body.count + 1 <= limits.maximumFrameBytes else { return nil }
+            frame = Frame(type: message.type, body: body).bytes
+        } else {
+            let rawBefore = compressor.uncompressedByteCount
+            guard let encoded = try? compressor.encode(message) else { return nil }
+            frame = encoded
+            if compression == .perFrame {
+                let raw = compressor.uncompressedByteCount - rawBefore
+                compressionPays = frame.count * 10 <= raw * 9
+                framesUntilProbe = compressionPays ? 0 : RoomClient.compressionProbeInterval
+            }
+        }
         connection.send(frame)
         bytesOut.add(frame.count, at: now)
         return frame.count
@@ -88,5 +144,15 @@ final class RoomClient<G: Game> {
             inputQueue.append((sequence, input))
         }
         if inputQueue.count > limit { inputQueue.removeFirst(inputQueue.count - limit) }
+    }
+}
+
+extension Message {
+    /// Snapshot deltas shorter than this go uncompressed in per-frame mode.
+    static var smallSnapshotBytes: Int { 256 }
+
+    var isSmallSnapshot: Bool {
+        if case .snapshot(let snapshot) = self { return snapshot.delta.count < Message.smallSnapshotBytes }
+        return false
     }
 }

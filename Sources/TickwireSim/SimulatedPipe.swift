@@ -9,7 +9,10 @@ final class SimulatedPipe: @unchecked Sendable {
         var downstream: SimulatedLink
         subscript(toClient toClient: Bool) -> SimulatedLink {
             get { toClient ? downstream : upstream }
-            set { if toClient { downstream = newValue } else { upstream = newValue } }
+            // Yields the stored link in place: a get/set pair would copy it and its queue on every send.
+            _modify {
+                if toClient { yield &downstream } else { yield &upstream }
+            }
         }
     }
 

@@ -6,7 +6,8 @@ struct ArenaRulesTests {
     @Test("a player moves at its speed and stops at walls")
     func movementAndWalls() throws {
         var world = ArenaWorld(seed: 7)
-        let id = ArenaRules.addPlayer(named: "ann", isBot: false, to: &world)
+        ArenaRules.addHuman(id: 1, named: "ann", to: &world)
+        let id: UInt32 = 1
         var player = try #require(world.player(id))
         player.x = 1.5
         player.y = 1.5
@@ -21,8 +22,10 @@ struct ArenaRulesTests {
     @Test("a bullet fired at a player in line hits it, and four hits kill and score")
     func shootingKills() throws {
         var world = ArenaWorld(seed: 3)
-        let shooter = ArenaRules.addPlayer(named: "a", isBot: false, to: &world)
-        let target = ArenaRules.addPlayer(named: "b", isBot: false, to: &world)
+        let shooter: UInt32 = 1, target: UInt32 = 2
+        ArenaRules.addHuman(id: target, named: "b", to: &world)
+        ArenaRules.addHuman(id: shooter, named: "a", to: &world)
+        #expect(world.players.map(\.id) == [1, 2], "players stay sorted by id")
         world.players[0].x = 2.5; world.players[0].y = 1.5; world.players[0].heading = 0
         world.players[1].x = 8.5; world.players[1].y = 1.5
         let dt = 1.0 / 30
@@ -41,7 +44,8 @@ struct ArenaRulesTests {
     @Test("a dead player respawns with full health after the delay")
     func respawn() throws {
         var world = ArenaWorld(seed: 5)
-        let id = ArenaRules.addPlayer(named: "c", isBot: false, to: &world)
+        let id: UInt32 = 3
+        ArenaRules.addHuman(id: id, named: "c", to: &world)
         world.players[0].health = 0
         world.players[0].respawnTicks = 3
         for _ in 0..<3 { ArenaRules.step(&world, inputs: [:], dt: 1.0 / 30) }
@@ -67,16 +71,8 @@ struct ArenaRulesTests {
     func botsAreDeterministicAndLively() {
         func play() -> ArenaWorld {
             var world = ArenaWorld(seed: 11)
-            var bots: [ArenaBot] = []
-            for index in 0..<6 {
-                let id = ArenaRules.addPlayer(named: "bot\(index)", isBot: true, to: &world)
-                bots.append(ArenaBot(playerID: id, seed: 99))
-            }
-            for _ in 0..<(30 * 60) {
-                var inputs: [UInt32: ArenaInput] = [:]
-                for index in bots.indices { inputs[bots[index].playerID] = bots[index].decide(in: world) }
-                ArenaRules.step(&world, inputs: inputs, dt: 1.0 / 30)
-            }
+            for index in 0..<6 { ArenaRules.addBot(named: "bot\(index)", seed: 99, to: &world) }
+            for _ in 0..<(30 * 60) { ArenaRules.step(&world, inputs: [:], dt: 1.0 / 30) }
             return world
         }
         let first = play()

@@ -14,14 +14,21 @@ import TickwireCodec
 func recordDotsSession(path: String) throws -> (bytes: [UInt8], sent: Int, received: Int) {
     let simulation = Simulation(game: DotsGame(orbCount: 3, freezeAt: 0.6), seed: 7)
     let recorder = try RecordingWriter(path: path, schema: simulation.game.schema)
+    // The recorded client lives outside the harness (whose clients own plain connections) and
+    // is ticked from its step hook, at the host's 20 Hz.
     let client = ClientSession(game: simulation.game, clock: simulation.clock, configuration: ClientConfiguration())
     let connection = simulation.network.connect(
         upstream: LinkConditions(latency: .milliseconds(20)), downstream: LinkConditions(latency: .milliseconds(30)))
     let recorded = CountingConnection(wrapping: RecordingConnection(wrapping: connection, recorder: recorder, clock: simulation.clock))
     client.connect(over: recorded)
-    simulation.clients.append(client)
-    simulation.connections.append(connection)
-    simulation.inputs.append { _, tick in tick < 10 ? DotsGame.Input(dx: 1, dy: 0) : nil }
+    var nextTick = Timestamp.zero
+    var tick: UInt64 = 0
+    simulation.onStep = {
+        guard simulation.clock.now >= nextTick else { return }
+        client.tick(input: tick < 10 ? DotsGame.Input(dx: 1, dy: 0) : nil)
+        tick += 1
+        nextTick = nextTick + .milliseconds(50)
+    }
     simulation.run(for: .milliseconds(400))
     let other = simulation.addClient()
     simulation.run(for: .milliseconds(300))

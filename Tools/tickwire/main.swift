@@ -12,8 +12,13 @@ let usage = """
     usage: tickwire <command> [options]
 
     commands:
-      bench codec [--json]     codec benchmark: JSON vs binary vs delta vs zlib, three scenes
+      bench codec [--json] [--runs N] [--scene NAME] [--no-json]
+                               codec benchmark: JSON vs binary vs delta vs zlib, three scenes
+      bench sim [--json]       host cost per client per tick, 10/100/1000 clients, with and without interest
       bench all [--json]       every benchmark this build has (codec, ws, sim), one JSON document
+      echo [--port P] [--host H] [--tcp] [--no-compression]
+                               WebSocket echo server (permessage-deflate on) for Autobahn and interop;
+                               prints the bound port; --tcp: plain TCP echo (benchmark baseline)
       inspect FILE             a recording's frames as text (--hex: hex lines; --help)
       help                     this text
     """
@@ -31,9 +36,11 @@ do {
         let scope = arguments.isEmpty ? "" : arguments.removeFirst()
         switch scope {
         case "codec": try BenchCodecCommand.run(arguments)
+        case "sim": try BenchSimCommand.run(arguments)
         case "all": try BenchAllCommand.run(arguments)
-        default: fail("bench wants one of: codec, all\n\n\(usage)")
+        default: fail("bench wants one of: codec, sim, all\n\n\(usage)")
         }
+    case "echo": try EchoCommand.run(arguments)
     case "inspect":
         try InspectCommand.run(arguments)
     case "help", "--help", "-h":

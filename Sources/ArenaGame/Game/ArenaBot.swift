@@ -2,11 +2,12 @@ import TickwireCodec
 
 /// A bot's mind: chases the nearest visible enemy, shoots when lined up, and wanders when
 /// nobody is in sight. Deterministic for a seed, so games with bots replay exactly.
-public struct ArenaBot: Sendable {
+public struct ArenaBot: Hashable, Sendable {
     /// The player this bot plays.
     public let playerID: UInt32
     private var random: SplitMix64
-    private var wander: (x: Int, y: Int) = (1, 0)
+    private var wanderX = 1
+    private var wanderY = 0
     private var wanderTicks = 0
 
     /// Creates a bot for a player.
@@ -48,13 +49,13 @@ public struct ArenaBot: Sendable {
 
     private mutating func wanderInput(me: ArenaPlayer, map: ArenaMap) -> ArenaInput {
         wanderTicks -= 1
-        let ahead = (x: me.x + Double(wander.x) * 0.8, y: me.y + Double(wander.y) * 0.8)
+        let ahead = (x: me.x + Double(wanderX) * 0.8, y: me.y + Double(wanderY) * 0.8)
         if wanderTicks <= 0 || map.isBlocked(x: ahead.x, y: ahead.y, radius: ArenaRules.playerRadius) {
             let directions = [(1, 0), (-1, 0), (0, 1), (0, -1), (1, 1), (-1, -1), (1, -1), (-1, 1)]
-            wander = directions[Int(random.next() % UInt64(directions.count))]
+            (wanderX, wanderY) = directions[Int(random.next() % UInt64(directions.count))]
             wanderTicks = 15 + Int(random.next() % 45)
         }
-        return ArenaInput(moveX: wander.x, moveY: wander.y, fires: false)
+        return ArenaInput(moveX: wanderX, moveY: wanderY, fires: false)
     }
 
     private func distanceSquared(_ a: ArenaPlayer, _ b: ArenaPlayer) -> Double {

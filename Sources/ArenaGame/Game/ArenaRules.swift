@@ -23,29 +23,47 @@ public enum ArenaRules {
     /// The longest name shown on the scoreboard.
     public static let maximumNameLength = 10
 
-    /// Adds a player at a free spawn point.
+    /// Adds a human player at a free spawn point; its entity id is its client id.
     ///
     /// - Parameters:
+    ///   - id: The client id (below ``ArenaWorld/firstBotID``); a player already there is kept.
     ///   - name: The scoreboard name (trimmed to ``maximumNameLength``).
-    ///   - isBot: Whether a bot plays it.
     ///   - world: The world to add to.
-    /// - Returns: The new player's id.
+    public static func addHuman(id: UInt32, named name: String, to world: inout ArenaWorld) {
+        guard id < ArenaWorld.firstBotID, world.playerIndex(id) == nil else { return }
+        insertPlayer(id: id, named: name, isBot: false, into: &world)
+    }
+
+    /// Adds a bot at a free spawn point, with its brain.
+    ///
+    /// - Parameters:
+    ///   - name: The scoreboard name.
+    ///   - seed: Fixes the bot's choices.
+    ///   - world: The world to add to.
+    /// - Returns: The bot's entity id.
     @discardableResult
-    public static func addPlayer(named name: String, isBot: Bool, to world: inout ArenaWorld) -> UInt32 {
-        let id = world.nextEntityID
-        world.nextEntityID += 1
+    public static func addBot(named name: String, seed: UInt64, to world: inout ArenaWorld) -> UInt32 {
+        let id = world.nextBotID
+        world.nextBotID += 1
+        insertPlayer(id: id, named: name, isBot: true, into: &world)
+        world.bots.append(ArenaBot(playerID: id, seed: seed))
+        return id
+    }
+
+    private static func insertPlayer(id: UInt32, named name: String, isBot: Bool, into world: inout ArenaWorld) {
         var player = ArenaPlayer(
             id: id, name: String(name.prefix(maximumNameLength)), isBot: isBot, x: 0, y: 0, heading: 0,
             health: maximumHealth, score: 0, respawnTicks: 0, cooldownTicks: 0
         )
         place(&player, in: &world)
-        world.players.append(player)
-        return id
+        let position = world.players.firstIndex { $0.id > id } ?? world.players.count
+        world.players.insert(player, at: position)
     }
 
-    /// Removes a player (and leaves its bullets flying).
+    /// Removes a player (and its brain, for a bot), leaving its bullets flying.
     public static func removePlayer(_ id: UInt32, from world: inout ArenaWorld) {
         world.players.removeAll { $0.id == id }
+        world.bots.removeAll { $0.playerID == id }
     }
 
     /// Moves one player by one input for `dt` seconds, sliding along walls: the part of the
@@ -70,15 +88,19 @@ public enum ArenaRules {
         if !map.isBlocked(x: player.x, y: nextY, radius: playerRadius) { player.y = nextY }
     }
 
-    /// Steps the whole world by one tick: moves players, fires and moves bullets, applies
-    /// hits, kills and respawns.
+    /// Steps the whole world by one tick: lets the bots decide, moves players, fires and
+    /// moves bullets, applies hits, kills and respawns.
     ///
     /// - Parameters:
     ///   - world: The world to step.
-    ///   - inputs: Each player's input this tick by id; players without one stand still.
+    ///   - inputs: Each human's input this tick by id; players without one stand still.
     ///   - dt: The tick's duration in seconds.
     public static func step(_ world: inout ArenaWorld, inputs: [UInt32: ArenaInput], dt: Double) {
         world.tick &+= 1 // tick numbers wrap after 2^32 ticks (4.5 years at 30 Hz)
+        var inputs = inputs
+        for index in world.bots.indices {
+            inputs[world.bots[index].playerID] = world.bots[index].decide(in: world)
+        }
         for index in world.players.indices {
             let input = inputs[world.players[index].id] ?? .idle
             var player = world.players[index]
@@ -96,12 +118,11 @@ public enum ArenaRules {
             if input.fires && player.cooldownTicks == 0 {
                 player.cooldownTicks = max(Int((fireInterval / dt).rounded()), 1)
                 let bullet = ArenaBullet(
-                    id: world.nextEntityID, ownerID: player.id,
+                    id: world.takeBulletID(), ownerID: player.id,
                     x: player.x + cosine(player.heading) * (playerRadius + 0.1),
                     y: player.y + sine(player.heading) * (playerRadius + 0.1),
                     heading: player.heading, remainingTicks: max(Int((bulletLifetime / dt).rounded()), 1)
                 )
-                world.nextEntityID += 1
                 world.bullets.append(bullet)
             }
             world.players[index] = player

@@ -2,7 +2,8 @@ import TickwireCodec
 
 /// One player in the arena: a human or a bot.
 public struct ArenaPlayer: Hashable, Sendable {
-    /// The player's entity id, stable for as long as the player is in the game.
+    /// The player's entity id, stable for as long as the player is in the game: a human's is
+    /// its client id (below ``ArenaWorld/firstBotID``), a bot's is at or above it.
     public var id: UInt32
     /// The name on the scoreboard (at most ``ArenaRules/maximumNameLength`` characters).
     public var name: String
@@ -54,10 +55,20 @@ public struct ArenaWorld: Hashable, Sendable {
     public var players: [ArenaPlayer] = []
     /// Bullets by ascending id.
     public var bullets: [ArenaBullet] = []
-    /// The next entity id to hand out (players and bullets share one id space).
-    public var nextEntityID: UInt32 = 1
+    /// The brains of the bots among the players (the server's; a client's copy has none).
+    public var bots: [ArenaBot] = []
+    /// The id the next bot gets.
+    public var nextBotID: UInt32 = ArenaWorld.firstBotID
+    /// The id the next bullet gets.
+    public var nextBulletID: UInt32 = ArenaWorld.firstBulletID
     /// The generator for spawn points.
     public var random: SplitMix64
+
+    /// Entity ids below this are humans, numbered by their client id.
+    public static let firstBotID: UInt32 = 0x4000_0000
+    /// Entity ids from this up are bullets; players are always below, so a snapshot lists
+    /// players first and bullets after.
+    public static let firstBulletID: UInt32 = 0x8000_0000
 
     /// Creates an empty arena.
     ///
@@ -77,5 +88,12 @@ public struct ArenaWorld: Hashable, Sendable {
     /// The index of the player with an id, if present.
     func playerIndex(_ id: UInt32) -> Int? {
         players.firstIndex { $0.id == id }
+    }
+
+    /// Hands out the next bullet id, wrapping within the bullet range.
+    mutating func takeBulletID() -> UInt32 {
+        let id = nextBulletID
+        nextBulletID = id == UInt32.max ? ArenaWorld.firstBulletID : id + 1
+        return id
     }
 }

@@ -1,4 +1,5 @@
 import TickwireCodec
+import TickwireSim
 
 /// How the arena's world travels in snapshots: two entity types, players and bullets,
 /// and the mapping between ``ArenaWorld`` and ``Snapshot`` entities.
@@ -48,41 +49,35 @@ public enum ArenaSchema {
     ///
     /// - Parameters:
     ///   - world: The world.
-    ///   - snapshot: Cleared and filled with the world's players and bullets, tick included.
-    public static func capture(_ world: ArenaWorld, into snapshot: inout Snapshot) {
+    ///   - snapshot: Cleared and filled with the world's players and bullets (its tick is the caller's).
+    /// - Throws: ``SnapshotError`` when the world has more entities than a snapshot may hold.
+    public static func capture(_ world: ArenaWorld, into snapshot: inout Snapshot) throws(SnapshotError) {
         snapshot.removeAll()
-        snapshot.tick = world.tick
-        // Players and bullets share one ascending id space, so merging them keeps ids sorted.
+        // Both lists are sorted by id; merging them appends in id order, the cheap way to insert.
         var playerIndex = 0, bulletIndex = 0
         while playerIndex < world.players.count || bulletIndex < world.bullets.count {
             let takesPlayer = bulletIndex == world.bullets.count
                 || (playerIndex < world.players.count && world.players[playerIndex].id < world.bullets[bulletIndex].id)
-            do {
-                if takesPlayer {
-                    let player = world.players[playerIndex]
-                    playerIndex += 1
-                    let index = try snapshot.insert(id: player.id, type: playerType)
-                    snapshot.set(player.x, at: index, field: PlayerField.x)
-                    snapshot.set(player.y, at: index, field: PlayerField.y)
-                    snapshot.set(player.heading, at: index, field: PlayerField.heading)
-                    snapshot.set(integer: Int64(player.health), at: index, field: PlayerField.health)
-                    snapshot.set(integer: Int64(player.score), at: index, field: PlayerField.score)
-                    snapshot.set(integer: player.isBot ? 1 : 0, at: index, field: PlayerField.isBot)
-                    for (offset, character) in player.name.prefix(ArenaRules.maximumNameLength).enumerated() {
-                        let code = nameAlphabet.firstIndex(of: character).map { $0 + 1 } ?? 0
-                        snapshot.set(integer: Int64(code), at: index, field: PlayerField.firstNameCharacter + offset)
-                    }
-                } else {
-                    let bullet = world.bullets[bulletIndex]
-                    bulletIndex += 1
-                    let index = try snapshot.insert(id: bullet.id, type: bulletType)
-                    snapshot.set(bullet.x, at: index, field: BulletField.x)
-                    snapshot.set(bullet.y, at: index, field: BulletField.y)
+            if takesPlayer {
+                let player = world.players[playerIndex]
+                playerIndex += 1
+                let index = try snapshot.insert(id: player.id, type: playerType)
+                snapshot.set(player.x, at: index, field: PlayerField.x)
+                snapshot.set(player.y, at: index, field: PlayerField.y)
+                snapshot.set(player.heading, at: index, field: PlayerField.heading)
+                snapshot.set(integer: Int64(player.health), at: index, field: PlayerField.health)
+                snapshot.set(integer: Int64(player.score), at: index, field: PlayerField.score)
+                snapshot.set(integer: player.isBot ? 1 : 0, at: index, field: PlayerField.isBot)
+                for (offset, character) in player.name.prefix(ArenaRules.maximumNameLength).enumerated() {
+                    let code = nameAlphabet.firstIndex(of: character).map { $0 + 1 } ?? 0
+                    snapshot.set(integer: Int64(code), at: index, field: PlayerField.firstNameCharacter + offset)
                 }
-            } catch {
-                // Only the entity limit can stop an insert here (ids are unique and types valid);
-                // past it the rest of the world is left out of this snapshot.
-                return
+            } else {
+                let bullet = world.bullets[bulletIndex]
+                bulletIndex += 1
+                let index = try snapshot.insert(id: bullet.id, type: bulletType)
+                snapshot.set(bullet.x, at: index, field: BulletField.x)
+                snapshot.set(bullet.y, at: index, field: BulletField.y)
             }
         }
     }
@@ -107,6 +102,33 @@ public enum ArenaSchema {
             score: Int(snapshot.integer(at: index, field: PlayerField.score)),
             isBot: snapshot.integer(at: index, field: PlayerField.isBot) != 0
         )
+    }
+
+    /// Reads a player from an entity of a client's interpolated view.
+    ///
+    /// - Parameter entity: A player entity (values in field order).
+    /// - Returns: The player as drawn.
+    public static func player(from entity: EntityView) -> ArenaScene.Player {
+        let values = entity.values
+        func value(_ field: Int) -> Double { field < values.count ? values[field] : 0 }
+        var name = ""
+        for offset in 0..<ArenaRules.maximumNameLength {
+            let code = Int(value(PlayerField.firstNameCharacter + offset).rounded())
+            if code > 0 && code <= nameAlphabet.count { name.append(nameAlphabet[code - 1]) }
+        }
+        return ArenaScene.Player(
+            id: entity.id, name: name, x: value(PlayerField.x), y: value(PlayerField.y), heading: value(PlayerField.heading),
+            health: Int(value(PlayerField.health).rounded()), score: Int(value(PlayerField.score).rounded()),
+            isBot: value(PlayerField.isBot) != 0
+        )
+    }
+
+    /// Reads a bullet from an entity of a client's interpolated view.
+    ///
+    /// - Parameter entity: A bullet entity.
+    /// - Returns: The bullet as drawn.
+    public static func bullet(from entity: EntityView) -> ArenaScene.Bullet {
+        ArenaScene.Bullet(x: entity.values.first ?? 0, y: entity.values.count > 1 ? entity.values[1] : 0)
     }
 
     /// Reads every player and bullet of a snapshot into a scene.

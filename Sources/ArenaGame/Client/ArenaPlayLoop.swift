@@ -1,0 +1,111 @@
+import TickwireSim
+
+/// The two ways a person (or a test) plays an ``ArenaClient``: interactively in a terminal,
+/// or headless from a script, printing frames as text.
+public enum ArenaPlayLoop {
+    /// Plays in the terminal until `q`, Ctrl-C, or a refused connection: raw mode, the
+    /// alternate screen, redraws of changed rows only, `n` toggles the net graph.
+    ///
+    /// - Parameters:
+    ///   - client: The client to play.
+    ///   - notice: A line shown under the arena (how a second player joins, say).
+    ///   - usesColor: Whether to draw in colour (off when `NO_COLOR` is set).
+    /// - Returns: Why play ended, in words.
+    /// - Throws: ``TerminalSession/OpenError`` when standard input or output is not a terminal.
+    public static func playInteractively(_ client: ArenaClient, notice: String, usesColor: Bool) throws(TerminalSession.OpenError) -> String {
+        let terminal = try TerminalSession.open()
+        defer { terminal.close() }
+        var renderer = ScreenRenderer(usesColor: usesColor)
+        var decoder = KeyDecoder()
+        var held = HeldKeys()
+        var showsNetGraph = false
+        var size = terminal.size
+        let clock = client.clock
+        var nextTick = clock.now
+        while true {
+            // Read keys until this tick is due.
+            while true {
+                let remaining = nextTick - clock.now
+                let milliseconds = Int32(max(0, min(remaining.secondsValue * 1000, 50)))
+                var keys = decoder.decode(terminal.readInput(timeoutMilliseconds: milliseconds))
+                if keys.isEmpty { keys = decoder.flushPendingEscape() }
+                for key in keys {
+                    switch key {
+                    case .character("q"), .character("Q"), .interrupt, .escape:
+                        client.leave()
+                        return "you left the arena"
+                    case .character("n"), .character("N"):
+                        showsNetGraph.toggle()
+                    default:
+                        held.press(key, at: clock.now.seconds)
+                    }
+                }
+                if clock.now >= nextTick { break }
+            }
+            let period = Duration.secondsValue(1 / Double(max(client.tickRate, 1)))
+            nextTick = max(nextTick + period, clock.now - period)
+            client.tick(input: held.input(at: clock.now.seconds))
+            if case .refused(let reason) = client.connectionState { return "the server refused: \(reason)" }
+            let currentSize = terminal.size
+            if currentSize != size {
+                size = currentSize
+                renderer.invalidate()
+            }
+            var scene = client.scene(showsNetGraph: showsNetGraph)
+            scene.notice = notice
+            terminal.write(renderer.render(ArenaRenderer.render(scene, width: size.columns, height: size.rows)))
+        }
+    }
+
+    /// Plays a script headless for `frames` client ticks, in real time.
+    ///
+    /// - Parameters:
+    ///   - client: The client to play.
+    ///   - script: The inputs, tick by tick.
+    ///   - frames: Client ticks to run.
+    ///   - width: Columns of the text frames.
+    ///   - height: Rows of the text frames.
+    ///   - output: Receives each frame as text when given: a header line
+    ///     `--- frame N · you x,y hp H kills K · players P · bullets B · STATUS ---`, then the screen.
+    /// - Returns: The last scene.
+    @discardableResult
+    public static func playScript(
+        _ client: ArenaClient, script: ArenaScript, frames: Int, width: Int = 80, height: Int = 24,
+        output: ((String) -> Void)? = nil
+    ) -> ArenaScene {
+        let clock = client.clock
+        var nextTick = clock.now
+        var scene = client.scene()
+        var scriptTick = 0
+        for frame in 0..<max(frames, 0) {
+            clock.sleep(until: nextTick)
+            nextTick = nextTick + .secondsValue(1 / Double(max(client.tickRate, 1)))
+            // The script starts once the player is in the game, so its moves are not lost to the handshake.
+            let isPlaying = client.session.clientID != nil && scene.players.contains { $0.id == client.session.clientID }
+            let input = isPlaying ? script.input(atTick: scriptTick) : .idle
+            if isPlaying { scriptTick += 1 }
+            client.tick(input: input)
+            scene = client.scene(showsNetGraph: true)
+            if let output {
+                output(header(frame: frame, scene: scene) + "\n" + ArenaRenderer.render(scene, width: width, height: height).plainText)
+            }
+        }
+        return scene
+    }
+
+    /// The header line of a dumped frame: what tests read.
+    static func header(frame: Int, scene: ArenaScene) -> String {
+        var parts = ["--- frame \(frame)"]
+        if let me = scene.localPlayerID, let player = scene.players.first(where: { $0.id == me }) {
+            parts.append("you \(ArenaFormat.decimal(player.x, places: 2)),\(ArenaFormat.decimal(player.y, places: 2)) hp \(player.health) kills \(player.score) id \(player.id)")
+        } else {
+            parts.append("you -")
+        }
+        let others = scene.players.filter { $0.id != scene.localPlayerID }
+        parts.append("players \(scene.players.count) (bots \(others.filter(\.isBot).count))")
+        parts.append("bullets \(scene.bullets.count)")
+        parts.append("min-other-hp \(others.map(\.health).min() ?? -1)")
+        parts.append("\(scene.connectionStatus) ---")
+        return parts.joined(separator: " · ")
+    }
+}

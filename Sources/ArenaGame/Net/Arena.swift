@@ -1,0 +1,106 @@
+import TickwireCodec
+import TickwireSim
+
+/// The arena as a Tickwire ``Game``: everything the host and the client sessions need to
+/// network it, written against the public API alone.
+///
+/// The server steps the whole world, bots included; a client restores a world from a
+/// snapshot and steps it with its own inputs to predict its player.
+public struct Arena: Game {
+    /// How many bots a new room starts with.
+    public var botCount: Int
+    /// The walls.
+    public var map: ArenaMap
+
+    /// Creates the game.
+    ///
+    /// - Parameters:
+    ///   - botCount: Bots in each new room.
+    ///   - map: The walls.
+    public init(botCount: Int = 6, map: ArenaMap = .standard) {
+        self.botCount = max(botCount, 0)
+        self.map = map
+    }
+
+    /// The arena's snapshot schema.
+    public var schema: Schema { ArenaSchema.schema }
+
+    /// A new room's world, with its bots; the room's name seeds it.
+    public func makeWorld(room: String) -> ArenaWorld {
+        // FNV-1a over the room name: the same room always starts the same way.
+        var seed: UInt64 = 0xCBF2_9CE4_8422_2325
+        for byte in room.utf8 { seed = (seed ^ UInt64(byte)) &* 0x0000_0100_0000_01B3 }
+        var world = ArenaWorld(map: map, seed: seed)
+        for index in 0..<botCount {
+            ArenaRules.addBot(named: Self.botNames[index % Self.botNames.count], seed: seed &+ UInt64(index), to: &world)
+        }
+        return world
+    }
+
+    /// Names bots are given, in order.
+    static let botNames = ["Ada", "Bolt", "Cog", "Dot", "Echo", "Flux", "Gizmo", "Hex", "Ion", "Jolt", "Kilo", "Lux"]
+
+    /// Steps the world by one tick.
+    public func step(_ state: ArenaWorld, inputs: [UInt32: ArenaInput], dt: Double) -> ArenaWorld {
+        var world = state
+        ArenaRules.step(&world, inputs: inputs, dt: dt)
+        return world
+    }
+
+    /// Adds a client's player (its entity id is its client id) named `player<N>`.
+    public func addPlayer(_ player: UInt32, to state: ArenaWorld) -> ArenaWorld {
+        addPlayer(player, payload: [], to: state)
+    }
+
+    /// Adds a client's player named by the hello's payload (UTF-8; characters outside
+    /// ``ArenaSchema/nameAlphabet`` are dropped), or `player<N>` when nothing usable is left.
+    public func addPlayer(_ player: UInt32, payload: [UInt8], to state: ArenaWorld) -> ArenaWorld {
+        let sent = String(decoding: payload.prefix(64), as: UTF8.self)
+        let name = String(sent.filter { ArenaSchema.nameAlphabet.contains($0) }.prefix(ArenaRules.maximumNameLength))
+        var world = state
+        ArenaRules.addHuman(id: player, named: name.isEmpty ? "player\(player)" : name, to: &world)
+        return world
+    }
+
+    /// Removes a client's player.
+    public func removePlayer(_ player: UInt32, from state: ArenaWorld) -> ArenaWorld {
+        var world = state
+        ArenaRules.removePlayer(player, from: &world)
+        return world
+    }
+
+    /// Writes the world's players and bullets into a snapshot.
+    public func capture(_ state: ArenaWorld, into snapshot: inout Snapshot) throws(SnapshotError) {
+        try ArenaSchema.capture(state, into: &snapshot)
+    }
+
+    /// Rebuilds the players of a snapshot, for predicting the local one. Bullets are left
+    /// out (their flight is the server's business), and a dead player waits for the
+    /// server to respawn it rather than respawning on its own.
+    public func restore(from snapshot: Snapshot) -> ArenaWorld {
+        var world = ArenaWorld(map: map, seed: 0)
+        world.tick = snapshot.tick
+        for index in snapshot.indices where snapshot.typeIndex(at: index) == ArenaSchema.playerType {
+            let drawn = ArenaSchema.player(in: snapshot, at: index)
+            world.players.append(ArenaPlayer(
+                id: drawn.id, name: drawn.name, isBot: drawn.isBot, x: drawn.x, y: drawn.y, heading: drawn.heading,
+                health: drawn.health, score: drawn.score, respawnTicks: drawn.health > 0 ? 0 : Int.max / 2, cooldownTicks: 0
+            ))
+        }
+        return world
+    }
+
+    /// A client's player entity is its client id, while it is in the world.
+    public func entityID(of player: UInt32, in state: ArenaWorld) -> UInt32? {
+        state.player(player) != nil ? player : nil
+    }
+
+    /// An input as one byte.
+    public func encode(_ input: ArenaInput) -> [UInt8] { input.encoded }
+
+    /// An input from its byte, or `nil` for anything that is not one.
+    public func decodeInput(_ bytes: [UInt8]) -> ArenaInput? {
+        let input = ArenaInput(decoding: bytes)
+        return input.encoded == bytes ? input : nil
+    }
+}

@@ -1,0 +1,134 @@
+import Synchronization
+import TickwireCodec
+import TickwireSim
+import TickwireWebSocket
+
+/// The arena's game server: a Tickwire ``Host`` of the ``Arena`` game behind a WebSocket
+/// listener, ticking in real time on the thread that calls ``run(status:)``.
+///
+/// Rooms are picked by the URL path (`ws://host:port/ROOM`); unknown rooms open on demand
+/// up to ``Options/maximumRooms``.
+public final class ArenaServer {
+    /// How the server runs.
+    public struct Options: Hashable, Sendable {
+        /// The address to listen on (`127.0.0.1` for this machine only, `0.0.0.0` for all).
+        public var host = "127.0.0.1"
+        /// The port; 0 lets the kernel pick one.
+        public var port = 7777
+        /// Bots in each room.
+        public var bots = 6
+        /// Ticks per second.
+        public var tickRate = 30
+        /// Rooms opened at start (more open on demand while under ``maximumRooms``).
+        public var rooms = ["main"]
+        /// The most rooms the server runs.
+        public var maximumRooms = 16
+        /// Players per room.
+        public var roomCapacity = 32
+        /// Seconds a disconnected player's place is kept for it to resume.
+        public var resumeGracePeriod = 30.0
+
+        /// The defaults: port 7777 on this machine, six bots, 30 Hz, one room `main`.
+        public init() {}
+    }
+
+    /// The options the server runs with.
+    public let options: Options
+    /// The port the server listens on (the kernel's choice when asked for port 0).
+    public let port: Int
+    private let transport: WebSocketTransportServer
+    private let host: Host<Arena>
+    private let clock = MonotonicClock()
+    private let stopRequest: ServerStopRequest
+
+    /// Opens the listening socket and the configured rooms.
+    ///
+    /// - Parameters:
+    ///   - options: Address, rates, rooms and bots.
+    ///   - stopRequest: The flag that ends ``run(status:)``; pass one to stop the server from another thread.
+    /// - Throws: ``SystemError`` when the port cannot be bound.
+    public init(options: Options, stopRequest: ServerStopRequest = ServerStopRequest()) throws(SystemError) {
+        self.options = options
+        self.stopRequest = stopRequest
+        var socket = WebSocketServerConfiguration(host: options.host, port: options.port)
+        socket.maximumConnections = options.roomCapacity * options.maximumRooms + 64
+        transport = try WebSocketTransportServer(configuration: socket)
+        port = transport.address?.port ?? options.port
+        var configuration = HostConfiguration()
+        configuration.tickRate = options.tickRate
+        configuration.rooms = options.rooms
+        configuration.createsRoomsOnDemand = true
+        configuration.roomCapacity = options.roomCapacity
+        configuration.resumeGracePeriod = .milliseconds(Int64(options.resumeGracePeriod * 1000))
+        host = Host(game: Arena(botCount: options.bots), listener: transport, clock: clock, configuration: configuration)
+    }
+
+    /// Ticks every room in real time until ``ServerStopRequest/requestStop()``, then closes
+    /// every connection (code 1001) and returns.
+    ///
+    /// - Parameter status: Called every `statusInterval` seconds with a line describing the
+    ///   server (clients, bots, tick p99, kbit/s out), on this thread.
+    /// - Parameter statusInterval: Seconds between status lines.
+    public func run(statusInterval: Double = 5, status: (String) -> Void = { _ in }) {
+        var nextStatus = clock.now + .secondsValue(statusInterval)
+        host.run {
+            if clock.now >= nextStatus {
+                status(statusLine())
+                nextStatus = clock.now + .secondsValue(statusInterval)
+            }
+            return stopRequest.isStopRequested
+        }
+        transport.shutdown(timeout: .seconds(1))
+    }
+
+    /// One line about the server now: rooms, clients, bots, tick p99 and outgoing kbit/s.
+    public func statusLine() -> String {
+        var clients = 0, bots = 0, bytesOut = 0, worstP99 = Duration.zero, ticks: UInt64 = 0
+        for name in host.roomNames {
+            guard let room = host.room(named: name) else { continue }
+            let metrics = room.metrics
+            clients += metrics.connectedClients
+            bots += room.state.bots.count
+            bytesOut += metrics.bytesOutPerSecond
+            worstP99 = max(worstP99, metrics.ticks.p99)
+            ticks += metrics.ticks.ticksRun
+        }
+        let p99 = Double(worstP99.components.seconds) * 1000 + Double(worstP99.components.attoseconds) / 1e15
+        return "rooms \(host.roomNames.count)  clients \(clients)  bots \(bots)  ticks \(ticks)"
+            + "  tick p99 \(ArenaFormat.decimal(p99, places: 2)) ms  out \(ArenaFormat.decimal(Double(bytesOut) * 8 / 1000, places: 1)) kbit/s"
+    }
+}
+
+@available(*, unavailable, message: "An ArenaServer runs on one thread; stop it through its ServerStopRequest.")
+extension ArenaServer: Sendable {}
+
+/// A flag another thread (or a signal handler) raises to stop an ``ArenaServer``.
+public final class ServerStopRequest: Sendable {
+    private let flag = Atomic<Bool>(false)
+
+    /// Creates a lowered flag.
+    public init() {}
+
+    /// Asks the server to stop after its current tick.
+    public func requestStop() { flag.store(true, ordering: .releasing) }
+
+    /// Whether a stop was asked for.
+    public var isStopRequested: Bool { flag.load(ordering: .acquiring) }
+}
+
+/// Small number formatting without Foundation.
+enum ArenaFormat {
+    /// `value` with `places` decimals, rounded.
+    static func decimal(_ value: Double, places: Int) -> String {
+        guard value.isFinite else { return "-" }
+        var scale = 1.0
+        for _ in 0..<places { scale *= 10 }
+        let scaled = (abs(value) * scale).rounded()
+        let whole = Int(scaled / scale)
+        let fraction = Int(scaled) - whole * Int(scale)
+        let sign = value < 0 && scaled > 0 ? "-" : ""
+        guard places > 0 else { return "\(sign)\(whole)" }
+        let digits = String(fraction)
+        return "\(sign)\(whole).\(String(repeating: "0", count: places - digits.count))\(digits)"
+    }
+}

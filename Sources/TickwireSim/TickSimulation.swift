@@ -1,0 +1,128 @@
+/// A whole networked game on one thread and a virtual clock: a ``Host`` and any number of
+/// ``ClientSession``s joined by a seeded ``SimulatedNetwork``, stepped a millisecond at a
+/// time. The same seed gives the same run, byte for byte, so tests can assert what
+/// players see under latency, jitter, loss, stalls and disconnects.
+///
+/// Clients tick at the host's rate and render at 60 frames per second.
+///
+/// ```swift
+/// let simulation = TickSimulation(game: MyGame(), seed: 7)
+/// let alice = simulation.addClient(downstream: LinkConditions(latency: .milliseconds(80)),
+///                                   input: { _, tick in MyGame.Input(moveRight: tick < 30) })
+/// simulation.run(for: .seconds(2))
+/// let view = simulation.clients[alice].render()
+/// ```
+///
+/// Not thread-safe: one thread drives it.
+public final class TickSimulation<G: Game> {
+    /// The clock everything runs on; ``run(for:)`` advances it.
+    public let clock = VirtualClock()
+    /// The simulated network between the host and the clients.
+    public let network: SimulatedNetwork
+    /// The host.
+    public let host: Host<G>
+    /// The game.
+    public let game: G
+    /// The clients, in the order they were added.
+    public private(set) var clients: [ClientSession<G>] = []
+    /// Each client's current connection.
+    public private(set) var connections: [SimulatedConnection] = []
+    /// Each client's input source: `(client index, client tick) -> input`.
+    public private(set) var inputs: [(Int, UInt64) -> G.Input?] = []
+    /// Called after every rendered frame with the client index and its view.
+    public var onFrame: ((Int, WorldView) -> Void)?
+    /// Called after every host step (1 ms).
+    public var onStep: (() -> Void)?
+    private var clientTick: UInt64 = 0
+    private var nextClientTick = Timestamp.zero
+    private var nextFrame = Timestamp.zero
+
+    /// Creates a host on a fresh simulated network.
+    ///
+    /// - Parameters:
+    ///   - game: The game.
+    ///   - seed: Fixes the network's randomness and the host's resume tokens.
+    ///   - configure: Adjusts the host's configuration.
+    public init(game: G, seed: UInt64 = 1, configure: (inout HostConfiguration) -> Void = { _ in }) {
+        self.game = game
+        network = SimulatedNetwork(clock: clock, seed: seed)
+        var configuration = HostConfiguration()
+        configuration.tokenSeed = seed
+        configure(&configuration)
+        host = Host(game: game, listener: network, clock: clock, configuration: configuration)
+    }
+
+    /// The first room the host opened (with the default configuration, the room named "").
+    public var room: Room<G> {
+        guard let name = host.roomNames.first, let room = host.room(named: name) else {
+            preconditionFailure("the host has no room: configure at least one in HostConfiguration.rooms")
+        }
+        return room
+    }
+
+    /// Adds a client that connects at once.
+    ///
+    /// - Parameters:
+    ///   - upstream: The client-to-host link.
+    ///   - downstream: The host-to-client link.
+    ///   - configure: Adjusts the client's configuration.
+    ///   - clientGame: The client's game, when it differs from the host's (to test mismatches).
+    ///   - input: The client's input each client tick.
+    /// - Returns: The client's index in ``clients``.
+    @discardableResult
+    public func addClient(
+        upstream: LinkConditions = .perfect, downstream: LinkConditions = .perfect,
+        configure: (inout ClientConfiguration) -> Void = { _ in },
+        game clientGame: G? = nil,
+        input: @escaping (Int, UInt64) -> G.Input? = { _, _ in nil }
+    ) -> Int {
+        var configuration = ClientConfiguration()
+        configure(&configuration)
+        let client = ClientSession(game: clientGame ?? game, clock: clock, configuration: configuration)
+        let connection = network.connect(upstream: upstream, downstream: downstream)
+        client.connect(over: connection)
+        clients.append(client)
+        connections.append(connection)
+        inputs.append(input)
+        return clients.count - 1
+    }
+
+    /// Replaces a client's connection with a fresh one and reconnects (resuming its session).
+    ///
+    /// - Parameters:
+    ///   - index: The client's index.
+    ///   - upstream: The new client-to-host link.
+    ///   - downstream: The new host-to-client link.
+    public func reconnect(_ index: Int, upstream: LinkConditions = .perfect, downstream: LinkConditions = .perfect) {
+        let connection = network.connect(upstream: upstream, downstream: downstream)
+        connections[index] = connection
+        clients[index].connect(over: connection)
+    }
+
+    /// Runs host, network and clients for `duration` of virtual time, in 1 ms steps.
+    ///
+    /// - Parameter duration: How long to run.
+    public func run(for duration: Duration) {
+        let end = clock.now + duration
+        let tickPeriod = Duration.nanoseconds(1_000_000_000 / Int64(max(host.configuration.tickRate, 1)))
+        while clock.now < end {
+            host.advance()
+            onStep?()
+            if clock.now >= nextClientTick {
+                for (index, client) in clients.enumerated() { client.tick(input: inputs[index](index, clientTick)) }
+                clientTick += 1
+                nextClientTick = nextClientTick + tickPeriod
+            }
+            if clock.now >= nextFrame {
+                for (index, client) in clients.enumerated() {
+                    if let view = client.render() { onFrame?(index, view) }
+                }
+                nextFrame = nextFrame + .nanoseconds(16_666_667)
+            }
+            clock.advance(by: .milliseconds(1))
+        }
+    }
+}
+
+@available(*, unavailable, message: "A TickSimulation is driven from one thread.")
+extension TickSimulation: Sendable {}

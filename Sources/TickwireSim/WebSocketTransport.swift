@@ -1,0 +1,233 @@
+import Synchronization
+import TickwireWebSocket
+
+/// The subprotocol Tickwire speaks over WebSocket (PROTOCOL.md section 1.1).
+public let tickwireWebSocketSubprotocol = "tickwire.v1"
+
+/// An inbox of transport events filled on a WebSocket loop thread and drained on the tick
+/// thread. `@unchecked Sendable`: every field lives in the `Mutex`.
+final class TransportInbox: @unchecked Sendable {
+    private struct State {
+        var events: [TransportEvent] = []
+        var isClosed = false
+    }
+
+    private let state = Mutex(State())
+
+    func push(_ event: TransportEvent) {
+        state.withLock { state in
+            guard !state.isClosed else { return }
+            state.events.append(event)
+            if case .closed = event { state.isClosed = true }
+        }
+    }
+
+    func drain() -> [TransportEvent] {
+        state.withLock { state in
+            let events = state.events
+            state.events.removeAll()
+            return events
+        }
+    }
+
+    var isClosed: Bool { state.withLock { $0.isClosed } }
+
+    /// Marks the inbox closed without an event (this side closed).
+    func closeLocally() {
+        state.withLock { $0.isClosed = true }
+    }
+}
+
+/// One WebSocket connection accepted by a ``WebSocketTransportServer``, seen as a
+/// ``TransportConnection``: binary messages in and out, one frame per message.
+///
+/// `@unchecked Sendable`: the inbox is Mutex-protected and the wrapped connection is Sendable.
+public final class WebSocketServerTransportConnection: TransportConnection, @unchecked Sendable {
+    let connection: WebSocketConnection
+    let inbox = TransportInbox()
+
+    init(_ connection: WebSocketConnection) {
+        self.connection = connection
+    }
+
+    /// The WebSocket connection's id.
+    public var connectionID: UInt64 { connection.id }
+
+    /// Sends `frame` as one binary message; dropped when the send buffer is full or the connection closed.
+    ///
+    /// - Parameter frame: The frame's bytes.
+    public func send(_ frame: [UInt8]) {
+        _ = connection.send(binary: frame)
+    }
+
+    /// Bytes queued in the WebSocket send buffer.
+    public var bufferedBytes: Int { connection.bufferedByteCount }
+
+    /// Takes the events received since the last call.
+    ///
+    /// - Returns: The frames, and `.closed` once the connection ended.
+    public func drain() -> [TransportEvent] { inbox.drain() }
+
+    /// Starts the WebSocket close handshake (code 1000).
+    public func close() {
+        inbox.closeLocally()
+        connection.close(code: .normalClosure)
+    }
+
+    /// Whether the connection is closed (either side).
+    public var isClosed: Bool { inbox.isClosed }
+}
+
+/// A ``TransportListener`` on a ``WebSocketServer``: accepts connections that offer the
+/// `tickwire.v1` subprotocol and turns their binary messages into frames.
+///
+/// The server's loop thread fills Mutex-protected inboxes; the host drains them once per
+/// tick. `@unchecked Sendable`: the pending list and the connection map live in a `Mutex`.
+public final class WebSocketTransportServer: TransportListener, @unchecked Sendable {
+    /// The connections, shared with the server's handler. `@unchecked Sendable`: its state is in the `Mutex`.
+    private final class Registry: @unchecked Sendable {
+        struct State {
+            var pending: [WebSocketServerTransportConnection] = []
+            var byID: [UInt64: WebSocketServerTransportConnection] = [:]
+        }
+        let state = Mutex(State())
+    }
+
+    private let registry = Registry()
+    private var server: WebSocketServer?
+
+    /// Creates and starts a server.
+    ///
+    /// - Parameter configuration: Address, limits and compression; the subprotocol is set to
+    ///   `tickwire.v1` and required.
+    /// - Returns: The transport; read the bound port from ``address``.
+    /// - Throws: ``SystemError`` when the socket cannot be opened.
+    public init(configuration: WebSocketServerConfiguration = WebSocketServerConfiguration()) throws(SystemError) {
+        var configuration = configuration
+        configuration.subprotocols = [tickwireWebSocketSubprotocol]
+        configuration.requiresSubprotocol = true
+        let registry = self.registry
+        let server = try WebSocketServer(configuration: configuration) { event in
+            switch event {
+            case .opened(let connection):
+                let transport = WebSocketServerTransportConnection(connection)
+                registry.state.withLock { state in
+                    state.pending.append(transport)
+                    state.byID[connection.id] = transport
+                }
+            case .message(let connection, let message):
+                guard let transport = registry.state.withLock({ $0.byID[connection.id] }) else { return }
+                if case .binary(let bytes) = message {
+                    transport.inbox.push(.frame(bytes))
+                } else {
+                    // Tickwire frames are binary messages only (PROTOCOL.md section 1).
+                    connection.close(code: .unsupportedData, reason: "Tickwire frames are binary messages")
+                }
+            case .closed(let connection, let frame):
+                let transport = registry.state.withLock { $0.byID.removeValue(forKey: connection.id) }
+                transport?.inbox.push(.closed(frame.code == .normalClosure ? .closedByPeer : .connectionLost))
+            case .writable:
+                break
+            }
+        }
+        self.server = server
+        _ = try server.start()
+    }
+
+    /// The address the server listens on (with the port the kernel chose for port 0).
+    public var address: SocketAddress? { server?.address }
+
+    /// Takes the connections opened since the last call.
+    ///
+    /// - Returns: The new connections, in the order they opened.
+    public func acceptPending() -> [any TransportConnection] {
+        registry.state.withLock { state in
+            let accepted = state.pending
+            state.pending.removeAll()
+            return accepted
+        }
+    }
+
+    /// Closes every connection and stops the server.
+    ///
+    /// - Parameter timeout: How long to wait for close handshakes.
+    public func shutdown(timeout: Duration = .seconds(2)) {
+        server?.shutdown(timeout: timeout)
+    }
+}
+
+/// A client-side ``TransportConnection`` over a ``WebSocketClient`` to a `ws://` URL.
+///
+/// One instance is one connection: it does not reconnect on its own (the session layer
+/// resumes over a new connection, with its token). Frames sent before the socket opens are
+/// queued and go out once it does. `@unchecked Sendable`: the inbox is Mutex-protected and
+/// the client is Sendable.
+public final class WebSocketClientTransportConnection: TransportConnection, @unchecked Sendable {
+    let inbox = TransportInbox()
+    private let client: WebSocketClient
+    private static let nextID = Atomic<UInt64>(1)
+    /// A number for logs (client connections are numbered in the order they were made).
+    public let connectionID: UInt64
+
+    /// Connects to `url`, offering the `tickwire.v1` subprotocol.
+    ///
+    /// - Parameters:
+    ///   - url: The server's URL, for example `ws://127.0.0.1:7000/play`.
+    ///   - configuration: Compression, keepalive and buffers; reconnection is turned off.
+    ///   - loop: The event loop to run on (share one among many connections, as a load tool
+    ///     should), or `nil` for a loop of its own, stopped by ``close()``.
+    /// - Throws: ``SystemError`` when the client's loop cannot be started.
+    public init(
+        url: WebSocketURL, configuration: WebSocketClientConfiguration = WebSocketClientConfiguration(), loop: EventLoop? = nil
+    ) throws(SystemError) {
+        var configuration = configuration
+        configuration.subprotocols = [tickwireWebSocketSubprotocol]
+        configuration.reconnect = ReconnectPolicy(isEnabled: false)
+        connectionID = WebSocketClientTransportConnection.nextID.wrappingAdd(1, ordering: .relaxed).oldValue
+        let inbox = self.inbox
+        client = try WebSocketClient(url: url, configuration: configuration, loop: loop) { event in
+            switch event {
+            case .message(.binary(let bytes)):
+                inbox.push(.frame(bytes))
+            case .disconnected(let frame):
+                inbox.push(.closed(frame.code == .normalClosure ? .closedByPeer : .connectionLost))
+            case .stateChanged(.closed(let frame)):
+                inbox.push(.closed(frame.code == .normalClosure ? .closedByPeer : .connectionLost))
+            default:
+                break
+            }
+        }
+        client.connect()
+    }
+
+    /// Sends `frame` as one binary message (queued while the connection is opening).
+    ///
+    /// - Parameter frame: The frame's bytes.
+    public func send(_ frame: [UInt8]) {
+        guard !inbox.isClosed else { return }
+        _ = client.send(binary: frame)
+    }
+
+    /// Bytes queued in the WebSocket send buffer.
+    public var bufferedBytes: Int { client.connection?.bufferedByteCount ?? 0 }
+
+    /// Takes the events received since the last call.
+    ///
+    /// - Returns: The frames, and `.closed` once the connection ended.
+    public func drain() -> [TransportEvent] { inbox.drain() }
+
+    /// Closes the connection (close handshake, code 1000) and stops the client's loop.
+    public func close() {
+        guard !inbox.isClosed else { return }
+        inbox.closeLocally()
+        client.close(code: .normalClosure)
+        client.shutdown()
+    }
+
+    /// Whether the connection is closed (either side).
+    public var isClosed: Bool { inbox.isClosed }
+
+    deinit {
+        client.shutdown()
+    }
+}

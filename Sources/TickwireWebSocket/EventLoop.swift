@@ -1,0 +1,238 @@
+import Synchronization
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Something the event loop tells when its descriptor is ready. Called on the loop thread only.
+protocol EventLoopHandler: AnyObject {
+    /// The registered descriptor is ready; `event` says how.
+    func handle(_ event: PollEvent)
+}
+
+/// One thread that waits on many non-blocking sockets (`epoll` on Linux, `poll` elsewhere) and runs timers.
+///
+/// Sockets, timers and handlers belong to the loop thread. Other threads hand work to it with
+/// ``execute(_:)``: the closure goes into a `Mutex`-protected inbox and an eventfd wakes the loop,
+/// which drains the inbox once per iteration. Many connections share one loop.
+///
+/// ```swift
+/// let loop = try EventLoop()
+/// try loop.start()
+/// loop.execute { print("on the loop thread") }
+/// loop.stop()
+/// ```
+public final class EventLoop: @unchecked Sendable {
+    // Thread safety: `inbox` is guarded by its `Mutex`; `poller.wake()` is a write(2) to an eventfd,
+    // safe from any thread; `loopThread` is guarded by its `Mutex`. Every other stored property
+    // (`poller` registrations, `handlers`, `timers`, `events`) is touched only on the loop thread,
+    // which every internal entry point asserts with `isInLoopThread` in debug builds.
+    private struct Inbox {
+        var work: [@Sendable () -> Void] = []
+        var isStopRequested = false
+        var isStarted = false
+        var isJoined = false
+        /// Set by the loop thread when it has run its last work; later work is refused.
+        var isFinished = false
+    }
+
+    private let poller: Poller
+    private let inbox = Mutex(Inbox())
+    private let loopThread = Mutex<pthread_t?>(nil)
+    private var handlers: [Int32: any EventLoopHandler] = [:]
+    private var timers = TimerQueue()
+    private var events: [PollEvent] = []
+    /// Channels with bytes written during this iteration, flushed once before the loop sleeps.
+    private var flushQueue: [TCPChannel] = []
+    /// Scratch space every socket read on this loop goes through (loop thread only).
+    let readBuffer: UnsafeMutableRawBufferPointer
+
+    /// Creates a loop; call ``start()`` to run it on its own thread.
+    ///
+    /// - Throws: ``SystemError`` when `epoll_create1` or `eventfd` fails.
+    public init() throws(SystemError) {
+        poller = try Poller()
+        readBuffer = .allocate(byteCount: 64 * 1024, alignment: 16)
+        // SIGPIPE: every send uses MSG_NOSIGNAL (Linux) or the socket has SO_NOSIGPIPE (Darwin),
+        // so a peer that resets the connection cannot kill the process; no global signal change.
+    }
+
+    deinit {
+        readBuffer.deallocate()
+    }
+
+    /// Starts the loop thread (`pthread_create`). Calling it again does nothing.
+    ///
+    /// - Throws: ``SystemError`` when the thread cannot be created.
+    public func start() throws(SystemError) {
+        let alreadyStarted = inbox.withLock { inbox in
+            defer { inbox.isStarted = true }
+            return inbox.isStarted
+        }
+        if alreadyStarted { return }
+        let box = Unmanaged.passRetained(self)
+        var thread = pthread_t.init(bitPattern: 0)
+        let status = loopThread.withLock { stored -> Int32 in
+            #if canImport(Glibc)
+            let status = pthread_create(&thread, nil, { argument in
+                guard let argument else { return nil }
+                Unmanaged<EventLoop>.fromOpaque(argument).takeRetainedValue().run()
+                return nil
+            }, box.toOpaque())
+            #else
+            var created: pthread_t?
+            let status = pthread_create(&created, nil, { argument in
+                Unmanaged<EventLoop>.fromOpaque(argument).takeRetainedValue().run()
+                return nil
+            }, box.toOpaque())
+            if let created { thread = created }
+            #endif
+            if status == 0 { stored = thread }
+            return status
+        }
+        guard status == 0 else {
+            box.release()
+            throw SystemError(call: "pthread_create", code: status)
+        }
+    }
+
+    /// Asks the loop to stop after its current iteration and waits for the thread to end (`pthread_join`).
+    ///
+    /// Registered sockets are released (and so closed) when the loop ends. Calling `stop` from the
+    /// loop thread itself only requests the stop and returns.
+    public func stop() {
+        inbox.withLock { $0.isStopRequested = true }
+        poller.wake()
+        if isInLoopThread { return }
+        let shouldJoin = inbox.withLock { inbox in
+            defer { inbox.isJoined = true }
+            return !inbox.isJoined
+        }
+        if shouldJoin, let thread = loopThread.withLock({ $0 }) { _ = pthread_join(thread, nil) }
+    }
+
+    /// Whether the caller runs on this loop's thread.
+    public var isInLoopThread: Bool {
+        loopThread.withLock { stored in
+            guard let stored else { return false }
+            return pthread_equal(stored, pthread_self()) != 0
+        }
+    }
+
+    /// Runs `work` on the loop thread, soon; safe to call from any thread, including the loop's own.
+    ///
+    /// Work handed over before the loop finishes stopping still runs; work handed to a loop that
+    /// has finished is dropped.
+    ///
+    /// - Parameter work: The closure to run. It runs after the current loop iteration's events.
+    public func execute(_ work: @escaping @Sendable () -> Void) {
+        enqueue(work)
+    }
+
+    /// Queues `work` for the loop thread.
+    ///
+    /// - Returns: `false` when the loop has finished and `work` will never run.
+    @discardableResult
+    func enqueue(_ work: @escaping @Sendable () -> Void) -> Bool {
+        let (isAccepted, shouldWake) = inbox.withLock { inbox -> (Bool, Bool) in
+            guard !inbox.isFinished else { return (false, false) }
+            inbox.work.append(work)
+            return (true, inbox.work.count == 1)
+        }
+        if shouldWake { poller.wake() }
+        return isAccepted
+    }
+
+    // MARK: Loop-thread API
+
+    /// Registers `handler` for `descriptor`. Loop thread only.
+    func register(_ descriptor: Int32, interest: PollInterest, handler: any EventLoopHandler) throws(SystemError) {
+        try poller.add(descriptor, interest: interest)
+        handlers[descriptor] = handler
+    }
+
+    /// Changes what `descriptor` is watched for. Loop thread only.
+    func reregister(_ descriptor: Int32, interest: PollInterest) throws(SystemError) {
+        try poller.modify(descriptor, interest: interest)
+    }
+
+    /// Forgets `descriptor` and releases its handler. Call before closing the descriptor. Loop thread only.
+    func deregister(_ descriptor: Int32) {
+        poller.remove(descriptor)
+        handlers[descriptor] = nil
+    }
+
+    /// Asks for `channel.flushRequested()` at the end of this loop iteration. Loop thread only.
+    ///
+    /// Writes made while handling one wake-up (many echoes of one read, one snapshot to each of
+    /// many clients) then leave in one `send` per socket instead of one per message.
+    func requestFlush(_ channel: TCPChannel) {
+        flushQueue.append(channel)
+    }
+
+    /// The number of registered descriptors (connections and listeners). Loop thread only.
+    var registeredCount: Int { handlers.count }
+
+    /// Runs `action` on the loop thread after `delay`. Loop thread only.
+    ///
+    /// - Returns: A handle for ``cancel(_:)``.
+    @discardableResult
+    func schedule(after delay: Duration, _ action: @escaping () -> Void) -> TimerHandle {
+        timers.schedule(at: MonotonicClock.now() &+ delay.nanoseconds, action)
+    }
+
+    /// Cancels a timer that has not run yet. Loop thread only.
+    func cancel(_ handle: TimerHandle) {
+        timers.cancel(handle)
+    }
+
+    private func run() {
+        // Wait until `start()` has published the thread id, so `isInLoopThread` is true from the first event.
+        while loopThread.withLock({ $0 == nil }) && !inbox.withLock({ $0.isStopRequested }) { sched_yield() }
+        while true {
+            var timeout: Int32 = -1
+            if let deadline = timers.nextDeadline() {
+                let now = MonotonicClock.now()
+                // Round up so a timer never fires early; cap so a far deadline fits in Int32 milliseconds.
+                timeout = deadline <= now ? 0 : Int32(min((deadline - now + 999_999) / 1_000_000, 60_000))
+            }
+            if inbox.withLock({ !$0.work.isEmpty || $0.isStopRequested }) { timeout = 0 }
+            do {
+                try poller.wait(timeoutMilliseconds: timeout, into: &events)
+            } catch {
+                // epoll_wait fails only on programming errors (EBADF, EINVAL); nothing sane to do but stop.
+                break
+            }
+            for event in events {
+                handlers[event.descriptor]?.handle(event)
+            }
+            for action in timers.popDue(now: MonotonicClock.now()) { action() }
+            let (work, isStopRequested) = inbox.withLock { inbox in
+                defer { inbox.work.removeAll(keepingCapacity: true) }
+                return (inbox.work, inbox.isStopRequested)
+            }
+            for item in work { item() }
+            while !flushQueue.isEmpty {
+                let channels = flushQueue
+                flushQueue.removeAll(keepingCapacity: true)
+                for channel in channels { channel.flushRequested() }
+            }
+            if isStopRequested { break }
+        }
+        // Run what was handed over before the stop, then refuse more (so `runAndWait` never hangs).
+        while true {
+            let work = inbox.withLock { inbox in
+                defer { inbox.work.removeAll() }
+                if inbox.work.isEmpty { inbox.isFinished = true }
+                return inbox.work
+            }
+            if work.isEmpty { break }
+            for item in work { item() }
+        }
+        for channel in flushQueue { channel.flushRequested() }
+        flushQueue = []
+        for descriptor in Array(handlers.keys) { deregister(descriptor) }
+        timers = TimerQueue()
+    }
+}

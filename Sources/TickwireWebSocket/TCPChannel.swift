@@ -1,0 +1,229 @@
+/// A connected non-blocking TCP socket on an ``EventLoop`` with a bounded outbound buffer.
+///
+/// Reads go through the loop's shared scratch buffer to ``onRead``; writes are tried at once and
+/// whatever the kernel does not take waits in the outbound buffer until the socket is writable.
+/// The owner decides the backpressure policy from ``bufferedByteCount`` and may pause reading
+/// (``isReadPaused``) so a peer that never reads cannot make it buffer without bound.
+///
+/// Not thread-safe: every member is for the loop thread.
+final class TCPChannel: EventLoopHandler {
+    let loop: EventLoop
+    private let socket: Socket
+    /// The descriptor, kept after close for logging.
+    let descriptor: Int32
+    /// The peer's address, when known.
+    let peer: SocketAddress?
+
+    /// Bytes arrived; the buffer is valid only during the call.
+    var onRead: (UnsafeRawBufferPointer) -> Void = { _ in }
+    /// The connection ended: `nil` for end of stream or a local close, else the failing call.
+    var onClose: (SystemError?) -> Void = { _ in }
+    /// The outbound buffer emptied after having held bytes.
+    var onWritable: () -> Void = {}
+    /// A non-blocking connect finished: `nil` on success, else why it failed.
+    var onConnect: ((SystemError?) -> Void)?
+
+    private var outbound: [UInt8] = []
+    private var outboundStart = 0
+    private var interest: PollInterest = []
+    private(set) var isClosed = false
+    private var isFlushRequested = false
+    private var isClosingAfterFlush = false
+
+    /// Bytes accepted by ``write(_:)`` and not yet taken by the kernel.
+    var bufferedByteCount: Int { outbound.count - outboundStart }
+
+    /// While `true` the channel does not read from the socket (backpressure towards the peer).
+    var isReadPaused = false {
+        didSet { if oldValue != isReadPaused { updateInterest() } }
+    }
+
+    /// Wraps an accepted or connecting socket and registers it on `loop` (loop thread only).
+    ///
+    /// - Parameter isConnecting: `true` for a socket whose non-blocking connect is in progress.
+    init(socket: Socket, peer: SocketAddress?, loop: EventLoop, isConnecting: Bool = false) throws(SystemError) {
+        self.socket = socket
+        self.descriptor = socket.descriptor
+        self.peer = peer
+        self.loop = loop
+        interest = isConnecting ? .write : .read
+        try loop.register(socket.descriptor, interest: interest, handler: self)
+    }
+
+    private func updateInterest() {
+        guard !isClosed else { return }
+        var wanted: PollInterest = []
+        if onConnect != nil || bufferedByteCount > 0 { wanted.insert(.write) }
+        if onConnect == nil && !isReadPaused { wanted.insert(.read) }
+        guard wanted != interest else { return }
+        interest = wanted
+        do {
+            try loop.reregister(descriptor, interest: wanted)
+        } catch {
+            // Reported on the next loop turn, like write errors: callers may hold their owner's lock.
+            isClosingAfterFlush = true
+            loop.schedule(after: .zero) { [weak self] in self?.close(error: error) }
+        }
+    }
+
+    func handle(_ event: PollEvent) {
+        if let onConnect {
+            guard event.isWritable || event.isHangup else { return }
+            self.onConnect = nil
+            let error = socket.connectionError()
+            if let error {
+                onClose = { _ in }  // the owner hears about the failure through onConnect only
+                close(error: nil)
+                onConnect(error)
+                return
+            }
+            try? socket.setNoDelay()
+            updateInterest()
+            onConnect(nil)
+            return
+        }
+        if event.isWritable { flush() }
+        if event.isHangup && isReadPaused && !isClosed {
+            // EPOLLHUP/EPOLLERR arrive whatever the interest: a paused channel would be woken
+            // again and again without reading, so a dead connection closes here.
+            close(error: socket.connectionError())
+            return
+        }
+        if event.isReadable || event.isHangup { readAvailable() }
+    }
+
+    private func readAvailable() {
+        let buffer = loop.readBuffer
+        // A few reads per wake-up: enough for throughput, bounded for fairness between connections.
+        for _ in 0..<4 {
+            guard !isClosed, !isReadPaused else { return }
+            do {
+                guard let count = try socket.read(into: buffer) else { return }
+                if count == 0 {
+                    close(error: nil)
+                    return
+                }
+                onRead(UnsafeRawBufferPointer(rebasing: buffer[0..<count]))
+                if count < buffer.count { return }
+            } catch {
+                close(error: error)
+                return
+            }
+        }
+    }
+
+    /// Writes at least this large go to the kernel at once when nothing is buffered; smaller ones
+    /// are gathered and sent once at the end of the loop iteration.
+    static let directWriteBytes = 64 * 1024
+
+    /// Sends `bytes`: small writes are gathered until the end of the loop iteration (one `send`
+    /// for many messages), large ones go out at once; what the kernel does not take waits for writability.
+    func write(_ bytes: UnsafeRawBufferPointer) {
+        guard !isClosed, !isClosingAfterFlush, bytes.count > 0 else { return }
+        var remaining = bytes
+        if bufferedByteCount == 0 && onConnect == nil && bytes.count >= Self.directWriteBytes {
+            do {
+                if let written = try socket.write(from: bytes) {
+                    remaining = UnsafeRawBufferPointer(rebasing: bytes[written...])
+                }
+            } catch {
+                // Report the failure on the next loop turn, not inside the caller's write: the
+                // owner's close handling must not re-enter code that is in the middle of sending.
+                isClosingAfterFlush = true
+                loop.schedule(after: .zero) { [weak self] in self?.close(error: error) }
+                return
+            }
+        }
+        guard remaining.count > 0 else { return }
+        outbound.append(contentsOf: remaining)
+        if interest.contains(.write) || onConnect != nil {
+            return  // a writable event will flush
+        }
+        if remaining.count < bytes.count {
+            updateInterest()  // the kernel's buffer is full: wait for writability
+        } else if !isFlushRequested {
+            isFlushRequested = true
+            loop.requestFlush(self)
+        }
+    }
+
+    /// The loop's end-of-iteration flush (see ``EventLoop/requestFlush(_:)``).
+    func flushRequested() {
+        isFlushRequested = false
+        guard !isClosed, bufferedByteCount > 0, !interest.contains(.write) else { return }
+        flush()
+    }
+
+    /// Sends `bytes` (see ``write(_:)-(UnsafeRawBufferPointer)``).
+    func write(_ bytes: [UInt8]) {
+        bytes.withUnsafeBytes { write($0) }
+    }
+
+    private func flush() {
+        let hadBytes = bufferedByteCount > 0
+        while bufferedByteCount > 0 {
+            let start = outboundStart
+            let result = outbound.withUnsafeBytes { raw in
+                Result { () throws(SystemError) in try socket.write(from: UnsafeRawBufferPointer(rebasing: raw[start...])) }
+            }
+            guard case .success(let count) = result else {
+                if case .failure(let error) = result { close(error: error) }
+                return
+            }
+            guard let written = count else { break }
+            outboundStart += written
+        }
+        if bufferedByteCount == 0 {
+            outbound.removeAll(keepingCapacity: outbound.capacity <= 1 << 20)
+            outboundStart = 0
+        } else if outboundStart >= 1 << 20 && outboundStart * 2 >= outbound.count {
+            // Compact once the sent prefix dominates, so the array does not grow forever.
+            outbound.removeFirst(outboundStart)
+            outboundStart = 0
+        }
+        if isClosingAfterFlush && bufferedByteCount == 0 {
+            finishClosing()
+            return
+        }
+        updateInterest()
+        if hadBytes && bufferedByteCount == 0 { onWritable() }
+    }
+
+    /// Closes once every buffered byte has been sent (or at once when none is buffered).
+    func closeAfterFlush() {
+        guard !isClosed, !isClosingAfterFlush else { return }
+        isClosingAfterFlush = true
+        if bufferedByteCount == 0 { finishClosing() }
+    }
+
+    /// How long a closing channel waits for the peer's end of stream after its own.
+    static let lingerTimeout: Duration = .seconds(2)
+
+    /// Sends our end of stream, then reads and discards until the peer's (bounded by ``lingerTimeout``):
+    /// closing with unread input would send a reset that can destroy the bytes just sent.
+    private func finishClosing() {
+        socket.shutdownWrite()
+        onRead = { _ in }
+        isReadPaused = false
+        updateInterest()
+        loop.schedule(after: Self.lingerTimeout) { [weak self] in self?.close(error: nil) }
+    }
+
+    /// Closes now, dropping buffered bytes, and calls ``onClose`` once.
+    func close(error: SystemError? = nil) {
+        guard !isClosed else { return }
+        isClosed = true
+        loop.deregister(descriptor)
+        socket.close()
+        outbound = []
+        outboundStart = 0
+        let onClose = self.onClose
+        self.onClose = { _ in }
+        onRead = { _ in }
+        onWritable = {}
+        onClose(error)
+    }
+}
+
+@available(*, unavailable)
+extension TCPChannel: Sendable {}

@@ -1,0 +1,239 @@
+/// Keepalive settings: how often to ping an idle peer and how long to wait for its pong.
+public struct KeepalivePolicy: Hashable, Sendable {
+    /// Time between pings.
+    public var interval: Duration
+    /// How long a ping may go unanswered before the connection is declared dead (closed as 1006).
+    public var pongTimeout: Duration
+
+    /// Creates a policy.
+    ///
+    /// - Parameters:
+    ///   - interval: Time between pings.
+    ///   - pongTimeout: The longest wait for a pong.
+    public init(interval: Duration = .seconds(15), pongTimeout: Duration = .seconds(10)) {
+        self.interval = interval
+        self.pongTimeout = pongTimeout
+    }
+}
+
+/// The loop-thread side of one open WebSocket connection: the protocol machine between a
+/// ``TCPChannel`` and the user, with the close timer, keepalive and send-buffer accounting.
+///
+/// Not thread-safe: every member is for the loop thread. The public handle is ``WebSocketConnection``.
+final class WebSocketChannel {
+    /// What the channel reports to its owner (server or client), on the loop thread.
+    enum Event {
+        case message(WebSocketMessage)
+        case writable
+        case closed(WebSocketCloseFrame)
+    }
+
+    private let tcp: TCPChannel
+    private let machine: WebSocketProtocolMachine
+    let connection: WebSocketConnection
+    private let closeTimeout: Duration
+    private let onEvent: (Event) -> Void
+    private var output: [UInt8] = []
+    private var closeTimer: TimerHandle?
+    /// The sans-IO keepalive schedule; one loop timer follows its `nextDeadline`.
+    private var keepaliveState: WebSocketKeepalive?
+    private var keepaliveTimer: TimerHandle?
+    private var isOverHighWaterMark = false
+    private(set) var isClosed = false
+
+    /// Takes over `tcp` after a successful handshake (loop thread only). Call ``start(initialBytes:)`` next.
+    init(tcp: TCPChannel, machine: WebSocketProtocolMachine, connection: WebSocketConnection,
+         closeTimeout: Duration, keepalive: KeepalivePolicy?, onEvent: @escaping (Event) -> Void) {
+        self.tcp = tcp
+        self.machine = machine
+        self.connection = connection
+        self.closeTimeout = closeTimeout
+        keepaliveState = keepalive.map {
+            WebSocketKeepalive(interval: $0.interval.nanoseconds, timeout: $0.pongTimeout.nanoseconds, now: MonotonicClock.now())
+        }
+        self.onEvent = onEvent
+        connection.channel.value = self
+        // Strong captures: the TCP channel clears its callbacks when it closes, which breaks the cycle.
+        tcp.onRead = { bytes in self.receive(bytes) }
+        tcp.onClose = { error in self.transportClosed(error) }
+        tcp.onWritable = { self.afterFlush() }
+        tcp.isReadPaused = false
+    }
+
+    /// Starts keepalive and processes bytes that arrived together with the handshake.
+    func start(initialBytes: [UInt8]) {
+        scheduleKeepalive()
+        if !initialBytes.isEmpty { initialBytes.withUnsafeBytes { receive($0) } }
+    }
+
+    // MARK: Sending
+
+    func send(_ message: WebSocketMessage) {
+        guard !isClosed, machine.state == .open else { return }
+        do {
+            switch message {
+            case .text(let text): try machine.sendText(text, output: &output)
+            case .binary(let bytes): try machine.sendBinary(bytes, output: &output)
+            }
+        } catch {
+            return  // only `connectionNotOpen`, checked above
+        }
+        flushOutput()
+    }
+
+    /// Starts the close handshake; the close timer closes the socket if the peer never answers.
+    func close(code: WebSocketCloseCode, reason: String) {
+        guard !isClosed, machine.state == .open else { return }
+        connection.isClosing.store(true, ordering: .releasing)
+        let fitting = reason.utf8.count <= 123 ? reason : ""  // the protocol allows 123 bytes of reason
+        let sent = (try? machine.close(code: code, reason: fitting, output: &output)) ?? false
+        flushOutput()
+        guard sent else { return }
+        closeTimer = tcp.loop.schedule(after: closeTimeout) { [weak self] in
+            guard let self, !self.isClosed else { return }
+            self.finish(WebSocketCloseFrame(code: .abnormalClosure, reason: "no close reply within \(self.closeTimeout)"))
+            self.tcp.close()
+        }
+    }
+
+    private func flushOutput() {
+        if !output.isEmpty {
+            tcp.write(output)
+            output.removeAll(keepingCapacity: output.capacity <= 1 << 16)
+        }
+        updateBufferAccounting()
+    }
+
+    private func updateBufferAccounting() {
+        guard !isClosed else { return }
+        connection.wireBytes.store(tcp.bufferedByteCount, ordering: .relaxed)
+        let buffered = connection.bufferedByteCount
+        let limits = connection.sendBufferLimits
+        if buffered > limits.highWaterMark { isOverHighWaterMark = true }
+        if buffered >= limits.pauseReadingThreshold { tcp.isReadPaused = true }
+    }
+
+    private func afterFlush() {
+        updateBufferAccounting()
+        checkDrain()
+    }
+
+    /// Resumes reading and reports ``Event/writable`` once the buffer has drained enough.
+    /// Called after the socket took bytes and after queued messages were framed, never from
+    /// inside a user's `send` (so the event does not re-enter the caller).
+    func checkDrain() {
+        let buffered = connection.bufferedByteCount
+        let limits = connection.sendBufferLimits
+        if tcp.isReadPaused && buffered <= limits.highWaterMark && !isClosed { tcp.isReadPaused = false }
+        if isOverHighWaterMark && buffered <= limits.lowWaterMark && !isClosed {
+            isOverHighWaterMark = false
+            onEvent(.writable)
+        }
+    }
+
+    // MARK: Receiving
+
+    private func receive(_ bytes: UnsafeRawBufferPointer) {
+        guard !isClosed else { return }
+        // Events are delivered after the machine returns: a handler that sends or closes re-enters
+        // the machine and `output`, which must not happen while `receive` holds them.
+        var events: [WebSocketEvent] = []
+        var failure: WebSocketError?
+        do {
+            try machine.receive(bytes, output: &output) { events.append($0) }
+        } catch {
+            failure = error
+        }
+        flushOutput()
+        for event in events { handle(event) }
+        if let failure {
+            connection.isClosing.store(true, ordering: .releasing)
+            finish(WebSocketCloseFrame(code: failure.closeCode, reason: failure.description))
+            tcp.closeAfterFlush()
+        } else if machine.state == .closed {
+            // The close handshake is complete: flush, then close the socket.
+            tcp.closeAfterFlush()
+        }
+    }
+
+    private func handle(_ event: WebSocketEvent) {
+        switch event {
+        case .text(let text):
+            keepaliveState?.activityObserved(now: MonotonicClock.now())
+            if !isClosed { onEvent(.message(.text(text))) }
+        case .binary(let bytes):
+            keepaliveState?.activityObserved(now: MonotonicClock.now())
+            if !isClosed { onEvent(.message(.binary(bytes))) }
+        case .ping: break  // the machine has answered it
+        case .pong(let payload):
+            if keepaliveState?.pongReceived(payload, now: MonotonicClock.now()) == true,
+               let roundTrip = keepaliveState?.lastRoundTrip {
+                connection.lastRoundTripNanoseconds.store(Int64(clamping: roundTrip), ordering: .relaxed)
+            }
+        case .close(let frame):
+            connection.isClosing.store(true, ordering: .releasing)
+            finish(frame)
+        }
+    }
+
+    private func transportClosed(_ error: SystemError?) {
+        let frame = machine.transportClosed()
+        if !isClosed {
+            var reported = frame
+            if let error, reported.code == .abnormalClosure { reported.reason = "\(error)" }
+            finish(reported)
+        }
+    }
+
+    // MARK: Keepalive
+
+    private func scheduleKeepalive() {
+        guard let deadline = keepaliveState?.nextDeadline, !isClosed else { return }
+        if let keepaliveTimer { tcp.loop.cancel(keepaliveTimer) }
+        let now = MonotonicClock.now()
+        let delay = Duration.nanoseconds(Int64(clamping: deadline > now ? deadline - now : 0))
+        keepaliveTimer = tcp.loop.schedule(after: delay) { [weak self] in self?.keepaliveDue() }
+    }
+
+    private func keepaliveDue() {
+        keepaliveTimer = nil
+        guard var state = keepaliveState, !isClosed, machine.state == .open else { return }
+        let action = state.poll(now: MonotonicClock.now())
+        keepaliveState = state
+        switch action {
+        case .idle: break
+        case .sendPing(let payload):
+            try? machine.sendPing(payload, output: &output)
+            flushOutput()
+        case .timedOut:
+            let waited = Duration.nanoseconds(Int64(clamping: state.timeout))
+            finish(WebSocketCloseFrame(code: .abnormalClosure, reason: "no pong within \(waited)"))
+            tcp.close()
+            return
+        }
+        scheduleKeepalive()
+    }
+
+    // MARK: Ending
+
+    /// Reports the connection closed, once, and releases timers and the handle's link.
+    private func finish(_ frame: WebSocketCloseFrame) {
+        guard !isClosed else { return }
+        isClosed = true
+        connection.isClosing.store(true, ordering: .releasing)
+        for timer in [closeTimer, keepaliveTimer].compactMap({ $0 }) { tcp.loop.cancel(timer) }
+        closeTimer = nil
+        keepaliveTimer = nil
+        connection.channel.value = nil
+        onEvent(.closed(frame))
+    }
+
+    /// Closes the socket at once without a close handshake (loop thread only).
+    func abort(reason: String) {
+        finish(WebSocketCloseFrame(code: .abnormalClosure, reason: reason))
+        tcp.close()
+    }
+}
+
+@available(*, unavailable)
+extension WebSocketChannel: Sendable {}

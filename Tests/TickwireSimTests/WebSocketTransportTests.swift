@@ -1,0 +1,55 @@
+import Testing
+import TickwireCodec
+import TickwireWebSocket
+@testable import TickwireSim
+
+@Suite("WebSocket transport")
+struct WebSocketTransportTests {
+    @Test("a host and two clients over real WebSockets on 127.0.0.1 handshake, exchange snapshots and converge")
+    func hostOverWebSockets() throws {
+        let server = try WebSocketTransportServer(configuration: WebSocketServerConfiguration(host: "127.0.0.1", port: 0))
+        defer { server.shutdown() }
+        let port = try #require(server.address?.port, "the server should report its bound port")
+        let clock = MonotonicClock()
+        let game = DotsGame(orbCount: 5, freezeAt: 0.5)
+        var configuration = HostConfiguration()
+        configuration.tickRate = 30
+        let host = Host(game: game, listener: server, clock: clock, configuration: configuration)
+        let url = try WebSocketURL("ws://127.0.0.1:\(port)/play")
+        var clients: [ClientSession<DotsGame>] = []
+        var connections: [WebSocketClientTransportConnection] = []
+        for _ in 0..<2 {
+            let connection = try WebSocketClientTransportConnection(url: url)
+            connections.append(connection)
+            let client = ClientSession(game: game, clock: clock)
+            client.connect(over: connection)
+            clients.append(client)
+        }
+        defer { for connection in connections { connection.close() } }
+        // Real time, bounded: run the host and clients at 30 Hz for at most 5 s, until both
+        // clients hold a snapshot taken after the world froze at 0.5 s of world time.
+        let deadline = clock.now + .seconds(5)
+        var tick = 0
+        while clock.now < deadline {
+            host.advance()
+            for (index, client) in clients.enumerated() {
+                client.tick(input: tick < 10 && index == 0 ? DotsGame.Input(dx: 1, dy: 0) : nil)
+            }
+            tick += 1
+            let frozen = (host.room(named: "")?.tick ?? 0) > 40
+            if frozen, clients.allSatisfy({ ($0.latestSnapshot?.tick ?? 0) > 30 }) { break }
+            clock.sleep(until: clock.now + .milliseconds(33))
+        }
+        let room = try #require(host.room(named: ""))
+        for (index, client) in clients.enumerated() {
+            #expect(client.status == .connected, "client \(index) status \(client.status)")
+            let snapshot = try #require(client.latestSnapshot, "client \(index) received no snapshot over WebSocket")
+            let truth = try #require(room.history.snapshot(at: snapshot.tick))
+            #expect(snapshot == truth, "client \(index)'s decoded snapshot of tick \(snapshot.tick) differs from the server's")
+            #expect(client.metrics.snapshotsUndecodable == 0)
+        }
+        #expect(room.clientIDs.count == 2)
+        let mover = try #require(clients[0].clientID)
+        #expect((room.state.players[mover]?.x ?? 0) > 3, "the first client's inputs travelled over the socket and moved its player")
+    }
+}

@@ -1,0 +1,76 @@
+import Testing
+import Tickwire
+
+/// The README's second example: a whole (tiny) game networked by Tickwire, tested tick by
+/// tick on the simulated network. Kept here so the README stays true.
+@Suite("README game example")
+struct ReadmeGameExampleTests {
+    /// A world of dots: each player is a dot that walks left or right.
+    struct Dots: Game {
+        struct World: Sendable { var x: [UInt32: Double] = [:] }
+        typealias Input = Int8  // -1, 0 or +1
+
+        let schema: Schema = {
+            do { return try Schema([EntityType("dot", fields: [Field("x", .float(min: 0, max: 100, resolution: 0.01))])]) }
+            catch { fatalError("\(error)") }
+        }()
+
+        func makeWorld(room: String) -> World { World() }
+        func step(_ world: World, inputs: [UInt32: Int8], dt: Double) -> World {
+            var world = world
+            for (player, direction) in inputs { world.x[player, default: 50] += Double(direction) * 10 * dt }
+            return world
+        }
+        func addPlayer(_ player: UInt32, to world: World) -> World { var world = world; world.x[player] = 50; return world }
+        func removePlayer(_ player: UInt32, from world: World) -> World { var world = world; world.x[player] = nil; return world }
+        func capture(_ world: World, into snapshot: inout Snapshot) throws(SnapshotError) {
+            for (player, x) in world.x.sorted(by: { $0.key < $1.key }) {
+                snapshot.set(x, at: try snapshot.insert(id: player, type: 0), field: 0)
+            }
+        }
+        func restore(from snapshot: Snapshot) -> World {
+            World(x: Dictionary(uniqueKeysWithValues: snapshot.indices.map { (snapshot.id(at: $0), snapshot.double(at: $0, field: 0)) }))
+        }
+        func entityID(of player: UInt32, in world: World) -> UInt32? { world.x[player] == nil ? nil : player }
+        func encode(_ input: Int8) -> [UInt8] { [UInt8(bitPattern: input)] }
+        func decodeInput(_ bytes: [UInt8]) -> Int8? { bytes.count == 1 ? Int8(bitPattern: bytes[0]) : nil }
+    }
+
+    @Test("a player walking right over a 100 ms link sees itself where the server has it")
+    func tickSimulation() throws {
+        let simulation = TickSimulation(game: Dots(), seed: 1)
+        let link = LinkConditions(latency: .milliseconds(100), jitter: .milliseconds(20))
+        let walker = simulation.addClient(upstream: link, downstream: link, input: { _, tick in tick < 40 ? 1 : 0 })
+        simulation.run(for: .seconds(4))
+
+        let client = simulation.clients[walker]
+        let id = try #require(client.clientID)
+        let serverX = try #require(simulation.room.state.x[id])
+        let seenX = try #require(client.render()?.entity(id: id)?.values[0])
+        #expect(serverX > 60, "40 ticks of walking at 10 units/s from 50 end near 70, at \(serverX)")
+        #expect(abs(seenX - serverX) <= 0.01, "the client shows \(seenX), the server has \(serverX)")
+    }
+
+    @Test("the same game over real WebSockets on 127.0.0.1, as the README's server and client snippet")
+    func overWebSockets() throws {
+        let listener = try WebSocketTransportServer(configuration: WebSocketServerConfiguration(host: "127.0.0.1", port: 0))
+        defer { listener.shutdown(timeout: .seconds(1)) }
+        let port = try #require(listener.address?.port)
+        let clock = MonotonicClock()
+        let host = Host(game: Dots(), listener: listener, clock: clock)
+        let session = ClientSession(game: Dots(), clock: clock)
+        session.connect(over: try WebSocketClientTransportConnection(url: WebSocketURL("ws://127.0.0.1:\(port)/")))
+        defer { session.leave() }
+        // Drive both from this thread until the client sees its own dot, for 10 s at most.
+        let deadline = clock.now + .seconds(10)
+        var seen: EntityView?
+        while clock.now < deadline && seen == nil {
+            host.advance()
+            session.tick(input: 1)
+            if let id = session.clientID { seen = session.render()?.entity(id: id) }
+            clock.sleep(until: clock.now + .milliseconds(5))
+        }
+        let dot = try #require(seen, "the client did not see its dot within 10 s")
+        #expect(dot.values[0] >= 50, "the dot starts at 50 and walks right")
+    }
+}

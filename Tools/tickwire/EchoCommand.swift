@@ -1,0 +1,82 @@
+import CommandLineSupport
+import Dispatch
+import TickwireWebSocket
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// `tickwire echo [--port P] [--host H] [--tcp] [--no-compression]`: an echo server for
+/// conformance suites (Autobahn's fuzzingclient), interop tests and benchmarks.
+///
+/// Echoes every text and binary message as received, with permessage-deflate offered to clients
+/// that ask for it. `--tcp` runs the plain TCP echo instead (the benchmark baseline). Prints
+/// `listening on ws://HOST:PORT/` (or `tcp://`) on standard output once bound; runs until
+/// SIGINT or SIGTERM, then closes every connection with 1001 and exits 0.
+enum EchoCommand {
+    static func run(_ arguments: [String]) throws {
+        var parsed = try CommandArguments(arguments, valueOptions: ["port", "host", "max-message-bytes"])
+        let port = try parsed.integer("port", default: 9001)
+        let host = parsed.string("host") ?? "127.0.0.1"
+        let isTCP = parsed.flag("tcp")
+        let isCompressed = !parsed.flag("no-compression")
+        let maximumMessageBytes = try parsed.integer("max-message-bytes", default: 64 << 20)
+        try parsed.rejectUnknown()
+        guard (0...65535).contains(port) else { throw CommandArguments.UsageError(description: "--port must be 0...65535") }
+
+        let stop = StopSignal()
+        if isTCP {
+            let server = try TCPEchoServer()
+            let address = try server.start(host: host, port: port)
+            announce("tcp", address)
+            stop.wait()
+            server.stop()
+            return
+        }
+
+        var configuration = WebSocketServerConfiguration(host: host, port: port)
+        if isCompressed { configuration.compression = PerMessageDeflateConfiguration() }
+        configuration.protocolConfiguration = WebSocketConfiguration(limits: WebSocketLimits(
+            maximumFramePayloadBytes: maximumMessageBytes, maximumMessageBytes: maximumMessageBytes))
+        // An echo answers what it reads: stop reading at 1 MiB of unsent echo, so a client that
+        // never reads cannot grow memory, but never drop an echo of a large message.
+        configuration.sendBuffer = SendBufferLimits(
+            highWaterMark: 1 << 20, hardLimit: max(4 * maximumMessageBytes, 64 << 20), pauseReadingThreshold: 1 << 20)
+        configuration.maximumHandshakeBytes = 16 * 1024
+        let server = try WebSocketServer(configuration: configuration) { event in
+            if case .message(let connection, let message) = event { connection.send(message) }
+        }
+        let address = try server.start()
+        announce("ws", address)
+        stop.wait()
+        server.shutdown(timeout: .seconds(2))
+    }
+
+    private static func announce(_ scheme: String, _ address: SocketAddress) {
+        print("listening on \(scheme)://\(address)/")
+        fflush(nil)  // all streams: `stdout` itself is a global var Swift 6 will not touch
+    }
+}
+
+/// Waits for SIGINT or SIGTERM (through Dispatch signal sources, with the default actions off).
+final class StopSignal {
+    private let stopped = DispatchSemaphore(value: 0)
+    private let sources: [any DispatchSourceSignal]
+
+    init() {
+        let stopped = self.stopped
+        sources = [SIGINT, SIGTERM].map { number in
+            signal(number, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
+            source.setEventHandler { stopped.signal() }
+            source.resume()
+            return source
+        }
+    }
+
+    /// Blocks until a stop signal arrives.
+    func wait() {
+        stopped.wait()
+    }
+}

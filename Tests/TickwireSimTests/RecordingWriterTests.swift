@@ -12,7 +12,8 @@ import TickwireCodec
 /// and moves right for half a second, a second player joins and leaves, three orbs circle.
 /// Returns the recording's bytes and the frames the recorded client's connection carried.
 func recordDotsSession(path: String) throws -> (bytes: [UInt8], sent: Int, received: Int) {
-    let simulation = Simulation(game: DotsGame(orbCount: 3, freezeAt: 0.6), seed: 7)
+    // Streaming compression, the mode whose frames only decode in order and in context.
+    let simulation = Simulation(game: DotsGame(orbCount: 3, freezeAt: 0.6), seed: 7) { $0.compressionPreference = [.streaming] }
     let recorder = try RecordingWriter(path: path, schema: simulation.game.schema)
     // The recorded client lives outside the harness (whose clients own plain connections) and
     // is ticked from its step hook, at the host's 20 Hz.

@@ -61,7 +61,8 @@ let package = Package(
 
         // Tests.
         .testTarget(name: "TickwireZlibTests", dependencies: ["TickwireZlib"], swiftSettings: strictSettings),
-        .testTarget(name: "TickwireCodecTests", dependencies: ["TickwireCodec"], swiftSettings: strictSettings),
+        // Fixtures are read through #filePath, not bundled as resources.
+        .testTarget(name: "TickwireCodecTests", dependencies: ["TickwireCodec"], exclude: ["Fixtures"], swiftSettings: strictSettings),
         .testTarget(name: "TickwireWebSocketTests", dependencies: ["TickwireWebSocket", "TickwireCodec"], swiftSettings: strictSettings),
         .testTarget(name: "TickwireSimTests", dependencies: ["TickwireSim"], swiftSettings: strictSettings),
         .testTarget(name: "TickwireTests", dependencies: ["Tickwire"], swiftSettings: strictSettings),

@@ -16,9 +16,10 @@ let usage = """
                   [--compression perframe|streaming|none] [--compression-level 6]
             run a headless server; prints a status line every few seconds
       arena join ws://HOST:PORT/ROOM [--name NAME] [--lag MS] [--jitter MS] [--loss PERCENT]
-                 [--script "d5 w3 space _10" --frames N [--dump]]
+                 [--script "d5 w3 space _10" --frames N [--dump]] [--record FILE]
             join a server; --lag/--jitter/--loss play through a bad network on purpose;
-            --script plays headless for N ticks, --dump prints every frame as text
+            --script plays headless for N ticks, --dump prints every frame as text;
+            --record writes every frame to FILE for `tickwire inspect FILE`
 
     keys: WASD or arrows move, space fires, n toggles the net graph, q quits
     """
@@ -86,7 +87,7 @@ func makeClientOptions(url: String, parsed: inout CommandArguments) throws -> Ar
 
 func join(_ arguments: [String]) throws {
     var parsed = try CommandArguments(
-        arguments, valueOptions: ["name", "lag", "jitter", "loss", "script", "frames", "width", "height"])
+        arguments, valueOptions: ["name", "lag", "jitter", "loss", "script", "frames", "width", "height", "record"])
     if parsed.flag("help") { print(usage); return }
     guard let url = parsed.positionals.first else { fail("join needs a URL, e.g. ws://127.0.0.1:7777/main\n\n\(usage)") }
     let options = try makeClientOptions(url: url, parsed: &parsed)
@@ -94,8 +95,14 @@ func join(_ arguments: [String]) throws {
     let frames = try parsed.integer("frames", default: 300)
     let dump = parsed.flag("dump")
     let width = try parsed.integer("width", default: 80), height = try parsed.integer("height", default: 24)
+    let recordPath = parsed.string("record")
     try parsed.rejectUnknown()
-    let client = ArenaClient(options: options)
+    var recorder: RecordingWriter?
+    if let recordPath {
+        do { recorder = try RecordingWriter(path: recordPath, schema: Arena().schema) } catch { fail(error.description) }
+    }
+    defer { recorder?.close() }
+    let client = ArenaClient(options: options, recorder: recorder)
     if let script {
         let parsedScript: ArenaScript
         do { parsedScript = try ArenaScript(script) } catch { fail(error.description) }

@@ -1,4 +1,4 @@
-// Not part of the Swift package: built by Tools/fuzz/run-frame-fuzzer with -sanitize=fuzzer,address.
+// Not part of the Swift package: built by `Tools/fuzz/run frame SECONDS` with -sanitize=fuzzer,address.
 
 import TickwireCodec
 

@@ -18,12 +18,14 @@ let usage = """
                                WebSocket echo benchmark vs Python websockets and plain TCP;
                                memory per idle connection
       bench sim [--json]       host cost per client per tick, 10/100/1000 clients, with and without interest
+      bench all [--json]       every benchmark this build has (codec, ws, sim), one JSON document
       echo [--port P] [--host H] [--tcp] [--no-compression]
                                WebSocket echo server (permessage-deflate on) for Autobahn and interop;
                                prints the bound port; --tcp: plain TCP echo (benchmark baseline)
       load ws://HOST:PORT/ROOM [--clients 100] [--duration 60] [--ramp 10] [--json] [--loops 2] [--rate 30] [--drivers 1]
                                N simulated arena players over real WebSockets; reports connections, snapshots,
                                bytes per client, snapshot age, the server's tick p99 and CPU, and its own CPU
+      inspect FILE             a recording's frames as text (--hex: hex lines; --help)
       help                     this text
     """
 
@@ -42,10 +44,12 @@ do {
         case "codec": try BenchCodecCommand.run(arguments)
         case "ws": try BenchWSCommand.run(arguments)
         case "sim": try BenchSimCommand.run(arguments)
-        default: fail("bench wants one of: codec, ws, sim\n\n\(usage)")
+        case "all": try BenchAllCommand.run(arguments)
+        default: fail("bench wants one of: codec, ws, sim, all\n\n\(usage)")
         }
     case "echo": try EchoCommand.run(arguments)
     case "load": try LoadCommand.run(arguments)
+    case "inspect": try InspectCommand.run(arguments)
     case "help", "--help", "-h":
         print(usage)
     default:

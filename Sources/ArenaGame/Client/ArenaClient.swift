@@ -59,6 +59,10 @@ public final class ArenaClient {
     /// Reconnections made after the first connection.
     public private(set) var reconnections = 0
     private var connection: (any TransportConnection)?
+    /// The bad-network layer of the current connection, when playing through one.
+    private var impaired: ImpairedConnection?
+    /// Where every frame in and out is recorded, when recording (`arena join --record`).
+    private let recorder: RecordingWriter?
     private var failedAttempts = 0
     private var random = SplitMix64(seed: 0x7157)
     private var hasConnectedOnce = false
@@ -68,9 +72,11 @@ public final class ArenaClient {
     /// - Parameters:
     ///   - options: Server, name and network.
     ///   - clock: The clock to run on.
-    public init(options: Options, clock: any TickClock = MonotonicClock()) {
+    ///   - recorder: Records every frame the session sends and receives (for `tickwire inspect`).
+    public init(options: Options, clock: any TickClock = MonotonicClock(), recorder: RecordingWriter? = nil) {
         self.options = options
         self.clock = clock
+        self.recorder = recorder
         var configuration = ClientConfiguration()
         configuration.room = options.room
         configuration.helloPayload = Array(options.name.utf8.prefix(64))
@@ -170,7 +176,7 @@ public final class ArenaClient {
             "corrections \(metrics.predictionCorrections)  extrapolated \(metrics.extrapolatedFrames)",
             "\(statusText)  reconnects \(reconnections)",
         ]
-        if let impaired = connection as? ImpairedConnection {
+        if let impaired {
             let impairment = options.impairment
             lines.append("bad net: +\(milliseconds(impairment.latency)) ms ±\(milliseconds(impairment.jitter)) ms, \(impaired.droppedSnapshots) snapshots lost")
         }
@@ -190,9 +196,12 @@ public final class ArenaClient {
             var configuration = WebSocketClientConfiguration()
             configuration.handshakeTimeout = .seconds(3)
             let socket = try WebSocketClientTransportConnection(url: options.url, configuration: configuration)
-            let connection: any TransportConnection = options.impairment.isNone
-                ? socket
+            impaired = options.impairment.isNone
+                ? nil
                 : ImpairedConnection(wrapping: socket, impairment: options.impairment, clock: clock, seed: UInt64(attempt))
+            var connection: any TransportConnection = impaired ?? socket
+            // Record what the session sees: after the bad-network layer, so lost snapshots are absent.
+            if let recorder { connection = RecordingConnection(wrapping: connection, recorder: recorder, clock: clock) }
             self.connection = connection
             session.connect(over: connection)
         } catch {

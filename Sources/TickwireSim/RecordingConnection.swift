@@ -1,0 +1,57 @@
+/// A client-side ``TransportConnection`` that passes everything to another connection and
+/// records each frame it sends (to the server) and receives (to the client) in a
+/// ``RecordingWriter``, with the clock's time.
+///
+/// ```swift
+/// let recorder = try RecordingWriter(path: "join.twrec", schema: game.schema)
+/// session.connect(over: RecordingConnection(wrapping: connection, recorder: recorder, clock: clock))
+/// ```
+public final class RecordingConnection: TransportConnection {
+    private let inner: any TransportConnection
+    private let recorder: RecordingWriter
+    private let clock: any TickClock
+
+    /// Wraps a client's connection.
+    ///
+    /// - Parameters:
+    ///   - inner: The connection that carries the frames.
+    ///   - recorder: Where the frames are recorded.
+    ///   - clock: The clock whose time each record carries.
+    public init(wrapping inner: any TransportConnection, recorder: RecordingWriter, clock: any TickClock) {
+        self.inner = inner
+        self.recorder = recorder
+        self.clock = clock
+    }
+
+    /// The wrapped connection's id.
+    public var connectionID: UInt64 { inner.connectionID }
+
+    /// Records the frame as sent to the server, then sends it.
+    ///
+    /// - Parameter frame: The frame's bytes.
+    public func send(_ frame: [UInt8]) {
+        if !inner.isClosed { recorder.record(direction: .toServer, time: clock.now, bytes: frame) }
+        inner.send(frame)
+    }
+
+    /// The wrapped connection's queued bytes.
+    public var bufferedBytes: Int { inner.bufferedBytes }
+
+    /// Drains the wrapped connection, recording each frame as received by the client.
+    ///
+    /// - Returns: The events, unchanged.
+    public func drain() -> [TransportEvent] {
+        let events = inner.drain()
+        let now = clock.now
+        for case .frame(let bytes) in events {
+            recorder.record(direction: .toClient, time: now, bytes: bytes)
+        }
+        return events
+    }
+
+    /// Closes the wrapped connection.
+    public func close() { inner.close() }
+
+    /// Whether the wrapped connection is closed.
+    public var isClosed: Bool { inner.isClosed }
+}

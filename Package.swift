@@ -48,7 +48,7 @@ let package = Package(
         .target(name: "CommandLineSupport", swiftSettings: strictSettings),
 
         // The demo: a terminal arena built on the public API alone.
-        .target(name: "ArenaGame", dependencies: ["Tickwire"], swiftSettings: strictSettings),
+        .target(name: "ArenaGame", dependencies: ["Tickwire", "CommandLineSupport"], swiftSettings: strictSettings),
         .executableTarget(name: "ArenaCommand", dependencies: ["ArenaGame", "CommandLineSupport"], swiftSettings: strictSettings),
 
         // Tools.

@@ -31,3 +31,17 @@ struct CommandArgumentsTests {
         #expect(throws: CommandArguments.UsageError.self) { try typo.rejectUnknown() }
     }
 }
+
+@Suite("decimalText")
+struct DecimalTextTests {
+    @Test("rounds to the decimals asked for, keeps zeros, signs negatives, and writes - for non-numbers")
+    func formatting() {
+        #expect(decimalText(3.14159, places: 2) == "3.14")
+        #expect(decimalText(2.5, places: 0) == "3")
+        #expect(decimalText(0.05, places: 2) == "0.05")
+        #expect(decimalText(-1.006, places: 2) == "-1.01")
+        #expect(decimalText(-0.0001, places: 2) == "0.00")
+        #expect(decimalText(12, places: 1) == "12.0")
+        #expect(decimalText(.nan, places: 1) == "-")
+    }
+}

@@ -214,7 +214,7 @@ enum LoadCommand {
                     if let stats { report.serverSamples.append(stats) }
                 }
                 if !json {
-                    let p99 = stats.map { LoadReport.format(Double($0.tickDurationP99) / 1000, places: 2) } ?? "-"
+                    let p99 = stats.map { decimalText(Double($0.tickDurationP99) / 1000, places: 2) } ?? "-"
                     let serverCPU = stats.map { "\($0.cpuPerMille / 10)%" } ?? "-"
                     print("driver 0: t+\(Int((now - start).secondsValue)) s  connected \(connected)/\(players.count)  server tick p99 \(p99) ms  server CPU \(serverCPU)  in \(connected > 0 ? bytes / connected : 0) B/s per client")
                     fflush(nil)

@@ -1,3 +1,4 @@
+import CommandLineSupport
 import TickwireCodec
 
 /// What a `tickwire load` run measured, as text or JSON.
@@ -47,18 +48,6 @@ struct LoadReport: Sendable {
         return sorted[max(0, min(sorted.count - 1, rank - 1))]
     }
 
-    static func format(_ value: Double, places: Int) -> String {
-        guard value.isFinite else { return "-" }
-        var scale = 1.0
-        for _ in 0..<places { scale *= 10 }
-        let scaled = (abs(value) * scale).rounded()
-        let whole = Int(scaled / scale)
-        let fraction = Int(scaled) - whole * Int(scale)
-        let sign = value < 0 && scaled > 0 ? "-" : ""
-        guard places > 0 else { return "\(sign)\(whole)" }
-        let digits = String(fraction)
-        return "\(sign)\(whole).\(String(repeating: "0", count: places - digits.count))\(digits)"
-    }
 
     var bytesPerClientPerSecond: Double {
         bytesPerClientSamples.isEmpty ? 0 : bytesPerClientSamples.reduce(0, +) / Double(bytesPerClientSamples.count)
@@ -78,20 +67,20 @@ struct LoadReport: Sendable {
     }
 
     func text() -> String {
-        let ms = { (value: Double) in Self.format(value * 1000, places: 1) }
+        let ms = { (value: Double) in decimalText(value * 1000, places: 1) }
         return """
             clients: \(connected) connected, \(failed) failed, \(connectedAtEnd) connected at the end; \(disconnects) disconnects, \(reconnects) reconnects
             disconnect reasons: \(disconnectReasons.isEmpty ? "none" : disconnectReasons.sorted { $0.value > $1.value }.map { "\($0.key) ×\($0.value)" }.joined(separator: ", "))
-            snapshots: \(snapshots) received, \(Self.format(snapshotsPerClientPerSecond, places: 1)) per client per second in the window
+            snapshots: \(snapshots) received, \(decimalText(snapshotsPerClientPerSecond, places: 1)) per client per second in the window
             bytes in: \(Int(bytesPerClientPerSecond)) B/s per client
             snapshot age at arrival: p50 \(ms(Self.percentile(ages, 0.5))) ms, p99 \(ms(Self.percentile(ages, 0.99))) ms (\(ages.count) samples)
-            server (its stats messages): tick p99 worst \(Self.format(serverTickP99Worst, places: 2)) ms, median \(Self.format(serverTickP99Median, places: 2)) ms, max tick \(Self.format(serverTickMax, places: 2)) ms, CPU \(Self.format(serverCPU * 100, places: 0))% of a core
-            load generator CPU: \(Self.format(loadCPUShare * 100, places: 0))% of a core
+            server (its stats messages): tick p99 worst \(decimalText(serverTickP99Worst, places: 2)) ms, median \(decimalText(serverTickP99Median, places: 2)) ms, max tick \(decimalText(serverTickMax, places: 2)) ms, CPU \(decimalText(serverCPU * 100, places: 0))% of a core
+            load generator CPU: \(decimalText(loadCPUShare * 100, places: 0))% of a core
             """
     }
 
     func json() -> String {
-        func number(_ value: Double) -> String { Self.format(value, places: 3) }
+        func number(_ value: Double) -> String { decimalText(value, places: 3) }
         return """
             {"clients":\(clients),"duration":\(number(duration)),"ramp":\(number(ramp)),"connected":\(connected),"failed":\(failed),\
             "connectedAtEnd":\(connectedAtEnd),"disconnects":\(disconnects),"reconnects":\(reconnects),"snapshotsReceived":\(snapshots),\

@@ -1,3 +1,4 @@
+import CommandLineSupport
 import TickwireCodec
 import TickwireSim
 import TickwireWebSocket
@@ -158,7 +159,7 @@ public final class ArenaClient {
         case .connecting(let attempt): attempt > 1 ? "connecting (attempt \(attempt))…" : "connecting…"
         case .connected(let resumed): resumed ? "connected (resumed)" : "connected"
         case .waitingToReconnect(let attempt, let at):
-            "reconnecting in \(ArenaFormat.decimal(max(at - clock.now.seconds, 0), places: 1)) s (attempt \(attempt))"
+            "reconnecting in \(decimalText(max(at - clock.now.seconds, 0), places: 1)) s (attempt \(attempt))"
         case .refused(let reason): "refused: \(reason)"
         }
     }
@@ -166,11 +167,11 @@ public final class ArenaClient {
     /// The net graph's lines: ping, jitter, interpolation, sizes, rates and corrections.
     public var netGraphLines: [String] {
         let metrics = session.metrics
-        let milliseconds = { (seconds: Double) in ArenaFormat.decimal(seconds * 1000, places: 0) }
-        let kilobits = { (bytes: Int) in ArenaFormat.decimal(Double(bytes) * 8 / 1000, places: 1) }
+        let milliseconds = { (seconds: Double) in decimalText(seconds * 1000, places: 0) }
+        let kilobits = { (bytes: Int) in decimalText(Double(bytes) * 8 / 1000, places: 1) }
         var lines = [
             "ping \(milliseconds(metrics.roundTrip)) ms  jitter \(milliseconds(metrics.roundTripJitter)) ms",
-            "interp \(milliseconds(metrics.interpolationDelay)) ms  buffer \(metrics.bufferDepth)  rate \(ArenaFormat.decimal(metrics.playbackRate, places: 2))",
+            "interp \(milliseconds(metrics.interpolationDelay)) ms  buffer \(metrics.bufferDepth)  rate \(decimalText(metrics.playbackRate, places: 2))",
             "snapshot \(metrics.lastSnapshotBytes) B  in \(kilobits(metrics.bytesInPerSecond)) kbit/s  out \(kilobits(metrics.bytesOutPerSecond)) kbit/s",
             "tick \(session.tickRate) Hz  snapshots \(metrics.snapshotsReceived) (\(metrics.fullSnapshotsReceived) full)",
             "corrections \(metrics.predictionCorrections)  extrapolated \(metrics.extrapolatedFrames)",

@@ -1,3 +1,4 @@
+import CommandLineSupport
 import TickwireSim
 
 /// The two ways a person (or a test) plays an ``ArenaClient``: interactively in a terminal,
@@ -97,7 +98,7 @@ public enum ArenaPlayLoop {
     static func header(frame: Int, scene: ArenaScene) -> String {
         var parts = ["--- frame \(frame)"]
         if let me = scene.localPlayerID, let player = scene.players.first(where: { $0.id == me }) {
-            parts.append("you \(ArenaFormat.decimal(player.x, places: 2)),\(ArenaFormat.decimal(player.y, places: 2)) hp \(player.health) kills \(player.score) id \(player.id)")
+            parts.append("you \(decimalText(player.x, places: 2)),\(decimalText(player.y, places: 2)) hp \(player.health) kills \(player.score) id \(player.id)")
         } else {
             parts.append("you -")
         }

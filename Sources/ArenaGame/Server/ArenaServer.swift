@@ -1,3 +1,4 @@
+import CommandLineSupport
 import Synchronization
 import TickwireCodec
 import TickwireSim
@@ -105,7 +106,7 @@ public final class ArenaServer {
         }
         let p99 = Double(worstP99.components.seconds) * 1000 + Double(worstP99.components.attoseconds) / 1e15
         return "rooms \(host.roomNames.count)  clients \(clients)  bots \(bots)  ticks \(ticks)"
-            + "  tick p99 \(ArenaFormat.decimal(p99, places: 2)) ms  out \(ArenaFormat.decimal(Double(bytesOut) * 8 / 1000, places: 1)) kbit/s"
+            + "  tick p99 \(decimalText(p99, places: 2)) ms  out \(decimalText(Double(bytesOut) * 8 / 1000, places: 1)) kbit/s"
     }
 }
 
@@ -124,21 +125,4 @@ public final class ServerStopRequest: Sendable {
 
     /// Whether a stop was asked for.
     public var isStopRequested: Bool { flag.load(ordering: .acquiring) }
-}
-
-/// Small number formatting without Foundation.
-enum ArenaFormat {
-    /// `value` with `places` decimals, rounded.
-    static func decimal(_ value: Double, places: Int) -> String {
-        guard value.isFinite else { return "-" }
-        var scale = 1.0
-        for _ in 0..<places { scale *= 10 }
-        let scaled = (abs(value) * scale).rounded()
-        let whole = Int(scaled / scale)
-        let fraction = Int(scaled) - whole * Int(scale)
-        let sign = value < 0 && scaled > 0 ? "-" : ""
-        guard places > 0 else { return "\(sign)\(whole)" }
-        let digits = String(fraction)
-        return "\(sign)\(whole).\(String(repeating: "0", count: places - digits.count))\(digits)"
-    }
 }

@@ -45,13 +45,7 @@ enum BenchCodecCommand {
             reports.append(try measure(scene, runs: runs, skipJSON: skipJSON))
         }
         let report = BenchCodecReport(scenes: reports, runs: runs)
-        if asJSON {
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-            print(String(decoding: try encoder.encode(report), as: UTF8.self))
-        } else {
-            print(report.table())
-        }
+        try report.print(asJSON: asJSON)
     }
 
     /// What one encoding puts on the wire for one snapshot.

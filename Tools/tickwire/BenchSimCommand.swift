@@ -53,13 +53,7 @@ enum BenchSimCommand {
             scene: scene.name, tickRate: scene.hz,
             compression: compression.description, compressionLevel: level,
             emptyTickMicroseconds: empty.microsecondsPerTick, goalMicrosecondsPerClient: 30, rows: rows)
-        if asJSON {
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-            print(String(decoding: try encoder.encode(report), as: UTF8.self))
-        } else {
-            print(report.table())
-        }
+        try report.print(asJSON: asJSON)
     }
 
     struct Settings {

@@ -77,13 +77,7 @@ enum BenchWSCommand {
             memory.append(measureIdleMemory(connections: idleCount, compression: compression, repository: repository))
         }
         let report = BenchWSReport(secondsPerCase: seconds, rounds: roundCount, cases: cases, memory: memory)
-        if asJSON {
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-            print(String(decoding: try encoder.encode(report), as: UTF8.self))
-        } else {
-            print(report.table())
-        }
+        try report.print(asJSON: asJSON)
     }
 
     /// The round with the median messages per second (a failed round if every round failed).

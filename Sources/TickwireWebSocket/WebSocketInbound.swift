@@ -30,6 +30,8 @@ struct WebSocketInbound {
     var messageIsCompressed = false
     /// The message so far: payload bytes, or for a compressed message the bytes inflated so far.
     var messagePayload: [UInt8] = []
+    /// The payload length of the frame that starts the message being received.
+    var expectedPayloadBytes = 0
     /// Compressed bytes received for the current compressed message (for the message limit).
     var compressedByteCount = 0
     /// Unmasking space for compressed pieces, which are inflated rather than stored.
@@ -76,8 +78,10 @@ struct WebSocketInbound {
         }
         let total = messagePayload.count + header.payloadLength
         if total > maximumMessageBytes { throw .messageTooLarge(length: total, limit: maximumMessageBytes) }
-        // Reserve once per message, for its first frame; later frames grow the buffer geometrically.
-        if messagePayload.isEmpty && messagePayload.capacity < header.payloadLength {
+        // Size the buffer once per message, for its first frame; later frames grow it geometrically.
+        // A masked first frame is unmasked straight into a fresh buffer of this size (see `append`).
+        expectedPayloadBytes = header.payloadLength
+        if header.maskingKey == nil && messagePayload.isEmpty && messagePayload.capacity < header.payloadLength {
             messagePayload.reserveCapacity(header.payloadLength)
         }
     }
@@ -93,7 +97,8 @@ struct WebSocketInbound {
         if messageIsCompressed, let codec {
             try inflate(chunk, payloadOffset: payloadOffset, codec: codec)
         } else {
-            Self.append(chunk, to: &messagePayload, unmaskingWith: frameHeader.maskingKey, phase: payloadOffset)
+            Self.append(chunk, to: &messagePayload, unmaskingWith: frameHeader.maskingKey, phase: payloadOffset,
+                        capacity: expectedPayloadBytes)
         }
         if messageOpcode == .text { try validateUTF8(from: start) }
     }
@@ -157,15 +162,27 @@ struct WebSocketInbound {
         messagePayload = []
     }
 
-    /// Appends `chunk` to `buffer`, unmasking the appended bytes in place when `key` is set.
-    @inline(__always)
+    /// Appends `chunk` to `buffer`, unmasking it when the frame has a key.
+    ///
+    /// An empty buffer without room gets a fresh one of `capacity` bytes that `chunk` is unmasked
+    /// into in one pass; otherwise the chunk is appended and unmasked in place.
     static func append(
-        _ chunk: UnsafeRawBufferPointer, to buffer: inout [UInt8], unmaskingWith key: WebSocketMaskingKey?, phase: Int
+        _ chunk: UnsafeRawBufferPointer, to buffer: inout [UInt8], unmaskingWith key: WebSocketMaskingKey?, phase: Int,
+        capacity: Int = 0
     ) {
+        guard let key else {
+            buffer.append(contentsOf: chunk.assumingMemoryBound(to: UInt8.self))
+            return
+        }
+        if buffer.isEmpty && buffer.capacity < chunk.count {
+            buffer = [UInt8](unsafeUninitializedCapacity: max(capacity, chunk.count)) { storage, initialized in
+                key.apply(from: chunk, to: UnsafeMutableRawBufferPointer(storage), phase: phase)
+                initialized = chunk.count
+            }
+            return
+        }
         let start = buffer.count
         buffer.append(contentsOf: chunk.assumingMemoryBound(to: UInt8.self))
-        if let key {
-            buffer.withUnsafeMutableBytes { key.apply(to: UnsafeMutableRawBufferPointer(rebasing: $0[start...]), phase: phase) }
-        }
+        buffer.withUnsafeMutableBytes { key.apply(to: UnsafeMutableRawBufferPointer(rebasing: $0[start...]), phase: phase) }
     }
 }

@@ -56,7 +56,7 @@ public struct WebSocketMaskingKey: Hashable, Sendable, CustomStringConvertible {
         return "mask " + hex.joined()
     }
 
-    /// XORs the key over `buffer` in place, eight bytes at a time.
+    /// XORs the key over `buffer` in place, sixteen bytes at a time.
     ///
     /// Masking and unmasking are the same operation. `phase` says where in the payload
     /// `buffer` starts, modulo 4, so that a payload can be unmasked in pieces.
@@ -67,23 +67,60 @@ public struct WebSocketMaskingKey: Hashable, Sendable, CustomStringConvertible {
     @inlinable
     public func apply(to buffer: UnsafeMutableRawBufferPointer, phase: Int = 0) {
         guard let base = buffer.baseAddress, buffer.count > 0 else { return }
+        xor(from: UnsafeRawPointer(base), to: base, count: buffer.count, phase: phase)
+    }
+
+    /// Copies `source` into the start of `destination`, XORing the key over it on the way: one
+    /// pass where a copy followed by ``apply(to:phase:)`` would take two.
+    ///
+    /// - Parameters:
+    ///   - source: The bytes to mask or unmask.
+    ///   - destination: Receives `source.count` bytes; must be at least that long.
+    ///   - phase: The offset of `source`'s first byte within the payload; only `phase % 4` matters.
+    @inlinable
+    public func apply(from source: UnsafeRawBufferPointer, to destination: UnsafeMutableRawBufferPointer, phase: Int = 0) {
+        precondition(destination.count >= source.count, "the destination must hold the whole source")
+        guard let from = source.baseAddress, let to = destination.baseAddress, source.count > 0 else { return }
+        xor(from: from, to: to, count: source.count, phase: phase)
+    }
+
+    /// The key's bytes from payload offset `phase` on, repeated over sixteen lanes.
+    @inlinable
+    func pattern(phase: Int) -> SIMD16<UInt8> {
         let shift = UInt32((phase & 3) * 8)
         // Rotate so that the key byte for payload offset `phase` sits in the low bits.
         let rotated = shift == 0 ? word : (word >> shift) | (word << (32 - shift))
-        let pattern = UInt64(rotated) | UInt64(rotated) << 32
-        let count = buffer.count
+        let four = SIMD4<UInt8>(
+            UInt8(truncatingIfNeeded: rotated), UInt8(truncatingIfNeeded: rotated >> 8),
+            UInt8(truncatingIfNeeded: rotated >> 16), UInt8(truncatingIfNeeded: rotated >> 24))
+        let eight = SIMD8<UInt8>(lowHalf: four, highHalf: four)
+        return SIMD16<UInt8>(lowHalf: eight, highHalf: eight)
+    }
+
+    /// The XOR loop behind both `apply` forms; `from` and `to` may be the same address.
+    @inlinable
+    func xor(from: UnsafeRawPointer, to: UnsafeMutableRawPointer, count: Int, phase: Int) {
+        let lanes = pattern(phase: phase)
         var offset = 0
-        while offset + 8 <= count {
-            let value = UInt64(littleEndian: base.loadUnaligned(fromByteOffset: offset, as: UInt64.self))
-            base.storeBytes(of: (value ^ pattern).littleEndian, toByteOffset: offset, as: UInt64.self)
-            offset &+= 8
+        while count &- offset >= 32 {
+            let first = from.loadUnaligned(fromByteOffset: offset, as: SIMD16<UInt8>.self)
+            let second = from.loadUnaligned(fromByteOffset: offset &+ 16, as: SIMD16<UInt8>.self)
+            to.storeBytes(of: first ^ lanes, toByteOffset: offset, as: SIMD16<UInt8>.self)
+            to.storeBytes(of: second ^ lanes, toByteOffset: offset &+ 16, as: SIMD16<UInt8>.self)
+            offset &+= 32
         }
-        var tail = pattern
+        if count &- offset >= 16 {
+            let piece = from.loadUnaligned(fromByteOffset: offset, as: SIMD16<UInt8>.self)
+            to.storeBytes(of: piece ^ lanes, toByteOffset: offset, as: SIMD16<UInt8>.self)
+            offset &+= 16
+        }
+        // Fewer than 16 bytes are left; offset is a multiple of 16, so lane i still matches byte i.
+        var lane = 0
         while offset < count {
-            let byte = base.load(fromByteOffset: offset, as: UInt8.self)
-            base.storeBytes(of: byte ^ UInt8(truncatingIfNeeded: tail), toByteOffset: offset, as: UInt8.self)
-            tail >>= 8
+            let byte = from.load(fromByteOffset: offset, as: UInt8.self)
+            to.storeBytes(of: byte ^ lanes[lane], toByteOffset: offset, as: UInt8.self)
             offset &+= 1
+            lane &+= 1
         }
     }
 }

@@ -59,10 +59,10 @@ struct WebSocketFrameTests {
         #expect(header.encodedSize == headerSize, "encodedSize must agree with what encode writes")
     }
 
-    @Test("masking eight bytes at a time equals byte-wise XOR at every phase and length")
+    @Test("masking sixteen bytes at a time equals byte-wise XOR at every phase and length")
     func maskingMatchesReference() {
         var generator = SplitMix64(seed: 11)
-        for length in [0, 1, 3, 7, 8, 9, 15, 16, 17, 100] {
+        for length in [0, 1, 3, 7, 8, 9, 15, 16, 17, 31, 32, 33, 47, 48, 49, 100, 1029] {
             for phase in 0 ..< 4 {
                 let key = WebSocketMaskingKey.random(using: &generator)
                 let keyBytes = [key.bytes.0, key.bytes.1, key.bytes.2, key.bytes.3]
@@ -73,6 +73,11 @@ struct WebSocketFrameTests {
                 #expect(masked == expected, "length \(length), phase \(phase): fast masking must equal the RFC's byte rule")
                 masked.withUnsafeMutableBytes { key.apply(to: $0, phase: phase) }
                 #expect(masked == data, "masking twice must give back the original")
+                // The copying form writes exactly `length` bytes and leaves the rest alone.
+                var copy = [UInt8](repeating: 0xA5, count: length + 5)
+                data.withUnsafeBytes { source in copy.withUnsafeMutableBytes { key.apply(from: source, to: $0, phase: phase) } }
+                #expect(Array(copy[..<length]) == expected, "length \(length), phase \(phase): copy-and-mask must equal the byte rule")
+                #expect(copy[length...].allSatisfy { $0 == 0xA5 }, "copy-and-mask must not write past the source's length")
             }
         }
     }

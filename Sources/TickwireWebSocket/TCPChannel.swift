@@ -159,6 +159,24 @@ final class TCPChannel: EventLoopHandler {
         bytes.withUnsafeBytes { write($0) }
     }
 
+    /// Sends `bytes` like ``write(_:)-(UnsafeRawBufferPointer)``, taking the array's storage
+    /// rather than copying it when nothing is buffered: `bytes` comes back empty, holding the
+    /// channel's previous (empty) buffer, so the caller and the channel trade buffers.
+    func write(taking bytes: inout [UInt8]) {
+        guard outbound.isEmpty, bytes.count < Self.directWriteBytes, !isClosed, !isClosingAfterFlush else {
+            write(bytes)
+            bytes.removeAll(keepingCapacity: true)
+            return
+        }
+        swap(&outbound, &bytes)
+        outboundStart = 0
+        if interest.contains(.write) || onConnect != nil { return }  // a writable event will flush
+        if !isFlushRequested {
+            isFlushRequested = true
+            loop.requestFlush(self)
+        }
+    }
+
     private func flush() {
         let hadBytes = bufferedByteCount > 0
         while bufferedByteCount > 0 {

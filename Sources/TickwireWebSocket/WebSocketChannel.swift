@@ -39,6 +39,12 @@ final class WebSocketChannel {
     private var keepaliveState: WebSocketKeepalive?
     private var keepaliveTimer: TimerHandle?
     private var isOverHighWaterMark = false
+    /// Set while ``receive(_:)`` hands events to the owner: sends then only frame into `output`,
+    /// and one write after the last event carries them all.
+    private var isDeliveringEvents = false
+    /// Replies the machine writes while receiving (its close reply or failing close frame), kept
+    /// apart from `output` so that they follow the messages the owner sent while handling the same bytes.
+    private var replies: [UInt8] = []
     private(set) var isClosed = false
 
     /// Takes over `tcp` after a successful handshake (loop thread only). Call ``start(initialBytes:)`` next.
@@ -53,6 +59,7 @@ final class WebSocketChannel {
         }
         self.onEvent = onEvent
         connection.channel.value = self
+        machine.answersPings = false  // `handle(.ping)` answers, in order with the owner's sends
         // Strong captures: the TCP channel clears its callbacks when it closes, which breaks the cycle.
         tcp.onRead = { bytes in self.receive(bytes) }
         tcp.onClose = { error in self.transportClosed(error) }
@@ -78,7 +85,13 @@ final class WebSocketChannel {
         } catch {
             return  // only `connectionNotOpen`, checked above
         }
-        flushOutput()
+        if isDeliveringEvents {
+            // `receive` writes once its events are delivered and checks the limits then; the
+            // count is kept current so that the caller's `SendResult` sees these bytes.
+            connection.wireBytes.store(tcp.bufferedByteCount + output.count, ordering: .relaxed)
+        } else {
+            flushOutput()
+        }
     }
 
     /// Starts the close handshake; the close timer closes the socket if the peer never answers.
@@ -87,7 +100,7 @@ final class WebSocketChannel {
         connection.isClosing.store(true, ordering: .releasing)
         let fitting = reason.utf8.count <= 123 ? reason : ""  // the protocol allows 123 bytes of reason
         let sent = (try? machine.close(code: code, reason: fitting, output: &output)) ?? false
-        flushOutput()
+        if !isDeliveringEvents { flushOutput() }  // else `receive` writes it after the events
         guard sent else { return }
         closeTimer = tcp.loop.schedule(after: closeTimeout) { [weak self] in
             guard let self, !self.isClosed else { return }
@@ -98,7 +111,7 @@ final class WebSocketChannel {
 
     private func flushOutput() {
         if !output.isEmpty {
-            tcp.write(output)
+            tcp.write(taking: &output)
             output.removeAll(keepingCapacity: output.capacity <= 1 << 16)
         }
         updateBufferAccounting()
@@ -106,7 +119,7 @@ final class WebSocketChannel {
 
     private func updateBufferAccounting() {
         guard !isClosed else { return }
-        connection.wireBytes.store(tcp.bufferedByteCount, ordering: .relaxed)
+        connection.wireBytes.store(tcp.bufferedByteCount + output.count, ordering: .relaxed)
         let buffered = connection.bufferedByteCount
         let limits = connection.sendBufferLimits
         if buffered > limits.highWaterMark { isOverHighWaterMark = true }
@@ -135,17 +148,27 @@ final class WebSocketChannel {
 
     private func receive(_ bytes: UnsafeRawBufferPointer) {
         guard !isClosed else { return }
-        // Events are delivered after the machine returns: a handler that sends or closes re-enters
-        // the machine and `output`, which must not happen while `receive` holds them.
-        var events: [WebSocketEvent] = []
+        keepaliveState?.activityObserved(now: MonotonicClock.now())
+        // Events reach the owner as the machine completes them, so a handler may send (framed
+        // into `output`, like the pongs `handle` writes) while the machine writes its close
+        // frames into `replies`. Those go out last: a failing close frame then follows the
+        // echoes of the valid messages before it, and everything this read caused leaves in one write.
+        var machineReplies = replies
+        replies = []
+        isDeliveringEvents = true
         var failure: WebSocketError?
         do {
-            try machine.receive(bytes, output: &output) { events.append($0) }
+            try machine.receive(bytes, output: &machineReplies) { handle($0) }
         } catch {
             failure = error
         }
+        isDeliveringEvents = false
+        if !machineReplies.isEmpty {
+            output.append(contentsOf: machineReplies)
+            machineReplies.removeAll(keepingCapacity: machineReplies.capacity <= 1 << 12)
+        }
+        replies = machineReplies
         flushOutput()
-        for event in events { handle(event) }
         if let failure {
             connection.isClosing.store(true, ordering: .releasing)
             finish(WebSocketCloseFrame(code: failure.closeCode, reason: failure.description))
@@ -159,12 +182,11 @@ final class WebSocketChannel {
     private func handle(_ event: WebSocketEvent) {
         switch event {
         case .text(let text):
-            keepaliveState?.activityObserved(now: MonotonicClock.now())
             if !isClosed { onEvent(.message(.text(text))) }
         case .binary(let bytes):
-            keepaliveState?.activityObserved(now: MonotonicClock.now())
             if !isClosed { onEvent(.message(.binary(bytes))) }
-        case .ping: break  // the machine has answered it
+        case .ping(let payload):
+            if machine.state == .open { try? machine.sendPong(payload, output: &output) }
         case .pong(let payload):
             if keepaliveState?.pongReceived(payload, now: MonotonicClock.now()) == true,
                let roundTrip = keepaliveState?.lastRoundTrip {

@@ -67,6 +67,12 @@ public final class WebSocketProtocolMachine {
     /// Reused buffer for compressed outgoing messages.
     var compressionScratch: [UInt8] = []
 
+    /// Whether ``receive(_:output:onEvent:)`` writes the pong for each ping into its `output`
+    /// (the default). The I/O layer turns this off and answers ``WebSocketEvent/ping(_:)`` with
+    /// ``sendPong(_:output:)`` into the buffer its handlers send into, so that pongs and the
+    /// messages sent while handling the same bytes leave in the order of what caused them.
+    var answersPings = true
+
     /// Creates the machine for an open connection.
     ///
     /// - Parameters:
@@ -152,7 +158,7 @@ public final class WebSocketProtocolMachine {
                     case .message(let event):
                         onEvent(event)
                     case .ping(let payload):
-                        if state == .open {
+                        if state == .open && answersPings {
                             payload.withUnsafeBytes { writeFrame(opcode: .pong, fin: true, rsv1: false, payload: $0, output: &output) }
                         }
                         onEvent(.ping(payload))

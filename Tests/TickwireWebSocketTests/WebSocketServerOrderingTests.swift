@@ -1,0 +1,60 @@
+import Testing
+@testable import TickwireWebSocket
+
+/// The order of what a server writes when one read holds several frames: messages the handler
+/// sends, the pongs the library owes, and a close frame must leave in the order of their causes
+/// (Autobahn|Testsuite cases 5.6, 5.19 and the 3.x, 4.x and 5.15 cases that end in a bad frame).
+@Suite("WebSocket server: order of replies within one read")
+struct WebSocketServerOrderingTests {
+    /// The frames the server wrote in reply to `bytes`, sent in one write after the handshake.
+    static func replies(to bytes: [UInt8]) throws -> [WebSocketFrame] {
+        let recorder = Recorder<Seen>()
+        let (server, port) = try startEchoServer(WebSocketServerBadInputTests.configuration(), recorder: recorder)
+        defer { server.shutdown(timeout: .seconds(1)) }
+        let client = try TestSocket(port: port, timeoutSeconds: 5)
+        try client.send(TestSocket.upgradeRequest())
+        let head = try client.receiveHead()
+        try #require(head.hasPrefix("HTTP/1.1 101"), "the handshake should succeed first, got '\(head.prefix(40))'")
+        try client.send(bytes)
+        let (reply, hungUp) = WebSocketServerBadInputTests.readUntilHangUp(client)
+        #expect(hungUp, "the server should hang up after its close frame")
+        return try decodeFrames([reply], role: .client)
+    }
+
+    static func closeCode(of frame: WebSocketFrame?) -> UInt16? {
+        guard let frame, frame.header.opcode == .close, frame.payload.count >= 2 else { return nil }
+        return UInt16(frame.payload[0]) << 8 | UInt16(frame.payload[1])
+    }
+
+    @Test("messages before a bad frame in the same read are echoed before the failing close frame")
+    func echoesBeforeFailure() throws {
+        let bytes = BadFrameCase.frame(0x82, [1, 2, 3]) + BadFrameCase.frame(0x81, Array("ok".utf8))
+            + BadFrameCase.frame(0x83, [9])  // reserved opcode 3: fail with 1002
+        let frames = try Self.replies(to: bytes)
+        try #require(frames.count == 3, "expected two echoes and a close frame, got \(frames.map(\.header.opcode))")
+        #expect(frames[0].header.opcode == .binary && frames[0].payload == [1, 2, 3], "the binary message should be echoed first")
+        #expect(frames[1].header.opcode == .text && frames[1].payload == Array("ok".utf8), "the text message should be echoed second")
+        #expect(Self.closeCode(of: frames[2]) == 1002, "the bad frame should end the connection with 1002 after the echoes")
+    }
+
+    @Test("a ping between two fragments is answered before the message's echo")
+    func pongBeforeEcho() throws {
+        let bytes = BadFrameCase.frame(0x01, Array("frag1".utf8)) + BadFrameCase.frame(0x89, Array("ping".utf8))
+            + BadFrameCase.frame(0x80, Array("frag2".utf8)) + BadFrameCase.close(1000)
+        let frames = try Self.replies(to: bytes)
+        try #require(frames.count == 3, "expected a pong, an echo and a close reply, got \(frames.map(\.header.opcode))")
+        #expect(frames[0].header.opcode == .pong && frames[0].payload == Array("ping".utf8), "the pong should come first")
+        #expect(frames[1].header.opcode == .text && frames[1].payload == Array("frag1frag2".utf8), "then the reassembled echo")
+        #expect(Self.closeCode(of: frames[2]) == 1000, "then the close reply")
+    }
+
+    @Test("a message after the peer's close frame in the same read is not delivered")
+    func nothingAfterClose() throws {
+        let bytes = BadFrameCase.frame(0x81, Array("before".utf8)) + BadFrameCase.close(1000)
+            + BadFrameCase.frame(0x81, Array("after".utf8))
+        let frames = try Self.replies(to: bytes)
+        #expect(frames.map(\.header.opcode) == [.text, .close], "only the message before the close is echoed, got \(frames.map(\.header.opcode))")
+        #expect(frames.first?.payload == Array("before".utf8), "the echo should be of the first message")
+        #expect(Self.closeCode(of: frames.last) == 1000, "the close reply should echo 1000")
+    }
+}

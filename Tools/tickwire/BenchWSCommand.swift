@@ -6,7 +6,8 @@ import Glibc
 import Darwin
 #endif
 
-/// `tickwire bench ws [--json] [--seconds S] [--rounds R] [--idle N] [--no-python]`: echo throughput and
+/// `tickwire bench ws [--json] [--seconds S] [--rounds R] [--idle N] [--no-python] [--sizes 64,1024]
+/// [--connections 1,100] [--in-flight 1,16]`: echo throughput and
 /// latency of the WebSocket server against two baselines, and its memory per idle connection.
 ///
 /// Three echo servers run as child processes: `tickwire echo --no-compression` (ours), the
@@ -18,6 +19,7 @@ import Darwin
 /// `--seconds` measured (default 1) after 0.5 s of warm-up on fresh connections; each server's
 /// median round is reported. Memory: a fresh server per setting, RSS growth over `--idle` (default
 /// 1000) connections that each exchanged one message, with and without permessage-deflate.
+/// `--sizes`, `--connections` and `--in-flight` narrow the cases to a subset, for profiling one.
 enum BenchWSCommand {
     static let sizes = [64, 1024, 64 * 1024]
     static let connectionCounts = [1, 100]
@@ -25,12 +27,16 @@ enum BenchWSCommand {
     static let warmUpSeconds = 0.5
 
     static func run(_ arguments: [String]) throws {
-        var parsed = try CommandArguments(arguments, valueOptions: ["seconds", "idle", "rounds"])
+        var parsed = try CommandArguments(
+            arguments, valueOptions: ["seconds", "idle", "rounds", "sizes", "connections", "in-flight"])
         let asJSON = parsed.flag("json")
         let seconds = try parsed.double("seconds", default: 1)
         let roundCount = try parsed.integer("rounds", default: 3)
         let idleCount = try parsed.integer("idle", default: 1000)
         let skipsPython = parsed.flag("no-python")
+        let chosenSizes = try subset(parsed.string("sizes"), of: sizes, option: "sizes")
+        let chosenConnections = try subset(parsed.string("connections"), of: connectionCounts, option: "connections")
+        let chosenInFlight = try subset(parsed.string("in-flight"), of: inFlightCounts, option: "in-flight")
         try parsed.rejectUnknown()
         guard seconds > 0 && seconds <= 60 else { throw CommandArguments.UsageError(description: "--seconds wants 0...60") }
         guard (1...20).contains(roundCount) else { throw CommandArguments.UsageError(description: "--rounds wants 1...20") }
@@ -52,9 +58,9 @@ enum BenchWSCommand {
         }
         defer { servers.forEach { $0.stop() } }
         var cases: [BenchWSCaseReport] = []
-        for size in sizes {
-            for connections in connectionCounts {
-                for inFlight in inFlightCounts {
+        for size in chosenSizes {
+            for connections in chosenConnections {
+                for inFlight in chosenInFlight {
                     var report = BenchWSCaseReport(size: size, connections: connections, inFlight: inFlight, results: [])
                     // Rounds alternate the servers, so that a burst of load from elsewhere on the
                     // machine hits all of them alike; each server's median round is reported.
@@ -78,6 +84,16 @@ enum BenchWSCommand {
         }
         let report = BenchWSReport(secondsPerCase: seconds, rounds: roundCount, cases: cases, memory: memory)
         try report.print(asJSON: asJSON)
+    }
+
+    /// The values of a comma-separated option, each one of `allowed`; all of `allowed` when absent.
+    static func subset(_ text: String?, of allowed: [Int], option: String) throws -> [Int] {
+        guard let text else { return allowed }
+        let values = text.split(separator: ",").map { Int($0.trimmingCharacters(in: .whitespaces)) }
+        guard !values.isEmpty, values.allSatisfy({ $0.map(allowed.contains) ?? false }) else {
+            throw CommandArguments.UsageError(description: "--\(option) wants a comma-separated subset of \(allowed.map(String.init).joined(separator: ","))")
+        }
+        return values.compactMap { $0 }
     }
 
     /// The round with the median messages per second (a failed round if every round failed).

@@ -8,7 +8,8 @@ import TickwireWebSocket
 /// listener, ticking in real time on the thread that calls ``run(status:)``.
 ///
 /// Rooms are picked by the URL path (`ws://host:port/ROOM`); unknown rooms open on demand
-/// up to ``Options/maximumRooms``.
+/// up to ``Options/maximumRooms``. With ``Options/statePath`` the rooms and their resumable
+/// players survive a restart of the process (see ``ArenaStateFile``).
 public final class ArenaServer {
     /// How the server runs.
     public struct Options: Hashable, Sendable {
@@ -67,8 +68,8 @@ public final class ArenaServer {
     private let host: Host<Arena>
     private let clock = MonotonicClock()
     private let stopRequest: ServerStopRequest
-    /// The last failure to save the state file, so a failing disk is reported once, not every second.
-    private var lastSaveFailure: String?
+    /// Writes the state file off the tick thread, when there is one.
+    private let saver: ArenaStateSaver?
 
     /// Opens the listening socket and the configured rooms, restoring the rooms and
     /// resumable clients of ``Options/statePath`` when it holds a recent enough state (see
@@ -118,31 +119,24 @@ public final class ArenaServer {
             }
         }
         stateRestore = restore
+        saver = options.statePath.map(ArenaStateSaver.init(path:))
         host = restored ?? Host(game: game, listener: transport, clock: clock, configuration: configuration)
     }
 
-    /// Saves every room's world and resumable clients to ``Options/statePath`` (atomically:
-    /// see ``ArenaStateFile/write(to:)``); does nothing without a path.
+    /// Saves every room's world and resumable clients to ``Options/statePath`` now, on this
+    /// thread, after any save still under way (atomically: see ``ArenaStateFile/write(to:)``);
+    /// does nothing without a path.
     ///
-    /// ``run(statusInterval:status:)`` calls this every ``Options/stateSaveInterval`` and on stopping.
+    /// ``run(statusInterval:status:)`` saves every ``Options/stateSaveInterval`` on a
+    /// background queue (so the disk never stalls a tick), and with this call on stopping.
     ///
-    /// - Throws: ``ArenaStateError`` when the file cannot be written.
+    /// - Throws: ``ArenaStateError`` when the file cannot be written (also reported on standard error).
     public func saveState() throws(ArenaStateError) {
-        guard let path = options.statePath else { return }
-        try ArenaStateFile(state: host.exportState(), savedAt: ArenaStateFile.wallClockMilliseconds()).write(to: path)
+        try saver?.write(currentStateFile())
     }
 
-    /// Saves the state, reporting a failure on standard error once until a save succeeds again.
-    private func saveStateReportingFailure() {
-        do {
-            try saveState()
-            lastSaveFailure = nil
-        } catch {
-            if lastSaveFailure != error.description {
-                StandardError.write("arena: cannot save the state: \(error)\n")
-            }
-            lastSaveFailure = error.description
-        }
+    private func currentStateFile() -> ArenaStateFile {
+        ArenaStateFile(state: host.exportState(), savedAt: ArenaStateFile.wallClockMilliseconds())
     }
 
     /// Ticks every room in real time until ``ServerStopRequest/requestStop()``, then saves
@@ -160,13 +154,14 @@ public final class ArenaServer {
                 status(statusLine())
                 nextStatus = clock.now + .secondsValue(statusInterval)
             }
-            if options.statePath != nil, clock.now >= nextSave {
-                saveStateReportingFailure()
+            if let saver, clock.now >= nextSave {
+                saver.submit(currentStateFile())
                 nextSave = clock.now + saveInterval
             }
             return stopRequest.isStopRequested
         }
-        if options.statePath != nil { saveStateReportingFailure() }
+        // A failure was reported on standard error; the server stops all the same.
+        try? saveState()
         transport.shutdown(timeout: .seconds(1))
     }
 

@@ -2,7 +2,8 @@ import TickwireCodec
 
 extension Host {
     /// Creates a host that carries on from a ``HostState`` exported by an earlier host (another
-    /// process, before a restart), then opens any room of the configuration the state lacks.
+    /// process, before a restart): it opens the configured rooms as usual, then restores each
+    /// room of the state, opening it when the configuration does not name it.
     ///
     /// Each restored room gets its world and tick back, and keeps a place for each of its
     /// clients: they start disconnected, their ``HostConfiguration/resumeGracePeriod``

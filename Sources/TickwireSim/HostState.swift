@@ -68,3 +68,8 @@ public struct ResumableClient: Hashable, Sendable {
         self.token = token
     }
 }
+
+// Equal when every room, client and world is equal (for tests and change detection).
+extension HostState: Equatable where World: Equatable {}
+
+extension RoomState: Equatable where World: Equatable {}

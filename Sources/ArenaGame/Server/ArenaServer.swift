@@ -27,7 +27,8 @@ public final class ArenaServer {
         public var maximumRooms = 16
         /// Players per room.
         public var roomCapacity = 32
-        /// Seconds a disconnected player's place is kept for it to resume.
+        /// Seconds a disconnected player's place is kept for it to resume; also the oldest a
+        /// state file (``statePath``) may be to be restored.
         public var resumeGracePeriod = 30.0
         /// Snapshot compression modes in order of preference (the first the client offers is
         /// used); empty sends every frame uncompressed.

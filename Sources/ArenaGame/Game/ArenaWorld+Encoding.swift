@@ -106,10 +106,11 @@ extension ArenaWorld {
         var reader = ArenaStateReader(bytes)
         let width = try reader.count(of: "map columns", limit: limits.maximumMapTiles)
         let height = try reader.count(of: "map rows", limit: limits.maximumMapTiles)
-        guard width * height <= limits.maximumMapTiles else {
-            throw ArenaStateError(.tooMany(what: "map tiles", count: UInt64(width * height), limit: limits.maximumMapTiles))
+        let (tiles, overflows) = width.multipliedReportingOverflow(by: height)
+        guard !overflows, tiles <= limits.maximumMapTiles else {
+            throw ArenaStateError(.tooMany(what: "map tiles", count: overflows ? UInt64.max : UInt64(tiles), limit: limits.maximumMapTiles))
         }
-        let wallBytes = try reader.bytes(count: (width * height + 7) / 8)
+        let wallBytes = try reader.bytes(count: tiles / 8 + (tiles % 8 == 0 ? 0 : 1))
         var layout: [String] = []
         layout.reserveCapacity(height)
         for row in 0..<height {
@@ -120,8 +121,8 @@ extension ArenaWorld {
             }
             layout.append(line)
         }
-        if (width * height) % 8 != 0, let last = wallBytes.last, last >> UInt8((width * height) % 8) != 0 {
-            throw ArenaStateError(.outOfRange(field: "the map's padding bits", value: String(last >> UInt8((width * height) % 8)), allowed: "0"))
+        if tiles % 8 != 0, let last = wallBytes.last, last >> UInt8(tiles % 8) != 0 {
+            throw ArenaStateError(.outOfRange(field: "the map's padding bits", value: String(last >> UInt8(tiles % 8)), allowed: "0"))
         }
         self.init(map: ArenaMap(layout: layout))
         tick = try reader.uint32()

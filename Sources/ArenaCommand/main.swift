@@ -13,8 +13,11 @@ let usage = """
       arena [--port P] [--bots N] [--tick HZ] [--name NAME]
             start a local server and play on it in this terminal (the default)
       arena serve [--host H] [--port 7777] [--bots 6] [--tick 30] [--rooms N] [--capacity 32]
-                  [--compression perframe|streaming|none] [--compression-level 6]
-            run a headless server; prints a status line every few seconds
+                  [--compression perframe|streaming|none] [--compression-level 6] [--state FILE]
+            run a headless server; prints a status line every few seconds;
+            --state saves the rooms and players to FILE every second and on exit, and on
+            start restores them from FILE if it was saved within the 30 s grace period, so
+            players who reconnect after a restart get their places back
       arena join ws://HOST:PORT/ROOM [--name NAME] [--lag MS] [--jitter MS] [--loss PERCENT]
                  [--script "d5 w3 space _10" --frames N [--dump]] [--record FILE]
             join a server; --lag/--jitter/--loss play through a bad network on purpose;
@@ -34,7 +37,7 @@ func fail(_ message: String) -> Never {
 let serverStop = ServerStopRequest()
 
 func serve(_ arguments: [String]) throws {
-    var parsed = try CommandArguments(arguments, valueOptions: ["host", "port", "bots", "tick", "rooms", "status-interval", "capacity", "compression", "compression-level"])
+    var parsed = try CommandArguments(arguments, valueOptions: ["host", "port", "bots", "tick", "rooms", "status-interval", "capacity", "compression", "compression-level", "state"])
     if parsed.flag("help") { print(usage); return }
     var options = ArenaServer.Options()
     options.host = parsed.string("host") ?? options.host
@@ -52,7 +55,9 @@ func serve(_ arguments: [String]) throws {
     }
     guard (0...9).contains(options.compressionLevel) else { fail("--compression-level must be 0...9") }
     let statusInterval = try parsed.double("status-interval", default: 5)
+    options.statePath = parsed.string("state")
     try parsed.rejectUnknown()
+    if let path = options.statePath, path.isEmpty { fail("--state needs a file name") }
     guard (0...65535).contains(options.port) else { fail("--port must be 0...65535") }
     guard (1...240).contains(options.tickRate) else { fail("--tick must be 1...240 Hz") }
     guard (0...64).contains(options.bots) else { fail("--bots must be 0...64") }
@@ -65,6 +70,16 @@ func serve(_ arguments: [String]) throws {
     }
     print("arena server on ws://\(options.host):\(server.port)/ — rooms \(options.rooms.joined(separator: ", ")), \(options.bots) bots per room, \(options.tickRate) Hz")
     print("join with: swift run arena join ws://\(options.host == "0.0.0.0" ? "HOST" : options.host):\(server.port)/main --name YOU")
+    if let path = options.statePath {
+        switch server.stateRestore {
+        case .none:
+            print("state: \(path) does not exist yet; starting fresh, saving every \(decimalText(options.stateSaveInterval, places: 1)) s")
+        case .restored(let rooms, let clients, let age):
+            print("state: restored \(rooms) room\(rooms == 1 ? "" : "s") and \(clients) resumable client\(clients == 1 ? "" : "s") from \(path), saved \(decimalText(age, places: 1)) s ago")
+        case .refused(let error):
+            StandardError.write("arena: not restoring the state in \(path): \(error); starting fresh\n")
+        }
+    }
     fflush(nil)
     server.run(statusInterval: statusInterval) { line in
         print(line)

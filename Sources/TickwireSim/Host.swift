@@ -11,6 +11,9 @@ import TickwireCodec
 /// client's id and player back (and a full snapshot next); an unknown or expired token
 /// joins as a new player. Everything else is the room's work.
 ///
+/// ``exportState()`` and ``init(game:listener:clock:configuration:restoring:)`` carry the rooms'
+/// worlds and resumable clients over a restart of the server process.
+///
 /// Driven by calls: ``advance()`` (tests, on a ``VirtualClock``) or ``run(until:)`` (real
 /// time). Not thread-safe: one thread drives it; transports fill their inboxes from any thread.
 public final class Host<G: Game> {
@@ -29,7 +32,8 @@ public final class Host<G: Game> {
     private var roomsByName: [String: Room<G>] = [:]
     private var roomOrder: [String] = []
     private var pending: [Pending] = []
-    private var nextClientID: UInt32 = 1
+    /// The id the next new client gets (never 0); ``init(game:listener:clock:configuration:restoring:)`` moves it past restored ids.
+    var nextClientID: UInt32 = 1
     private var seededTokens: SplitMix64?
     /// Handshakes refused so far, by reason.
     public private(set) var rejections: [Message.Reject.Reason: Int] = [:]

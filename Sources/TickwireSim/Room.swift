@@ -107,6 +107,20 @@ public final class Room<G: Game> {
         state = game.addPlayer(client.id, payload: payload, to: state)
     }
 
+    /// Puts a saved world and tick in place of a fresh room's and admits restored clients
+    /// (disconnected, their grace period starting now) without telling the game: their
+    /// players are already in `world`.
+    func restore(world: G.State, tick: UInt32, clients restored: [RoomClient<G>]) {
+        state = world
+        self.tick = tick
+        history.removeAll()
+        for client in restored {
+            clients[client.id] = client
+            let position = clientOrder.firstIndex { $0 > client.id } ?? clientOrder.count
+            clientOrder.insert(client.id, at: position)
+        }
+    }
+
     func remove(_ id: UInt32) {
         guard let client = clients.removeValue(forKey: id) else { return }
         client.connection?.close()

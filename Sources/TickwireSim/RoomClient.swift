@@ -37,8 +37,10 @@ final class RoomClient<G: Game> {
     var bytesOut = RateMeter()
     var bytesIn = RateMeter()
 
+    /// Creates the record of a client; a `nil` connection makes it one restored from a
+    /// ``ResumableClient``, disconnected since `now` and waiting to resume.
     init(
-        id: UInt32, token: [UInt8], connection: any TransportConnection, compression: CompressionMode,
+        id: UInt32, token: [UInt8], connection: (any TransportConnection)?, compression: CompressionMode,
         configuration: HostConfiguration, now: Timestamp
     ) throws(FrameError) {
         self.id = id
@@ -51,6 +53,7 @@ final class RoomClient<G: Game> {
         self.sentTimes = Array(repeating: (0, -1), count: max(1, configuration.historySize))
         self.snapshotInterval = max(1, configuration.snapshotInterval)
         self.lastHeard = now
+        self.disconnectedAt = connection == nil ? now : nil
     }
 
     static func makeCompressor(_ mode: CompressionMode, configuration: HostConfiguration) throws(FrameError) -> FrameCompressor {

@@ -19,8 +19,8 @@ public final class TickSimulation<G: Game> {
     public let clock = VirtualClock()
     /// The simulated network between the host and the clients.
     public let network: SimulatedNetwork
-    /// The host.
-    public let host: Host<G>
+    /// The host (a new one after ``restartHost(restoring:)``).
+    public private(set) var host: Host<G>
     /// The game.
     public let game: G
     /// The clients, in the order they were added.
@@ -97,6 +97,23 @@ public final class TickSimulation<G: Game> {
         let connection = network.connect(upstream: upstream, downstream: downstream)
         connections[index] = connection
         clients[index].connect(over: connection)
+    }
+
+    /// Simulates the server process dying and starting again: every client's connection is
+    /// lost, and a new host with the same configuration, on the same network and clock,
+    /// takes the old one's place, optionally carrying on from a state the old one exported.
+    /// Clients reconnect with ``reconnect(_:upstream:downstream:)``.
+    ///
+    /// - Parameter state: What the old host exported (``Host/exportState()``), or `nil` to start fresh.
+    /// - Throws: ``HostStateError`` when the new host refuses the state; the old host then stays.
+    public func restartHost(restoring state: HostState<G.State>? = nil) throws(HostStateError) {
+        let replacement = if let state {
+            try Host(game: game, listener: network, clock: clock, configuration: host.configuration, restoring: state)
+        } else {
+            Host(game: game, listener: network, clock: clock, configuration: host.configuration)
+        }
+        for connection in connections { connection.disconnect() }
+        host = replacement
     }
 
     /// Runs host, network and clients for `duration` of virtual time, in 1 ms steps.

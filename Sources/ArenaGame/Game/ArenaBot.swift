@@ -5,10 +5,11 @@ import TickwireCodec
 public struct ArenaBot: Hashable, Sendable {
     /// The player this bot plays.
     public let playerID: UInt32
-    private var random: SplitMix64
-    private var wanderX = 1
-    private var wanderY = 0
-    private var wanderTicks = 0
+    // Readable in the module for ``ArenaWorld/encode(into:)``; set only by the bot itself.
+    private(set) var random: SplitMix64
+    private(set) var wanderX = 1
+    private(set) var wanderY = 0
+    private(set) var wanderTicks = 0
 
     /// Creates a bot for a player.
     ///
@@ -18,6 +19,15 @@ public struct ArenaBot: Hashable, Sendable {
     public init(playerID: UInt32, seed: UInt64) {
         self.playerID = playerID
         self.random = SplitMix64(seed: seed ^ UInt64(playerID))
+    }
+
+    /// Recreates a bot exactly as it was (for a saved world; see ``ArenaWorld/init(decoding:limits:)``).
+    init(playerID: UInt32, random: SplitMix64, wanderX: Int, wanderY: Int, wanderTicks: Int) {
+        self.playerID = playerID
+        self.random = random
+        self.wanderX = wanderX
+        self.wanderY = wanderY
+        self.wanderTicks = wanderTicks
     }
 
     /// Decides this tick's input.

@@ -8,7 +8,8 @@ import TickwireWebSocket
 /// listener, ticking in real time on the thread that calls ``run(status:)``.
 ///
 /// Rooms are picked by the URL path (`ws://host:port/ROOM`); unknown rooms open on demand
-/// up to ``Options/maximumRooms``.
+/// up to ``Options/maximumRooms``. With ``Options/statePath`` the rooms and their resumable
+/// players survive a restart of the process (see ``ArenaStateFile``).
 public final class ArenaServer {
     /// How the server runs.
     public struct Options: Hashable, Sendable {
@@ -26,7 +27,8 @@ public final class ArenaServer {
         public var maximumRooms = 16
         /// Players per room.
         public var roomCapacity = 32
-        /// Seconds a disconnected player's place is kept for it to resume.
+        /// Seconds a disconnected player's place is kept for it to resume; also the oldest a
+        /// state file (``statePath``) may be to be restored.
         public var resumeGracePeriod = 30.0
         /// Snapshot compression modes in order of preference (the first the client offers is
         /// used); empty sends every frame uncompressed.
@@ -35,21 +37,44 @@ public final class ArenaServer {
         public var compressionLevel = 6
         /// Seconds between the stats messages each room sends its clients (PROTOCOL.md 5.11); 0 sends none.
         public var statsInterval = 1.0
+        /// Where to save the server's state (an ``ArenaStateFile``) every ``stateSaveInterval``
+        /// and on stopping, and to restore it from on start when it is younger than
+        /// ``resumeGracePeriod``; `nil` saves nothing.
+        public var statePath: String?
+        /// Seconds between two saves of the state file.
+        public var stateSaveInterval = 1.0
 
         /// The defaults: port 7777 on this machine, six bots, 30 Hz, one room `main`.
         public init() {}
     }
 
+    /// What became of ``Options/statePath`` when the server started.
+    public enum StateRestore: Sendable {
+        /// No state file was asked for, or there was none yet.
+        case none
+        /// The file's rooms and clients were restored; it was saved `age` seconds before.
+        case restored(rooms: Int, clients: Int, age: Double)
+        /// The file was refused (too old, damaged, of another version or schema, unreadable):
+        /// the server started fresh.
+        case refused(ArenaStateError)
+    }
+
     /// The options the server runs with.
     public let options: Options
+    /// What became of the state file at start.
+    public let stateRestore: StateRestore
     /// The port the server listens on (the kernel's choice when asked for port 0).
     public let port: Int
     private let transport: WebSocketTransportServer
     private let host: Host<Arena>
     private let clock = MonotonicClock()
     private let stopRequest: ServerStopRequest
+    /// Writes the state file off the tick thread, when there is one.
+    private let saver: ArenaStateSaver?
 
-    /// Opens the listening socket and the configured rooms.
+    /// Opens the listening socket and the configured rooms, restoring the rooms and
+    /// resumable clients of ``Options/statePath`` when it holds a recent enough state (see
+    /// ``stateRestore``).
     ///
     /// - Parameters:
     ///   - options: Address, rates, rooms and bots.
@@ -71,24 +96,73 @@ public final class ArenaServer {
         configuration.compressionPreference = options.compressionPreference
         configuration.compressionLevel = options.compressionLevel
         configuration.statsInterval = options.statsInterval > 0 ? .milliseconds(Int64(options.statsInterval * 1000)) : nil
-        host = Host(game: Arena(botCount: options.bots), listener: transport, clock: clock, configuration: configuration)
+        let game = Arena(botCount: options.bots)
+        var restore = StateRestore.none
+        var restored: Host<Arena>?
+        if let path = options.statePath {
+            do throws(ArenaStateError) {
+                if let file = try ArenaStateFile.read(from: path) {
+                    let now = ArenaStateFile.wallClockMilliseconds()
+                    try file.checkAge(now: now, maximumAge: options.resumeGracePeriod)
+                    if let world = file.state.rooms.map(\.world).first(where: { $0.map != game.map }) {
+                        throw ArenaStateError(.otherMap(width: world.map.width, height: world.map.height))
+                    }
+                    do {
+                        restored = try Host(game: game, listener: transport, clock: clock, configuration: configuration, restoring: file.state)
+                    } catch {
+                        throw ArenaStateError(.refusedByHost(error.description))
+                    }
+                    restore = .restored(
+                        rooms: file.state.rooms.count, clients: file.state.rooms.reduce(0) { $0 + $1.clients.count }, age: file.age(now: now))
+                }
+            } catch {
+                restore = .refused(error)
+            }
+        }
+        stateRestore = restore
+        saver = options.statePath.map(ArenaStateSaver.init(path:))
+        host = restored ?? Host(game: game, listener: transport, clock: clock, configuration: configuration)
     }
 
-    /// Ticks every room in real time until ``ServerStopRequest/requestStop()``, then closes
-    /// every connection (code 1001) and returns.
+    /// Saves every room's world and resumable clients to ``Options/statePath`` now, on this
+    /// thread, after any save still under way (atomically: see ``ArenaStateFile/write(to:)``);
+    /// does nothing without a path.
+    ///
+    /// ``run(statusInterval:status:)`` saves every ``Options/stateSaveInterval`` on a
+    /// background queue (so the disk never stalls a tick), and with this call on stopping.
+    ///
+    /// - Throws: ``ArenaStateError`` when the file cannot be written (also reported on standard error).
+    public func saveState() throws(ArenaStateError) {
+        try saver?.write(currentStateFile())
+    }
+
+    private func currentStateFile() -> ArenaStateFile {
+        ArenaStateFile(state: host.exportState(), savedAt: ArenaStateFile.wallClockMilliseconds())
+    }
+
+    /// Ticks every room in real time until ``ServerStopRequest/requestStop()``, then saves
+    /// the state (with ``Options/statePath``), closes every connection (code 1001) and returns.
     ///
     /// - Parameter status: Called every `statusInterval` seconds with a line describing the
     ///   server (clients, bots, tick p99, kbit/s out), on this thread.
     /// - Parameter statusInterval: Seconds between status lines.
     public func run(statusInterval: Double = 5, status: (String) -> Void = { _ in }) {
         var nextStatus = clock.now + .secondsValue(statusInterval)
+        let saveInterval = Duration.secondsValue(max(options.stateSaveInterval, 0.05))
+        var nextSave = clock.now + saveInterval
         host.run {
             if clock.now >= nextStatus {
                 status(statusLine())
                 nextStatus = clock.now + .secondsValue(statusInterval)
             }
+            if let saver, clock.now >= nextSave {
+                saver.submit(currentStateFile())
+                nextSave = clock.now + saveInterval
+            }
             return stopRequest.isStopRequested
         }
+        // A failure was reported on standard error; the server stops all the same.
+        try? saveState()
         transport.shutdown(timeout: .seconds(1))
     }
 

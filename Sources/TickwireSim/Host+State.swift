@@ -1,0 +1,95 @@
+import TickwireCodec
+
+extension Host {
+    /// Creates a host that carries on from a ``HostState`` exported by an earlier host (another
+    /// process, before a restart): it opens the configured rooms as usual, then restores each
+    /// room of the state, opening it when the configuration does not name it.
+    ///
+    /// Each restored room gets its world and tick back, and keeps a place for each of its
+    /// clients: they start disconnected, their ``HostConfiguration/resumeGracePeriod``
+    /// starting now, and a hello carrying one's resume token gets that client's id and player
+    /// back, exactly as after a dropped connection. A client that does not return in time is
+    /// removed (``Game/removePlayer(_:from:)``) like any other. The game is not told about
+    /// restored players: they are already in the restored worlds. New clients get ids above
+    /// every restored one.
+    ///
+    /// - Parameters:
+    ///   - game: The game to host (the one whose state was exported).
+    ///   - listener: Where new connections come from.
+    ///   - clock: The clock to tick on.
+    ///   - configuration: Rooms, rates, limits and policies.
+    ///   - state: What the earlier host exported.
+    /// - Throws: ``HostStateError`` when the state is inconsistent: a room listed twice, a client
+    ///   id of 0 or listed twice, a resume token empty, over ``FrameLimits/maximumResumeTokenBytes``
+    ///   or shared, or a room holding more clients than ``HostConfiguration/roomCapacity``.
+    public convenience init(
+        game: G, listener: any TransportListener, clock: any TickClock, configuration: HostConfiguration = HostConfiguration(),
+        restoring state: HostState<G.State>
+    ) throws(HostStateError) {
+        try Self.validate(state, configuration: configuration)
+        self.init(game: game, listener: listener, clock: clock, configuration: configuration)
+        let now = clock.now
+        var highestID: UInt32 = 0
+        for saved in state.rooms {
+            var restored: [RoomClient<G>] = []
+            for client in saved.clients {
+                do {
+                    restored.append(try RoomClient(
+                        id: client.id, token: client.token, connection: nil, compression: .none,
+                        configuration: configuration, now: now))
+                } catch {
+                    throw HostStateError(.compression(error.description))
+                }
+                highestID = max(highestID, client.id)
+            }
+            openRoom(named: saved.name).restore(world: saved.world, tick: saved.tick, clients: restored)
+        }
+        nextClientID = max(state.nextClientID, 1)
+        if highestID >= nextClientID {
+            // Wrapping: past the largest id, numbering starts again at 1 (as for a fresh host).
+            nextClientID = highestID &+ 1 == 0 ? 1 : highestID &+ 1
+        }
+    }
+
+    /// What this host would need to carry on in another process: every room's world, tick and
+    /// clients (connected ones included: after a restart they are all disconnected and may
+    /// resume), and the next client id.
+    ///
+    /// - Returns: The state, for ``init(game:listener:clock:configuration:restoring:)``.
+    public func exportState() -> HostState<G.State> {
+        HostState(rooms: roomNames.compactMap { room(named: $0)?.exportState() }, nextClientID: nextClientID)
+    }
+
+    private static func validate(_ state: HostState<G.State>, configuration: HostConfiguration) throws(HostStateError) {
+        var names: Set<String> = []
+        var ids: Set<UInt32> = []
+        var tokens: Set<[UInt8]> = []
+        let tokenLimit = configuration.frameLimits.maximumResumeTokenBytes
+        for room in state.rooms {
+            guard names.insert(room.name).inserted else { throw HostStateError(.duplicateRoom(room.name)) }
+            guard room.clients.count <= configuration.roomCapacity else {
+                throw HostStateError(.overCapacity(room: room.name, clients: room.clients.count, capacity: configuration.roomCapacity))
+            }
+            for client in room.clients {
+                guard client.id != 0 else { throw HostStateError(.invalidClientID(room: room.name)) }
+                guard ids.insert(client.id).inserted else { throw HostStateError(.duplicateClientID(client.id)) }
+                guard !client.token.isEmpty, client.token.count <= tokenLimit else {
+                    throw HostStateError(.invalidToken(client: client.id, length: client.token.count, limit: tokenLimit))
+                }
+                guard tokens.insert(client.token).inserted else { throw HostStateError(.duplicateToken(client: client.id)) }
+            }
+        }
+    }
+}
+
+extension Room {
+    /// The room's world, tick and clients (connected or within their grace period), for a
+    /// ``HostState``.
+    ///
+    /// - Returns: The room's state.
+    public func exportState() -> RoomState<G.State> {
+        RoomState(
+            name: name, tick: tick, world: state,
+            clients: clientOrder.compactMap { id in clients[id].map { ResumableClient(id: id, token: $0.token) } })
+    }
+}

@@ -63,7 +63,8 @@ func serve(_ arguments: [String]) throws {
     guard (0...64).contains(options.bots) else { fail("--bots must be 0...64") }
     guard (1...64).contains(roomCount) else { fail("--rooms must be 1...64") }
     guard (1...10_000).contains(options.roomCapacity) else { fail("--capacity must be 1...10000") }
-    options.rooms = roomCount == 1 ? ["main"] : (1...roomCount).map { $0 == 1 ? "main" : "room\($0)" }
+    options.rooms = ArenaServer.Options.roomNames(count: roomCount)
+    options.maximumRooms = max(options.maximumRooms, roomCount)
     let server = try ArenaServer(options: options, stopRequest: serverStop)
     for signalNumber in [SIGINT, SIGTERM] {
         signal(signalNumber) { _ in serverStop.requestStop() }

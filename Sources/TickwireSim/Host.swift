@@ -35,6 +35,10 @@ public final class Host<G: Game> {
     /// The id the next new client gets (never 0); ``init(game:listener:clock:configuration:restoring:)`` moves it past restored ids.
     var nextClientID: UInt32 = 1
     private var seededTokens: SplitMix64?
+    /// How long each pass of ``advance()`` that ran a tick took: accepting, handshakes and the
+    /// due ticks of every room, one after another on the host's one thread. This is what a tick
+    /// period must cover, however many rooms there are; stats messages (PROTOCOL.md 5.11) report it.
+    public private(set) var passStatistics = TickStatistics()
     /// Handshakes refused so far, by reason.
     public private(set) var rejections: [Message.Reject.Reason: Int] = [:]
 
@@ -71,6 +75,7 @@ public final class Host<G: Game> {
     public func openRoom(named name: String) -> Room<G> {
         if let room = roomsByName[name] { return room }
         let room = Room(name: name, game: game, configuration: configuration, clock: clock)
+        room.serverTickStatistics = { [weak self] in self?.passStatistics }
         roomsByName[name] = room
         roomOrder.append(name)
         return room
@@ -81,7 +86,11 @@ public final class Host<G: Game> {
         let now = clock.now
         for connection in listener.acceptPending() { pending.append(Pending(connection: connection, acceptedAt: now)) }
         handshake(now: now)
-        for name in roomOrder { roomsByName[name]?.advance() }
+        var ticked = false
+        for name in roomOrder where (roomsByName[name]?.advance().ticksRun ?? 0) > 0 { ticked = true }
+        if ticked {
+            passStatistics.record(clock.now - now, period: .nanoseconds(1_000_000_000 / Int64(max(1, configuration.tickRate))))
+        }
     }
 
     /// Runs the host in real time until `shouldStop` returns `true`: sleeps to the next room
@@ -168,8 +177,10 @@ public final class Host<G: Game> {
         let room: Room<G>
         if let existing = roomsByName[hello.room] {
             room = existing
-        } else if configuration.createsRoomsOnDemand {
+        } else if configuration.createsRoomsOnDemand && roomOrder.count < configuration.maximumRooms {
             room = openRoom(named: hello.room)
+        } else if configuration.createsRoomsOnDemand {
+            return reject(connection, .unknownRoom, "the server runs its most rooms (\(configuration.maximumRooms)); there is no room named '\(hello.room)'")
         } else {
             return reject(connection, .unknownRoom, "there is no room named '\(hello.room)'")
         }

@@ -34,6 +34,9 @@ public struct HostConfiguration: Sendable {
     public var rooms: [String] = [""]
     /// Whether a hello naming an unknown room creates it instead of being rejected.
     public var createsRoomsOnDemand = false
+    /// The most rooms the host runs: a hello that would open one more is rejected as
+    /// `unknownRoom`, so clients cannot make the host tick rooms without end.
+    public var maximumRooms = 64
     /// Which entities each client sees; `nil` for all of them.
     public var interestFilter: InterestFilter?
     /// Frame size and message limits enforced on every client.

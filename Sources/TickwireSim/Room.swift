@@ -34,6 +34,9 @@ public final class Room<G: Game> {
     private var snapshotSendTimes: [UInt32: Int64] = [:]
     private var cpu: CPUUsage?
     private var nextStatsAt: Timestamp?
+    /// Where the tick figures of stats messages come from: the owning host's passes (see
+    /// ``Host/passStatistics``), or this room's own ticks when `nil` or when it answers `nil`.
+    var serverTickStatistics: (() -> TickStatistics?)?
 
     init(name: String, game: G, configuration: HostConfiguration, clock: any TickClock) {
         self.name = name
@@ -189,7 +192,7 @@ public final class Room<G: Game> {
         guard now >= due else { return }
         nextStatsAt = now + interval
         let share = cpu?.sample(now: now) ?? 0
-        let ticks = loop.statistics
+        let ticks = serverTickStatistics?() ?? loop.statistics
         func micros(_ duration: Duration) -> UInt32 { UInt32(clamping: duration.wholeNanoseconds / 1000) }
         var connected = 0
         for id in clientOrder where clients[id]?.isConnected ?? false { connected += 1 }

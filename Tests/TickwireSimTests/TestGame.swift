@@ -42,6 +42,10 @@ struct DotsGame: Game {
     let schema: Schema
     var orbCount = 8
     var freezeAt = Double.infinity
+    /// A test double for an expensive step: each step moves this virtual clock on by ``stepCost``.
+    var stepClock: VirtualClock?
+    /// How far each step moves ``stepClock``.
+    var stepCost = Duration.zero
     /// Where player *n* starts (a function of n only).
     var spawn: @Sendable (UInt32) -> (Double, Double) = { id in (Double(id % 10) * 3, Double(id / 10 % 10) * 3) }
 
@@ -80,6 +84,7 @@ struct DotsGame: Game {
     }
 
     func step(_ state: State, inputs: [UInt32: Input], dt: Double) -> State {
+        stepClock?.advance(by: stepCost)
         var next = state
         for (id, input) in inputs.sorted(by: { $0.key < $1.key }) {
             guard var player = next.players[id] else { continue }

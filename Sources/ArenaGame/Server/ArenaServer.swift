@@ -46,6 +46,14 @@ public final class ArenaServer {
 
         /// The defaults: port 7777 on this machine, six bots, 30 Hz, one room `main`.
         public init() {}
+
+        /// The names of `count` rooms as `arena serve --rooms N` opens them: `main`, `room2`, `room3`, …
+        ///
+        /// - Parameter count: How many rooms (at least one).
+        /// - Returns: The names, `main` first.
+        public static func roomNames(count: Int) -> [String] {
+            (1...max(1, count)).map { $0 == 1 ? "main" : "room\($0)" }
+        }
     }
 
     /// What became of ``Options/statePath`` when the server started.
@@ -91,6 +99,7 @@ public final class ArenaServer {
         configuration.tickRate = options.tickRate
         configuration.rooms = options.rooms
         configuration.createsRoomsOnDemand = true
+        configuration.maximumRooms = max(options.maximumRooms, options.rooms.count)
         configuration.roomCapacity = options.roomCapacity
         configuration.resumeGracePeriod = .milliseconds(Int64(options.resumeGracePeriod * 1000))
         configuration.compressionPreference = options.compressionPreference
@@ -167,18 +176,21 @@ public final class ArenaServer {
     }
 
     /// One line about the server now: rooms, clients, bots, tick p99 and outgoing kbit/s.
+    ///
+    /// The tick p99 is the host's (``Host/passStatistics``): every room's tick of one period
+    /// together, since the rooms share one thread.
     public func statusLine() -> String {
-        var clients = 0, bots = 0, bytesOut = 0, worstP99 = Duration.zero, ticks: UInt64 = 0
+        var clients = 0, bots = 0, bytesOut = 0, ticks: UInt64 = 0
         for name in host.roomNames {
             guard let room = host.room(named: name) else { continue }
             let metrics = room.metrics
             clients += metrics.connectedClients
             bots += room.state.bots.count
             bytesOut += metrics.bytesOutPerSecond
-            worstP99 = max(worstP99, metrics.ticks.p99)
             ticks += metrics.ticks.ticksRun
         }
-        let p99 = Double(worstP99.components.seconds) * 1000 + Double(worstP99.components.attoseconds) / 1e15
+        let passP99 = host.passStatistics.p99
+        let p99 = Double(passP99.components.seconds) * 1000 + Double(passP99.components.attoseconds) / 1e15
         return "rooms \(host.roomNames.count)  clients \(clients)  bots \(bots)  ticks \(ticks)"
             + "  tick p99 \(decimalText(p99, places: 2)) ms  out \(decimalText(Double(bytesOut) * 8 / 1000, places: 1)) kbit/s"
     }

@@ -36,11 +36,7 @@ public struct ArenaBot: Hashable, Sendable {
     /// - Returns: The bot's input.
     public mutating func decide(in world: ArenaWorld) -> ArenaInput {
         guard let me = world.player(playerID), me.isAlive else { return .idle }
-        let target = world.players
-            .filter { $0.id != playerID && $0.isAlive }
-            .filter { world.map.hasLineOfSight(fromX: me.x, y: me.y, toX: $0.x, y: $0.y) }
-            .min { distanceSquared(me, $0) < distanceSquared(me, $1) }
-        guard let target else { return wanderInput(me: me, map: world.map) }
+        guard let target = nearestVisibleOpponent(of: me, in: world) else { return wanderInput(me: me, map: world.map) }
 
         let dx = target.x - me.x, dy = target.y - me.y
         let direction = Self.nearestDirection(dx: dx, dy: dy)
@@ -66,6 +62,24 @@ public struct ArenaBot: Hashable, Sendable {
             wanderTicks = 15 + Int(random.next() % 45)
         }
         return ArenaInput(moveX: wanderX, moveY: wanderY, fires: false)
+    }
+
+    /// The nearest living other player in line of sight (the first in world order on a tie).
+    ///
+    /// Candidates are tried nearest first, so the costly line-of-sight walk usually runs for
+    /// a few of them, not for every player in the room.
+    private func nearestVisibleOpponent(of me: ArenaPlayer, in world: ArenaWorld) -> ArenaPlayer? {
+        var candidates: [(distance: Double, index: Int)] = []
+        candidates.reserveCapacity(world.players.count)
+        for (index, other) in world.players.enumerated() where other.id != playerID && other.isAlive {
+            candidates.append((distanceSquared(me, other), index))
+        }
+        candidates.sort { $0.distance < $1.distance || ($0.distance == $1.distance && $0.index < $1.index) }
+        for candidate in candidates {
+            let other = world.players[candidate.index]
+            if world.map.hasLineOfSight(fromX: me.x, y: me.y, toX: other.x, y: other.y) { return other }
+        }
+        return nil
     }
 
     private func distanceSquared(_ a: ArenaPlayer, _ b: ArenaPlayer) -> Double {

@@ -10,6 +10,16 @@ public enum ArenaSchema {
     /// The characters a name may hold; others are dropped. Index 0 of the fields means "none".
     public static let nameAlphabet = Array("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_")
 
+    /// Each ASCII character's name-field code (its ``nameAlphabet`` index plus one; 0 for characters
+    /// outside the alphabet), so that capturing a name is a table lookup per character.
+    static let nameCodes: [UInt8] = {
+        var codes = [UInt8](repeating: 0, count: 128)
+        for (index, character) in nameAlphabet.enumerated() {
+            if let ascii = character.asciiValue { codes[Int(ascii)] = UInt8(index + 1) }
+        }
+        return codes
+    }()
+
     /// The entity type index of players.
     public static let playerType = 0
     /// The entity type index of bullets.
@@ -69,7 +79,7 @@ public enum ArenaSchema {
                 snapshot.set(integer: Int64(player.score), at: index, field: PlayerField.score)
                 snapshot.set(integer: player.isBot ? 1 : 0, at: index, field: PlayerField.isBot)
                 for (offset, character) in player.name.prefix(ArenaRules.maximumNameLength).enumerated() {
-                    let code = nameAlphabet.firstIndex(of: character).map { $0 + 1 } ?? 0
+                    let code = character.asciiValue.map { Int(nameCodes[Int($0)]) } ?? 0
                     snapshot.set(integer: Int64(code), at: index, field: PlayerField.firstNameCharacter + offset)
                 }
             } else {

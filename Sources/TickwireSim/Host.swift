@@ -85,9 +85,15 @@ public final class Host<G: Game> {
     public func advance() {
         let now = clock.now
         for connection in listener.acceptPending() { pending.append(Pending(connection: connection, acceptedAt: now)) }
-        handshake(now: now)
+        listener.batchingSends { handshake(now: now) }
         var ticked = false
-        for name in roomOrder where (roomsByName[name]?.advance().ticksRun ?? 0) > 0 { ticked = true }
+        for name in roomOrder {
+            guard let room = roomsByName[name] else { continue }
+            // One batch per room: its clients' frames leave together, right after its tick.
+            var ticksRun = 0
+            listener.batchingSends { ticksRun = room.advance().ticksRun }
+            if ticksRun > 0 { ticked = true }
+        }
         if ticked {
             passStatistics.record(clock.now - now, period: .nanoseconds(1_000_000_000 / Int64(max(1, configuration.tickRate))))
         }

@@ -68,4 +68,18 @@ public protocol TransportListener: AnyObject, Sendable {
     ///
     /// - Returns: The new connections.
     func acceptPending() -> [any TransportConnection]
+
+    /// Runs `body`, in which the host sends to many connections, so that the transport can
+    /// hand the frames on in one batch rather than one by one (a WebSocket transport wakes its
+    /// socket loop once, not once per connection). The frames must still all leave.
+    ///
+    /// - Parameter body: The sending.
+    func batchingSends(_ body: () -> Void)
+}
+
+extension TransportListener {
+    /// Runs `body` as it is: a transport without batching sends each frame as it comes.
+    ///
+    /// - Parameter body: The sending.
+    public func batchingSends(_ body: () -> Void) { body() }
 }

@@ -148,6 +148,15 @@ public final class WebSocketTransportServer: TransportListener, @unchecked Senda
         }
     }
 
+    /// Runs `body` with the server loop's wake-ups held (``EventLoop/withHeldWakeups(_:)``):
+    /// the frames `body` sends reach the loop in one turn, for one wake-up.
+    ///
+    /// - Parameter body: The sending.
+    public func batchingSends(_ body: () -> Void) {
+        guard let loop = server?.loop else { return body() }
+        loop.withHeldWakeups(body)
+    }
+
     /// Closes every connection and stops the server.
     ///
     /// - Parameter timeout: How long to wait for close handshakes.

@@ -30,6 +30,25 @@ struct EventLoopTests {
         #expect(onLoop.withLock { $0 }, "executed work must run on the loop thread")
     }
 
+    @Test("work queued with wake-ups held wakes the loop at most once, when the hold ends, and all of it runs")
+    func heldWakeups() throws {
+        let loop = try EventLoop()
+        try loop.start()
+        defer { loop.stop() }
+        let counter = Shared(0)
+        loop.runAndWait {}
+        let before = loop.wakeupsSent.load(ordering: .relaxed)
+        loop.withHeldWakeups {
+            loop.withHeldWakeups {  // nesting holds until the outer call ends
+                for _ in 0..<200 { loop.execute { counter.withLock { $0 += 1 } } }
+            }
+            #expect(loop.wakeupsSent.load(ordering: .relaxed) == before, "no wake-up while the outer hold lasts")
+        }
+        #expect(loop.wakeupsSent.load(ordering: .relaxed) - before <= 1, "at most one wake-up for 200 queued items")
+        loop.runAndWait {}
+        #expect(counter.withLock { $0 } == 200, "every item queued under the hold runs once it ends")
+    }
+
     @Test("timers fire in deadline order, not before their delay, and cancelled ones never")
     func timersFireInOrder() throws {
         let loop = try EventLoop()

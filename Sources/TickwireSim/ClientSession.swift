@@ -26,7 +26,8 @@ public final class ClientSession<G: Game> {
     public private(set) var clientID: UInt32?
     /// The token to resume this session with, once welcomed.
     public private(set) var resumeToken: [UInt8]?
-    /// Whether the last welcome gave back the same player as before (a resumed session).
+    /// Whether the last welcome gave back the same player as before (a resumed session): the
+    /// same id and the resume token this client sent.
     public private(set) var wasResumed = false
     /// The server's tick rate, from the welcome.
     public private(set) var tickRate = 20
@@ -204,7 +205,9 @@ public final class ClientSession<G: Game> {
         switch message {
         case .welcome(let welcome):
             guard case .handshaking = status else { return }
-            wasResumed = clientID == welcome.clientID
+            // A host that resumed us hands back the token we sent; a fresh host may reuse our old
+            // id for a new player, but not our token.
+            wasResumed = resumeToken != nil && clientID == welcome.clientID && welcome.resumeToken == resumeToken
             clientID = welcome.clientID
             resumeToken = welcome.resumeToken.isEmpty ? nil : welcome.resumeToken
             tickRate = max(1, Int(welcome.tickRate))

@@ -107,10 +107,14 @@ public final class TickSimulation<G: Game> {
     /// - Parameter state: What the old host exported (``Host/exportState()``), or `nil` to start fresh.
     /// - Throws: ``HostStateError`` when the new host refuses the state; the old host then stays.
     public func restartHost(restoring state: HostState<G.State>? = nil) throws(HostStateError) {
+        var configuration = host.configuration
+        // A new process draws new tokens: a seeded host moves its seed on, or it would hand
+        // out the old host's tokens again (to newcomers, beside restored clients holding them).
+        configuration.tokenSeed = configuration.tokenSeed.map { $0 &+ 0x9E37_79B9_7F4A_7C15 }
         let replacement = if let state {
-            try Host(game: game, listener: network, clock: clock, configuration: host.configuration, restoring: state)
+            try Host(game: game, listener: network, clock: clock, configuration: configuration, restoring: state)
         } else {
-            Host(game: game, listener: network, clock: clock, configuration: host.configuration)
+            Host(game: game, listener: network, clock: clock, configuration: configuration)
         }
         for connection in connections { connection.disconnect() }
         host = replacement

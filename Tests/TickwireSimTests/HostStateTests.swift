@@ -77,6 +77,18 @@ struct HostStateTests {
         #expect(newID != idle, "a fresh host knows no token: the idle client gets a new id")
         #expect(simulation.room.clientIDs == [newID], "the fresh room holds only the newcomer")
         #expect(simulation.room.state.players[walker] == nil || walker == newID, "the walker's player is gone")
+        #expect(!simulation.clients[1].wasResumed, "a new player is not a resumed one")
+    }
+
+    @Test("a fresh host that happens to give a returning client its old id has not resumed it")
+    func sameIDIsNotResumption() throws {
+        let (simulation, walker, _) = try twoPlayers()
+        try simulation.restartHost()
+        simulation.reconnect(0)  // the walker has the lowest id, which a fresh host hands out first
+        simulation.run(for: .milliseconds(500))
+        #expect(simulation.clients[0].status == .connected)
+        #expect(simulation.clients[0].clientID == walker, "the fresh host's first id equals the walker's old one")
+        #expect(!simulation.clients[0].wasResumed, "same id, but the host did not know the token: not resumed")
     }
 
     @Test("a restored state opens rooms the configuration lacks, besides the configured ones")

@@ -225,12 +225,23 @@ public final class WebSocketClientTransportConnection: TransportConnection, @unc
     /// - Returns: The frames, and `.closed` once the connection ended.
     public func drain() -> [TransportEvent] { inbox.drain() }
 
+    /// How long ``close()`` waits for the server's close reply before dropping the socket.
+    public static let closeWait: Duration = .milliseconds(500)
+
     /// Closes the connection (close handshake, code 1000) and stops the client's loop.
+    ///
+    /// Waits for the server's close reply (at most ``closeWait``), so that the frames sent just
+    /// before, such as a session's disconnect message, reach the server even when the process
+    /// exits right after.
     public func close() {
         guard !inbox.isClosed else { return }
         inbox.closeLocally()
         client.close(code: .normalClosure)
-        client.shutdown()
+        if client.loop.isInLoopThread {
+            client.shutdown()
+        } else {
+            client.shutdown(afterClosingWithin: Self.closeWait)
+        }
     }
 
     /// Whether the connection is closed (either side).

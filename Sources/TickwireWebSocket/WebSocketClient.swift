@@ -1,3 +1,4 @@
+import Dispatch
 import Synchronization
 
 /// A WebSocket client that connects to a `ws://` URL, keeps the connection alive with pings, and
@@ -28,6 +29,8 @@ public final class WebSocketClient: Sendable {
     private let stream: AsyncStream<WebSocketClientEvent>?
     private let continuation: AsyncStream<WebSocketClientEvent>.Continuation?
     let shared = Mutex(Shared())
+    /// Signalled once the client is closed for good (``WebSocketClientState/closed(_:)``).
+    private let closedForGood = DispatchSemaphore(value: 0)
 
     struct Shared: ~Copyable {
         var state: WebSocketClientState = .idle
@@ -185,6 +188,19 @@ public final class WebSocketClient: Sendable {
         }
     }
 
+    /// Waits up to `timeout` for a close handshake started with ``close(code:reason:)`` to
+    /// finish, then shuts down (``shutdown()``): what was sent before the close, and the close
+    /// frame itself, reach the peer unless the wait runs out. Blocks the calling thread, never
+    /// the loop's.
+    ///
+    /// - Parameter timeout: The longest wait, for a peer that does not answer.
+    public func shutdown(afterClosingWithin timeout: Duration) {
+        precondition(!loop.isInLoopThread, "waiting for the close on the loop thread would deadlock")
+        let milliseconds = Int(clamping: timeout.components.seconds * 1000 + timeout.components.attoseconds / 1_000_000_000_000_000)
+        _ = closedForGood.wait(timeout: .now() + .milliseconds(milliseconds))
+        shutdown()
+    }
+
     /// Drops the connection at once without a close handshake, stops reconnecting, finishes
     /// ``events`` and stops a loop of its own. Use ``close(code:reason:)`` first for a clean close.
     public func shutdown() {
@@ -202,6 +218,7 @@ public final class WebSocketClient: Sendable {
     }
 
     private func publish(_ event: WebSocketClientEvent) {
+        if case .stateChanged(.closed) = event { closedForGood.signal() }
         handler(event)
         let ready = shared.withLock { shared -> [CheckedContinuation<WebSocketClientEvent?, Never>] in
             let ids = shared.waiters.filter { $0.value.isSatisfied(event) }.map(\.key)

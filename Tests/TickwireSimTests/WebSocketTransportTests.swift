@@ -52,4 +52,32 @@ struct WebSocketTransportTests {
         let mover = try #require(clients[0].clientID)
         #expect((room.state.players[mover]?.x ?? 0) > 3, "the first client's inputs travelled over the socket and moved its player")
     }
+
+    @Test("frames sent just before a client's close reach the server, and the server sees a normal close", arguments: 0..<5)
+    func lastFramesBeforeClose(round: Int) throws {
+        let server = try WebSocketTransportServer(configuration: WebSocketServerConfiguration(host: "127.0.0.1", port: 0))
+        defer { server.shutdown() }
+        let port = try #require(server.address?.port, "the server should report its bound port")
+        let client = try WebSocketClientTransportConnection(url: WebSocketURL("ws://127.0.0.1:\(port)/"))
+        let clock = MonotonicClock()
+        var accepted: [any TransportConnection] = []
+        let acceptDeadline = clock.now + .seconds(5)
+        while accepted.isEmpty && clock.now < acceptDeadline {
+            accepted = server.acceptPending()
+            clock.sleep(until: clock.now + .milliseconds(2))
+        }
+        let peer = try #require(accepted.first, "the server should accept the client within 5 s")
+        client.send([1, 2, 3, UInt8(round)])
+        client.send([4, 5, 6])
+        client.close()  // returns once the close handshake is done (or after closeWait)
+        var events: [TransportEvent] = []
+        let deadline = clock.now + .seconds(5)
+        while clock.now < deadline {
+            events += peer.drain()
+            if events.contains(where: { if case .closed = $0 { true } else { false } }) { break }
+            clock.sleep(until: clock.now + .milliseconds(2))
+        }
+        #expect(events == [.frame([1, 2, 3, UInt8(round)]), .frame([4, 5, 6]), .closed(.closedByPeer)],
+                "the server should get both frames, then a normal close; got \(events)")
+    }
 }

@@ -44,6 +44,9 @@ public final class EventLoop: @unchecked Sendable {
     let wakeupsSent = Atomic<Int>(0)
     private let inbox = Mutex(Inbox())
     private let loopThread = Mutex<pthread_t?>(nil)
+    /// The loop thread's id (``currentThreadID``) once it runs, 0 before: what
+    /// ``isInLoopThread`` compares with, without a lock (every send asks).
+    private let loopThreadID = Atomic<UInt>(0)
     private var handlers: [Int32: any EventLoopHandler] = [:]
     private var timers = TimerQueue()
     private var events: [PollEvent] = []
@@ -118,10 +121,17 @@ public final class EventLoop: @unchecked Sendable {
 
     /// Whether the caller runs on this loop's thread.
     public var isInLoopThread: Bool {
-        loopThread.withLock { stored in
-            guard let stored else { return false }
-            return pthread_equal(stored, pthread_self()) != 0
-        }
+        let id = loopThreadID.load(ordering: .acquiring)
+        return id != 0 && id == Self.currentThreadID
+    }
+
+    /// The calling thread's `pthread_self()` as a number.
+    private static var currentThreadID: UInt {
+        #if canImport(Darwin)
+        UInt(bitPattern: pthread_self())
+        #else
+        UInt(pthread_self())
+        #endif
     }
 
     /// Runs `work` on the loop thread, soon; safe to call from any thread, including the loop's own.
@@ -224,6 +234,7 @@ public final class EventLoop: @unchecked Sendable {
     private func run() {
         // Wait until `start()` has published the thread id, so `isInLoopThread` is true from the first event.
         while loopThread.withLock({ $0 == nil }) && !inbox.withLock({ $0.isStopRequested }) { sched_yield() }
+        loopThreadID.store(Self.currentThreadID, ordering: .releasing)
         while true {
             var timeout: Int32 = -1
             if let deadline = timers.nextDeadline() {
@@ -266,6 +277,7 @@ public final class EventLoop: @unchecked Sendable {
         }
         for channel in flushQueue { channel.flushRequested() }
         flushQueue = []
+        loopThreadID.store(0, ordering: .releasing)
         for descriptor in Array(handlers.keys) { deregister(descriptor) }
         timers = TimerQueue()
     }

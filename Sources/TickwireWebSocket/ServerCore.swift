@@ -66,11 +66,11 @@ final class ServerCore {
             tcp: tcp, machine: machine, connection: connection, closeTimeout: configuration.closeTimeout,
             keepalive: configuration.keepalive
         ) { [weak self] event in
-            guard let self else { return }
             switch event {
-            case .message(let message): handler(.message(connection, message))
+            case .message(let message): handler(.message(connection, message))  // no weak load per message
             case .writable: handler(.writable(connection))
             case .closed(let frame):
+                guard let self else { return }
                 self.channels[connection.id] = nil
                 self.publishCount(self.connectionCount)
                 handler(.closed(connection, frame))

@@ -23,6 +23,9 @@ public final class WebSocketConnection: Sendable, Hashable, CustomStringConverti
     public let sendBufferLimits: SendBufferLimits
 
     private let pending = Mutex<[WebSocketMessage]>([])
+    /// Messages in `pending`, changed under its lock: the loop thread's sends read it without
+    /// the lock to see whether they may frame at once.
+    private let pendingCount = Atomic<Int>(0)
     /// Payload bytes in `pending`, not yet framed.
     private let pendingBytes = Atomic<Int>(0)
     /// Framed bytes waiting for the socket, mirrored from the loop side after every write.
@@ -85,13 +88,14 @@ public final class WebSocketConnection: Sendable, Hashable, CustomStringConverti
     public func send(_ message: WebSocketMessage) -> SendResult {
         guard !isClosing.load(ordering: .acquiring) else { return .droppedNotOpen }
         guard bufferedByteCount < sendBufferLimits.hardLimit else { return .droppedBufferFull }
-        if loop.isInLoopThread, pending.withLock({ $0.isEmpty }) {
+        if loop.isInLoopThread, pendingCount.load(ordering: .acquiring) == 0 {
             guard let channel = channel.value else { return .droppedNotOpen }
             channel.send(message)
         } else {
             pendingBytes.wrappingAdd(message.byteCount, ordering: .relaxed)
             let isFirst = pending.withLock { queue in
                 queue.append(message)
+                pendingCount.store(queue.count, ordering: .releasing)
                 return queue.count == 1
             }
             if isFirst { loop.execute { [self] in drainPending() } }
@@ -102,7 +106,10 @@ public final class WebSocketConnection: Sendable, Hashable, CustomStringConverti
     /// Frames every queued message on the loop thread.
     private func drainPending() {
         let messages = pending.withLock { queue in
-            defer { queue.removeAll() }
+            defer {
+                queue.removeAll()
+                pendingCount.store(0, ordering: .releasing)
+            }
             return queue
         }
         for message in messages {

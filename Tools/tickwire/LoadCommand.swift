@@ -16,6 +16,10 @@ import TickwireWebSocket
 /// ``ClientSession`` (inputs at the tick rate, acknowledgements, pings), and reports what
 /// they saw and what the server reported in its stats messages.
 ///
+/// `--rooms N` spreads the players round robin over the N rooms `arena serve --rooms N` opens
+/// (`main`, `room2`, …; the URL's path is then not used), as a game server hosting many
+/// matches would see them.
+///
 /// One driver thread (`--drivers`, default 1) ticks every session; the sockets run on a few
 /// shared event loops (`--loops`, default 2), never a thread per client. With several drivers
 /// each ticks every `drivers`-th player. Prediction is off: a load client
@@ -54,7 +58,7 @@ enum LoadCommand {
     static let reconnectsPerTick = 10
 
     static func run(_ arguments: [String]) throws {
-        var parsed = try CommandArguments(arguments, valueOptions: ["clients", "duration", "ramp", "loops", "rate", "seed", "drivers"])
+        var parsed = try CommandArguments(arguments, valueOptions: ["clients", "duration", "ramp", "loops", "rate", "seed", "drivers", "rooms"])
         let json = parsed.flag("json")
         let clientCount = try parsed.integer("clients", default: 100)
         let duration = try parsed.double("duration", default: 60)
@@ -63,15 +67,18 @@ enum LoadCommand {
         let rate = try parsed.integer("rate", default: 30)
         let seed = UInt64(try parsed.integer("seed", default: 1))
         let driverCount = try parsed.integer("drivers", default: 1)
+        let roomCount = try parsed.integer("rooms", default: 0)
         try parsed.rejectUnknown()
         guard parsed.positionals.count == 1, let text = parsed.positionals.first else {
             throw CommandArguments.UsageError(description: "load wants one URL: tickwire load ws://HOST:PORT/ROOM --clients N --duration S")
         }
         let url = try WebSocketURL(text)
         guard (1...20_000).contains(clientCount) else { throw CommandArguments.UsageError(description: "--clients must be 1...20000") }
-        guard duration > 0, ramp >= 0, (1...16).contains(loopCount), (1...240).contains(rate), (1...8).contains(driverCount) else {
-            throw CommandArguments.UsageError(description: "--duration must be > 0, --ramp >= 0, --loops 1...16, --rate 1...240, --drivers 1...8")
+        guard duration > 0, ramp >= 0, (1...16).contains(loopCount), (1...240).contains(rate), (1...8).contains(driverCount),
+              (0...64).contains(roomCount) else {
+            throw CommandArguments.UsageError(description: "--duration must be > 0, --ramp >= 0, --loops 1...16, --rate 1...240, --drivers 1...8, --rooms 1...64")
         }
+        let rooms = roomCount > 0 ? ArenaServer.Options.roomNames(count: roomCount) : [String(url.path.drop { $0 == "/" })]
 
         let loops = try (0..<loopCount).map { _ throws(SystemError) -> EventLoop in
             let loop = try EventLoop()
@@ -79,9 +86,10 @@ enum LoadCommand {
             return loop
         }
         let clock = MonotonicClock()
-        let plan = Plan(url: url, clients: clientCount, drivers: driverCount, duration: duration, ramp: ramp, rate: rate, seed: seed,
+        let plan = Plan(url: url, rooms: rooms, clients: clientCount, drivers: driverCount, duration: duration, ramp: ramp, rate: rate, seed: seed,
                         loops: loops, clock: clock, start: clock.now, quiet: json)
-        if !json { print("load: \(clientCount) clients on \(url), ramp \(ramp) s, then \(duration) s at \(rate) Hz, \(driverCount) driver threads, \(loopCount) socket loops") }
+        let placement = rooms.count > 1 ? "\(url) in \(rooms.count) rooms" : "\(url)"
+        if !json { print("load: \(clientCount) clients on \(placement), ramp \(ramp) s, then \(duration) s at \(rate) Hz, \(driverCount) driver threads, \(loopCount) socket loops") }
         let results = Mutex<[LoadReport]>([])
         let threads = (0..<driverCount).map { shard in
             Thread {
@@ -110,6 +118,8 @@ enum LoadCommand {
     /// Sendable except the loops array, which is only read.
     struct Plan: @unchecked Sendable {
         let url: WebSocketURL
+        /// The rooms the players join, round robin.
+        let rooms: [String]
         let clients: Int
         let drivers: Int
         let duration: Double
@@ -128,7 +138,6 @@ enum LoadCommand {
         let clientCount = (plan.clients - shard + plan.drivers - 1) / plan.drivers
         let ramp = plan.ramp, rate = plan.rate, url = plan.url, loops = plan.loops
         var configuration = ClientConfiguration()
-        configuration.room = String(url.path.drop { $0 == "/" })
         configuration.predictsLocalPlayer = false
         let game = Arena()
         let socketConfiguration = WebSocketClientConfiguration()
@@ -163,6 +172,8 @@ enum LoadCommand {
             // Ramp: start clients linearly over the ramp time.
             let due = ramp <= 0 ? clientCount : min(clientCount, Int((now - start).secondsValue / ramp * Double(clientCount)) + 1)
             while players.count < due {
+                // Player k of this driver is player k * drivers + shard overall.
+                configuration.room = plan.rooms[(players.count * plan.drivers + shard) % plan.rooms.count]
                 let session = ClientSession(game: game, clock: clock, configuration: configuration)
                 let player = Player(session: session, seed: seed &+ UInt64(players.count) &* 0x9E37_79B9, now: now)
                 connect(player, index: players.count)

@@ -16,15 +16,17 @@ let usage = """
                                codec benchmark: JSON vs binary vs delta vs zlib, three scenes
       bench ws [--json] [--seconds S] [--rounds R] [--idle N] [--no-python]
                                WebSocket echo benchmark vs Python websockets and plain TCP;
-                               memory per idle connection
+                               memory per idle connection; --sizes 64,1024,65536 --connections 1,100
+                               --in-flight 1,16 run a subset of the cases (for profiling)
       bench sim [--json]       host cost per client per tick, 10/100/1000 clients, with and without interest
       bench all [--json]       every benchmark this build has (codec, ws, sim), one JSON document
       echo [--port P] [--host H] [--tcp] [--no-compression]
                                WebSocket echo server (permessage-deflate on) for Autobahn and interop;
                                prints the bound port; --tcp: plain TCP echo (benchmark baseline)
       load ws://HOST:PORT/ROOM [--clients 100] [--duration 60] [--ramp 10] [--json] [--loops 2] [--rate 30] [--drivers 1]
-                               N simulated arena players over real WebSockets; reports connections, snapshots,
-                               bytes per client, snapshot age, the server's tick p99 and CPU, and its own CPU
+           [--rooms N]         N simulated arena players over real WebSockets; reports connections, snapshots,
+                               bytes per client, snapshot age, the server's tick p99 and CPU, and its own CPU;
+                               --rooms spreads them over the rooms of `arena serve --rooms N` (main, room2, ...)
       inspect FILE             a recording's frames as text (--hex: hex lines; --help)
       help                     this text
     """

@@ -42,12 +42,20 @@ public struct Snapshot: Sendable {
     /// - Parameter count: Entities.
     public mutating func reserveCapacity(_ count: Int) {
         guard count > 0 else { return }
-        let widest = schema.layouts.map(\.fieldCount).max() ?? 0
-        ids.reserveCapacity(count)
-        types.reserveCapacity(count)
-        offsets.reserveCapacity(count)
-        values.reserveCapacity(count * widest)
+        reserve(entities: count, values: count * schema.widestFieldCount)
     }
+
+    /// Reserves room for `entities` entities and `values` pool slots in all (each array
+    /// reallocates only when its capacity is short).
+    mutating func reserve(entities: Int, values valueCount: Int) {
+        ids.reserveCapacity(entities)
+        types.reserveCapacity(entities)
+        offsets.reserveCapacity(entities)
+        values.reserveCapacity(valueCount)
+    }
+
+    /// The pool slots that hold an entity's value (those not left unused by removals).
+    var liveValueCount: Int { values.count - unusedValues }
 
     /// The number of entities.
     public var count: Int { ids.count }

@@ -2,7 +2,8 @@ import TickwireCodec
 
 extension ClientSession {
     /// Decodes a snapshot against its baseline, stores and acknowledges it, feeds the
-    /// interpolation buffer, and reconciles the prediction.
+    /// interpolation buffer, and reconciles the prediction. One decoded snapshot is shared
+    /// (copy on write) by the history, ``latestSnapshot`` and the interpolation buffer.
     func take(_ message: Message.Snapshot, frameBytes: Int, now: Timestamp) {
         let baseline: Snapshot?
         if let baselineTick = message.baselineTick {
@@ -14,15 +15,21 @@ extension ClientSession {
         } else {
             baseline = nil
         }
-        let snapshot: Snapshot
+        // Decode into the snapshot the history last let go of: once no one else holds it,
+        // its arrays are reused and a snapshot costs no allocation.
+        var snapshot = spareSnapshot.take() ?? Snapshot(schema: game.schema, tick: 0)
         do {
-            snapshot = try codec.decode(message.delta, baseline: baseline)
+            try codec.decode(message.delta, baseline: baseline, into: &snapshot)
         } catch {
+            spareSnapshot = snapshot
             counters.snapshotsUndecodable += 1
             return
         }
-        if let newest = received.newestTick, snapshot.tick &- newest >= 1 << 31 || snapshot.tick == newest { return }
-        received.store(snapshot)
+        if let newest = received.newestTick, snapshot.tick &- newest >= 1 << 31 || snapshot.tick == newest {
+            spareSnapshot = snapshot
+            return
+        }
+        spareSnapshot = received.store(snapshot)
         latestSnapshot = snapshot
         counters.snapshotsReceived += 1
         counters.lastSnapshotBytes = frameBytes

@@ -133,6 +133,15 @@ enum BenchClientReceive {
             }
             return total
         })
+        var reused = Snapshot(schema: scene.schema, tick: 0)
+        rows.append(try time("decode(_:baseline:into:) reusing one Snapshot", runs: runs, count: deltas.count) {
+            var total = 0
+            for (index, delta) in deltas.enumerated() {
+                try codec.decode(delta, baseline: snapshots[index], into: &reused)
+                total &+= reused.count
+            }
+            return total
+        })
         rows.append(try receiveRow(scene, runs: runs))
         let entities = Double(snapshots.dropFirst().reduce(0) { $0 + $1.count }) / Double(deltas.count)
         return BenchClientReceiveReport(

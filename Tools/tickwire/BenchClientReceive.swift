@@ -108,7 +108,7 @@ struct BenchClientReceiveReport: Codable {
                    snapshotsPerRun, entitiesPerSnapshot, bytesPerDelta),
         ]
         for row in rows {
-            lines.append("  " + row.name.padding(toLength: 44, withPad: " ", startingAt: 0)
+            lines.append("  " + row.name.padding(toLength: 48, withPad: " ", startingAt: 0)
                          + String(format: "%9.2f µs/snap", row.microsecondsPerSnapshot))
         }
         return lines.joined(separator: "\n")

@@ -5,35 +5,18 @@ extension ClientSession {
     /// interpolation buffer, and reconciles the prediction. One decoded snapshot is shared
     /// (copy on write) by the history, ``latestSnapshot`` and the interpolation buffer.
     func take(_ message: Message.Snapshot, frameBytes: Int, now: Timestamp) {
-        let baseline: Snapshot?
-        if let baselineTick = message.baselineTick {
-            guard let stored = received.snapshot(at: baselineTick) else {
-                counters.snapshotsUndecodable += 1
-                return
-            }
-            baseline = stored
-        } else {
-            baseline = nil
-        }
-        // Decode into the snapshot the history last let go of: once no one else holds it,
-        // its arrays are reused and a snapshot costs no allocation.
-        var snapshot = spareSnapshot.take() ?? Snapshot(schema: game.schema, tick: 0)
-        do {
-            try codec.decode(message.delta, baseline: baseline, into: &snapshot)
-        } catch {
-            spareSnapshot = snapshot
+        let snapshot: Snapshot
+        switch received.receive(message, codec: codec, spare: &spareSnapshot) {
+        case .stored(let decoded): snapshot = decoded
+        case .undecodable:
             counters.snapshotsUndecodable += 1
             return
+        case .stale: return
         }
-        if let newest = received.newestTick, snapshot.tick &- newest >= 1 << 31 || snapshot.tick == newest {
-            spareSnapshot = snapshot
-            return
-        }
-        spareSnapshot = received.store(snapshot)
         latestSnapshot = snapshot
         counters.snapshotsReceived += 1
         counters.lastSnapshotBytes = frameBytes
-        if baseline == nil { counters.fullSnapshotsReceived += 1 }
+        if message.baselineTick == nil { counters.fullSnapshotsReceived += 1 }
         let serverTime = Double(message.serverTime) / 1e6
         if let estimate = clockSync.serverTime(at: now.seconds), snapshotAges.count < ClientSession.snapshotAgeCapacity {
             snapshotAges.append(estimate - serverTime)

@@ -161,9 +161,10 @@ struct DeltaDecoder {
     ) throws(CodecError) {
         // Room for the survivors and a few created entities, so that a fresh snapshot is not
         // copied again when some arrive; never past the limit (the baseline itself may be).
+        // The baseline is trusted (the receiver's own), so a reused snapshot may keep headroom.
         let survivors = baseline.count - destroyedCount
         let room = max(survivors, min(survivors + max(8, survivors / 8), limits.maxEntities))
-        snapshot.reserve(entities: room, values: baseline.liveValueCount + (room - survivors) * schema.widestFieldCount)
+        snapshot.reserve(entities: room, values: baseline.liveValueCount + (room - survivors) * schema.widestFieldCount, headroom: true)
         var runStart = 0
         var position = 0
         var previous: UInt64? = nil

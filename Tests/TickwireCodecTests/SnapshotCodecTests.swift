@@ -138,6 +138,22 @@ struct SnapshotCodecTests {
         #expect(target.isEmpty, "a failed decode should leave the target empty, it holds \(target.count) entities")
     }
 
+    @Test("decoding into the very snapshot passed as the baseline gives the new snapshot")
+    func decodeIntoBaselineItself() throws {
+        var rng = SplitMix64(seed: 0xBA5E)
+        let codec = SnapshotCodec(schema: TestSchemas.arena)
+        let base = try Self.arenaWorld(count: 40, tick: 3, &rng)
+        var next = base
+        next.tick = 4
+        for index in stride(from: 1, to: next.count, by: 2) { TestSchemas.randomize(&next, at: index, &rng) }
+        next.remove(id: 7)
+        try next.insert(id: 90, type: 0)
+        let bytes = try codec.encode(next, against: base)
+        var held = base
+        try codec.decode(bytes, baseline: held, into: &held)
+        #expect(held == next, "decoding over the baseline's own variable gave another snapshot")
+    }
+
     @Test("decoding into a snapshot reuses its storage, and replaces one of another schema")
     func decodeIntoReusesStorage() throws {
         var rng = SplitMix64(seed: 0x5107)

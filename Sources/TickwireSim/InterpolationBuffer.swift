@@ -24,7 +24,7 @@ public struct InterpolationBuffer: Sendable {
     /// How many snapshots the buffer holds.
     public private(set) var count = 0
 
-    /// Creates an empty buffer.
+    /// Creates an empty buffer, with its `capacity` slots allocated up front.
     ///
     /// - Parameters:
     ///   - capacity: The most snapshots kept (at least 2).

@@ -133,6 +133,18 @@ public struct BitReader: Sendable {
     ///   after 64 zero bits.
     public mutating func readGamma() throws(CodecError) -> UInt64 {
         let start = bitPosition
+        // Fast path: the whole code (zeros, the 1, then as many value bits as zeros) lies in
+        // one peeked word; otherwise read it in steps below.
+        let peeked = min(remainingBits, 56)
+        if peeked > 0 {
+            let word = readUnchecked(bits: peeked)
+            let zeros = word.trailingZeroBitCount
+            if 2 * zeros + 1 <= peeked {
+                bitPosition = start + 2 * zeros + 1
+                return (UInt64(1) << UInt64(zeros)) | ((word >> UInt64(zeros + 1)) & BitWriter.mask(zeros))
+            }
+            bitPosition = start
+        }
         // Count the leading zero bits (stored first, least significant first) from a peeked word.
         var zeros = 0
         while true {

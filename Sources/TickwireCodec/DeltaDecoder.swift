@@ -13,15 +13,38 @@ struct DeltaDecoder {
         self.reader = reader
     }
 
+    /// Decodes into a new snapshot.
     mutating func decode(baseline: Snapshot?) throws(CodecError) -> Snapshot {
+        var snapshot = Snapshot(schema: schema, tick: 0)
+        try decode(baseline: baseline, into: &snapshot)
+        return snapshot
+    }
+
+    /// Decodes into `snapshot`, replacing its contents and reusing its arrays' storage when it
+    /// holds the only reference to them. On error `snapshot` is left empty.
+    mutating func decode(baseline: Snapshot?, into snapshot: inout Snapshot) throws(CodecError) {
+        if snapshot.schema.fingerprint != schema.fingerprint {
+            snapshot = Snapshot(schema: schema, tick: 0)
+        }
+        snapshot.removeAll()
+        do throws(CodecError) {
+            try decodeEntities(baseline: baseline, into: &snapshot)
+        } catch {
+            snapshot.removeAll()
+            throw error
+        }
+    }
+
+    /// Reads the encoding into the empty `snapshot`.
+    private mutating func decodeEntities(baseline: Snapshot?, into snapshot: inout Snapshot) throws(CodecError) {
         let tick = try reader.readVarint32("snapshot tick")
+        snapshot.tick = tick
         guard try reader.readBool() else {
-            var snapshot = Snapshot(schema: schema, tick: tick)
             let count = try readEntityCount(existing: 0)
             snapshot.reserveCapacity(count)
             try readCreated(count: count, into: &snapshot)
             try reader.finish()
-            return snapshot
+            return
         }
         let age = try reader.readVarint32("baseline age")
         // Wrapping subtraction: ticks are counted modulo 2^32.
@@ -31,8 +54,10 @@ struct DeltaDecoder {
             throw CodecError(.baselineMismatch(expected: baselineTick, given: baseline.tick))
         }
 
-        // Destroyed ids, then the survivors copied from the baseline in id order.
-        var destroyed: [UInt32] = []
+        // Destroyed ids: checked here, read again from `destroyedIDs` while the survivors are
+        // copied from the baseline in id order (no list of them is kept).
+        var destroyedIDs = reader
+        var destroyedCount = 0
         if try reader.readBool() {
             let count = try reader.readVarint()
             guard count >= 1 else {
@@ -42,30 +67,35 @@ struct DeltaDecoder {
                 throw CodecError(.tooManyEntities(count: count, limit: baseline.count))
             }
             try requireBits(Int(count) * 8)
-            destroyed.reserveCapacity(Int(count))
+            destroyedIDs = reader
             var previous: UInt64? = nil
             for _ in 0..<Int(count) {
-                destroyed.append(try readID(after: &previous))
+                _ = try Self.readID(from: &reader, after: &previous)
             }
+            destroyedCount = Int(count)
         }
-        var snapshot = Snapshot(schema: schema, tick: tick)
-        try copySurvivors(of: baseline, except: destroyed, into: &snapshot)
+        try copySurvivors(of: baseline, destroyedCount: destroyedCount, ids: &destroyedIDs, into: &snapshot)
 
         if try reader.readBool() {
-            try readChanges(baseline: baseline, into: &snapshot)
+            try readChanges(into: &snapshot)
         }
 
         if try reader.readBool() {
-            let count = try readEntityCount(existing: snapshot.count)
+            let survivors = snapshot.count
+            let count = try readEntityCount(existing: survivors)
             guard count >= 1 else {
                 throw CodecError(.valueOutOfRange(what: "created entity count", value: "0", allowed: "1 or more"))
             }
-            var created = Snapshot(schema: schema, tick: tick, capacity: count)
-            try readCreated(count: count, into: &created)
-            snapshot = try merge(snapshot, created)
+            // Within the limit: readEntityCount checked survivors + count against it.
+            snapshot.reserve(entities: survivors + count, values: snapshot.values.count + count * schema.widestFieldCount)
+            try readCreated(count: count, into: &snapshot)
+            // Created ids are increasing; usually they are all above the survivors' (new ids
+            // grow), otherwise the two sorted runs are merged in place.
+            if survivors > 0 && snapshot.ids[survivors] <= snapshot.ids[survivors - 1] {
+                try mergeCreated(from: survivors, into: &snapshot)
+            }
         }
         try reader.finish()
-        return snapshot
     }
 
     /// Reads an entity count and checks it against the limit and the bits left (each entity takes at least 8).
@@ -87,7 +117,7 @@ struct DeltaDecoder {
     }
 
     /// Reads an id gap: the first id is the gap, each next id is the previous plus one plus the gap.
-    private mutating func readID(after previous: inout UInt64?) throws(CodecError) -> UInt32 {
+    private static func readID(from reader: inout BitReader, after previous: inout UInt64?) throws(CodecError) -> UInt32 {
         let gap = try reader.readVarint()
         let base: UInt64 = previous.map { $0 + 1 } ?? 0
         let (id, overflow) = base.addingReportingOverflow(gap)
@@ -103,7 +133,7 @@ struct DeltaDecoder {
         var previous: UInt64? = nil
         let typeCount = schema.layouts.count
         for _ in 0..<count {
-            let id = try readID(after: &previous)
+            let id = try Self.readID(from: &reader, after: &previous)
             let type = try reader.read(bits: schema.typeIndexBits)
             guard type < UInt64(typeCount) else { throw CodecError(.unknownEntityType(index: type, typeCount: typeCount)) }
             let layout = schema.layouts[Int(type)]
@@ -124,12 +154,22 @@ struct DeltaDecoder {
         return value
     }
 
-    /// Copies the baseline's entities not in `destroyed` (sorted) into the empty `snapshot`.
-    private func copySurvivors(of baseline: Snapshot, except destroyed: [UInt32], into snapshot: inout Snapshot) throws(CodecError) {
-        snapshot.reserveCapacity(baseline.count - destroyed.count)
+    /// Copies the baseline's entities but the `destroyedCount` ones whose ids `ids` reads
+    /// (sorted, already checked) into the empty `snapshot`.
+    private func copySurvivors(
+        of baseline: Snapshot, destroyedCount: Int, ids: inout BitReader, into snapshot: inout Snapshot
+    ) throws(CodecError) {
+        // Room for the survivors and a few created entities, so that a fresh snapshot is not
+        // copied again when some arrive; never past the limit (the baseline itself may be).
+        // The baseline is trusted (the receiver's own), so a reused snapshot may keep headroom.
+        let survivors = baseline.count - destroyedCount
+        let room = max(survivors, min(survivors + max(8, survivors / 8), limits.maxEntities))
+        snapshot.reserve(entities: room, values: baseline.liveValueCount + (room - survivors) * schema.widestFieldCount, headroom: true)
         var runStart = 0
         var position = 0
-        for id in destroyed {
+        var previous: UInt64? = nil
+        for _ in 0..<destroyedCount {
+            let id = try Self.readID(from: &ids, after: &previous)
             // Binary search from the current position: destroyed ids are sorted.
             var low = position, high = baseline.count
             while low < high {
@@ -145,17 +185,21 @@ struct DeltaDecoder {
     }
 
     /// Reads which survivors changed (bit per survivor or gap list) and applies their field changes.
-    private mutating func readChanges(baseline: Snapshot, into snapshot: inout Snapshot) throws(CodecError) {
+    ///
+    /// All the indices come before the changes: they are checked in a first pass, then read
+    /// again from a second reader alongside the changes (no list of them is kept).
+    private mutating func readChanges(into snapshot: inout Snapshot) throws(CodecError) {
         let survivors = snapshot.count
-        // All indices come first, then the changes, so collect the indices before reading on.
-        var marked: [Int32] = []
-        if try reader.readBool() {
+        let usesGaps = try reader.readBool()
+        var marks = reader
+        var changedCount = 0
+        if usesGaps {
             let count = try reader.readVarint()
             guard count >= 1 && count <= UInt64(survivors) else {
                 throw CodecError(.valueOutOfRange(what: "changed entity count", value: "\(count)", allowed: "1...\(survivors)"))
             }
             try requireBits(Int(count))
-            marked.reserveCapacity(Int(count))
+            marks = reader
             var index: UInt64 = 0
             for number in 0..<Int(count) {
                 let gap = try reader.readGamma()
@@ -164,21 +208,17 @@ struct DeltaDecoder {
                     throw CodecError(.entityIndexOutOfRange(index: overflow ? UInt64.max : next, count: survivors))
                 }
                 index = next
-                marked.append(Int32(index))
             }
+            changedCount = Int(count)
         } else {
             try requireBits(survivors)
             var index = 0
             while index < survivors {
                 let run = min(64, survivors - index)
-                var bits = try reader.read(bits: run)
-                while bits != 0 {
-                    marked.append(Int32(index + bits.trailingZeroBitCount))
-                    bits &= bits - 1
-                }
+                changedCount += try reader.read(bits: run).nonzeroBitCount
                 index += run
             }
-            guard !marked.isEmpty else {
+            guard changedCount > 0 else {
                 throw CodecError(.valueOutOfRange(what: "changed entity bits", value: "all 0", allowed: "at least one 1"))
             }
         }
@@ -189,13 +229,33 @@ struct DeltaDecoder {
         snapshot.values.withUnsafeMutableBufferPointer { values in
             flatFields.withUnsafeBufferPointer { fields in
                 do throws(CodecError) {
-                    for entity in marked {
-                        let index = Int(entity), type = Int(types[index])
+                    func apply(_ index: Int) throws(CodecError) {
+                        let type = Int(types[index])
                         try readFieldChanges(
                             of: ids[index],
                             values: UnsafeMutableBufferPointer(rebasing: values[Int(offsets[index])...]),
                             fields: UnsafeBufferPointer(rebasing: fields[fieldStarts[type]..<fieldStarts[type + 1]])
                         )
+                    }
+                    // The second pass over the indices, which the first one checked.
+                    if usesGaps {
+                        var index = 0
+                        for number in 0..<changedCount {
+                            let gap = Int(try marks.readGamma())
+                            index = number == 0 ? gap - 1 : index + gap
+                            try apply(index)
+                        }
+                    } else {
+                        var base = 0
+                        while base < survivors {
+                            let run = min(64, survivors - base)
+                            var bits = try marks.read(bits: run)
+                            while bits != 0 {
+                                try apply(base + bits.trailingZeroBitCount)
+                                bits &= bits - 1
+                            }
+                            base += run
+                        }
                     }
                 } catch {
                     failure = error
@@ -245,20 +305,38 @@ struct DeltaDecoder {
         }
     }
 
-    /// Merges two snapshots with disjoint ids into one sorted snapshot.
-    private func merge(_ survivors: Snapshot, _ created: Snapshot) throws(CodecError) -> Snapshot {
-        var result = Snapshot(schema: schema, tick: survivors.tick, capacity: survivors.count + created.count)
+    /// Merges the created entities (from index `start`, ids increasing) into the survivors
+    /// before them, in place; the value pool is then repacked in id order.
+    ///
+    /// - Throws: ``CodecError`` `.duplicateEntity` for the first created id a survivor holds.
+    private func mergeCreated(from start: Int, into snapshot: inout Snapshot) throws(CodecError) {
+        // Check first, in increasing id order, so that the error names the first duplicate.
         var i = 0
-        for j in created.indices {
-            let id = created.ids[j]
-            var end = i
-            while end < survivors.count && survivors.ids[end] < id { end += 1 }
-            if end < survivors.count && survivors.ids[end] == id { throw CodecError(.duplicateEntity(id)) }
-            result.appendEntities(of: survivors, in: i..<end)
-            result.appendEntities(of: created, in: j..<j + 1)
-            i = end
+        for j in start..<snapshot.count {
+            let id = snapshot.ids[j]
+            while i < start && snapshot.ids[i] < id { i += 1 }
+            if i < start && snapshot.ids[i] == id { throw CodecError(.duplicateEntity(id)) }
         }
-        result.appendEntities(of: survivors, in: i..<survivors.count)
-        return result
+        let createdIDs = Array(snapshot.ids[start...])
+        let createdTypes = Array(snapshot.types[start...])
+        let createdOffsets = Array(snapshot.offsets[start...])
+        // Backward merge: each slot written lies at or after every unread survivor.
+        var survivor = start - 1, created = createdIDs.count - 1, slot = snapshot.count - 1
+        while created >= 0 {
+            if survivor >= 0 && snapshot.ids[survivor] > createdIDs[created] {
+                snapshot.ids[slot] = snapshot.ids[survivor]
+                snapshot.types[slot] = snapshot.types[survivor]
+                snapshot.offsets[slot] = snapshot.offsets[survivor]
+                survivor -= 1
+            } else {
+                snapshot.ids[slot] = createdIDs[created]
+                snapshot.types[slot] = createdTypes[created]
+                snapshot.offsets[slot] = createdOffsets[created]
+                created -= 1
+            }
+            slot -= 1
+        }
+        snapshot.isPacked = false
+        snapshot.compact()
     }
 }

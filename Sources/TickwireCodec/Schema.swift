@@ -38,6 +38,13 @@ public struct Schema: Hashable, Sendable {
     /// Bits of an entity type index on the wire.
     let typeIndexBits: Int
 
+    /// The most fields any entity type has.
+    var widestFieldCount: Int {
+        var widest = 0
+        for layout in layouts { widest = max(widest, layout.fieldCount) }
+        return widest
+    }
+
     /// Validates and creates a schema.
     ///
     /// - Parameter entityTypes: The types, in wire order.

@@ -42,12 +42,28 @@ public struct Snapshot: Sendable {
     /// - Parameter count: Entities.
     public mutating func reserveCapacity(_ count: Int) {
         guard count > 0 else { return }
-        let widest = schema.layouts.map(\.fieldCount).max() ?? 0
-        ids.reserveCapacity(count)
-        types.reserveCapacity(count)
-        offsets.reserveCapacity(count)
-        values.reserveCapacity(count * widest)
+        reserve(entities: count, values: count * schema.widestFieldCount)
     }
+
+    /// Reserves room for `entities` entities and `values` pool slots in all (each array
+    /// reallocates only when its capacity is short).
+    ///
+    /// With `headroom`, an array that already has storage and is short grows a quarter past
+    /// the need, so that a reused snapshot whose world grows a little at a time does not
+    /// reallocate each time. Only for trusted sizes: the headroom may pass a decoder's limit.
+    mutating func reserve(entities: Int, values valueCount: Int, headroom: Bool = false) {
+        func grow<Element>(_ array: inout [Element], to needed: Int) {
+            guard array.capacity < needed else { return }
+            array.reserveCapacity(headroom && array.capacity > 0 ? needed + needed / 4 : needed)
+        }
+        grow(&ids, to: entities)
+        grow(&types, to: entities)
+        grow(&offsets, to: entities)
+        grow(&values, to: valueCount)
+    }
+
+    /// The pool slots that hold an entity's value (those not left unused by removals).
+    var liveValueCount: Int { values.count - unusedValues }
 
     /// The number of entities.
     public var count: Int { ids.count }

@@ -85,6 +85,31 @@ public struct SnapshotCodec: Sendable {
         return try decoder.decode(baseline: baseline)
     }
 
+    /// Decodes an encoding made by ``encode(_:against:)`` into `snapshot`, replacing its
+    /// contents: the same result as ``decode(_:baseline:)`` without allocating, once
+    /// `snapshot`'s arrays have grown to the world's size, when `snapshot` holds the only
+    /// reference to its storage (a receiver keeps one spare snapshot and decodes into it).
+    ///
+    /// - Parameters:
+    ///   - bytes: The encoding, exactly (trailing bytes are an error).
+    ///   - baseline: The snapshot the encoding was made against, or `nil` for a full snapshot.
+    ///   - snapshot: Receives the decoded snapshot. A snapshot of another schema is replaced
+    ///     by a new one of ``schema``. On error it is left empty.
+    /// - Throws: ``CodecError`` as ``decode(_:baseline:)``.
+    public func decode(_ bytes: [UInt8], baseline: Snapshot?, into snapshot: inout Snapshot) throws(CodecError) {
+        do throws(CodecError) {
+            guard bytes.count <= limits.maxEncodedBytes else {
+                throw CodecError(.inputTooLarge(count: bytes.count, limit: limits.maxEncodedBytes))
+            }
+            if let baseline { try checkSchema(baseline.schema) }
+        } catch {
+            snapshot.removeAll()
+            throw error
+        }
+        var decoder = DeltaDecoder(schema: schema, limits: limits, reader: BitReader(bytes))
+        try decoder.decode(baseline: baseline, into: &snapshot)
+    }
+
     /// Reads the header of an encoding: its tick and the baseline tick it needs.
     ///
     /// - Parameter bytes: An encoding.

@@ -2,31 +2,21 @@ import TickwireCodec
 
 extension ClientSession {
     /// Decodes a snapshot against its baseline, stores and acknowledges it, feeds the
-    /// interpolation buffer, and reconciles the prediction.
+    /// interpolation buffer, and reconciles the prediction. One decoded snapshot is shared
+    /// (copy on write) by the history, ``latestSnapshot`` and the interpolation buffer.
     func take(_ message: Message.Snapshot, frameBytes: Int, now: Timestamp) {
-        let baseline: Snapshot?
-        if let baselineTick = message.baselineTick {
-            guard let stored = received.snapshot(at: baselineTick) else {
-                counters.snapshotsUndecodable += 1
-                return
-            }
-            baseline = stored
-        } else {
-            baseline = nil
-        }
         let snapshot: Snapshot
-        do {
-            snapshot = try codec.decode(message.delta, baseline: baseline)
-        } catch {
+        switch received.receive(message, codec: codec, spare: &spareSnapshot) {
+        case .stored(let decoded): snapshot = decoded
+        case .undecodable:
             counters.snapshotsUndecodable += 1
             return
+        case .stale: return
         }
-        if let newest = received.newestTick, snapshot.tick &- newest >= 1 << 31 || snapshot.tick == newest { return }
-        received.store(snapshot)
         latestSnapshot = snapshot
         counters.snapshotsReceived += 1
         counters.lastSnapshotBytes = frameBytes
-        if baseline == nil { counters.fullSnapshotsReceived += 1 }
+        if message.baselineTick == nil { counters.fullSnapshotsReceived += 1 }
         let serverTime = Double(message.serverTime) / 1e6
         if let estimate = clockSync.serverTime(at: now.seconds), snapshotAges.count < ClientSession.snapshotAgeCapacity {
             snapshotAges.append(estimate - serverTime)

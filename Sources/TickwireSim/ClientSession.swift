@@ -44,6 +44,8 @@ public final class ClientSession<G: Game> {
     var compressor: FrameCompressor
     var decompressor: FrameDecompressor
     var received: SnapshotHistory
+    /// The snapshot the history dropped last, decoded into next to reuse its storage.
+    var spareSnapshot: Snapshot?
     var buffer: InterpolationBuffer
     var delay: InterpolationDelay
     var playback = PlaybackClock()

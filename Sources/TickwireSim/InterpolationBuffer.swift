@@ -15,10 +15,16 @@ public struct InterpolationBuffer: Sendable {
     /// The longest time past the newest snapshot the buffer extrapolates (seconds).
     public var maximumExtrapolation: Double
 
-    private var times: [Double] = []
-    private var snapshots: [Snapshot] = []
+    // A ring of `capacity` slots holding the `count` snapshots oldest first from `head`, so
+    // that adding one to a full buffer or dropping old ones moves nothing. A dropped
+    // snapshot's slot is emptied at once, so the buffer never keeps one alive.
+    private var times: [Double]
+    private var slots: [Snapshot?]
+    private var head = 0
+    /// How many snapshots the buffer holds.
+    public private(set) var count = 0
 
-    /// Creates an empty buffer.
+    /// Creates an empty buffer, with its `capacity` slots allocated up front.
     ///
     /// - Parameters:
     ///   - capacity: The most snapshots kept (at least 2).
@@ -26,20 +32,45 @@ public struct InterpolationBuffer: Sendable {
     public init(capacity: Int = 32, maximumExtrapolation: Double = 0.1) {
         self.capacity = max(2, capacity)
         self.maximumExtrapolation = maximumExtrapolation
+        times = [Double](repeating: 0, count: self.capacity)
+        slots = [Snapshot?](repeating: nil, count: self.capacity)
     }
 
-    /// How many snapshots the buffer holds.
-    public var count: Int { times.count }
+    /// The slot of the `index`th snapshot, oldest first.
+    private func slot(_ index: Int) -> Int {
+        let slot = head + index
+        return slot < capacity ? slot : slot - capacity
+    }
+
+    /// The server time of the `index`th snapshot, oldest first.
+    private func time(_ index: Int) -> Double { times[slot(index)] }
+
+    /// The `index`th snapshot, oldest first (`index` below ``count``).
+    private func snapshot(_ index: Int) -> Snapshot {
+        guard let snapshot = slots[slot(index)] else {
+            preconditionFailure("interpolation buffer slot \(index) of \(count) is empty")
+        }
+        return snapshot
+    }
+
+    /// Empties the oldest slot.
+    private mutating func dropOldest() {
+        slots[head] = nil
+        head = head + 1 == capacity ? 0 : head + 1
+        count -= 1
+    }
 
     /// The server time of the newest snapshot, if any.
-    public var newestTime: Double? { times.last }
+    public var newestTime: Double? { count > 0 ? time(count - 1) : nil }
 
     /// How many snapshots lie ahead of `renderTime`: the buffer depth a client tries to hold steady.
     ///
     /// - Parameter renderTime: The render time.
     /// - Returns: The number of snapshots newer than it.
     public func depth(after renderTime: Double) -> Int {
-        times.reduce(0) { $0 + ($1 > renderTime ? 1 : 0) }
+        var depth = 0
+        for index in 0..<count where time(index) > renderTime { depth += 1 }
+        return depth
     }
 
     /// Adds a snapshot stamped with its server time. A snapshot older than or as old as the
@@ -51,13 +82,12 @@ public struct InterpolationBuffer: Sendable {
     /// - Returns: Whether it was added.
     @discardableResult
     public mutating func insert(_ snapshot: Snapshot, serverTime: Double) -> Bool {
-        if let newest = times.last, serverTime <= newest { return false }
-        times.append(serverTime)
-        snapshots.append(snapshot)
-        if times.count > capacity {
-            times.removeFirst(times.count - capacity)
-            snapshots.removeFirst(snapshots.count - capacity)
-        }
+        if let newest = newestTime, serverTime <= newest { return false }
+        if count == capacity { dropOldest() }
+        let slot = slot(count)
+        times[slot] = serverTime
+        slots[slot] = snapshot
+        count += 1
         return true
     }
 
@@ -67,17 +97,15 @@ public struct InterpolationBuffer: Sendable {
     /// - Parameter renderTime: The current render time.
     public mutating func discard(before renderTime: Double) {
         var keepFrom = 0
-        while keepFrom + 2 < times.count, times[keepFrom + 1] <= renderTime { keepFrom += 1 }
-        if keepFrom > 0 {
-            times.removeFirst(keepFrom)
-            snapshots.removeFirst(keepFrom)
-        }
+        while keepFrom + 2 < count, time(keepFrom + 1) <= renderTime { keepFrom += 1 }
+        for _ in 0..<keepFrom { dropOldest() }
     }
 
     /// Empties the buffer (after a reconnect).
     public mutating func removeAll() {
-        times.removeAll()
-        snapshots.removeAll()
+        for index in slots.indices { slots[index] = nil }
+        head = 0
+        count = 0
     }
 
     /// The world at `renderTime`, or `nil` when the buffer is empty.
@@ -85,24 +113,25 @@ public struct InterpolationBuffer: Sendable {
     /// - Parameter renderTime: The time to sample, on the server's timeline (seconds).
     /// - Returns: The interpolated (or briefly extrapolated) view.
     public func sample(at renderTime: Double) -> WorldView? {
-        guard let newest = times.last else { return nil }
-        if renderTime <= times[0] || times.count == 1 && renderTime >= newest {
-            let index = renderTime <= times[0] ? 0 : times.count - 1
-            return WorldView(snapshot: snapshots[index], time: renderTime)
+        guard let newest = newestTime else { return nil }
+        let oldest = time(0)
+        if renderTime <= oldest || count == 1 && renderTime >= newest {
+            let index = renderTime <= oldest ? 0 : count - 1
+            return WorldView(snapshot: snapshot(index), time: renderTime)
         }
         if renderTime >= newest {
-            let previous = times.count - 2
-            let interval = newest - times[previous]
+            let previous = count - 2
+            let interval = newest - time(previous)
             let ahead = min(renderTime - newest, maximumExtrapolation)
             let fraction = 1 + (interval > 0 ? ahead / interval : 0)
-            var view = Self.blend(snapshots[previous], snapshots[previous + 1], fraction: fraction, time: renderTime, extrapolating: true)
+            var view = Self.blend(snapshot(previous), snapshot(previous + 1), fraction: fraction, time: renderTime, extrapolating: true)
             view.isExtrapolated = renderTime > newest
             return view
         }
         var upper = 1
-        while times[upper] <= renderTime { upper += 1 }
-        let fraction = (renderTime - times[upper - 1]) / (times[upper] - times[upper - 1])
-        return Self.blend(snapshots[upper - 1], snapshots[upper], fraction: fraction, time: renderTime, extrapolating: false)
+        while time(upper) <= renderTime { upper += 1 }
+        let fraction = (renderTime - time(upper - 1)) / (time(upper) - time(upper - 1))
+        return Self.blend(snapshot(upper - 1), snapshot(upper), fraction: fraction, time: renderTime, extrapolating: false)
     }
 
     /// Interpolates from `older` toward `newer` by `fraction` (above 1 extrapolates).

@@ -23,14 +23,19 @@ public struct SnapshotHistory: Sendable {
     /// Stores `snapshot` under its tick, replacing whatever held that slot.
     ///
     /// - Parameter snapshot: The snapshot.
-    public mutating func store(_ snapshot: Snapshot) {
-        slots[Int(snapshot.tick % UInt32(capacity))] = snapshot
+    /// - Returns: The snapshot that held the slot, if any (no longer in the history): a
+    ///   receiver may decode the next snapshot into it to reuse its storage.
+    @discardableResult
+    public mutating func store(_ snapshot: Snapshot) -> Snapshot? {
+        var replaced: Snapshot? = snapshot
+        swap(&replaced, &slots[Int(snapshot.tick % UInt32(capacity))])
         if let newest = newestTick {
             // Wrapping subtraction: a tick ahead of the newest within half the range is newer.
             if snapshot.tick &- newest < 1 << 31 { newestTick = snapshot.tick }
         } else {
             newestTick = snapshot.tick
         }
+        return replaced
     }
 
     /// The snapshot of `tick`, if it is still held.

@@ -24,6 +24,29 @@ struct BitWriterTests {
         }
     }
 
+    @Test("gamma codes of every length 1...64 bits of value read back, mid-stream and at the very end", arguments: 0..<8)
+    func gammaEveryLength(misalignment: Int) throws {
+        // Codes of 2·z + 1 bits: up to z = 27 they fit one peeked word, past it they take the long path.
+        var values: [UInt64] = [1, 2, 3, .max, .max - 1]
+        for zeros in 0..<64 {
+            values.append(UInt64(1) << UInt64(zeros))
+            values.append((UInt64(1) << UInt64(zeros)) | (UInt64(0xA5A5_A5A5_A5A5_A5A5) & BitWriter.maskForTests(zeros)))
+        }
+        for value in values {
+            var writer = BitWriter()
+            writer.write(0x2D, bits: misalignment)
+            writer.writeGamma(value)
+            writer.write(true)
+            writer.writeGamma(value)   // the last code ends within the final byte
+            var reader = BitReader(writer.bytes)
+            _ = try reader.read(bits: misalignment)
+            #expect(try reader.readGamma() == value, "gamma \(value) mid-stream at misalignment \(misalignment)")
+            #expect(try reader.readBool(), "the bit after gamma \(value) was lost")
+            #expect(try reader.readGamma() == value, "gamma \(value) at the end at misalignment \(misalignment)")
+            try reader.finish()
+        }
+    }
+
     @Test("a random mix of every kind of write reads back in order", arguments: 0..<20)
     func mixedStream(seed: UInt64) throws {
         enum Item: Equatable {
@@ -79,5 +102,12 @@ struct BitWriterTests {
             if read != item { return }
         }
         try reader.finish()
+    }
+}
+
+extension BitWriter {
+    /// The low `bits` bits set (0...64), for building test values.
+    static func maskForTests(_ bits: Int) -> UInt64 {
+        bits >= 64 ? .max : (UInt64(1) << UInt64(bits)) - 1
     }
 }

@@ -83,6 +83,29 @@ struct InterpolationBufferTests {
         buffer.removeAll()
         #expect(buffer.sample(at: 1) == nil)
     }
+
+    @Test("wrapping around its ring: sampling, discarding and inserting agree with the time order")
+    func ringWrapAround() throws {
+        var buffer = InterpolationBuffer(capacity: 3)
+        // Ball 1's x is 10 × its tick; insert, sample and discard past the ring's end several times.
+        for tick in 1...11 {
+            buffer.insert(try InterpolationTestSchema.snapshot(tick: UInt32(tick), balls: [(1, Double(10 * tick), 0, 0)]),
+                          serverTime: Double(tick))
+            #expect(buffer.count == min(tick, 3), "after tick \(tick) the buffer should hold \(min(tick, 3))")
+            #expect(buffer.newestTime == Double(tick))
+            if tick >= 2 {
+                let view = try #require(buffer.sample(at: Double(tick) - 0.5))
+                let x = try #require(view.entity(id: 1)).values[0]
+                #expect(abs(x - (Double(10 * tick) - 5)) < 0.011, "halfway between ticks \(tick - 1) and \(tick), x is \(x)")
+            }
+            if tick % 4 == 0 {
+                buffer.discard(before: Double(tick) - 0.5)
+                #expect(buffer.count == 2, "at tick \(tick) the newest two are kept")
+            }
+        }
+        let oldest = try #require(buffer.sample(at: 0).flatMap { $0.entity(id: 1) })
+        #expect(abs(oldest.values[0] - 90) < 0.011, "the oldest held snapshot is tick 9, x 90, got \(oldest.values[0])")
+    }
 }
 
 @Suite("PredictionBuffer and CorrectionSmoother")

@@ -16,6 +16,18 @@ struct SnapshotHistoryTests {
         #expect(history.snapshot(at: 7) == nil)
     }
 
+    @Test("storing returns the snapshot the slot held, for reuse")
+    func storeReturnsDisplaced() {
+        let schema = InterpolationTestSchema.schema
+        var history = SnapshotHistory(capacity: 4)
+        for tick: UInt32 in 1...4 {
+            #expect(history.store(Snapshot(schema: schema, tick: tick)) == nil, "slot of tick \(tick) was empty")
+        }
+        let displaced = history.store(Snapshot(schema: schema, tick: 5))
+        #expect(displaced?.tick == 1, "tick 5 takes tick 1's slot in a history of 4")
+        #expect(history.snapshot(at: 1) == nil && history.snapshot(at: 5)?.tick == 5)
+    }
+
     @Test("the rate meter reports the last complete second, and zero after a quiet one")
     func rateMeter() {
         var meter = RateMeter()

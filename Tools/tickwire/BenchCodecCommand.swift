@@ -5,7 +5,8 @@ import CommandLineSupport
 
 /// `tickwire bench codec [--json] [--runs N] [--scene NAME] [--no-json]`: sizes and speeds of JSON, the full binary
 /// snapshot, the delta, and the delta with per-frame and streaming zlib, on three seeded
-/// scenes (see `BenchCodecScenes.swift`).
+/// scenes (see `BenchCodecScenes.swift`); then a game client's cost to receive a busy arena
+/// room's snapshots (scene `arena-client-56`, see `BenchClientReceive.swift`).
 ///
 /// Every encoding is first run once untimed and decoded back and compared with its input
 /// (the benchmark fails if anything does not round-trip); then `--runs` timed runs (default 5;
@@ -31,7 +32,7 @@ enum BenchCodecCommand {
                 usage: tickwire bench codec [--json] [--runs N] [--scene NAME] [--no-json]
                   --json        machine-readable output
                   --runs N      timed runs per encoding, median reported (default 5; JSON at most 3)
-                  --scene NAME  only arena-1000, moving-60 or idle-1000
+                  --scene NAME  only arena-1000, moving-60, idle-1000 or arena-client-56
                   --no-json     skip the slow Codable JSON rows (for profiling; ratios are then left out)
                 """)
             return
@@ -44,7 +45,10 @@ enum BenchCodecCommand {
         for scene in try BenchScenes.all() where only == nil || only == scene.name {
             reports.append(try measure(scene, runs: runs, skipJSON: skipJSON))
         }
-        let report = BenchCodecReport(scenes: reports, runs: runs)
+        var report = BenchCodecReport(scenes: reports, runs: runs)
+        if only == nil || only == BenchClientScene.name {
+            report.clientReceive = try BenchClientReceive.measure(runs: runs)
+        }
         try report.print(asJSON: asJSON)
     }
 

@@ -4,6 +4,8 @@ import Foundation
 struct BenchCodecReport: Codable {
     var scenes: [BenchSceneReport]
     var goals: [BenchGoal]
+    /// A game client's cost to take in a busy room's snapshots, when measured.
+    var clientReceive: BenchClientReceiveReport?
     /// Timed runs per encoding (JSON at most 3); every time is the median run.
     var runs: Int
     /// What the times measure.
@@ -45,6 +47,10 @@ struct BenchCodecReport: Codable {
                     encoding.timesSmallerThanJSON.map { format($0, 1) } ?? "-",
                 ]))
             }
+            lines.append("")
+        }
+        if let clientReceive {
+            lines.append(clientReceive.table())
             lines.append("")
         }
         lines.append("goals:")

@@ -1,0 +1,47 @@
+import TickwireCodec
+
+/// What became of a received snapshot message (see ``SnapshotHistory/receive(_:codec:spare:)``).
+enum SnapshotReceipt {
+    /// Decoded and stored: the new newest snapshot.
+    case stored(Snapshot)
+    /// Its baseline is no longer held, or its delta did not decode.
+    case undecodable
+    /// Decoded, but not newer than the newest snapshot held; not stored.
+    case stale
+}
+
+extension SnapshotHistory {
+    /// Decodes a snapshot message against the baseline it names and stores the result.
+    ///
+    /// The delta is decoded into `spare` (a new snapshot when it is `nil`), whose storage is
+    /// reused when nothing else holds it; `spare` then receives the snapshot the history
+    /// dropped to make room, or the one decoded when it was not stored, for the next call.
+    /// Kept out of the generic ``ClientSession`` so that snapshot copies here are direct.
+    ///
+    /// - Parameters:
+    ///   - message: The snapshot message.
+    ///   - codec: The codec of the session's schema and limits.
+    ///   - spare: Storage to decode into, and afterwards storage for the next call.
+    /// - Returns: What became of the snapshot.
+    mutating func receive(_ message: Message.Snapshot, codec: SnapshotCodec, spare: inout Snapshot?) -> SnapshotReceipt {
+        var baseline: Snapshot?
+        if let baselineTick = message.baselineTick {
+            guard let stored = snapshot(at: baselineTick) else { return .undecodable }
+            baseline = stored
+        }
+        var decoded = spare.take() ?? Snapshot(schema: codec.schema, tick: 0)
+        do {
+            try codec.decode(message.delta, baseline: baseline, into: &decoded)
+        } catch {
+            spare = decoded
+            return .undecodable
+        }
+        baseline = nil
+        if let newest = newestTick, decoded.tick &- newest >= 1 << 31 || decoded.tick == newest {
+            spare = decoded
+            return .stale
+        }
+        spare = store(decoded)
+        return .stored(decoded)
+    }
+}

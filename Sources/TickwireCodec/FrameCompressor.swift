@@ -25,7 +25,13 @@ public final class FrameCompressor {
     public let mode: CompressionMode
     /// The limits every encoded frame respects, so that a peer with these limits accepts it.
     public let limits: FrameLimits
-    private let deflater: Deflater?
+    /// The zlib stream: made at once in streaming mode (its history starts with the first
+    /// frame), at the first frame worth deflating in per-frame mode, so a connection whose
+    /// frames stay small never pays for zlib's state (tens of KiB).
+    private var deflater: Deflater?
+    private let level: Int
+    private let windowBits: Int
+    private let memoryLevel: Int
 
     /// The number of frames encoded.
     public private(set) var frameCount = 0
@@ -56,18 +62,28 @@ public final class FrameCompressor {
     ) throws(FrameError) {
         self.mode = mode
         self.limits = limits
-        do throws(ZlibError) {
-            switch mode {
-            case .perFrame:
-                deflater = try Deflater(format: .zlib, level: level, windowBits: windowBits, memoryLevel: memoryLevel)
-            case .streaming:
+        self.level = level
+        self.windowBits = windowBits
+        self.memoryLevel = memoryLevel
+        // The settings are checked now in every mode, though per-frame mode makes its stream later.
+        guard (9...15).contains(windowBits) else { throw .zlibSetup(.invalidWindowBits(windowBits)) }
+        guard (0...9).contains(level) else { throw .zlibSetup(.invalidLevel(level)) }
+        if mode == .streaming {
+            do throws(ZlibError) {
                 deflater = try Deflater(format: .raw, level: level, windowBits: windowBits, memoryLevel: memoryLevel)
-            default:
-                deflater = nil
+            } catch {
+                throw .zlibSetup(error)
             }
-        } catch {
-            throw .zlibSetup(error)
         }
+    }
+
+    /// The deflater for this frame: per-frame mode makes it on first use, and sends frames
+    /// uncompressed (which it may) if zlib cannot allocate it.
+    private func deflaterForFrame() -> Deflater? {
+        if deflater == nil && mode == .perFrame {
+            deflater = try? Deflater(format: .zlib, level: level, windowBits: windowBits, memoryLevel: memoryLevel)
+        }
+        return deflater
     }
 
     /// Encodes a message into a frame, compressed when that makes it smaller.
@@ -102,7 +118,7 @@ public final class FrameCompressor {
         frameCount += 1
         uncompressedByteCount += body.count + 1
         var frame: [UInt8] = []
-        if let deflater, !type.isHandshake, !body.isEmpty {
+        if !type.isHandshake, !body.isEmpty, let deflater = deflaterForFrame() {
             frame.reserveCapacity(body.count / 2 + 16)
             frame.append(type.rawValue | Frame.compressedFlag)
             let isStreaming = mode == .streaming

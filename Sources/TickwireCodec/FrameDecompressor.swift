@@ -29,7 +29,9 @@ public final class FrameDecompressor {
     public let mode: CompressionMode
     /// The limits every frame must respect.
     public let limits: FrameLimits
-    private let inflater: Inflater?
+    /// The zlib stream: made at once in streaming mode, at the first compressed frame in
+    /// per-frame mode (a peer whose frames stay small never costs zlib's state).
+    private var inflater: Inflater?
     /// Whether an earlier error broke the streaming history, so that no frame can be decoded.
     public private(set) var isBroken = false
 
@@ -38,19 +40,30 @@ public final class FrameDecompressor {
     /// - Parameters:
     ///   - mode: The connection's compression mode.
     ///   - limits: The limits every frame must respect.
-    /// - Throws: ``FrameError/zlibSetup(_:)`` when zlib cannot allocate its state.
+    /// - Throws: ``FrameError/zlibSetup(_:)`` when zlib cannot allocate its state (streaming
+    ///   mode; per-frame mode allocates at the first compressed frame and throws then).
     public init(mode: CompressionMode = .none, limits: FrameLimits = .standard) throws(FrameError) {
         self.mode = mode
         self.limits = limits
-        do throws(ZlibError) {
-            switch mode {
-            case .perFrame: inflater = try Inflater(format: .zlib, windowBits: 15)
-            case .streaming: inflater = try Inflater(format: .raw, windowBits: 15)
-            default: inflater = nil
+        if mode == .streaming {
+            do throws(ZlibError) {
+                inflater = try Inflater(format: .raw, windowBits: 15)
+            } catch {
+                throw .zlibSetup(error)
             }
-        } catch {
-            throw .zlibSetup(error)
         }
+    }
+
+    /// The inflater for a compressed frame; per-frame mode makes it on first use.
+    private func inflaterForFrame() throws(FrameError) -> Inflater? {
+        if inflater == nil && mode == .perFrame {
+            do throws(ZlibError) {
+                inflater = try Inflater(format: .zlib, windowBits: 15)
+            } catch {
+                throw .zlibSetup(error)
+            }
+        }
+        return inflater
     }
 
     /// Decodes one frame into a message.
@@ -84,7 +97,7 @@ public final class FrameDecompressor {
                 if joinsHistory { try appendStored(bytes) }
                 return Frame(type: type, body: Array(bytes[1...]))
             }
-            guard let inflater, !type.isHandshake else {
+            guard !type.isHandshake, let inflater = try inflaterForFrame() else {
                 throw .unexpectedCompression(type: type.rawValue, mode: mode.rawValue)
             }
             var input = Array(bytes[1...])

@@ -230,17 +230,19 @@ public final class WebSocketClientTransportConnection: TransportConnection, @unc
 
     /// Closes the connection (close handshake, code 1000) and stops the client's loop.
     ///
-    /// Waits for the server's close reply (at most ``closeWait``), so that the frames sent just
-    /// before, such as a session's disconnect message, reach the server even when the process
-    /// exits right after.
+    /// A connection on a loop of its own (made without `loop:`, as a game client's is) waits
+    /// for the server's close reply, at most ``closeWait``, so that the frames sent just before,
+    /// such as a session's disconnect message, reach the server even when the process exits
+    /// right after. A connection on a shared loop (a load tool's thousand) does not block its
+    /// caller: it drops the socket at once, and what was still queued may be lost.
     public func close() {
         guard !inbox.isClosed else { return }
         inbox.closeLocally()
         client.close(code: .normalClosure)
-        if client.loop.isInLoopThread {
-            client.shutdown()
-        } else {
+        if client.hasOwnLoop && !client.loop.isInLoopThread {
             client.shutdown(afterClosingWithin: Self.closeWait)
+        } else {
+            client.shutdown()
         }
     }
 

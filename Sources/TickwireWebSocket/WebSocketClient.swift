@@ -23,6 +23,8 @@ public final class WebSocketClient: Sendable {
     /// The loop that serves the client.
     public let loop: EventLoop
     private let ownsLoop: Bool
+    /// Whether the client runs on a loop of its own (made for it), rather than one it shares.
+    public var hasOwnLoop: Bool { ownsLoop }
     // Thread safety: `core` is created, used and dropped on the loop thread only.
     private let core = LoopBound<ClientCore?>(nil)
     private let handler: @Sendable (WebSocketClientEvent) -> Void

@@ -81,7 +81,7 @@ struct WebSocketInbound {
         // Size the buffer once per message, for its first frame; later frames grow it geometrically.
         // A masked first frame is unmasked straight into a fresh buffer of this size (see `append`).
         expectedPayloadBytes = header.payloadLength
-        if (header.maskingKey == nil || header.payloadLength < 256) && messagePayload.isEmpty
+        if header.maskingKey == nil && messagePayload.isEmpty
             && messagePayload.capacity < header.payloadLength {
             messagePayload.reserveCapacity(header.payloadLength)
         }
@@ -165,8 +165,8 @@ struct WebSocketInbound {
 
     /// Appends `chunk` to `buffer`, unmasking it when the frame has a key.
     ///
-    /// An empty buffer without room gets a fresh one of `capacity` bytes that a chunk of 256
-    /// bytes or more is unmasked into in one pass; otherwise the chunk is appended and unmasked in place.
+    /// An empty buffer without room gets a fresh one of `capacity` bytes that `chunk` is unmasked
+    /// into in one pass; otherwise the chunk is appended and unmasked in place.
     static func append(
         _ chunk: UnsafeRawBufferPointer, to buffer: inout [UInt8], unmaskingWith key: WebSocketMaskingKey?, phase: Int,
         capacity: Int = 0
@@ -175,9 +175,7 @@ struct WebSocketInbound {
             buffer.append(contentsOf: chunk.assumingMemoryBound(to: UInt8.self))
             return
         }
-        // Small chunks take the two-pass path: creating an array uninitialized looks up its
-        // generic metadata at run time, which costs more than a second pass over a few bytes.
-        if chunk.count >= 256 && buffer.isEmpty && buffer.capacity < chunk.count {
+        if buffer.isEmpty && buffer.capacity < chunk.count {
             buffer = [UInt8](unsafeUninitializedCapacity: max(capacity, chunk.count)) { storage, initialized in
                 key.apply(from: chunk, to: UnsafeMutableRawBufferPointer(storage), phase: phase)
                 initialized = chunk.count

@@ -107,6 +107,20 @@ def zigzag(n):
     return ((n << 1) ^ (n >> 63)) & 0xFFFFFFFFFFFFFFFF
 
 
+def write_op(w, kind, value):
+    """One bit-stream write of a bits- vector: bool, varint, gamma, signedN (zigzag in N bits) or uN."""
+    if kind == "bool":
+        w.bool(value)
+    elif kind == "varint":
+        w.varint(value)
+    elif kind == "gamma":
+        w.gamma(value)
+    elif kind.startswith("signed"):
+        w.u(zigzag(value), int(kind[6:]))
+    else:
+        w.u(value, int(kind[1:]))
+
+
 def unzigzag(z):
     return (z >> 1) ^ -(z & 1)
 
@@ -434,17 +448,7 @@ def check():
             w = BitWriter()
             for op in meta["write"]:
                 kind, value = op.split()
-                value = int(value, 0)
-                if kind == "bool":
-                    w.bool(value)
-                elif kind == "varint":
-                    w.varint(value)
-                elif kind == "gamma":
-                    w.gamma(value)
-                elif kind.startswith("signed"):
-                    w.u(zigzag(value), int(kind[6:]))
-                else:
-                    w.u(value, int(kind[1:]))
+                write_op(w, kind, int(value, 0))
             ok = w.bytes() == data
         elif "error" in meta:
             types = SCHEMAS[meta["schema"][0]]
@@ -517,16 +521,7 @@ change: list mode, cheaper than a bit per survivor. Entity 10 is destroyed, enti
            ("u64", 0x0123456789ABCDEF), ("gamma", 1), ("varint", 0), ("u1", 1)]
     w = BitWriter()
     for kind, value in ops:
-        if kind == "bool":
-            w.bool(value)
-        elif kind == "varint":
-            w.varint(value)
-        elif kind == "gamma":
-            w.gamma(value)
-        elif kind.startswith("signed"):
-            w.u(zigzag(value), int(kind[6:]))
-        else:
-            w.u(value, int(kind[1:]))
+        write_op(w, kind, value)
     lines = ["# Bit stream primitives (PROTOCOL.md §2.2), written in order, least significant bit first.",
              "# Each '# write:' line is one write; the hex is the stream, zero-padded to a byte."]
     lines += [f"# write: {kind} {value}" for kind, value in ops]

@@ -1,3 +1,4 @@
+import CommandLineSupport
 import Foundation
 
 /// What `tickwire bench codec` measured, printable as a table or encodable as JSON.
@@ -38,13 +39,13 @@ struct BenchCodecReport: Codable {
             for encoding in scene.encodings {
                 lines.append(row([
                     encoding.name,
-                    format(encoding.bytesPerSnapshot, 1), format(encoding.bytesPerEntity, 2),
-                    encoding.bytesPerChangedEntity.map { format($0, 2) } ?? "-",
-                    format(encoding.kbitPerSecond, 1),
-                    format(encoding.encodeMicrosecondsPerSnapshot, 1), format(encoding.decodeMicrosecondsPerSnapshot, 1),
-                    format(encoding.encodeNanosecondsPerEntity, 1), format(encoding.decodeNanosecondsPerEntity, 1),
-                    encoding.codecNanosecondsPerChangedEntity.map { format($0, 1) } ?? "-",
-                    encoding.timesSmallerThanJSON.map { format($0, 1) } ?? "-",
+                    decimalText(encoding.bytesPerSnapshot, places: 1), decimalText(encoding.bytesPerEntity, places: 2),
+                    encoding.bytesPerChangedEntity.map { decimalText($0, places: 2) } ?? "-",
+                    decimalText(encoding.kbitPerSecond, places: 1),
+                    decimalText(encoding.encodeMicrosecondsPerSnapshot, places: 1), decimalText(encoding.decodeMicrosecondsPerSnapshot, places: 1),
+                    decimalText(encoding.encodeNanosecondsPerEntity, places: 1), decimalText(encoding.decodeNanosecondsPerEntity, places: 1),
+                    encoding.codecNanosecondsPerChangedEntity.map { decimalText($0, places: 1) } ?? "-",
+                    encoding.timesSmallerThanJSON.map { decimalText($0, places: 1) } ?? "-",
                 ]))
             }
             lines.append("")
@@ -55,13 +56,9 @@ struct BenchCodecReport: Codable {
         }
         lines.append("goals:")
         for goal in goals {
-            lines.append("  [\(goal.met ? "met" : "MISSED")] \(goal.goal): \(format(goal.measured, 2)) (target \(goal.target))")
+            lines.append("  " + goal.textLine)
         }
         return lines.joined(separator: "\n")
-    }
-
-    private func format(_ value: Double, _ digits: Int) -> String {
-        String(format: "%.\(digits)f", value)
     }
 }
 
@@ -108,6 +105,11 @@ struct BenchGoal: Codable {
     var measured: Double
     var target: String
     var met: Bool
+
+    /// The goal as a report line: `[met] what: measured (target …)`.
+    var textLine: String {
+        "[\(met ? "met" : "MISSED")] \(goal): \(decimalText(measured, places: 2)) (target \(target))"
+    }
 
     static func evaluate(_ scenes: [BenchSceneReport]) -> [BenchGoal] {
         var goals: [BenchGoal] = []

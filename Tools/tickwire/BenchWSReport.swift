@@ -1,3 +1,4 @@
+import CommandLineSupport
 import Foundation
 
 /// One server's figures for one load case.
@@ -120,7 +121,7 @@ struct BenchWSReport: Codable {
 
     func table() -> String {
         var lines: [String] = []
-        lines.append("echo throughput: binary messages; per server the median of \(rounds) rounds of \(format(secondsPerCase, 1)) s after 0.5 s warm-up; "
+        lines.append("echo throughput: binary messages; per server the median of \(rounds) rounds of \(decimalText(secondsPerCase, places: 1)) s after 0.5 s warm-up; "
             + "MB/s = payload one way; CPU = core-seconds per second (client: one thread; server: whole process)")
         let header = ["case / server", "msg/s", "MB/s", "p50 µs", "p99 µs", "client CPU", "server CPU", "×TCP", "×py"]
         let widths = [38, 10, 8, 9, 9, 10, 10, 6, 6]
@@ -141,11 +142,11 @@ struct BenchWSReport: Codable {
                 }
                 lines.append(row([
                     "  " + result.server.label,
-                    format(result.messagesPerSecond, 0), format(result.megabytesPerSecond, 1),
-                    format(result.p50Microseconds, 0), format(result.p99Microseconds, 0),
-                    format(result.clientCPUShare, 2), result.serverCPUShare.map { format($0, 2) } ?? "-",
-                    isOurs ? item.ratioToTCP.map { format($0, 2) } ?? "-" : "",
-                    isOurs ? item.ratioToPython.map { format($0, 1) } ?? "-" : "",
+                    decimalText(result.messagesPerSecond, places: 0), decimalText(result.megabytesPerSecond, places: 1),
+                    decimalText(result.p50Microseconds, places: 0), decimalText(result.p99Microseconds, places: 0),
+                    decimalText(result.clientCPUShare, places: 2), result.serverCPUShare.map { decimalText($0, places: 2) } ?? "-",
+                    isOurs ? item.ratioToTCP.map { decimalText($0, places: 2) } ?? "-" : "",
+                    isOurs ? item.ratioToPython.map { decimalText($0, places: 1) } ?? "-" : "",
                 ]))
             }
         }
@@ -156,18 +157,14 @@ struct BenchWSReport: Codable {
             if let failure = item.failure {
                 lines.append("\(label): FAILED: \(failure)")
             } else if let perConnection = item.bytesPerConnection, let before = item.serverRSSBefore, let after = item.serverRSSAfter {
-                lines.append("\(label): \(format(perConnection / 1024, 1)) KiB each (RSS \(before / 1024) KiB -> \(after / 1024) KiB)")
+                lines.append("\(label): \(decimalText(perConnection / 1024, places: 1)) KiB each (RSS \(before / 1024) KiB -> \(after / 1024) KiB)")
             }
         }
         lines.append("")
         lines.append("goals:")
         for goal in goals {
-            lines.append("  [\(goal.met ? "met" : "MISSED")] \(goal.goal): \(format(goal.measured, 2)) (target \(goal.target))")
+            lines.append("  " + goal.textLine)
         }
         return lines.joined(separator: "\n")
-    }
-
-    private func format(_ value: Double, _ digits: Int) -> String {
-        String(format: "%.\(digits)f", value)
     }
 }

@@ -42,9 +42,6 @@ final class WebSocketChannel {
     /// Set while ``receive(_:)`` hands events to the owner: sends then only frame into `output`,
     /// and one write after the last event carries them all.
     private var isDeliveringEvents = false
-    /// Replies the machine writes while receiving (its close reply or failing close frame), kept
-    /// apart from `output` so that they follow the messages the owner sent while handling the same bytes.
-    private var replies: [UInt8] = []
     private(set) var isClosed = false
 
     /// Takes over `tcp` after a successful handshake (loop thread only). Call ``start(initialBytes:)`` next.
@@ -150,24 +147,20 @@ final class WebSocketChannel {
         guard !isClosed else { return }
         keepaliveState?.activityObserved(now: MonotonicClock.now())
         // Events reach the owner as the machine completes them, so a handler may send (framed
-        // into `output`, like the pongs `handle` writes) while the machine writes its close
-        // frames into `replies`. Those go out last: a failing close frame then follows the
-        // echoes of the valid messages before it, and everything this read caused leaves in one write.
-        var machineReplies = replies
-        replies = []
+        // into `output`, like the pongs `handle` writes) while the machine writes its close reply
+        // or failing close frame into `replies`. Those go out last: a failing close frame then
+        // follows the echoes of the valid messages before it, and everything this read caused
+        // leaves in one write.
+        var replies: [UInt8] = []  // allocates only when the machine writes a close frame
         isDeliveringEvents = true
         var failure: WebSocketError?
         do {
-            try machine.receive(bytes, output: &machineReplies) { handle($0) }
+            try machine.receive(bytes, output: &replies) { handle($0) }
         } catch {
             failure = error
         }
         isDeliveringEvents = false
-        if !machineReplies.isEmpty {
-            output.append(contentsOf: machineReplies)
-            machineReplies.removeAll(keepingCapacity: machineReplies.capacity <= 1 << 12)
-        }
-        replies = machineReplies
+        output.append(contentsOf: replies)
         flushOutput()
         if let failure {
             connection.isClosing.store(true, ordering: .releasing)

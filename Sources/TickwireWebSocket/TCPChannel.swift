@@ -23,8 +23,10 @@ final class TCPChannel: EventLoopHandler {
     /// A non-blocking connect finished: `nil` on success, else why it failed.
     var onConnect: ((SystemError?) -> Void)?
 
-    private var outbound: [UInt8] = []
-    private var outboundStart = 0
+    // Unchecked exclusivity: every send reads them (``bufferedByteCount``) and the dynamic checks
+    // cost more than the reads; loop thread only, and no access to them overlaps another.
+    @exclusivity(unchecked) private var outbound: [UInt8] = []
+    @exclusivity(unchecked) private var outboundStart = 0
     private var interest: PollInterest = []
     private(set) var isClosed = false
     private var isFlushRequested = false

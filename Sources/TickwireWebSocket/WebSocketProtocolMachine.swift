@@ -54,7 +54,10 @@ public final class WebSocketProtocolMachine {
     /// The permessage-deflate settings agreed in the handshake, or `nil` for none.
     public let compression: PerMessageDeflateParameters?
     /// Where the connection stands in the close handshake.
-    public internal(set) var state: WebSocketConnectionState = .open
+    ///
+    /// Read before every send; its exclusivity is unchecked because the dynamic check cost more
+    /// than the read (the machine is used from one thread at a time, and only the machine writes it).
+    @exclusivity(unchecked) public internal(set) var state: WebSocketConnectionState = .open
     /// The close frame this endpoint sent, once it has.
     public internal(set) var sentClose: WebSocketCloseFrame?
     /// The close frame the peer sent, once it arrived.

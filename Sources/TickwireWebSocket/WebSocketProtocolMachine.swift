@@ -149,7 +149,12 @@ public final class WebSocketProtocolMachine {
         let codec = self.codec
         var index = 0
         do throws(WebSocketError) {
-            while let element = try inbound.decoder.next(in: bytes, at: &index) {
+            while true {
+                if let message = inbound.wholeMessageFrame(in: bytes, at: &index) {
+                    onEvent(message)
+                    continue
+                }
+                guard let element = try inbound.decoder.next(in: bytes, at: &index) else { break }
                 switch element {
                 case .header(let header):
                     try inbound.beginFrame(header)

@@ -40,18 +40,44 @@ extension WebSocketInbound {
         guard bytes.count &- payloadOffset >= length else { return nil }
 
         let payload = UnsafeRawBufferPointer(start: base + payloadOffset, count: length)
-        var message = Array(payload.assumingMemoryBound(to: UInt8.self))
+        var message = spareMessage
+        spareMessage = []
+        message.append(contentsOf: payload.assumingMemoryBound(to: UInt8.self))
         if isMasked {
             let key = WebSocketMaskingKey(
                 word: UInt32(littleEndian: base.loadUnaligned(fromByteOffset: keyOffset, as: UInt32.self)))
             message.withUnsafeMutableBytes { key.apply(to: $0) }
         }
         if first == 0x81 {
-            guard message.withUnsafeBytes({ UTF8Validator.isValid($0) }) else { return nil }
+            let isValid = message.withUnsafeBytes { UTF8Validator.isValid($0) }
+            defer { keepSpare(&message) }  // the text is a copy: the bytes are free again at once
+            guard isValid else { return nil }
             index = payloadOffset &+ length
             return .text(String(decoding: message, as: UTF8.self))
         }
         index = payloadOffset &+ length
         return .binary(message)
     }
+
+    /// Takes back a message the whole-frame path produced, once the receiver has seen it, so that
+    /// the next message reuses its storage rather than allocating.
+    ///
+    /// When the receiver kept the bytes, emptying them here allocates a fresh buffer instead
+    /// (copy-on-write), so what the receiver holds is never touched.
+    ///
+    /// - Parameter event: The event ``wholeMessageFrame(in:at:)`` returned.
+    mutating func recycle(_ event: consuming WebSocketEvent) {
+        guard case .binary(var bytes) = consume event else { return }
+        keepSpare(&bytes)
+    }
+
+    /// Keeps `bytes`' storage, emptied, for the next message, unless it is large.
+    private mutating func keepSpare(_ bytes: inout [UInt8]) {
+        guard bytes.capacity <= Self.recycledMessageCapacity else { return }
+        bytes.removeAll(keepingCapacity: true)
+        swap(&bytes, &spareMessage)
+    }
+
+    /// The largest message storage kept between messages (per connection, so it stays small).
+    static let recycledMessageCapacity = 4096
 }

@@ -37,6 +37,8 @@ struct WebSocketInbound {
     /// Unmasking space for compressed pieces, which are inflated rather than stored.
     var compressedScratch: [UInt8] = []
     var utf8 = UTF8Validator()
+    /// Empty storage for the next message of the whole-frame path (see ``recycle(_:)``).
+    var spareMessage: [UInt8] = []
 
     init(role: WebSocketRole, limits: WebSocketLimits, allowsCompressedMessages: Bool) {
         // A deflated frame of incompressible data is a little larger than the data itself.

@@ -152,6 +152,7 @@ public final class WebSocketProtocolMachine {
             while true {
                 if let message = inbound.wholeMessageFrame(in: bytes, at: &index) {
                     onEvent(message)
+                    inbound.recycle(message)
                     continue
                 }
                 guard let element = try inbound.decoder.next(in: bytes, at: &index) else { break }

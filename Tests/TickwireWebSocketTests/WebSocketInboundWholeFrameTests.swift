@@ -125,6 +125,38 @@ struct WebSocketInboundWholeFrameTests {
         #expect(secondStep == nil && index == 8, "a new message inside a fragmented one is the general path's error to raise")
     }
 
+    @Test("a message the receiver keeps is never touched by later ones; one it drops lends its storage to the next")
+    func recycling() throws {
+        let machine = try WebSocketProtocolMachine(role: .server)
+        var output: [UInt8] = []
+        let messages = (0 ..< 6).map { index in [UInt8](repeating: UInt8(index), count: 100 + index) }
+        var wire: [UInt8] = []
+        for message in messages { wire += frame(.binary, message, to: .server) }
+        // The returned events keep every message.
+        let kept = try machine.receive(wire, output: &output)
+        #expect(kept == messages.map { .binary($0) }, "each kept message still holds its own bytes after the later ones were decoded")
+
+        // Dropped messages: the machine keeps the storage, empty, for the next one.
+        let dropped = frame(.binary, [UInt8](repeating: 7, count: 1000), to: .server)
+        var seen = 0
+        let result = (dropped + dropped).withUnsafeBytes { bytes in
+            Result { () throws(WebSocketError) in try machine.receive(bytes, output: &output) { _ in seen += 1 } }
+        }
+        try result.get()
+        #expect(seen == 2)
+        #expect(machine.inbound.spareMessage.isEmpty && machine.inbound.spareMessage.capacity >= 1000,
+                "the spare storage is empty and large enough for the next 1000-byte message")
+
+        // Large storage is not kept.
+        let large = frame(.binary, [UInt8](repeating: 1, count: 4097), to: .server)
+        let largeResult = large.withUnsafeBytes { bytes in
+            Result { () throws(WebSocketError) in try machine.receive(bytes, output: &output) { _ in } }
+        }
+        try largeResult.get()
+        #expect(machine.inbound.spareMessage.capacity <= WebSocketInbound.recycledMessageCapacity,
+                "storage over \(WebSocketInbound.recycledMessageCapacity) bytes is released, not kept per connection")
+    }
+
     @Test("streams decoded in one read (whole-frame path) and byte by byte (general path only) give the same events, replies and errors",
           arguments: [WebSocketRole.server, .client], 0 ..< 4 as Range<UInt64>)
     func agreesWithGeneralPath(role: WebSocketRole, seed: UInt64) throws {

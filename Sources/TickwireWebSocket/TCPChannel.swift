@@ -121,9 +121,22 @@ final class TCPChannel: EventLoopHandler {
     /// Sends `bytes`: small writes are gathered until the end of the loop iteration (one `send`
     /// for many messages), large ones go out at once; what the kernel does not take waits for writability.
     func write(_ bytes: UnsafeRawBufferPointer) {
+        write(bytes, immediately: false)
+    }
+
+    /// Sends `bytes` at once when nothing is buffered, whatever their size; what the kernel does
+    /// not take is kept like any other write.
+    ///
+    /// For a reply to what was just read: it leaves while its bytes are still in the cache, and
+    /// the caller's buffer is free again when this returns.
+    func writeNow(_ bytes: UnsafeRawBufferPointer) {
+        write(bytes, immediately: true)
+    }
+
+    private func write(_ bytes: UnsafeRawBufferPointer, immediately: Bool) {
         guard !isClosed, !isClosingAfterFlush, bytes.count > 0 else { return }
         var remaining = bytes
-        if bufferedByteCount == 0 && onConnect == nil && bytes.count >= Self.directWriteBytes {
+        if bufferedByteCount == 0 && onConnect == nil && (immediately || bytes.count >= Self.directWriteBytes) {
             do {
                 if let written = try socket.write(from: bytes) {
                     remaining = UnsafeRawBufferPointer(rebasing: bytes[written...])

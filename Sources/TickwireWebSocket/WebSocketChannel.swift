@@ -156,6 +156,10 @@ final class WebSocketChannel {
         // follows the echoes of the valid messages before it, and everything this read caused
         // leaves in one write.
         var replies: [UInt8] = []  // allocates only when the machine writes a close frame
+        // The frames sent while handling this read go into the loop's reply buffer and out in one
+        // write at the end, straight from that buffer while it is still in the cache. (`output`
+        // is empty here: sends outside `receive` hand their frames to the TCP channel at once.)
+        swap(&output, &tcp.loop.replyBuffer)
         isDeliveringEvents = true
         var failure: WebSocketError?
         do {
@@ -165,7 +169,14 @@ final class WebSocketChannel {
         }
         isDeliveringEvents = false
         output.append(contentsOf: replies)
-        flushOutput()
+        if !output.isEmpty {
+            output.withUnsafeBytes { tcp.writeNow($0) }
+            // One buffer per loop: keeping a large one costs little and spares an allocation
+            // (for big messages, an mmap and its page faults) per read.
+            output.removeAll(keepingCapacity: output.capacity <= 1 << 22)
+        }
+        swap(&output, &tcp.loop.replyBuffer)
+        updateBufferAccounting()
         if let failure {
             connection.isClosing.store(true, ordering: .releasing)
             finish(WebSocketCloseFrame(code: failure.closeCode, reason: failure.description))

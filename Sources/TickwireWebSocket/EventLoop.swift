@@ -54,9 +54,10 @@ public final class EventLoop: @unchecked Sendable {
     private var flushQueue: [TCPChannel] = []
     /// Scratch space every socket read on this loop goes through (loop thread only).
     let readBuffer: UnsafeMutableRawBufferPointer
-    /// Scratch space for the replies to one read, written out before the next read (loop thread
-    /// only): one buffer for all connections stays in the cache. Unchecked exclusivity: the
-    /// channel that borrows it swaps it in and out around one read, so no access overlaps.
+    /// Scratch space for the replies to one connection's reads, written out before the loop
+    /// serves the next connection (loop thread only): one buffer for all connections stays in
+    /// the cache. Unchecked exclusivity: a channel swaps it in for its reads and back out after
+    /// writing, so no access overlaps.
     @exclusivity(unchecked) var replyBuffer: [UInt8] = []
 
     /// Creates a loop; call ``start()`` to run it on its own thread.

@@ -16,6 +16,9 @@ final class TCPChannel: EventLoopHandler {
 
     /// Bytes arrived; the buffer is valid only during the call.
     var onRead: (UnsafeRawBufferPointer) -> Void = { _ in }
+    /// The reads of one readiness event are done (after one or more ``onRead`` calls): the
+    /// moment to write the replies to all of them in one `send`.
+    var onReadsDone: () -> Void = {}
     /// The connection ended: `nil` for end of stream or a local close, else the failing call.
     var onClose: (SystemError?) -> Void = { _ in }
     /// The outbound buffer emptied after having held bytes.
@@ -96,6 +99,7 @@ final class TCPChannel: EventLoopHandler {
 
     private func readAvailable() {
         let buffer = loop.readBuffer
+        defer { onReadsDone() }
         // A few reads per wake-up: enough for throughput, bounded for fairness between connections.
         for _ in 0..<4 {
             guard !isClosed, !isReadPaused else { return }
@@ -237,6 +241,7 @@ final class TCPChannel: EventLoopHandler {
     private func finishClosing() {
         socket.shutdownWrite()
         onRead = { _ in }
+        onReadsDone = {}
         isReadPaused = false
         updateInterest()
         loop.schedule(after: Self.lingerTimeout) { [weak self] in self?.close(error: nil) }
@@ -253,6 +258,7 @@ final class TCPChannel: EventLoopHandler {
         let onClose = self.onClose
         self.onClose = { _ in }
         onRead = { _ in }
+        onReadsDone = {}
         onWritable = {}
         onClose(error)
     }

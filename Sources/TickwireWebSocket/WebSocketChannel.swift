@@ -43,9 +43,9 @@ final class WebSocketChannel {
     private var keepaliveState: WebSocketKeepalive?
     private var keepaliveTimer: TimerHandle?
     private var isOverHighWaterMark = false
-    /// Set while ``receive(_:)`` hands events to the owner: sends then only frame into `output`,
-    /// and one write after the last event carries them all.
-    private var isDeliveringEvents = false
+    /// Set from the first read of a readiness event until ``writeReplies()``: `output` is then
+    /// the loop's reply buffer, and sends (from the owner's event handlers) only frame into it.
+    private var isHoldingReplyBuffer = false
     private(set) var isClosed = false
 
     /// Takes over `tcp` after a successful handshake (loop thread only). Call ``start(initialBytes:)`` next.
@@ -63,6 +63,7 @@ final class WebSocketChannel {
         machine.answersPings = false  // `handle(.ping)` answers, in order with the owner's sends
         // Strong captures: the TCP channel clears its callbacks when it closes, which breaks the cycle.
         tcp.onRead = { bytes in self.receive(bytes) }
+        tcp.onReadsDone = { self.writeReplies() }
         tcp.onClose = { error in self.transportClosed(error) }
         tcp.onWritable = { self.afterFlush() }
         tcp.isReadPaused = false
@@ -71,7 +72,10 @@ final class WebSocketChannel {
     /// Starts keepalive and processes bytes that arrived together with the handshake.
     func start(initialBytes: [UInt8]) {
         scheduleKeepalive()
-        if !initialBytes.isEmpty { initialBytes.withUnsafeBytes { receive($0) } }
+        if !initialBytes.isEmpty {
+            initialBytes.withUnsafeBytes { receive($0) }
+            writeReplies()
+        }
     }
 
     // MARK: Sending
@@ -86,7 +90,7 @@ final class WebSocketChannel {
         } catch {
             return  // only `connectionNotOpen`, checked above
         }
-        if isDeliveringEvents {
+        if isHoldingReplyBuffer {
             // `receive` writes once its events are delivered and checks the limits then; the
             // count is kept current so that the caller's `SendResult` sees these bytes.
             connection.wireBytes.store(tcp.bufferedByteCount + output.count, ordering: .relaxed)
@@ -101,7 +105,7 @@ final class WebSocketChannel {
         connection.isClosing.store(true, ordering: .releasing)
         let fitting = reason.utf8.count <= 123 ? reason : ""  // the protocol allows 123 bytes of reason
         let sent = (try? machine.close(code: code, reason: fitting, output: &output)) ?? false
-        if !isDeliveringEvents { flushOutput() }  // else `receive` writes it after the events
+        if !isHoldingReplyBuffer { flushOutput() }  // else `receive` writes it after the events
         guard sent else { return }
         closeTimer = tcp.loop.schedule(after: closeTimeout) { [weak self] in
             guard let self, !self.isClosed else { return }
@@ -156,27 +160,29 @@ final class WebSocketChannel {
         // follows the echoes of the valid messages before it, and everything this read caused
         // leaves in one write.
         var replies: [UInt8] = []  // allocates only when the machine writes a close frame
-        // The frames sent while handling this read go into the loop's reply buffer and out in one
-        // write at the end, straight from that buffer while it is still in the cache. (`output`
-        // is empty here: sends outside `receive` hand their frames to the TCP channel at once.)
-        swap(&output, &tcp.loop.replyBuffer)
-        isDeliveringEvents = true
+        // The frames sent while handling the reads of one readiness event go into the loop's
+        // reply buffer and out in one write when they are done (``writeReplies()``), straight
+        // from that buffer while it is still in the cache. (`output` is empty before the first
+        // read: sends outside `receive` hand their frames to the TCP channel at once.)
+        if !isHoldingReplyBuffer {
+            swap(&output, &tcp.loop.replyBuffer)
+            isHoldingReplyBuffer = true
+        }
         var failure: WebSocketError?
         do {
             try machine.receive(bytes, output: &replies) { handle($0) }
         } catch {
             failure = error
         }
-        isDeliveringEvents = false
         output.append(contentsOf: replies)
-        if !output.isEmpty {
+        if failure != nil || machine.state == .closed {
+            writeReplies()  // before the socket closes
+        } else if output.count >= Self.replyWriteBytes {
+            // Large replies go now rather than gathered over several reads: a send of a few
+            // hundred KiB copies slower than several of 64 KiB (the bytes fall out of the cache).
             output.withUnsafeBytes { tcp.writeNow($0) }
-            // One buffer per loop: keeping a large one costs little and spares an allocation
-            // (for big messages, an mmap and its page faults) per read.
-            output.removeAll(keepingCapacity: output.capacity <= 1 << 22)
+            output.removeAll(keepingCapacity: true)
         }
-        swap(&output, &tcp.loop.replyBuffer)
-        updateBufferAccounting()
         if let failure {
             connection.isClosing.store(true, ordering: .releasing)
             finish(WebSocketCloseFrame(code: failure.closeCode, reason: failure.description))
@@ -185,6 +191,23 @@ final class WebSocketChannel {
             // The close handshake is complete: flush, then close the socket.
             tcp.closeAfterFlush()
         }
+    }
+
+    /// Replies of at least this many bytes are written at the end of the read that made them.
+    static let replyWriteBytes = 64 * 1024
+
+    /// Writes what the reads since the last call produced, and gives the loop its reply buffer back.
+    private func writeReplies() {
+        guard isHoldingReplyBuffer else { return }
+        if !output.isEmpty {
+            output.withUnsafeBytes { tcp.writeNow($0) }
+            // One buffer per loop: keeping a large one costs little and spares an allocation
+            // (for big messages, an mmap and its page faults) per read.
+            output.removeAll(keepingCapacity: output.capacity <= 1 << 22)
+        }
+        swap(&output, &tcp.loop.replyBuffer)
+        isHoldingReplyBuffer = false
+        updateBufferAccounting()
     }
 
     private func handle(_ event: WebSocketEvent) {
@@ -207,6 +230,11 @@ final class WebSocketChannel {
     }
 
     private func transportClosed(_ error: SystemError?) {
+        if isHoldingReplyBuffer {
+            output.removeAll(keepingCapacity: true)
+            swap(&output, &tcp.loop.replyBuffer)
+            isHoldingReplyBuffer = false
+        }
         let frame = machine.transportClosed()
         if !isClosed {
             var reported = frame

@@ -47,6 +47,9 @@ public struct WebSocketFrameHeader: Hashable, Sendable {
 
     /// Appends this header in its wire form, with the shortest length encoding.
     ///
+    /// The bytes are put together in a local buffer and appended at once: one capacity and
+    /// uniqueness check for the header rather than one per byte.
+    ///
     /// - Parameter output: Receives the header bytes after its current contents.
     @inlinable
     public func encode(into output: inout [UInt8]) {
@@ -56,25 +59,33 @@ public struct WebSocketFrameHeader: Hashable, Sendable {
         if rsv2 { first |= 0x20 }
         if rsv3 { first |= 0x10 }
         let maskBit: UInt8 = maskingKey == nil ? 0 : 0x80
-        output.append(first)
-        if payloadLength <= 125 {
-            output.append(maskBit | UInt8(payloadLength))
-        } else if payloadLength <= 0xFFFF {
-            output.append(maskBit | 126)
-            output.append(UInt8(truncatingIfNeeded: payloadLength >> 8))
-            output.append(UInt8(truncatingIfNeeded: payloadLength))
-        } else {
-            output.append(maskBit | 127)
-            let length = UInt64(payloadLength)
-            for shift in stride(from: 56, through: 0, by: -8) {
-                output.append(UInt8(truncatingIfNeeded: length >> UInt64(shift)))
+        var bytes: (UInt64, UInt64) = (0, 0)  // room for the longest header, 14 bytes
+        withUnsafeMutableBytes(of: &bytes) { header in
+            header[0] = first
+            var count = 2
+            if payloadLength <= 125 {
+                header[1] = maskBit | UInt8(payloadLength)
+            } else if payloadLength <= 0xFFFF {
+                header[1] = maskBit | 126
+                header[2] = UInt8(truncatingIfNeeded: payloadLength >> 8)
+                header[3] = UInt8(truncatingIfNeeded: payloadLength)
+                count = 4
+            } else {
+                header[1] = maskBit | 127
+                let length = UInt64(payloadLength)
+                for index in 0 ..< 8 {
+                    header[2 + index] = UInt8(truncatingIfNeeded: length >> UInt64(56 - 8 * index))
+                }
+                count = 10
             }
-        }
-        if let key = maskingKey {
-            output.append(key.bytes.0)
-            output.append(key.bytes.1)
-            output.append(key.bytes.2)
-            output.append(key.bytes.3)
+            if let key = maskingKey {
+                header[count] = key.bytes.0
+                header[count + 1] = key.bytes.1
+                header[count + 2] = key.bytes.2
+                header[count + 3] = key.bytes.3
+                count += 4
+            }
+            output.append(contentsOf: UnsafeRawBufferPointer(rebasing: header[..<count]))
         }
     }
 }

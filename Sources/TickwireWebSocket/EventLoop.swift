@@ -24,7 +24,7 @@ protocol EventLoopHandler: AnyObject {
 /// loop.stop()
 /// ```
 public final class EventLoop: @unchecked Sendable {
-    // Thread safety: `inbox` is guarded by its `Mutex`; `poller.wake()` is a write(2) to an eventfd,
+    // Thread safety: `inbox` is guarded by its `Mutex`; `poller.wake()` is a write(2) to an eventfd (a pipe with `poll`),
     // safe from any thread; `loopThread` is guarded by its `Mutex`. Every other stored property
     // (`poller` registrations, `handlers`, `timers`, `events`) is touched only on the loop thread,
     // which every internal entry point asserts with `isInLoopThread` in debug builds.
@@ -39,7 +39,7 @@ public final class EventLoop: @unchecked Sendable {
         var heldWakeups = 0
     }
 
-    private let poller: Poller
+    private let poller: any ReadinessPoller
     /// Wake-ups sent to the loop by ``execute(_:)`` and ``withHeldWakeups(_:)``, for tests and diagnostics.
     let wakeupsSent = Atomic<Int>(0)
     private let inbox = Mutex(Inbox())
@@ -63,8 +63,13 @@ public final class EventLoop: @unchecked Sendable {
     /// Creates a loop; call ``start()`` to run it on its own thread.
     ///
     /// - Throws: ``SystemError`` when `epoll_create1` or `eventfd` fails.
-    public init() throws(SystemError) {
-        poller = try Poller()
+    public convenience init() throws(SystemError) {
+        try self.init(poller: Poller())
+    }
+
+    /// Creates a loop over `poller`: tests run the Darwin `poll(2)` path (``PortablePoller``) on Linux this way.
+    init(poller: any ReadinessPoller) {
+        self.poller = poller
         readBuffer = .allocate(byteCount: 64 * 1024, alignment: 16)
         // SIGPIPE: every send uses MSG_NOSIGNAL (Linux) or the socket has SO_NOSIGPIPE (Darwin),
         // so a peer that resets the connection cannot kill the process; no global signal change.

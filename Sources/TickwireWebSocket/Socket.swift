@@ -198,6 +198,34 @@ final class Socket {
         }
     }
 
+    /// Writes `first` then `second` in one call (`sendmsg(2)` with two `iovec`s, `MSG_NOSIGNAL` on
+    /// Linux): a frame header and a payload that stays where it is, with no copy to join them.
+    ///
+    /// - Returns: The byte count written, counted across both, or `nil` when the socket buffer is full.
+    func write(from first: UnsafeRawBufferPointer, then second: UnsafeRawBufferPointer) throws(SystemError) -> Int? {
+        var vectors = [
+            iovec(iov_base: UnsafeMutableRawPointer(mutating: first.baseAddress), iov_len: first.count),
+            iovec(iov_base: UnsafeMutableRawPointer(mutating: second.baseAddress), iov_len: second.count),
+        ]
+        while true {
+            let count = vectors.withUnsafeMutableBufferPointer { vectors in
+                var message = msghdr()
+                message.msg_iov = vectors.baseAddress
+                message.msg_iovlen = numericCast(vectors.count)
+                #if canImport(Glibc)
+                return Glibc.sendmsg(descriptor, &message, Int32(MSG_NOSIGNAL))
+                #else
+                return Darwin.sendmsg(descriptor, &message, 0)
+                #endif
+            }
+            if count >= 0 { return count }
+            let error = SystemError.current("sendmsg")
+            if error.isInterrupted { continue }
+            if error.isWouldBlock { return nil }
+            throw error
+        }
+    }
+
     /// Closes the sending direction (`shutdown(2)` with `SHUT_WR`): the peer reads end of stream.
     func shutdownWrite() {
         #if canImport(Glibc)

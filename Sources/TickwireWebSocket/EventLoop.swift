@@ -59,6 +59,10 @@ public final class EventLoop: @unchecked Sendable {
     /// the cache. Unchecked exclusivity: a channel swaps it in for its reads and back out after
     /// writing, so no access overlaps.
     @exclusivity(unchecked) var replyBuffer: [UInt8] = []
+    /// Storage for the next received message, lent to each connection's protocol machine for
+    /// one read (loop thread only), so that one warm buffer serves every connection rather than
+    /// each keeping its own or allocating. Unchecked exclusivity, like `replyBuffer`.
+    @exclusivity(unchecked) var spareMessage: [UInt8] = []
 
     /// Creates a loop; call ``start()`` to run it on its own thread.
     ///

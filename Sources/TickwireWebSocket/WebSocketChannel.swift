@@ -61,6 +61,9 @@ final class WebSocketChannel {
         self.onEvent = onEvent
         connection.channel.value = self
         machine.answersPings = false  // `handle(.ping)` answers, in order with the owner's sends
+        // The machine holds a spare message buffer only while it reads (lent by the loop, see
+        // `receive`), so it may be as large as the largest message worth reusing.
+        machine.inbound.spareCapacityLimit = Self.loopSpareMessageBytes
         // Strong captures: the TCP channel clears its callbacks when it closes, which breaks the cycle.
         tcp.onRead = { bytes in self.receive(bytes) }
         tcp.onReadsDone = { self.writeReplies() }
@@ -178,11 +181,13 @@ final class WebSocketChannel {
             isHoldingReplyBuffer = true
         }
         var failure: WebSocketError?
+        swap(&machine.inbound.spareMessage, &tcp.loop.spareMessage)
         do {
             try machine.receive(bytes, output: &replies) { handle($0) }
         } catch {
             failure = error
         }
+        swap(&machine.inbound.spareMessage, &tcp.loop.spareMessage)
         output.append(contentsOf: replies)
         if failure != nil || machine.state == .closed {
             writeReplies()  // before the socket closes
@@ -201,6 +206,9 @@ final class WebSocketChannel {
             tcp.closeAfterFlush()
         }
     }
+
+    /// The largest message buffer the loop keeps for reuse between reads (one per loop).
+    static let loopSpareMessageBytes = 1 << 20
 
     /// Binary messages at least this large are written from their own storage, not copied into
     /// the frame buffer, when nothing needs to change them (a server, not compressing).

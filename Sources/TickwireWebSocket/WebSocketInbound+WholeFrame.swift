@@ -40,8 +40,7 @@ extension WebSocketInbound {
         guard bytes.count &- payloadOffset >= length else { return nil }
 
         let payload = UnsafeRawBufferPointer(start: base + payloadOffset, count: length)
-        var message = spareMessage
-        spareMessage = []
+        var message = takeSpare(for: length)
         message.append(contentsOf: payload.assumingMemoryBound(to: UInt8.self))
         if isMasked {
             let key = WebSocketMaskingKey(
@@ -59,25 +58,34 @@ extension WebSocketInbound {
         return .binary(message)
     }
 
-    /// Takes back a message the whole-frame path produced, once the receiver has seen it, so that
-    /// the next message reuses its storage rather than allocating.
+    /// Takes back a message once the receiver has seen it, so that the next message reuses its
+    /// storage rather than allocating.
     ///
     /// When the receiver kept the bytes, emptying them here allocates a fresh buffer instead
     /// (copy-on-write), so what the receiver holds is never touched.
     ///
-    /// - Parameter event: The event ``wholeMessageFrame(in:at:)`` returned.
+    /// - Parameter event: The message event just delivered.
     mutating func recycle(_ event: consuming WebSocketEvent) {
         guard case .binary(var bytes) = consume event else { return }
         keepSpare(&bytes)
     }
 
-    /// Keeps `bytes`' storage, emptied, for the next message, unless it is large.
-    private mutating func keepSpare(_ bytes: inout [UInt8]) {
-        guard bytes.capacity <= Self.recycledMessageCapacity else { return }
+    /// The spare storage when it suits a message of `count` bytes, else an empty array.
+    ///
+    /// It must hold `count` bytes and not be much larger: the receiver may keep the message, and
+    /// a 64-byte message should not keep 64 KiB alive.
+    mutating func takeSpare(for count: Int) -> [UInt8] {
+        let capacity = spareMessage.capacity
+        guard capacity >= count, capacity <= max(2 * count, 256) else { return [] }
+        var spare: [UInt8] = []
+        swap(&spare, &spareMessage)
+        return spare
+    }
+
+    /// Keeps `bytes`' storage, emptied, for the next message, unless it is over ``spareCapacityLimit``.
+    mutating func keepSpare(_ bytes: inout [UInt8]) {
+        guard bytes.capacity <= spareCapacityLimit, bytes.capacity > spareMessage.capacity else { return }
         bytes.removeAll(keepingCapacity: true)
         swap(&bytes, &spareMessage)
     }
-
-    /// The largest message storage kept between messages (per connection, so it stays small).
-    static let recycledMessageCapacity = 4096
 }

@@ -37,8 +37,11 @@ struct WebSocketInbound {
     /// Unmasking space for compressed pieces, which are inflated rather than stored.
     var compressedScratch: [UInt8] = []
     var utf8 = UTF8Validator()
-    /// Empty storage for the next message of the whole-frame path (see ``recycle(_:)``).
+    /// Empty storage for the next message (see ``recycle(_:)``).
     var spareMessage: [UInt8] = []
+    /// The largest storage kept in ``spareMessage``. Small by default, since a machine keeps it
+    /// between reads; the I/O layer raises it because it lends one spare per loop to each read.
+    var spareCapacityLimit = 4096
 
     init(role: WebSocketRole, limits: WebSocketLimits, allowsCompressedMessages: Bool) {
         // A deflated frame of incompressible data is a little larger than the data itself.
@@ -83,6 +86,12 @@ struct WebSocketInbound {
         // Size the buffer once per message, for its first frame; later frames grow it geometrically.
         // A masked first frame is unmasked straight into a fresh buffer of this size (see `append`).
         expectedPayloadBytes = header.payloadLength
+        if header.maskingKey == nil && messagePayload.capacity == 0 && header.payloadLength > 0 {
+            // The last message's storage rather than a fresh buffer. (Not for masked frames: a
+            // fresh buffer is unmasked into in one pass, see `append`, where reused storage
+            // would take a copy and an unmasking pass.)
+            messagePayload = takeSpare(for: header.payloadLength)
+        }
         if header.maskingKey == nil && messagePayload.isEmpty
             && messagePayload.capacity < header.payloadLength {
             messagePayload.reserveCapacity(header.payloadLength)
@@ -148,13 +157,15 @@ struct WebSocketInbound {
             try codec.finishMessage(into: &messagePayload, maximumBytes: maximumMessageBytes)
             if opcode == .text { try validateUTF8(from: start) }
         }
-        let payload = messagePayload
+        var payload = messagePayload
         messagePayload = []
         messageOpcode = nil
         messageIsCompressed = false
         if opcode == .text {
             guard utf8.isComplete else { throw .invalidUTF8 }
-            return .message(.text(String(decoding: payload, as: UTF8.self)))
+            let text = String(decoding: payload, as: UTF8.self)
+            keepSpare(&payload)  // the text is a copy: the bytes are free again at once
+            return .message(.text(text))
         }
         return .message(.binary(payload))
     }

@@ -166,6 +166,7 @@ public final class WebSocketProtocolMachine {
                     switch completion {
                     case .message(let event):
                         onEvent(event)
+                        inbound.recycle(event)
                     case .ping(let payload):
                         if state == .open && answersPings {
                             payload.withUnsafeBytes { writeFrame(opcode: .pong, fin: true, rsv1: false, payload: $0, output: &output) }

@@ -153,8 +153,29 @@ struct WebSocketInboundWholeFrameTests {
             Result { () throws(WebSocketError) in try machine.receive(bytes, output: &output) { _ in } }
         }
         try largeResult.get()
-        #expect(machine.inbound.spareMessage.capacity <= WebSocketInbound.recycledMessageCapacity,
-                "storage over \(WebSocketInbound.recycledMessageCapacity) bytes is released, not kept per connection")
+        #expect(machine.inbound.spareMessage.capacity <= machine.inbound.spareCapacityLimit,
+                "storage over \(machine.inbound.spareCapacityLimit) bytes is released, not kept per connection")
+    }
+
+    @Test("a small message does not get a much larger spare storage, which a receiver that keeps it would keep alive")
+    func spareFitsTheMessage() throws {
+        let machine = try WebSocketProtocolMachine(role: .server)
+        var output: [UInt8] = []
+        var capacities: [Int] = []
+        let wire = frame(.binary, [UInt8](repeating: 1, count: 4000), to: .server)
+            + frame(.binary, [UInt8](repeating: 2, count: 64), to: .server)
+            + frame(.binary, [UInt8](repeating: 3, count: 3000), to: .server)
+        let result = wire.withUnsafeBytes { bytes in
+            Result { () throws(WebSocketError) in
+                try machine.receive(bytes, output: &output) { event in
+                    if case .binary(let bytes) = event { capacities.append(bytes.capacity) }
+                }
+            }
+        }
+        try result.get()
+        #expect(capacities.count == 3)
+        #expect(capacities[1] < 1000, "the 64-byte message has \(capacities[1]) bytes of storage, not the 4000-byte spare")
+        #expect(capacities[2] >= 4000, "the 3000-byte message reuses the 4000-byte storage")
     }
 
     @Test("streams decoded in one read (whole-frame path) and byte by byte (general path only) give the same events, replies and errors",

@@ -166,17 +166,12 @@ final class Socket {
     ///
     /// - Returns: The byte count (0 means the peer closed its side), or `nil` when nothing is available now.
     func read(into buffer: UnsafeMutableRawBufferPointer) throws(SystemError) -> Int? {
-        while true {
+        try Self.retrying("read") {
             #if canImport(Glibc)
-            let count = Glibc.read(descriptor, buffer.baseAddress, buffer.count)
+            Glibc.read(descriptor, buffer.baseAddress, buffer.count)
             #else
-            let count = Darwin.read(descriptor, buffer.baseAddress, buffer.count)
+            Darwin.read(descriptor, buffer.baseAddress, buffer.count)
             #endif
-            if count >= 0 { return count }
-            let error = SystemError.current("read")
-            if error.isInterrupted { continue }
-            if error.isWouldBlock { return nil }
-            throw error
         }
     }
 
@@ -184,17 +179,12 @@ final class Socket {
     ///
     /// - Returns: The byte count written, or `nil` when the socket buffer is full.
     func write(from buffer: UnsafeRawBufferPointer) throws(SystemError) -> Int? {
-        while true {
+        try Self.retrying("send") {
             #if canImport(Glibc)
-            let count = Glibc.send(descriptor, buffer.baseAddress, buffer.count, Int32(MSG_NOSIGNAL))
+            Glibc.send(descriptor, buffer.baseAddress, buffer.count, Int32(MSG_NOSIGNAL))
             #else
-            let count = Darwin.send(descriptor, buffer.baseAddress, buffer.count, 0)
+            Darwin.send(descriptor, buffer.baseAddress, buffer.count, 0)
             #endif
-            if count >= 0 { return count }
-            let error = SystemError.current("send")
-            if error.isInterrupted { continue }
-            if error.isWouldBlock { return nil }
-            throw error
         }
     }
 
@@ -203,23 +193,34 @@ final class Socket {
     ///
     /// - Returns: The byte count written, counted across both, or `nil` when the socket buffer is full.
     func write(from first: UnsafeRawBufferPointer, then second: UnsafeRawBufferPointer) throws(SystemError) -> Int? {
-        var vectors = [
-            iovec(iov_base: UnsafeMutableRawPointer(mutating: first.baseAddress), iov_len: first.count),
-            iovec(iov_base: UnsafeMutableRawPointer(mutating: second.baseAddress), iov_len: second.count),
-        ]
-        while true {
-            let count = vectors.withUnsafeMutableBufferPointer { vectors in
-                var message = msghdr()
-                message.msg_iov = vectors.baseAddress
-                message.msg_iovlen = numericCast(vectors.count)
+        try withUnsafeTemporaryAllocation(of: iovec.self, capacity: 2) { vectors throws(SystemError) in
+            vectors[0] = iovec(iov_base: UnsafeMutableRawPointer(mutating: first.baseAddress), iov_len: first.count)
+            vectors[1] = iovec(iov_base: UnsafeMutableRawPointer(mutating: second.baseAddress), iov_len: second.count)
+            var message = msghdr()
+            message.msg_iov = vectors.baseAddress
+            message.msg_iovlen = numericCast(vectors.count)
+            return try Self.retrying("sendmsg") {
                 #if canImport(Glibc)
-                return Glibc.sendmsg(descriptor, &message, Int32(MSG_NOSIGNAL))
+                Glibc.sendmsg(descriptor, &message, Int32(MSG_NOSIGNAL))
                 #else
-                return Darwin.sendmsg(descriptor, &message, 0)
+                Darwin.sendmsg(descriptor, &message, 0)
                 #endif
             }
+        }
+    }
+
+    /// Runs a non-blocking I/O call until it is not interrupted (`EINTR`).
+    ///
+    /// - Parameters:
+    ///   - name: The call's name, for the error.
+    ///   - call: The system call; it returns a byte count, or -1 with `errno` set.
+    /// - Returns: The byte count, or `nil` when the call would block.
+    /// - Throws: ``SystemError`` for any other failure.
+    private static func retrying(_ name: String, _ call: () -> Int) throws(SystemError) -> Int? {
+        while true {
+            let count = call()
             if count >= 0 { return count }
-            let error = SystemError.current("sendmsg")
+            let error = SystemError.current(name)
             if error.isInterrupted { continue }
             if error.isWouldBlock { return nil }
             throw error

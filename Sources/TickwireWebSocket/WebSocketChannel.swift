@@ -103,7 +103,7 @@ final class WebSocketChannel {
             return  // only `connectionNotOpen`, checked above
         }
         if isHoldingReplyBuffer {
-            // `receive` writes once its events are delivered and checks the limits then; the
+            // `writeReplies` writes once the reads are done and checks the limits then; the
             // count is kept current so that the caller's `SendResult` sees these bytes.
             connection.wireBytes.store(tcp.bufferedByteCount + output.count, ordering: .relaxed)
         } else {
@@ -117,7 +117,7 @@ final class WebSocketChannel {
         connection.isClosing.store(true, ordering: .releasing)
         let fitting = reason.utf8.count <= 123 ? reason : ""  // the protocol allows 123 bytes of reason
         let sent = (try? machine.close(code: code, reason: fitting, output: &output)) ?? false
-        if !isHoldingReplyBuffer { flushOutput() }  // else `receive` writes it after the events
+        if !isHoldingReplyBuffer { flushOutput() }  // else `writeReplies` writes it after the events
         guard sent else { return }
         closeTimer = tcp.loop.schedule(after: closeTimeout) { [weak self] in
             guard let self, !self.isClosed else { return }
@@ -169,8 +169,7 @@ final class WebSocketChannel {
         // Events reach the owner as the machine completes them, so a handler may send (framed
         // into `output`, like the pongs `handle` writes) while the machine writes its close reply
         // or failing close frame into `replies`. Those go out last: a failing close frame then
-        // follows the echoes of the valid messages before it, and everything this read caused
-        // leaves in one write.
+        // follows the echoes of the valid messages before it.
         var replies: [UInt8] = []  // allocates only when the machine writes a close frame
         // The frames sent while handling the reads of one readiness event go into the loop's
         // reply buffer and out in one write when they are done (``writeReplies()``), straight

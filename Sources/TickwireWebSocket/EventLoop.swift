@@ -24,8 +24,8 @@ protocol EventLoopHandler: AnyObject {
 /// loop.stop()
 /// ```
 public final class EventLoop: @unchecked Sendable {
-    // Thread safety: `inbox` is guarded by its `Mutex`; `poller.wake()` is a write(2) to an eventfd (a pipe with `poll`),
-    // safe from any thread; `loopThread` is guarded by its `Mutex`. Every other stored property
+    // Thread safety: `inbox` is guarded by its `Mutex`; `poller.wake()` is a write(2) to an eventfd
+    // (a pipe with `poll`), safe from any thread; `loopThread` is guarded by its `Mutex`. Every other stored property
     // (`poller` registrations, `handlers`, `timers`, `events`) is touched only on the loop thread,
     // which every internal entry point asserts with `isInLoopThread` in debug builds.
     private struct Inbox {
@@ -66,7 +66,7 @@ public final class EventLoop: @unchecked Sendable {
 
     /// Creates a loop; call ``start()`` to run it on its own thread.
     ///
-    /// - Throws: ``SystemError`` when `epoll_create1` or `eventfd` fails.
+    /// - Throws: ``SystemError`` when `epoll_create1` or `eventfd` fails (`pipe` where `poll` is used).
     public convenience init() throws(SystemError) {
         try self.init(poller: Poller())
     }

@@ -1,4 +1,3 @@
-
 /// What a registered descriptor wants to hear about.
 struct PollInterest: OptionSet, Hashable, Sendable {
     let rawValue: UInt8

@@ -23,8 +23,6 @@ struct PollEvent: Sendable {
 ///
 /// Not thread-safe, except ``wake()``, which may be called from any thread.
 protocol ReadinessPoller: AnyObject {
-    /// Creates the poller and its wake-up channel.
-    init(maximumEventsPerWait: Int) throws(SystemError)
     /// Starts watching `descriptor`.
     func add(_ descriptor: Int32, interest: PollInterest) throws(SystemError)
     /// Changes what `descriptor` is watched for.

@@ -184,8 +184,7 @@ final class WebSocketChannel {
         } else if output.count >= Self.replyWriteBytes {
             // Large replies go now rather than gathered over several reads: a send of a few
             // hundred KiB copies slower than several of 64 KiB (the bytes fall out of the cache).
-            output.withUnsafeBytes { tcp.writeNow($0) }
-            output.removeAll(keepingCapacity: true)
+            writeReplyBufferNow()
         }
         if let failure {
             connection.isClosing.store(true, ordering: .releasing)
@@ -206,15 +205,19 @@ final class WebSocketChannel {
     /// Writes what the reads since the last call produced, and gives the loop its reply buffer back.
     private func writeReplies() {
         guard isHoldingReplyBuffer else { return }
-        if !output.isEmpty {
-            output.withUnsafeBytes { tcp.writeNow($0) }
-            // One buffer per loop: keeping a large one costs little and spares an allocation
-            // (for big messages, an mmap and its page faults) per read.
-            output.removeAll(keepingCapacity: output.capacity <= 1 << 22)
-        }
+        writeReplyBufferNow()
         swap(&output, &tcp.loop.replyBuffer)
         isHoldingReplyBuffer = false
         updateBufferAccounting()
+    }
+
+    /// Sends what the held reply buffer (`output`) has gathered, and empties it.
+    private func writeReplyBufferNow() {
+        guard !output.isEmpty else { return }
+        output.withUnsafeBytes { tcp.writeNow($0) }
+        // One buffer per loop: keeping a large one costs little and spares an allocation
+        // (for big messages, an mmap and its page faults) per read.
+        output.removeAll(keepingCapacity: output.capacity <= 1 << 22)
     }
 
     private func handle(_ event: WebSocketEvent) {

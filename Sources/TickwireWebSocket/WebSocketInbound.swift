@@ -86,14 +86,12 @@ struct WebSocketInbound {
         // Size the buffer once per message, for its first frame; later frames grow it geometrically.
         // A masked first frame is unmasked straight into a fresh buffer of this size (see `append`).
         expectedPayloadBytes = header.payloadLength
-        if header.maskingKey == nil && messagePayload.capacity == 0 && header.payloadLength > 0 {
-            // The last message's storage rather than a fresh buffer. (Not for masked frames: a
-            // fresh buffer is unmasked into in one pass, see `append`, where reused storage
-            // would take a copy and an unmasking pass.)
-            messagePayload = takeSpare(for: header.payloadLength)
-        }
         if header.maskingKey == nil && messagePayload.isEmpty
             && messagePayload.capacity < header.payloadLength {
+            // The last message's storage if it fits, else a fresh buffer. (Not for masked frames:
+            // a fresh buffer is unmasked into in one pass, see `append`, where reused storage
+            // would take a copy and an unmasking pass.)
+            messagePayload = takeSpare(for: header.payloadLength)
             messagePayload.reserveCapacity(header.payloadLength)
         }
     }

@@ -147,7 +147,7 @@ struct WebSocketServerLimitsTests {
         let (server, port) = try startEchoServer(configuration, recorder: recorder, echo: false)
         defer { server.shutdown(timeout: .seconds(1)) }
         let client = try TestSocket(port: port, timeoutSeconds: 2)
-        client.setReceiveBuffer(4096)
+        client.setReceiveBuffer(64 * 1024)  // not smaller: see `largeMessagesThroughPartialWrites`
         try client.send(TestSocket.upgradeRequest())
         #expect(try client.receiveHead().hasPrefix("HTTP/1.1 101"))
         #expect(recorder.wait(seconds: 5) { $0.contains { if case .server(.opened) = $0 { true } else { false } } })
@@ -170,10 +170,75 @@ struct WebSocketServerLimitsTests {
         // Now the client reads: the drain event must follow (bounded: 10 s).
         func sawWritable() -> Bool { recorder.all.contains { if case .server(.writable) = $0 { true } else { false } } }
         let start = MonotonicClock.now()
+        var readBytes = 0
         while !sawWritable() && MonotonicClock.now() - start < 10_000_000_000 {
-            _ = try? client.receiveSome()
+            readBytes += (try? client.receiveSome())?.count ?? 0
         }
-        #expect(sawWritable(), "the server should report the connection writable once the reader catches up")
+        #expect(sawWritable(), """
+            the server should report the connection writable once the reader catches up; after \(results.count) \
+            sends the reader took \(readBytes) bytes, the server still buffers \(connection.bufferedByteCount) \
+            bytes; it closed the connection: \(recorder.all.compactMap(\.serverClose).first.map { "\($0)" } ?? "no")
+            """)
+    }
+
+    @Test("large messages, written from their own storage, reach a slow reader whole and in order among small ones")
+    func largeMessagesThroughPartialWrites() throws {
+        var configuration = WebSocketServerConfiguration()
+        configuration.sendBuffer = SendBufferLimits(highWaterMark: 1 << 20, hardLimit: 64 << 20)
+        let recorder = Recorder<Seen>()
+        let (server, port) = try startEchoServer(configuration, recorder: recorder, echo: false)
+        defer { server.shutdown(timeout: .seconds(1)) }
+        let client = try TestSocket(port: port, timeoutSeconds: 2)
+        // A small window, so the kernel takes the large writes in pieces. Not smaller: a receive
+        // buffer far below the loopback MSS (64 KiB), set after connecting, stalls the sender on
+        // zero-window probes (`ss` shows `persist`), and a megabyte then takes many seconds.
+        client.setReceiveBuffer(64 * 1024)
+        try client.send(TestSocket.upgradeRequest())
+        #expect(try client.receiveHead().hasPrefix("HTTP/1.1 101"))
+        #expect(recorder.wait(seconds: 5) { $0.contains { if case .server(.opened) = $0 { true } else { false } } })
+        let connection = try #require(recorder.all.compactMap { if case .server(.opened(let c)) = $0 { c } else { nil } }.first)
+
+        // Binary messages from 16 KiB up leave from their own storage (header and payload in
+        // one gathered write); texts and small binaries are copied into the frame buffer. Half
+        // go from the loop thread (framed at once), half from this one (queued, then framed).
+        var random = SplitMix64(seed: 11)
+        var messages: [WebSocketMessage] = []
+        for index in 0..<60 {
+            switch index % 4 {
+            case 0: messages.append(.binary(randomBytes(64 * 1024 + index, using: &random)))
+            case 1: messages.append(.text("message \(index)"))
+            case 2: messages.append(.binary(randomBytes(16 * 1024 + index * 7, using: &random)))
+            default: messages.append(.binary(randomBytes(100 + index, using: &random)))
+            }
+        }
+        for (index, message) in messages.enumerated() {
+            if index % 8 < 4 {
+                #expect(connection.send(message).isAccepted, "message \(index) should be accepted from this thread")
+            } else {
+                let accepted = connection.loop.runAndWait { connection.send(message).isAccepted }
+                #expect(accepted == true, "message \(index) should be accepted on the loop thread")
+            }
+        }
+        let expectedBytes = messages.reduce(0) { total, message in
+            let count = message.byteCount
+            return total + count + (count < 126 ? 2 : count < 65536 ? 4 : 10)
+        }
+        var received: [[UInt8]] = []
+        var receivedBytes = 0
+        let start = MonotonicClock.now()
+        while receivedBytes < expectedBytes && MonotonicClock.now() - start < 10_000_000_000 {
+            guard let chunk = try? client.receiveSome(), !chunk.isEmpty else { continue }
+            received.append(chunk)
+            receivedBytes += chunk.count
+        }
+        #expect(receivedBytes == expectedBytes, "the reader should get exactly \(expectedBytes) bytes, got \(receivedBytes)")
+        let frames = try decodeFrames(received, role: .client)
+        let decoded: [WebSocketMessage] = frames.map {
+            $0.header.opcode == .text ? .text(String(decoding: $0.payload, as: UTF8.self)) : .binary($0.payload)
+        }
+        #expect(decoded.count == messages.count, "\(messages.count) messages sent, \(decoded.count) frames read")
+        let firstDifference = zip(decoded, messages).enumerated().first { $0.element.0 != $0.element.1 }?.offset
+        #expect(firstDifference == nil, "message \(firstDifference ?? -1) arrived changed or out of order")
     }
 
     @Test("an echo server stops reading from a client that sends but never reads")

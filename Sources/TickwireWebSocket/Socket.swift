@@ -188,6 +188,27 @@ final class Socket {
         }
     }
 
+    /// Writes `first` then `second` in one call (`sendmsg(2)` with two `iovec`s, `MSG_NOSIGNAL` on
+    /// Linux): a frame header and a payload that stays where it is, with no copy to join them.
+    ///
+    /// - Returns: The byte count written, counted across both, or `nil` when the socket buffer is full.
+    func write(from first: UnsafeRawBufferPointer, then second: UnsafeRawBufferPointer) throws(SystemError) -> Int? {
+        try withUnsafeTemporaryAllocation(of: iovec.self, capacity: 2) { vectors throws(SystemError) in
+            vectors[0] = iovec(iov_base: UnsafeMutableRawPointer(mutating: first.baseAddress), iov_len: first.count)
+            vectors[1] = iovec(iov_base: UnsafeMutableRawPointer(mutating: second.baseAddress), iov_len: second.count)
+            var message = msghdr()
+            message.msg_iov = vectors.baseAddress
+            message.msg_iovlen = numericCast(vectors.count)
+            return try Self.retrying("sendmsg") {
+                #if canImport(Glibc)
+                Glibc.sendmsg(descriptor, &message, Int32(MSG_NOSIGNAL))
+                #else
+                Darwin.sendmsg(descriptor, &message, 0)
+                #endif
+            }
+        }
+    }
+
     /// Runs a non-blocking I/O call until it is not interrupted (`EINTR`).
     ///
     /// - Parameters:

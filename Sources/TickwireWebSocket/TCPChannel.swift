@@ -137,6 +137,35 @@ final class TCPChannel: EventLoopHandler {
         write(bytes, immediately: true)
     }
 
+    /// Sends `first` then `second` at once in one call when nothing is buffered, without joining
+    /// them first; what the kernel does not take is kept, in order, like any other write.
+    func writeNow(_ first: UnsafeRawBufferPointer, then second: UnsafeRawBufferPointer) {
+        guard !isClosed, !isClosingAfterFlush else { return }
+        guard bufferedByteCount == 0, onConnect == nil, first.count > 0, second.count > 0 else {
+            write(first, immediately: true)
+            write(second, immediately: true)
+            return
+        }
+        let written: Int
+        do {
+            written = try socket.write(from: first, then: second) ?? 0
+        } catch {
+            // Reported on the next loop turn, as in `write(_:immediately:)`.
+            isClosingAfterFlush = true
+            loop.schedule(after: .zero) { [weak self] in self?.close(error: error) }
+            return
+        }
+        if written < first.count {
+            outbound.append(contentsOf: UnsafeRawBufferPointer(rebasing: first[written...]))
+            outbound.append(contentsOf: second)
+        } else if written < first.count + second.count {
+            outbound.append(contentsOf: UnsafeRawBufferPointer(rebasing: second[(written - first.count)...]))
+        } else {
+            return
+        }
+        if !interest.contains(.write) { updateInterest() }  // the kernel's buffer is full: wait for writability
+    }
+
     private func write(_ bytes: UnsafeRawBufferPointer, immediately: Bool) {
         guard !isClosed, !isClosingAfterFlush, bytes.count > 0 else { return }
         var remaining = bytes

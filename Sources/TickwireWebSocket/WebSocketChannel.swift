@@ -88,6 +88,15 @@ final class WebSocketChannel {
         do {
             switch message {
             case .text(let text): try machine.sendText(text, output: &output)
+            case .binary(let bytes) where bytes.count >= Self.unjoinedPayloadBytes:
+                if try machine.sendBinaryHeader(payloadCount: bytes.count, output: &output) {
+                    // The payload leaves from the message itself, after what `output` holds
+                    // (this header and any earlier frames), in one gathered write: no copy.
+                    output.withUnsafeBytes { head in bytes.withUnsafeBytes { tcp.writeNow(head, then: $0) } }
+                    output.removeAll(keepingCapacity: true)
+                } else {
+                    try machine.sendBinary(bytes, output: &output)
+                }
             case .binary(let bytes): try machine.sendBinary(bytes, output: &output)
             }
         } catch {
@@ -198,6 +207,10 @@ final class WebSocketChannel {
 
     /// The largest message buffer the loop keeps for reuse between reads (one per loop).
     static let loopSpareMessageBytes = 1 << 20
+
+    /// Binary messages at least this large are written from their own storage, not copied into
+    /// the frame buffer, when nothing needs to change them (a server, not compressing).
+    static let unjoinedPayloadBytes = 16 * 1024
 
     /// Replies of at least this many bytes are written at the end of the read that made them.
     static let replyWriteBytes = 64 * 1024

@@ -43,6 +43,26 @@ extension WebSocketProtocolMachine {
         try result.get()
     }
 
+    /// Appends only the header of a binary message sent as one plain frame, for a caller that
+    /// writes the payload itself, straight from where it is (a server's large messages).
+    ///
+    /// Nothing is written, and the result is `false`, when the message would not go out as its
+    /// payload unchanged: a client masks it, permessage-deflate compresses it, or
+    /// ``WebSocketConfiguration/outgoingFragmentBytes`` splits it. Use ``sendBinary(_:output:)-(UnsafeRawBufferPointer,_)`` then.
+    ///
+    /// - Parameters:
+    ///   - payloadCount: The message's length in bytes.
+    ///   - output: Receives the frame header.
+    /// - Returns: Whether the header was written, so that the payload must follow it unchanged.
+    /// - Throws: ``WebSocketError/connectionNotOpen`` once the close handshake has started.
+    public func sendBinaryHeader(payloadCount: Int, output: inout [UInt8]) throws(WebSocketError) -> Bool {
+        guard state == .open else { throw .connectionNotOpen }
+        guard role == .server, payloadCount <= configuration.outgoingFragmentBytes ?? Int.max,
+              codec == nil || payloadCount < configuration.minimumBytesToCompress else { return false }
+        WebSocketFrameHeader(opcode: .binary, payloadLength: payloadCount).encode(into: &output)
+        return true
+    }
+
     /// Appends a ping frame to `output`.
     ///
     /// - Parameters:

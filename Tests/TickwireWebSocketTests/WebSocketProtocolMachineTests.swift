@@ -162,6 +162,29 @@ struct WebSocketProtocolMachineTests {
         #expect(frame.error?.closeCode == .messageTooBig && frame.closeCode == 1009, "a 601-byte frame breaks the 600-byte frame limit")
     }
 
+    @Test("sendBinaryHeader writes a server's plain frame header only when the payload goes out unchanged")
+    func binaryHeaderOnly() throws {
+        var output: [UInt8] = []
+        let server = try WebSocketProtocolMachine(role: .server)
+        #expect(try server.sendBinaryHeader(payloadCount: 70_000, output: &output))
+        var whole: [UInt8] = []
+        try server.sendBinary([UInt8](repeating: 5, count: 70_000), output: &whole)
+        #expect(output == Array(whole.prefix(10)), "the header is the one sendBinary would write")
+
+        var untouched: [UInt8] = []
+        let client = try WebSocketProtocolMachine(role: .client)
+        #expect(try client.sendBinaryHeader(payloadCount: 100, output: &untouched) == false, "a client masks its payload")
+        let compressing = try WebSocketProtocolMachine(role: .server, compression: PerMessageDeflateParameters())
+        #expect(try compressing.sendBinaryHeader(payloadCount: 100, output: &untouched) == false, "deflate changes the payload")
+        let fragmenting = try WebSocketProtocolMachine(role: .server, configuration: .init(outgoingFragmentBytes: 50))
+        #expect(try fragmenting.sendBinaryHeader(payloadCount: 100, output: &untouched) == false, "100 bytes go out as two frames")
+        #expect(try fragmenting.sendBinaryHeader(payloadCount: 50, output: &untouched), "50 bytes fit one frame")
+        #expect(untouched == [0x82, 50], "only the last call wrote, a 2-byte header")
+
+        try server.close(output: &output)
+        #expect(throws: WebSocketError.connectionNotOpen) { try server.sendBinaryHeader(payloadCount: 1, output: &output) }
+    }
+
     @Test("the default limits are at least 16 MiB")
     func defaultLimits() {
         #expect(WebSocketLimits.default.maximumFramePayloadBytes >= 16 << 20 && WebSocketLimits.default.maximumMessageBytes >= 16 << 20)

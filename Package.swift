@@ -24,13 +24,17 @@ let package = Package(
             providers: [.apt(["zlib1g-dev"]), .brew(["zlib"])]
         ),
         .systemLibrary(name: "CEpoll", path: "Sources/CEpoll"),
+        // WebSocket masking with AVX2 where the CPU has it (chosen at run time).
+        .target(name: "CWebSocketMask", path: "Sources/CWebSocketMask"),
 
         // Swift layers.
         .target(name: "TickwireZlib", dependencies: ["CZlib"], swiftSettings: strictSettings),
         .target(name: "TickwireCodec", dependencies: ["TickwireZlib"], swiftSettings: strictSettings),
         .target(
             name: "TickwireWebSocket",
-            dependencies: ["TickwireZlib", .target(name: "CEpoll", condition: .when(platforms: [.linux]))],
+            dependencies: [
+                "TickwireZlib", "CWebSocketMask", .target(name: "CEpoll", condition: .when(platforms: [.linux])),
+            ],
             swiftSettings: strictSettings
         ),
         .target(

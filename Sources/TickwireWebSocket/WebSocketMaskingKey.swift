@@ -1,3 +1,5 @@
+internal import CWebSocketMask
+
 /// The four-byte key a client XORs over every frame payload it sends (RFC 6455 section 5.3).
 public struct WebSocketMaskingKey: Hashable, Sendable, CustomStringConvertible {
     /// The key's four bytes in wire order.
@@ -56,7 +58,8 @@ public struct WebSocketMaskingKey: Hashable, Sendable, CustomStringConvertible {
         return "mask " + hex.joined()
     }
 
-    /// XORs the key over `buffer` in place, sixteen bytes at a time.
+    /// XORs the key over `buffer` in place: 32 bytes at a time with AVX2 (x86-64 CPUs that have
+    /// it, chosen at run time), else sixteen.
     ///
     /// Masking and unmasking are the same operation. `phase` says where in the payload
     /// `buffer` starts, modulo 4, so that a payload can be unmasked in pieces.
@@ -84,12 +87,16 @@ public struct WebSocketMaskingKey: Hashable, Sendable, CustomStringConvertible {
         xor(from: from, to: to, count: source.count, phase: phase)
     }
 
-    /// The key's bytes from payload offset `phase` on, repeated over sixteen lanes.
+    /// The key as a little-endian word rotated so that its low byte applies at payload offset `phase`.
     @inlinable
-    func pattern(phase: Int) -> SIMD16<UInt8> {
+    func word(atPhase phase: Int) -> UInt32 {
         let shift = UInt32((phase & 3) * 8)
-        // Rotate so that the key byte for payload offset `phase` sits in the low bits.
-        let rotated = shift == 0 ? word : (word >> shift) | (word << (32 - shift))
+        return shift == 0 ? word : (word >> shift) | (word << (32 - shift))
+    }
+
+    /// A rotated key word (see ``word(atPhase:)``) repeated over sixteen lanes.
+    @inlinable
+    static func pattern(_ rotated: UInt32) -> SIMD16<UInt8> {
         let four = SIMD4<UInt8>(
             UInt8(truncatingIfNeeded: rotated), UInt8(truncatingIfNeeded: rotated >> 8),
             UInt8(truncatingIfNeeded: rotated >> 16), UInt8(truncatingIfNeeded: rotated >> 24))
@@ -97,11 +104,29 @@ public struct WebSocketMaskingKey: Hashable, Sendable, CustomStringConvertible {
         return SIMD16<UInt8>(lowHalf: eight, highHalf: eight)
     }
 
+    /// Payloads at least this long are masked with the widest vectors the CPU has (AVX2 on
+    /// x86-64) before the portable loop takes the rest: below it, the call costs more than it saves.
+    @usableFromInline
+    static var wideMaskingBytes: Int { 256 }
+
+    /// Whether this CPU masks with vectors wider than the portable sixteen-byte loop's.
+    static var hasWideMasking: Bool { tickwire_mask_wide_is_available() != 0 }
+
+    /// Masks the longest prefix the CPU's widest vectors can take (see `tickwire_mask_wide`).
+    ///
+    /// - Returns: The prefix's length, a multiple of 32; 0 without wide vectors.
+    @usableFromInline
+    static func xorWide(from: UnsafeRawPointer, to: UnsafeMutableRawPointer, count: Int, word: UInt32) -> Int {
+        tickwire_mask_wide(from, to, count, word)
+    }
+
     /// The XOR loop behind both `apply` forms; `from` and `to` may be the same address.
     @inlinable
     func xor(from: UnsafeRawPointer, to: UnsafeMutableRawPointer, count: Int, phase: Int) {
-        let lanes = pattern(phase: phase)
-        var offset = 0
+        let rotated = word(atPhase: phase)
+        // The wide prefix is a multiple of 32 bytes, so the key's phase is unchanged after it.
+        var offset = count >= Self.wideMaskingBytes ? Self.xorWide(from: from, to: to, count: count, word: rotated) : 0
+        let lanes = Self.pattern(rotated)
         while count &- offset >= 32 {
             let first = from.loadUnaligned(fromByteOffset: offset, as: SIMD16<UInt8>.self)
             let second = from.loadUnaligned(fromByteOffset: offset &+ 16, as: SIMD16<UInt8>.self)

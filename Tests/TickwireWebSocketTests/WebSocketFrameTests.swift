@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 import TickwireCodec
 @testable import TickwireWebSocket
@@ -59,10 +60,12 @@ struct WebSocketFrameTests {
         #expect(header.encodedSize == headerSize, "encodedSize must agree with what encode writes")
     }
 
-    @Test("masking sixteen bytes at a time equals byte-wise XOR at every phase and length")
+    @Test("masking by vectors equals byte-wise XOR at every phase and length, short and wide")
     func maskingMatchesReference() {
         var generator = SplitMix64(seed: 11)
-        for length in [0, 1, 3, 7, 8, 9, 15, 16, 17, 31, 32, 33, 47, 48, 49, 100, 1029] {
+        // Past 256 bytes the wide (AVX2) loop takes 128- and 32-byte steps before the portable one.
+        let wide = [255, 256, 257, 287, 288, 383, 384, 415, 4099, 65_536 + 13]
+        for length in [0, 1, 3, 7, 8, 9, 15, 16, 17, 31, 32, 33, 47, 48, 49, 100, 1029] + wide {
             for phase in 0 ..< 4 {
                 let key = WebSocketMaskingKey.random(using: &generator)
                 let keyBytes = [key.bytes.0, key.bytes.1, key.bytes.2, key.bytes.3]
@@ -79,6 +82,56 @@ struct WebSocketFrameTests {
                 #expect(Array(copy[..<length]) == expected, "length \(length), phase \(phase): copy-and-mask must equal the byte rule")
                 #expect(copy[length...].allSatisfy { $0 == 0xA5 }, "copy-and-mask must not write past the source's length")
             }
+        }
+    }
+
+    @Test("wide masking works from and to unaligned addresses, in place, and leaves the bytes around alone")
+    func wideMaskingUnaligned() {
+        var generator = SplitMix64(seed: 12)
+        let key = WebSocketMaskingKey.random(using: &generator)
+        let keyBytes = [key.bytes.0, key.bytes.1, key.bytes.2, key.bytes.3]
+        let data = randomBytes(1000, using: &generator)
+        for start in 0..<8 {
+            for phase in 0..<4 {
+                let length = 700 + start
+                let source = Array(data[start..<(start + length)])
+                let expected = source.enumerated().map { $0.element ^ keyBytes[($0.offset + phase) % 4] }
+                // In place, inside a larger buffer at an odd offset.
+                var buffer = data
+                buffer.withUnsafeMutableBytes { key.apply(to: UnsafeMutableRawBufferPointer(rebasing: $0[start..<(start + length)]), phase: phase) }
+                #expect(Array(buffer[start..<(start + length)]) == expected, "in place at offset \(start), phase \(phase)")
+                #expect(buffer[..<start] == data[..<start] && buffer[(start + length)...] == data[(start + length)...],
+                        "in place at offset \(start): bytes outside the range must not change")
+                // From one unaligned address to another.
+                var target = [UInt8](repeating: 0x5A, count: length + 16)
+                source.withUnsafeBytes { from in
+                    target.withUnsafeMutableBytes { key.apply(from: from, to: UnsafeMutableRawBufferPointer(rebasing: $0[(start + 1)...]), phase: phase) }
+                }
+                #expect(Array(target[(start + 1)..<(start + 1 + length)]) == expected, "copying to offset \(start + 1), phase \(phase)")
+                #expect(target[..<(start + 1)].allSatisfy { $0 == 0x5A } && target[(start + 1 + length)...].allSatisfy { $0 == 0x5A },
+                        "copying to offset \(start + 1): bytes outside the destination range must not change")
+            }
+        }
+    }
+
+    @Test("the wide masking loop reports a multiple of 32 bytes, and runs on an x86-64 CPU with AVX2")
+    func wideMaskingPrefix() throws {
+        #if arch(x86_64) && os(Linux)
+        let flags = try String(contentsOfFile: "/proc/cpuinfo", encoding: .utf8)
+            .split(separator: "\n").first { $0.hasPrefix("flags") } ?? ""
+        let cpuHasAVX2 = flags.split(separator: " ").contains("avx2")
+        #expect(WebSocketMaskingKey.hasWideMasking == cpuHasAVX2, "wide masking should be on exactly when /proc/cpuinfo lists avx2")
+        #endif
+        var bytes = [UInt8](repeating: 0, count: 1000)
+        let done = bytes.withUnsafeMutableBytes { raw in
+            WebSocketMaskingKey.xorWide(from: UnsafeRawPointer(raw.baseAddress!), to: raw.baseAddress!, count: raw.count, word: 0x0403_0201)
+        }
+        if WebSocketMaskingKey.hasWideMasking {
+            #expect(done == 992, "with wide vectors, 1000 bytes leave a prefix of 992 (31 x 32)")
+            #expect(bytes[..<992].enumerated().allSatisfy { $0.element == UInt8($0.offset % 4 + 1) }, "the prefix holds the key bytes")
+            #expect(bytes[992...].allSatisfy { $0 == 0 }, "the last 8 bytes are left to the portable loop")
+        } else {
+            #expect(done == 0, "without wide vectors nothing is done: the portable loop does it all")
         }
     }
 

@@ -88,16 +88,20 @@ final class WebSocketChannel {
         do {
             switch message {
             case .text(let text): try machine.sendText(text, output: &output)
-            case .binary(let bytes) where bytes.count >= Self.unjoinedPayloadBytes:
+            case .binary(let bytes):
+                // A server's plain frame is its header and the payload unchanged: the header
+                // comes from the machine, and the payload is appended here, or for a large one
+                // left where it is and written with the frames before it in one gathered write.
                 if try machine.sendBinaryHeader(payloadCount: bytes.count, output: &output) {
-                    // The payload leaves from the message itself, after what `output` holds
-                    // (this header and any earlier frames), in one gathered write: no copy.
-                    output.withUnsafeBytes { head in bytes.withUnsafeBytes { tcp.writeNow(head, then: $0) } }
-                    output.removeAll(keepingCapacity: true)
+                    if bytes.count >= Self.unjoinedPayloadBytes {
+                        output.withUnsafeBytes { head in bytes.withUnsafeBytes { tcp.writeNow(head, then: $0) } }
+                        output.removeAll(keepingCapacity: true)
+                    } else {
+                        output.append(contentsOf: bytes)
+                    }
                 } else {
                     try machine.sendBinary(bytes, output: &output)
                 }
-            case .binary(let bytes): try machine.sendBinary(bytes, output: &output)
             }
         } catch {
             return  // only `connectionNotOpen`, checked above

@@ -58,6 +58,13 @@ public struct WebSocketFrameHeader: Hashable, Sendable {
         if rsv1 { first |= 0x40 }
         if rsv2 { first |= 0x20 }
         if rsv3 { first |= 0x10 }
+        if maskingKey == nil && payloadLength <= 125 {
+            // A server's small frame, the most common header: two single appends cost less
+            // than one append of a buffer.
+            output.append(first)
+            output.append(UInt8(truncatingIfNeeded: payloadLength))
+            return
+        }
         let maskBit: UInt8 = maskingKey == nil ? 0 : 0x80
         var bytes: (UInt64, UInt64) = (0, 0)  // room for the longest header, 14 bytes
         withUnsafeMutableBytes(of: &bytes) { header in

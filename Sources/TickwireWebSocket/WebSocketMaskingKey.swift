@@ -67,7 +67,7 @@ public struct WebSocketMaskingKey: Hashable, Sendable, CustomStringConvertible {
     /// - Parameters:
     ///   - buffer: The bytes to mask or unmask.
     ///   - phase: The offset of `buffer`'s first byte within the payload; only `phase % 4` matters.
-    @inlinable
+    @inlinable @inline(__always)
     public func apply(to buffer: UnsafeMutableRawBufferPointer, phase: Int = 0) {
         guard let base = buffer.baseAddress, buffer.count > 0 else { return }
         xor(from: UnsafeRawPointer(base), to: base, count: buffer.count, phase: phase)
@@ -80,7 +80,7 @@ public struct WebSocketMaskingKey: Hashable, Sendable, CustomStringConvertible {
     ///   - source: The bytes to mask or unmask.
     ///   - destination: Receives `source.count` bytes; must be at least that long.
     ///   - phase: The offset of `source`'s first byte within the payload; only `phase % 4` matters.
-    @inlinable
+    @inlinable @inline(__always)
     public func apply(from source: UnsafeRawBufferPointer, to destination: UnsafeMutableRawBufferPointer, phase: Int = 0) {
         precondition(destination.count >= source.count, "the destination must hold the whole source")
         guard let from = source.baseAddress, let to = destination.baseAddress, source.count > 0 else { return }
@@ -97,11 +97,8 @@ public struct WebSocketMaskingKey: Hashable, Sendable, CustomStringConvertible {
     /// A rotated key word (see ``word(atPhase:)``) repeated over sixteen lanes.
     @inlinable
     static func pattern(_ rotated: UInt32) -> SIMD16<UInt8> {
-        let four = SIMD4<UInt8>(
-            UInt8(truncatingIfNeeded: rotated), UInt8(truncatingIfNeeded: rotated >> 8),
-            UInt8(truncatingIfNeeded: rotated >> 16), UInt8(truncatingIfNeeded: rotated >> 24))
-        let eight = SIMD8<UInt8>(lowHalf: four, highHalf: four)
-        return SIMD16<UInt8>(lowHalf: eight, highHalf: eight)
+        // One broadcast of the word; `littleEndian` puts its low byte first in memory anywhere.
+        unsafeBitCast(SIMD4<UInt32>(repeating: rotated.littleEndian), to: SIMD16<UInt8>.self)
     }
 
     /// Payloads at least this long are masked with the widest vectors the CPU has (AVX2 on
@@ -121,7 +118,10 @@ public struct WebSocketMaskingKey: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// The XOR loop behind both `apply` forms; `from` and `to` may be the same address.
-    @inlinable
+    ///
+    /// Always inlined: for a small payload the call and the key pattern's setup cost as much
+    /// as the loop (perf, 64-byte messages).
+    @inlinable @inline(__always)
     func xor(from: UnsafeRawPointer, to: UnsafeMutableRawPointer, count: Int, phase: Int) {
         let rotated = word(atPhase: phase)
         // The wide prefix is a multiple of 32 bytes, so the key's phase is unchanged after it.

@@ -170,6 +170,16 @@ struct WebSocketProtocolMachineTests {
         var whole: [UInt8] = []
         try server.sendBinary([UInt8](repeating: 5, count: 70_000), output: &whole)
         #expect(output == Array(whole.prefix(10)), "the header is the one sendBinary would write")
+        // Header then payload is the frame sendBinary writes, for every length form.
+        for count in [0, 1, 125, 126, 65_535, 65_536] {
+            let payload = [UInt8](repeating: UInt8(count % 251), count: count)
+            var joined: [UInt8] = []
+            #expect(try server.sendBinaryHeader(payloadCount: count, output: &joined))
+            joined += payload
+            var framed: [UInt8] = []
+            try server.sendBinary(payload, output: &framed)
+            #expect(joined == framed, "\(count) bytes: header plus payload should equal sendBinary's frame")
+        }
 
         var untouched: [UInt8] = []
         let client = try WebSocketProtocolMachine(role: .client)

@@ -15,7 +15,7 @@ import Darwin
 /// `.venv/bin/python`) and `tickwire echo --tcp` (plain TCP, no framing: the loopback limit).
 /// One load client (``BenchLoadClient``: one thread, `poll`, pre-masked frames) loads each with
 /// binary messages of 64 B, 1 KiB and 64 KiB over 1 and 100 connections with 1 and 16 messages
-/// in flight per connection: `--rounds` rounds (default 3) that alternate the servers, each
+/// in flight per connection: `--rounds` rounds (default 5) that alternate the servers, each
 /// `--seconds` measured (default 1) after 0.5 s of warm-up on fresh connections; each server's
 /// median round is reported. Memory: a fresh server per setting, RSS growth over `--idle` (default
 /// 1000) connections that each exchanged one message, with and without permessage-deflate.
@@ -31,7 +31,7 @@ enum BenchWSCommand {
             arguments, valueOptions: ["seconds", "idle", "rounds", "sizes", "connections", "in-flight"])
         let asJSON = parsed.flag("json")
         let seconds = try parsed.double("seconds", default: 1)
-        let roundCount = try parsed.integer("rounds", default: 3)
+        let roundCount = try parsed.integer("rounds", default: 5)
         let idleCount = try parsed.integer("idle", default: 1000)
         let skipsPython = parsed.flag("no-python")
         let chosenSizes = try subset(parsed.string("sizes"), of: sizes, option: "sizes")

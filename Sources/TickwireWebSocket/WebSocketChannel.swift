@@ -97,7 +97,9 @@ final class WebSocketChannel {
                         output.withUnsafeBytes { head in bytes.withUnsafeBytes { tcp.writeNow(head, then: $0) } }
                         output.removeAll(keepingCapacity: true)
                     } else {
-                        output.append(contentsOf: bytes)
+                        // Through a buffer pointer: `append(contentsOf:)` takes an array argument
+                        // owned, a retain and a release per message (perf).
+                        bytes.withUnsafeBufferPointer { output.append(contentsOf: $0) }
                     }
                 } else {
                     try machine.sendBinary(bytes, output: &output)

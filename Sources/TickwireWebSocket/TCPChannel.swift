@@ -140,40 +140,23 @@ final class TCPChannel: EventLoopHandler {
     /// Sends `first` then `second` at once in one call when nothing is buffered, without joining
     /// them first; what the kernel does not take is kept, in order, like any other write.
     func writeNow(_ first: UnsafeRawBufferPointer, then second: UnsafeRawBufferPointer) {
-        guard !isClosed, !isClosingAfterFlush else { return }
-        guard bufferedByteCount == 0, onConnect == nil, first.count > 0, second.count > 0 else {
-            write(first, immediately: true)
-            write(second, immediately: true)
-            return
-        }
-        let written: Int
-        do {
-            written = try socket.write(from: first, then: second) ?? 0
-        } catch {
-            // Reported on the next loop turn, as in `write(_:immediately:)`.
-            isClosingAfterFlush = true
-            loop.schedule(after: .zero) { [weak self] in self?.close(error: error) }
-            return
-        }
-        if written < first.count {
-            outbound.append(contentsOf: UnsafeRawBufferPointer(rebasing: first[written...]))
-            outbound.append(contentsOf: second)
-        } else if written < first.count + second.count {
-            outbound.append(contentsOf: UnsafeRawBufferPointer(rebasing: second[(written - first.count)...]))
-        } else {
-            return
-        }
-        if !interest.contains(.write) { updateInterest() }  // the kernel's buffer is full: wait for writability
+        write(first, then: second, immediately: true)
     }
 
-    private func write(_ bytes: UnsafeRawBufferPointer, immediately: Bool) {
-        guard !isClosed, !isClosingAfterFlush, bytes.count > 0 else { return }
-        var remaining = bytes
-        if bufferedByteCount == 0 && onConnect == nil && (immediately || bytes.count >= Self.directWriteBytes) {
+    /// The one write path: tries the kernel at once when nothing is buffered and the write is
+    /// immediate or large (one `send`, or one `sendmsg` when `second` is not empty), keeps what
+    /// it does not take, in order, and arranges the flush.
+    private func write(_ first: UnsafeRawBufferPointer, then second: UnsafeRawBufferPointer = .init(start: nil, count: 0),
+                       immediately: Bool) {
+        let total = first.count + second.count
+        guard !isClosed, !isClosingAfterFlush, total > 0 else { return }
+        var written = 0
+        if bufferedByteCount == 0 && onConnect == nil && (immediately || total >= Self.directWriteBytes) {
             do {
-                if let written = try socket.write(from: bytes) {
-                    remaining = UnsafeRawBufferPointer(rebasing: bytes[written...])
-                }
+                let taken = first.isEmpty || second.isEmpty
+                    ? try socket.write(from: first.isEmpty ? second : first)
+                    : try socket.write(from: first, then: second)
+                written = taken ?? 0
             } catch {
                 // Report the failure on the next loop turn, not inside the caller's write: the
                 // owner's close handling must not re-enter code that is in the middle of sending.
@@ -182,12 +165,18 @@ final class TCPChannel: EventLoopHandler {
                 return
             }
         }
-        guard remaining.count > 0 else { return }
-        outbound.append(contentsOf: remaining)
+        if written < first.count {
+            outbound.append(contentsOf: UnsafeRawBufferPointer(rebasing: first[written...]))
+            outbound.append(contentsOf: second)
+        } else if written < total {
+            outbound.append(contentsOf: UnsafeRawBufferPointer(rebasing: second[(written - first.count)...]))
+        } else {
+            return
+        }
         if interest.contains(.write) || onConnect != nil {
             return  // a writable event will flush
         }
-        if remaining.count < bytes.count {
+        if written > 0 {
             updateInterest()  // the kernel's buffer is full: wait for writability
         } else if !isFlushRequested {
             isFlushRequested = true

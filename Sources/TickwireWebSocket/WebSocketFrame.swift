@@ -47,8 +47,8 @@ public struct WebSocketFrameHeader: Hashable, Sendable {
 
     /// Appends this header in its wire form, with the shortest length encoding.
     ///
-    /// The bytes are put together in a local buffer and appended at once: one capacity and
-    /// uniqueness check for the header rather than one per byte.
+    /// An unmasked two-byte header (payload up to 125 bytes) is appended byte by byte; longer
+    /// ones are put together in a local buffer and appended at once (measured with perf).
     ///
     /// - Parameter output: Receives the header bytes after its current contents.
     @inlinable
@@ -59,8 +59,7 @@ public struct WebSocketFrameHeader: Hashable, Sendable {
         if rsv2 { first |= 0x20 }
         if rsv3 { first |= 0x10 }
         if maskingKey == nil && payloadLength <= 125 {
-            // A server's small frame, the most common header: two single appends cost less
-            // than one append of a buffer.
+            // A server's small frame, the most common header.
             output.append(first)
             output.append(UInt8(truncatingIfNeeded: payloadLength))
             return

@@ -44,7 +44,7 @@ extension WebSocketProtocolMachine {
     }
 
     /// Appends only the header of a binary message sent as one plain frame, for a caller that
-    /// writes the payload itself, straight from where it is (a server's large messages).
+    /// writes the payload itself: appended after it, or for a large one straight from where it is.
     ///
     /// Nothing is written, and the result is `false`, when the message would not go out as its
     /// payload unchanged: a client masks it, permessage-deflate compresses it, or

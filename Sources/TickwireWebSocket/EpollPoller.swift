@@ -5,14 +5,14 @@ import Glibc
 /// Readiness notification over `epoll(7)`, level-triggered, plus an `eventfd(2)` to wake the waiter.
 ///
 /// Not thread-safe, except ``wake()``, which only writes to the eventfd and may be called from any thread.
-final class EpollPoller: ReadinessPoller {
+package final class EpollPoller: ReadinessPoller {
     private let epoll: Int32
     /// The eventfd that ``wake()`` writes to; the poller reads it back in ``wait(timeoutMilliseconds:into:)``.
     let wakeDescriptor: Int32
     private var buffer: [epoll_event]
 
     /// Creates the epoll instance (`epoll_create1`) and the wake eventfd (`eventfd`).
-    init(maximumEventsPerWait: Int = 256) throws(SystemError) {
+    package init(maximumEventsPerWait: Int = 256) throws(SystemError) {
         let epoll = epoll_create1(Int32(EPOLL_CLOEXEC))
         guard epoll >= 0 else { throw .current("epoll_create1") }
         let wake = eventfd(0, Int32(EFD_NONBLOCK | EFD_CLOEXEC))
@@ -49,23 +49,23 @@ final class EpollPoller: ReadinessPoller {
     }
 
     /// Starts watching `descriptor` (`epoll_ctl(EPOLL_CTL_ADD)`).
-    func add(_ descriptor: Int32, interest: PollInterest) throws(SystemError) {
+    package func add(_ descriptor: Int32, interest: PollInterest) throws(SystemError) {
         try control(EPOLL_CTL_ADD, descriptor, interest)
     }
 
     /// Changes what `descriptor` is watched for (`epoll_ctl(EPOLL_CTL_MOD)`).
-    func modify(_ descriptor: Int32, interest: PollInterest) throws(SystemError) {
+    package func modify(_ descriptor: Int32, interest: PollInterest) throws(SystemError) {
         try control(EPOLL_CTL_MOD, descriptor, interest)
     }
 
     /// Stops watching `descriptor` (`epoll_ctl(EPOLL_CTL_DEL)`); errors are ignored (the descriptor may be closed).
-    func remove(_ descriptor: Int32) {
+    package func remove(_ descriptor: Int32) {
         var event = epoll_event()
         _ = epoll_ctl(epoll, EPOLL_CTL_DEL, descriptor, &event)
     }
 
     /// Wakes a thread blocked in ``wait(timeoutMilliseconds:into:)``; safe from any thread.
-    func wake() {
+    package func wake() {
         var one: UInt64 = 1
         _ = Glibc.write(wakeDescriptor, &one, MemoryLayout<UInt64>.size)
     }
@@ -73,7 +73,7 @@ final class EpollPoller: ReadinessPoller {
     /// Waits for readiness (`epoll_wait`), at most `timeoutMilliseconds` (-1: no limit).
     ///
     /// Wake-ups through ``wake()`` are consumed here and not reported.
-    func wait(timeoutMilliseconds: Int32, into events: inout [PollEvent]) throws(SystemError) {
+    package func wait(timeoutMilliseconds: Int32, into events: inout [PollEvent]) throws(SystemError) {
         events.removeAll(keepingCapacity: true)
         let capacity = Int32(buffer.count)
         let count = buffer.withUnsafeMutableBufferPointer { epoll_wait(epoll, $0.baseAddress, capacity, timeoutMilliseconds) }

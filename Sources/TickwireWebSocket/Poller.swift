@@ -1,28 +1,30 @@
 /// What a registered descriptor wants to hear about.
-struct PollInterest: OptionSet, Hashable, Sendable {
-    let rawValue: UInt8
+package struct PollInterest: OptionSet, Hashable, Sendable {
+    package let rawValue: UInt8
+    /// Wraps raw flag bits.
+    package init(rawValue: UInt8) { self.rawValue = rawValue }
     /// Data (or a pending connection, or end of stream) can be read.
-    static let read = PollInterest(rawValue: 1)
+    package static let read = PollInterest(rawValue: 1)
     /// The socket buffer has room for more bytes (or a non-blocking connect finished).
-    static let write = PollInterest(rawValue: 2)
+    package static let write = PollInterest(rawValue: 2)
 }
 
 /// One readiness report from ``Poller/wait(timeoutMilliseconds:into:)``.
-struct PollEvent: Sendable {
+package struct PollEvent: Sendable {
     /// The descriptor that is ready.
-    var descriptor: Int32
+    package var descriptor: Int32
     /// Readable, or end of stream.
-    var isReadable: Bool
+    package var isReadable: Bool
     /// Writable.
-    var isWritable: Bool
+    package var isWritable: Bool
     /// Hang-up or error: the next read or write will tell which.
-    var isHangup: Bool
+    package var isHangup: Bool
 }
 
 /// What an event loop needs from its readiness mechanism; ``EpollPoller`` and ``PortablePoller`` provide it.
 ///
 /// Not thread-safe, except ``wake()``, which may be called from any thread.
-protocol ReadinessPoller: AnyObject {
+package protocol ReadinessPoller: AnyObject {
     /// Starts watching `descriptor`.
     func add(_ descriptor: Int32, interest: PollInterest) throws(SystemError)
     /// Changes what `descriptor` is watched for.
@@ -37,8 +39,8 @@ protocol ReadinessPoller: AnyObject {
 
 #if os(Linux) && canImport(CEpoll)
 /// The event loop's poller: `epoll` on Linux.
-typealias Poller = EpollPoller
+package typealias Poller = EpollPoller
 #else
 /// The event loop's poller: `poll(2)` where there is no `epoll` (Darwin).
-typealias Poller = PortablePoller
+package typealias Poller = PortablePoller
 #endif

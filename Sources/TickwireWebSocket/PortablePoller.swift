@@ -8,14 +8,14 @@ import Darwin
 /// built and tested on Linux too, so that it is known to compile and work.
 ///
 /// Not thread-safe, except ``wake()``, which only writes to the pipe and may be called from any thread.
-final class PortablePoller: ReadinessPoller {
+package final class PortablePoller: ReadinessPoller {
     private var interests: [Int32: PollInterest] = [:]
     private let wakeReader: Int32
     /// The write end of the wake pipe.
     let wakeDescriptor: Int32
 
     /// Creates the wake pipe (`pipe(2)`).
-    init(maximumEventsPerWait: Int = 256) throws(SystemError) {
+    package init(maximumEventsPerWait: Int = 256) throws(SystemError) {
         var ends: [Int32] = [0, 0]
         guard pipe(&ends) == 0 else { throw .current("pipe") }
         wakeReader = ends[0]
@@ -33,20 +33,20 @@ final class PortablePoller: ReadinessPoller {
     }
 
     /// Starts watching `descriptor`.
-    func add(_ descriptor: Int32, interest: PollInterest) throws(SystemError) { interests[descriptor] = interest }
+    package func add(_ descriptor: Int32, interest: PollInterest) throws(SystemError) { interests[descriptor] = interest }
     /// Changes what `descriptor` is watched for.
-    func modify(_ descriptor: Int32, interest: PollInterest) throws(SystemError) { interests[descriptor] = interest }
+    package func modify(_ descriptor: Int32, interest: PollInterest) throws(SystemError) { interests[descriptor] = interest }
     /// Stops watching `descriptor`.
-    func remove(_ descriptor: Int32) { interests[descriptor] = nil }
+    package func remove(_ descriptor: Int32) { interests[descriptor] = nil }
 
     /// Wakes a thread blocked in ``wait(timeoutMilliseconds:into:)``; safe from any thread.
-    func wake() {
+    package func wake() {
         var one: UInt8 = 1
         _ = write(wakeDescriptor, &one, 1)
     }
 
     /// Waits for readiness (`poll(2)`), at most `timeoutMilliseconds` (-1: no limit).
-    func wait(timeoutMilliseconds: Int32, into events: inout [PollEvent]) throws(SystemError) {
+    package func wait(timeoutMilliseconds: Int32, into events: inout [PollEvent]) throws(SystemError) {
         events.removeAll(keepingCapacity: true)
         var descriptors = [pollfd(fd: wakeReader, events: Int16(POLLIN), revents: 0)]
         for (descriptor, interest) in interests {

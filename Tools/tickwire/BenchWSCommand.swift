@@ -13,12 +13,14 @@ import Darwin
 /// Three echo servers run as child processes: `tickwire echo --no-compression` (ours), the
 /// Python `websockets` echo (`Tools/autobahn/python_echo.py`, with `$TICKWIRE_PYTHON` or
 /// `.venv/bin/python`) and `tickwire echo --tcp` (plain TCP, no framing: the loopback limit).
-/// One load client (``BenchLoadClient``: one thread, `poll`, pre-masked frames) loads each with
+/// One load client (``BenchLoadClient``: one thread, `epoll`, pre-masked frames) loads each with
 /// binary messages of 64 B, 1 KiB and 64 KiB over 1 and 100 connections with 1 and 16 messages
 /// in flight per connection: `--rounds` rounds (default 5) that alternate the servers, each
 /// `--seconds` measured (default 1) after 0.5 s of warm-up on fresh connections; each server's
-/// median round is reported. Memory: a fresh server per setting, RSS growth over `--idle` (default
-/// 1000) connections that each exchanged one message, with and without permessage-deflate.
+/// median round is reported, with the spread of our per-round ratios to the TCP echo (each round
+/// against the TCP echo of the same round). Memory: a fresh server per setting, RSS growth over
+/// `--idle` (default 1000) connections that each exchanged one message, with and without
+/// permessage-deflate.
 /// `--sizes`, `--connections` and `--in-flight` narrow the cases to a subset, for profiling one.
 enum BenchWSCommand {
     static let sizes = [64, 1024, 64 * 1024]
@@ -72,6 +74,11 @@ enum BenchWSCommand {
                         }
                     }
                     report.results = rounds.map(median)
+                    if let ours = kinds.firstIndex(of: .tickwire), let tcp = kinds.firstIndex(of: .tcp),
+                       let spread = roundRatioSpread(rounds[ours], over: rounds[tcp]) {
+                        report.results[ours].tcpRatioLowestRound = spread.lowest
+                        report.results[ours].tcpRatioHighestRound = spread.highest
+                    }
                     cases.append(report)
                 }
             }
@@ -101,6 +108,17 @@ enum BenchWSCommand {
         let measured = rounds.filter { $0.failure == nil }.sorted { $0.messagesPerSecond < $1.messagesPerSecond }
         guard !measured.isEmpty else { return rounds[0] }
         return measured[measured.count / 2]
+    }
+
+    /// The lowest and highest ratio of `ours` to `baseline` among rounds where both were measured,
+    /// pairing round by round (the servers alternate within a round).
+    static func roundRatioSpread(_ ours: [BenchWSResult], over baseline: [BenchWSResult]) -> (lowest: Double, highest: Double)? {
+        let ratios = zip(ours, baseline).compactMap { pair -> Double? in
+            guard pair.0.failure == nil, pair.1.failure == nil, pair.1.messagesPerSecond > 0 else { return nil }
+            return pair.0.messagesPerSecond / pair.1.messagesPerSecond
+        }
+        guard let lowest = ratios.min(), let highest = ratios.max() else { return nil }
+        return (lowest, highest)
     }
 
     /// Loads one server with one case on fresh connections; a failure is recorded, not thrown.

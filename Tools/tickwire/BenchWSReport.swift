@@ -13,6 +13,11 @@ struct BenchWSResult: Codable {
     var clientCPUShare = 0.0
     /// The server process's CPU time over the same wall time, warm-up included (it spans 2 cores).
     var serverCPUShare: Double?
+    /// Ours only: the lowest and highest of the per-round ratios to the plain TCP echo, each
+    /// round's messages per second over the TCP echo's in the same round (the spread behind the
+    /// ratio of medians).
+    var tcpRatioLowestRound: Double?
+    var tcpRatioHighestRound: Double?
     var failure: String?
 
     init(server: BenchEchoServerProcess.Kind, failure: String) {
@@ -122,9 +127,10 @@ struct BenchWSReport: Codable {
     func table() -> String {
         var lines: [String] = []
         lines.append("echo throughput: binary messages; per server the median of \(rounds) rounds of \(decimalText(secondsPerCase, places: 1)) s after 0.5 s warm-up; "
-            + "MB/s = payload one way; CPU = core-seconds per second (client: one thread; server: whole process)")
-        let header = ["case / server", "msg/s", "MB/s", "p50 µs", "p99 µs", "client CPU", "server CPU", "×TCP", "×py"]
-        let widths = [38, 10, 8, 9, 9, 10, 10, 6, 6]
+            + "MB/s = payload one way; CPU = core-seconds per second (client: one thread; server: whole process); "
+            + "rounds = lowest-highest of each round's ratio to the TCP echo in the same round")
+        let header = ["case / server", "msg/s", "MB/s", "p50 µs", "p99 µs", "client CPU", "server CPU", "×TCP", "rounds", "×py"]
+        let widths = [38, 10, 8, 9, 9, 10, 10, 6, 10, 6]
         func row(_ cells: [String]) -> String {
             zip(cells, widths).enumerated().map { index, pair in
                 index == 0 ? pair.0.padding(toLength: pair.1, withPad: " ", startingAt: 0)
@@ -146,6 +152,8 @@ struct BenchWSReport: Codable {
                     decimalText(result.p50Microseconds, places: 0), decimalText(result.p99Microseconds, places: 0),
                     decimalText(result.clientCPUShare, places: 2), result.serverCPUShare.map { decimalText($0, places: 2) } ?? "-",
                     isOurs ? item.ratioToTCP.map { decimalText($0, places: 2) } ?? "-" : "",
+                    isOurs ? result.tcpRatioLowestRound.flatMap { low in result.tcpRatioHighestRound.map { high in
+                        "\(decimalText(low, places: 2))-\(decimalText(high, places: 2))" } } ?? "-" : "",
                     isOurs ? item.ratioToPython.map { decimalText($0, places: 1) } ?? "-" : "",
                 ]))
             }

@@ -109,9 +109,9 @@ public struct WebSocketMaskingKey: Hashable, Sendable, CustomStringConvertible {
     /// Whether this CPU masks with vectors wider than the portable sixteen-byte loop's.
     static var hasWideMasking: Bool { tickwire_mask_wide_is_available() != 0 }
 
-    /// Masks the longest prefix the CPU's widest vectors can take (see `tickwire_mask_wide`).
+    /// Masks all `count` bytes with the CPU's widest vectors (see `tickwire_mask_wide`).
     ///
-    /// - Returns: The prefix's length, a multiple of 32; 0 without wide vectors.
+    /// - Returns: `count`, or 0 without wide vectors (the caller then masks them all).
     @usableFromInline
     static func xorWide(from: UnsafeRawPointer, to: UnsafeMutableRawPointer, count: Int, word: UInt32) -> Int {
         tickwire_mask_wide(from, to, count, word)
@@ -124,7 +124,7 @@ public struct WebSocketMaskingKey: Hashable, Sendable, CustomStringConvertible {
     @inlinable @inline(__always)
     func xor(from: UnsafeRawPointer, to: UnsafeMutableRawPointer, count: Int, phase: Int) {
         let rotated = word(atPhase: phase)
-        // The wide prefix is a multiple of 32 bytes, so the key's phase is unchanged after it.
+        // The wide path masks all of it or none of it.
         var offset = count >= Self.wideMaskingBytes ? Self.xorWide(from: from, to: to, count: count, word: rotated) : 0
         let lanes = Self.pattern(rotated)
         while count &- offset >= 32 {

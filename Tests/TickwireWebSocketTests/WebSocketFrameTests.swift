@@ -114,24 +114,35 @@ struct WebSocketFrameTests {
         }
     }
 
-    @Test("the wide masking loop reports a multiple of 32 bytes, and runs on an x86-64 CPU with AVX2")
-    func wideMaskingPrefix() throws {
+    @Test("the wide masking loop masks all or nothing, aligning its stores itself, and runs on an x86-64 CPU with AVX2")
+    func wideMaskingWhole() throws {
         #if arch(x86_64) && os(Linux)
         let flags = try String(contentsOfFile: "/proc/cpuinfo", encoding: .utf8)
             .split(separator: "\n").first { $0.hasPrefix("flags") } ?? ""
         let cpuHasAVX2 = flags.split(separator: " ").contains("avx2")
         #expect(WebSocketMaskingKey.hasWideMasking == cpuHasAVX2, "wide masking should be on exactly when /proc/cpuinfo lists avx2")
         #endif
-        var bytes = [UInt8](repeating: 0, count: 1000)
-        let done = bytes.withUnsafeMutableBytes { raw in
-            WebSocketMaskingKey.xorWide(from: UnsafeRawPointer(raw.baseAddress!), to: raw.baseAddress!, count: raw.count, word: 0x0403_0201)
-        }
-        if WebSocketMaskingKey.hasWideMasking {
-            #expect(done == 992, "with wide vectors, 1000 bytes leave a prefix of 992 (31 x 32)")
-            #expect(bytes[..<992].enumerated().allSatisfy { $0.element == UInt8($0.offset % 4 + 1) }, "the prefix holds the key bytes")
-            #expect(bytes[992...].allSatisfy { $0 == 0 }, "the last 8 bytes are left to the portable loop")
-        } else {
-            #expect(done == 0, "without wide vectors nothing is done: the portable loop does it all")
+        // Every start from 0 to 32 bytes past an aligned address: the loop first masks bytes one
+        // at a time up to a 32-byte boundary, then whole vectors, then the tail.
+        for start in 0...32 {
+            var bytes = [UInt8](repeating: 0, count: 1100)
+            let done = bytes.withUnsafeMutableBytes { raw in
+                let aligned = (Int(bitPattern: raw.baseAddress!) + 31) & ~31
+                let from = UnsafeMutableRawPointer(bitPattern: aligned + start)!
+                let offset = from - raw.baseAddress!
+                let count = WebSocketMaskingKey.xorWide(from: UnsafeRawPointer(from), to: from, count: 1000, word: 0x0403_0201)
+                return (offset: offset, count: count)
+            }
+            let masked = bytes[done.offset..<(done.offset + 1000)]
+            if WebSocketMaskingKey.hasWideMasking {
+                #expect(done.count == 1000, "with wide vectors all 1000 bytes are masked (start +\(start))")
+                #expect(masked.enumerated().allSatisfy { $0.element == UInt8($0.offset % 4 + 1) },
+                        "every byte holds its key byte (start +\(start))")
+            } else {
+                #expect(done.count == 0, "without wide vectors nothing is done: the portable loop does it all")
+            }
+            #expect(bytes[..<done.offset].allSatisfy { $0 == 0 } && bytes[(done.offset + 1000)...].allSatisfy { $0 == 0 },
+                    "the bytes around are left alone (start +\(start))")
         }
     }
 

@@ -4,10 +4,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/// XORs `key` (four bytes as a little-endian word, repeated) over the longest prefix of
-/// `count` bytes that the widest vectors this CPU has can take, from `from` to `to` (which may
-/// be the same address), and returns that prefix's length: a multiple of 32, or 0 when the CPU
-/// has no such vectors (anything but x86-64 with AVX2), leaving all the work to the caller.
+/// XORs `key` (four bytes as a little-endian word, repeated) over `count` bytes from `from` to
+/// `to` (which may be the same address) with the widest vectors this CPU has, and returns the
+/// number of bytes it masked: `count`, or 0 when the CPU has no such vectors (anything but
+/// x86-64 with AVX2), leaving all the work to the caller.
 size_t tickwire_mask_wide(const void *from, void *to, size_t count, uint32_t key);
 
 /// Whether `tickwire_mask_wide` has vectors to use on this CPU.

@@ -86,6 +86,8 @@ final class BenchLoadClient {
     /// is ready rather than by how many connections there are (`poll(2)` over 100 sockets took a
     /// fifth of this client's time, time taken from the server under test).
     private let poller: Poller?
+    /// Why ``poller`` is missing, when it is.
+    private let pollerFailure: String?
     @exclusivity(unchecked) private var events: [PollEvent] = []
     @exclusivity(unchecked) private var readBuffer = [UInt8](repeating: 0, count: 256 * 1024)
     @exclusivity(unchecked) private var isMeasuring = false
@@ -118,7 +120,13 @@ final class BenchLoadClient {
             frame = Self.maskedBinaryFrame(Self.deflated(payload), key: [0x37, 0xFA, 0x21, 0x3D], rsv1: true)
         }
         batch = Array([[UInt8]](repeating: frame, count: self.inFlight).joined())
-        poller = try? Poller()
+        do {
+            poller = try Poller()
+            pollerFailure = nil
+        } catch {
+            poller = nil
+            pollerFailure = "the readiness poller could not be created: \(error)"
+        }
     }
 
     /// A final binary frame carrying `payload`, masked with `key` (RFC 6455 section 5.2).
@@ -149,7 +157,7 @@ final class BenchLoadClient {
     ///
     /// - Throws: ``BenchFailure`` when a connection or handshake fails.
     func connect(count: Int, port: Int) throws(BenchFailure) {
-        guard let poller else { throw BenchFailure(description: "the readiness poller could not be created") }
+        guard let poller else { throw BenchFailure(description: pollerFailure ?? "no readiness poller") }
         for _ in 0..<count {
             let connection = try Self.openConnection(port: port, wire: wire, capacity: inFlight)
             connections.append(connection)
@@ -205,7 +213,7 @@ final class BenchLoadClient {
     /// Waits at most `timeoutMilliseconds` for ready connections, then reads what each has,
     /// sends what each owes, and watches for writability only where a send left frames behind.
     private func serveReadyConnections(timeoutMilliseconds: Int32) throws(BenchFailure) {
-        guard let poller else { throw BenchFailure(description: "the readiness poller could not be created") }
+        guard let poller else { throw BenchFailure(description: pollerFailure ?? "no readiness poller") }
         do {
             try poller.wait(timeoutMilliseconds: timeoutMilliseconds, into: &events)
         } catch {

@@ -85,9 +85,7 @@ final class BenchLoadClient {
     /// Readiness for every connection: `epoll` where there is one, so that a wake-up costs by what
     /// is ready rather than by how many connections there are (`poll(2)` over 100 sockets took a
     /// fifth of this client's time, time taken from the server under test).
-    private let poller: Poller?
-    /// Why ``poller`` is missing, when it is.
-    private let pollerFailure: String?
+    private let poller: Poller
     @exclusivity(unchecked) private var events: [PollEvent] = []
     @exclusivity(unchecked) private var readBuffer = [UInt8](repeating: 0, count: 256 * 1024)
     @exclusivity(unchecked) private var isMeasuring = false
@@ -102,7 +100,8 @@ final class BenchLoadClient {
     ///   - wire: WebSocket or plain TCP.
     ///   - messageSize: The payload size of every message.
     ///   - inFlight: Messages kept outstanding on each connection.
-    init(wire: BenchWire, messageSize: Int, inFlight: Int) {
+    /// - Throws: ``BenchFailure`` when the readiness poller cannot be created.
+    init(wire: BenchWire, messageSize: Int, inFlight: Int) throws(BenchFailure) {
         self.wire = wire
         self.messageSize = messageSize
         self.inFlight = max(1, inFlight)
@@ -122,10 +121,8 @@ final class BenchLoadClient {
         batch = Array([[UInt8]](repeating: frame, count: self.inFlight).joined())
         do {
             poller = try Poller()
-            pollerFailure = nil
         } catch {
-            poller = nil
-            pollerFailure = "the readiness poller could not be created: \(error)"
+            throw BenchFailure(description: "the readiness poller could not be created: \(error)")
         }
     }
 
@@ -157,7 +154,6 @@ final class BenchLoadClient {
     ///
     /// - Throws: ``BenchFailure`` when a connection or handshake fails.
     func connect(count: Int, port: Int) throws(BenchFailure) {
-        guard let poller else { throw BenchFailure(description: pollerFailure ?? "no readiness poller") }
         for _ in 0..<count {
             let connection = try Self.openConnection(port: port, wire: wire, capacity: inFlight)
             connections.append(connection)
@@ -176,7 +172,7 @@ final class BenchLoadClient {
 
     /// Closes every connection (without a close handshake: the servers see the TCP close).
     func disconnect() {
-        for connection in connections { poller?.remove(connection.descriptor) }
+        for connection in connections { poller.remove(connection.descriptor) }
         connectionsByDescriptor.removeAll()
         connections.removeAll()
     }
@@ -213,7 +209,6 @@ final class BenchLoadClient {
     /// Waits at most `timeoutMilliseconds` for ready connections, then reads what each has,
     /// sends what each owes, and watches for writability only where a send left frames behind.
     private func serveReadyConnections(timeoutMilliseconds: Int32) throws(BenchFailure) {
-        guard let poller else { throw BenchFailure(description: pollerFailure ?? "no readiness poller") }
         do {
             try poller.wait(timeoutMilliseconds: timeoutMilliseconds, into: &events)
         } catch {
@@ -233,7 +228,7 @@ final class BenchLoadClient {
     /// Watches `connection` for writability exactly while a send has left frames behind.
     private func watchWrites(of connection: Connection) {
         let wantsWrites = connection.pendingFrames > 0
-        guard wantsWrites != connection.isWatchingWrites, let poller else { return }
+        guard wantsWrites != connection.isWatchingWrites else { return }
         connection.isWatchingWrites = wantsWrites
         do {
             try poller.modify(connection.descriptor, interest: wantsWrites ? [.read, .write] : .read)

@@ -125,9 +125,9 @@ enum BenchWSCommand {
     static func measure(_ server: BenchEchoServerProcess, size: Int, connections: Int, inFlight: Int,
                         seconds: Double) -> BenchWSResult {
         let wire: BenchWire = server.kind == .tcp ? .tcp : .webSocket(offersCompression: false)
-        let client = BenchLoadClient(wire: wire, messageSize: size, inFlight: inFlight)
-        defer { client.disconnect() }
         do throws(BenchFailure) {
+            let client = try BenchLoadClient(wire: wire, messageSize: size, inFlight: inFlight)
+            defer { client.disconnect() }
             try client.connect(count: connections, port: server.port)
             let serverCPUBefore = server.cpuSeconds()
             let measurement = try client.run(warmUp: warmUpSeconds, duration: seconds)
@@ -147,12 +147,12 @@ enum BenchWSCommand {
             let server = try BenchEchoServerProcess(kind: .tickwire, compression: true, repository: repository)
             defer { server.stop() }
             // Warm the server's code paths and allocator with a few connections first.
-            let warm = BenchLoadClient(wire: .webSocket(offersCompression: compression), messageSize: 64, inFlight: 1)
+            let warm = try BenchLoadClient(wire: .webSocket(offersCompression: compression), messageSize: 64, inFlight: 1)
             try warm.connect(count: 10, port: server.port)
             try warm.echoOnce(timeout: 10)
             usleep(200_000)  // let the server's loop go idle before reading RSS (a measurement pause, not synchronization)
             guard let before = server.residentBytes() else { throw BenchFailure(description: "cannot read the server's RSS") }
-            let idle = BenchLoadClient(wire: .webSocket(offersCompression: compression), messageSize: 64, inFlight: 1)
+            let idle = try BenchLoadClient(wire: .webSocket(offersCompression: compression), messageSize: 64, inFlight: 1)
             defer { idle.disconnect() }
             for _ in 0..<(connections / 100) {
                 try idle.connect(count: 100, port: server.port)

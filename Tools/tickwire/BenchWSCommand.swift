@@ -69,8 +69,9 @@ enum BenchWSCommand {
                     var rounds: [[BenchWSResult]] = Array(repeating: [], count: servers.count)
                     for round in 1...roundCount {
                         for (index, server) in servers.enumerated() {
-                            progress("\(report.name), \(server.kind.label), round \(round)")
-                            rounds[index].append(measure(server, size: size, connections: connections, inFlight: inFlight, seconds: seconds))
+                            let result = measure(server, size: size, connections: connections, inFlight: inFlight, seconds: seconds)
+                            progress("\(report.name), \(server.kind.label), round \(round): \(result.summary)")
+                            rounds[index].append(result)
                         }
                     }
                     report.results = rounds.map(median)

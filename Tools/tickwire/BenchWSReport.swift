@@ -20,6 +20,13 @@ struct BenchWSResult: Codable {
     var tcpRatioHighestRound: Double?
     var failure: String?
 
+    /// One line for progress output: messages per second and both CPU shares, or the failure.
+    var summary: String {
+        if let failure { return "failed: \(failure)" }
+        let serverCPU = serverCPUShare.map { String(format: "%.2f", $0) } ?? "-"
+        return String(format: "%.0f msg/s, client CPU %.2f, server CPU ", messagesPerSecond, clientCPUShare) + serverCPU
+    }
+
     init(server: BenchEchoServerProcess.Kind, failure: String) {
         self.server = server
         self.failure = failure

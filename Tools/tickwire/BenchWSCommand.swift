@@ -18,7 +18,8 @@ import Darwin
 /// in flight per connection: `--rounds` rounds (default 5) that alternate the servers, each
 /// `--seconds` measured (default 1) after 0.5 s of warm-up on fresh connections; each server's
 /// median round is reported, with the spread of our per-round ratios to the TCP echo (each round
-/// against the TCP echo of the same round). Memory: a fresh server per setting, RSS growth over
+/// against the TCP echo of the same round); each round's figures go to standard error as
+/// progress. Memory: a fresh server per setting, RSS growth over
 /// `--idle` (default 1000) connections that each exchanged one message, with and without
 /// permessage-deflate.
 /// `--sizes`, `--connections` and `--in-flight` narrow the cases to a subset, for profiling one.

@@ -54,11 +54,16 @@ public final class EventLoop: @unchecked Sendable {
     private var flushQueue: [TCPChannel] = []
     /// Scratch space every socket read on this loop goes through (loop thread only).
     let readBuffer: UnsafeMutableRawBufferPointer
-    /// Scratch space for the replies to one connection's reads, written out before the loop
-    /// serves the next connection (loop thread only): one buffer for all connections stays in
-    /// the cache. Unchecked exclusivity: a channel swaps it in for its reads and back out after
-    /// writing, so no access overlaps.
+    /// The replies WebSocket connections frame while handling their reads, gathered over one
+    /// loop turn and written, one `send` per connection, at its end (loop thread only): one
+    /// buffer for all connections stays in the cache. Unchecked exclusivity: a channel swaps it
+    /// in for its reads and back out when they are done, so no access overlaps.
     @exclusivity(unchecked) var replyBuffer: [UInt8] = []
+    /// The channels with replies waiting in ``replyBuffer``, in the order they were served.
+    private var replySenders: [WebSocketChannel] = []
+    /// The channel that has ``replyBuffer`` swapped into its own storage while it handles its
+    /// reads; the buffer's bytes are then its (see ``WebSocketChannel/withReplyBuffer(_:)``).
+    var replyBufferHolder: WebSocketChannel?
     /// Storage for the next received message, lent to each connection's protocol machine for
     /// one read (loop thread only), so that one warm buffer serves every connection rather than
     /// each keeping its own or allocating. Unchecked exclusivity, like `replyBuffer`.
@@ -229,6 +234,24 @@ public final class EventLoop: @unchecked Sendable {
         flushQueue.append(channel)
     }
 
+    /// Has `channel`'s replies in ``replyBuffer`` sent once this turn's events are handled. Loop thread only.
+    func deferReplies(of channel: WebSocketChannel) {
+        replySenders.append(channel)
+    }
+
+    /// Sends every connection's deferred replies, in the order they were served, and empties
+    /// ``replyBuffer`` (keeping up to 4 MiB of its storage for the next turn).
+    private func sendDeferredReplies() {
+        guard !replySenders.isEmpty else { return }
+        var index = 0
+        while index < replySenders.count {
+            replySenders[index].turnEnded()
+            index += 1
+        }
+        replySenders.removeAll(keepingCapacity: true)
+        replyBuffer.removeAll(keepingCapacity: replyBuffer.capacity <= 1 << 22)
+    }
+
     /// The number of registered descriptors (connections and listeners). Loop thread only.
     var registeredCount: Int { handlers.count }
 
@@ -266,12 +289,14 @@ public final class EventLoop: @unchecked Sendable {
             for event in events {
                 handlers[event.descriptor]?.handle(event)
             }
+            sendDeferredReplies()  // here, so that timers and work below see them sent
             for action in timers.popDue(now: MonotonicClock.now()) { action() }
             let (work, isStopRequested) = inbox.withLock { inbox in
                 defer { inbox.work.removeAll(keepingCapacity: true) }
                 return (inbox.work, inbox.isStopRequested)
             }
             for item in work { item() }
+            sendDeferredReplies()  // replies made by a timer or work item
             while !flushQueue.isEmpty {
                 let channels = flushQueue
                 flushQueue.removeAll(keepingCapacity: true)

@@ -44,8 +44,15 @@ final class WebSocketChannel {
     private var keepaliveTimer: TimerHandle?
     private var isOverHighWaterMark = false
     /// Set from the first read of a readiness event until ``writeReplies()``: `output` is then
-    /// the loop's reply buffer, and sends (from the owner's event handlers) only frame into it.
+    /// the loop's reply buffer, and sends (from the owner's event handlers) only frame into it,
+    /// after ``replyStart``.
     private var isHoldingReplyBuffer = false
+    /// Where this channel's frames begin in the held reply buffer: the replies other
+    /// connections made earlier in this loop turn come before them.
+    private var replyStart = 0
+    /// This channel's replies left in the loop's reply buffer for the end of the loop turn
+    /// (``sendDeferredReplies()``); every other write on this channel sends them first.
+    private var deferredReplies: Range<Int>?
     private(set) var isClosed = false
 
     /// Takes over `tcp` after a successful handshake (loop thread only). Call ``start(initialBytes:)`` next.
@@ -94,8 +101,13 @@ final class WebSocketChannel {
                 // left where it is and written with the frames before it in one gathered write.
                 if try machine.sendBinaryHeader(payloadCount: bytes.count, output: &output) {
                     if bytes.count >= Self.unjoinedPayloadBytes {
-                        output.withUnsafeBytes { head in bytes.withUnsafeBytes { tcp.writeNow(head, then: $0) } }
-                        output.removeAll(keepingCapacity: true)
+                        sendDeferredReplies()
+                        let start = isHoldingReplyBuffer ? replyStart : 0
+                        output.withUnsafeBytes { frames in
+                            let head = UnsafeRawBufferPointer(rebasing: frames[start...])
+                            bytes.withUnsafeBytes { tcp.writeNow(head, then: $0) }
+                        }
+                        output.removeSubrange(start...)
                     } else {
                         // Through a buffer pointer: `append(contentsOf:)` takes an array argument
                         // owned, a retain and a release per message (perf).
@@ -111,7 +123,7 @@ final class WebSocketChannel {
         if isHoldingReplyBuffer {
             // `writeReplies` writes once the reads are done and checks the limits then; the
             // count is kept current so that the caller's `SendResult` sees these bytes.
-            connection.wireBytes.store(tcp.bufferedByteCount + output.count, ordering: .relaxed)
+            connection.wireBytes.store(unsentByteCount, ordering: .relaxed)
         } else {
             flushOutput()
         }
@@ -133,6 +145,7 @@ final class WebSocketChannel {
     }
 
     private func flushOutput() {
+        sendDeferredReplies()
         if !output.isEmpty {
             tcp.write(taking: &output)
             output.removeAll(keepingCapacity: output.capacity <= 1 << 16)
@@ -142,11 +155,18 @@ final class WebSocketChannel {
 
     private func updateBufferAccounting() {
         guard !isClosed else { return }
-        connection.wireBytes.store(tcp.bufferedByteCount + output.count, ordering: .relaxed)
+        connection.wireBytes.store(unsentByteCount, ordering: .relaxed)
         let buffered = connection.bufferedByteCount
         let limits = connection.sendBufferLimits
         if buffered > limits.highWaterMark { isOverHighWaterMark = true }
         if buffered >= limits.pauseReadingThreshold { tcp.isReadPaused = true }
+    }
+
+    /// Bytes sent by the owner or the protocol and not yet taken by the kernel: the TCP
+    /// channel's buffer, this channel's frames in `output`, and its deferred replies.
+    private var unsentByteCount: Int {
+        tcp.bufferedByteCount + (isHoldingReplyBuffer ? output.count - replyStart : output.count)
+            + (deferredReplies?.count ?? 0)
     }
 
     private func afterFlush() {
@@ -178,11 +198,15 @@ final class WebSocketChannel {
         // follows the echoes of the valid messages before it.
         var replies: [UInt8] = []  // allocates only when the machine writes a close frame
         // The frames sent while handling the reads of one readiness event go into the loop's
-        // reply buffer and out in one write when they are done (``writeReplies()``), straight
-        // from that buffer while it is still in the cache. (`output` is empty before the first
-        // read: sends outside `receive` hand their frames to the TCP channel at once.)
+        // reply buffer, after the replies of the connections served before in this loop turn,
+        // and out in one write per connection at the end of the turn (``writeReplies()``).
+        // (`output` is empty before the first read: sends outside `receive` hand their frames
+        // to the TCP channel at once.)
         if !isHoldingReplyBuffer {
+            sendDeferredReplies()  // a second readiness event in one turn: keep the order
             swap(&output, &tcp.loop.replyBuffer)
+            tcp.loop.replyBufferHolder = self
+            replyStart = output.count
             isHoldingReplyBuffer = true
         }
         var failure: WebSocketError?
@@ -195,8 +219,8 @@ final class WebSocketChannel {
         swap(&machine.inbound.spareMessage, &tcp.loop.spareMessage)
         output.append(contentsOf: replies)
         if failure != nil || machine.state == .closed {
-            writeReplies()  // before the socket closes
-        } else if output.count >= Self.replyWriteBytes {
+            writeReplies(deferring: false)  // before the socket closes
+        } else if output.count - replyStart >= Self.replyWriteBytes {
             // Large replies go now rather than gathered over several reads: a send of a few
             // hundred KiB copies slower than several of 64 KiB (the bytes fall out of the cache).
             writeReplyBufferNow()
@@ -221,22 +245,64 @@ final class WebSocketChannel {
     /// Replies of at least this many bytes are written at the end of the read that made them.
     static let replyWriteBytes = 64 * 1024
 
-    /// Writes what the reads since the last call produced, and gives the loop its reply buffer back.
-    private func writeReplies() {
+    /// The most reply bytes the loop gathers from all its connections in one turn; past it, a
+    /// connection's replies go out when its reads are done.
+    static let maximumDeferredReplyBytes = 1 << 20
+
+    /// Gives the loop its reply buffer back when the reads of one readiness event are done,
+    /// leaving this channel's replies in it for the end of the loop turn.
+    ///
+    /// Deferring them gathers the `send`s of every connection served in one turn, as the TCP
+    /// echo's gathered writes do: a peer woken by the first then finds the rest ready, rather
+    /// than being woken once per connection between reads. With `deferring` false, or past
+    /// ``maximumDeferredReplyBytes``, they are written now.
+    private func writeReplies(deferring: Bool = true) {
         guard isHoldingReplyBuffer else { return }
-        writeReplyBufferNow()
+        if !deferring || output.count > Self.maximumDeferredReplyBytes { writeReplyBufferNow() }
+        let end = output.count
         swap(&output, &tcp.loop.replyBuffer)
+        tcp.loop.replyBufferHolder = nil
         isHoldingReplyBuffer = false
+        if end > replyStart {
+            deferredReplies = replyStart..<end
+            tcp.loop.deferReplies(of: self)
+        }
         updateBufferAccounting()
     }
 
-    /// Sends what the held reply buffer (`output`) has gathered, and empties it.
+    /// Sends this channel's frames in the held reply buffer now, and removes them from it.
     private func writeReplyBufferNow() {
-        guard !output.isEmpty else { return }
-        output.withUnsafeBytes { tcp.writeNow($0) }
-        // One buffer per loop: keeping a large one costs little and spares an allocation
-        // (for big messages, an mmap and its page faults) per read.
-        output.removeAll(keepingCapacity: output.capacity <= 1 << 22)
+        guard output.count > replyStart else { return }
+        output.withUnsafeBytes { tcp.writeNow(UnsafeRawBufferPointer(rebasing: $0[replyStart...])) }
+        output.removeSubrange(replyStart...)
+    }
+
+    /// Sends the replies ``writeReplies(deferring:)`` left in the loop's reply buffer, if any:
+    /// at the end of the loop turn (``EventLoop/sendDeferredReplies()``), or before any other
+    /// write on this channel, which must follow them.
+    private func sendDeferredReplies() {
+        guard let range = deferredReplies else { return }
+        deferredReplies = nil
+        // Another connection may hold the buffer now (this one sending from its event handler);
+        // the bytes before its own frames, these among them, stay where they are.
+        let write = { [tcp] (replies: UnsafeRawBufferPointer) in tcp.writeNow(UnsafeRawBufferPointer(rebasing: replies[range])) }
+        if let holder = tcp.loop.replyBufferHolder {
+            holder.withReplyBuffer(write)
+        } else {
+            tcp.loop.replyBuffer.withUnsafeBytes(write)
+        }
+    }
+
+    /// The loop's reply buffer while this channel holds it (``EventLoop/replyBufferHolder``).
+    func withReplyBuffer(_ body: (UnsafeRawBufferPointer) -> Void) {
+        output.withUnsafeBytes(body)
+    }
+
+    /// The end of the loop turn: sends the deferred replies, then settles the send-buffer
+    /// accounting they were counted in (resuming reads or reporting the drain if due).
+    func turnEnded() {
+        sendDeferredReplies()
+        afterFlush()
     }
 
     private func handle(_ event: WebSocketEvent) {
@@ -260,10 +326,12 @@ final class WebSocketChannel {
 
     private func transportClosed(_ error: SystemError?) {
         if isHoldingReplyBuffer {
-            output.removeAll(keepingCapacity: true)
+            output.removeSubrange(replyStart...)
             swap(&output, &tcp.loop.replyBuffer)
+            tcp.loop.replyBufferHolder = nil
             isHoldingReplyBuffer = false
         }
+        deferredReplies = nil
         let frame = machine.transportClosed()
         if !isClosed {
             var reported = frame

@@ -1,4 +1,9 @@
 import Testing
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 @testable import TickwireWebSocket
 
 /// The order of what a server writes when one read holds several frames: messages the handler
@@ -46,6 +51,75 @@ struct WebSocketServerOrderingTests {
         #expect(frames[0].header.opcode == .pong && frames[0].payload == Array("ping".utf8), "the pong should come first")
         #expect(frames[1].header.opcode == .text && frames[1].payload == Array("frag1frag2".utf8), "then the reassembled echo")
         #expect(Self.closeCode(of: frames[2]) == 1000, "then the close reply")
+    }
+
+    /// A relay: every message goes to every connection, sent from the handler on the loop
+    /// thread. Replies are gathered over a loop turn in one buffer for all connections and
+    /// written at its end; a connection served earlier in the turn has its own echoes waiting
+    /// there when a later one relays to it, and those must leave first.
+    @Test("relayed messages keep each sender's order when several connections are served in one loop turn")
+    func relayOrder() throws {
+        let clientCount = 4
+        let burstCount = 3
+        let messagesPerBurst = 100
+        let open = Recorder<WebSocketConnection>()
+        let connections = Shared<[WebSocketConnection]>([])
+        let server = try WebSocketServer(configuration: WebSocketServerConfiguration()) { event in
+            switch event {
+            case .opened(let connection):
+                connections.withLock { $0.append(connection) }
+                open.push(connection)
+            case .message(_, let message):
+                // The first message of client 0's bursts holds the loop for a moment, so that the
+                // other clients' bursts are all waiting when it looks again (one turn serves them).
+                if case .binary(let bytes) = message, bytes.count == 20, bytes[0] == 0,
+                   (Int(bytes[1]) << 8 | Int(bytes[2])) % messagesPerBurst == 0 {
+                    usleep(20_000)
+                }
+                for connection in connections.value { connection.send(message) }
+            default: break
+            }
+        }
+        let port = try server.start().port
+        defer { server.shutdown(timeout: .seconds(1)) }
+        var clients: [TestSocket] = []
+        for _ in 0..<clientCount {
+            let client = try TestSocket(port: port, timeoutSeconds: 10)
+            try client.send(TestSocket.upgradeRequest())
+            let head = try client.receiveHead()
+            try #require(head.hasPrefix("HTTP/1.1 101"), "the handshake should succeed, got '\(head.prefix(40))'")
+            clients.append(client)
+        }
+        try #require(open.wait(seconds: 5) { $0.count == clientCount }, "every connection should open")
+
+        // Each payload names its sender and sequence number; bursts from every client in turn,
+        // so that the server's loop finds several connections readable at once.
+        for burst in 0..<burstCount {
+            for (sender, client) in clients.enumerated() {
+                var bytes: [UInt8] = []
+                for index in 0..<messagesPerBurst {
+                    let sequence = burst * messagesPerBurst + index
+                    bytes += BadFrameCase.frame(0x82, [UInt8(sender), UInt8(sequence >> 8), UInt8(sequence & 0xFF)] + Array(repeating: 0xAB, count: 17))
+                }
+                try client.send(bytes)
+            }
+        }
+        let total = clientCount * burstCount * messagesPerBurst
+        for (receiver, client) in clients.enumerated() {
+            let frames = try decodeFrames([try client.receive(exactly: total * 22)], role: .client)
+            #expect(frames.count == total, "client \(receiver) should receive every relayed message")
+            var nextSequence = Array(repeating: 0, count: clientCount)
+            for frame in frames {
+                try #require(frame.header.opcode == .binary && frame.payload.count == 20, "client \(receiver) got a damaged frame")
+                let sender = Int(frame.payload[0])
+                let sequence = Int(frame.payload[1]) << 8 | Int(frame.payload[2])
+                try #require(sender < clientCount, "client \(receiver) got a message from an unknown sender \(sender)")
+                #expect(sequence == nextSequence[sender], "client \(receiver): sender \(sender)'s message \(sequence) arrived out of order")
+                nextSequence[sender] = sequence + 1
+            }
+            #expect(nextSequence == Array(repeating: burstCount * messagesPerBurst, count: clientCount),
+                    "client \(receiver) should get every sender's messages")
+        }
     }
 
     @Test("a message after the peer's close frame in the same read is not delivered")

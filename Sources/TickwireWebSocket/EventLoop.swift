@@ -240,8 +240,9 @@ public final class EventLoop: @unchecked Sendable {
     }
 
     /// Sends every connection's deferred replies, in the order they were served, and empties
-    /// ``replyBuffer`` (keeping up to 4 MiB of its storage for the next turn).
-    private func sendDeferredReplies() {
+    /// ``replyBuffer`` (keeping up to 4 MiB of its storage): at the end of each turn, and when
+    /// a channel finds the buffer full. Loop thread only, never while a channel holds the buffer.
+    func sendDeferredReplies() {
         guard !replySenders.isEmpty else { return }
         var index = 0
         while index < replySenders.count {

@@ -245,20 +245,23 @@ final class WebSocketChannel {
     /// Replies of at least this many bytes are written at the end of the read that made them.
     static let replyWriteBytes = 64 * 1024
 
-    /// The most reply bytes the loop gathers from all its connections in one turn; past it, a
-    /// connection's replies go out when its reads are done.
-    static let maximumDeferredReplyBytes = 1 << 20
+    /// How many reply bytes the loop gathers from its connections before it sends them, even
+    /// within a turn: enough for the replies of many small-message connections, few enough that
+    /// the buffer stays in the cache (at 1 MiB, copying into it and the kernel's copying out of
+    /// it missed the cache: 1.50 against 1.36 µs per message at 1 KiB × 100 × 16).
+    static let replyGatheringBytes = 128 * 1024
 
     /// Gives the loop its reply buffer back when the reads of one readiness event are done,
     /// leaving this channel's replies in it for the end of the loop turn.
     ///
-    /// Deferring them gathers the `send`s of every connection served in one turn, as the TCP
+    /// Deferring them gathers the `send`s of the connections served in one turn, as the TCP
     /// echo's gathered writes do: a peer woken by the first then finds the rest ready, rather
-    /// than being woken once per connection between reads. With `deferring` false, or past
-    /// ``maximumDeferredReplyBytes``, they are written now.
+    /// than being woken once per connection between reads. With `deferring` false they are
+    /// written now; once the buffer holds ``replyGatheringBytes``, the loop sends every
+    /// connection's gathered replies and starts again.
     private func writeReplies(deferring: Bool = true) {
         guard isHoldingReplyBuffer else { return }
-        if !deferring || output.count > Self.maximumDeferredReplyBytes { writeReplyBufferNow() }
+        if !deferring { writeReplyBufferNow() }
         let end = output.count
         swap(&output, &tcp.loop.replyBuffer)
         tcp.loop.replyBufferHolder = nil
@@ -268,6 +271,7 @@ final class WebSocketChannel {
             tcp.loop.deferReplies(of: self)
         }
         updateBufferAccounting()
+        if end >= Self.replyGatheringBytes { tcp.loop.sendDeferredReplies() }
     }
 
     /// Sends this channel's frames in the held reply buffer now, and removes them from it.

@@ -56,10 +56,13 @@ struct WebSocketServerOrderingTests {
     /// A relay: every message goes to every connection, sent from the handler on the loop
     /// thread. Replies are gathered over a loop turn in one buffer for all connections and
     /// written at its end; a connection served earlier in the turn has its own echoes waiting
-    /// there when a later one relays to it, and those must leave first.
-    @Test("relayed messages keep each sender's order when several connections are served in one loop turn")
-    func relayOrder() throws {
-        let clientCount = 4
+    /// there when a later one relays to it, and those must leave first. With 600-byte messages
+    /// from eight clients a turn's replies pass ``WebSocketChannel/replyGatheringBytes``, and
+    /// the loop sends them mid-turn (once a run, when this test was written).
+    @Test("relayed messages keep each sender's order when several connections are served in one loop turn",
+          arguments: [20, 600])
+    func relayOrder(payloadSize: Int) throws {
+        let clientCount = 8
         let burstCount = 3
         let messagesPerBurst = 100
         let open = Recorder<WebSocketConnection>()
@@ -72,7 +75,7 @@ struct WebSocketServerOrderingTests {
             case .message(_, let message):
                 // The first message of client 0's bursts holds the loop for a moment, so that the
                 // other clients' bursts are all waiting when it looks again (one turn serves them).
-                if case .binary(let bytes) = message, bytes.count == 20, bytes[0] == 0,
+                if case .binary(let bytes) = message, bytes.count == payloadSize, bytes[0] == 0,
                    (Int(bytes[1]) << 8 | Int(bytes[2])) % messagesPerBurst == 0 {
                     usleep(20_000)
                 }
@@ -93,24 +96,29 @@ struct WebSocketServerOrderingTests {
         try #require(open.wait(seconds: 5) { $0.count == clientCount }, "every connection should open")
 
         // Each payload names its sender and sequence number; bursts from every client in turn,
-        // so that the server's loop finds several connections readable at once.
+        // built beforehand and sent back to back, so that the server's loop finds several
+        // connections readable at once.
+        var bursts: [[[UInt8]]] = []
         for burst in 0..<burstCount {
-            for (sender, client) in clients.enumerated() {
-                var bytes: [UInt8] = []
-                for index in 0..<messagesPerBurst {
+            bursts.append((0..<clientCount).map { sender in
+                (0..<messagesPerBurst).flatMap { index in
                     let sequence = burst * messagesPerBurst + index
-                    bytes += BadFrameCase.frame(0x82, [UInt8(sender), UInt8(sequence >> 8), UInt8(sequence & 0xFF)] + Array(repeating: 0xAB, count: 17))
+                    return BadFrameCase.frame(0x82, [UInt8(sender), UInt8(sequence >> 8), UInt8(sequence & 0xFF)]
+                        + Array(repeating: 0xAB, count: payloadSize - 3))
                 }
-                try client.send(bytes)
-            }
+            })
+        }
+        for burst in bursts {
+            for (client, bytes) in zip(clients, burst) { try client.send(bytes) }
         }
         let total = clientCount * burstCount * messagesPerBurst
         for (receiver, client) in clients.enumerated() {
-            let frames = try decodeFrames([try client.receive(exactly: total * 22)], role: .client)
+            let frameSize = (payloadSize <= 125 ? 2 : 4) + payloadSize
+            let frames = try decodeFrames([try client.receive(exactly: total * frameSize)], role: .client)
             #expect(frames.count == total, "client \(receiver) should receive every relayed message")
             var nextSequence = Array(repeating: 0, count: clientCount)
             for frame in frames {
-                try #require(frame.header.opcode == .binary && frame.payload.count == 20, "client \(receiver) got a damaged frame")
+                try #require(frame.header.opcode == .binary && frame.payload.count == payloadSize, "client \(receiver) got a damaged frame")
                 let sender = Int(frame.payload[0])
                 let sequence = Int(frame.payload[1]) << 8 | Int(frame.payload[2])
                 try #require(sender < clientCount, "client \(receiver) got a message from an unknown sender \(sender)")

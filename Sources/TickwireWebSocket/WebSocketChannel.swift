@@ -43,10 +43,10 @@ final class WebSocketChannel {
     private var keepaliveState: WebSocketKeepalive?
     private var keepaliveTimer: TimerHandle?
     private var isOverHighWaterMark = false
-    /// Set from the first read of a readiness event until ``writeReplies()``: `output` is then
-    /// the loop's reply buffer, and sends (from the owner's event handlers) only frame into it,
-    /// after ``replyStart``.
-    private var isHoldingReplyBuffer = false
+    /// From the first read of a readiness event until ``writeReplies()``: `output` is then the
+    /// loop's reply buffer, and sends (from the owner's event handlers) only frame into it,
+    /// after ``replyStart``. The loop's ``EventLoop/replyBufferHolder`` is the one record of it.
+    private var isHoldingReplyBuffer: Bool { tcp.loop.replyBufferHolder === self }
     /// Where this channel's frames begin in the held reply buffer: the replies other
     /// connections made earlier in this loop turn come before them.
     private var replyStart = 0
@@ -207,7 +207,6 @@ final class WebSocketChannel {
             swap(&output, &tcp.loop.replyBuffer)
             tcp.loop.replyBufferHolder = self
             replyStart = output.count
-            isHoldingReplyBuffer = true
         }
         var failure: WebSocketError?
         swap(&machine.inbound.spareMessage, &tcp.loop.spareMessage)
@@ -265,7 +264,6 @@ final class WebSocketChannel {
         let end = output.count
         swap(&output, &tcp.loop.replyBuffer)
         tcp.loop.replyBufferHolder = nil
-        isHoldingReplyBuffer = false
         if end > replyStart {
             deferredReplies = replyStart..<end
             tcp.loop.deferReplies(of: self)
@@ -333,7 +331,6 @@ final class WebSocketChannel {
             output.removeSubrange(replyStart...)
             swap(&output, &tcp.loop.replyBuffer)
             tcp.loop.replyBufferHolder = nil
-            isHoldingReplyBuffer = false
         }
         deferredReplies = nil
         let frame = machine.transportClosed()

@@ -66,11 +66,9 @@ struct WebSocketServerOrderingTests {
         let burstCount = 3
         let messagesPerBurst = 100
         let open = Recorder<WebSocketConnection>()
-        let connections = Shared<[WebSocketConnection]>([])
         let server = try WebSocketServer(configuration: WebSocketServerConfiguration()) { event in
             switch event {
             case .opened(let connection):
-                connections.withLock { $0.append(connection) }
                 open.push(connection)
             case .message(_, let message):
                 // The first message of client 0's bursts holds the loop for a moment, so that the
@@ -79,7 +77,7 @@ struct WebSocketServerOrderingTests {
                    (Int(bytes[1]) << 8 | Int(bytes[2])) % messagesPerBurst == 0 {
                     usleep(20_000)
                 }
-                for connection in connections.value { connection.send(message) }
+                for connection in open.all { connection.send(message) }
             default: break
             }
         }
@@ -112,8 +110,8 @@ struct WebSocketServerOrderingTests {
             for (client, bytes) in zip(clients, burst) { try client.send(bytes) }
         }
         let total = clientCount * burstCount * messagesPerBurst
+        let frameSize = (payloadSize <= 125 ? 2 : 4) + payloadSize
         for (receiver, client) in clients.enumerated() {
-            let frameSize = (payloadSize <= 125 ? 2 : 4) + payloadSize
             let frames = try decodeFrames([try client.receive(exactly: total * frameSize)], role: .client)
             #expect(frames.count == total, "client \(receiver) should receive every relayed message")
             var nextSequence = Array(repeating: 0, count: clientCount)

@@ -33,7 +33,8 @@ struct LoadMeasurement {
 
 /// The benchmark's load client: one thread, the event loop's readiness poller (`epoll` on Linux)
 /// over non-blocking sockets, frames built and masked once before the run, echoes parsed only as
-/// far as frame boundaries.
+/// far as frame boundaries, and its kernel copies placed clear of the `rep movsb` cliff
+/// (`CopyPlacement`).
 ///
 /// It is deliberately minimal so that it costs the machine far less than the server it loads;
 /// the command reports its CPU share so a reader can check that it was not the bottleneck.
@@ -64,6 +65,14 @@ final class BenchLoadClient {
         @exclusivity(unchecked) var messageBytes = 0
         /// TCP: bytes received towards the current echo.
         @exclusivity(unchecked) var tcpReceived = 0
+        /// Bytes received since the handshake, the size of the last read, and where the next
+        /// read goes in the buffer (see `CopyPlacement`).
+        @exclusivity(unchecked) var receivedBytes = 0
+        @exclusivity(unchecked) var lastReadCount = 0
+        @exclusivity(unchecked) var readPlacement = CopyPlacement()
+        /// Bytes sent since the handshake, and which copy of the frames the next send comes from.
+        @exclusivity(unchecked) var sentBytes = 0
+        @exclusivity(unchecked) var sendPlacement = CopyPlacement()
 
         init(descriptor: Int32, capacity: Int) {
             self.descriptor = descriptor
@@ -77,8 +86,8 @@ final class BenchLoadClient {
     let messageSize: Int
     let inFlight: Int
     private let frame: [UInt8]
-    /// `frame` repeated `inFlight` times, so that one `send` can carry every queued frame.
-    private let batch: [UInt8]
+    /// `frame` repeated, for sends of every queued frame at once (see ``BenchSendStream``).
+    private let stream: BenchSendStream
     @exclusivity(unchecked) private var connections: [Connection] = []
     /// The connections by descriptor, for the poller's reports.
     @exclusivity(unchecked) private var connectionsByDescriptor: [Connection?] = []
@@ -118,7 +127,7 @@ final class BenchLoadClient {
             // bytes on every connection), so that the server's inflater is exercised too.
             frame = Self.maskedBinaryFrame(Self.deflated(payload), key: [0x37, 0xFA, 0x21, 0x3D], rsv1: true)
         }
-        batch = Array([[UInt8]](repeating: frame, count: self.inFlight).joined())
+        stream = BenchSendStream(frame: frame, inFlight: self.inFlight)
         do {
             poller = try Poller()
         } catch {
@@ -281,28 +290,41 @@ final class BenchLoadClient {
         if let failure { throw BenchFailure(description: failure) }
     }
 
+    /// Sends the queued frames from the stream copy `CopyPlacement` chooses; only sends large
+    /// enough to be timed read the clock.
     private func flush(_ connection: Connection) {
         let frameLength = frame.count
         while connection.pendingFrames > 0 && failure == nil {
-            let start = connection.writeOffset
-            let length = min(connection.pendingFrames * frameLength - start, batch.count - start)
-            let written = batch.withUnsafeBytes { raw -> Int in
-                guard let base = raw.baseAddress else { return 0 }
-                return send(connection.descriptor, base + start, length, Int32(MSG_NOSIGNAL))
-            }
+            let position = connection.sentBytes
+            let length = min(connection.pendingFrames * frameLength - connection.writeOffset, stream.contiguousBytes(from: position))
+            let source = stream.address(of: position, shift: connection.sendPlacement.nextShift())
+            let isTimed = length >= CopyPlacement.timedBytes
+            let start = isTimed ? Self.now() : 0
+            let written = send(connection.descriptor, source, length, Int32(MSG_NOSIGNAL))
             if written < 0 {
                 if errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR { failure = "send failed, errno \(errno)" }
                 return
             }
-            let consumed = start + written
+            if isTimed { connection.sendPlacement.record(nanoseconds: Self.now() - start, bytes: written) }
+            connection.sentBytes += written
+            let consumed = connection.writeOffset + written
             connection.pendingFrames -= consumed / frameLength
             connection.writeOffset = consumed % frameLength
             if written < length { return }
         }
     }
 
+    /// Reads at the stream position modulo 64 plus the shift `CopyPlacement` chooses; only reads
+    /// that follow a large one read the clock, so small-message cases do not pay for it.
     private func receive(on connection: Connection, at time: UInt64) {
-        let count = readBuffer.withUnsafeMutableBytes { recv(connection.descriptor, $0.baseAddress, $0.count, 0) }
+        let offset = (connection.receivedBytes + connection.readPlacement.nextShift()) & 63
+        let isTimed = connection.lastReadCount >= CopyPlacement.timedBytes
+        let count = readBuffer.withUnsafeMutableBytes { buffer in
+            let start = isTimed ? Self.now() : 0
+            let count = recv(connection.descriptor, buffer.baseAddress.map { $0 + offset }, buffer.count - 64, 0)
+            if isTimed && count > 0 { connection.readPlacement.record(nanoseconds: Self.now() - start, bytes: count) }
+            return count
+        }
         if count == 0 {
             failure = "the server closed a connection"
             return
@@ -311,6 +333,8 @@ final class BenchLoadClient {
             if errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR { failure = "recv failed, errno \(errno)" }
             return
         }
+        connection.receivedBytes += count
+        connection.lastReadCount = count
         if wire == .tcp {
             connection.tcpReceived += count
             while connection.tcpReceived >= messageSize && failure == nil {
@@ -319,7 +343,7 @@ final class BenchLoadClient {
             }
             return
         }
-        readBuffer.withUnsafeBufferPointer { parse($0[0..<count], on: connection, at: time) }
+        readBuffer.withUnsafeBufferPointer { parse($0[offset ..< offset + count], on: connection, at: time) }
     }
 
     /// Walks server frames to their boundaries: a header read in place when it is all there (else

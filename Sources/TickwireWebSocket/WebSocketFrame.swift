@@ -162,8 +162,8 @@ public struct WebSocketFrame: Hashable, Sendable {
         return output
     }
 
-    /// Appends a frame built from `header` and `payload` to `output`, masking in place in
-    /// `output` when the header has a key. `header.payloadLength` must equal `payload.count`.
+    /// Appends a frame built from `header` and `payload` to `output`, masking the payload as it
+    /// copies it when the header has a key. `header.payloadLength` must equal `payload.count`.
     ///
     /// - Parameters:
     ///   - header: The frame header.
@@ -173,12 +173,10 @@ public struct WebSocketFrame: Hashable, Sendable {
     public static func encode(header: WebSocketFrameHeader, payload: UnsafeRawBufferPointer, into output: inout [UInt8]) {
         precondition(header.payloadLength == payload.count, "frame header length must match the payload")
         header.encode(into: &output)
-        let start = output.count
-        output.append(contentsOf: payload)
         if let key = header.maskingKey {
-            output.withUnsafeMutableBytes { all in
-                key.apply(to: UnsafeMutableRawBufferPointer(rebasing: all[start...]))
-            }
+            output.append(contentsOf: key.applied(to: payload))  // masked as it is copied: one pass
+        } else {
+            output.append(contentsOf: payload)
         }
     }
 }

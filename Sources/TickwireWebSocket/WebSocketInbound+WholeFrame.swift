@@ -41,11 +41,12 @@ extension WebSocketInbound {
 
         let payload = UnsafeRawBufferPointer(start: base + payloadOffset, count: length)
         var message = takeSpare(for: length)
-        message.append(contentsOf: payload.assumingMemoryBound(to: UInt8.self))
         if isMasked {
             let key = WebSocketMaskingKey(
                 word: UInt32(littleEndian: base.loadUnaligned(fromByteOffset: keyOffset, as: UInt32.self)))
-            message.withUnsafeMutableBytes { key.apply(to: $0) }
+            message.append(contentsOf: key.applied(to: payload))  // unmasked as it is copied: one pass
+        } else {
+            message.append(contentsOf: payload.assumingMemoryBound(to: UInt8.self))
         }
         if first == 0x81 {
             let isValid = message.withUnsafeBytes { UTF8Validator.isValid($0) }

@@ -84,13 +84,9 @@ struct WebSocketInbound {
         let total = messagePayload.count + header.payloadLength
         if total > maximumMessageBytes { throw .messageTooLarge(length: total, limit: maximumMessageBytes) }
         // Size the buffer once per message, for its first frame; later frames grow it geometrically.
-        // A masked first frame is unmasked straight into a fresh buffer of this size (see `append`).
         expectedPayloadBytes = header.payloadLength
-        if header.maskingKey == nil && messagePayload.isEmpty
-            && messagePayload.capacity < header.payloadLength {
-            // The last message's storage if it fits, else a fresh buffer. (Not for masked frames:
-            // a fresh buffer is unmasked into in one pass, see `append`, where reused storage
-            // would take a copy and an unmasking pass.)
+        if messagePayload.isEmpty && messagePayload.capacity < header.payloadLength {
+            // The last message's storage if it fits, else a fresh buffer.
             messagePayload = takeSpare(for: header.payloadLength)
             messagePayload.reserveCapacity(header.payloadLength)
         }
@@ -174,27 +170,19 @@ struct WebSocketInbound {
         messagePayload = []
     }
 
-    /// Appends `chunk` to `buffer`, unmasking it when the frame has a key.
+    /// Appends `chunk` to `buffer`, unmasking it when the frame has a key, in one pass either way.
     ///
-    /// An empty buffer without room gets a fresh one of `capacity` bytes that `chunk` is unmasked
-    /// into in one pass; otherwise the chunk is appended and unmasked in place.
+    /// An empty buffer without room first gets `capacity` bytes of room (the frame's length),
+    /// so that a frame that arrives in pieces fills one allocation.
     static func append(
         _ chunk: UnsafeRawBufferPointer, to buffer: inout [UInt8], unmaskingWith key: WebSocketMaskingKey?, phase: Int,
         capacity: Int = 0
     ) {
-        guard let key else {
+        if buffer.isEmpty && buffer.capacity < chunk.count { buffer.reserveCapacity(max(capacity, chunk.count)) }
+        if let key {
+            buffer.append(contentsOf: key.applied(to: chunk, phase: phase))
+        } else {
             buffer.append(contentsOf: chunk.assumingMemoryBound(to: UInt8.self))
-            return
         }
-        if buffer.isEmpty && buffer.capacity < chunk.count {
-            buffer = [UInt8](unsafeUninitializedCapacity: max(capacity, chunk.count)) { storage, initialized in
-                key.apply(from: chunk, to: UnsafeMutableRawBufferPointer(storage), phase: phase)
-                initialized = chunk.count
-            }
-            return
-        }
-        let start = buffer.count
-        buffer.append(contentsOf: chunk.assumingMemoryBound(to: UInt8.self))
-        buffer.withUnsafeMutableBytes { key.apply(to: UnsafeMutableRawBufferPointer(rebasing: $0[start...]), phase: phase) }
     }
 }

@@ -64,7 +64,7 @@ extension WebSocketMaskingKey {
         ///
         /// - Parameter destination: Uninitialized space for the bytes.
         /// - Returns: An iterator over the bytes that did not fit, and how many were written.
-        @inlinable
+        @inlinable @inline(__always)
         func _copyContents(initializing destination: UnsafeMutableBufferPointer<UInt8>) -> (Iterator, Int) {
             let count = Swift.min(source.count, destination.count)
             if count > 0 {

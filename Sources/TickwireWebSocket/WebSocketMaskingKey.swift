@@ -88,7 +88,7 @@ public struct WebSocketMaskingKey: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// The key as a little-endian word rotated so that its low byte applies at payload offset `phase`.
-    @inlinable
+    @inlinable @inline(__always)
     func word(atPhase phase: Int) -> UInt32 {
         let shift = UInt32((phase & 3) * 8)
         return shift == 0 ? word : (word >> shift) | (word << (32 - shift))

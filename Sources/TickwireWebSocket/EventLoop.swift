@@ -53,6 +53,9 @@ public final class EventLoop: @unchecked Sendable {
     /// Channels with bytes written during this iteration, flushed once before the loop sleeps.
     private var flushQueue: [TCPChannel] = []
     /// Scratch space every socket read on this loop goes through (loop thread only).
+    ///
+    /// 64 KiB and 256 bytes: room for a 64 KiB message with its largest frame header (14 bytes),
+    /// so that such a message, once it has arrived, takes one `read` rather than two.
     let readBuffer: UnsafeMutableRawBufferPointer
     /// The replies WebSocket connections frame while handling their reads, gathered over one
     /// loop turn and written, one `send` per connection, at its end (loop thread only): one
@@ -79,7 +82,7 @@ public final class EventLoop: @unchecked Sendable {
     /// Creates a loop over `poller`: tests run the Darwin `poll(2)` path (``PortablePoller``) on Linux this way.
     init(poller: any ReadinessPoller) {
         self.poller = poller
-        readBuffer = .allocate(byteCount: 64 * 1024, alignment: 16)
+        readBuffer = .allocate(byteCount: 64 * 1024 + 256, alignment: 16)
         // SIGPIPE: every send uses MSG_NOSIGNAL (Linux) or the socket has SO_NOSIGPIPE (Darwin),
         // so a peer that resets the connection cannot kill the process; no global signal change.
     }

@@ -18,13 +18,17 @@ struct BenchWSResult: Codable {
     /// ratio of medians).
     var tcpRatioLowestRound: Double?
     var tcpRatioHighestRound: Double?
+    /// The share of the machine's CPU time the host took away (steal) during the measurement,
+    /// warm-up included; `nil` where the system does not say (no `/proc/stat`).
+    var stealShare: Double?
     var failure: String?
 
     /// One line for progress output: messages per second and both CPU shares, or the failure.
     var summary: String {
         if let failure { return "failed: \(failure)" }
         let serverCPU = serverCPUShare.map { String(format: "%.2f", $0) } ?? "-"
-        return String(format: "%.0f msg/s, client CPU %.2f, server CPU ", messagesPerSecond, clientCPUShare) + serverCPU
+        let steal = stealShare.map { ", steal \(decimalText($0 * 100, places: 0))%" } ?? ""
+        return String(format: "%.0f msg/s, client CPU %.2f, server CPU ", messagesPerSecond, clientCPUShare) + serverCPU + steal
     }
 
     init(server: BenchEchoServerProcess.Kind, failure: String) {
@@ -56,6 +60,10 @@ struct BenchWSCaseReport: Codable {
     var connections: Int
     var inFlight: Int
     var results: [BenchWSResult]
+    /// Rounds measured again because the host took more CPU time than `--max-steal` allows.
+    var roundsDroppedForSteal = 0
+    /// The most steal in any kept round (0 to 1), `nil` where the system does not say.
+    var highestStealKept: Double?
 
     var name: String {
         let sizeText = size >= 1024 ? "\(size / 1024) KiB" : "\(size) B"
@@ -96,16 +104,29 @@ struct BenchWSMemoryReport: Codable {
 struct BenchWSReport: Codable {
     var secondsPerCase: Double
     var rounds: Int
+    /// The most steal (0 to 1) a kept round may have had (`--max-steal`).
+    var maximumStealShare: Double
     var cases: [BenchWSCaseReport]
     var memory: [BenchWSMemoryReport]
     var goals: [BenchGoal]
+    /// Set when some case ran out of extra rounds and kept rounds with more steal than
+    /// ``maximumStealShare``: its figures then measure the host's load as much as the servers.
+    var stealWarning: String?
 
-    init(secondsPerCase: Double, rounds: Int, cases: [BenchWSCaseReport], memory: [BenchWSMemoryReport]) {
+    init(secondsPerCase: Double, rounds: Int, maximumStealShare: Double, cases: [BenchWSCaseReport],
+         memory: [BenchWSMemoryReport]) {
         self.secondsPerCase = secondsPerCase
         self.rounds = rounds
+        self.maximumStealShare = maximumStealShare
         self.cases = cases
         self.memory = memory
         goals = Self.evaluate(cases, memory)
+        let stolen = cases.filter { ($0.highestStealKept ?? 0) > maximumStealShare }
+        if !stolen.isEmpty {
+            stealWarning = "\(stolen.count) of \(cases.count) cases kept rounds in which the host took more than "
+                + "\(decimalText(maximumStealShare * 100, places: 0))% of the CPU time (\(stolen.map(\.name).joined(separator: "; "))): "
+                + "their figures, and the goals that rest on them, measure the host's load as much as the servers"
+        }
     }
 
     static func evaluate(_ cases: [BenchWSCaseReport], _ memory: [BenchWSMemoryReport]) -> [BenchGoal] {
@@ -146,7 +167,13 @@ struct BenchWSReport: Codable {
         }
         lines.append(row(header))
         for item in cases {
-            lines.append(item.name)
+            var caseLine = item.name
+            if item.roundsDroppedForSteal > 0 || (item.highestStealKept ?? 0) > 0 {
+                let kept = item.highestStealKept.map { "; steal in kept rounds at most \(decimalText($0 * 100, places: 0))%" } ?? ""
+                let dropped = item.roundsDroppedForSteal == 1 ? "1 round" : "\(item.roundsDroppedForSteal) rounds"
+                caseLine += " (\(dropped) dropped for host steal\(kept))"
+            }
+            lines.append(caseLine)
             for result in item.results {
                 let isOurs = result.server == .tickwire
                 if let failure = result.failure {
@@ -180,6 +207,7 @@ struct BenchWSReport: Codable {
         for goal in goals {
             lines.append("  " + goal.textLine)
         }
+        if let stealWarning { lines.append("  warning: " + stealWarning) }
         return lines.joined(separator: "\n")
     }
 }

@@ -84,13 +84,14 @@ enum BenchWSCommand {
                             progress("\(report.name), \(server.kind.label), round \(round): \(result.summary)")
                             return result
                         }
-                        let steal = results.compactMap(\.stealShare).max() ?? 0
+                        let shares = results.compactMap(\.stealShare)
+                        let steal = shares.max() ?? 0
                         if steal * 100 > maximumStealPercent && attempts < roundCount * 3 {
                             report.roundsDroppedForSteal += 1
                             progress("\(report.name), round \(round) dropped: the host took \(decimalText(steal * 100, places: 0))% of the CPU time; measuring it again")
                             continue
                         }
-                        report.highestStealKept = max(report.highestStealKept ?? 0, steal)
+                        if !shares.isEmpty { report.highestStealKept = max(report.highestStealKept ?? 0, steal) }
                         for (index, result) in results.enumerated() { rounds[index].append(result) }
                     }
                     report.results = rounds.map(median)

@@ -6,7 +6,7 @@
 /// control-frame length after byte 1; the 64-bit length's top bit and the frame size limit
 /// after the extended length. The payload is never copied: the decoder hands back ranges of
 /// the caller's buffer, still masked, with their offset in the payload so that the caller
-/// can unmask them where it copies them (``WebSocketMaskingKey/apply(to:phase:)``).
+/// can unmask them where it copies them (``WebSocketMaskingKey/apply(from:to:phase:)``).
 ///
 /// ```swift
 /// var index = 0

@@ -28,10 +28,11 @@ public struct SystemCPUTimes: Equatable, Sendable {
     /// (user, nice, system, idle, iowait, irq, softirq, steal; later guest columns are already
     /// counted in user and nice, so they are left out).
     ///
-    /// - Parameter line: The line, for example `cpu  5492393 284165 1688465 7346859 19828 0 604574 95441 0 0`.
+    /// - Parameter line: The line, for example `cpu  5492393 284165 1688465 7346859 19828 0 604574 95441 0 0`,
+    ///   with or without its line feed.
     /// - Returns: The times, or `nil` when the line is not such a line.
     public init?(procStatLine line: Substring) {
-        let fields = line.split(separator: " ", omittingEmptySubsequences: true)
+        let fields = line.split(omittingEmptySubsequences: true) { $0 == " " || $0 == "\n" }
         guard fields.count >= 9, fields[0] == "cpu" else { return nil }
         var ticks: [UInt64] = []
         for field in fields[1...8] {
@@ -56,7 +57,7 @@ public struct SystemCPUTimes: Equatable, Sendable {
         var buffer = [CChar](repeating: 0, count: 512)
         guard fgets(&buffer, Int32(buffer.count), file) != nil else { return nil }
         let line = String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-        return SystemCPUTimes(procStatLine: Substring(line.trimmingSuffix("\n")))
+        return SystemCPUTimes(procStatLine: Substring(line))
         #else
         return nil
         #endif
@@ -69,12 +70,5 @@ public struct SystemCPUTimes: Equatable, Sendable {
     public func stealShare(since earlier: SystemCPUTimes) -> Double? {
         guard totalTicks > earlier.totalTicks, stealTicks >= earlier.stealTicks else { return nil }
         return Double(stealTicks - earlier.stealTicks) / Double(totalTicks - earlier.totalTicks)
-    }
-}
-
-extension String {
-    /// The string without one trailing `suffix`, if it ends with it.
-    fileprivate func trimmingSuffix(_ suffix: String) -> String {
-        hasSuffix(suffix) ? String(dropLast(suffix.count)) : self
     }
 }

@@ -10,6 +10,7 @@ struct SystemCPUTimesTests {
         #expect(times.totalTicks == 5492393 + 284165 + 1688465 + 7346859 + 19828 + 0 + 604574 + 95441,
                 "the total sums the eight counts and leaves the guest columns out")
         #expect(SystemCPUTimes(procStatLine: "cpu 1 2 3 4 5 6 7 8") != nil, "eight counts and no guest columns (older kernels) parse")
+        #expect(SystemCPUTimes(procStatLine: "cpu 1 2 3 4 5 6 7 8\n")?.stealTicks == 8, "the line feed fgets keeps is not part of the last count")
     }
 
     @Test("other lines, too few counts and non-numbers are refused", arguments: [

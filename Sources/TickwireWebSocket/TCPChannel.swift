@@ -25,6 +25,10 @@ final class TCPChannel: EventLoopHandler {
     var onWritable: () -> Void = {}
     /// A non-blocking connect finished: `nil` on success, else why it failed.
     var onConnect: ((SystemError?) -> Void)?
+    /// How many more bytes the owner needs to reach a boundary in what it reads (the end of a
+    /// message), or 0 when it is at one or cannot tell: the last read of a readiness event reads
+    /// only those (see ``readLength(index:bufferBytes:bytesToBoundary:)``).
+    var bytesToBoundary: () -> Int = { 0 }
 
     // Unchecked exclusivity: every send reads them (``bufferedByteCount``) and the dynamic checks
     // cost more than the reads; loop thread only, and no access to them overlaps another.
@@ -100,22 +104,48 @@ final class TCPChannel: EventLoopHandler {
     private func readAvailable() {
         let buffer = loop.readBuffer
         defer { onReadsDone() }
-        // A few reads per wake-up: enough for throughput, bounded for fairness between connections.
-        for _ in 0..<4 {
+        var index = 0
+        while let length = Self.readLength(index: index, bufferBytes: buffer.count, bytesToBoundary: bytesToBoundary) {
             guard !isClosed, !isReadPaused else { return }
+            index += 1
             do {
-                guard let count = try socket.read(into: buffer) else { return }
+                guard let count = try socket.read(into: UnsafeMutableRawBufferPointer(rebasing: buffer[0..<length])) else { return }
                 if count == 0 {
                     close(error: nil)
                     return
                 }
                 onRead(UnsafeRawBufferPointer(rebasing: buffer[0..<count]))
-                if count < buffer.count { return }
+                if count < length { return }  // the socket is drained
             } catch {
                 close(error: error)
                 return
             }
         }
+    }
+
+    /// Full reads per readiness event: enough for throughput, bounded for fairness between connections.
+    static let fullReadsPerEvent = 4
+
+    /// How many bytes read number `index` (from 0) of one readiness event asks for, or `nil`
+    /// when the event's reads are done.
+    ///
+    /// ``fullReadsPerEvent`` reads of the whole buffer, then one read of just the bytes the owner
+    /// needs to reach a boundary (``bytesToBoundary``), when they fit in the buffer. A message
+    /// left half-read would wait for this connection's next turn, after the other connections'
+    /// traffic has pushed its first part out of the cache; the copies that finish and echo it
+    /// would then read from memory. At 64 KiB × 100 connections × 16 in flight, where nearly
+    /// every read ends inside a message, the server echoed 7–14% more messages per second with
+    /// this last read than without it, in alternated runs (BENCHMARKS.md).
+    ///
+    /// - Parameters:
+    ///   - index: The read about to be made, 0 for the first of the event.
+    ///   - bufferBytes: The size of the read buffer.
+    ///   - bytesToBoundary: Asked only for the last read.
+    static func readLength(index: Int, bufferBytes: Int, bytesToBoundary: () -> Int) -> Int? {
+        if index < fullReadsPerEvent { return bufferBytes }
+        guard index == fullReadsPerEvent else { return nil }
+        let needed = bytesToBoundary()
+        return needed > 0 && needed <= bufferBytes ? needed : nil
     }
 
     /// Writes at least this large go to the kernel at once when nothing is buffered; smaller ones
@@ -260,6 +290,7 @@ final class TCPChannel: EventLoopHandler {
         socket.shutdownWrite()
         onRead = { _ in }
         onReadsDone = {}
+        bytesToBoundary = { 0 }
         isReadPaused = false
         updateInterest()
         loop.schedule(after: Self.lingerTimeout) { [weak self] in self?.close(error: nil) }
@@ -277,6 +308,7 @@ final class TCPChannel: EventLoopHandler {
         self.onClose = { _ in }
         onRead = { _ in }
         onReadsDone = {}
+        bytesToBoundary = { 0 }
         onWritable = {}
         onClose(error)
     }

@@ -76,6 +76,7 @@ final class WebSocketChannel {
         tcp.onReadsDone = { self.writeReplies() }
         tcp.onClose = { error in self.transportClosed(error) }
         tcp.onWritable = { self.afterFlush() }
+        tcp.bytesToBoundary = { [machine] in machine.bytesLeftInFinalFrame }
         tcp.isReadPaused = false
     }
 

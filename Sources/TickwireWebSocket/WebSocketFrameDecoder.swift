@@ -73,6 +73,11 @@ public struct WebSocketFrameDecoder: Sendable {
     /// Whether the decoder sits between frames (no partial header or payload pending).
     public var isAtFrameBoundary: Bool { state == .firstByte }
 
+    /// Payload bytes of the current frame still to come: 0 between frames and within a header.
+    ///
+    /// A reader may use it to size its next read so that it ends where the frame does.
+    public var payloadBytesRemaining: Int { state == .payload ? remaining : 0 }
+
     /// Decodes the next element from `bytes`, starting at `index` and advancing it past what it consumed.
     ///
     /// - Parameters:

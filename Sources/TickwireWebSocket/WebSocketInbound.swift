@@ -57,6 +57,11 @@ struct WebSocketInbound {
     /// An empty stand-in left in the machine while the real state is borrowed.
     static let placeholder = WebSocketInbound(role: .client, limits: .default, allowsCompressedMessages: false)
 
+    /// The payload bytes still to come of the frame being received when it is a final one (it
+    /// ends a message, or is a control frame); 0 between frames, within a header, and within a
+    /// frame that more frames of its message follow.
+    var bytesLeftInFinalFrame: Int { frameHeader.fin ? decoder.payloadBytesRemaining : 0 }
+
     mutating func beginFrame(_ header: WebSocketFrameHeader) throws(WebSocketError) {
         frameHeader = header
         let opcode = header.opcode

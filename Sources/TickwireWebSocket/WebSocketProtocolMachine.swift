@@ -64,6 +64,9 @@ public final class WebSocketProtocolMachine {
     public private(set) var receivedClose: WebSocketCloseFrame?
 
     var inbound: WebSocketInbound
+    /// The payload bytes still to come before the frame being received ends, when that frame is
+    /// final (see ``WebSocketInbound/bytesLeftInFinalFrame``); 0 otherwise.
+    var bytesLeftInFinalFrame: Int { inbound.bytesLeftInFinalFrame }
     let codec: PerMessageDeflateCodec?
     let maskingKeys: () -> WebSocketMaskingKey
 

@@ -79,14 +79,12 @@ struct BenchWSCaseReport: Codable {
     /// Our messages per second over the Python `websockets` server's.
     var ratioToPython: Double? { ratio(to: .python) }
     /// The plain TCP echo's messages per second over the Python `websockets` server's.
-    var tcpRatioToPython: Double? {
-        guard let tcp = result(.tcp), let python = result(.python), python.messagesPerSecond > 0 else { return nil }
-        return tcp.messagesPerSecond / python.messagesPerSecond
-    }
+    var tcpRatioToPython: Double? { ratio(of: .tcp, to: .python) }
 
-    private func ratio(to baseline: BenchEchoServerProcess.Kind) -> Double? {
-        guard let ours = result(.tickwire), let other = result(baseline), other.messagesPerSecond > 0 else { return nil }
-        return ours.messagesPerSecond / other.messagesPerSecond
+    /// `server`'s messages per second over `baseline`'s, when both were measured.
+    private func ratio(of server: BenchEchoServerProcess.Kind = .tickwire, to baseline: BenchEchoServerProcess.Kind) -> Double? {
+        guard let measured = result(server), let other = result(baseline), other.messagesPerSecond > 0 else { return nil }
+        return measured.messagesPerSecond / other.messagesPerSecond
     }
 }
 

@@ -40,8 +40,12 @@ struct SimulatedLink {
         return Int64(random.next() % UInt64(jitter + 1))
     }
 
-    mutating func send(_ bytes: [UInt8], now: Int64) {
-        guard closesAt == nil else { return }
+    /// Puts a frame on the link; a lossy link may lose it on the way.
+    ///
+    /// - Returns: `false` when the link is closing and refused the frame.
+    @discardableResult
+    mutating func send(_ bytes: [UInt8], now: Int64) -> Bool {
+        guard closesAt == nil else { return false }
         framesSent += 1
         bytesSent += bytes.count
         var leaves = max(now, busyUntil, stalledUntil)
@@ -58,7 +62,7 @@ struct SimulatedLink {
         } else {
             if unitRandom() < conditions.lossRate {
                 framesLost += 1
-                return
+                return true
             }
             var arrives = leaves + latency + jitterSample()
             if unitRandom() < conditions.reorderRate { arrives += latency + conditions.jitter.wholeNanoseconds }
@@ -69,6 +73,7 @@ struct SimulatedLink {
             }
         }
         nextOrder += 1
+        return true
     }
 
     private mutating func append(_ packet: Packet) {

@@ -38,6 +38,26 @@ final class TransportInbox: @unchecked Sendable {
     }
 }
 
+extension TransportSendResult {
+    /// The transport's view of a WebSocket ``SendResult``: accepted (over the high-water mark
+    /// or not) is taken; a full buffer is backed up; a connection not open is closed.
+    init(_ result: SendResult) {
+        if result.isAccepted {
+            self = .taken
+        } else if result == .droppedBufferFull {
+            self = .backedUp
+        } else {
+            self = .closed
+        }
+    }
+
+    /// Readiness from a WebSocket send buffer: backed up over the sender's budget or at the
+    /// buffer's hard limit (where ``WebSocketConnection/send(_:)`` refuses).
+    init(buffered: Int, budgetBytes: Int, limits: SendBufferLimits) {
+        self = buffered > budgetBytes || buffered >= limits.hardLimit ? .backedUp : .taken
+    }
+}
+
 /// One WebSocket connection accepted by a ``WebSocketTransportServer``, seen as a
 /// ``TransportConnection``: binary messages in and out, one frame per message.
 ///
@@ -53,15 +73,30 @@ public final class WebSocketServerTransportConnection: TransportConnection, @unc
     /// The WebSocket connection's id.
     public var connectionID: UInt64 { connection.id }
 
-    /// Sends `frame` as one binary message; dropped when the send buffer is full or the connection closed.
+    /// Sends `frame` as one binary message.
     ///
     /// - Parameter frame: The frame's bytes.
-    public func send(_ frame: [UInt8]) {
-        _ = connection.send(binary: frame)
+    /// - Returns: The WebSocket connection's ``SendResult`` as a ``TransportSendResult``:
+    ///   ``TransportSendResult/backedUp`` when its send buffer is at its hard limit,
+    ///   ``TransportSendResult/closed`` once either side closed.
+    @discardableResult
+    public func send(_ frame: [UInt8]) -> TransportSendResult {
+        guard !inbox.isClosed else { return .closed }
+        return TransportSendResult(connection.send(binary: frame))
     }
 
     /// Bytes queued in the WebSocket send buffer.
     public var bufferedBytes: Int { connection.bufferedByteCount }
+
+    /// Whether a frame sent now would be taken: `backedUp` when more than `budgetBytes` are
+    /// queued or the send buffer is at its hard limit (``SendBufferLimits/hardLimit``).
+    ///
+    /// - Parameter budgetBytes: The most bytes the sender lets wait in the connection.
+    /// - Returns: What ``send(_:)`` would do with a frame now.
+    public func readiness(budgetBytes: Int) -> TransportSendResult {
+        guard !inbox.isClosed else { return .closed }
+        return TransportSendResult(buffered: connection.bufferedByteCount, budgetBytes: budgetBytes, limits: connection.sendBufferLimits)
+    }
 
     /// Takes the events received since the last call.
     ///
@@ -212,13 +247,29 @@ public final class WebSocketClientTransportConnection: TransportConnection, @unc
     /// Sends `frame` as one binary message (queued while the connection is opening).
     ///
     /// - Parameter frame: The frame's bytes.
-    public func send(_ frame: [UInt8]) {
-        guard !inbox.isClosed else { return }
-        _ = client.send(binary: frame)
+    /// - Returns: The WebSocket client's ``SendResult`` as a ``TransportSendResult``:
+    ///   ``TransportSendResult/backedUp`` when its send buffer (or, while opening, its queue) is
+    ///   full, ``TransportSendResult/closed`` once either side closed.
+    @discardableResult
+    public func send(_ frame: [UInt8]) -> TransportSendResult {
+        guard !inbox.isClosed else { return .closed }
+        return TransportSendResult(client.send(binary: frame))
     }
 
     /// Bytes queued in the WebSocket send buffer.
     public var bufferedBytes: Int { client.connection?.bufferedByteCount ?? 0 }
+
+    /// Whether a frame sent now would be taken: `backedUp` when more than `budgetBytes` are
+    /// queued or the send buffer is at its hard limit (``SendBufferLimits/hardLimit``).
+    ///
+    /// - Parameter budgetBytes: The most bytes the sender lets wait in the connection.
+    /// - Returns: What ``send(_:)`` would do with a frame now (while the socket is still
+    ///   opening, `taken`: the client queues the frame).
+    public func readiness(budgetBytes: Int) -> TransportSendResult {
+        guard !inbox.isClosed else { return .closed }
+        guard let connection = client.connection else { return .taken }
+        return TransportSendResult(buffered: connection.bufferedByteCount, budgetBytes: budgetBytes, limits: connection.sendBufferLimits)
+    }
 
     /// Takes the events received since the last call.
     ///

@@ -35,6 +35,7 @@ extension FrameCompressor {
     ///   - budgetBytes: The most bytes the caller lets wait in the connection before it skips
     ///     this message; `Int.max` to be limited only by the transport's own buffer.
     /// - Returns: What became of the message.
+    @discardableResult
     func send(_ message: Message, over connection: any TransportConnection, budgetBytes: Int = .max) -> MessageSendOutcome {
         let readiness = connection.readiness(budgetBytes: budgetBytes)
         guard readiness == .taken else { return .notSent(readiness) }

@@ -5,9 +5,9 @@ import Synchronization
 /// Besides the ``TransportConnection`` contract it lets tests change the weather: new
 /// ``LinkConditions`` (for example lifting a bandwidth cap), stalls, and abrupt disconnects.
 ///
-/// `@unchecked Sendable`: the shared links live in the pipe's `Mutex`; this end's own
+/// Thread-safe: the shared links live in the pipe's `Mutex`; this end's own
 /// closed flag lives in a `Mutex` too.
-public final class SimulatedConnection: TransportConnection, @unchecked Sendable {
+public final class SimulatedConnection: TransportConnection, Sendable {
     let pipe: SimulatedPipe
     /// Whether this is the client's end (it sends upstream and receives downstream).
     public let isClient: Bool

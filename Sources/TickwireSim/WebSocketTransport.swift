@@ -5,8 +5,8 @@ import TickwireWebSocket
 public let tickwireWebSocketSubprotocol = "tickwire.v1"
 
 /// An inbox of transport events filled on a WebSocket loop thread and drained on the tick
-/// thread. `@unchecked Sendable`: every field lives in the `Mutex`.
-final class TransportInbox: @unchecked Sendable {
+/// thread; every field lives in the `Mutex`.
+final class TransportInbox: Sendable {
     private struct State {
         var events: [TransportEvent] = []
         var isClosed = false
@@ -61,8 +61,8 @@ extension TransportSendResult {
 /// One WebSocket connection accepted by a ``WebSocketTransportServer``, seen as a
 /// ``TransportConnection``: binary messages in and out, one frame per message.
 ///
-/// `@unchecked Sendable`: the inbox is Mutex-protected and the wrapped connection is Sendable.
-public final class WebSocketServerTransportConnection: TransportConnection, @unchecked Sendable {
+/// Thread-safe: the inbox is Mutex-protected and the wrapped connection is Sendable.
+public final class WebSocketServerTransportConnection: TransportConnection, Sendable {
     let connection: WebSocketConnection
     let inbox = TransportInbox()
 
@@ -117,10 +117,10 @@ public final class WebSocketServerTransportConnection: TransportConnection, @unc
 /// `tickwire.v1` subprotocol and turns their binary messages into frames.
 ///
 /// The server's loop thread fills Mutex-protected inboxes; the host drains them once per
-/// tick. `@unchecked Sendable`: the pending list and the connection map live in a `Mutex`.
-public final class WebSocketTransportServer: TransportListener, @unchecked Sendable {
-    /// The connections, shared with the server's handler. `@unchecked Sendable`: its state is in the `Mutex`.
-    private final class Registry: @unchecked Sendable {
+/// tick. The pending list and the connection map live in a `Mutex`.
+public final class WebSocketTransportServer: TransportListener, Sendable {
+    /// The connections, shared with the server's handler; its state is in the `Mutex`.
+    private final class Registry: Sendable {
         struct State {
             var pending: [WebSocketServerTransportConnection] = []
             var byID: [UInt64: WebSocketServerTransportConnection] = [:]
@@ -129,7 +129,7 @@ public final class WebSocketTransportServer: TransportListener, @unchecked Senda
     }
 
     private let registry = Registry()
-    private var server: WebSocketServer?
+    private let server: WebSocketServer
 
     /// Creates and starts a server.
     ///
@@ -170,7 +170,7 @@ public final class WebSocketTransportServer: TransportListener, @unchecked Senda
     }
 
     /// The address the server listens on (with the port the kernel chose for port 0).
-    public var address: SocketAddress? { server?.address }
+    public var address: SocketAddress? { server.address }
 
     /// Takes the connections opened since the last call.
     ///
@@ -188,15 +188,14 @@ public final class WebSocketTransportServer: TransportListener, @unchecked Senda
     ///
     /// - Parameter body: The sending.
     public func batchingSends(_ body: () -> Void) {
-        guard let loop = server?.loop else { return body() }
-        loop.withHeldWakeups(body)
+        server.loop.withHeldWakeups(body)
     }
 
     /// Closes every connection and stops the server.
     ///
     /// - Parameter timeout: How long to wait for close handshakes.
     public func shutdown(timeout: Duration = .seconds(2)) {
-        server?.shutdown(timeout: timeout)
+        server.shutdown(timeout: timeout)
     }
 }
 
@@ -204,9 +203,9 @@ public final class WebSocketTransportServer: TransportListener, @unchecked Senda
 ///
 /// One instance is one connection: it does not reconnect on its own (the session layer
 /// resumes over a new connection, with its token). Frames sent before the socket opens are
-/// queued and go out once it does. `@unchecked Sendable`: the inbox is Mutex-protected and
+/// queued and go out once it does. Thread-safe: the inbox is Mutex-protected and
 /// the client is Sendable.
-public final class WebSocketClientTransportConnection: TransportConnection, @unchecked Sendable {
+public final class WebSocketClientTransportConnection: TransportConnection, Sendable {
     let inbox = TransportInbox()
     private let client: WebSocketClient
     private static let nextID = Atomic<UInt64>(1)

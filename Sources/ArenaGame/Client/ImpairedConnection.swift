@@ -11,8 +11,8 @@ import TickwireSim
 /// ``TickClock`` given, and delayed frames move on every ``drain()``, which the client
 /// session calls each tick.
 ///
-/// `@unchecked Sendable`: every mutable field lives in the `Mutex`.
-public final class ImpairedConnection: TransportConnection, @unchecked Sendable {
+/// Thread-safe: every mutable field lives in the `Mutex`.
+public final class ImpairedConnection: TransportConnection, Sendable {
     /// How bad the network is.
     public struct Impairment: Hashable, Sendable {
         /// Added one-way delay in seconds, each direction.

@@ -21,8 +21,6 @@ struct SimulatedLink {
     /// When the receiver learns the connection closed, if it has.
     var closesAt: Int64?
     var closeReason: TransportCloseReason = .connectionLost
-    var bytesSent = 0
-    var framesSent = 0
     var framesLost = 0
 
     init(conditions: LinkConditions, seed: UInt64) {
@@ -46,8 +44,6 @@ struct SimulatedLink {
     @discardableResult
     mutating func send(_ bytes: [UInt8], now: Int64) -> Bool {
         guard closesAt == nil else { return false }
-        framesSent += 1
-        bytesSent += bytes.count
         var leaves = max(now, busyUntil, stalledUntil)
         if let bandwidth = conditions.bandwidth, bandwidth > 0 {
             leaves += Int64(bytes.count) * 1_000_000_000 / Int64(bandwidth)

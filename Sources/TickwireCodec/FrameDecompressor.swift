@@ -42,9 +42,8 @@ public final class FrameDecompressor {
     ///   - limits: The limits every frame must respect.
     /// - Throws: ``FrameError/zlibSetup(_:)`` when zlib cannot allocate its state (streaming
     ///   mode; per-frame mode allocates at the first compressed frame and throws then).
-    public init(mode: CompressionMode = .none, limits: FrameLimits = .standard) throws(FrameError) {
-        self.mode = mode
-        self.limits = limits
+    public convenience init(mode: CompressionMode = .none, limits: FrameLimits = .standard) throws(FrameError) {
+        var inflater: Inflater?
         if mode == .streaming {
             do throws(ZlibError) {
                 inflater = try Inflater(format: .raw, windowBits: 15)
@@ -52,6 +51,23 @@ public final class FrameDecompressor {
                 throw .zlibSetup(error)
             }
         }
+        self.init(mode: mode, limits: limits, inflater: inflater)
+    }
+
+    private init(mode: CompressionMode, limits: FrameLimits, inflater: Inflater?) {
+        self.mode = mode
+        self.limits = limits
+        self.inflater = inflater
+    }
+
+    /// Creates a ``CompressionMode/none`` decompressor, which cannot fail: it never sets up zlib.
+    ///
+    /// For the handshake, before a mode is agreed, and for connections that compress nothing.
+    ///
+    /// - Parameter limits: The limits every frame must respect.
+    /// - Returns: A decompressor that refuses compressed frames.
+    public static func uncompressed(limits: FrameLimits = .standard) -> FrameDecompressor {
+        FrameDecompressor(mode: .none, limits: limits, inflater: nil)
     }
 
     /// The inflater for a compressed frame; per-frame mode makes it on first use.

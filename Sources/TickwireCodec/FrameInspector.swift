@@ -40,8 +40,8 @@ public final class FrameInspector {
         self.schema = schema
         self.limits = limits
         self.codec = SnapshotCodec(schema: schema)
-        self.toClient = try? FrameDecompressor(mode: .none, limits: limits)
-        self.toServer = try? FrameDecompressor(mode: .none, limits: limits)
+        self.toClient = .uncompressed(limits: limits)
+        self.toServer = .uncompressed(limits: limits)
     }
 
     /// Describes one frame, decoding it in the connection's state (compression, baselines).

@@ -72,20 +72,13 @@ public final class ClientSession<G: Game> {
         self.clock = clock
         self.configuration = configuration
         self.codec = SnapshotCodec(schema: game.schema, limits: configuration.codecLimits)
-        // Mode none cannot fail to set up.
-        self.compressor = (try? FrameCompressor(mode: .none, limits: configuration.frameLimits)) ?? ClientSession.unreachableCompressor()
-        self.decompressor = (try? FrameDecompressor(mode: .none, limits: configuration.frameLimits)) ?? ClientSession.unreachableDecompressor()
+        self.compressor = .uncompressed(limits: configuration.frameLimits)
+        self.decompressor = .uncompressed(limits: configuration.frameLimits)
         self.received = SnapshotHistory(capacity: configuration.historySize)
         self.buffer = InterpolationBuffer(capacity: configuration.interpolationCapacity, maximumExtrapolation: configuration.maximumExtrapolation)
         self.delay = ClientSession.makeDelay(configuration, interval: 0.05)
         self.smoother = CorrectionSmoother(halfLife: configuration.correctionHalfLife, snapDistance: configuration.correctionSnapDistance)
     }
-
-    /// In per-frame mode, bodies shorter than this are sent uncompressed.
-    static var smallestCompressedBody: Int { 128 }
-
-    static func unreachableCompressor() -> FrameCompressor { preconditionFailure("FrameCompressor(mode: .none) cannot fail") }
-    static func unreachableDecompressor() -> FrameDecompressor { preconditionFailure("FrameDecompressor(mode: .none) cannot fail") }
 
     static func makeDelay(_ configuration: ClientConfiguration, interval: Double) -> InterpolationDelay {
         var delay = InterpolationDelay(snapshotInterval: interval)
@@ -102,8 +95,8 @@ public final class ClientSession<G: Game> {
     public func connect(over connection: any TransportConnection) {
         self.connection?.close()
         self.connection = connection
-        compressor = (try? FrameCompressor(mode: .none, limits: configuration.frameLimits)) ?? compressor
-        decompressor = (try? FrameDecompressor(mode: .none, limits: configuration.frameLimits)) ?? decompressor
+        compressor = .uncompressed(limits: configuration.frameLimits)
+        decompressor = .uncompressed(limits: configuration.frameLimits)
         received.removeAll()
         buffer.removeAll()
         playback.reset()
@@ -175,20 +168,20 @@ public final class ClientSession<G: Game> {
         }
     }
 
+    /// Sends `message` through the send pipeline (the compressor alone decides on compression).
+    /// A frame refused after it joined the streaming history has closed the connection: the
+    /// session is then disconnected, and ``connect(over:)`` resumes it with fresh streams.
     private func send(_ message: Message) {
         guard let connection else { return }
-        let frame: [UInt8]
-        if compressor.mode == .perFrame, message.type != .hello,
-           let body = try? message.encodeBody(limits: configuration.frameLimits), body.count < ClientSession.smallestCompressedBody {
-            // Inputs, acknowledgements and pings are a few dozen bytes that deflate cannot
-            // shrink; a per-frame frame may always go uncompressed.
-            frame = Frame(type: message.type, body: body).bytes
-        } else {
-            guard let encoded = try? compressor.encode(message) else { return }
-            frame = encoded
+        switch compressor.send(message, over: connection) {
+        case .sent(let bytes):
+            bytesOut.add(bytes, at: clock.now)
+        case .closedBrokenStream(let result):
+            self.connection = nil
+            status = .disconnected("the connection refused a compressed frame (\(result)); the compression stream would break")
+        case .notSent:
+            break
         }
-        connection.send(frame)
-        bytesOut.add(frame.count, at: clock.now)
     }
 
     private func handle(_ bytes: [UInt8], now: Timestamp) {

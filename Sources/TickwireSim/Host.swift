@@ -164,10 +164,8 @@ public final class Host<G: Game> {
 
     private func reject(_ connection: any TransportConnection, _ reason: Message.Reject.Reason, _ text: String) {
         rejections[reason, default: 0] += 1
-        if let frame = try? FrameCompressor(mode: .none, limits: configuration.frameLimits)
-            .encode(.reject(Message.Reject(reason: reason, text: String(text.utf8.prefix(configuration.frameLimits.maximumTextBytes)) ?? ""))) {
-            connection.send(frame)
-        }
+        let text = String(text.utf8.prefix(configuration.frameLimits.maximumTextBytes)) ?? ""
+        FrameCompressor.uncompressed(limits: configuration.frameLimits).send(.reject(Message.Reject(reason: reason, text: text)), over: connection)
         connection.close()
     }
 
@@ -194,7 +192,7 @@ public final class Host<G: Game> {
 
         if let token = hello.resumeToken, let client = room.client(withToken: token) {
             if let old = client.connection {
-                _ = client.send(.disconnect(Message.Disconnect(reason: .replaced)), now: now)
+                client.send(.disconnect(Message.Disconnect(reason: .replaced)), now: now)
                 old.close()
             }
             do {
@@ -226,9 +224,7 @@ public final class Host<G: Game> {
             clientID: client.id, tickRate: UInt16(clamping: room.loop.rate), currentTick: room.tick,
             serverTime: UInt64(max(0, clock.now.nanoseconds / 1000)), compression: compression, resumeToken: client.token)
         // The welcome is part of the handshake: never compressed, never in the compression stream.
-        if let frame = try? FrameCompressor(mode: .none, limits: configuration.frameLimits).encode(.welcome(welcome)) {
-            connection.send(frame)
-        }
+        FrameCompressor.uncompressed(limits: configuration.frameLimits).send(.welcome(welcome), over: connection)
     }
 
     private func makeToken() -> [UInt8] {

@@ -13,7 +13,9 @@ public struct HostConfiguration: Sendable {
     public var historySize = 32
     /// Send a snapshot every this many ticks (per client; see ``Room/setSnapshotInterval(_:for:)``).
     public var snapshotInterval = 1
-    /// A client whose transport holds more than this many unsent bytes skips snapshots.
+    /// A client whose transport holds more than this many unsent bytes skips snapshots: the
+    /// budget of ``TransportConnection/readiness(budgetBytes:)``, asked before each snapshot
+    /// is encoded (the next delta is still against the last snapshot the client acknowledged).
     public var outboundBudgetBytes = 64 * 1024
     /// A connected client silent for this long is disconnected (and may resume).
     public var clientTimeout: Duration = .seconds(5)
@@ -25,10 +27,12 @@ public struct HostConfiguration: Sendable {
     public var inputQueueLimit = 16
     /// Compression modes in order of preference; the first the client offers is used.
     ///
-    /// Per-frame comes first: with it the host deflates a client's snapshots only while that
-    /// makes them at least 10% smaller, probing again every 32 frames, and sends them as they
-    /// are otherwise (bit-packed deltas seldom shrink, and deflate is most of a tick's cost per
-    /// client). A streaming sender must deflate every frame to keep both histories in step.
+    /// Per-frame comes first: with it the host's ``FrameCompressor`` deflates a client's frames
+    /// only from ``FrameCompressor/smallestDeflatedBodyBytes`` up and only while that makes them
+    /// at least 10% smaller, probing again every ``FrameCompressor/probeInterval`` frames, and
+    /// sends them as they are otherwise (bit-packed deltas seldom shrink, and deflate is most of
+    /// a tick's cost per client). A streaming sender must deflate every frame to keep both
+    /// histories in step.
     public var compressionPreference: [CompressionMode] = [.perFrame, .streaming]
     /// Room names clients may join; a hello naming another is rejected. The empty name is the default room.
     public var rooms: [String] = [""]

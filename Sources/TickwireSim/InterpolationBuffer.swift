@@ -46,6 +46,10 @@ public struct InterpolationBuffer: Sendable {
     private func time(_ index: Int) -> Double { times[slot(index)] }
 
     /// The `index`th snapshot, oldest first (`index` below ``count``).
+    ///
+    /// The `count` slots from `head` always hold a snapshot (``insert(_:serverTime:)`` fills a
+    /// slot as it counts it, `dropOldest()` empties only the slot it counts out), so an empty
+    /// one is a broken invariant of this type, never a caller's input: it stops the program.
     private func snapshot(_ index: Int) -> Snapshot {
         guard let snapshot = slots[slot(index)] else {
             preconditionFailure("interpolation buffer slot \(index) of \(count) is empty")

@@ -26,13 +26,23 @@ public final class RecordingConnection: TransportConnection {
     /// The wrapped connection's id.
     public var connectionID: UInt64 { inner.connectionID }
 
-    /// Records the frame as sent to the server, then sends it.
+    /// Sends the frame, and records it as sent to the server when the wrapped connection took it.
     ///
     /// - Parameter frame: The frame's bytes.
-    public func send(_ frame: [UInt8]) {
-        if !inner.isClosed { recorder.record(direction: .toServer, time: clock.now, bytes: frame) }
-        inner.send(frame)
+    /// - Returns: The wrapped connection's answer.
+    @discardableResult
+    public func send(_ frame: [UInt8]) -> TransportSendResult {
+        let now = clock.now
+        let result = inner.send(frame)
+        if result == .taken { recorder.record(direction: .toServer, time: now, bytes: frame) }
+        return result
     }
+
+    /// The wrapped connection's readiness.
+    ///
+    /// - Parameter budgetBytes: The most bytes the sender lets wait in the connection.
+    /// - Returns: What the wrapped connection would do with a frame now.
+    public func readiness(budgetBytes: Int) -> TransportSendResult { inner.readiness(budgetBytes: budgetBytes) }
 
     /// The wrapped connection's queued bytes.
     public var bufferedBytes: Int { inner.bufferedBytes }

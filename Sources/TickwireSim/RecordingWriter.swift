@@ -17,7 +17,7 @@ import TickwireCodec
 ///
 /// Thread-safe: every call takes the writer's `Mutex`, so the socket thread and the tick
 /// thread may both record. Writes go through a stdio buffer; ``close()`` flushes them.
-public final class RecordingWriter: @unchecked Sendable {  // @unchecked: `state` is a Mutex.
+public final class RecordingWriter: Sendable {
     private struct State {
         var file: UnsafeMutablePointer<FILE>?
         var failure: RecordingWriterError?

@@ -7,7 +7,9 @@ import TickwireCodec
 /// snapshot, and sends each client that is due one a delta against the newest snapshot it
 /// acknowledged that is still in its history (else a full snapshot), filtered by the
 /// interest filter and stamped with the last input applied for it. A client whose
-/// transport holds more than the outbound budget skips the snapshot instead.
+/// connection is backed up (``TransportConnection/readiness(budgetBytes:)`` with the outbound
+/// budget) skips the snapshot instead, before it is encoded, so no compression stream ever
+/// holds a snapshot that was not sent.
 ///
 /// Not thread-safe: driven by its host on the tick thread.
 public final class Room<G: Game> {
@@ -31,7 +33,6 @@ public final class Room<G: Game> {
     private var totals = RoomMetrics()
     private var bytesOut = RateMeter()
     private var bytesIn = RateMeter()
-    private var snapshotSendTimes: [UInt32: Int64] = [:]
     private var cpu: CPUUsage?
     private var nextStatsAt: Timestamp?
     /// Where the tick figures of stats messages come from: the owning host's passes (see
@@ -133,7 +134,7 @@ public final class Room<G: Game> {
     }
 
     func disconnect(_ client: RoomClient<G>, reason: Message.Disconnect.Reason, now: Timestamp) {
-        _ = client.send(.disconnect(Message.Disconnect(reason: reason)), now: now)
+        client.send(.disconnect(Message.Disconnect(reason: reason)), now: now)
         client.connection?.close()
         client.connection = nil
         client.disconnectedAt = now
@@ -202,7 +203,7 @@ public final class Room<G: Game> {
             connectedClients: UInt32(clamping: connected), bytesOutPerSecond: UInt64(max(0, bytesOut.perSecond)))
         for id in clientOrder {
             guard let client = clients[id], client.isConnected else { continue }
-            if let count = client.send(.stats(stats), now: now) { bytesOut.add(count, at: now) }
+            if let count = client.send(.stats(stats), now: now).sentBytes { bytesOut.add(count, at: now) }
         }
     }
 
@@ -249,7 +250,7 @@ public final class Room<G: Game> {
             client.enqueue(input, game: game, limit: configuration.inputQueueLimit)
         case .ping(let ping):
             let pong = Message.Pong(clientTime: ping.clientTime, serverTime: UInt64(max(0, now.nanoseconds / 1000)))
-            if let count = client.send(.pong(pong), now: now) { bytesOut.add(count, at: now) }
+            if let count = client.send(.pong(pong), now: now).sentBytes { bytesOut.add(count, at: now) }
         case .disconnect:
             remove(client.id)
         default:
@@ -269,6 +270,11 @@ public final class Room<G: Game> {
         }
     }
 
+    private func countSkippedSnapshot(for client: RoomClient<G>) {
+        client.metrics.snapshotsSkipped += 1
+        totals.snapshotsSkipped += 1
+    }
+
     private func send(_ snapshot: Snapshot, now: Timestamp) {
         let serverTime = UInt64(max(0, now.nanoseconds / 1000))
         // Without an interest filter every client sees the same snapshot, so deltas against
@@ -279,9 +285,15 @@ public final class Room<G: Game> {
         for id in clientOrder {
             guard let client = clients[id], let connection = client.connection else { continue }
             guard Int(tick % UInt32(client.snapshotInterval)) == Int(client.id % UInt32(client.snapshotInterval)) else { continue }
-            if connection.bufferedBytes > configuration.outboundBudgetBytes {
-                client.metrics.snapshotsSkipped += 1
-                totals.snapshotsSkipped += 1
+            // The one backpressure signal, asked before anything is encoded: a backed-up client
+            // skips this snapshot, and its next delta is still against the last one it acknowledged.
+            switch connection.readiness(budgetBytes: configuration.outboundBudgetBytes) {
+            case .taken:
+                break
+            case .backedUp:
+                countSkippedSnapshot(for: client)
+                continue
+            case .closed:
                 continue
             }
             let view: Snapshot
@@ -314,7 +326,16 @@ public final class Room<G: Game> {
             let message = Message.Snapshot(
                 tick: tick, baselineTick: baseline?.tick, lastProcessedInput: client.lastAppliedSequence,
                 serverTime: serverTime, delta: delta)
-            guard let count = client.sendSnapshot(.snapshot(message), now: now, limits: configuration.frameLimits) else { continue }
+            let count: Int
+            switch client.send(.snapshot(message), now: now, budgetBytes: configuration.outboundBudgetBytes) {
+            case .sent(let bytes):
+                count = bytes
+            case .notSent(.backedUp):
+                countSkippedSnapshot(for: client)
+                continue
+            case .notSent, .closedBrokenStream:
+                continue
+            }
             client.sent.store(view)
             client.recordSendTime(tick: tick, time: now.nanoseconds)
             client.needsFullSnapshot = false

@@ -8,16 +8,8 @@ final class RoomClient<G: Game> {
     let id: UInt32
     let token: [UInt8]
     var connection: (any TransportConnection)?
+    /// The client's compression stream; it alone decides which frames are deflated.
     var compressor: FrameCompressor
-    var compression: CompressionMode
-    /// Per-frame mode only: whether deflating snapshots has recently made them at least 10%
-    /// smaller. When it has not, snapshots go uncompressed (each per-frame frame stands
-    /// alone, so this is allowed) and deflate is tried again every ``compressionProbeInterval``
-    /// frames. Snapshots whose delta is under ``Message/smallSnapshotBytes`` are never deflated:
-    /// a few bytes saved are not worth a deflate call.
-    var compressionPays = true
-    var framesUntilProbe = 0
-    static var compressionProbeInterval: Int { 32 }
     var decompressor: FrameDecompressor
     /// The snapshots sent to this client (after its interest filter), by tick.
     var sent: SnapshotHistory
@@ -48,7 +40,6 @@ final class RoomClient<G: Game> {
         self.connection = connection
         self.compressor = try RoomClient.makeCompressor(compression, configuration: configuration)
         self.decompressor = try FrameDecompressor(mode: compression, limits: configuration.frameLimits)
-        self.compression = compression
         self.sent = SnapshotHistory(capacity: configuration.historySize)
         self.sentTimes = Array(repeating: (0, -1), count: max(1, configuration.historySize))
         self.snapshotInterval = max(1, configuration.snapshotInterval)
@@ -67,9 +58,6 @@ final class RoomClient<G: Game> {
         self.connection = connection
         compressor = try RoomClient.makeCompressor(compression, configuration: configuration)
         decompressor = try FrameDecompressor(mode: compression, limits: configuration.frameLimits)
-        self.compression = compression
-        compressionPays = true
-        framesUntilProbe = 0
         sent.removeAll()
         sentTimes = Array(repeating: (0, -1), count: sentTimes.count)
         acknowledgedTick = nil
@@ -93,44 +81,29 @@ final class RoomClient<G: Game> {
         return entry.tick == tick && entry.time >= 0 ? entry.time : nil
     }
 
-    /// Sends `message` and counts its bytes.
-    func send(_ message: Message, now: Timestamp) -> Int? {
-        guard let connection else { return nil }
-        let frame: [UInt8]
-        if compression == .perFrame, let body = try? message.encodeBody(limits: compressor.limits), body.count < 128 {
-            // Pongs and disconnects are a few bytes that deflate cannot shrink; a per-frame
-            // frame may always go uncompressed.
-            frame = Frame(type: message.type, body: body).bytes
-        } else {
-            guard let encoded = try? compressor.encode(message) else { return nil }
-            frame = encoded
+    /// Sends `message` through the send pipeline and counts its bytes.
+    ///
+    /// - Parameters:
+    ///   - message: The message.
+    ///   - now: The time, for the byte rate.
+    ///   - budgetBytes: The most bytes this client may have waiting before the message is
+    ///     skipped (the outbound budget for snapshots); by default only the transport's limit.
+    /// - Returns: What became of it. After ``MessageSendOutcome/closedBrokenStream(_:)`` the
+    ///   client is disconnected (it may resume).
+    @discardableResult
+    func send(_ message: Message, now: Timestamp, budgetBytes: Int = .max) -> MessageSendOutcome {
+        guard let connection else { return .notSent(.closed) }
+        let outcome = compressor.send(message, over: connection, budgetBytes: budgetBytes)
+        switch outcome {
+        case .sent(let bytes):
+            bytesOut.add(bytes, at: now)
+        case .closedBrokenStream:
+            self.connection = nil
+            disconnectedAt = now
+        case .notSent:
+            break
         }
-        connection.send(frame)
-        bytesOut.add(frame.count, at: now)
-        return frame.count
-    }
-
-    /// Sends a snapshot message, deflating it only when that pays (see ``compressionPays``).
-    func sendSnapshot(_ message: Message, now: Timestamp, limits: FrameLimits) -> Int? {
-        guard let connection else { return nil }
-        let frame: [UInt8]
-        if compression == .perFrame, !compressionPays && framesUntilProbe > 0 || message.isSmallSnapshot {
-            if !compressionPays { framesUntilProbe -= 1 }
-            guard let body = try? message.encodeBody(limits: limits), body.count + 1 <= limits.maximumFrameBytes else { return nil }
-            frame = Frame(type: message.type, body: body).bytes
-        } else {
-            let rawBefore = compressor.uncompressedByteCount
-            guard let encoded = try? compressor.encode(message) else { return nil }
-            frame = encoded
-            if compression == .perFrame {
-                let raw = compressor.uncompressedByteCount - rawBefore
-                compressionPays = frame.count * 10 <= raw * 9
-                framesUntilProbe = compressionPays ? 0 : RoomClient.compressionProbeInterval
-            }
-        }
-        connection.send(frame)
-        bytesOut.add(frame.count, at: now)
-        return frame.count
+        return outcome
     }
 
     /// Queues the inputs of an input message that are newer than any received before.
@@ -147,15 +120,5 @@ final class RoomClient<G: Game> {
             inputQueue.append((sequence, input))
         }
         if inputQueue.count > limit { inputQueue.removeFirst(inputQueue.count - limit) }
-    }
-}
-
-extension Message {
-    /// Snapshot deltas shorter than this go uncompressed in per-frame mode.
-    static var smallSnapshotBytes: Int { 256 }
-
-    var isSmallSnapshot: Bool {
-        if case .snapshot(let snapshot) = self { return snapshot.delta.count < Message.smallSnapshotBytes }
-        return false
     }
 }

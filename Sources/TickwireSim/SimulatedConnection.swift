@@ -5,9 +5,9 @@ import Synchronization
 /// Besides the ``TransportConnection`` contract it lets tests change the weather: new
 /// ``LinkConditions`` (for example lifting a bandwidth cap), stalls, and abrupt disconnects.
 ///
-/// `@unchecked Sendable`: the shared links live in the pipe's `Mutex`; this end's own
+/// Thread-safe: the shared links live in the pipe's `Mutex`; this end's own
 /// closed flag lives in a `Mutex` too.
-public final class SimulatedConnection: TransportConnection, @unchecked Sendable {
+public final class SimulatedConnection: TransportConnection, Sendable {
     let pipe: SimulatedPipe
     /// Whether this is the client's end (it sends upstream and receives downstream).
     public let isClient: Bool
@@ -26,11 +26,19 @@ public final class SimulatedConnection: TransportConnection, @unchecked Sendable
 
     /// Queues `frame` on this end's outgoing link.
     ///
+    /// The link has no send buffer limit (frames wait behind its bandwidth cap as long as it
+    /// takes), so it never answers ``TransportSendResult/backedUp``: a host finds a backed-up
+    /// simulated client through ``readiness(budgetBytes:)``, from ``bufferedBytes``.
+    ///
     /// - Parameter frame: The frame's bytes.
-    public func send(_ frame: [UInt8]) {
-        guard !isClosed else { return }
+    /// - Returns: ``TransportSendResult/taken`` (a lossy link may still lose it on the way), or
+    ///   ``TransportSendResult/closed`` once this end or the link is closed.
+    @discardableResult
+    public func send(_ frame: [UInt8]) -> TransportSendResult {
+        guard !isClosed else { return .closed }
         let now = pipe.now
-        pipe.links.withLock { $0[toClient: !isClient].send(frame, now: now) }
+        let isTaken = pipe.links.withLock { $0[toClient: !isClient].send(frame, now: now) }
+        return isTaken ? .taken : .closed
     }
 
     /// Bytes sent from this end that have not left it yet (queued behind the bandwidth cap or a stall).

@@ -21,8 +21,6 @@ struct SimulatedLink {
     /// When the receiver learns the connection closed, if it has.
     var closesAt: Int64?
     var closeReason: TransportCloseReason = .connectionLost
-    var bytesSent = 0
-    var framesSent = 0
     var framesLost = 0
 
     init(conditions: LinkConditions, seed: UInt64) {
@@ -40,10 +38,12 @@ struct SimulatedLink {
         return Int64(random.next() % UInt64(jitter + 1))
     }
 
-    mutating func send(_ bytes: [UInt8], now: Int64) {
-        guard closesAt == nil else { return }
-        framesSent += 1
-        bytesSent += bytes.count
+    /// Puts a frame on the link; a lossy link may lose it on the way.
+    ///
+    /// - Returns: `false` when the link is closing and refused the frame.
+    @discardableResult
+    mutating func send(_ bytes: [UInt8], now: Int64) -> Bool {
+        guard closesAt == nil else { return false }
         var leaves = max(now, busyUntil, stalledUntil)
         if let bandwidth = conditions.bandwidth, bandwidth > 0 {
             leaves += Int64(bytes.count) * 1_000_000_000 / Int64(bandwidth)
@@ -58,7 +58,7 @@ struct SimulatedLink {
         } else {
             if unitRandom() < conditions.lossRate {
                 framesLost += 1
-                return
+                return true
             }
             var arrives = leaves + latency + jitterSample()
             if unitRandom() < conditions.reorderRate { arrives += latency + conditions.jitter.wholeNanoseconds }
@@ -69,6 +69,7 @@ struct SimulatedLink {
             }
         }
         nextOrder += 1
+        return true
     }
 
     private mutating func append(_ packet: Packet) {

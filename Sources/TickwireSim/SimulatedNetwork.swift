@@ -11,9 +11,9 @@ import TickwireCodec
 /// ``wireDigest``, so tests can check that two runs put the same bytes on the wire at the
 /// same times.
 ///
-/// `@unchecked Sendable`: all mutable state lives in `Mutex`es (the network's counters here,
+/// Thread-safe: all mutable state lives in `Mutex`es (the network's counters here,
 /// each connection's links in its pipe).
-public final class SimulatedNetwork: TransportListener, @unchecked Sendable {
+public final class SimulatedNetwork: TransportListener, Sendable {
     struct State {
         var random: SplitMix64
         var nextConnectionID: UInt64 = 1

@@ -2,8 +2,8 @@ import Synchronization
 
 /// The two directions of one simulated connection, shared by its two ends.
 ///
-/// `@unchecked Sendable`: the links live in a `Mutex`; the other properties are immutable.
-final class SimulatedPipe: @unchecked Sendable {
+/// Thread-safe: the links live in a `Mutex`; the other properties are immutable.
+final class SimulatedPipe: Sendable {
     struct Links {
         var upstream: SimulatedLink
         var downstream: SimulatedLink

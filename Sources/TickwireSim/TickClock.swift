@@ -67,8 +67,8 @@ public final class MonotonicClock: TickClock {
 /// A clock that moves only when told to: tests advance it by hand, and `sleep(until:)`
 /// jumps straight to the deadline, so a tick loop runs an hour of ticks in milliseconds.
 ///
-/// `@unchecked Sendable`: the only state, the current time, lives in a `Mutex`.
-public final class VirtualClock: TickClock, @unchecked Sendable {
+/// Thread-safe: the only state, the current time, lives in a `Mutex`.
+public final class VirtualClock: TickClock, Sendable {
     private let current: Mutex<Int64>
 
     /// Creates a virtual clock reading `start`.

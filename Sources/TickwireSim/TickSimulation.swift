@@ -53,6 +53,11 @@ public final class TickSimulation<G: Game> {
     }
 
     /// The first room the host opened (with the default configuration, the room named "").
+    ///
+    /// - Precondition: The host has a room: ``HostConfiguration/rooms`` names at least one, or
+    ///   a client has opened one on demand. Asking a roomless host for its room is a mistake in
+    ///   the test that drives the simulation, so it stops there rather than return an optional
+    ///   every test would unwrap.
     public var room: Room<G> {
         guard let name = host.roomNames.first, let room = host.room(named: name) else {
             preconditionFailure("the host has no room: configure at least one in HostConfiguration.rooms")

@@ -5,8 +5,8 @@ import TickwireWebSocket
 public let tickwireWebSocketSubprotocol = "tickwire.v1"
 
 /// An inbox of transport events filled on a WebSocket loop thread and drained on the tick
-/// thread. `@unchecked Sendable`: every field lives in the `Mutex`.
-final class TransportInbox: @unchecked Sendable {
+/// thread; every field lives in the `Mutex`.
+final class TransportInbox: Sendable {
     private struct State {
         var events: [TransportEvent] = []
         var isClosed = false
@@ -38,11 +38,31 @@ final class TransportInbox: @unchecked Sendable {
     }
 }
 
+extension TransportSendResult {
+    /// The transport's view of a WebSocket ``SendResult``: accepted (over the high-water mark
+    /// or not) is taken; a full buffer is backed up; a connection not open is closed.
+    init(_ result: SendResult) {
+        if result.isAccepted {
+            self = .taken
+        } else if result == .droppedBufferFull {
+            self = .backedUp
+        } else {
+            self = .closed
+        }
+    }
+
+    /// Readiness from a WebSocket send buffer: backed up over the sender's budget or at the
+    /// buffer's hard limit (where ``WebSocketConnection/send(_:)`` refuses).
+    init(buffered: Int, budgetBytes: Int, limits: SendBufferLimits) {
+        self = buffered > budgetBytes || buffered >= limits.hardLimit ? .backedUp : .taken
+    }
+}
+
 /// One WebSocket connection accepted by a ``WebSocketTransportServer``, seen as a
 /// ``TransportConnection``: binary messages in and out, one frame per message.
 ///
-/// `@unchecked Sendable`: the inbox is Mutex-protected and the wrapped connection is Sendable.
-public final class WebSocketServerTransportConnection: TransportConnection, @unchecked Sendable {
+/// Thread-safe: the inbox is Mutex-protected and the wrapped connection is Sendable.
+public final class WebSocketServerTransportConnection: TransportConnection, Sendable {
     let connection: WebSocketConnection
     let inbox = TransportInbox()
 
@@ -53,15 +73,30 @@ public final class WebSocketServerTransportConnection: TransportConnection, @unc
     /// The WebSocket connection's id.
     public var connectionID: UInt64 { connection.id }
 
-    /// Sends `frame` as one binary message; dropped when the send buffer is full or the connection closed.
+    /// Sends `frame` as one binary message.
     ///
     /// - Parameter frame: The frame's bytes.
-    public func send(_ frame: [UInt8]) {
-        _ = connection.send(binary: frame)
+    /// - Returns: The WebSocket connection's ``SendResult`` as a ``TransportSendResult``:
+    ///   ``TransportSendResult/backedUp`` when its send buffer is at its hard limit,
+    ///   ``TransportSendResult/closed`` once either side closed.
+    @discardableResult
+    public func send(_ frame: [UInt8]) -> TransportSendResult {
+        guard !inbox.isClosed else { return .closed }
+        return TransportSendResult(connection.send(binary: frame))
     }
 
     /// Bytes queued in the WebSocket send buffer.
     public var bufferedBytes: Int { connection.bufferedByteCount }
+
+    /// Whether a frame sent now would be taken: `backedUp` when more than `budgetBytes` are
+    /// queued or the send buffer is at its hard limit (``SendBufferLimits/hardLimit``).
+    ///
+    /// - Parameter budgetBytes: The most bytes the sender lets wait in the connection.
+    /// - Returns: What ``send(_:)`` would do with a frame now.
+    public func readiness(budgetBytes: Int) -> TransportSendResult {
+        guard !inbox.isClosed else { return .closed }
+        return TransportSendResult(buffered: connection.bufferedByteCount, budgetBytes: budgetBytes, limits: connection.sendBufferLimits)
+    }
 
     /// Takes the events received since the last call.
     ///
@@ -82,10 +117,10 @@ public final class WebSocketServerTransportConnection: TransportConnection, @unc
 /// `tickwire.v1` subprotocol and turns their binary messages into frames.
 ///
 /// The server's loop thread fills Mutex-protected inboxes; the host drains them once per
-/// tick. `@unchecked Sendable`: the pending list and the connection map live in a `Mutex`.
-public final class WebSocketTransportServer: TransportListener, @unchecked Sendable {
-    /// The connections, shared with the server's handler. `@unchecked Sendable`: its state is in the `Mutex`.
-    private final class Registry: @unchecked Sendable {
+/// tick. The pending list and the connection map live in a `Mutex`.
+public final class WebSocketTransportServer: TransportListener, Sendable {
+    /// The connections, shared with the server's handler; its state is in the `Mutex`.
+    private final class Registry: Sendable {
         struct State {
             var pending: [WebSocketServerTransportConnection] = []
             var byID: [UInt64: WebSocketServerTransportConnection] = [:]
@@ -94,7 +129,7 @@ public final class WebSocketTransportServer: TransportListener, @unchecked Senda
     }
 
     private let registry = Registry()
-    private var server: WebSocketServer?
+    private let server: WebSocketServer
 
     /// Creates and starts a server.
     ///
@@ -135,7 +170,7 @@ public final class WebSocketTransportServer: TransportListener, @unchecked Senda
     }
 
     /// The address the server listens on (with the port the kernel chose for port 0).
-    public var address: SocketAddress? { server?.address }
+    public var address: SocketAddress? { server.address }
 
     /// Takes the connections opened since the last call.
     ///
@@ -153,15 +188,14 @@ public final class WebSocketTransportServer: TransportListener, @unchecked Senda
     ///
     /// - Parameter body: The sending.
     public func batchingSends(_ body: () -> Void) {
-        guard let loop = server?.loop else { return body() }
-        loop.withHeldWakeups(body)
+        server.loop.withHeldWakeups(body)
     }
 
     /// Closes every connection and stops the server.
     ///
     /// - Parameter timeout: How long to wait for close handshakes.
     public func shutdown(timeout: Duration = .seconds(2)) {
-        server?.shutdown(timeout: timeout)
+        server.shutdown(timeout: timeout)
     }
 }
 
@@ -169,9 +203,9 @@ public final class WebSocketTransportServer: TransportListener, @unchecked Senda
 ///
 /// One instance is one connection: it does not reconnect on its own (the session layer
 /// resumes over a new connection, with its token). Frames sent before the socket opens are
-/// queued and go out once it does. `@unchecked Sendable`: the inbox is Mutex-protected and
+/// queued and go out once it does. Thread-safe: the inbox is Mutex-protected and
 /// the client is Sendable.
-public final class WebSocketClientTransportConnection: TransportConnection, @unchecked Sendable {
+public final class WebSocketClientTransportConnection: TransportConnection, Sendable {
     let inbox = TransportInbox()
     private let client: WebSocketClient
     private static let nextID = Atomic<UInt64>(1)
@@ -212,13 +246,29 @@ public final class WebSocketClientTransportConnection: TransportConnection, @unc
     /// Sends `frame` as one binary message (queued while the connection is opening).
     ///
     /// - Parameter frame: The frame's bytes.
-    public func send(_ frame: [UInt8]) {
-        guard !inbox.isClosed else { return }
-        _ = client.send(binary: frame)
+    /// - Returns: The WebSocket client's ``SendResult`` as a ``TransportSendResult``:
+    ///   ``TransportSendResult/backedUp`` when its send buffer (or, while opening, its queue) is
+    ///   full, ``TransportSendResult/closed`` once either side closed.
+    @discardableResult
+    public func send(_ frame: [UInt8]) -> TransportSendResult {
+        guard !inbox.isClosed else { return .closed }
+        return TransportSendResult(client.send(binary: frame))
     }
 
     /// Bytes queued in the WebSocket send buffer.
     public var bufferedBytes: Int { client.connection?.bufferedByteCount ?? 0 }
+
+    /// Whether a frame sent now would be taken: `backedUp` when more than `budgetBytes` are
+    /// queued or the send buffer is at its hard limit (``SendBufferLimits/hardLimit``).
+    ///
+    /// - Parameter budgetBytes: The most bytes the sender lets wait in the connection.
+    /// - Returns: What ``send(_:)`` would do with a frame now (while the socket is still
+    ///   opening, `taken`: the client queues the frame).
+    public func readiness(budgetBytes: Int) -> TransportSendResult {
+        guard !inbox.isClosed else { return .closed }
+        guard let connection = client.connection else { return .taken }
+        return TransportSendResult(buffered: connection.bufferedByteCount, budgetBytes: budgetBytes, limits: connection.sendBufferLimits)
+    }
 
     /// Takes the events received since the last call.
     ///

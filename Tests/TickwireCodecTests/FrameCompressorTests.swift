@@ -154,4 +154,60 @@ struct FrameCompressorTests {
         #expect(throws: FrameError.zlibSetup(.invalidLevel(10))) { try FrameCompressor(mode: .perFrame, level: 10) }
         #expect(throws: FrameError.zlibSetup(.invalidWindowBits(8))) { try FrameCompressor(mode: .streaming, windowBits: 8) }
     }
+
+    /// A compressible application message whose body is `count` bytes.
+    static func repetitive(_ count: Int) throws -> Message {
+        .application(type: try #require(MessageType(rawValue: 0x41)), body: [UInt8](repeating: 0x2A, count: count))
+    }
+
+    @Test("per-frame: a body one byte under smallestDeflatedBodyBytes goes as is, one at the limit is deflated")
+    func perFrameThreshold() throws {
+        let limit = FrameCompressor.smallestDeflatedBodyBytes
+        let under = try FrameCompressor(mode: .perFrame).encode(Self.repetitive(limit - 1))
+        #expect(under == [0x41] + [UInt8](repeating: 0x2A, count: limit - 1), "under the limit: no deflate, sent as is")
+        let compressor = try FrameCompressor(mode: .perFrame)
+        let at = try compressor.encode(Self.repetitive(limit))
+        #expect(at[0] == 0xC1 && at.count < limit, "at the limit a compressible body is deflated")
+        #expect(try FrameDecompressor(mode: .perFrame).decode(at) == Self.repetitive(limit))
+    }
+
+    @Test("streaming deflates bodies of any size into the history; mode none never does")
+    func thresholdOnlyPerFrame() throws {
+        let streaming = try FrameCompressor(mode: .streaming)
+        let receiver = try FrameDecompressor(mode: .streaming)
+        _ = try receiver.decode(try streaming.encode(Self.repetitive(40)))
+        let again = try streaming.encode(Self.repetitive(40))
+        #expect(again[0] == 0xC1 && again.count < 10, "a repeat of a short body copies from the history")
+        #expect(try receiver.decode(again) == Self.repetitive(40))
+        let none = FrameCompressor.uncompressed()
+        #expect(try none.encode(Self.repetitive(500))[0] == 0x41)
+        #expect(none.mode == .none && none.compressedFrameCount == 0)
+    }
+
+    @Test("per-frame: after deflate saved under 10%, probeInterval frames go as they are, then deflate is tried again")
+    func perFrameProbe() throws {
+        let compressor = try FrameCompressor(mode: .perFrame)
+        var random = SplitMix64(seed: 21)
+        let noise = Message.application(type: try #require(MessageType(rawValue: 0x41)),
+                                        body: (0..<300).map { _ in UInt8(truncatingIfNeeded: random.next()) })
+        #expect(try compressor.encode(noise)[0] == 0x41, "random bytes do not shrink")
+        for index in 0..<FrameCompressor.probeInterval {
+            let frame = try compressor.encode(Self.repetitive(500))
+            #expect(frame[0] == 0x41, "frame \(index) after a frame that did not pay goes as is")
+        }
+        let probe = try compressor.encode(Self.repetitive(500))
+        #expect(probe[0] == 0xC1, "the probe deflates again")
+        #expect(try compressor.encode(Self.repetitive(500))[0] == 0xC1, "and compression continues while it pays")
+    }
+
+    @Test("the uncompressed compressor and decompressor cannot fail and keep their limits")
+    func uncompressedFactories() throws {
+        let limits = FrameLimits(maximumFrameBytes: 50, maximumBodyBytes: 49)
+        let compressor = FrameCompressor.uncompressed(limits: limits)
+        let decompressor = FrameDecompressor.uncompressed(limits: limits)
+        #expect(compressor.limits == limits && decompressor.limits == limits)
+        let ping = Message.ping(.init(clientTime: 9))
+        #expect(try decompressor.decode(try compressor.encode(ping)) == ping)
+        #expect(throws: FrameError.unexpectedCompression(type: 6, mode: 0)) { try decompressor.decode([0x86, 0x01]) }
+    }
 }

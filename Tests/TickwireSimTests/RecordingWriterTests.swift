@@ -48,7 +48,11 @@ final class CountingConnection: TransportConnection, @unchecked Sendable {  // @
     var received = 0
     init(wrapping inner: any TransportConnection) { self.inner = inner }
     var connectionID: UInt64 { inner.connectionID }
-    func send(_ frame: [UInt8]) { if !inner.isClosed { sent += 1 }; inner.send(frame) }
+    func send(_ frame: [UInt8]) -> TransportSendResult {
+        let result = inner.send(frame)
+        if result == .taken { sent += 1 }
+        return result
+    }
     var bufferedBytes: Int { inner.bufferedBytes }
     func drain() -> [TransportEvent] {
         let events = inner.drain()

@@ -67,8 +67,8 @@ struct WebSocketTransportTests {
             clock.sleep(until: clock.now + .milliseconds(2))
         }
         let peer = try #require(accepted.first, "the server should accept the client within 5 s")
-        client.send([1, 2, 3, UInt8(round)])
-        client.send([4, 5, 6])
+        #expect(client.send([1, 2, 3, UInt8(round)]) == .taken)
+        #expect(client.send([4, 5, 6]) == .taken)
         client.close()  // returns once the close handshake is done (or after closeWait)
         var events: [TransportEvent] = []
         let deadline = clock.now + .seconds(5)
@@ -79,5 +79,22 @@ struct WebSocketTransportTests {
         }
         #expect(events == [.frame([1, 2, 3, UInt8(round)]), .frame([4, 5, 6]), .closed(.closedByPeer)],
                 "the server should get both frames, then a normal close; got \(events)")
+        #expect(client.send([7]) == .closed, "a closed client connection refuses frames")
+        #expect(client.readiness(budgetBytes: .max) == .closed)
+        #expect(peer.send([8]) == .closed, "a server connection whose peer closed refuses frames")
+        #expect(peer.readiness(budgetBytes: .max) == .closed)
+    }
+
+    @Test("the WebSocket send result maps onto the transport's: accepted is taken, a full buffer backed up, not open closed")
+    func sendResultMapping() {
+        #expect(TransportSendResult(SendResult.accepted) == .taken)
+        #expect(TransportSendResult(SendResult.acceptedOverHighWaterMark) == .taken)
+        #expect(TransportSendResult(SendResult.droppedBufferFull) == .backedUp)
+        #expect(TransportSendResult(SendResult.droppedNotOpen) == .closed)
+        let limits = SendBufferLimits(highWaterMark: 100, hardLimit: 1_000)
+        #expect(TransportSendResult(buffered: 500, budgetBytes: 500, limits: limits) == .taken)
+        #expect(TransportSendResult(buffered: 501, budgetBytes: 500, limits: limits) == .backedUp, "over the sender's budget")
+        #expect(TransportSendResult(buffered: 1_000, budgetBytes: .max, limits: limits) == .backedUp,
+                "at the hard limit, where the WebSocket connection refuses")
     }
 }

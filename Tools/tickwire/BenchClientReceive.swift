@@ -19,7 +19,7 @@ final class BenchInboxConnection: TransportConnection {
     let connectionID: UInt64 = 1
 
     func push(_ frame: [UInt8]) { inbox.withLock { $0.append(.frame(frame)) } }
-    func send(_ frame: [UInt8]) {}
+    func send(_ frame: [UInt8]) -> TransportSendResult { .taken }
     var bufferedBytes: Int { 0 }
     func drain() -> [TransportEvent] {
         inbox.withLock { events in
@@ -65,7 +65,7 @@ struct BenchClientScene {
             world = game.step(world, inputs: inputs, dt: dt)
         }
         let codec = SnapshotCodec(schema: game.schema)
-        let compressor = try FrameCompressor(mode: .none)
+        let compressor = FrameCompressor.uncompressed()
         var snapshots: [Snapshot] = [], deltas: [[UInt8]] = [], frames: [[UInt8]] = []
         for index in 0...receiveTicks {
             nextInputs()

@@ -114,9 +114,8 @@ enum LoadCommand {
         print(json ? report.json() : report.text())
     }
 
-    /// What every driver thread shares. `@unchecked Sendable`: every field is immutable and
-    /// Sendable except the loops array, which is only read.
-    struct Plan: @unchecked Sendable {
+    /// What every driver thread shares: every field is immutable and Sendable.
+    struct Plan: Sendable {
         let url: WebSocketURL
         /// The rooms the players join, round robin.
         let rooms: [String]

@@ -11,8 +11,8 @@ import TickwireSim
 /// ``TickClock`` given, and delayed frames move on every ``drain()``, which the client
 /// session calls each tick.
 ///
-/// `@unchecked Sendable`: every mutable field lives in the `Mutex`.
-public final class ImpairedConnection: TransportConnection, @unchecked Sendable {
+/// Thread-safe: every mutable field lives in the `Mutex`.
+public final class ImpairedConnection: TransportConnection, Sendable {
     /// How bad the network is.
     public struct Impairment: Hashable, Sendable {
         /// Added one-way delay in seconds, each direction.
@@ -73,7 +73,14 @@ public final class ImpairedConnection: TransportConnection, @unchecked Sendable 
     public var droppedSnapshots: Int { state.withLock { $0.droppedSnapshots } }
 
     /// Queues `frame` to go out after the one-way delay.
-    public func send(_ frame: [UInt8]) {
+    ///
+    /// - Parameter frame: The frame's bytes.
+    /// - Returns: ``TransportSendResult/closed`` once the real connection is closed, else
+    ///   ``TransportSendResult/taken`` (what the real connection answers when the delay ends is
+    ///   not known yet).
+    @discardableResult
+    public func send(_ frame: [UInt8]) -> TransportSendResult {
+        if inner.isClosed { return .closed }
         let now = clock.now
         state.withLock { state in
             let due = max(now + delay(&state.random), state.lastOutgoingDue)
@@ -81,6 +88,7 @@ public final class ImpairedConnection: TransportConnection, @unchecked Sendable 
             state.outgoing.append(Delayed(due: due, event: .frame(frame)))
         }
         flushOutgoing(now: now)
+        return .taken
     }
 
     /// Bytes waiting here plus in the real connection.

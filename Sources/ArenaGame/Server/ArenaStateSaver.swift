@@ -9,9 +9,9 @@ import Synchronization
 ///
 /// A failure is reported on standard error once, until a write succeeds again.
 ///
-/// `@unchecked Sendable`: the mutable state lives in the `slot` `Mutex`; the path is a constant
+/// Thread-safe: the mutable state lives in the `slot` `Mutex`; the path is a constant
 /// and the queue is thread-safe.
-final class ArenaStateSaver: @unchecked Sendable {
+final class ArenaStateSaver: Sendable {
     private struct Slot {
         var waiting: ArenaStateFile?
         var isWriting = false

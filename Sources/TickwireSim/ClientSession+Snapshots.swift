@@ -1,0 +1,32 @@
+import TickwireCodec
+
+// Taking a received snapshot into the session: history, acknowledgement, clock samples,
+// interpolation buffer, then reconciliation (ClientSession+Prediction.swift).
+extension ClientSession {
+    /// Decodes a snapshot against its baseline, stores and acknowledges it, feeds the
+    /// interpolation buffer, and reconciles the prediction. One decoded snapshot is shared
+    /// (copy on write) by the history, ``latestSnapshot`` and the interpolation buffer.
+    func take(_ message: Message.Snapshot, frameBytes: Int, now: Timestamp) {
+        let snapshot: Snapshot
+        switch received.receive(message, codec: codec, spare: &spareSnapshot) {
+        case .stored(let decoded): snapshot = decoded
+        case .undecodable:
+            counters.snapshotsUndecodable += 1
+            return
+        case .stale: return
+        }
+        latestSnapshot = snapshot
+        counters.snapshotsReceived += 1
+        counters.lastSnapshotBytes = frameBytes
+        if message.baselineTick == nil { counters.fullSnapshotsReceived += 1 }
+        let serverTime = Double(message.serverTime) / 1e6
+        if let estimate = clockSync.serverTime(at: now.seconds), snapshotAges.count < ClientSession.snapshotAgeCapacity {
+            snapshotAges.append(estimate - serverTime)
+        }
+        buffer.insert(snapshot, serverTime: serverTime)
+        delay.recordArrival(serverTime: serverTime, arrival: estimatedServerTime ?? serverTime)
+        lastProcessedInput = message.lastProcessedInput
+        prediction.acknowledge(upTo: message.lastProcessedInput)
+        if configuration.predictsLocalPlayer { reconcile(with: snapshot, lastProcessed: message.lastProcessedInput) }
+    }
+}

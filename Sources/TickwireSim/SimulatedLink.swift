@@ -40,7 +40,12 @@ struct SimulatedLink {
         return Int64(random.next() % UInt64(jitter + 1))
     }
 
-    mutating func send(_ bytes: [UInt8], now: Int64) {
+    /// Puts a frame on the link at `now`.
+    ///
+    /// In unreliable mode a frame that is not `droppable` still travels as a reliable one: never
+    /// lost, duplicated or reordered, and never ahead of the reliable frames sent before it
+    /// (``ImpairedTransportConnection`` marks which frames an app may lose).
+    mutating func send(_ bytes: [UInt8], now: Int64, droppable: Bool = true) {
         guard closesAt == nil else { return }
         framesSent += 1
         bytesSent += bytes.count
@@ -50,11 +55,13 @@ struct SimulatedLink {
         }
         busyUntil = leaves
         let latency = conditions.latency.wholeNanoseconds
-        if conditions.delivery.isReliable {
+        if conditions.delivery.isReliable || !droppable {
             // Head-of-line: never arrive before the frame sent just before.
             let arrives = max(leaves + latency + jitterSample(), lastArrival)
             lastArrival = arrives
-            append(Packet(leavesAt: leaves, arrivesAt: arrives, order: nextOrder, bytes: bytes))
+            let packet = Packet(leavesAt: leaves, arrivesAt: arrives, order: nextOrder, bytes: bytes)
+            // Among unreliable frames a reliable one may arrive before some already in flight.
+            if conditions.delivery.isReliable { append(packet) } else { insert(packet) }
         } else {
             if unitRandom() < conditions.lossRate {
                 framesLost += 1

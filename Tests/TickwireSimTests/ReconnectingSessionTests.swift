@@ -171,4 +171,23 @@ struct ReconnectingSessionTests {
         #expect(simulation.room.state.players[id] == nil, "the host freed the player at once")
         #expect(stayer.failedAttempts == 0)
     }
+
+    @Test("an attempt that gets no welcome fails after the handshake timeout")
+    func handshakeTimeout() throws {
+        let simulation = Simulation(game: DotsGame(orbCount: 1))
+        // A server that accepts connections but never answers: its process hangs.
+        simulation.takeHostDown()
+        simulation.network.isAcceptingConnections = true
+        let index = simulation.addReconnectingClient(policy: Self.policy)
+        let client = try #require(simulation.reconnectingClients[index])
+        client.handshakeTimeout = .seconds(1)
+        simulation.run(for: .milliseconds(900))
+        #expect(client.state == .connecting(attempt: 1) && client.failedAttempts == 0, "still waiting for the welcome")
+        simulation.run(for: .milliseconds(200))
+        #expect(client.failedAttempts == 1, "the attempt failed at the timeout")
+        #expect(client.lastFailure?.hasPrefix("no welcome within") == true, "last failure: \(client.lastFailure ?? "none")")
+        #expect(client.connection?.isClosed == true, "the silent connection was closed")
+        try simulation.restartHost()
+        #expect(run(simulation, until: { client.session.status == .connected }, within: .seconds(3)))
+    }
 }

@@ -188,7 +188,8 @@ public final class ArenaClient {
         ]
         if let impaired = dialer.impaired {
             let network = options.downstream
-            lines.append("bad net: +\(milliseconds(network.latency.secondsValue)) ms ±\(milliseconds(network.jitter.secondsValue)) ms, \(impaired.incomingFramesLost) snapshots lost")
+            let delay = "+\(milliseconds(network.latency.secondsValue)) ms ±\(milliseconds(network.jitter.secondsValue)) ms"
+            lines.append("bad net: \(delay), \(impaired.incomingFramesLost) snapshots lost")
         }
         return lines
     }

@@ -53,12 +53,12 @@ let package = Package(
 
         // The demo: a terminal arena built on the public API alone.
         .target(name: "ArenaGame", dependencies: ["Tickwire", "CommandLineSupport"], swiftSettings: strictSettings),
-        .executableTarget(name: "ArenaCommand", dependencies: ["ArenaGame", "CommandLineSupport"], swiftSettings: strictSettings),
+        .executableTarget(name: "ArenaCommand", dependencies: ["ArenaGame", "CommandLineSupport", "Tickwire"], swiftSettings: strictSettings),
 
         // Tools.
         .executableTarget(
             name: "tickwire",
-            dependencies: ["Tickwire", "TickwireZlib", "CommandLineSupport", "ArenaGame"],
+            dependencies: ["Tickwire", "TickwireCodec", "TickwireSim", "TickwireWebSocket", "TickwireZlib", "CommandLineSupport", "ArenaGame"],
             path: "Tools/tickwire",
             swiftSettings: strictSettings
         ),

@@ -2,9 +2,7 @@ import ArenaGame
 import CommandLineSupport
 import Foundation
 import Synchronization
-import TickwireCodec
-import TickwireSim
-import TickwireWebSocket
+import Tickwire
 
 // `arena`: the terminal multiplayer demo. Thin: parse arguments, call ArenaGame.
 
@@ -97,7 +95,7 @@ func makeClientOptions(url: String, parsed: inout CommandArguments) throws -> Ar
     let lag = try parsed.double("lag", default: 0), jitter = try parsed.double("jitter", default: 0)
     let loss = try parsed.double("loss", default: 0)
     guard lag >= 0, jitter >= 0, (0...100).contains(loss) else { fail("--lag and --jitter must be ≥ 0 ms, --loss 0...100 %") }
-    options.impairment = ImpairedConnection.Impairment(latency: lag / 1000, jitter: jitter / 1000, snapshotLoss: loss / 100)
+    options.setBadNetwork(lag: .secondsValue(lag / 1000), jitter: .secondsValue(jitter / 1000), snapshotLoss: loss / 100)
     return options
 }
 

@@ -38,11 +38,15 @@ struct SimulatedLink {
         return Int64(random.next() % UInt64(jitter + 1))
     }
 
-    /// Puts a frame on the link; a lossy link may lose it on the way.
+    /// Puts a frame on the link at `now`; a lossy link may lose it on the way.
+    ///
+    /// In unreliable mode a frame that is not `droppable` still travels as a reliable one: never
+    /// lost, duplicated or reordered, and never ahead of the reliable frames sent before it
+    /// (``ImpairedTransportConnection`` marks which frames an app may lose).
     ///
     /// - Returns: `false` when the link is closing and refused the frame.
     @discardableResult
-    mutating func send(_ bytes: [UInt8], now: Int64) -> Bool {
+    mutating func send(_ bytes: [UInt8], now: Int64, droppable: Bool = true) -> Bool {
         guard closesAt == nil else { return false }
         var leaves = max(now, busyUntil, stalledUntil)
         if let bandwidth = conditions.bandwidth, bandwidth > 0 {
@@ -50,11 +54,13 @@ struct SimulatedLink {
         }
         busyUntil = leaves
         let latency = conditions.latency.wholeNanoseconds
-        if conditions.delivery.isReliable {
+        if conditions.delivery.isReliable || !droppable {
             // Head-of-line: never arrive before the frame sent just before.
             let arrives = max(leaves + latency + jitterSample(), lastArrival)
             lastArrival = arrives
-            append(Packet(leavesAt: leaves, arrivesAt: arrives, order: nextOrder, bytes: bytes))
+            let packet = Packet(leavesAt: leaves, arrivesAt: arrives, order: nextOrder, bytes: bytes)
+            // Among unreliable frames a reliable one may arrive before some already in flight.
+            if conditions.delivery.isReliable { append(packet) } else { insert(packet) }
         } else {
             if unitRandom() < conditions.lossRate {
                 framesLost += 1

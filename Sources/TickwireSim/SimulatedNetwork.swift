@@ -21,6 +21,7 @@ public final class SimulatedNetwork: TransportListener, Sendable {
         var digest: UInt64 = 0xCBF2_9CE4_8422_2325
         var deliveredFrames = 0
         var deliveredBytes = 0
+        var isAcceptingConnections = true
     }
 
     /// The clock every arrival time is measured on.
@@ -46,7 +47,7 @@ public final class SimulatedNetwork: TransportListener, Sendable {
     ///   - downstream: Conditions from server to client.
     /// - Returns: The client's end.
     public func connect(upstream: LinkConditions = .perfect, downstream: LinkConditions = .perfect) -> SimulatedConnection {
-        state.withLock { state in
+        let (client, isAccepted) = state.withLock { state in
             let id = state.nextConnectionID
             state.nextConnectionID += 1
             let pipe = SimulatedPipe(
@@ -54,9 +55,22 @@ public final class SimulatedNetwork: TransportListener, Sendable {
                 upstream: SimulatedLink(conditions: upstream, seed: state.random.next()),
                 downstream: SimulatedLink(conditions: downstream, seed: state.random.next())
             )
-            state.pendingAccepts.append(SimulatedConnection(pipe: pipe, isClient: false))
-            return SimulatedConnection(pipe: pipe, isClient: true)
+            if state.isAcceptingConnections { state.pendingAccepts.append(SimulatedConnection(pipe: pipe, isClient: false)) }
+            return (SimulatedConnection(pipe: pipe, isClient: true), state.isAcceptingConnections)
         }
+        if !isAccepted { client.disconnect() }
+        return client
+    }
+
+    /// Whether new connections reach the listening side; `true` until set otherwise.
+    ///
+    /// While `false` (the server process is down), ``connect(upstream:downstream:)`` fails the
+    /// way a refused TCP connect does: the client's end reports `.closed(.connectionLost)` on
+    /// its first drain, and ``acceptPending()`` never sees it. Connections already open are
+    /// not touched (cut them with ``SimulatedConnection/disconnect()``).
+    public var isAcceptingConnections: Bool {
+        get { state.withLock { $0.isAcceptingConnections } }
+        set { state.withLock { $0.isAcceptingConnections = newValue } }
     }
 
     /// Takes the server ends of the connections opened since the last call.

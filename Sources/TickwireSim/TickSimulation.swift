@@ -1,3 +1,5 @@
+import TickwireWebSocket
+
 /// A whole networked game on one thread and a virtual clock: a ``Host`` and any number of
 /// ``ClientSession``s joined by a seeded ``SimulatedNetwork``, stepped a millisecond at a
 /// time. The same seed gives the same run, byte for byte, so tests can assert what
@@ -29,6 +31,11 @@ public final class TickSimulation<G: Game> {
     public private(set) var connections: [SimulatedConnection] = []
     /// Each client's input source: `(client index, client tick) -> input`.
     public private(set) var inputs: [(Int, UInt64) -> G.Input?] = []
+    /// The clients added with ``addReconnectingClient(upstream:downstream:policy:seed:configure:game:input:)``,
+    /// by index; ``clients`` holds the ``ReconnectingSession/session`` inside each.
+    public private(set) var reconnectingClients: [Int: ReconnectingSession<G>] = [:]
+    /// Whether the server process is down (``takeHostDown()``) until the next ``restartHost(restoring:)``.
+    public private(set) var isHostDown = false
     /// Called after every rendered frame with the client index and its view.
     public var onFrame: ((Int, WorldView) -> Void)?
     /// Called after every host step (1 ms).
@@ -92,7 +99,49 @@ public final class TickSimulation<G: Game> {
         return clients.count - 1
     }
 
+    /// Adds a client that keeps itself connected: a ``ReconnectingSession`` whose connections
+    /// open on the simulated network with the links given. It opens its first one at once;
+    /// ``connections`` follows the newest.
+    ///
+    /// - Parameters:
+    ///   - upstream: The client-to-host link of every connection it opens.
+    ///   - downstream: The host-to-client link of every connection it opens.
+    ///   - policy: Backoff between attempts.
+    ///   - seed: Seeds the backoff's jitter.
+    ///   - configure: Adjusts the client's configuration.
+    ///   - clientGame: The client's game, when it differs from the host's (to test mismatches).
+    ///   - input: The client's input each client tick.
+    /// - Returns: The client's index in ``clients`` and ``reconnectingClients``.
+    @discardableResult
+    public func addReconnectingClient(
+        upstream: LinkConditions = .perfect, downstream: LinkConditions = .perfect,
+        policy: ReconnectPolicy = ReconnectPolicy(), seed: UInt64 = 1,
+        configure: (inout ClientConfiguration) -> Void = { _ in },
+        game clientGame: G? = nil,
+        input: @escaping (Int, UInt64) -> G.Input? = { _, _ in nil }
+    ) -> Int {
+        var configuration = ClientConfiguration()
+        configure(&configuration)
+        let index = clients.count
+        let network = self.network
+        let client = ReconnectingSession(
+            game: clientGame ?? game, clock: clock, configuration: configuration, policy: policy, seed: seed
+        ) { [weak self] in
+            let connection = network.connect(upstream: upstream, downstream: downstream)
+            if let self {
+                if index < self.connections.count { self.connections[index] = connection } else { self.connections.append(connection) }
+            }
+            return connection
+        }
+        clients.append(client.session)
+        inputs.append(input)
+        reconnectingClients[index] = client
+        client.start()
+        return index
+    }
+
     /// Replaces a client's connection with a fresh one and reconnects (resuming its session).
+    /// For a reconnecting client, leave this to its ``ReconnectingSession``.
     ///
     /// - Parameters:
     ///   - index: The client's index.
@@ -107,7 +156,8 @@ public final class TickSimulation<G: Game> {
     /// Simulates the server process dying and starting again: every client's connection is
     /// lost, and a new host with the same configuration, on the same network and clock,
     /// takes the old one's place, optionally carrying on from a state the old one exported.
-    /// Clients reconnect with ``reconnect(_:upstream:downstream:)``.
+    /// Clients reconnect with ``reconnect(_:upstream:downstream:)`` (reconnecting clients on
+    /// their own). After ``takeHostDown()``, this brings the server back up.
     ///
     /// - Parameter state: What the old host exported (``Host/exportState()``), or `nil` to start fresh.
     /// - Throws: ``HostStateError`` when the new host refuses the state; the old host then stays.
@@ -123,6 +173,18 @@ public final class TickSimulation<G: Game> {
         }
         for connection in connections { connection.disconnect() }
         host = replacement
+        isHostDown = false
+        network.isAcceptingConnections = true
+    }
+
+    /// Simulates the server process dying and staying down: every client's connection is cut,
+    /// the host stops ticking, and new connections fail (``SimulatedNetwork/isAcceptingConnections``)
+    /// until ``restartHost(restoring:)`` starts a new one. Export the state to carry over first
+    /// (``Host/exportState()``), as a process saving it periodically would have.
+    public func takeHostDown() {
+        isHostDown = true
+        network.isAcceptingConnections = false
+        for connection in connections { connection.disconnect() }
     }
 
     /// Runs host, network and clients for `duration` of virtual time, in 1 ms steps.
@@ -132,16 +194,20 @@ public final class TickSimulation<G: Game> {
         let end = clock.now + duration
         let tickPeriod = Duration.nanoseconds(1_000_000_000 / Int64(max(host.configuration.tickRate, 1)))
         while clock.now < end {
-            host.advance()
+            if !isHostDown { host.advance() }
             onStep?()
             if clock.now >= nextClientTick {
-                for (index, client) in clients.enumerated() { client.tick(input: inputs[index](index, clientTick)) }
+                for (index, client) in clients.enumerated() {
+                    let input = inputs[index](index, clientTick)
+                    if let reconnecting = reconnectingClients[index] { reconnecting.tick(input: input) } else { client.tick(input: input) }
+                }
                 clientTick += 1
                 nextClientTick = nextClientTick + tickPeriod
             }
             if clock.now >= nextFrame {
                 for (index, client) in clients.enumerated() {
-                    if let view = client.render() { onFrame?(index, view) }
+                    let view = if let reconnecting = reconnectingClients[index] { reconnecting.render() } else { client.render() }
+                    if let view { onFrame?(index, view) }
                 }
                 nextFrame = nextFrame + .nanoseconds(16_666_667)
             }

@@ -73,4 +73,38 @@ struct ReadmeGameExampleTests {
         let dot = try #require(seen, "the client did not see its dot within 10 s")
         #expect(dot.values[0] >= 50, "the dot starts at 50 and walks right")
     }
+
+    @Test("the README's reconnecting client, run by the real-time driver, over real WebSockets on 127.0.0.1")
+    func reconnectingClientAndDriver() throws {
+        let listener = try WebSocketTransportServer(configuration: WebSocketServerConfiguration(host: "127.0.0.1", port: 0))
+        defer { listener.shutdown(timeout: .seconds(1)) }
+        let port = try #require(listener.address?.port)
+        let clock = MonotonicClock()
+        let host = Host(game: Dots(), listener: listener, clock: clock)
+
+        // As in the README (the README's clock is a MonotonicClock of its own).
+        let url = try WebSocketURL("ws://127.0.0.1:\(port)/")
+        let client = ReconnectingSession(game: Dots(), clock: clock) {
+            try WebSocketClientTransportConnection(url: url)
+        }
+        var states: [ConnectionState] = []
+        client.onStateChange = { state in states.append(state) }
+        defer { client.leave() }
+        let driver = ClientDriver(frameRate: 60)
+        var seen: EntityView?
+        var frames = 0
+        // Until the client sees its own dot, for 10 s at most; the host advances on this thread, every client tick.
+        let deadline = clock.now + .seconds(10)
+        driver.run(client, until: { seen != nil || clock.now > deadline }, input: { _ in
+            host.advance()
+            return 1
+        }, render: { view in
+            frames += 1
+            if let id = client.session.clientID { seen = view?.entity(id: id) }
+        })
+        let dot = try #require(seen, "the client did not see its dot within 10 s (state \(client.state))")
+        #expect(dot.values[0] >= 50, "the dot starts at 50 and walks right")
+        #expect(states.contains(.connected(resumed: false)), "the state went to connected: \(states)")
+        #expect(frames > 0)
+    }
 }

@@ -1,13 +1,11 @@
 import CommandLineSupport
-import TickwireCodec
-import TickwireSim
-import TickwireWebSocket
+import Tickwire
 
-/// One player's side of the arena: a Tickwire ``ClientSession`` over a WebSocket (with an
-/// optional bad-network layer), reconnection with backoff that resumes the same player, and
-/// the ``ArenaScene`` each frame shows.
+/// One player's side of the arena: a Tickwire ``ReconnectingSession`` over a WebSocket (with
+/// an optional bad-network layer), which reconnects with backoff and resumes the same player,
+/// and the ``ArenaScene`` each frame shows.
 ///
-/// Driven by calls on one thread: ``tick(input:)`` once per client tick, then ``scene()``.
+/// Driven by calls on one thread: ``tick(input:)`` once per client tick, then ``scene(showsNetGraph:)``.
 public final class ArenaClient {
     /// How the client connects and plays.
     public struct Options: Hashable, Sendable {
@@ -15,8 +13,11 @@ public final class ArenaClient {
         public var url: WebSocketURL
         /// The name on the scoreboard.
         public var name: String
-        /// A bad network to play through.
-        public var impairment = ImpairedConnection.Impairment()
+        /// A bad network to play through, client to server (`--lag`, `--jitter`).
+        public var upstream = LinkConditions.perfect
+        /// A bad network to play through, server to client (`--lag`, `--jitter`, and `--loss`
+        /// as unreliable delivery of snapshots).
+        public var downstream = LinkConditions.perfect
         /// Backoff between reconnection attempts.
         public var reconnect = ReconnectPolicy(baseDelay: .milliseconds(500), maximumDelay: .seconds(8))
 
@@ -35,38 +36,60 @@ public final class ArenaClient {
             let path = url.path.drop { $0 == "/" }
             return path.isEmpty ? "main" : String(path)
         }
+
+        /// Sets a bad network as `arena join` takes it: the same one-way delay each way, and a
+        /// share of snapshots lost (the downstream link turns unreliable for snapshots).
+        ///
+        /// - Parameters:
+        ///   - lag: Added one-way delay, each direction.
+        ///   - jitter: Largest extra random one-way delay, each direction.
+        ///   - snapshotLoss: Share of snapshots lost, 0...1.
+        public mutating func setBadNetwork(lag: Duration, jitter: Duration, snapshotLoss: Double) {
+            upstream = LinkConditions(latency: lag, jitter: jitter)
+            downstream = LinkConditions(
+                latency: lag, jitter: jitter, delivery: snapshotLoss > 0 ? .unreliable : .reliable, lossRate: snapshotLoss)
+        }
+
+        /// Whether play goes through a bad network.
+        public var isImpaired: Bool { upstream != .perfect || downstream != .perfect }
     }
 
-    /// Where the connection stands, for the HUD.
-    public enum ConnectionState: Hashable, Sendable {
-        /// Opening a connection (attempt number, from 1).
-        case connecting(attempt: Int)
-        /// Welcomed and playing.
-        case connected(resumed: Bool)
-        /// Lost; the next attempt starts at `at` (seconds on the client's clock).
-        case waitingToReconnect(attempt: Int, at: Double)
-        /// The server refused to let this client play; no retry.
-        case refused(String)
+    /// Opens the connections: a WebSocket, under the bad-network layer and the recorder when asked for.
+    private final class Dialer {
+        let options: Options
+        let clock: any TickClock
+        let recorder: RecordingWriter?
+        /// The bad-network layer of the newest connection, when playing through one.
+        var impaired: ImpairedTransportConnection?
+        var attempts: UInt64 = 0
+
+        init(options: Options, clock: any TickClock, recorder: RecordingWriter?) {
+            self.options = options
+            self.clock = clock
+            self.recorder = recorder
+        }
+
+        func open() throws -> any TransportConnection {
+            attempts += 1
+            var configuration = WebSocketClientConfiguration()
+            configuration.handshakeTimeout = .seconds(3)
+            let socket = try WebSocketClientTransportConnection(url: options.url, configuration: configuration)
+            impaired = options.isImpaired
+                ? ImpairedTransportConnection(
+                    wrapping: socket, upstream: options.upstream, downstream: options.downstream, clock: clock, seed: attempts)
+                : nil
+            var connection: any TransportConnection = impaired ?? socket
+            // Record what the session sees: after the bad-network layer, so lost snapshots are absent.
+            if let recorder { connection = RecordingConnection(wrapping: connection, recorder: recorder, clock: clock) }
+            return connection
+        }
     }
 
     /// The options the client runs with.
     public let options: Options
-    /// The clock every time here is read from.
-    public let clock: any TickClock
-    /// The Tickwire session.
-    public let session: ClientSession<Arena>
-    /// Where the connection stands.
-    public private(set) var connectionState = ConnectionState.connecting(attempt: 1)
-    /// Reconnections made after the first connection.
-    public private(set) var reconnections = 0
-    private var connection: (any TransportConnection)?
-    /// The bad-network layer of the current connection, when playing through one.
-    private var impaired: ImpairedConnection?
-    /// Where every frame in and out is recorded, when recording (`arena join --record`).
-    private let recorder: RecordingWriter?
-    private var failedAttempts = 0
-    private var random = SplitMix64(seed: 0x7157)
-    private var hasConnectedOnce = false
+    /// The reconnecting session: connection state, counters, and the Tickwire session inside.
+    public let connection: ReconnectingSession<Arena>
+    private let dialer: Dialer
 
     /// Creates a client and starts connecting.
     ///
@@ -76,57 +99,42 @@ public final class ArenaClient {
     ///   - recorder: Records every frame the session sends and receives (for `tickwire inspect`).
     public init(options: Options, clock: any TickClock = MonotonicClock(), recorder: RecordingWriter? = nil) {
         self.options = options
-        self.clock = clock
-        self.recorder = recorder
         var configuration = ClientConfiguration()
         configuration.room = options.room
         configuration.helloPayload = Array(options.name.utf8.prefix(64))
-        if options.impairment.snapshotLoss > 0 {
+        if options.downstream.delivery == .unreliable {
             // A lost frame would break a streaming deflate context: use per-frame compression.
             configuration.compressionModes = [.perFrame]
         }
-        session = ClientSession(game: Arena(), clock: clock, configuration: configuration)
-        openConnection()
+        let dialer = Dialer(options: options, clock: clock, recorder: recorder)
+        self.dialer = dialer
+        connection = ReconnectingSession(game: Arena(), clock: clock, configuration: configuration, policy: options.reconnect) {
+            try dialer.open()
+        }
+        connection.start()
     }
 
     deinit {
-        connection?.close()
+        connection.connection?.close()
     }
 
+    /// The Tickwire session.
+    public var session: ClientSession<Arena> { connection.session }
+
+    /// The clock every time here is read from.
+    public var clock: any TickClock { connection.clock }
+
+    /// Where the connection stands.
+    public var connectionState: ConnectionState { connection.state }
+
     /// The client's tick rate: the server's once welcomed.
-    public var tickRate: Int { session.tickRate }
+    public var tickRate: Int { connection.tickRate }
 
     /// One client tick: reconnects when due, then sends this tick's input.
     ///
     /// - Parameter input: The local player's input.
     public func tick(input: ArenaInput) {
-        let now = clock.now.seconds
-        switch session.status {
-        case .connected:
-            if case .connected = connectionState {} else {
-                connectionState = .connected(resumed: session.wasResumed)
-                if hasConnectedOnce { reconnections += 1 }
-                hasConnectedOnce = true
-                failedAttempts = 0
-            }
-        case .rejected(let reason, let text):
-            connectionState = .refused("\(reason): \(text)")
-            return
-        case .disconnected:
-            if case .waitingToReconnect(_, let at) = connectionState {
-                if now >= at { openConnection() }
-            } else if case .refused = connectionState {
-                return
-            } else {
-                failedAttempts += 1
-                let unit = Double(random.next() % 1_000_000) / 1_000_000
-                let delay = options.reconnect.delay(forAttempt: failedAttempts, unitRandom: unit)
-                connectionState = .waitingToReconnect(attempt: failedAttempts + 1, at: now + delay.secondsValue)
-            }
-        case .idle, .handshaking:
-            break
-        }
-        session.tick(input: input)
+        connection.tick(input: input)
     }
 
     /// What to draw now.
@@ -135,7 +143,7 @@ public final class ArenaClient {
     /// - Returns: The scene.
     public func scene(showsNetGraph: Bool = false) -> ArenaScene {
         var scene = ArenaScene(map: Arena().map)
-        if let view = session.render() {
+        if let view = connection.render() {
             for entity in view.entities {
                 switch entity.typeIndex {
                 case ArenaSchema.playerType: scene.players.append(ArenaSchema.player(from: entity))
@@ -159,8 +167,9 @@ public final class ArenaClient {
         case .connecting(let attempt): attempt > 1 ? "connecting (attempt \(attempt))…" : "connecting…"
         case .connected(let resumed): resumed ? "connected (resumed)" : "connected"
         case .waitingToReconnect(let attempt, let at):
-            "reconnecting in \(decimalText(max(at - clock.now.seconds, 0), places: 1)) s (attempt \(attempt))"
-        case .refused(let reason): "refused: \(reason)"
+            "reconnecting in \(decimalText(max((at - clock.now).secondsValue, 0), places: 1)) s (attempt \(attempt))"
+        case .refused(let reason, let text): text.isEmpty ? "refused: \(reason)" : "refused: \(reason): \(text)"
+        case .left: connection.hasGivenUp ? "gave up reconnecting" : "left"
         }
     }
 
@@ -175,42 +184,19 @@ public final class ArenaClient {
             "snapshot \(metrics.lastSnapshotBytes) B  in \(kilobits(metrics.bytesInPerSecond)) kbit/s  out \(kilobits(metrics.bytesOutPerSecond)) kbit/s",
             "tick \(session.tickRate) Hz  snapshots \(metrics.snapshotsReceived) (\(metrics.fullSnapshotsReceived) full)",
             "corrections \(metrics.predictionCorrections)  extrapolated \(metrics.extrapolatedFrames)",
-            "\(statusText)  reconnects \(reconnections)",
+            "\(statusText)  reconnects \(connection.reconnects)",
         ]
-        if let impaired {
-            let impairment = options.impairment
-            lines.append("bad net: +\(milliseconds(impairment.latency)) ms ±\(milliseconds(impairment.jitter)) ms, \(impaired.droppedSnapshots) snapshots lost")
+        if let impaired = dialer.impaired {
+            let network = options.downstream
+            let delay = "+\(milliseconds(network.latency.secondsValue)) ms ±\(milliseconds(network.jitter.secondsValue)) ms"
+            lines.append("bad net: \(delay), \(impaired.incomingFramesLost) snapshots lost")
         }
         return lines
     }
 
     /// Leaves the game cleanly (the server frees the player at once).
     public func leave() {
-        session.leave()
-        connection = nil
-    }
-
-    private func openConnection() {
-        let attempt = failedAttempts + 1
-        connectionState = .connecting(attempt: attempt)
-        do {
-            var configuration = WebSocketClientConfiguration()
-            configuration.handshakeTimeout = .seconds(3)
-            let socket = try WebSocketClientTransportConnection(url: options.url, configuration: configuration)
-            impaired = options.impairment.isNone
-                ? nil
-                : ImpairedConnection(wrapping: socket, impairment: options.impairment, clock: clock, seed: UInt64(attempt))
-            var connection: any TransportConnection = impaired ?? socket
-            // Record what the session sees: after the bad-network layer, so lost snapshots are absent.
-            if let recorder { connection = RecordingConnection(wrapping: connection, recorder: recorder, clock: clock) }
-            self.connection = connection
-            session.connect(over: connection)
-        } catch {
-            // The client's own event loop could not start: count it as a failed attempt.
-            failedAttempts += 1
-            let delay = options.reconnect.delay(forAttempt: failedAttempts, unitRandom: 0.5)
-            connectionState = .waitingToReconnect(attempt: failedAttempts + 1, at: clock.now.seconds + delay.secondsValue)
-        }
+        connection.leave()
     }
 }
 

@@ -1,5 +1,5 @@
 import CommandLineSupport
-import TickwireSim
+import Tickwire
 
 /// The two ways a person (or a test) plays an ``ArenaClient``: interactively in a terminal,
 /// or headless from a script, printing frames as text.
@@ -46,7 +46,11 @@ public enum ArenaPlayLoop {
             let period = Duration.secondsValue(1 / Double(max(client.tickRate, 1)))
             nextTick = max(nextTick + period, clock.now - period)
             client.tick(input: held.input(at: clock.now.seconds))
-            if case .refused(let reason) = client.connectionState { return "the server refused: \(reason)" }
+            switch client.connectionState {
+            case .refused(let reason, let text): return text.isEmpty ? "the server refused: \(reason)" : "the server refused: \(reason): \(text)"
+            case .left: return "gave up reconnecting after \(client.connection.failedAttempts) failed attempts"
+            default: break
+            }
             let currentSize = terminal.size
             if currentSize != size {
                 size = currentSize

@@ -1,4 +1,4 @@
-import TickwireCodec
+import Tickwire
 
 /// A bot's mind: chases the nearest visible enemy, shoots when lined up, and wanders when
 /// nobody is in sight. Deterministic for a seed, so games with bots replay exactly.

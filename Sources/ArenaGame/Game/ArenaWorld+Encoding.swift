@@ -1,4 +1,4 @@
-import TickwireCodec
+import Tickwire
 
 extension ArenaWorld {
     /// Limits a saved world must respect to be decoded; each is checked before anything is

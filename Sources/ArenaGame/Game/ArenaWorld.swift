@@ -1,4 +1,4 @@
-import TickwireCodec
+import Tickwire
 
 /// One player in the arena: a human or a bot.
 public struct ArenaPlayer: Hashable, Sendable {

@@ -1,5 +1,4 @@
-import TickwireCodec
-import TickwireSim
+import Tickwire
 
 /// The arena as a Tickwire ``Game``: everything the host and the client sessions need to
 /// network it, written against the public API alone.

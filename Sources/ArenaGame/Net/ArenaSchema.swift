@@ -1,5 +1,4 @@
-import TickwireCodec
-import TickwireSim
+import Tickwire
 
 /// How the arena's world travels in snapshots: two entity types, players and bullets,
 /// and the mapping between ``ArenaWorld`` and ``Snapshot`` entities.

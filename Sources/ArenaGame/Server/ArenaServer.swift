@@ -1,8 +1,6 @@
 import CommandLineSupport
 import Synchronization
-import TickwireCodec
-import TickwireSim
-import TickwireWebSocket
+import Tickwire
 
 /// The arena's game server: a Tickwire ``Host`` of the ``Arena`` game behind a WebSocket
 /// listener, ticking in real time on the thread that calls ``run(status:)``.

@@ -3,8 +3,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import TickwireCodec
-import TickwireSim
+import Tickwire
 
 /// The arena server's saved state (`arena serve --state FILE`): every room's world and the
 /// clients that may resume in it, so that a server restarted within the grace period gives

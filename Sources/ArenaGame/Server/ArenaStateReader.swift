@@ -1,4 +1,4 @@
-import TickwireCodec
+import Tickwire
 
 /// A ``ByteReader`` whose reads throw ``ArenaStateError``, with the range checks the saved
 /// arena formats (``ArenaWorld/encoded()``, ``ArenaStateFile``) need before they allocate.

@@ -1,6 +1,7 @@
-@testable import ArenaGame
 import Testing
 import Tickwire
+
+@testable import ArenaGame
 
 @Suite("ConnectionOutcomes: why a load run's clients did not join")
 struct ConnectionOutcomesTests {
@@ -77,7 +78,9 @@ struct ConnectionOutcomesTests {
         outcomes.recordRefusal(Message.Reject.Reason(rawValue: 40_000))
         outcomes.recordFailure(.connectionRefused)
         let json = outcomes.jsonMembers(clients: 10, rooms: 1)
-        #expect(json.hasPrefix(#""refusals":{"reason 40000":2,"room full":1},"connectionFailures":{"connection refused":1},"hint":"hint: 1 client was"#))
+        #expect(
+            json.hasPrefix(
+                #""refusals":{"reason 40000":2,"room full":1},"connectionFailures":{"connection refused":1},"hint":"hint: 1 client was"#))
         #expect(ConnectionOutcomes.jsonString("a \"b\" \\ \n") == #""a \"b\" \\ \u000a""#)
     }
 

@@ -1,9 +1,10 @@
+import Tickwire
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import Tickwire
 
 /// Why many clients' attempts to join did not succeed, counted by cause: what `tickwire load`
 /// reports instead of a bare "N failed".
@@ -51,7 +52,8 @@ public struct ConnectionOutcomes: Hashable, Sendable {
             let reason = frame.reason
             if reason.hasPrefix("no open connection within") { return .handshakeTimeout }
             if reason.hasPrefix("handshake refused") || reason.hasPrefix("the handshake response")
-                || reason.hasPrefix("the connection closed during the handshake") || reason.hasPrefix("cannot set up the connection") {
+                || reason.hasPrefix("the connection closed during the handshake") || reason.hasPrefix("cannot set up the connection")
+            {
                 return .handshakeFailed
             }
             if reason.hasPrefix("cannot resolve") || reason.hasSuffix("has no address") { return .unresolved }

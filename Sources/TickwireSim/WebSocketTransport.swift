@@ -211,6 +211,19 @@ public final class WebSocketClientTransportConnection: TransportConnection, Send
     private static let nextID = Atomic<UInt64>(1)
     /// A number for logs (client connections are numbered in the order they were made).
     public let connectionID: UInt64
+    private let endingFrame = EndingFrame()
+
+    /// The close frame that ended the connection, `nil` while it is open or opening.
+    ///
+    /// The server's frame when it closed the connection; when the connection never opened,
+    /// the client's own account of why (code 1006 with a reason such as a refused connect,
+    /// a handshake that failed or timed out). A load tool reads it to say why a client failed.
+    public var closeFrame: WebSocketCloseFrame? { endingFrame.frame.withLock { $0 } }
+
+    /// The first close frame seen, set on the client's loop thread, read on the tick thread.
+    private final class EndingFrame: Sendable {
+        let frame = Mutex<WebSocketCloseFrame?>(nil)
+    }
 
     /// Connects to `url`, offering the `tickwire.v1` subprotocol.
     ///
@@ -228,13 +241,16 @@ public final class WebSocketClientTransportConnection: TransportConnection, Send
         configuration.reconnect = ReconnectPolicy(isEnabled: false)
         connectionID = WebSocketClientTransportConnection.nextID.wrappingAdd(1, ordering: .relaxed).oldValue
         let inbox = self.inbox
+        let endingFrame = self.endingFrame
         client = try WebSocketClient(url: url, configuration: configuration, loop: loop) { event in
             switch event {
             case .message(.binary(let bytes)):
                 inbox.push(.frame(bytes))
             case .disconnected(let frame):
+                endingFrame.frame.withLock { $0 = $0 ?? frame }
                 inbox.push(.closed(frame.code == .normalClosure ? .closedByPeer : .connectionLost))
             case .stateChanged(.closed(let frame)):
+                endingFrame.frame.withLock { $0 = $0 ?? frame }
                 inbox.push(.closed(frame.code == .normalClosure ? .closedByPeer : .connectionLost))
             default:
                 break

@@ -65,7 +65,7 @@ enum BenchWSCommand {
         let servers = try kinds.map { kind throws(BenchFailure) in
             try BenchEchoServerProcess(kind: kind, python: python, repository: repository)
         }
-        defer { servers.forEach { $0.stop() } }
+        defer { for server in servers { server.stop() } }
         var cases: [BenchWSCaseReport] = []
         for size in chosenSizes {
             for connections in chosenConnections {
@@ -104,7 +104,7 @@ enum BenchWSCommand {
                 }
             }
         }
-        servers.forEach { $0.stop() }
+        for server in servers { server.stop() }
         var memory: [BenchWSMemoryReport] = []
         for compression in [false, true] {
             progress("memory, \(idleCount) idle connections, compression \(compression ? "on" : "off")")

@@ -34,6 +34,10 @@ enum LoadCommand {
         var everConnected = false
         var wasConnected = false
         var failed = false
+        /// The connection of the current attempt, read for why it failed.
+        var connection: WebSocketClientTransportConnection?
+        /// Whether the current attempt's failure or refusal is still to be counted.
+        var isAttemptPending = false
         var disconnects = 0
         var reconnects = 0
         /// When a disconnected player tries again.
@@ -105,6 +109,7 @@ enum LoadCommand {
         let deadline = plan.start + .secondsValue(ramp + duration + 30)
         while results.withLock({ $0.count }) < driverCount, clock.now < deadline { clock.sleep(until: clock.now + .milliseconds(50)) }
         var report = LoadReport(clients: clientCount, duration: duration, ramp: ramp)
+        report.rooms = rooms.count
         for part in results.withLock({ $0 }) { report.merge(part) }
         report.failed += clientCount - report.connected - report.failed
         let finished = clock.now
@@ -147,9 +152,12 @@ enum LoadCommand {
         func connect(_ player: Player, index: Int) {
             do {
                 let connection = try WebSocketClientTransportConnection(url: url, configuration: socketConfiguration, loop: loops[(index * plan.drivers + shard) % loops.count])
+                player.connection = connection
+                player.isAttemptPending = true
                 player.session.connect(over: connection)
             } catch {
                 player.failed = true
+                report.outcomes.recordFailure(.other)
             }
         }
 
@@ -192,7 +200,17 @@ enum LoadCommand {
                 case .connected:
                     player.everConnected = true
                     player.wasConnected = true
+                    player.isAttemptPending = false
                 case .disconnected, .rejected:
+                    // An attempt that ended before its welcome: count once why.
+                    if player.isAttemptPending, !player.wasConnected {
+                        player.isAttemptPending = false
+                        if case .rejected(let reason, _) = player.session.status {
+                            report.outcomes.recordRefusal(reason)
+                        } else {
+                            report.outcomes.recordFailure(.classifying(player.connection?.closeFrame))
+                        }
+                    }
                     if case .rejected = player.session.status, !player.everConnected { player.failed = true; continue }
                     if player.wasConnected {
                         player.disconnects += 1
@@ -207,7 +225,11 @@ enum LoadCommand {
                     player.reconnectAt = now + .seconds(1)
                     connect(player, index: index)
                 case .handshaking, .idle:
-                    if !player.everConnected, now - player.startedAt > .seconds(15) { player.failed = true }
+                    if !player.everConnected, now - player.startedAt > .seconds(15) {
+                        player.failed = true
+                        if player.isAttemptPending { report.outcomes.recordFailure(.noWelcome) }
+                        player.isAttemptPending = false
+                    }
                 }
                 if measuring { report.ages.append(contentsOf: player.session.takeSnapshotAges()) }
             }

@@ -1,9 +1,12 @@
+import ArenaGame
 import CommandLineSupport
 import TickwireCodec
 
 /// What a `tickwire load` run measured, as text or JSON.
 struct LoadReport: Sendable {
     var clients: Int
+    /// How many rooms the clients were spread over.
+    var rooms = 1
     var duration: Double
     var ramp: Double
     var connected = 0
@@ -13,6 +16,8 @@ struct LoadReport: Sendable {
     var reconnects = 0
     /// Why connected clients were disconnected, with counts.
     var disconnectReasons: [String: Int] = [:]
+    /// Why attempts to join failed: refused hellos by reason, failed connections by kind.
+    var outcomes = ConnectionOutcomes()
     var snapshots = 0
     var snapshotsAtStart = 0
     var measuredSeconds = 0.0
@@ -33,6 +38,7 @@ struct LoadReport: Sendable {
         disconnects += other.disconnects
         reconnects += other.reconnects
         for (reason, count) in other.disconnectReasons { disconnectReasons[reason, default: 0] += count }
+        outcomes.merge(other.outcomes)
         snapshots += other.snapshots
         snapshotsAtStart += other.snapshotsAtStart
         ages += other.ages
@@ -68,14 +74,17 @@ struct LoadReport: Sendable {
 
     func text() -> String {
         let ms = { (value: Double) in decimalText(value * 1000, places: 1) }
+        let hint = outcomes.hint(clients: clients, rooms: rooms).map { "\n" + $0 } ?? ""
         return """
             clients: \(connected) connected, \(failed) failed, \(connectedAtEnd) connected at the end; \(disconnects) disconnects, \(reconnects) reconnects
+            refused by the server (attempts): \(outcomes.refusalsText)
+            connection failures (attempts): \(outcomes.failuresText)
             disconnect reasons: \(disconnectReasons.isEmpty ? "none" : disconnectReasons.sorted { $0.value > $1.value }.map { "\($0.key) ×\($0.value)" }.joined(separator: ", "))
             snapshots: \(snapshots) received, \(decimalText(snapshotsPerClientPerSecond, places: 1)) per client per second in the window
             bytes in: \(Int(bytesPerClientPerSecond)) B/s per client
             snapshot age at arrival: p50 \(ms(Self.percentile(ages, 0.5))) ms, p99 \(ms(Self.percentile(ages, 0.99))) ms (\(ages.count) samples)
             server (its stats messages): tick p99 worst \(decimalText(serverTickP99Worst, places: 2)) ms, median \(decimalText(serverTickP99Median, places: 2)) ms, max tick \(decimalText(serverTickMax, places: 2)) ms, CPU \(decimalText(serverCPU * 100, places: 0))% of a core
-            load generator CPU: \(decimalText(loadCPUShare * 100, places: 0))% of a core
+            load generator CPU: \(decimalText(loadCPUShare * 100, places: 0))% of a core\(hint)
             """
     }
 
@@ -83,6 +92,7 @@ struct LoadReport: Sendable {
         func number(_ value: Double) -> String { decimalText(value, places: 3) }
         return """
             {"clients":\(clients),"duration":\(number(duration)),"ramp":\(number(ramp)),"connected":\(connected),"failed":\(failed),\
+            \(outcomes.jsonMembers(clients: clients, rooms: rooms)),\
             "connectedAtEnd":\(connectedAtEnd),"disconnects":\(disconnects),"reconnects":\(reconnects),"snapshotsReceived":\(snapshots),\
             "snapshotsPerClientPerSecond":\(number(snapshotsPerClientPerSecond)),"bytesPerClientPerSecond":\(number(bytesPerClientPerSecond)),\
             "snapshotAgeP50Ms":\(number(Self.percentile(ages, 0.5) * 1000)),"snapshotAgeP99Ms":\(number(Self.percentile(ages, 0.99) * 1000)),\

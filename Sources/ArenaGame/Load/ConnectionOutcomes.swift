@@ -1,0 +1,165 @@
+import Tickwire
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Why many clients' attempts to join did not succeed, counted by cause: what `tickwire load`
+/// reports instead of a bare "N failed".
+///
+/// Two kinds of failure are kept apart: a hello the server refused (by
+/// ``Message/Reject/Reason``, such as room full or schema mismatch), and a connection that
+/// never reached the hello (by ``Failure``: the TCP connect refused, the WebSocket handshake
+/// failed, a timeout). Each attempt is counted once, so a client that retries adds one per
+/// attempt.
+public struct ConnectionOutcomes: Hashable, Sendable {
+    /// How a connection failed before the server could answer its hello.
+    public enum Failure: String, Hashable, Sendable, CaseIterable, CustomStringConvertible {
+        /// Nothing listens at the address: the TCP connect was refused (`ECONNREFUSED`).
+        case connectionRefused = "connection refused"
+        /// The TCP connect failed for another reason (unreachable, reset, out of descriptors).
+        case connectFailed = "connect failed"
+        /// The host name did not resolve.
+        case unresolved = "host not resolved"
+        /// The WebSocket handshake failed: the server closed the connection or answered
+        /// with something other than a `101` this client accepts.
+        case handshakeFailed = "handshake failed"
+        /// No WebSocket connection opened within the client's handshake timeout.
+        case handshakeTimeout = "handshake timed out"
+        /// The WebSocket opened but no welcome or refusal came within the tool's patience.
+        case noWelcome = "no welcome"
+        /// The connection closed after the handshake, before the welcome.
+        case closedBeforeWelcome = "closed before the welcome"
+        /// Anything else (for example a client that could not be created).
+        case other = "other"
+
+        /// The failure's name, as the report prints it.
+        public var description: String { rawValue }
+
+        /// Classifies the close frame that ended a connection which never got its welcome.
+        ///
+        /// The WebSocket client ends a failed attempt with code 1006 and a reason naming the
+        /// cause (see `WebSocketClient`); a frame with another code came from the server
+        /// after the handshake.
+        ///
+        /// - Parameter frame: The frame that ended the connection, or `nil` when none is known.
+        /// - Returns: The kind of failure.
+        public static func classifying(_ frame: WebSocketCloseFrame?) -> Failure {
+            guard let frame else { return .other }
+            guard frame.code == .abnormalClosure else { return .closedBeforeWelcome }
+            let reason = frame.reason
+            if reason.hasPrefix("no open connection within") { return .handshakeTimeout }
+            if reason.hasPrefix("handshake refused") || reason.hasPrefix("the handshake response")
+                || reason.hasPrefix("the connection closed during the handshake") || reason.hasPrefix("cannot set up the connection")
+            {
+                return .handshakeFailed
+            }
+            if reason.hasPrefix("cannot resolve") || reason.hasSuffix("has no address") { return .unresolved }
+            if reason.contains("(errno \(ECONNREFUSED))") { return .connectionRefused }
+            if reason.contains("(errno ") { return .connectFailed }
+            return .other
+        }
+    }
+
+    /// Refused hellos by the server's reason.
+    public private(set) var refusals: [Message.Reject.Reason: Int] = [:]
+    /// Connection attempts that failed before the hello was answered, by kind.
+    public private(set) var failures: [Failure: Int] = [:]
+
+    /// Creates empty counts.
+    public init() {}
+
+    /// Counts one hello the server refused.
+    ///
+    /// - Parameter reason: The reason in the server's reject message.
+    public mutating func recordRefusal(_ reason: Message.Reject.Reason) { refusals[reason, default: 0] += 1 }
+
+    /// Counts one connection attempt that failed before its hello was answered.
+    ///
+    /// - Parameter failure: How it failed.
+    public mutating func recordFailure(_ failure: Failure) { failures[failure, default: 0] += 1 }
+
+    /// Adds another tally's counts to this one.
+    ///
+    /// - Parameter other: The counts to add (another driver thread's, say).
+    public mutating func merge(_ other: ConnectionOutcomes) {
+        for (reason, count) in other.refusals { refusals[reason, default: 0] += count }
+        for (failure, count) in other.failures { failures[failure, default: 0] += count }
+    }
+
+    /// Refused hellos in all.
+    public var refusalCount: Int { refusals.values.reduce(0, +) }
+    /// Failed connection attempts in all.
+    public var failureCount: Int { failures.values.reduce(0, +) }
+
+    /// The refusals as `room full ×168, schema mismatch ×2` (most first), or `none`.
+    public var refusalsText: String {
+        Self.listText(refusals.map { ($0.key.description, $0.value) })
+    }
+
+    /// The connection failures as `connection refused ×40, handshake timed out ×2`, or `none`.
+    public var failuresText: String {
+        Self.listText(failures.map { ($0.key.description, $0.value) })
+    }
+
+    /// Advice for the person running the load when rooms were full, `nil` otherwise.
+    ///
+    /// - Parameters:
+    ///   - clients: How many clients the run started.
+    ///   - rooms: How many rooms they were spread over.
+    /// - Returns: A sentence naming `arena serve --capacity` and `--rooms` with numbers that
+    ///   would have fitted every client.
+    public func hint(clients: Int, rooms: Int) -> String? {
+        guard let full = refusals[.roomFull], full > 0 else { return nil }
+        let rooms = max(rooms, 1)
+        let perRoom = (clients + rooms - 1) / rooms
+        let refused = full == 1 ? "1 client was" : "\(full) clients were"
+        return "hint: \(refused) refused because the room was full: start the server with more capacity "
+            + "(`arena serve\(rooms > 1 ? " --rooms \(rooms)" : "") --capacity \(perRoom)`) "
+            + "or spread clients over rooms (`arena serve --rooms N` and `tickwire load --rooms N`)"
+    }
+
+    /// The counts and the hint as JSON object members:
+    /// `"refusals":{"room full":168},"connectionFailures":{},"hint":"…"` (`null` when none), keyed
+    /// by the names the text report prints, most first.
+    ///
+    /// - Parameters:
+    ///   - clients: How many clients the run started.
+    ///   - rooms: How many rooms they were spread over.
+    /// - Returns: Members to splice into a JSON object.
+    public func jsonMembers(clients: Int, rooms: Int) -> String {
+        func object(_ pairs: [(String, Int)]) -> String {
+            "{" + Self.sorted(pairs).map { "\(Self.jsonString($0.0)):\($0.1)" }.joined(separator: ",") + "}"
+        }
+        return "\"refusals\":\(object(refusals.map { ($0.key.description, $0.value) })),"
+            + "\"connectionFailures\":\(object(failures.map { ($0.key.description, $0.value) })),"
+            + "\"hint\":\(hint(clients: clients, rooms: rooms).map(Self.jsonString) ?? "null")"
+    }
+
+    /// `text` as a JSON string literal (quotes, backslashes and control characters escaped).
+    static func jsonString(_ text: String) -> String {
+        var escaped = "\""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": escaped += "\\\""
+            case "\\": escaped += "\\\\"
+            case _ where scalar.value < 0x20:
+                let hex = String(scalar.value, radix: 16)
+                escaped += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+            default: escaped.unicodeScalars.append(scalar)
+            }
+        }
+        return escaped + "\""
+    }
+
+    /// Most first, then by name, so that the output is stable.
+    private static func sorted(_ pairs: [(String, Int)]) -> [(String, Int)] {
+        pairs.sorted { $0.1 != $1.1 ? $0.1 > $1.1 : $0.0 < $1.0 }
+    }
+
+    private static func listText(_ pairs: [(String, Int)]) -> String {
+        pairs.isEmpty ? "none" : sorted(pairs).map { "\($0.0) ×\($0.1)" }.joined(separator: ", ")
+    }
+}

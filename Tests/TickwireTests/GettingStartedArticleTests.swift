@@ -1,0 +1,111 @@
+import Foundation
+import Testing
+import Tickwire
+
+/// The DocC article `Sources/Tickwire/Tickwire.docc/GettingStarted.md`, compiled: `Dots` and the
+/// server and client lines are the article's, character for character (keep them so), and the
+/// tests run them over the simulated network and over real WebSockets on 127.0.0.1.
+@Suite("Getting Started article")
+struct GettingStartedArticleTests {
+    // MARK: The article's code
+
+    struct Dots: Game {
+        typealias State = [UInt32: Double]  // each player's x
+        typealias Input = Int8  // -1, 0 or +1
+        let schema: Schema
+        init() throws { schema = try Schema([EntityType("dot", fields: [Field("x", .float(min: 0, max: 100, resolution: 0.01))])]) }
+
+        func makeWorld(room: String) -> State { [:] }
+        func step(_ dots: State, inputs: [UInt32: Int8], dt: Double) -> State {
+            dots.reduce(into: [:]) { next, dot in next[dot.key] = min(100, max(0, dot.value + Double(inputs[dot.key] ?? 0) * 10 * dt)) }
+        }
+        func addPlayer(_ player: UInt32, to dots: State) -> State { dots.merging([player: 50]) { old, _ in old } }
+        func removePlayer(_ player: UInt32, from dots: State) -> State { dots.filter { $0.key != player } }
+        func capture(_ dots: State, into snapshot: inout Snapshot) throws(SnapshotError) {
+            for (id, x) in dots.sorted(by: { $0.key < $1.key }) { snapshot.set(x, at: try snapshot.insert(id: id, type: 0), field: 0) }
+        }
+        func restore(from snapshot: Snapshot) -> State {
+            State(uniqueKeysWithValues: snapshot.indices.map { (snapshot.id(at: $0), snapshot.double(at: $0, field: 0)) })
+        }
+        func entityID(of player: UInt32, in dots: State) -> UInt32? { dots[player] == nil ? nil : player }
+        func encode(_ input: Int8) -> [UInt8] { [UInt8(bitPattern: input)] }
+        func decodeInput(_ bytes: [UInt8]) -> Int8? { bytes.count == 1 ? Int8(bitPattern: bytes[0]) : nil }
+    }
+
+    /// The article's server, compiled but not run (it serves port 7777 until `shouldStop`).
+    static func articleServer(shouldStop: Bool) throws {
+        let listener = try WebSocketTransportServer(configuration: WebSocketServerConfiguration(host: "0.0.0.0", port: 7777))
+        let host = Host(game: try Dots(), listener: listener, clock: MonotonicClock())
+        host.run(until: { shouldStop })
+    }
+
+    /// The article's client, compiled but not run (it connects to port 7777).
+    static func articleClient() throws -> EntityView? {
+        let session = ClientSession(game: try Dots(), clock: MonotonicClock())
+        session.connect(over: try WebSocketClientTransportConnection(url: WebSocketURL("ws://127.0.0.1:7777/main")))
+        session.tick(input: 1)
+        let me = session.clientID.flatMap { session.render()?.entity(id: $0) }
+        return me
+    }
+
+    // MARK: Tests
+
+    @Test("every line of the article's code blocks is in this file, so the article compiles")
+    func articleMatchesThisFile() throws {
+        let here = URL(fileURLWithPath: #filePath)
+        let root = here.deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let article = try String(
+            contentsOf: root.appendingPathComponent("Sources/Tickwire/Tickwire.docc/GettingStarted.md"), encoding: .utf8)
+        let source = Set(
+            try String(contentsOf: here, encoding: .utf8).split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) })
+        var inCode = false
+        var codeLines: [String] = []
+        for line in article.split(separator: "\n", omittingEmptySubsequences: false) {
+            if line.hasPrefix("```") { inCode.toggle(); continue }
+            let trimmed = line.trimmingCharacters(in: .whitespaces)
+            if inCode && !trimmed.isEmpty { codeLines.append(trimmed) }
+        }
+        #expect(codeLines.count >= 25, "the article should hold its code blocks, found \(codeLines.count) lines")
+        #expect(codeLines.count < 30, "the article promises a game in under 30 lines, it has \(codeLines.count)")
+        for line in codeLines {
+            #expect(source.contains(line), "the article's line `\(line)` is not in GettingStartedArticleTests.swift")
+        }
+    }
+
+    @Test("Dots played on a simulated 60 ms link: a walker ends where the server has it, within the line")
+    func simulated() throws {
+        let simulation = TickSimulation(game: try Dots(), seed: 7)
+        let link = LinkConditions(latency: .milliseconds(60), jitter: .milliseconds(10))
+        let walker = simulation.addClient(upstream: link, downstream: link, input: { _, tick in tick < 30 ? 1 : 0 })
+        simulation.run(for: .seconds(3))
+        let client = simulation.clients[walker]
+        let id = try #require(client.clientID, "the walker should have been welcomed")
+        let serverX = try #require(simulation.room.state[id])
+        let seenX = try #require(client.render()?.entity(id: id)?.values[0])
+        #expect(serverX > 55 && serverX <= 100, "30 ticks at 10 units/s from 50 end near 60, at \(serverX)")
+        #expect(abs(seenX - serverX) <= 0.01, "the client shows \(seenX), the server has \(serverX)")
+    }
+
+    @Test("the article's server and client lines over real WebSockets on 127.0.0.1: the client sees its dot")
+    func overWebSockets() throws {
+        // The article's lines with port 0 for port 7777, driven from this thread with advance().
+        let listener = try WebSocketTransportServer(configuration: WebSocketServerConfiguration(host: "127.0.0.1", port: 0))
+        defer { listener.shutdown(timeout: .seconds(1)) }
+        let port = try #require(listener.address?.port, "the server should report its bound port")
+        let clock = MonotonicClock()
+        let host = Host(game: try Dots(), listener: listener, clock: clock)
+        let session = ClientSession(game: try Dots(), clock: clock)
+        session.connect(over: try WebSocketClientTransportConnection(url: WebSocketURL("ws://127.0.0.1:\(port)/main")))
+        defer { session.leave() }
+        let deadline = clock.now + .seconds(10)
+        var me: EntityView?
+        while clock.now < deadline && me == nil {
+            host.advance()
+            session.tick(input: 1)
+            me = session.clientID.flatMap { session.render()?.entity(id: $0) }
+            clock.sleep(until: clock.now + .milliseconds(5))
+        }
+        let dot = try #require(me, "the client did not see its dot within 10 s")
+        #expect(dot.values[0] >= 50 && dot.values[0] <= 100, "the dot starts at 50 and walks right, at \(dot.values[0])")
+    }
+}

@@ -26,9 +26,9 @@ protocol EventLoopHandler: AnyObject {
 public final class EventLoop: @unchecked Sendable {
     // Thread safety: `inbox` is guarded by its `Mutex`; `poller.wake()` is a write(2) to an eventfd
     // (a pipe with `poll`), safe from any thread; `loopThread` is guarded by its `Mutex`. Every other stored property
-    // (`poller` registrations, `handlers`, `timers`, `events`, `flushQueue`, the read, reply and
-    // spare-message buffers, `endOfTurnHandlers`, `replyBufferHolder`) is touched only on the
-    // loop thread: thread confinement, not a lock, makes those safe.
+    // (`poller` registrations, `handlers`, `timers`, `events`, `flushQueue`, `readBuffer`,
+    // `turnObservers`, `loopLocals`) is touched only on the loop thread: thread confinement,
+    // not a lock, makes those safe.
     private struct Inbox {
         var work: [@Sendable () -> Void] = []
         var isStopRequested = false
@@ -58,23 +58,12 @@ public final class EventLoop: @unchecked Sendable {
     /// 64 KiB and 256 bytes: room for a 64 KiB message with its largest frame header (14 bytes),
     /// so that such a message, once it has arrived, takes one `read` rather than two.
     let readBuffer: UnsafeMutableRawBufferPointer
-    /// The replies the protocol layer's connections (WebSocket) make while handling their
-    /// reads, gathered over one loop turn and written, one `send` per connection, at its end
-    /// (loop thread only): one buffer for all connections stays in the cache. Unchecked
-    /// exclusivity: a connection swaps it in for its reads and back out when they are done
-    /// (``replyBufferHolder``), so no access overlaps.
-    @exclusivity(unchecked) package var replyBuffer: [UInt8] = []
-    /// What to tell when this turn ends (``callAtEndOfTurn(_:)``), in the order registered:
-    /// the connections with replies waiting in ``replyBuffer``, in the order they were served.
-    private var endOfTurnHandlers: [any EndOfTurnHandler] = []
-    /// The connection that has ``replyBuffer`` swapped into its own storage while it handles its
-    /// reads; the buffer's bytes are then its (``ReplyBufferHolder/withReplyBuffer(_:)``).
-    /// Connections compare it with themselves by identity (`===`) on every send.
-    package var replyBufferHolder: (any ReplyBufferHolder)?
-    /// Storage for the next received message, lent to each connection's protocol machine for
-    /// one read (loop thread only), so that one warm buffer serves every connection rather than
-    /// each keeping its own or allocating. Unchecked exclusivity, like `replyBuffer`.
-    @exclusivity(unchecked) package var spareMessage: [UInt8] = []
+    /// Told at the end of every turn (``addTurnObserver(_:)``); one per protocol layer in use.
+    /// Unchecked exclusivity: read twice per turn, on the loop thread only, and every access is
+    /// instantaneous (``endTurn()`` indexes it, so an observer may add another meanwhile).
+    @exclusivity(unchecked) private var turnObservers: [any LoopTurnObserver] = []
+    /// State a protocol layer keeps once per loop, by its type (``loopLocal(_:create:)``).
+    private var loopLocals: [ObjectIdentifier: AnyObject] = [:]
 
     /// Creates a loop; call ``start()`` to run it on its own thread.
     ///
@@ -148,13 +137,13 @@ public final class EventLoop: @unchecked Sendable {
     /// Whether the caller runs on this loop's thread.
     ///
     /// Inlinable: every WebSocket send asks, from another module.
-    @inlinable public var isInLoopThread: Bool {
+    @inlinable @inline(__always) public var isInLoopThread: Bool {
         let id = loopThreadID.load(ordering: .acquiring)
-        return id != 0 && id == Self.currentThreadID
+        return id != 0 && id == EventLoop.currentThreadID  // not `Self`: dynamic Self blocks inlining
     }
 
     /// The calling thread's `pthread_self()` as a number.
-    @usableFromInline static var currentThreadID: UInt {
+    @inlinable static var currentThreadID: UInt {
         #if canImport(Darwin)
         UInt(bitPattern: pthread_self())
         #else
@@ -243,25 +232,33 @@ public final class EventLoop: @unchecked Sendable {
         flushQueue.append(channel)
     }
 
-    /// Has `handler` told when this turn's events are handled (and again after its timers and
-    /// queued work, for what they add). Register once per turn with work. Loop thread only.
-    package func callAtEndOfTurn(_ handler: any EndOfTurnHandler) {
-        endOfTurnHandlers.append(handler)
+    /// Has `observer` told at the end of every turn from now on, until the loop ends. Loop thread only.
+    package func addTurnObserver(_ observer: any LoopTurnObserver) {
+        turnObservers.append(observer)
     }
 
-    /// Tells every handler registered with ``callAtEndOfTurn(_:)``, in order, that the turn
-    /// ended, so each sends what it deferred to ``replyBuffer``, then empties the buffer
-    /// (keeping up to 4 MiB of its storage): at the end of each turn, and when a connection
-    /// finds the buffer full. Loop thread only, never while a connection holds the buffer.
-    package func runEndOfTurnHandlers() {
-        guard !endOfTurnHandlers.isEmpty else { return }
+    /// The state of type `Value` that a protocol layer keeps once for this loop, created by
+    /// `create` on first use and kept until the loop ends. Loop thread only.
+    ///
+    /// - Parameters:
+    ///   - type: The state's type, its key.
+    ///   - create: Makes the state the first time it is asked for.
+    /// - Returns: This loop's instance.
+    package func loopLocal<Value: AnyObject>(_ type: Value.Type, create: () -> Value) -> Value {
+        let key = ObjectIdentifier(type)
+        if let existing = loopLocals[key] as? Value { return existing }
+        let value = create()
+        loopLocals[key] = value
+        return value
+    }
+
+    /// Tells the turn observers that the turn (or its timers and work) is over.
+    private func endTurn() {
         var index = 0
-        while index < endOfTurnHandlers.count {
-            endOfTurnHandlers[index].loopTurnEnded()
+        while index < turnObservers.count {
+            turnObservers[index].loopTurnEnded()
             index += 1
         }
-        endOfTurnHandlers.removeAll(keepingCapacity: true)
-        replyBuffer.removeAll(keepingCapacity: replyBuffer.capacity <= 1 << 22)
     }
 
     /// The number of registered descriptors (connections and listeners). Loop thread only.
@@ -301,14 +298,14 @@ public final class EventLoop: @unchecked Sendable {
             for event in events {
                 handlers[event.descriptor]?.handle(event)
             }
-            runEndOfTurnHandlers()  // here, so that timers and work below see the replies sent
+            endTurn()  // here, so that timers and work below see the replies sent
             for action in timers.popDue(now: MonotonicTime.now()) { action() }
             let (work, isStopRequested) = inbox.withLock { inbox in
                 defer { inbox.work.removeAll(keepingCapacity: true) }
                 return (inbox.work, inbox.isStopRequested)
             }
             for item in work { item() }
-            runEndOfTurnHandlers()  // replies made by a timer or work item
+            endTurn()  // replies made by a timer or work item
             while !flushQueue.isEmpty {
                 let channels = flushQueue
                 flushQueue.removeAll(keepingCapacity: true)
@@ -331,5 +328,7 @@ public final class EventLoop: @unchecked Sendable {
         loopThreadID.store(0, ordering: .releasing)
         for descriptor in Array(handlers.keys) { deregister(descriptor) }
         timers = TimerQueue()
+        turnObservers = []
+        loopLocals = [:]
     }
 }

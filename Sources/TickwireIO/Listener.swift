@@ -7,7 +7,7 @@ package final class Listener: EventLoopHandler {
     /// The address actually bound (with the kernel's port when port 0 was asked for).
     package let address: SocketAddress
     /// Called on the loop thread for each accepted socket.
-    package var onAccept: (Socket, SocketAddress?) -> Void
+    var onAccept: (Socket, SocketAddress?) -> Void
 
     /// Binds, listens and registers on `loop` (call on the loop thread).
     ///

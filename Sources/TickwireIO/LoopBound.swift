@@ -6,12 +6,27 @@ import Synchronization
 /// `@unchecked Sendable` because the box itself may travel between threads (captured by closures
 /// handed to ``EventLoop/execute(_:)``), while its `value` is touched only on the loop thread:
 /// thread confinement, not a lock, makes it safe. Every user must respect that.
-package final class LoopBound<Value>: @unchecked Sendable {
-    /// The value; loop thread only.
-    package var value: Value
+///
+/// SPI (`@_spi(LoopThread) import TickwireIO`), not API: public only so that ``value`` can be
+/// inlinable. A WebSocket send on the loop thread reads its connection's box; a stored property
+/// read from another module is checked for exclusivity at run time, and `package` declarations
+/// do not inline across modules, so the accessors are public, inlinable and unchecked.
+@_spi(LoopThread)
+public final class LoopBound<Value>: @unchecked Sendable {
+    /// The value's storage; loop thread only. Unchecked exclusivity: one thread, no overlapping access.
+    @usableFromInline @exclusivity(unchecked) var storage: Value
 
-    package init(_ value: Value) {
-        self.value = value
+    /// The value; loop thread only.
+    @inlinable public var value: Value {
+        get { storage }
+        set { storage = newValue }
+    }
+
+    /// Creates a box holding `value`.
+    ///
+    /// - Parameter value: The first value.
+    public init(_ value: Value) {
+        storage = value
     }
 }
 

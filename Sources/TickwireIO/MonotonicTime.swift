@@ -7,13 +7,11 @@ import Darwin
 /// The one reading of the monotonic clock (`clock_gettime(CLOCK_MONOTONIC)`), in nanoseconds.
 ///
 /// The event loop's timers, the WebSocket keepalive, the simulation's real-time `MonotonicClock`
-/// and the tools all read time through it. Inlinable: the WebSocket layer reads it on every
-/// read (keepalive activity), so a call across the module boundary would cost on that path.
+/// and the tools all read time through it.
 package enum MonotonicTime {
     /// Nanoseconds since an arbitrary fixed point; never goes backwards.
     ///
     /// - Returns: The monotonic clock's reading in nanoseconds.
-    @inlinable
     package static func now() -> UInt64 {
         var spec = timespec()
         clock_gettime(CLOCK_MONOTONIC, &spec)

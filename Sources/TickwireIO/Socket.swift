@@ -13,7 +13,10 @@ import Darwin
 /// Not thread-safe: a socket belongs to the event loop thread that serves it.
 package final class Socket {
     /// The descriptor, or -1 once closed.
-    package private(set) var descriptor: Int32
+    ///
+    /// Unchecked exclusivity: every system call reads it, and being `package` the optimizer can no
+    /// longer prove that no access overlaps another; a socket belongs to one thread, and none does.
+    @exclusivity(unchecked) package private(set) var descriptor: Int32
 
     /// Takes ownership of an open descriptor and makes it non-blocking.
     package init(owning descriptor: Int32) throws(SystemError) {

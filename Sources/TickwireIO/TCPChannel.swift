@@ -14,41 +14,52 @@ package final class TCPChannel: EventLoopHandler {
     /// The peer's address, when known.
     package let peer: SocketAddress?
 
+    // The callbacks, `isClosed` and `readPaused` are read on every readiness event. Unchecked
+    // exclusivity: being `package`, the optimizer can no longer prove (as it did when they were
+    // internal) that no access to them overlaps another, so it would check each read at run time;
+    // loop thread only, and no access to them overlaps another (a callback is copied out, then called).
+
     /// Bytes arrived; the buffer is valid only during the call.
-    package var onRead: (UnsafeRawBufferPointer) -> Void = { _ in }
+    @exclusivity(unchecked) package var onRead: (UnsafeRawBufferPointer) -> Void = { _ in }
     /// The reads of one readiness event are done (after one or more ``onRead`` calls): the
     /// moment to write the replies to all of them in one `send`.
-    package var onReadsDone: () -> Void = {}
+    @exclusivity(unchecked) package var onReadsDone: () -> Void = {}
     /// The connection ended: `nil` for end of stream or a local close, else the failing call.
-    package var onClose: (SystemError?) -> Void = { _ in }
+    @exclusivity(unchecked) package var onClose: (SystemError?) -> Void = { _ in }
     /// The outbound buffer emptied after having held bytes.
-    package var onWritable: () -> Void = {}
+    @exclusivity(unchecked) package var onWritable: () -> Void = {}
     /// A non-blocking connect finished: `nil` on success, else why it failed.
-    package var onConnect: ((SystemError?) -> Void)?
+    @exclusivity(unchecked) package var onConnect: ((SystemError?) -> Void)?
     /// How many more bytes the owner needs to reach a boundary in what it reads (the end of a
     /// message), or 0 when it is at one or cannot tell: the last read of a readiness event reads
     /// only those (see ``readLength(index:bufferBytes:bytesToBoundary:)``).
-    package var bytesToBoundary: () -> Int = { 0 }
+    @exclusivity(unchecked) package var bytesToBoundary: () -> Int = { 0 }
 
     // Unchecked exclusivity: every send reads them (``bufferedByteCount``) and the dynamic checks
     // cost more than the reads; loop thread only, and no access to them overlaps another.
-    // Usable from inlinable code so that ``bufferedByteCount`` inlines into the WebSocket layer.
-    @usableFromInline @exclusivity(unchecked) var outbound: [UInt8] = []
-    @usableFromInline @exclusivity(unchecked) var outboundStart = 0
+    @exclusivity(unchecked) private var outbound: [UInt8] = []
+    @exclusivity(unchecked) private var outboundStart = 0
     private var interest: PollInterest = []
-    package private(set) var isClosed = false
+    @exclusivity(unchecked) package private(set) var isClosed = false
     private var isFlushRequested = false
     private var isClosingAfterFlush = false
 
     /// Bytes accepted by ``write(_:)`` and not yet taken by the kernel.
-    ///
-    /// Inlinable: a WebSocket send reads it for its backpressure accounting, in another module.
-    @inlinable package var bufferedByteCount: Int { outbound.count - outboundStart }
+    package var bufferedByteCount: Int { outbound.count - outboundStart }
 
     /// While `true` the channel does not read from the socket (backpressure towards the peer).
-    package var isReadPaused = false {
-        didSet { if oldValue != isReadPaused { updateInterest() } }
+    ///
+    /// Computed over private storage: the WebSocket layer reads it on every drain check, and a
+    /// read of a stored property from another module would be checked for exclusivity at run time.
+    package var isReadPaused: Bool {
+        get { readPaused }
+        set {
+            guard newValue != readPaused else { return }
+            readPaused = newValue
+            updateInterest()
+        }
     }
+    @exclusivity(unchecked) private var readPaused = false
 
     /// Wraps an accepted or connecting socket and registers it on `loop` (loop thread only).
     ///
@@ -66,7 +77,7 @@ package final class TCPChannel: EventLoopHandler {
         guard !isClosed else { return }
         var wanted: PollInterest = []
         if onConnect != nil || bufferedByteCount > 0 { wanted.insert(.write) }
-        if onConnect == nil && !isReadPaused { wanted.insert(.read) }
+        if onConnect == nil && !readPaused { wanted.insert(.read) }
         guard wanted != interest else { return }
         interest = wanted
         do {
@@ -95,7 +106,7 @@ package final class TCPChannel: EventLoopHandler {
             return
         }
         if event.isWritable { flush() }
-        if event.isHangup && isReadPaused && !isClosed {
+        if event.isHangup && readPaused && !isClosed {
             // EPOLLHUP/EPOLLERR arrive whatever the interest: a paused channel would be woken
             // again and again without reading, so a dead connection closes here.
             close(error: socket.connectionError())
@@ -109,7 +120,7 @@ package final class TCPChannel: EventLoopHandler {
         defer { onReadsDone() }
         var index = 0
         while let length = Self.readLength(index: index, bufferBytes: buffer.count, bytesToBoundary: bytesToBoundary) {
-            guard !isClosed, !isReadPaused else { return }
+            guard !isClosed, !readPaused else { return }
             index += 1
             do {
                 guard let count = try socket.read(into: UnsafeMutableRawBufferPointer(rebasing: buffer[0..<length])) else { return }

@@ -4,13 +4,14 @@ import Glibc
 import Darwin
 #endif
 import Synchronization
-import TickwireIO
+@_spi(LoopThread) import TickwireIO
 
 /// A plain TCP echo server on an ``EventLoop``: every byte received is sent back.
 ///
 /// The baseline for WebSocket benchmarks (`tickwire bench ws`, `tickwire echo --tcp`): the same
-/// loop and sockets without framing, built on TickwireIO's `package` API. A peer that sends without reading stops being read once
-/// ``maximumBufferedBytes`` wait to go out, so it cannot grow the server's memory.
+/// loop and sockets without framing, built on TickwireIO's `package` API. A peer that sends
+/// without reading stops being read once ``maximumBufferedBytes`` wait to go out, so it cannot
+/// grow the server's memory.
 final class TCPEchoServer: Sendable {
     /// The most bytes buffered for one peer before the server stops reading from it.
     let maximumBufferedBytes: Int

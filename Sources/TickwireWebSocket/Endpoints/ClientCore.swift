@@ -1,5 +1,5 @@
 import Dispatch
-import TickwireIO
+@_spi(LoopThread) import TickwireIO
 
 /// The loop-thread state of a ``WebSocketClient``: connecting, handshaking, the open channel,
 /// and the reconnect timer.

@@ -1,4 +1,4 @@
-import TickwireIO
+@_spi(LoopThread) import TickwireIO
 
 /// Keepalive settings: how often to ping an idle peer and how long to wait for its pong.
 public struct KeepalivePolicy: Hashable, Sendable {
@@ -21,12 +21,12 @@ public struct KeepalivePolicy: Hashable, Sendable {
 /// The loop-thread side of one open WebSocket connection: the protocol machine between a
 /// ``TCPChannel`` and the user, with the close timer, keepalive and send-buffer accounting.
 ///
-/// It shares the loop's reply buffer with the other connections on the loop: it holds the buffer
-/// while it handles its reads (``ReplyBufferHolder``) and sends its replies at the end of the
-/// loop turn (``EndOfTurnHandler``).
+/// It shares its loop's reply buffer with the other connections on the loop
+/// (``WebSocketLoopState``): it holds the buffer while it handles its reads and sends its
+/// replies at the end of the loop turn.
 ///
 /// Not thread-safe: every member is for the loop thread. The public handle is ``WebSocketConnection``.
-final class WebSocketChannel: EndOfTurnHandler, ReplyBufferHolder {
+final class WebSocketChannel {
     /// What the channel reports to its owner (server or client), on the loop thread.
     enum Event {
         case message(WebSocketMessage)
@@ -35,6 +35,8 @@ final class WebSocketChannel: EndOfTurnHandler, ReplyBufferHolder {
     }
 
     private let tcp: TCPChannel
+    /// What the connections on `tcp`'s loop share: the reply buffer, its holder, the spare message.
+    private let shared: WebSocketLoopState
     private let machine: WebSocketProtocolMachine
     let connection: WebSocketConnection
     private let closeTimeout: Duration
@@ -51,9 +53,8 @@ final class WebSocketChannel: EndOfTurnHandler, ReplyBufferHolder {
     private var isOverHighWaterMark = false
     /// From the first read of a readiness event until ``writeReplies()``: `output` is then the
     /// loop's reply buffer, and sends (from the owner's event handlers) only frame into it,
-    /// after ``replyStart``. The loop's ``EventLoop/replyBufferHolder`` is the one record of it;
-    /// an identity comparison, as cheap as it was when the holder was typed `WebSocketChannel`.
-    private var isHoldingReplyBuffer: Bool { tcp.loop.replyBufferHolder === self }
+    /// after ``replyStart``. The loop state's ``WebSocketLoopState/replyBufferHolder`` is the one record of it.
+    private var isHoldingReplyBuffer: Bool { shared.replyBufferHolder === self }
     /// Where this channel's frames begin in the held reply buffer: the replies other
     /// connections made earlier in this loop turn come before them.
     private var replyStart = 0
@@ -66,6 +67,7 @@ final class WebSocketChannel: EndOfTurnHandler, ReplyBufferHolder {
     init(tcp: TCPChannel, machine: WebSocketProtocolMachine, connection: WebSocketConnection,
          closeTimeout: Duration, keepalive: KeepalivePolicy?, onEvent: @escaping (Event) -> Void) {
         self.tcp = tcp
+        shared = WebSocketLoopState.of(tcp.loop)
         self.machine = machine
         self.connection = connection
         self.closeTimeout = closeTimeout
@@ -212,18 +214,18 @@ final class WebSocketChannel: EndOfTurnHandler, ReplyBufferHolder {
         // to the TCP channel at once.)
         if !isHoldingReplyBuffer {
             sendDeferredReplies()  // a second readiness event in one turn: keep the order
-            swap(&output, &tcp.loop.replyBuffer)
-            tcp.loop.replyBufferHolder = self
+            swap(&output, &shared.replyBuffer)
+            shared.replyBufferHolder = self
             replyStart = output.count
         }
         var failure: WebSocketError?
-        swap(&machine.inbound.spareMessage, &tcp.loop.spareMessage)
+        swap(&machine.inbound.spareMessage, &shared.spareMessage)
         do {
             try machine.receive(bytes, output: &replies) { handle($0) }
         } catch {
             failure = error
         }
-        swap(&machine.inbound.spareMessage, &tcp.loop.spareMessage)
+        swap(&machine.inbound.spareMessage, &shared.spareMessage)
         output.append(contentsOf: replies)
         if failure != nil || machine.state == .closed {
             writeReplies(deferring: false)  // before the socket closes
@@ -270,14 +272,14 @@ final class WebSocketChannel: EndOfTurnHandler, ReplyBufferHolder {
         guard isHoldingReplyBuffer else { return }
         if !deferring { writeReplyBufferNow() }
         let end = output.count
-        swap(&output, &tcp.loop.replyBuffer)
-        tcp.loop.replyBufferHolder = nil
+        swap(&output, &shared.replyBuffer)
+        shared.replyBufferHolder = nil
         if end > replyStart {
             deferredReplies = replyStart..<end
-            tcp.loop.callAtEndOfTurn(self)
+            shared.deferReplies(of: self)
         }
         updateBufferAccounting()
-        if end >= Self.replyGatheringBytes { tcp.loop.runEndOfTurnHandlers() }
+        if end >= Self.replyGatheringBytes { shared.sendDeferredReplies() }
     }
 
     /// Sends this channel's frames in the held reply buffer now, and removes them from it.
@@ -288,7 +290,7 @@ final class WebSocketChannel: EndOfTurnHandler, ReplyBufferHolder {
     }
 
     /// Sends the replies ``writeReplies(deferring:)`` left in the loop's reply buffer, if any:
-    /// at the end of the loop turn (``loopTurnEnded()``), or before any other
+    /// at the end of the loop turn (``WebSocketLoopState/sendDeferredReplies()``), or before any other
     /// write on this channel, which must follow them.
     private func sendDeferredReplies() {
         guard let range = deferredReplies else { return }
@@ -296,22 +298,21 @@ final class WebSocketChannel: EndOfTurnHandler, ReplyBufferHolder {
         // Another connection may hold the buffer now (this one sending from its event handler);
         // the bytes before its own frames, these among them, stay where they are.
         let write = { [tcp] (replies: UnsafeRawBufferPointer) in tcp.writeNow(UnsafeRawBufferPointer(rebasing: replies[range])) }
-        if let holder = tcp.loop.replyBufferHolder {
+        if let holder = shared.replyBufferHolder {
             holder.withReplyBuffer(write)
         } else {
-            tcp.loop.replyBuffer.withUnsafeBytes(write)
+            shared.replyBuffer.withUnsafeBytes(write)
         }
     }
 
-    /// The loop's reply buffer while this channel holds it (``EventLoop/replyBufferHolder``).
+    /// The loop's reply buffer while this channel holds it (``WebSocketLoopState/replyBufferHolder``).
     func withReplyBuffer(_ body: (UnsafeRawBufferPointer) -> Void) {
         output.withUnsafeBytes(body)
     }
 
-    /// The end of the loop turn (``EventLoop/runEndOfTurnHandlers()``): sends the deferred
-    /// replies, then settles the send-buffer accounting they were counted in (resuming reads or
-    /// reporting the drain if due).
-    func loopTurnEnded() {
+    /// The end of the loop turn: sends the deferred replies, then settles the send-buffer
+    /// accounting they were counted in (resuming reads or reporting the drain if due).
+    func turnEnded() {
         sendDeferredReplies()
         afterFlush()
     }
@@ -338,8 +339,8 @@ final class WebSocketChannel: EndOfTurnHandler, ReplyBufferHolder {
     private func transportClosed(_ error: SystemError?) {
         if isHoldingReplyBuffer {
             output.removeSubrange(replyStart...)
-            swap(&output, &tcp.loop.replyBuffer)
-            tcp.loop.replyBufferHolder = nil
+            swap(&output, &shared.replyBuffer)
+            shared.replyBufferHolder = nil
         }
         deferredReplies = nil
         let frame = machine.transportClosed()

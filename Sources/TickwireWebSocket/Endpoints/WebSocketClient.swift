@@ -1,6 +1,6 @@
 import Dispatch
 import Synchronization
-import TickwireIO
+@_spi(LoopThread) import TickwireIO
 
 /// A WebSocket client that connects to a `ws://` URL, keeps the connection alive with pings, and
 /// reconnects with exponential backoff and jitter when it drops.

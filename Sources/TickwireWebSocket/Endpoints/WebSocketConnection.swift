@@ -1,5 +1,5 @@
 import Synchronization
-import TickwireIO
+@_spi(LoopThread) import TickwireIO
 
 /// One open WebSocket connection, seen from either end: send messages and close it from any thread.
 ///

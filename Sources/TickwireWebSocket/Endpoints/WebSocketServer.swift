@@ -1,6 +1,6 @@
 import Dispatch
 import Synchronization
-import TickwireIO
+@_spi(LoopThread) import TickwireIO
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)

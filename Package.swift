@@ -30,21 +30,27 @@ let package = Package(
         // Swift layers.
         .target(name: "TickwireZlib", dependencies: ["CZlib"], swiftSettings: strictSettings),
         .target(name: "TickwireCodec", dependencies: ["TickwireZlib"], swiftSettings: strictSettings),
+        // The event loop, pollers, sockets, timers and TCP channels; knows no WebSocket. Not a
+        // product: TickwireWebSocket re-exports it (its public API speaks of `EventLoop`,
+        // `SocketAddress` and `SystemError`), and its loop-thread API is `package`.
+        .target(
+            name: "TickwireIO",
+            dependencies: [.target(name: "CEpoll", condition: .when(platforms: [.linux]))],
+            swiftSettings: strictSettings
+        ),
         .target(
             name: "TickwireWebSocket",
-            dependencies: [
-                "TickwireZlib", "CWebSocketMask", .target(name: "CEpoll", condition: .when(platforms: [.linux])),
-            ],
+            dependencies: ["TickwireIO", "TickwireZlib", "CWebSocketMask"],
             swiftSettings: strictSettings
         ),
         .target(
             name: "TickwireSim",
-            dependencies: ["TickwireCodec", "TickwireWebSocket"],
+            dependencies: ["TickwireCodec", "TickwireIO", "TickwireWebSocket"],
             swiftSettings: strictSettings
         ),
         .target(
             name: "Tickwire",
-            dependencies: ["TickwireCodec", "TickwireWebSocket", "TickwireSim"],
+            dependencies: ["TickwireCodec", "TickwireIO", "TickwireWebSocket", "TickwireSim"],
             swiftSettings: strictSettings
         ),
 
@@ -58,7 +64,9 @@ let package = Package(
         // Tools.
         .executableTarget(
             name: "tickwire",
-            dependencies: ["Tickwire", "TickwireCodec", "TickwireSim", "TickwireWebSocket", "TickwireZlib", "CommandLineSupport", "ArenaGame"],
+            dependencies: [
+                "Tickwire", "TickwireCodec", "TickwireSim", "TickwireWebSocket", "TickwireIO", "TickwireZlib", "CommandLineSupport", "ArenaGame",
+            ],
             path: "Tools/tickwire",
             swiftSettings: strictSettings
         ),
@@ -67,7 +75,12 @@ let package = Package(
         .testTarget(name: "TickwireZlibTests", dependencies: ["TickwireZlib"], swiftSettings: strictSettings),
         // Fixtures are read through #filePath, not bundled as resources.
         .testTarget(name: "TickwireCodecTests", dependencies: ["TickwireCodec"], exclude: ["Fixtures"], swiftSettings: strictSettings),
-        .testTarget(name: "TickwireWebSocketTests", dependencies: ["TickwireWebSocket", "TickwireCodec"], swiftSettings: strictSettings),
+        .testTarget(name: "TickwireIOTests", dependencies: ["TickwireIO"], swiftSettings: strictSettings),
+        // `tickwire` for the TCP echo server it holds (the benchmark's baseline), tested with the sockets here.
+        .testTarget(
+            name: "TickwireWebSocketTests", dependencies: ["TickwireWebSocket", "TickwireCodec", "tickwire"],
+            swiftSettings: strictSettings
+        ),
         .testTarget(name: "TickwireSimTests", dependencies: ["TickwireSim"], swiftSettings: strictSettings),
         .testTarget(name: "TickwireTests", dependencies: ["Tickwire"], swiftSettings: strictSettings),
         .testTarget(name: "CommandLineSupportTests", dependencies: ["CommandLineSupport"], swiftSettings: strictSettings),

@@ -1,4 +1,5 @@
 // The umbrella module: `import Tickwire` brings in every layer a game needs.
 @_exported import TickwireCodec
+@_exported import TickwireIO
 @_exported import TickwireSim
 @_exported import TickwireWebSocket

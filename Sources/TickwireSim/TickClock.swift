@@ -4,6 +4,7 @@ import Glibc
 import Darwin
 #endif
 import Synchronization
+import TickwireIO
 
 /// A source of monotonic time that can also wait: the real clock or a virtual one.
 ///
@@ -21,7 +22,8 @@ public protocol TickClock: AnyObject, Sendable {
     func sleep(until deadline: Timestamp)
 }
 
-/// The real monotonic clock: `clock_gettime(CLOCK_MONOTONIC)`, with sleeps on
+/// The real monotonic clock: `clock_gettime(CLOCK_MONOTONIC)` (read once for the whole library,
+/// the reading the event loop's timers use), with sleeps on
 /// `clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME)` to an absolute deadline.
 ///
 /// Sleeping to absolute deadlines (not for relative durations) is what keeps a tick loop
@@ -57,10 +59,10 @@ public final class MonotonicClock: TickClock {
         #endif
     }
 
+    /// The monotonic clock's reading (``MonotonicTime/now()``) as a signed count, for arithmetic
+    /// with the origin. Monotonic nanoseconds since boot fit in `Int64` for 292 years.
     static func rawNanoseconds() -> Int64 {
-        var spec = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &spec)
-        return Int64(spec.tv_sec) * 1_000_000_000 + Int64(spec.tv_nsec)
+        Int64(truncatingIfNeeded: MonotonicTime.now())
     }
 }
 

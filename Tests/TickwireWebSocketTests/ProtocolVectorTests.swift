@@ -49,14 +49,16 @@ struct ProtocolVectorTests {
     @Test("the room-full close decodes to code 4001 and re-encodes byte for byte")
     func closeRoomFull() throws {
         let vector = try load("websocket-close-room-full.hex")
+        // 4001 is the game protocol's room-full code (TickwireSim); to this layer, an application code.
+        let roomFull = try #require(WebSocketCloseCode(rawValue: 4001))
         let client = try WebSocketProtocolMachine(role: .client)
         var output: [UInt8] = []
         let events = try client.receive(vector.bytes, output: &output)
-        #expect(events == [.close(WebSocketCloseFrame(code: .tickwireRoomFull, reason: "room full"))])
+        #expect(events == [.close(WebSocketCloseFrame(code: roomFull, reason: "room full"))])
         #expect(vector.metadata["close"] == "4001 room full")
         let server = try WebSocketProtocolMachine(role: .server)
         var wire: [UInt8] = []
-        try server.close(code: .tickwireRoomFull, reason: "room full", output: &wire)
+        try server.close(code: roomFull, reason: "room full", output: &wire)
         #expect(wire == vector.bytes)
     }
 

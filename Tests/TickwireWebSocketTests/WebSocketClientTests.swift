@@ -1,7 +1,9 @@
 import Dispatch
 import Testing
 import TickwireCodec
+import TickwireIO
 @testable import TickwireWebSocket
+@testable import tickwire
 
 /// The client's life cycle: graceful shutdown seen from the client, reconnection across a server
 /// restart, keepalive against a hung server, the async API.
@@ -19,9 +21,9 @@ struct WebSocketClientTests {
         for client in clients { client.connect() }
         for recorder in clientRecorders { #expect(recorder.wait(seconds: 5, until: isOpen)) }
 
-        let start = MonotonicClock.now()
+        let start = MonotonicTime.now()
         server.shutdown(timeout: .seconds(5))
-        let elapsed = Double(MonotonicClock.now() - start) / 1e9
+        let elapsed = Double(MonotonicTime.now() - start) / 1e9
         #expect(elapsed < 4, "clients answer at once, so shutdown should end before its 5 s timeout (took \(elapsed) s)")
         #expect(server.connectionCount == 0)
         let serverCloses = recorder.all.compactMap(\.serverClose)
@@ -43,9 +45,9 @@ struct WebSocketClientTests {
         try silent.send(TestSocket.upgradeRequest())
         #expect(try silent.receiveHead().hasPrefix("HTTP/1.1 101"))
         #expect(recorder.wait(seconds: 5) { $0.contains { if case .server(.opened) = $0 { true } else { false } } })
-        let start = MonotonicClock.now()
+        let start = MonotonicTime.now()
         server.shutdown(timeout: .milliseconds(300))
-        let elapsed = Double(MonotonicClock.now() - start) / 1e9
+        let elapsed = Double(MonotonicTime.now() - start) / 1e9
         #expect(elapsed >= 0.3 && elapsed < 3, "shutdown should wait its 0.3 s timeout, then cut off (took \(elapsed) s)")
         #expect(recorder.all.compactMap(\.serverClose).first?.code == .abnormalClosure)
     }

@@ -1,6 +1,7 @@
 import Dispatch
 import Testing
 import TickwireCodec
+import TickwireIO
 @testable import TickwireWebSocket
 #if canImport(Glibc)
 import Glibc
@@ -21,17 +22,17 @@ struct WebSocketServerLimitsTests {
         defer { server.shutdown(timeout: .seconds(1)) }
         let client = try TestSocket(port: port, timeoutSeconds: 1)
         let request = Array(TestSocket.upgradeRequest().utf8)
-        let start = MonotonicClock.now()
+        let start = MonotonicTime.now()
         var sent = 0
         // The fake slow client (named so: this pacing is its behaviour, not synchronization):
         // one byte every 100 ms until the server hangs up or the request is out.
-        while sent < request.count && MonotonicClock.now() - start < 5_000_000_000 {
+        while sent < request.count && MonotonicTime.now() - start < 5_000_000_000 {
             do { try client.send([request[sent]]) } catch { break }
             sent += 1
             if client.isReadable(waitingMilliseconds: 100) { break }
         }
         let head = try client.receiveHead()
-        let elapsed = Double(MonotonicClock.now() - start) / 1e9
+        let elapsed = Double(MonotonicTime.now() - start) / 1e9
         #expect(head.hasPrefix("HTTP/1.1 408"), "the server should answer 408, got '\(head.prefix(40))'")
         #expect(sent < request.count, "the server should hang up before the slow request is complete (sent \(sent) of \(request.count))")
         #expect(elapsed < 3, "the cut should come near the 0.6 s timeout, not after \(elapsed) s")
@@ -169,9 +170,9 @@ struct WebSocketServerLimitsTests {
 
         // Now the client reads: the drain event must follow (bounded: 10 s).
         func sawWritable() -> Bool { recorder.all.contains { if case .server(.writable) = $0 { true } else { false } } }
-        let start = MonotonicClock.now()
+        let start = MonotonicTime.now()
         var readBytes = 0
-        while !sawWritable() && MonotonicClock.now() - start < 10_000_000_000 {
+        while !sawWritable() && MonotonicTime.now() - start < 10_000_000_000 {
             readBytes += (try? client.receiveSome())?.count ?? 0
         }
         #expect(sawWritable(), """
@@ -225,8 +226,8 @@ struct WebSocketServerLimitsTests {
         }
         var received: [[UInt8]] = []
         var receivedBytes = 0
-        let start = MonotonicClock.now()
-        while receivedBytes < expectedBytes && MonotonicClock.now() - start < 10_000_000_000 {
+        let start = MonotonicTime.now()
+        while receivedBytes < expectedBytes && MonotonicTime.now() - start < 10_000_000_000 {
             guard let chunk = try? client.receiveSome(), !chunk.isEmpty else { continue }
             received.append(chunk)
             receivedBytes += chunk.count

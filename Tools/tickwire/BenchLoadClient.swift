@@ -1,4 +1,5 @@
 import TickwireWebSocket
+import TickwireIO
 import TickwireZlib
 #if canImport(Glibc)
 import Glibc
@@ -191,7 +192,7 @@ final class BenchLoadClient {
     /// - Returns: What the window measured.
     /// - Throws: ``BenchFailure`` when a connection fails or an echo comes back wrong.
     func run(warmUp: Double, duration: Double) throws(BenchFailure) -> LoadMeasurement {
-        let start = Self.now()
+        let start = MonotonicTime.now()
         for connection in connections {
             for _ in 0..<inFlight { queueMessage(on: connection, at: start) }
             flush(connection)
@@ -201,7 +202,7 @@ final class BenchLoadClient {
         let end = measureStart + UInt64(duration * 1e9)
         var cpuAtStart = 0.0
         while failure == nil {
-            let now = Self.now()
+            let now = MonotonicTime.now()
             if !isMeasuring && now >= measureStart {
                 isMeasuring = true
                 cpuAtStart = Self.processCPUSeconds()
@@ -210,7 +211,7 @@ final class BenchLoadClient {
             try serveReadyConnections(timeoutMilliseconds: 50)
         }
         if let failure { throw BenchFailure(description: failure) }
-        measurement.seconds = Double(Self.now() - measureStart) / 1e9
+        measurement.seconds = Double(MonotonicTime.now() - measureStart) / 1e9
         measurement.clientCPUSeconds = Self.processCPUSeconds() - cpuAtStart
         return measurement
     }
@@ -224,7 +225,7 @@ final class BenchLoadClient {
             throw BenchFailure(description: "waiting for readiness failed: \(error)")
         }
         guard !events.isEmpty else { return }
-        let readTime = Self.now()
+        let readTime = MonotonicTime.now()
         for event in events {
             guard Int(event.descriptor) < connectionsByDescriptor.count,
                   let connection = connectionsByDescriptor[Int(event.descriptor)] else { continue }
@@ -275,14 +276,14 @@ final class BenchLoadClient {
     func echoOnce(timeout: Double) throws(BenchFailure) {
         keepsSending = false
         defer { keepsSending = true }
-        let start = Self.now()
+        let start = MonotonicTime.now()
         for connection in connections {
             queueMessage(on: connection, at: start)
             flush(connection)
             watchWrites(of: connection)
         }
         while failure == nil && connections.contains(where: { $0.sendCount > 0 }) {
-            guard Self.now() - start < UInt64(timeout * 1e9) else {
+            guard MonotonicTime.now() - start < UInt64(timeout * 1e9) else {
                 throw BenchFailure(description: "echoes missing after \(timeout) s")
             }
             try serveReadyConnections(timeoutMilliseconds: 50)
@@ -299,13 +300,13 @@ final class BenchLoadClient {
             let length = min(connection.pendingFrames * frameLength - connection.writeOffset, stream.contiguousBytes(from: position))
             let source = stream.address(of: position, shift: connection.sendPlacement.nextShift())
             let isTimed = length >= CopyPlacement.timedBytes
-            let start = isTimed ? Self.now() : 0
+            let start = isTimed ? MonotonicTime.now() : 0
             let written = send(connection.descriptor, source, length, Int32(MSG_NOSIGNAL))
             if written < 0 {
                 if errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR { failure = "send failed, errno \(errno)" }
                 return
             }
-            if isTimed { connection.sendPlacement.record(nanoseconds: Self.now() - start, bytes: written) }
+            if isTimed { connection.sendPlacement.record(nanoseconds: MonotonicTime.now() - start, bytes: written) }
             connection.sentBytes += written
             let consumed = connection.writeOffset + written
             connection.pendingFrames -= consumed / frameLength
@@ -320,9 +321,9 @@ final class BenchLoadClient {
         let offset = (connection.receivedBytes + connection.readPlacement.nextShift()) & 63
         let isTimed = connection.lastReadCount >= CopyPlacement.timedBytes
         let count = readBuffer.withUnsafeMutableBytes { buffer in
-            let start = isTimed ? Self.now() : 0
+            let start = isTimed ? MonotonicTime.now() : 0
             let count = recv(connection.descriptor, buffer.baseAddress.map { $0 + offset }, buffer.count - 64, 0)
-            if isTimed && count > 0 { connection.readPlacement.record(nanoseconds: Self.now() - start, bytes: count) }
+            if isTimed && count > 0 { connection.readPlacement.record(nanoseconds: MonotonicTime.now() - start, bytes: count) }
             return count
         }
         if count == 0 {
@@ -473,13 +474,6 @@ final class BenchLoadClient {
     }
 
     // MARK: - Clocks
-
-    /// Monotonic nanoseconds.
-    static func now() -> UInt64 {
-        var time = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &time)
-        return UInt64(time.tv_sec) * 1_000_000_000 + UInt64(time.tv_nsec)
-    }
 
     /// This process's user + system CPU seconds so far (`getrusage(RUSAGE_SELF)`).
     static func processCPUSeconds() -> Double {

@@ -1,0 +1,244 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The owner of one non-blocking TCP socket descriptor; closes it in `deinit`.
+///
+/// Every method is a thin wrapper over one POSIX call and throws ``SystemError`` naming it.
+/// Reads and writes return `nil` instead of throwing when the call would block (`EAGAIN`), and
+/// writes never raise `SIGPIPE` (`MSG_NOSIGNAL` on Linux, `SO_NOSIGPIPE` on Darwin).
+///
+/// Not thread-safe: a socket belongs to the event loop thread that serves it.
+package final class Socket {
+    /// The descriptor, or -1 once closed.
+    ///
+    /// Unchecked exclusivity: every system call reads it, and being `package` the optimizer can no
+    /// longer prove that no access overlaps another; a socket belongs to one thread, and none does.
+    @exclusivity(unchecked) package private(set) var descriptor: Int32
+
+    /// Takes ownership of an open descriptor and makes it non-blocking.
+    package init(owning descriptor: Int32) throws(SystemError) {
+        self.descriptor = descriptor
+        try setNonBlocking()
+        #if canImport(Darwin)
+        try setOption(SOL_SOCKET, SO_NOSIGPIPE, 1, name: "setsockopt(SO_NOSIGPIPE)")
+        #endif
+    }
+
+    /// Opens a new TCP socket for `family` (`socket(2)`), non-blocking and close-on-exec.
+    package convenience init(family: SocketAddress.Family) throws(SystemError) {
+        #if canImport(Glibc)
+        let fd = Glibc.socket(family.rawValue, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        #else
+        let fd = Darwin.socket(family.rawValue, SOCK_STREAM, 0)
+        #endif
+        guard fd >= 0 else { throw .current("socket") }
+        try self.init(owning: fd)
+    }
+
+    deinit { close() }
+
+    /// Closes the descriptor (`close(2)`); later calls do nothing.
+    package func close() {
+        guard descriptor >= 0 else { return }
+        #if canImport(Glibc)
+        _ = Glibc.close(descriptor)
+        #else
+        _ = Darwin.close(descriptor)
+        #endif
+        descriptor = -1
+    }
+
+    private func setNonBlocking() throws(SystemError) {
+        let flags = fcntl(descriptor, F_GETFL, 0)
+        guard flags >= 0 else { throw .current("fcntl(F_GETFL)") }
+        guard fcntl(descriptor, F_SETFL, flags | O_NONBLOCK) >= 0 else { throw .current("fcntl(F_SETFL)") }
+    }
+
+    /// Sets an integer socket option (`setsockopt(2)`).
+    package func setOption(_ level: Int32, _ option: Int32, _ value: Int32, name: String) throws(SystemError) {
+        var value = value
+        guard setsockopt(descriptor, level, option, &value, socklen_t(MemoryLayout<Int32>.size)) == 0 else {
+            throw .current(name)
+        }
+    }
+
+    /// Disables Nagle's algorithm (`TCP_NODELAY`) so small frames leave at once.
+    package func setNoDelay() throws(SystemError) {
+        try setOption(Int32(IPPROTO_TCP), TCP_NODELAY, 1, name: "setsockopt(TCP_NODELAY)")
+    }
+
+    /// Binds to `address` (`bind(2)`), with `SO_REUSEADDR` so a restarted server can reuse its port.
+    package func bind(to address: SocketAddress) throws(SystemError) {
+        try setOption(SOL_SOCKET, SO_REUSEADDR, 1, name: "setsockopt(SO_REUSEADDR)")
+        if address.family == .ipv6 {
+            // Accept IPv4-mapped peers on `::` too, as most servers do.
+            try? setOption(Int32(IPPROTO_IPV6), IPV6_V6ONLY, 0, name: "setsockopt(IPV6_V6ONLY)")
+        }
+        let fd = descriptor
+        try address.withSockAddr { (pointer, length) throws(SystemError) in
+            #if canImport(Glibc)
+            let status = Glibc.bind(fd, pointer, length)
+            #else
+            let status = Darwin.bind(fd, pointer, length)
+            #endif
+            guard status == 0 else { throw .current("bind") }
+        }
+    }
+
+    /// Starts listening (`listen(2)`).
+    package func listen(backlog: Int32) throws(SystemError) {
+        #if canImport(Glibc)
+        let status = Glibc.listen(descriptor, backlog)
+        #else
+        let status = Darwin.listen(descriptor, backlog)
+        #endif
+        guard status == 0 else { throw .current("listen") }
+    }
+
+    /// Accepts one pending connection (`accept(2)`), or `nil` when none is waiting.
+    package func accept() throws(SystemError) -> (Socket, SocketAddress?)? {
+        var storage = sockaddr_storage()
+        var length = socklen_t(MemoryLayout<sockaddr_storage>.size)
+        let fd = withUnsafeMutablePointer(to: &storage) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { address in
+                #if canImport(Glibc)
+                Glibc.accept(descriptor, address, &length)
+                #else
+                Darwin.accept(descriptor, address, &length)
+                #endif
+            }
+        }
+        guard fd >= 0 else {
+            let error = SystemError.current("accept")
+            if error.isWouldBlock || error.isInterrupted || error.code == ECONNABORTED { return nil }
+            throw error
+        }
+        _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
+        let peer = withUnsafePointer(to: &storage) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { SocketAddress.from($0) }
+        }
+        return (try Socket(owning: fd), peer)
+    }
+
+    /// Starts connecting to `address` (`connect(2)`).
+    ///
+    /// - Returns: `true` when connected at once, `false` when the connection is in progress
+    ///   (wait for writability, then call ``connectionError()``).
+    package func connect(to address: SocketAddress) throws(SystemError) -> Bool {
+        let fd = descriptor
+        return try address.withSockAddr { (pointer, length) throws(SystemError) -> Bool in
+            #if canImport(Glibc)
+            let status = Glibc.connect(fd, pointer, length)
+            #else
+            let status = Darwin.connect(fd, pointer, length)
+            #endif
+            if status == 0 { return true }
+            let error = SystemError.current("connect")
+            if error.isInProgress || error.isInterrupted { return false }
+            throw error
+        }
+    }
+
+    /// The pending error of a non-blocking connect (`getsockopt(SO_ERROR)`), or `nil` when it succeeded.
+    package func connectionError() -> SystemError? {
+        var value: Int32 = 0
+        var length = socklen_t(MemoryLayout<Int32>.size)
+        guard getsockopt(descriptor, SOL_SOCKET, SO_ERROR, &value, &length) == 0 else { return .current("getsockopt(SO_ERROR)") }
+        return value == 0 ? nil : SystemError(call: "connect", code: value)
+    }
+
+    /// The local address (`getsockname(2)`), for reading back the port the kernel chose for port 0.
+    package func localAddress() throws(SystemError) -> SocketAddress {
+        var storage = sockaddr_storage()
+        var length = socklen_t(MemoryLayout<sockaddr_storage>.size)
+        let status = withUnsafeMutablePointer(to: &storage) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(descriptor, $0, &length) }
+        }
+        guard status == 0 else { throw .current("getsockname") }
+        let address = withUnsafePointer(to: &storage) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { SocketAddress.from($0) }
+        }
+        guard let address else { throw SystemError(call: "getsockname", code: EAFNOSUPPORT) }
+        return address
+    }
+
+    /// Reads into `buffer` (`read(2)`).
+    ///
+    /// - Returns: The byte count (0 means the peer closed its side), or `nil` when nothing is available now.
+    package func read(into buffer: UnsafeMutableRawBufferPointer) throws(SystemError) -> Int? {
+        try Self.retrying("read") {
+            #if canImport(Glibc)
+            Glibc.read(descriptor, buffer.baseAddress, buffer.count)
+            #else
+            Darwin.read(descriptor, buffer.baseAddress, buffer.count)
+            #endif
+        }
+    }
+
+    /// Writes from `buffer` (`send(2)` with `MSG_NOSIGNAL` on Linux).
+    ///
+    /// - Returns: The byte count written, or `nil` when the socket buffer is full.
+    package func write(from buffer: UnsafeRawBufferPointer) throws(SystemError) -> Int? {
+        try Self.retrying("send") {
+            #if canImport(Glibc)
+            Glibc.send(descriptor, buffer.baseAddress, buffer.count, Int32(MSG_NOSIGNAL))
+            #else
+            Darwin.send(descriptor, buffer.baseAddress, buffer.count, 0)
+            #endif
+        }
+    }
+
+    /// Writes `first` then `second` in one call (`sendmsg(2)` with two `iovec`s, `MSG_NOSIGNAL` on
+    /// Linux): a frame header and a payload that stays where it is, with no copy to join them.
+    ///
+    /// - Returns: The byte count written, counted across both, or `nil` when the socket buffer is full.
+    package func write(from first: UnsafeRawBufferPointer, then second: UnsafeRawBufferPointer) throws(SystemError) -> Int? {
+        try withUnsafeTemporaryAllocation(of: iovec.self, capacity: 2) { vectors throws(SystemError) in
+            vectors[0] = iovec(iov_base: UnsafeMutableRawPointer(mutating: first.baseAddress), iov_len: first.count)
+            vectors[1] = iovec(iov_base: UnsafeMutableRawPointer(mutating: second.baseAddress), iov_len: second.count)
+            var message = msghdr()
+            message.msg_iov = vectors.baseAddress
+            message.msg_iovlen = numericCast(vectors.count)
+            return try Self.retrying("sendmsg") {
+                #if canImport(Glibc)
+                Glibc.sendmsg(descriptor, &message, Int32(MSG_NOSIGNAL))
+                #else
+                Darwin.sendmsg(descriptor, &message, 0)
+                #endif
+            }
+        }
+    }
+
+    /// Runs a non-blocking I/O call until it is not interrupted (`EINTR`).
+    ///
+    /// - Parameters:
+    ///   - name: The call's name, for the error.
+    ///   - call: The system call; it returns a byte count, or -1 with `errno` set.
+    /// - Returns: The byte count, or `nil` when the call would block.
+    /// - Throws: ``SystemError`` for any other failure.
+    private static func retrying(_ name: String, _ call: () -> Int) throws(SystemError) -> Int? {
+        while true {
+            let count = call()
+            if count >= 0 { return count }
+            let error = SystemError.current(name)
+            if error.isInterrupted { continue }
+            if error.isWouldBlock { return nil }
+            throw error
+        }
+    }
+
+    /// Closes the sending direction (`shutdown(2)` with `SHUT_WR`): the peer reads end of stream.
+    package func shutdownWrite() {
+        #if canImport(Glibc)
+        _ = Glibc.shutdown(descriptor, Int32(SHUT_WR))
+        #else
+        _ = Darwin.shutdown(descriptor, SHUT_WR)
+        #endif
+    }
+}
+
+@available(*, unavailable)
+extension Socket: Sendable {}

@@ -1,0 +1,284 @@
+import Dispatch
+@_spi(LoopThread) import TickwireIO
+
+/// The loop-thread state of a ``WebSocketClient``: connecting, handshaking, the open channel,
+/// and the reconnect timer.
+///
+/// Not thread-safe: loop thread only.
+final class ClientCore {
+    /// What the core tells its ``WebSocketClient`` (on the loop thread).
+    struct Callbacks {
+        var setState: (WebSocketClientState) -> Void
+        var publish: (WebSocketClientEvent) -> Void
+        /// A connection opened: the client makes it current and sends what it queued.
+        var opened: (WebSocketConnection) -> Void
+        /// The current connection ended.
+        var lost: () -> Void
+    }
+
+    private let url: WebSocketURL
+    private let configuration: WebSocketClientConfiguration
+    private let loop: EventLoop
+    private let callbacks: Callbacks
+    private var random: JitterGenerator
+    private var attempt = 0
+    private var isStopped = false
+    private var userCloseFrame = WebSocketCloseFrame(code: .normalClosure, reason: "closed by the client")
+    private var tcp: TCPChannel?
+    private var handshake: WebSocketClientHandshake?
+    private var received: [UInt8] = []
+    private var handshakeTimer: TimerHandle?
+    private var reconnectTimer: TimerHandle?
+    private var channel: WebSocketChannel?
+    /// Counts name resolutions, so that an answer for an abandoned attempt is ignored.
+    private var resolution: UInt64 = 0
+    private var isResolving = false
+
+    init(url: WebSocketURL, configuration: WebSocketClientConfiguration, loop: EventLoop, callbacks: Callbacks) {
+        self.url = url
+        self.configuration = configuration
+        self.loop = loop
+        self.callbacks = callbacks
+        random = JitterGenerator(seed: configuration.jitterSeed)
+    }
+
+    // MARK: Connecting
+
+    /// Starts a connection attempt; after a user's close has finished, starts afresh.
+    func connect() {
+        if isStopped && channel == nil && tcp == nil && !isResolving && reconnectTimer == nil {
+            isStopped = false
+            attempt = 0
+        }
+        guard !isStopped, tcp == nil, channel == nil, !isResolving, handshakeTimer == nil else { return }
+        reconnectTimer = nil
+        attempt += 1
+        callbacks.setState(.connecting(attempt: attempt))
+        let timeout = configuration.handshakeTimeout
+        handshakeTimer = loop.schedule(after: timeout) { [weak self] in
+            self?.fail("no open connection within \(timeout)")
+        }
+        if let numeric = SocketAddress(numericHost: url.host, port: url.port) {
+            return connect(to: [numeric], index: 0)
+        }
+        // getaddrinfo blocks, so names are resolved off the loop thread; the answer comes back
+        // through `execute` and is ignored if the attempt was abandoned meanwhile.
+        resolution += 1
+        let ticket = resolution
+        let core = LoopBound<ClientCore?>(self)
+        let (host, port, loop) = (url.host, url.port, loop)
+        isResolving = true
+        DispatchQueue.global().async {
+            let result = Result { () throws(SystemError) in try SocketAddress.resolve(host: host, port: port) }
+            loop.execute {
+                core.value?.resolved(result, ticket: ticket)
+                core.value = nil
+            }
+        }
+    }
+
+    private func resolved(_ result: Result<[SocketAddress], SystemError>, ticket: UInt64) {
+        guard ticket == resolution, isResolving, !isStopped else { return }
+        isResolving = false
+        switch result {
+        case .success(let addresses) where !addresses.isEmpty: connect(to: addresses, index: 0)
+        case .success: fail("\(url.host) has no address")
+        case .failure(let error): fail("cannot resolve \(url.host): \(error)")
+        }
+    }
+
+    private func connect(to addresses: [SocketAddress], index: Int) {
+        let address = addresses[index]
+        let tryNext: (String) -> Void = { [weak self] reason in
+            guard let self else { return }
+            if index + 1 < addresses.count { self.connect(to: addresses, index: index + 1) } else { self.fail(reason) }
+        }
+        do throws(SystemError) {
+            let socket = try Socket(family: address.family)
+            let isConnected = try socket.connect(to: address)
+            let tcp = try TCPChannel(socket: socket, peer: address, loop: loop, isConnecting: !isConnected)
+            self.tcp = tcp
+            tcp.onClose = { [weak self] error in
+            guard let self else { return }
+                self.tcp = nil
+                self.fail("the connection closed during the handshake\(error.map { ": \($0)" } ?? "")")
+            }
+            if isConnected {
+                try? socket.setNoDelay()
+                sendRequest(on: tcp)
+            } else {
+                tcp.onConnect = { [weak self] error in
+            guard let self else { return }
+                    if let error {
+                        self.tcp = nil
+                        tryNext("\(error) (\(address))")
+                    } else {
+                        self.sendRequest(on: tcp)
+                    }
+                }
+            }
+        } catch {
+            tcp = nil
+            tryNext("\(error) (\(address))")
+        }
+    }
+
+    private func sendRequest(on tcp: TCPChannel) {
+        let handshake = WebSocketClientHandshake(
+            host: url.hostHeader, path: url.requestTarget, subprotocols: configuration.subprotocols,
+            compression: configuration.compression, extraHeaders: configuration.headers
+        )
+        self.handshake = handshake
+        received = []
+        tcp.onRead = { [weak self] bytes in self?.receiveResponse(bytes) }
+        tcp.write(handshake.request.encoded())
+    }
+
+    private func receiveResponse(_ bytes: UnsafeRawBufferPointer) {
+        guard let tcp, let handshake else { return }
+        let limits = configuration.responseLimits
+        let previousCount = received.count
+        let room = max(limits.maximumHeadBytes + 1 - received.count, 0)
+        received.append(contentsOf: UnsafeRawBufferPointer(rebasing: bytes[..<min(bytes.count, room)]))
+        let parsed: (head: HTTPResponseHead, byteCount: Int)?
+        let agreement: WebSocketClientHandshake.Agreement
+        let machine: WebSocketProtocolMachine
+        do {
+            parsed = try HTTPResponseHead.parse(received, limits: limits)
+            guard let (head, _) = parsed else {
+                if received.count > limits.maximumHeadBytes { fail("the handshake response is over \(limits.maximumHeadBytes) bytes") }
+                return
+            }
+            agreement = try handshake.validate(head)
+        } catch {
+            return fail("handshake refused: \(error)")
+        }
+        do {
+            machine = try WebSocketProtocolMachine(
+                role: .client, configuration: configuration.protocolConfiguration, compression: agreement.compression
+            )
+        } catch {
+            return fail("cannot set up the connection: \(error)")
+        }
+        guard let (_, byteCount) = parsed else { return }
+        let remainder = Array(bytes[max(byteCount - previousCount, 0)...])
+        if let handshakeTimer { loop.cancel(handshakeTimer) }
+        handshakeTimer = nil
+        self.tcp = nil
+        self.handshake = nil
+        received = []
+        attempt = 0
+        let connection = WebSocketConnection(
+            loop: loop, remoteAddress: tcp.peer, requestTarget: url.requestTarget, subprotocol: agreement.subprotocol,
+            compression: agreement.compression, sendBufferLimits: configuration.sendBuffer
+        )
+        let channel = WebSocketChannel(
+            tcp: tcp, machine: machine, connection: connection, closeTimeout: configuration.closeTimeout,
+            keepalive: configuration.keepalive
+        ) { [weak self] event in
+            guard let self else { return }
+            switch event {
+            case .message(let message): self.callbacks.publish(.message(message))
+            case .writable: self.callbacks.publish(.writable)
+            case .closed(let frame): self.channelClosed(frame)
+            }
+        }
+        self.channel = channel
+        callbacks.opened(connection)
+        callbacks.setState(.open)
+        channel.start(initialBytes: remainder)
+    }
+
+    // MARK: Losing and reconnecting
+
+    /// A connect or handshake attempt failed.
+    private func fail(_ reason: String) {
+        dropAttempt()
+        let frame = WebSocketCloseFrame(code: .abnormalClosure, reason: reason)
+        callbacks.publish(.disconnected(frame))
+        afterDisconnect(frame)
+    }
+
+    /// Forgets a connect or handshake in progress, closing its socket.
+    private func dropAttempt() {
+        isResolving = false
+        if let handshakeTimer { loop.cancel(handshakeTimer) }
+        handshakeTimer = nil
+        if let tcp {
+            tcp.onClose = { _ in }
+            tcp.onConnect = nil
+            tcp.close()
+        }
+        tcp = nil
+        handshake = nil
+    }
+
+    private func channelClosed(_ frame: WebSocketCloseFrame) {
+        channel = nil
+        callbacks.lost()
+        callbacks.publish(.disconnected(frame))
+        afterDisconnect(frame)
+    }
+
+    private func afterDisconnect(_ frame: WebSocketCloseFrame) {
+        let policy = configuration.reconnect
+        if isStopped { return callbacks.setState(.closed(frame)) }
+        guard policy.isEnabled, policy.maximumAttempts.map({ attempt < $0 }) ?? true else {
+            return callbacks.setState(.closed(frame))
+        }
+        let next = attempt + 1
+        let delay = policy.delay(forAttempt: next, unitRandom: Double.random(in: 0..<1, using: &random))
+        callbacks.setState(.waitingToReconnect(attempt: next, delay: delay))
+        reconnectTimer = loop.schedule(after: delay) { [weak self] in self?.connect() }
+    }
+
+    /// Closes for good: the close handshake when open, otherwise at once; no reconnection after.
+    func close(code: WebSocketCloseCode, reason: String) {
+        guard !isStopped else { return }
+        isStopped = true
+        userCloseFrame = WebSocketCloseFrame(code: code, reason: reason)
+        if let reconnectTimer {
+            loop.cancel(reconnectTimer)
+            self.reconnectTimer = nil
+            return callbacks.setState(.closed(userCloseFrame))
+        }
+        if let channel {
+            callbacks.setState(.closing)
+            channel.close(code: code, reason: reason)
+            return
+        }
+        dropAttempt()
+        callbacks.setState(.closed(userCloseFrame))
+    }
+
+    /// Drops everything at once (loop thread; used when the client is shut down).
+    func abort() {
+        isStopped = true
+        if let reconnectTimer { loop.cancel(reconnectTimer) }
+        reconnectTimer = nil
+        channel?.abort(reason: "client shut down")
+        dropAttempt()
+    }
+}
+
+@available(*, unavailable)
+extension ClientCore: Sendable {}
+
+/// SplitMix64 for reconnect jitter: seeded in tests, from the system generator otherwise.
+struct JitterGenerator: RandomNumberGenerator {
+    private var state: UInt64
+
+    init(seed: UInt64?) {
+        var system = SystemRandomNumberGenerator()
+        state = seed ?? system.next()
+    }
+
+    mutating func next() -> UInt64 {
+        // Wrapping arithmetic is the algorithm (SplitMix64), not an overflow.
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}

@@ -1,0 +1,158 @@
+import TickwireIO
+
+/// The loop-thread handler of one accepted socket until its upgrade handshake succeeds or fails.
+///
+/// Collects the request head within ``WebSocketServerConfiguration/maximumHandshakeBytes`` and
+/// ``WebSocketServerConfiguration/maximumHeaderCount``, under ``WebSocketServerConfiguration/handshakeTimeout``
+/// (a client that sends one byte per second is cut off with HTTP 408), validates it, asks the
+/// `shouldAccept` hook, answers 101 and hands the socket to a ``WebSocketChannel``.
+///
+/// Not thread-safe: loop thread only.
+final class ServerHandshake {
+    private let tcp: TCPChannel
+    private weak var core: ServerCore?
+    private let configuration: WebSocketServerConfiguration
+    private let handshakeConfiguration: WebSocketServerHandshake.Configuration
+    private var received: [UInt8] = []
+    private var timer: TimerHandle?
+    private var isFinished = false
+
+    init(tcp: TCPChannel, core: ServerCore) {
+        self.tcp = tcp
+        self.core = core
+        configuration = core.configuration
+        handshakeConfiguration = core.handshakeConfiguration
+        let timeout = core.configuration.handshakeTimeout
+        // Strong captures: the TCP channel drops its callbacks when it closes (or the channel that takes
+        // over replaces them), which breaks the cycle; the handshake may outlive its place in the core.
+        tcp.onRead = { bytes in self.receive(bytes) }
+        tcp.onClose = { _ in self.finish() }
+        timer = tcp.loop.schedule(after: timeout) { [weak self] in
+            self?.reject(status: 408, reason: "Request Timeout", detail: "the handshake took longer than \(timeout)")
+        }
+    }
+
+    private var limits: HTTPHeadLimits {
+        HTTPHeadLimits(maximumHeadBytes: configuration.maximumHandshakeBytes,
+                       maximumHeaderCount: configuration.maximumHeaderCount)
+    }
+
+    private func receive(_ bytes: UnsafeRawBufferPointer) {
+        guard !isFinished else { return }
+        // Keep at most one byte past the limit: enough for the parser to see that it is broken.
+        let previousCount = received.count
+        let room = limits.maximumHeadBytes + 1 - received.count
+        received.append(contentsOf: UnsafeRawBufferPointer(rebasing: bytes[..<min(bytes.count, max(room, 0))]))
+        let parsed: (head: HTTPRequestHead, byteCount: Int)?
+        do {
+            parsed = try HTTPRequestHead.parse(received, limits: limits)
+        } catch {
+            reject(status: error.httpStatus, reason: Self.reasonPhrase(error.httpStatus), detail: error.description)
+            return
+        }
+        guard let (head, byteCount) = parsed else {
+            if received.count > limits.maximumHeadBytes {
+                reject(status: 431, reason: Self.reasonPhrase(431), detail: "the handshake is over \(limits.maximumHeadBytes) bytes")
+            }
+            return
+        }
+        // The head was incomplete before this read, so it ends inside it; what follows are the
+        // client's first frames (taken from the read itself, since `received` is capped).
+        let remainder = Array(bytes[max(byteCount - previousCount, 0)...])
+        upgrade(head, remainder: remainder)
+    }
+
+    private func upgrade(_ head: HTTPRequestHead, remainder: [UInt8]) {
+        let acceptance: WebSocketServerHandshake.Acceptance
+        do {
+            acceptance = try WebSocketServerHandshake.accept(head, configuration: handshakeConfiguration)
+        } catch {
+            reject(status: error.httpStatus, reason: Self.reasonPhrase(error.httpStatus), detail: error.description)
+            return
+        }
+        let target = head.target
+        let question = target.firstIndex(of: "?")
+        let request = WebSocketUpgradeRequest(
+            path: String(target[..<(question ?? target.endIndex)]),
+            query: question.map { String(target[target.index(after: $0)...]) },
+            headers: head.headers,
+            offeredSubprotocols: head.headers.listElements(for: "Sec-WebSocket-Protocol"),
+            remoteAddress: tcp.peer
+        )
+        if let hook = configuration.shouldAccept, case .reject(let status, let reason) = hook(request).kind {
+            reject(status: status, reason: Self.reasonPhrase(status), detail: reason)
+            return
+        }
+        let machine: WebSocketProtocolMachine
+        do {
+            machine = try WebSocketProtocolMachine(
+                role: .server, configuration: configuration.protocolConfiguration, compression: acceptance.compression
+            )
+        } catch {
+            reject(status: 500, reason: "Internal Server Error", detail: error.description)
+            return
+        }
+        cancelTimer()
+        isFinished = true
+        tcp.write(acceptance.response.encoded())
+        let connection = WebSocketConnection(
+            loop: tcp.loop, remoteAddress: tcp.peer, requestTarget: head.target, subprotocol: acceptance.subprotocol,
+            compression: acceptance.compression, sendBufferLimits: configuration.sendBuffer
+        )
+        core?.handshakeSucceeded(self, tcp: tcp, machine: machine, connection: connection, initialBytes: remainder)
+    }
+
+    /// Answers with an HTTP error and closes once it is sent.
+    func reject(status: Int, reason: String, detail: String) {
+        guard !isFinished else { return }
+        cancelTimer()
+        isFinished = true
+        tcp.write(Self.errorResponse(status: status, reason: reason, detail: detail))
+        tcp.closeAfterFlush()
+        core?.handshakeEnded(self)
+    }
+
+    private func finish() {
+        guard !isFinished else { return }
+        cancelTimer()
+        isFinished = true
+        core?.handshakeEnded(self)
+    }
+
+    private func cancelTimer() {
+        if let timer { tcp.loop.cancel(timer) }
+        timer = nil
+    }
+
+    /// A minimal HTTP/1.1 error response that closes the connection.
+    static func errorResponse(status: Int, reason: String, detail: String) -> [UInt8] {
+        let body = detail + "\n"
+        var headers = HTTPHeaders()
+        headers.add(name: "Content-Type", value: "text/plain; charset=utf-8")
+        headers.add(name: "Content-Length", value: String(body.utf8.count))
+        headers.add(name: "Connection", value: "close")
+        if status == 426 { headers.add(name: "Sec-WebSocket-Version", value: "13") }
+        return HTTPResponseHead(status: status, reason: reason, headers: headers).encoded() + Array(body.utf8)
+    }
+
+    static func reasonPhrase(_ status: Int) -> String {
+        switch status {
+        case 400: "Bad Request"
+        case 401: "Unauthorized"
+        case 403: "Forbidden"
+        case 404: "Not Found"
+        case 405: "Method Not Allowed"
+        case 408: "Request Timeout"
+        case 426: "Upgrade Required"
+        case 429: "Too Many Requests"
+        case 431: "Request Header Fields Too Large"
+        case 500: "Internal Server Error"
+        case 503: "Service Unavailable"
+        case 505: "HTTP Version Not Supported"
+        default: "Error"
+        }
+    }
+}
+
+@available(*, unavailable)
+extension ServerHandshake: Sendable {}

@@ -77,7 +77,7 @@ struct WebSocketTransportTests {
             if events.contains(where: { if case .closed = $0 { true } else { false } }) { break }
             clock.sleep(until: clock.now + .milliseconds(2))
         }
-        #expect(events == [.frame([1, 2, 3, UInt8(round)]), .frame([4, 5, 6]), .closed(.closedByPeer)],
+        #expect(events == [.frame([1, 2, 3, UInt8(round)]), .frame([4, 5, 6]), .closed(.closedByPeer(code: .normalClosure))],
                 "the server should get both frames, then a normal close; got \(events)")
         #expect(client.send([7]) == .closed, "a closed client connection refuses frames")
         #expect(client.readiness(budgetBytes: .max) == .closed)

@@ -1,6 +1,7 @@
 import Synchronization
 import TickwireCodec
 import TickwireSim
+import TickwireWebSocket
 
 /// A bad network on purpose: wraps a real ``TransportConnection`` and delays every frame by
 /// a latency plus random jitter in each direction, and drops a share of incoming snapshot
@@ -125,9 +126,13 @@ public final class ImpairedConnection: TransportConnection, Sendable {
         }
     }
 
-    /// Closes the real connection.
-    public func close() {
-        inner.close()
+    /// Closes the real connection with a code and a reason.
+    ///
+    /// - Parameters:
+    ///   - code: The close code.
+    ///   - reason: The reason text.
+    public func close(code: WebSocketCloseCode, reason: String) {
+        inner.close(code: code, reason: reason)
     }
 
     /// Whether the real connection is closed and nothing delayed is left to deliver.

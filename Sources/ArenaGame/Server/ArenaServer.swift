@@ -172,6 +172,8 @@ public final class ArenaServer {
         }
         // A failure was reported on standard error; the server stops all the same.
         try? saveState()
+        // Every player hears why (disconnect message, close 1001) before the sockets go.
+        host.shutdown()
         transport.shutdown(timeout: .seconds(1))
     }
 

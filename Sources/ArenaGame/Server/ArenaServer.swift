@@ -150,7 +150,8 @@ public final class ArenaServer {
     }
 
     /// Ticks every room in real time until ``ServerStopRequest/requestStop()``, then saves
-    /// the state (with ``Options/statePath``), closes every connection (code 1001) and returns.
+    /// the state (with ``Options/statePath``), tells every player the server is shutting down
+    /// (``Host/shutdown(text:)``), closes every connection (code 1001) and returns.
     ///
     /// - Parameter status: Called every `statusInterval` seconds with a line describing the
     ///   server (clients, bots, tick p99, kbit/s out), on this thread.

@@ -11,6 +11,11 @@ import TickwireCodec
 /// budget) skips the snapshot instead, before it is encoded, so no compression stream ever
 /// holds a snapshot that was not sent.
 ///
+/// Bad frames (frames that fail to decode, inputs the game cannot decode, messages of a type
+/// clients do not send) count against their client: past ``HostConfiguration/badFrameLimit``
+/// within ``HostConfiguration/badFrameWindow`` it is dropped with a protocol error (close code
+/// 4004). How clients leave, and the rules of held slots: `Room+Departures.swift`.
+///
 /// Not thread-safe: driven by its host on the tick thread.
 public final class Room<G: Game> {
     /// The room's name (the empty string for the default room).

@@ -1,4 +1,5 @@
 import TickwireCodec
+import TickwireWebSocket
 
 /// A game client's side of the protocol: connects and handshakes, decodes snapshots
 /// against stored baselines and acknowledges them, estimates the server clock, sends an
@@ -39,6 +40,21 @@ public final class ClientSession<G: Game> {
     public internal(set) var latestServerStats: Message.Stats?
     /// The predicted world (only the local player's entity is meaningful), when predicting.
     public internal(set) var predictedState: G.State?
+    /// How the last connection ended, as its transport reported it: the close code and text
+    /// the host sent (PROTOCOL.md 1.3), or ``TransportCloseReason/connectionLost``. `nil` while
+    /// connected, and when the session closed the connection itself first.
+    ///
+    /// After a reject or a disconnect message the session keeps the connection until the
+    /// host's close arrives (at most ``closeWait``), so that this holds its code: 4000 (schema
+    /// mismatch) and 4003 (unsupported version) say that trying again is pointless.
+    public private(set) var closeReason: TransportCloseReason?
+    /// The close code of ``closeReason``, if the host sent one.
+    public var closeCode: WebSocketCloseCode? { closeReason?.code }
+    /// How long the session waits, after a reject or a disconnect message, for the host's close
+    /// before closing the connection itself.
+    public static var closeWait: Duration { .seconds(1) }
+    /// When the session began waiting for the host's close (after a reject or a disconnect).
+    var closingSince: Timestamp?
 
     var connection: (any TransportConnection)?
     var compressor: FrameCompressor
@@ -95,6 +111,8 @@ public final class ClientSession<G: Game> {
     public func connect(over connection: any TransportConnection) {
         self.connection?.close()
         self.connection = connection
+        closeReason = nil
+        closingSince = nil
         compressor = .uncompressed(limits: configuration.frameLimits)
         decompressor = .uncompressed(limits: configuration.frameLimits)
         received.removeAll()
@@ -123,6 +141,7 @@ public final class ClientSession<G: Game> {
         send(.disconnect(Message.Disconnect(reason: .leaving)))
         connection?.close()
         connection = nil
+        closingSince = nil
         resumeToken = nil
         status = .disconnected("left")
     }
@@ -158,13 +177,22 @@ public final class ClientSession<G: Game> {
             switch event {
             case .frame(let bytes):
                 bytesIn.add(bytes.count, at: now)
-                handle(bytes, now: now)
+                // After a reject or a disconnect only the host's close matters.
+                if closingSince == nil { handle(bytes, now: now) }
             case .closed(let reason):
                 self.connection = nil
+                closingSince = nil
+                closeReason = reason
                 if case .connected = status { status = .disconnected(reason.description) }
                 if case .handshaking = status { status = .disconnected(reason.description) }
             }
             if self.connection == nil { break }
+        }
+        if let since = closingSince, now - since >= Self.closeWait {
+            // The host did not close: close without learning its code.
+            self.connection?.close()
+            self.connection = nil
+            closingSince = nil
         }
     }
 
@@ -220,8 +248,7 @@ public final class ClientSession<G: Game> {
             status = .connected
         case .reject(let reject):
             status = .rejected(reject.reason, reject.text)
-            connection?.close()
-            connection = nil
+            closingSince = now
         case .snapshot(let snapshot):
             take(snapshot, frameBytes: bytes.count, now: now)
         case .stats(let stats):
@@ -230,8 +257,7 @@ public final class ClientSession<G: Game> {
             clockSync.addSample(sent: Double(pong.clientTime) / 1e6, serverTime: Double(pong.serverTime) / 1e6, received: now.seconds)
         case .disconnect(let disconnect):
             status = .disconnected(disconnect.text.isEmpty ? disconnect.reason.description : "\(disconnect.reason): \(disconnect.text)")
-            connection?.close()
-            connection = nil
+            closingSince = now
         default:
             break
         }

@@ -42,7 +42,10 @@ extension Host {
                 }
                 highestID = max(highestID, client.id)
             }
-            openRoom(named: saved.name).restore(world: saved.world, tick: saved.tick, clients: restored)
+            // A room the configuration does not name was opened on demand: it closes when idle again.
+            let isOnDemand = configuration.createsRoomsOnDemand && !configuration.rooms.contains(saved.name)
+            let target = isOnDemand && roomsByName[saved.name] == nil ? openRoomOnDemand(named: saved.name) : openRoom(named: saved.name)
+            target.restore(world: saved.world, tick: saved.tick, clients: restored)
         }
         nextClientID = max(state.nextClientID, 1)
         if highestID >= nextClientID {

@@ -5,11 +5,19 @@ import TickwireCodec
 /// world, tick loop and clients.
 ///
 /// The handshake: a connection's first frame must be a hello. It is rejected, with a
-/// reason and words for a person, when its protocol version or schema fingerprint differs
-/// from the host's, when it names a room the host does not run, or when the room is full.
-/// A hello carrying the resume token of a client still within its grace period gets that
-/// client's id and player back (and a full snapshot next); an unknown or expired token
-/// joins as a new player. Everything else is the room's work.
+/// reason, words for a person that say what is wrong, and then a close with the reason's
+/// code (``Message/Reject/Reason/closeCode``, PROTOCOL.md 5.5), when it is not a well-formed
+/// uncompressed hello, when its protocol version or schema fingerprint differs from the
+/// host's, when it names a room the host does not run, or when the room is full of connected
+/// players (a full room first lets its oldest held slot go, see ``Room``). A hello carrying
+/// the resume token of a client still within its grace period gets that client's id and
+/// player back (and a full snapshot next); an unknown or expired token joins as a new player.
+/// Everything else is the room's work.
+///
+/// Rooms opened on demand (``HostConfiguration/createsRoomsOnDemand``) close once they have
+/// been empty, without players or held slots, for ``HostConfiguration/idleRoomTimeout``;
+/// their place counts towards ``HostConfiguration/maximumRooms`` again. Rooms the
+/// configuration names, and rooms opened with ``openRoom(named:)``, stay.
 ///
 /// ``exportState()`` and ``init(game:listener:clock:configuration:restoring:)`` carry the rooms'
 /// worlds and resumable clients over a restart of the server process.
@@ -29,18 +37,25 @@ public final class Host<G: Game> {
     /// The clock every room ticks on.
     public let clock: any TickClock
     let listener: any TransportListener
-    private var roomsByName: [String: Room<G>] = [:]
-    private var roomOrder: [String] = []
-    private var pending: [Pending] = []
+    var roomsByName: [String: Room<G>] = [:]
+    var roomOrder: [String] = []
+    var pending: [Pending] = []
+    /// The rooms opened for a hello (not named by the configuration nor by ``openRoom(named:)``),
+    /// with the time each became empty: these close after ``HostConfiguration/idleRoomTimeout``.
+    var onDemandRooms: [String: Timestamp?] = [:]
+    /// Whether ``shutdown(text:)`` ran: every later hello is rejected as shutting down.
+    public private(set) var isShuttingDown = false
+    /// Rooms opened on demand that closed after standing empty, over the host's life.
+    public private(set) var idleRoomsClosed = 0
     /// The id the next new client gets (never 0); ``init(game:listener:clock:configuration:restoring:)`` moves it past restored ids.
     var nextClientID: UInt32 = 1
-    private var seededTokens: SplitMix64?
+    var seededTokens: SplitMix64?
     /// How long each pass of ``advance()`` that ran a tick took: accepting, handshakes and the
     /// due ticks of every room, one after another on the host's one thread. This is what a tick
     /// period must cover, however many rooms there are; stats messages (PROTOCOL.md 5.11) report it.
     public private(set) var passStatistics = TickStatistics()
     /// Handshakes refused so far, by reason.
-    public private(set) var rejections: [Message.Reject.Reason: Int] = [:]
+    public internal(set) var rejections: [Message.Reject.Reason: Int] = [:]
 
     /// Creates a host and the rooms its configuration names.
     ///
@@ -67,13 +82,17 @@ public final class Host<G: Game> {
     /// - Returns: The room, or `nil`.
     public func room(named name: String) -> Room<G>? { roomsByName[name] }
 
-    /// Opens a room (or returns the one already open under that name).
+    /// Opens a room (or returns the one already open under that name) that stays open until
+    /// ``closeRoom(named:text:)``.
     ///
     /// - Parameter name: The room's name.
     /// - Returns: The room.
     @discardableResult
     public func openRoom(named name: String) -> Room<G> {
-        if let room = roomsByName[name] { return room }
+        if let room = roomsByName[name] {
+            if onDemandRooms[name] != nil { onDemandRooms[name] = nil }  // named now: it stays
+            return room
+        }
         let room = Room(name: name, game: game, configuration: configuration, clock: clock)
         room.serverTickStatistics = { [weak self] in self?.passStatistics }
         roomsByName[name] = room
@@ -81,7 +100,8 @@ public final class Host<G: Game> {
         return room
     }
 
-    /// Accepts new connections, advances handshakes, and runs every room's due ticks.
+    /// Accepts new connections, advances handshakes, runs every room's due ticks, and closes
+    /// rooms opened on demand that have stood empty for ``HostConfiguration/idleRoomTimeout``.
     public func advance() {
         let now = clock.now
         for connection in listener.acceptPending() { pending.append(Pending(connection: connection, acceptedAt: now)) }
@@ -97,6 +117,68 @@ public final class Host<G: Game> {
         if ticked {
             passStatistics.record(clock.now - now, period: .nanoseconds(1_000_000_000 / Int64(max(1, configuration.tickRate))))
         }
+        closeIdleRooms(now: now)
+    }
+
+    /// Opens a room for a hello that names it: like ``openRoom(named:)``, but the room closes
+    /// once it has stood empty for ``HostConfiguration/idleRoomTimeout``.
+    func openRoomOnDemand(named name: String) -> Room<G> {
+        let room = openRoom(named: name)
+        onDemandRooms[name] = .some(nil)
+        return room
+    }
+
+    private func closeIdleRooms(now: Timestamp) {
+        for (name, emptySince) in onDemandRooms {
+            guard let room = roomsByName[name] else {
+                onDemandRooms[name] = nil
+                continue
+            }
+            guard room.clientIDs.isEmpty else {
+                if emptySince != nil { onDemandRooms[name] = .some(nil) }
+                continue
+            }
+            guard let since = emptySince else {
+                onDemandRooms[name] = .some(now)
+                continue
+            }
+            if now - since >= configuration.idleRoomTimeout {
+                closeRoom(named: name)
+                idleRoomsClosed += 1
+            }
+        }
+    }
+
+    /// Closes a room: each of its connected clients gets a disconnect message and a close with
+    /// code 4006 (room closed), its held slots are dropped, and the room's place counts towards
+    /// ``HostConfiguration/maximumRooms`` again. A later hello naming it opens a fresh room
+    /// when the host creates rooms on demand, and is rejected otherwise.
+    ///
+    /// - Parameters:
+    ///   - name: The room's name; nothing happens when the host runs no such room.
+    ///   - text: Words for the players, sent in the disconnect message and the close.
+    public func closeRoom(named name: String, text: String = "the room closed") {
+        guard let room = roomsByName.removeValue(forKey: name) else { return }
+        roomOrder.removeAll { $0 == name }
+        onDemandRooms[name] = nil
+        listener.batchingSends { room.closeAll(text: text, now: clock.now) }
+    }
+
+    /// Stops taking players before the process exits: every connected client of every room
+    /// gets a disconnect message (server shutting down) and a close with code 1001, every
+    /// connection still in its handshake a reject (server shutting down) and the same close,
+    /// and from now on every hello is rejected so. The rooms and their held slots stay, for
+    /// ``exportState()``.
+    ///
+    /// - Parameter text: Words for the players.
+    public func shutdown(text: String = "the server is shutting down") {
+        isShuttingDown = true
+        let now = clock.now
+        listener.batchingSends {
+            for entry in pending { reject(entry.connection, .serverShuttingDown, text) }
+            pending.removeAll()
+            for name in roomOrder { roomsByName[name]?.disconnectAll(reason: .serverShuttingDown, text: text, now: now) }
+        }
     }
 
     /// Runs the host in real time until `shouldStop` returns `true`: sleeps to the next room
@@ -110,145 +192,6 @@ public final class Host<G: Game> {
             clock.sleep(until: min(soonest ?? limit, limit))
             advance()
         }
-    }
-
-    private func handshake(now: Timestamp) {
-        var waiting: [Pending] = []
-        for entry in pending {
-            var hello: Message.Hello?
-            var closed = false
-            var invalid = false
-            var otherVersion: UInt16?
-            for event in entry.connection.drain() {
-                switch event {
-                case .frame(let bytes):
-                    if hello == nil {
-                        do {
-                            let frame = try Frame(parsing: bytes, limits: configuration.frameLimits)
-                            if case .hello(let message) = try Message(type: frame.type, body: frame.body, limits: configuration.frameLimits),
-                               !frame.isCompressed {
-                                hello = message
-                            } else {
-                                invalid = true
-                            }
-                        } catch {
-                            // Another protocol version may lay out its hello differently: when
-                            // its version is readable, refuse it for what it is.
-                            if let version = Message.Hello.protocolVersion(ofFrame: bytes), version != tickwireProtocolVersion {
-                                otherVersion = version
-                            }
-                            invalid = true
-                        }
-                    }
-                case .closed:
-                    closed = true
-                }
-                if hello != nil || invalid { break }
-            }
-            if closed { continue }
-            if let otherVersion {
-                reject(entry.connection, .versionMismatch,
-                    "the server speaks protocol version \(tickwireProtocolVersion), the client \(otherVersion)")
-            } else if invalid {
-                reject(entry.connection, .invalidHello, "the first frame must be an uncompressed hello")
-            } else if let hello {
-                accept(hello, on: entry.connection, now: now)
-            } else if now - entry.acceptedAt > configuration.handshakeTimeout {
-                entry.connection.close()
-            } else {
-                waiting.append(entry)
-            }
-        }
-        pending = waiting
-    }
-
-    private func reject(_ connection: any TransportConnection, _ reason: Message.Reject.Reason, _ text: String) {
-        rejections[reason, default: 0] += 1
-        let text = String(text.utf8.prefix(configuration.frameLimits.maximumTextBytes)) ?? ""
-        FrameCompressor.uncompressed(limits: configuration.frameLimits).send(.reject(Message.Reject(reason: reason, text: text)), over: connection)
-        connection.close()
-    }
-
-    private func accept(_ hello: Message.Hello, on connection: any TransportConnection, now: Timestamp) {
-        guard hello.protocolVersion == tickwireProtocolVersion else {
-            return reject(connection, .versionMismatch,
-                "the server speaks protocol version \(tickwireProtocolVersion), the client \(hello.protocolVersion)")
-        }
-        guard hello.schemaFingerprint == game.schema.fingerprint else {
-            return reject(connection, .schemaMismatch,
-                "the server's schema fingerprint is \(hex(game.schema.fingerprint)), the client's \(hex(hello.schemaFingerprint))")
-        }
-        let room: Room<G>
-        if let existing = roomsByName[hello.room] {
-            room = existing
-        } else if configuration.createsRoomsOnDemand && roomOrder.count < configuration.maximumRooms {
-            room = openRoom(named: hello.room)
-        } else if configuration.createsRoomsOnDemand {
-            return reject(connection, .unknownRoom, "the server runs its most rooms (\(configuration.maximumRooms)); there is no room named '\(hello.room)'")
-        } else {
-            return reject(connection, .unknownRoom, "there is no room named '\(hello.room)'")
-        }
-        let compression = hello.compressionModes.choose(from: configuration.compressionPreference)
-
-        if let token = hello.resumeToken, let client = room.client(withToken: token) {
-            if let old = client.connection {
-                client.send(.disconnect(Message.Disconnect(reason: .replaced)), now: now)
-                old.close()
-            }
-            do {
-                try client.resume(on: connection, compression: compression, configuration: configuration, now: now)
-            } catch {
-                return reject(connection, .unspecified, "could not set up compression: \(error)")
-            }
-            return welcome(client, in: room, compression: compression, on: connection)
-        }
-        guard !room.isFull else {
-            return reject(connection, .roomFull, "room '\(room.name)' holds its maximum of \(configuration.roomCapacity) clients")
-        }
-        let id = nextClientID
-        nextClientID &+= 1
-        if nextClientID == 0 { nextClientID = 1 }
-        let client: RoomClient<G>
-        do {
-            client = try RoomClient(id: id, token: makeToken(), connection: connection, compression: compression,
-                                    configuration: configuration, now: now)
-        } catch {
-            return reject(connection, .unspecified, "could not set up compression: \(error)")
-        }
-        room.admit(client, payload: hello.payload)
-        welcome(client, in: room, compression: compression, on: connection)
-    }
-
-    private func welcome(_ client: RoomClient<G>, in room: Room<G>, compression: CompressionMode, on connection: any TransportConnection) {
-        let welcome = Message.Welcome(
-            clientID: client.id, tickRate: UInt16(clamping: room.loop.rate), currentTick: room.tick,
-            serverTime: UInt64(max(0, clock.now.nanoseconds / 1000)), compression: compression, resumeToken: client.token)
-        // The welcome is part of the handshake: never compressed, never in the compression stream.
-        FrameCompressor.uncompressed(limits: configuration.frameLimits).send(.welcome(welcome), over: connection)
-    }
-
-    private func makeToken() -> [UInt8] {
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(16)
-        for _ in 0..<2 {
-            var word: UInt64
-            if seededTokens != nil {
-                word = seededTokens?.next() ?? 0
-            } else {
-                var system = SystemRandomNumberGenerator()
-                word = system.next()
-            }
-            for _ in 0..<8 {
-                bytes.append(UInt8(truncatingIfNeeded: word))
-                word >>= 8
-            }
-        }
-        return bytes
-    }
-
-    private func hex(_ value: UInt64) -> String {
-        let digits = String(value, radix: 16)
-        return "0x" + String(repeating: "0", count: max(0, 16 - digits.count)) + digits
     }
 }
 

@@ -6,7 +6,10 @@ public struct HostConfiguration: Sendable {
     public var tickRate = 20
     /// The most ticks a room runs back to back after a stall; the rest are dropped.
     public var maximumCatchUp = 5
-    /// The most clients in a room, counting those within their resumption grace period.
+    /// The most clients in a room, counting those within their resumption grace period (held
+    /// slots). A hello for a full room first lets the room's oldest held slot go (its player is
+    /// removed) and takes its place; only a room full of connected clients refuses it as
+    /// `roomFull`.
     public var roomCapacity = 64
     /// Snapshots (ticks) of history per client: a baseline older than this is gone and
     /// the client gets a full snapshot.
@@ -17,12 +20,29 @@ public struct HostConfiguration: Sendable {
     /// budget of ``TransportConnection/readiness(budgetBytes:)``, asked before each snapshot
     /// is encoded (the next delta is still against the last snapshot the client acknowledged).
     public var outboundBudgetBytes = 64 * 1024
-    /// A connected client silent for this long is disconnected (and may resume).
+    /// A connected client silent for this long is disconnected (disconnect reason timed out,
+    /// close code 4005) and may resume.
     public var clientTimeout: Duration = .seconds(5)
-    /// How long a disconnected client's player is kept for it to resume.
+    /// How long a disconnected client's player is kept (its held slot) for it to resume, once
+    /// the client has sent an input; see ``resumeGracePeriodWithoutInput``.
     public var resumeGracePeriod: Duration = .seconds(10)
-    /// A connection that has not sent a valid hello within this time is closed.
+    /// How long the player of a client that dropped without ever sending an input is kept: a
+    /// connection that joins and vanishes (a squatter, or a client that failed to start) holds
+    /// a slot only this long. Restored clients (``HostState``) count as having sent input.
+    public var resumeGracePeriodWithoutInput: Duration = .seconds(2)
+    /// The most held slots (players of disconnected clients waiting to resume) per room; when
+    /// one more client drops, the oldest held slot goes (its player is removed). Slots restored
+    /// from a ``HostState`` do not count towards it.
+    public var heldSlotLimit = 16
+    /// A connection that has not sent a valid hello within this time is closed (close code 4005).
     public var handshakeTimeout: Duration = .seconds(5)
+    /// The bad-frame policy: a client may send this many bad frames (frames that fail to
+    /// decode, inputs the game cannot decode, messages of a type clients do not send) within
+    /// any ``badFrameWindow``; one more and it is disconnected with a protocol error (close
+    /// code 4004) and its player removed. 0 drops a client at its first bad frame.
+    public var badFrameLimit = 10
+    /// The window of ``badFrameLimit``: bad frames older than this no longer count.
+    public var badFrameWindow: Duration = .seconds(10)
     /// The most inputs queued per client; older ones are dropped beyond it.
     public var inputQueueLimit = 16
     /// Compression modes in order of preference; the first the client offers is used.
@@ -41,6 +61,10 @@ public struct HostConfiguration: Sendable {
     /// The most rooms the host runs: a hello that would open one more is rejected as
     /// `unknownRoom`, so clients cannot make the host tick rooms without end.
     public var maximumRooms = 64
+    /// A room opened on demand closes once it has been empty (no connected clients, no held
+    /// slots) for this long, and its place counts towards ``maximumRooms`` again. Rooms in
+    /// ``rooms`` (and rooms opened with ``Host/openRoom(named:)``) never close on their own.
+    public var idleRoomTimeout: Duration = .seconds(30)
     /// Which entities each client sees; `nil` for all of them.
     public var interestFilter: InterestFilter?
     /// Frame size and message limits enforced on every client.

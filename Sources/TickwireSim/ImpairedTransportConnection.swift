@@ -1,5 +1,6 @@
 import Synchronization
 import TickwireCodec
+import TickwireWebSocket
 
 /// A bad network on purpose, over a real transport: wraps a ``TransportConnection`` and
 /// delays (and, where allowed, loses) its frames exactly as a ``SimulatedNetwork`` link with
@@ -146,8 +147,12 @@ public final class ImpairedTransportConnection: TransportConnection {
         }
     }
 
-    /// Sends every delayed outgoing frame at once, then closes the real connection.
-    public func close() {
+    /// Sends every delayed outgoing frame at once, then closes the real connection with `code`.
+    ///
+    /// - Parameters:
+    ///   - code: The close code the peer receives.
+    ///   - reason: The reason text the peer receives.
+    public func close(code: WebSocketCloseCode, reason: String) {
         let delayed: [[UInt8]] = state.withLock { state in
             guard !state.isClosed else { return [] }
             state.isClosed = true
@@ -157,7 +162,7 @@ public final class ImpairedTransportConnection: TransportConnection {
             return frames
         }
         for frame in delayed where inner.send(frame) != .taken { break }
-        inner.close()
+        inner.close(code: code, reason: reason)
     }
 
     /// Whether this side closed, or has delivered the real connection's close.
@@ -169,7 +174,7 @@ public final class ImpairedTransportConnection: TransportConnection {
     private func forwardOutgoing(now: Int64) {
         let arrived = state.withLock { $0.upstream.takeArrived(now: now) }
         for packet in arrived where inner.send(packet.bytes) != .taken {
-            close()
+            close(code: .policyViolation, reason: "a delayed frame was refused; the frames after it cannot go without it")
             return
         }
     }

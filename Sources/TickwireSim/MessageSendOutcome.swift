@@ -1,4 +1,5 @@
 import TickwireCodec
+import TickwireWebSocket
 
 /// What became of a message handed to the send pipeline (``FrameCompressor/send(_:over:budgetBytes:)``).
 enum MessageSendOutcome: Equatable {
@@ -48,7 +49,7 @@ extension FrameCompressor {
         let result = connection.send(frame)
         if result == .taken { return .sent(bytes: frame.count) }
         guard joinsHistory(message.type) else { return .notSent(result) }
-        connection.close()
+        connection.close(code: .policyViolation, reason: "a compressed frame was refused (\(result)); the compression stream cannot skip it")
         return .closedBrokenStream(result)
     }
 }

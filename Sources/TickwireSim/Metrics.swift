@@ -24,7 +24,8 @@ public struct HostClientMetrics: Sendable {
     public var acknowledgedTick: UInt32?
     /// Inputs applied.
     public var inputsApplied = 0
-    /// Input messages or frames the host could not decode.
+    /// Bad frames from the client: frames the host could not decode, inputs the game could not
+    /// decode, messages of a type clients do not send.
     public var badFrames = 0
 
     /// The mean size of the snapshot frames sent.
@@ -53,6 +54,17 @@ public struct RoomMetrics: Sendable {
     public var fullSnapshotsSent = 0
     /// Total bytes of snapshot frames sent, over the room's life.
     public var snapshotBytesTotal = 0
+    /// Bad frames received from all clients (frames that failed to decode, inputs the game
+    /// could not decode, messages of a type clients do not send), over the room's life.
+    public var badFrames = 0
+    /// Clients disconnected by the bad-frame policy (``HostConfiguration/badFrameLimit``), over
+    /// the room's life.
+    public var clientsDroppedForBadFrames = 0
+    /// Held slots whose grace period ran out, over the room's life.
+    public var heldSlotsExpired = 0
+    /// Held slots let go early (over ``HostConfiguration/heldSlotLimit``, or to make room for a
+    /// new client in a full room), over the room's life.
+    public var heldSlotsReleased = 0
 }
 
 /// What a client session knows about its connection and its view, readable through

@@ -1,3 +1,5 @@
+import TickwireWebSocket
+
 /// A client-side ``TransportConnection`` that passes everything to another connection and
 /// records each frame it sends (to the server) and receives (to the client) in a
 /// ``RecordingWriter``, with the clock's time.
@@ -59,8 +61,12 @@ public final class RecordingConnection: TransportConnection {
         return events
     }
 
-    /// Closes the wrapped connection.
-    public func close() { inner.close() }
+    /// Closes the wrapped connection with a code and a reason.
+    ///
+    /// - Parameters:
+    ///   - code: The close code.
+    ///   - reason: The reason text.
+    public func close(code: WebSocketCloseCode, reason: String) { inner.close(code: code, reason: reason) }
 
     /// Whether the wrapped connection is closed.
     public var isClosed: Bool { inner.isClosed }

@@ -11,6 +11,11 @@ import TickwireCodec
 /// budget) skips the snapshot instead, before it is encoded, so no compression stream ever
 /// holds a snapshot that was not sent.
 ///
+/// Bad frames (frames that fail to decode, inputs the game cannot decode, messages of a type
+/// clients do not send) count against their client: past ``HostConfiguration/badFrameLimit``
+/// within ``HostConfiguration/badFrameWindow`` it is dropped with a protocol error (close code
+/// 4004). How clients leave, and the rules of held slots: `Room+Departures.swift`.
+///
 /// Not thread-safe: driven by its host on the tick thread.
 public final class Room<G: Game> {
     /// The room's name (the empty string for the default room).
@@ -22,7 +27,7 @@ public final class Room<G: Game> {
     /// The room's tick loop.
     public let loop: TickLoop
     /// The world as of the last tick.
-    public private(set) var state: G.State
+    public internal(set) var state: G.State
     /// The tick of the newest snapshot (0 before the first tick).
     public private(set) var tick: UInt32 = 0
     /// The room's own snapshots of the last ticks (unfiltered).
@@ -30,7 +35,7 @@ public final class Room<G: Game> {
     var clients: [UInt32: RoomClient<G>] = [:]
     /// Client ids in ascending order: every per-client loop walks this, so runs are deterministic.
     var clientOrder: [UInt32] = []
-    private var totals = RoomMetrics()
+    var totals = RoomMetrics()
     private var bytesOut = RateMeter()
     private var bytesIn = RateMeter()
     private var cpu: CPUUsage?
@@ -125,21 +130,6 @@ public final class Room<G: Game> {
         }
     }
 
-    func remove(_ id: UInt32) {
-        guard let client = clients.removeValue(forKey: id) else { return }
-        client.connection?.close()
-        client.connection = nil
-        clientOrder.removeAll { $0 == id }
-        state = game.removePlayer(id, from: state)
-    }
-
-    func disconnect(_ client: RoomClient<G>, reason: Message.Disconnect.Reason, now: Timestamp) {
-        client.send(.disconnect(Message.Disconnect(reason: reason)), now: now)
-        client.connection?.close()
-        client.connection = nil
-        client.disconnectedAt = now
-    }
-
     // MARK: Ticking
 
     /// Runs the ticks due by now on the room's clock.
@@ -219,6 +209,7 @@ public final class Room<G: Game> {
                 case .closed:
                     client.connection = nil
                     client.disconnectedAt = now
+                    releaseHeldSlotsOverLimit()
                 }
                 if !client.isConnected { break }
             }
@@ -230,8 +221,13 @@ public final class Room<G: Game> {
         do {
             message = try client.decompressor.decode(bytes)
         } catch {
-            client.metrics.badFrames += 1
-            if client.decompressor.isBroken { disconnect(client, reason: .protocolError, now: now) }
+            if client.decompressor.isBroken {
+                client.metrics.badFrames += 1
+                totals.badFrames += 1
+                disconnect(client, reason: .protocolError, text: "the compression stream broke: \(error)", now: now)
+            } else {
+                countBadFrame(from: client, now: now, what: "\(error)")
+            }
             return
         }
         client.lastHeard = now
@@ -247,26 +243,17 @@ public final class Room<G: Game> {
                     }
                 }
             }
-            client.enqueue(input, game: game, limit: configuration.inputQueueLimit)
+            let undecodable = client.enqueue(input, game: game, limit: configuration.inputQueueLimit)
+            for _ in 0..<undecodable where client.isConnected {
+                countBadFrame(from: client, now: now, what: "an input the game cannot decode")
+            }
         case .ping(let ping):
             let pong = Message.Pong(clientTime: ping.clientTime, serverTime: UInt64(max(0, now.nanoseconds / 1000)))
             if let count = client.send(.pong(pong), now: now).sentBytes { bytesOut.add(count, at: now) }
         case .disconnect:
             remove(client.id)
         default:
-            client.metrics.badFrames += 1
-        }
-    }
-
-    private func expire(now: Timestamp) {
-        for id in clientOrder {
-            guard let client = clients[id] else { continue }
-            if client.isConnected, now - client.lastHeard > configuration.clientTimeout {
-                disconnect(client, reason: .timedOut, now: now)
-            }
-            if let since = client.disconnectedAt, now - since > configuration.resumeGracePeriod {
-                remove(id)
-            }
+            countBadFrame(from: client, now: now, what: "a \(message.type) message, which clients do not send")
         }
     }
 

@@ -25,6 +25,15 @@ final class RoomClient<G: Game> {
     var lastAppliedSequence: UInt32 = 0
     var lastHeard: Timestamp
     var disconnectedAt: Timestamp?
+    /// Whether the client has sent an input the game could decode (on any of its connections):
+    /// its held slot gets the full ``HostConfiguration/resumeGracePeriod``, else only
+    /// ``HostConfiguration/resumeGracePeriodWithoutInput``.
+    var hasSentInput: Bool
+    /// Whether the client was restored from a ``HostState`` and has not come back since: its held
+    /// slot does not count towards ``HostConfiguration/heldSlotLimit``.
+    var isRestored: Bool
+    /// The bad-frame policy's count of this client's recent bad frames.
+    var badFrames: BadFrameLimiter
     var metrics = HostClientMetrics()
     var bytesOut = RateMeter()
     var bytesIn = RateMeter()
@@ -45,6 +54,9 @@ final class RoomClient<G: Game> {
         self.snapshotInterval = max(1, configuration.snapshotInterval)
         self.lastHeard = now
         self.disconnectedAt = connection == nil ? now : nil
+        self.hasSentInput = connection == nil
+        self.isRestored = connection == nil
+        self.badFrames = BadFrameLimiter(limit: configuration.badFrameLimit, window: configuration.badFrameWindow)
     }
 
     static func makeCompressor(_ mode: CompressionMode, configuration: HostConfiguration) throws(FrameError) -> FrameCompressor {
@@ -68,6 +80,7 @@ final class RoomClient<G: Game> {
         inputQueue.removeAll()
         lastHeard = now
         disconnectedAt = nil
+        isRestored = false
     }
 
     var isConnected: Bool { connection != nil }
@@ -107,18 +120,24 @@ final class RoomClient<G: Game> {
     }
 
     /// Queues the inputs of an input message that are newer than any received before.
-    func enqueue(_ message: Message.Input, game: G, limit: Int) {
+    ///
+    /// - Returns: How many of those new inputs the game could not decode (bad frames to the
+    ///   bad-frame policy; each sequence number is looked at once, so repeats count once).
+    func enqueue(_ message: Message.Input, game: G, limit: Int) -> Int {
+        var undecodable = 0
         // Inputs come newest first; walk them oldest first.
         for index in stride(from: message.inputs.count - 1, through: 0, by: -1) {
             let sequence = message.sequence(at: index)
             guard sequence > lastReceivedSequence else { continue }
             lastReceivedSequence = sequence
             guard let input = game.decodeInput(message.inputs[index]) else {
-                metrics.badFrames += 1
+                undecodable += 1
                 continue
             }
+            hasSentInput = true
             inputQueue.append((sequence, input))
         }
         if inputQueue.count > limit { inputQueue.removeFirst(inputQueue.count - limit) }
+        return undecodable
     }
 }

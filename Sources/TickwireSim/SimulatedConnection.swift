@@ -1,4 +1,5 @@
 import Synchronization
+import TickwireWebSocket
 
 /// One end of a connection on a ``SimulatedNetwork``.
 ///
@@ -75,8 +76,13 @@ public final class SimulatedConnection: TransportConnection, Sendable {
         return events
     }
 
-    /// Closes this end: the peer receives the frames already sent, then `.closed(.closedByPeer)`.
-    public func close() {
+    /// Closes this end: the peer receives the frames already sent, then
+    /// `.closed(.closedByPeer(code: code, text: reason))`, one latency later.
+    ///
+    /// - Parameters:
+    ///   - code: The close code the peer's `.closed` event carries.
+    ///   - reason: The reason text it carries (cut to ``transportCloseReasonMaximumBytes``).
+    public func close(code: WebSocketCloseCode, reason: String) {
         let wasClosed = closed.withLock { flag in
             defer { flag = true }
             return flag
@@ -84,11 +90,12 @@ public final class SimulatedConnection: TransportConnection, Sendable {
         guard !wasClosed else { return }
         let now = pipe.now
         let toClient = isClient
+        let peerReason = TransportCloseReason.closedByPeer(code: code, text: reason.prefix(utf8Bytes: transportCloseReasonMaximumBytes))
         pipe.links.withLock { links in
             var outgoing = links[toClient: !toClient]
             if outgoing.closesAt == nil {
                 outgoing.closesAt = max(outgoing.lastArrival, now + outgoing.conditions.latency.wholeNanoseconds)
-                outgoing.closeReason = .closedByPeer
+                outgoing.closeReason = peerReason
             }
             links[toClient: !toClient] = outgoing
             var incoming = links[toClient: toClient]

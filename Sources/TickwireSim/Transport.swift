@@ -1,3 +1,5 @@
+import TickwireWebSocket
+
 /// What a transport connection reports when its inbox is drained.
 public enum TransportEvent: Hashable, Sendable {
     /// One complete frame from the peer, in order of arrival.
@@ -6,26 +8,75 @@ public enum TransportEvent: Hashable, Sendable {
     case closed(TransportCloseReason)
 }
 
-/// Why a transport connection closed.
+/// Why a transport connection closed, as its ``TransportEvent/closed(_:)`` event tells it.
 ///
-/// A `struct` with static members so that transports can add their own reasons.
+/// A `struct` with static members so that transports can add their own reasons. Besides a
+/// short name it carries the close code and reason text the peer sent
+/// (``TransportConnection/close(code:reason:)``; PROTOCOL.md section 1.3), when one arrived:
+/// a client session acts on the code (for example, 4000 or 4003 make reconnecting pointless)
+/// and shows the text.
 public struct TransportCloseReason: Hashable, Sendable, CustomStringConvertible {
     /// A short name of the reason.
     public let name: String
+    /// The close code the peer sent; `nil` when none arrived (the connection was cut, or this
+    /// side closed it first, or the peer's close frame had no code).
+    public let code: WebSocketCloseCode?
+    /// The reason text the peer sent with its close code (at most 123 UTF-8 bytes); empty when none.
+    public let text: String
 
     /// Creates a reason.
     ///
-    /// - Parameter name: A short, human-readable name.
-    public init(_ name: String) { self.name = name }
+    /// - Parameters:
+    ///   - name: A short, human-readable name.
+    ///   - code: The close code the peer sent, if any.
+    ///   - text: The reason text the peer sent, if any.
+    public init(_ name: String, code: WebSocketCloseCode? = nil, text: String = "") {
+        self.name = name
+        self.code = code
+        self.text = text
+    }
 
-    /// The peer closed the connection in an orderly way.
-    public static let closedByPeer = TransportCloseReason("closed by peer")
+    /// The peer closed the connection in an orderly way, with `code` and `text`.
+    ///
+    /// - Parameters:
+    ///   - code: The close code the peer sent (1000 for a plain ``TransportConnection/close()``),
+    ///     or `nil` when its close carried none.
+    ///   - text: The reason text the peer sent.
+    /// - Returns: The reason.
+    public static func closedByPeer(code: WebSocketCloseCode?, text: String = "") -> TransportCloseReason {
+        TransportCloseReason("closed by peer", code: code, text: text)
+    }
+
     /// This side closed the connection.
     public static let closedLocally = TransportCloseReason("closed locally")
     /// The connection was cut (network failure, simulated disconnect, socket error).
     public static let connectionLost = TransportCloseReason("connection lost")
 
-    public var description: String { name }
+    /// The name, then the code and text when there are any: `closed by peer (4001: room full)`.
+    public var description: String {
+        guard let code else { return name }
+        return text.isEmpty ? "\(name) (\(code))" : "\(name) (\(code): \(text))"
+    }
+}
+
+/// The most UTF-8 bytes of a close reason text (a WebSocket close frame's limit, RFC 6455 5.5).
+public let transportCloseReasonMaximumBytes = 123
+
+extension String {
+    /// The longest prefix of the string, cut at a character boundary, that fits in `limit`
+    /// UTF-8 bytes.
+    func prefix(utf8Bytes limit: Int) -> String {
+        guard utf8.count > limit else { return self }
+        var result = ""
+        var used = 0
+        for character in self {
+            let size = character.utf8.count
+            guard used + size <= limit else { break }
+            result.append(character)
+            used += size
+        }
+        return result
+    }
 }
 
 /// What became of a frame handed to ``TransportConnection/send(_:)``, or what would become of
@@ -101,14 +152,28 @@ public protocol TransportConnection: AnyObject, Sendable {
     /// - Returns: The frames (and at most one final `.closed`) received so far.
     func drain() -> [TransportEvent]
 
-    /// Closes the connection; the peer receives what was already sent, then `.closed`.
-    func close()
+    /// Closes the connection with a close code and a reason text; the peer receives what was
+    /// already sent, then `.closed` with a ``TransportCloseReason`` carrying `code` and `reason`.
+    ///
+    /// The codes are PROTOCOL.md section 1.3's: 1000 for a normal end, 1001 when the server
+    /// shuts down, 4000–4006 for Tickwire's reasons (``WebSocketCloseCode/tickwireRoomFull`` and
+    /// the rest). A transport that has no close frames of its own (the simulated network)
+    /// hands both to the peer's `.closed` event all the same.
+    ///
+    /// - Parameters:
+    ///   - code: The close code.
+    ///   - reason: Words for a person and a log; cut to
+    ///     ``transportCloseReasonMaximumBytes`` UTF-8 bytes.
+    func close(code: WebSocketCloseCode, reason: String)
 
     /// Whether this side knows the connection is closed.
     var isClosed: Bool { get }
 }
 
 extension TransportConnection {
+    /// Closes the connection normally: ``close(code:reason:)`` with 1000 and no reason.
+    public func close() { close(code: .normalClosure, reason: "") }
+
     /// Whether a frame sent now would be taken: closed, over `budgetBytes` queued, or taken.
     ///
     /// - Parameter budgetBytes: The most bytes the sender lets wait in the connection.

@@ -58,6 +58,20 @@ extension TransportSendResult {
     }
 }
 
+extension TransportCloseReason {
+    /// The transport's view of how a WebSocket connection ended: a close frame that carried a
+    /// code the peer may send (RFC 6455 7.4) is ``closedByPeer(code:text:)`` with that code
+    /// and reason; anything else (no close frame, 1006, a close without a code) is
+    /// ``connectionLost`` (no code), with the words the WebSocket layer reported.
+    init(_ frame: WebSocketCloseFrame) {
+        if let code = frame.code, code.isValidOnWire {
+            self = .closedByPeer(code: code, text: frame.reason)
+        } else {
+            self = TransportCloseReason(TransportCloseReason.connectionLost.name, code: nil, text: frame.reason)
+        }
+    }
+}
+
 /// One WebSocket connection accepted by a ``WebSocketTransportServer``, seen as a
 /// ``TransportConnection``: binary messages in and out, one frame per message.
 ///
@@ -103,10 +117,14 @@ public final class WebSocketServerTransportConnection: TransportConnection, Send
     /// - Returns: The frames, and `.closed` once the connection ended.
     public func drain() -> [TransportEvent] { inbox.drain() }
 
-    /// Starts the WebSocket close handshake (code 1000).
-    public func close() {
+    /// Starts the WebSocket close handshake with `code` and `reason`.
+    ///
+    /// - Parameters:
+    ///   - code: The close code (PROTOCOL.md section 1.3).
+    ///   - reason: The reason text, cut to ``transportCloseReasonMaximumBytes`` UTF-8 bytes.
+    public func close(code: WebSocketCloseCode, reason: String) {
         inbox.closeLocally()
-        connection.close(code: .normalClosure)
+        connection.close(code: code, reason: reason.prefix(utf8Bytes: transportCloseReasonMaximumBytes))
     }
 
     /// Whether the connection is closed (either side).
@@ -160,7 +178,7 @@ public final class WebSocketTransportServer: TransportListener, Sendable {
                 }
             case .closed(let connection, let frame):
                 let transport = registry.state.withLock { $0.byID.removeValue(forKey: connection.id) }
-                transport?.inbox.push(.closed(frame.code == .normalClosure ? .closedByPeer : .connectionLost))
+                transport?.inbox.push(.closed(TransportCloseReason(frame)))
             case .writable:
                 break
             }
@@ -211,19 +229,6 @@ public final class WebSocketClientTransportConnection: TransportConnection, Send
     private static let nextID = Atomic<UInt64>(1)
     /// A number for logs (client connections are numbered in the order they were made).
     public let connectionID: UInt64
-    private let endingFrame = EndingFrame()
-
-    /// The close frame that ended the connection, `nil` while it is open or opening.
-    ///
-    /// The server's frame when it closed the connection; when the connection never opened,
-    /// the client's own account of why (code 1006 with a reason such as a refused connect,
-    /// a handshake that failed or timed out). A load tool reads it to say why a client failed.
-    public var closeFrame: WebSocketCloseFrame? { endingFrame.frame.withLock { $0 } }
-
-    /// The first close frame seen, set on the client's loop thread, read on the tick thread.
-    private final class EndingFrame: Sendable {
-        let frame = Mutex<WebSocketCloseFrame?>(nil)
-    }
 
     /// Connects to `url`, offering the `tickwire.v1` subprotocol.
     ///
@@ -241,17 +246,14 @@ public final class WebSocketClientTransportConnection: TransportConnection, Send
         configuration.reconnect = ReconnectPolicy(isEnabled: false)
         connectionID = WebSocketClientTransportConnection.nextID.wrappingAdd(1, ordering: .relaxed).oldValue
         let inbox = self.inbox
-        let endingFrame = self.endingFrame
         client = try WebSocketClient(url: url, configuration: configuration, loop: loop) { event in
             switch event {
             case .message(.binary(let bytes)):
                 inbox.push(.frame(bytes))
             case .disconnected(let frame):
-                endingFrame.frame.withLock { $0 = $0 ?? frame }
-                inbox.push(.closed(frame.code == .normalClosure ? .closedByPeer : .connectionLost))
+                inbox.push(.closed(TransportCloseReason(frame)))
             case .stateChanged(.closed(let frame)):
-                endingFrame.frame.withLock { $0 = $0 ?? frame }
-                inbox.push(.closed(frame.code == .normalClosure ? .closedByPeer : .connectionLost))
+                inbox.push(.closed(TransportCloseReason(frame)))
             default:
                 break
             }
@@ -294,17 +296,21 @@ public final class WebSocketClientTransportConnection: TransportConnection, Send
     /// How long ``close()`` waits for the server's close reply before dropping the socket.
     public static let closeWait: Duration = .milliseconds(500)
 
-    /// Closes the connection (close handshake, code 1000) and stops the client's loop.
+    /// Closes the connection (close handshake with `code` and `reason`) and stops the client's loop.
     ///
     /// A connection on a loop of its own (made without `loop:`, as a game client's is) waits
     /// for the server's close reply, at most ``closeWait``, so that the frames sent just before,
     /// such as a session's disconnect message, reach the server even when the process exits
     /// right after. A connection on a shared loop (a load tool's thousand) does not block its
     /// caller: it drops the socket at once, and what was still queued may be lost.
-    public func close() {
+    ///
+    /// - Parameters:
+    ///   - code: The close code (1000 for a normal end, 1001 when the app exits).
+    ///   - reason: The reason text, cut to ``transportCloseReasonMaximumBytes`` UTF-8 bytes.
+    public func close(code: WebSocketCloseCode, reason: String) {
         guard !inbox.isClosed else { return }
         inbox.closeLocally()
-        client.close(code: .normalClosure)
+        client.close(code: code, reason: reason.prefix(utf8Bytes: transportCloseReasonMaximumBytes))
         if client.hasOwnLoop && !client.loop.isInLoopThread {
             client.shutdown(afterClosingWithin: Self.closeWait)
         } else {

@@ -150,7 +150,9 @@ struct GarbageTests {
 
     @Test("a client sending seeded garbage after its hello never crashes the host, and other clients carry on")
     func garbageToHost() throws {
-        let simulation = Simulation(game: DotsGame(orbCount: 3))
+        // The bad-frame policy would drop the rogue after 10 frames (HostBadFrameTests); let it
+        // send all 500 here, so that every one of them is decoded.
+        let simulation = Simulation(game: DotsGame(orbCount: 3)) { $0.badFrameLimit = 1000 }
         simulation.addClient()
         let rogue = simulation.network.connect()
         let hello = Message.Hello(schemaFingerprint: DotsGame.makeSchema().fingerprint, compressionModes: [.perFrame])

@@ -118,13 +118,13 @@ struct ImpairedTransportConnectionTests {
         clock.advance(by: .milliseconds(10))
         #expect(wrapper.drain().isEmpty && !wrapper.isClosed, "the frame is still on its way")
         clock.advance(by: .milliseconds(50))
-        #expect(wrapper.drain() == [.frame(Self.frame(.pong, 1)), .closed(.closedByPeer)])
+        #expect(wrapper.drain() == [.frame(Self.frame(.pong, 1)), .closed(.closedByPeer(code: .normalClosure))])
         #expect(wrapper.isClosed)
 
         let (_, leaving, peer) = Self.pair(upstream: link, downstream: link)
         leaving.send(Self.frame(.disconnect, 7))
         #expect(leaving.bufferedBytes == 3, "the frame waits in the wrapper")
         leaving.close()
-        #expect(peer.drain() == [.frame(Self.frame(.disconnect, 7)), .closed(.closedByPeer)], "the last words reach the peer")
+        #expect(peer.drain() == [.frame(Self.frame(.disconnect, 7)), .closed(.closedByPeer(code: .normalClosure))], "the last words reach the peer")
     }
 }

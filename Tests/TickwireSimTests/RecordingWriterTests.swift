@@ -6,6 +6,7 @@ import Darwin
 import Foundation
 import Testing
 import TickwireCodec
+import TickwireWebSocket
 @testable import TickwireSim
 
 /// Records one client of a short session on the simulated network: the recorded client joins
@@ -59,7 +60,7 @@ final class CountingConnection: TransportConnection, @unchecked Sendable {  // @
         received += events.filter { if case .frame = $0 { true } else { false } }.count
         return events
     }
-    func close() { inner.close() }
+    func close(code: WebSocketCloseCode, reason: String) { inner.close(code: code, reason: reason) }
     var isClosed: Bool { inner.isClosed }
 }
 

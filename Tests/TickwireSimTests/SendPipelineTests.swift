@@ -2,6 +2,7 @@ import Foundation
 import Synchronization
 import Testing
 import TickwireCodec
+import TickwireWebSocket
 import TickwireSim
 
 /// A connection that claims it will take every frame (its readiness is the wrapped one's) but
@@ -24,7 +25,7 @@ final class RefusingConnection: TransportConnection, Sendable {
     }
     var bufferedBytes: Int { inner.bufferedBytes }
     func drain() -> [TransportEvent] { inner.drain() }
-    func close() { inner.close() }
+    func close(code: WebSocketCloseCode, reason: String) { inner.close(code: code, reason: reason) }
     var isClosed: Bool { inner.isClosed }
 }
 

@@ -1,5 +1,6 @@
 import Testing
 import TickwireCodec
+import TickwireWebSocket
 @testable import TickwireSim
 
 @Suite("SimulatedNetwork")
@@ -129,7 +130,7 @@ struct SimulatedNetworkTests {
         client.close()
         #expect(client.isClosed)
         clock.advance(by: .milliseconds(5))
-        #expect(server.drain() == [.frame([9]), .closed(.closedByPeer)])
+        #expect(server.drain() == [.frame([9]), .closed(.closedByPeer(code: .normalClosure))], "a plain close carries code 1000")
         #expect(server.isClosed)
         server.send([1])
         #expect(server.drain().isEmpty, "a closed end delivers nothing more")
@@ -140,5 +141,23 @@ struct SimulatedNetworkTests {
         second.disconnect()
         #expect(second.drain() == [.closed(.connectionLost)], "the frame in flight is lost with the connection")
         #expect(secondServer.drain() == [.closed(.connectionLost)])
+    }
+
+    @Test("a close with a code and a reason hands both to the peer's closed event, the reason cut to 123 bytes")
+    func closingWithCode() {
+        let clock = VirtualClock()
+        let network = SimulatedNetwork(clock: clock, seed: 6)
+        let client = network.connect(downstream: LinkConditions(latency: .milliseconds(5)))
+        let server = network.acceptPending()[0]
+        server.close(code: .tickwireRoomFull, reason: "room 'x' is full " + String(repeating: "é", count: 100))
+        clock.advance(by: .milliseconds(5))
+        let events = client.drain()
+        guard case .closed(let reason)? = events.last else {
+            Issue.record("the client should see the close, got \(events)")
+            return
+        }
+        #expect(reason.code == .tickwireRoomFull, "the close code travels to the peer, got \(String(describing: reason.code))")
+        #expect(reason.text.hasPrefix("room 'x' is full "))
+        #expect(reason.text.utf8.count <= 123 && reason.text.utf8.count >= 122, "cut at a character boundary to fit 123 bytes, got \(reason.text.utf8.count)")
     }
 }

@@ -77,7 +77,7 @@ struct WebSocketTransportTests {
             if events.contains(where: { if case .closed = $0 { true } else { false } }) { break }
             clock.sleep(until: clock.now + .milliseconds(2))
         }
-        #expect(events == [.frame([1, 2, 3, UInt8(round)]), .frame([4, 5, 6]), .closed(.closedByPeer)],
+        #expect(events == [.frame([1, 2, 3, UInt8(round)]), .frame([4, 5, 6]), .closed(.closedByPeer(code: .normalClosure))],
                 "the server should get both frames, then a normal close; got \(events)")
         #expect(client.send([7]) == .closed, "a closed client connection refuses frames")
         #expect(client.readiness(budgetBytes: .max) == .closed)
@@ -96,5 +96,34 @@ struct WebSocketTransportTests {
         #expect(TransportSendResult(buffered: 501, budgetBytes: 500, limits: limits) == .backedUp, "over the sender's budget")
         #expect(TransportSendResult(buffered: 1_000, budgetBytes: .max, limits: limits) == .backedUp,
                 "at the hard limit, where the WebSocket connection refuses")
+    }
+}
+
+@Suite("WebSocket transport close codes")
+struct WebSocketTransportCloseCodeTests {
+    @Test("a host's reject over real WebSockets closes with its code, and the client session keeps it: 4000 for another schema")
+    func rejectCloseCodeOverWebSockets() throws {
+        let server = try WebSocketTransportServer(configuration: WebSocketServerConfiguration(host: "127.0.0.1", port: 0))
+        defer { server.shutdown() }
+        let port = try #require(server.address?.port, "the server should report its bound port")
+        let clock = MonotonicClock()
+        let host = Host(game: DotsGame(orbCount: 1), listener: server, clock: clock)
+        let connection = try WebSocketClientTransportConnection(url: WebSocketURL("ws://127.0.0.1:\(port)/"))
+        defer { connection.close() }
+        let session = ClientSession(game: DotsGame(orbCount: 1, extraField: true), clock: clock)
+        session.connect(over: connection)
+        let deadline = clock.now + .seconds(5)
+        while clock.now < deadline, session.closeReason == nil {
+            host.advance()
+            session.receive()
+            clock.sleep(until: clock.now + .milliseconds(5))
+        }
+        guard case .rejected(.schemaMismatch, _) = session.status else {
+            Issue.record("the session should be rejected for its schema, is \(session.status)")
+            return
+        }
+        #expect(session.closeCode == .tickwireSchemaMismatch, "got \(String(describing: session.closeReason))")
+        #expect(session.closeReason?.text.hasPrefix("the server's schema fingerprint is") == true,
+                "the close carries the reject's words: \(String(describing: session.closeReason))")
     }
 }

@@ -27,7 +27,7 @@ final class BenchInboxConnection: TransportConnection {
             return events
         }
     }
-    func close() {}
+    func close(code: WebSocketCloseCode, reason: String) {}
     var isClosed: Bool { false }
 }
 

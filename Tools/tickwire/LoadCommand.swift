@@ -34,8 +34,6 @@ enum LoadCommand {
         var everConnected = false
         var wasConnected = false
         var failed = false
-        /// The connection of the current attempt, read for why it failed.
-        var connection: WebSocketClientTransportConnection?
         /// Whether the current attempt's failure or refusal is still to be counted.
         var isAttemptPending = false
         var disconnects = 0
@@ -152,7 +150,6 @@ enum LoadCommand {
         func connect(_ player: Player, index: Int) {
             do {
                 let connection = try WebSocketClientTransportConnection(url: url, configuration: socketConfiguration, loop: loops[(index * plan.drivers + shard) % loops.count])
-                player.connection = connection
                 player.isAttemptPending = true
                 player.session.connect(over: connection)
             } catch {
@@ -208,7 +205,7 @@ enum LoadCommand {
                         if case .rejected(let reason, _) = player.session.status {
                             report.outcomes.recordRefusal(reason)
                         } else {
-                            report.outcomes.recordFailure(.classifying(player.connection?.closeFrame))
+                            report.outcomes.recordFailure(.classifying(player.session.closeReason))
                         }
                     }
                     if case .rejected = player.session.status, !player.everConnected { player.failed = true; continue }

@@ -38,18 +38,18 @@ public struct ConnectionOutcomes: Hashable, Sendable {
         /// The failure's name, as the report prints it.
         public var description: String { rawValue }
 
-        /// Classifies the close frame that ended a connection which never got its welcome.
+        /// Classifies why a connection that never got its welcome closed.
         ///
-        /// The WebSocket client ends a failed attempt with code 1006 and a reason naming the
-        /// cause (see `WebSocketClient`); a frame with another code came from the server
-        /// after the handshake.
+        /// The WebSocket client ends a failed attempt without a close code (a lost connection)
+        /// and with words naming the cause (see `WebSocketClient`); a close with a code came
+        /// from the server after the handshake.
         ///
-        /// - Parameter frame: The frame that ended the connection, or `nil` when none is known.
+        /// - Parameter closeReason: Why the connection closed, or `nil` when it is not known.
         /// - Returns: The kind of failure.
-        public static func classifying(_ frame: WebSocketCloseFrame?) -> Failure {
-            guard let frame else { return .other }
-            guard frame.code == .abnormalClosure else { return .closedBeforeWelcome }
-            let reason = frame.reason
+        public static func classifying(_ closeReason: TransportCloseReason?) -> Failure {
+            guard let closeReason else { return .other }
+            guard closeReason.code == nil else { return .closedBeforeWelcome }
+            let reason = closeReason.text
             if reason.hasPrefix("no open connection within") { return .handshakeTimeout }
             if reason.hasPrefix("handshake refused") || reason.hasPrefix("the handshake response")
                 || reason.hasPrefix("the connection closed during the handshake") || reason.hasPrefix("cannot set up the connection")

@@ -148,7 +148,8 @@ public final class ArenaServer {
     }
 
     /// Ticks every room in real time until ``ServerStopRequest/requestStop()``, then saves
-    /// the state (with ``Options/statePath``), closes every connection (code 1001) and returns.
+    /// the state (with ``Options/statePath``), tells every player the server is shutting down
+    /// (``Host/shutdown(text:)``), closes every connection (code 1001) and returns.
     ///
     /// - Parameter status: Called every `statusInterval` seconds with a line describing the
     ///   server (clients, bots, tick p99, kbit/s out), on this thread.
@@ -170,6 +171,8 @@ public final class ArenaServer {
         }
         // A failure was reported on standard error; the server stops all the same.
         try? saveState()
+        // Every player hears why (disconnect message, close 1001) before the sockets go.
+        host.shutdown()
         transport.shutdown(timeout: .seconds(1))
     }
 

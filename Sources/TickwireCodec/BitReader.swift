@@ -3,22 +3,22 @@
 /// Every read checks the bits left before it touches the input and throws ``CodecError``
 /// (``CodecError/Kind/truncated`` past the end, ``CodecError/Kind/malformedVarint`` for a bad
 /// varint, and so on). No input makes a read trap.
-public struct BitReader: Sendable {
+struct BitReader: Sendable {
     let bytes: [UInt8]
     /// The position of the next bit to read, counted from the first bit of the input.
-    public internal(set) var bitPosition: Int = 0
+    internal(set) var bitPosition: Int = 0
     let endBit: Int
 
     /// Creates a reader over `bytes`.
     ///
     /// - Parameter bytes: The input; the reader keeps a reference to it (no copy).
-    public init(_ bytes: [UInt8]) {
+    init(_ bytes: [UInt8]) {
         self.bytes = bytes
         self.endBit = bytes.count * 8
     }
 
     /// The number of bits not yet read.
-    public var remainingBits: Int { endBit - bitPosition }
+    var remainingBits: Int { endBit - bitPosition }
 
     /// Reads a `bits`-wide unsigned value, least significant bit first.
     ///
@@ -27,7 +27,7 @@ public struct BitReader: Sendable {
     /// - Throws: ``CodecError`` `.invalidBitCount` for a width outside 0...64, `.truncated` when
     ///   fewer bits are left.
     @inline(__always)
-    public mutating func read(bits: Int) throws(CodecError) -> UInt64 {
+    mutating func read(bits: Int) throws(CodecError) -> UInt64 {
         guard bits >= 0 && bits <= 64 else { throw CodecError(.invalidBitCount(bits)) }
         guard bits <= remainingBits else {
             throw CodecError(.truncated(neededBits: bits, availableBits: remainingBits))
@@ -68,7 +68,7 @@ public struct BitReader: Sendable {
     /// - Returns: `true` for 1.
     /// - Throws: ``CodecError`` `.truncated` at the end of the input.
     @inline(__always)
-    public mutating func readBool() throws(CodecError) -> Bool {
+    mutating func readBool() throws(CodecError) -> Bool {
         guard remainingBits >= 1 else { throw CodecError(.truncated(neededBits: 1, availableBits: 0)) }
         return readUnchecked(bits: 1) == 1
     }
@@ -78,7 +78,7 @@ public struct BitReader: Sendable {
     /// - Parameter bits: How many bits to read, 0...64.
     /// - Returns: The signed value.
     /// - Throws: ``CodecError`` as ``read(bits:)``.
-    public mutating func readSigned(bits: Int) throws(CodecError) -> Int64 {
+    mutating func readSigned(bits: Int) throws(CodecError) -> Int64 {
         ZigZag.decode(try read(bits: bits))
     }
 
@@ -88,7 +88,7 @@ public struct BitReader: Sendable {
     /// - Throws: ``CodecError`` `.truncated` at the end of the input; `.malformedVarint` when
     ///   the value needs more than 64 bits (more than ten groups, or a tenth group above 1) or
     ///   is not in its shortest form (a last group of zero after the first).
-    public mutating func readVarint() throws(CodecError) -> UInt64 {
+    mutating func readVarint() throws(CodecError) -> UInt64 {
         let start = bitPosition
         var value: UInt64 = 0
         var shift: UInt64 = 0
@@ -110,7 +110,7 @@ public struct BitReader: Sendable {
     /// - Parameter what: Names the value in the error.
     /// - Returns: The value.
     /// - Throws: ``CodecError`` as ``readVarint()``, or `.valueOutOfRange` above `2^32 − 1`.
-    public mutating func readVarint32(_ what: String) throws(CodecError) -> UInt32 {
+    mutating func readVarint32(_ what: String) throws(CodecError) -> UInt32 {
         let value = try readVarint()
         guard let narrow = UInt32(exactly: value) else {
             throw CodecError(.valueOutOfRange(what: what, value: "\(value)", allowed: "0...4294967295"))
@@ -122,7 +122,7 @@ public struct BitReader: Sendable {
     ///
     /// - Returns: The value.
     /// - Throws: ``CodecError`` as ``readVarint()``.
-    public mutating func readSignedVarint() throws(CodecError) -> Int64 {
+    mutating func readSignedVarint() throws(CodecError) -> Int64 {
         ZigZag.decode(try readVarint())
     }
 
@@ -131,7 +131,7 @@ public struct BitReader: Sendable {
     /// - Returns: The value, at least 1.
     /// - Throws: ``CodecError`` `.truncated` at the end of the input, `.malformedGammaCode`
     ///   after 64 zero bits.
-    public mutating func readGamma() throws(CodecError) -> UInt64 {
+    mutating func readGamma() throws(CodecError) -> UInt64 {
         let start = bitPosition
         // Fast path: the whole code (zeros, the 1, then as many value bits as zeros) lies in
         // one peeked word; otherwise read it in steps below.
@@ -170,7 +170,7 @@ public struct BitReader: Sendable {
     /// - Returns: A value inside `range`.
     /// - Throws: ``CodecError`` as ``read(bits:)``, or `.valueOutOfRange` when the offset read
     ///   lies past the range's upper bound.
-    public mutating func read(in range: ClosedRange<Int64>) throws(CodecError) -> Int64 {
+    mutating func read(in range: ClosedRange<Int64>) throws(CodecError) -> Int64 {
         // Wrapping subtraction: the span of any Int64 range fits in a UInt64 bit pattern.
         let span = UInt64(bitPattern: range.upperBound &- range.lowerBound)
         let offset = try read(bits: BitWriter.bitWidth(ofMaximum: span))
@@ -184,7 +184,7 @@ public struct BitReader: Sendable {
     /// Checks that the input ends here: nothing but zero padding bits up to the next byte boundary.
     ///
     /// - Throws: ``CodecError`` `.trailingData` when more bits follow or padding bits are set.
-    public mutating func finish() throws(CodecError) {
+    mutating func finish() throws(CodecError) {
         let left = remainingBits
         guard left < 8 else { throw CodecError(.trailingData(bits: left)) }
         if left > 0, readUnchecked(bits: left) != 0 { throw CodecError(.trailingData(bits: left)) }

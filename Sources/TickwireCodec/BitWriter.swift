@@ -7,7 +7,7 @@
 /// Besides fixed-width unsigned values it writes booleans, zigzag-signed values, varints
 /// (LEB128 groups of eight bits), Elias-gamma codes and integers bounded to a range, each in
 /// exactly the bits it needs.
-public struct BitWriter: Sendable {
+struct BitWriter: Sendable {
     /// Whole 64-bit words written so far; word `i` holds stream bits `64i ..< 64i + 64`.
     @usableFromInline var words: [UInt64]
     /// The bits after the last whole word, in its low `scratchBits` bits (always < 64).
@@ -17,16 +17,16 @@ public struct BitWriter: Sendable {
     /// Creates an empty writer.
     ///
     /// - Parameter capacity: Bytes to reserve up front.
-    public init(capacity: Int = 0) {
+    init(capacity: Int = 0) {
         words = []
         words.reserveCapacity((capacity + 7) / 8)
     }
 
     /// The number of bits written so far.
-    public var bitCount: Int { words.count * 64 + scratchBits }
+    var bitCount: Int { words.count * 64 + scratchBits }
 
     /// The bytes written so far, the last partial byte padded with zero bits.
-    public var bytes: [UInt8] {
+    var bytes: [UInt8] {
         let count = (bitCount + 7) / 8
         return [UInt8](unsafeUninitializedCapacity: count) { buffer, initialized in
             var index = 0
@@ -47,7 +47,7 @@ public struct BitWriter: Sendable {
     }
 
     /// Forgets everything written, keeping the allocated capacity.
-    public mutating func removeAll() {
+    mutating func removeAll() {
         words.removeAll(keepingCapacity: true)
         scratch = 0
         scratchBits = 0
@@ -59,7 +59,7 @@ public struct BitWriter: Sendable {
     ///   - value: The value; bits above `bits` are ignored.
     ///   - bits: How many bits to write, 0...64 (a programming error otherwise).
     @inlinable @inline(__always)
-    public mutating func write(_ value: UInt64, bits: Int) {
+    mutating func write(_ value: UInt64, bits: Int) {
         precondition(bits >= 0 && bits <= 64, "BitWriter.write: bit count \(bits) is outside 0...64")
         writeSmall(value & BitWriter.mask(bits), bits: bits)
     }
@@ -89,7 +89,7 @@ public struct BitWriter: Sendable {
     ///
     /// - Parameter value: The boolean.
     @inlinable @inline(__always)
-    public mutating func write(_ value: Bool) {
+    mutating func write(_ value: Bool) {
         writeSmall(value ? 1 : 0, bits: 1)
     }
 
@@ -99,7 +99,7 @@ public struct BitWriter: Sendable {
     ///   - value: The value; its zigzag image must fit in `bits` bits (higher bits are dropped).
     ///   - bits: How many bits to write, 0...64.
     @inlinable
-    public mutating func write(signed value: Int64, bits: Int) {
+    mutating func write(signed value: Int64, bits: Int) {
         write(ZigZag.encode(value), bits: bits)
     }
 
@@ -108,7 +108,7 @@ public struct BitWriter: Sendable {
     ///
     /// - Parameter value: The value; 1 to 10 groups.
     @inlinable
-    public mutating func writeVarint(_ value: UInt64) {
+    mutating func writeVarint(_ value: UInt64) {
         var rest = value
         while rest >= 0x80 {
             writeSmall((rest & 0x7F) | 0x80, bits: 8)
@@ -121,7 +121,7 @@ public struct BitWriter: Sendable {
     ///
     /// - Parameter value: The value.
     @inlinable
-    public mutating func writeSignedVarint(_ value: Int64) {
+    mutating func writeSignedVarint(_ value: Int64) {
         writeVarint(ZigZag.encode(value))
     }
 
@@ -131,7 +131,7 @@ public struct BitWriter: Sendable {
     ///
     /// - Parameter value: The value, at least 1 (a programming error otherwise).
     @inlinable
-    public mutating func writeGamma(_ value: UInt64) {
+    mutating func writeGamma(_ value: UInt64) {
         precondition(value >= 1, "BitWriter.writeGamma: the gamma code starts at 1")
         let low = 63 - value.leadingZeroBitCount
         write(UInt64(1) << UInt64(low), bits: low + 1)
@@ -145,7 +145,7 @@ public struct BitWriter: Sendable {
     ///   - value: A value inside `range` (clamped into it otherwise).
     ///   - range: The values the reader expects.
     @inlinable
-    public mutating func write(_ value: Int64, in range: ClosedRange<Int64>) {
+    mutating func write(_ value: Int64, in range: ClosedRange<Int64>) {
         let clamped = min(max(value, range.lowerBound), range.upperBound)
         // Wrapping subtraction: the offset of two Int64 values always fits in a UInt64.
         let offset = UInt64(bitPattern: clamped &- range.lowerBound)
@@ -157,7 +157,7 @@ public struct BitWriter: Sendable {
     /// - Parameter range: The range; a single value needs zero bits.
     /// - Returns: 0...64.
     @inlinable
-    public static func bitWidth(of range: ClosedRange<Int64>) -> Int {
+    static func bitWidth(of range: ClosedRange<Int64>) -> Int {
         // Wrapping subtraction: the span of any Int64 range fits in a UInt64 bit pattern.
         bitWidth(ofMaximum: UInt64(bitPattern: range.upperBound &- range.lowerBound))
     }
@@ -167,7 +167,7 @@ public struct BitWriter: Sendable {
     /// - Parameter maximum: The largest value.
     /// - Returns: 0 for a maximum of 0, otherwise the position of its highest one bit plus one.
     @inlinable
-    public static func bitWidth(ofMaximum maximum: UInt64) -> Int {
+    static func bitWidth(ofMaximum maximum: UInt64) -> Int {
         64 - maximum.leadingZeroBitCount
     }
 
@@ -176,7 +176,7 @@ public struct BitWriter: Sendable {
     /// - Parameter value: The value.
     /// - Returns: `2 × (bits after the leading one) + 1`.
     @inlinable
-    public static func gammaBitCount(_ value: UInt64) -> Int {
+    static func gammaBitCount(_ value: UInt64) -> Int {
         2 * (63 - value.leadingZeroBitCount) + 1
     }
 
@@ -185,20 +185,20 @@ public struct BitWriter: Sendable {
     /// - Parameter value: The value.
     /// - Returns: 8 per seven-bit group.
     @inlinable
-    public static func varintBitCount(_ value: UInt64) -> Int {
+    static func varintBitCount(_ value: UInt64) -> Int {
         let significant = max(1, 64 - value.leadingZeroBitCount)
         return 8 * ((significant + 6) / 7)
     }
 }
 
 /// The zigzag mapping between signed and unsigned integers: 0, −1, 1, −2, 2 … ↔ 0, 1, 2, 3, 4 …
-public enum ZigZag {
+enum ZigZag {
     /// Maps a signed value to its zigzag image.
     ///
     /// - Parameter value: Any signed value.
     /// - Returns: `(value << 1) ^ (value >> 63)` as unsigned.
     @inlinable
-    public static func encode(_ value: Int64) -> UInt64 {
+    static func encode(_ value: Int64) -> UInt64 {
         // Wrapping shift is the mapping: the sign bit moves to bit 0.
         UInt64(bitPattern: (value &<< 1) ^ (value >> 63))
     }
@@ -208,7 +208,7 @@ public enum ZigZag {
     /// - Parameter value: Any unsigned value.
     /// - Returns: The signed value whose image it is.
     @inlinable
-    public static func decode(_ value: UInt64) -> Int64 {
+    static func decode(_ value: UInt64) -> Int64 {
         // Wrapping negation is the mapping: 0 − 1 gives the all-ones mask for odd images.
         Int64(bitPattern: (value >> 1) ^ (0 &- (value & 1)))
     }

@@ -99,7 +99,7 @@ public struct ByteWriter: Sendable {
     /// - Parameter value: The signed integer.
     /// - Returns: `2 * value` for `value >= 0`, `-2 * value - 1` otherwise.
     @inlinable
-    public static func zigzag(_ value: Int64) -> UInt64 {
+    static func zigzag(_ value: Int64) -> UInt64 {
         // The arithmetic shift copies the sign bit into every bit; the XOR is the mapping.
         UInt64(bitPattern: (value << 1) ^ (value >> 63))
     }

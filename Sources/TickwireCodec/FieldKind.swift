@@ -95,11 +95,11 @@ public struct FieldKind: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// The bits a full value takes on the wire.
-    public var bitWidth: Int { BitWriter.bitWidth(ofMaximum: maxQuantized) }
+    var bitWidth: Int { BitWriter.bitWidth(ofMaximum: maxQuantized) }
 
     /// Whether changed values of this field may be sent as a delta from the baseline value
     /// (integers, floats and angles of 4 to 62 bits).
-    public var allowsDelta: Bool {
+    var allowsDelta: Bool {
         switch storage {
         case .bool, .enumeration: false
         case .integer, .float, .angle: bitWidth >= 4 && bitWidth <= 62
@@ -107,7 +107,7 @@ public struct FieldKind: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// Whether deltas wrap around modulo `2^bitWidth` (angles).
-    public var wrapsAround: Bool {
+    var wrapsAround: Bool {
         if case .angle = storage { return true }
         return false
     }
@@ -187,7 +187,7 @@ public struct FieldKind: Hashable, Sendable, CustomStringConvertible {
     ///
     /// - Parameter quantized: A quantized value (clamped to `maxQuantized`).
     /// - Returns: `min + q` for integers, `q` for the other kinds.
-    public func dequantizeInteger(_ quantized: UInt64) -> Int64 {
+    func dequantizeInteger(_ quantized: UInt64) -> Int64 {
         let q = Swift.min(quantized, maxQuantized)
         if case let .integer(min, _) = storage {
             // Wrapping addition: q ≤ max − min, so min + q stays in min...max.

@@ -9,7 +9,7 @@
 /// ```
 public struct Frame: Hashable, Sendable {
     /// The type byte's compressed flag.
-    public static let compressedFlag: UInt8 = 0x80
+    package static let compressedFlag: UInt8 = 0x80
 
     /// The message type.
     public var type: MessageType

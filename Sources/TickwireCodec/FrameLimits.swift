@@ -86,7 +86,7 @@ public struct FrameLimits: Hashable, Sendable {
     ///
     /// - Parameter text: Any text.
     /// - Returns: `text` itself when it fits, else its longest prefix of whole characters that does.
-    public func fittingText(_ text: String) -> String {
+    func fittingText(_ text: String) -> String {
         guard text.utf8.count > maximumTextBytes else { return text }
         var result = ""
         var count = 0

@@ -44,7 +44,7 @@ public struct MessageType: RawRepresentable, Hashable, Sendable, CustomStringCon
 
     /// Whether messages of this type are part of the handshake (hello, welcome, reject), which is
     /// never compressed and never enters a streaming compression context.
-    public var isHandshake: Bool { self == .hello || self == .welcome || self == .reject }
+    var isHandshake: Bool { self == .hello || self == .welcome || self == .reject }
 
     /// The type's name, such as `snapshot` or `application(64)`.
     public var description: String {

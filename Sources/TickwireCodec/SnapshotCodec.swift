@@ -52,7 +52,7 @@ public struct SnapshotCodec: Sendable {
     ///   - baseline: A snapshot the receiver holds, or `nil`.
     ///   - writer: Receives the bits; reuse one (after ``BitWriter/removeAll()``) to avoid allocations.
     /// - Throws: ``CodecError`` as ``encode(_:against:)``.
-    public func encode(_ snapshot: Snapshot, against baseline: Snapshot?, into writer: inout BitWriter) throws(CodecError) {
+    func encode(_ snapshot: Snapshot, against baseline: Snapshot?, into writer: inout BitWriter) throws(CodecError) {
         try checkSchema(snapshot.schema)
         if let baseline { try checkSchema(baseline.schema) }
         guard snapshot.count <= limits.maxEntities else {

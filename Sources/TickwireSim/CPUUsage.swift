@@ -8,14 +8,14 @@ import Darwin
 /// system time, divided by the wall time elapsed on a ``TickClock``.
 ///
 /// A share of 1.0 is one core fully busy; with several busy cores it exceeds 1.
-public struct CPUUsage: Sendable {
+package struct CPUUsage: Sendable {
     private var lastCPU: Duration
     private var lastWall: Timestamp
 
     /// Starts measuring at `now`.
     ///
     /// - Parameter now: The wall time of this first reading.
-    public init(now: Timestamp) {
+    package init(now: Timestamp) {
         lastCPU = CPUUsage.processTime()
         lastWall = now
     }
@@ -23,7 +23,7 @@ public struct CPUUsage: Sendable {
     /// The CPU time (user plus system) the whole process has used since it started.
     ///
     /// - Returns: The time, or zero when `getrusage` fails.
-    public static func processTime() -> Duration {
+    package static func processTime() -> Duration {
         var usage = rusage()
         #if canImport(Glibc)
         let who = __rusage_who_t(RUSAGE_SELF.rawValue)
@@ -40,7 +40,7 @@ public struct CPUUsage: Sendable {
     ///
     /// - Parameter now: The wall time of this reading.
     /// - Returns: CPU time over wall time; zero when no wall time passed.
-    public mutating func sample(now: Timestamp) -> Double {
+    package mutating func sample(now: Timestamp) -> Double {
         let cpu = CPUUsage.processTime()
         let wall = (now - lastWall).secondsValue
         let used = (cpu - lastCPU).secondsValue

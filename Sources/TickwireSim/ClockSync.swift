@@ -8,30 +8,30 @@
 /// estimate moves toward it gradually (so the derived server time does not jump), except
 /// for the first sample or a change larger than ``snapThreshold`` (a reconnect or a clock
 /// step), where it snaps. All times are in seconds.
-public struct ClockSync: Sendable {
+struct ClockSync: Sendable {
     /// How many recent samples the estimate is computed over.
-    public static let windowSize = 16
+    static let windowSize = 16
     /// A change of the robust offset larger than this (seconds) is adopted at once.
-    public static let snapThreshold = 0.25
+    static let snapThreshold = 0.25
     /// The fraction of the distance to the robust offset covered per new sample.
-    public static let smoothing = 0.2
+    static let smoothing = 0.2
 
     private var roundTrips: [Double] = []
     private var offsets: [Double] = []
     private var nextSlot = 0
 
     /// The smoothed offset: server time ≈ local time + offset. `nil` before the first sample.
-    public private(set) var offset: Double?
+    private(set) var offset: Double?
     /// The median round trip over the window (seconds); zero before the first sample.
-    public private(set) var roundTrip: Double = 0
+    private(set) var roundTrip: Double = 0
     /// The mean absolute difference between consecutive round trips (RFC 3550 style, seconds).
-    public private(set) var jitter: Double = 0
+    private(set) var jitter: Double = 0
     /// Samples taken so far.
-    public private(set) var sampleCount = 0
+    private(set) var sampleCount = 0
     private var lastRoundTrip: Double?
 
     /// Creates an estimator with no samples.
-    public init() {}
+    init() {}
 
     /// Adds one ping/pong exchange.
     ///
@@ -39,7 +39,7 @@ public struct ClockSync: Sendable {
     ///   - sent: Local time the ping left.
     ///   - serverTime: The server time stamped in the pong.
     ///   - received: Local time the pong arrived.
-    public mutating func addSample(sent: Double, serverTime: Double, received: Double) {
+    mutating func addSample(sent: Double, serverTime: Double, received: Double) {
         let rtt = max(0, received - sent)
         let sampleOffset = serverTime + rtt / 2 - received
         if roundTrips.count < Self.windowSize {
@@ -69,12 +69,12 @@ public struct ClockSync: Sendable {
     ///
     /// - Parameter local: A local time in seconds.
     /// - Returns: The server time in seconds.
-    public func serverTime(at local: Double) -> Double? {
+    func serverTime(at local: Double) -> Double? {
         offset.map { local + $0 }
     }
 
     /// Forgets every sample (after a reconnect to a possibly different server).
-    public mutating func reset() {
+    mutating func reset() {
         self = ClockSync()
     }
 

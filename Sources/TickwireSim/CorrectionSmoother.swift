@@ -11,24 +11,24 @@ import TickwireCodec
 ///
 /// Offsets apply to fields that interpolate linearly or along the shortest arc; step fields
 /// (booleans, enumerations) always show the predicted value.
-public struct CorrectionSmoother: Sendable {
+struct CorrectionSmoother: Sendable {
     /// The time for an offset to shrink to half (seconds).
-    public var halfLife: Double
+    var halfLife: Double
     /// A correction larger than this in any field snaps instead of being smoothed.
-    public var snapDistance: Double
+    var snapDistance: Double
 
     private var offsets: [Double] = []
     /// The number of corrections observed (non-zero changes on reconciliation).
-    public private(set) var corrections = 0
+    private(set) var corrections = 0
     /// The largest correction observed, in field units.
-    public private(set) var largestCorrection = 0.0
+    private(set) var largestCorrection = 0.0
 
     /// Creates a smoother.
     ///
     /// - Parameters:
     ///   - halfLife: Seconds for an offset to halve.
     ///   - snapDistance: Corrections larger than this snap.
-    public init(halfLife: Double = 0.05, snapDistance: Double = 2) {
+    init(halfLife: Double = 0.05, snapDistance: Double = 2) {
         self.halfLife = halfLife
         self.snapDistance = snapDistance
     }
@@ -41,7 +41,7 @@ public struct CorrectionSmoother: Sendable {
     ///   - after: The values predicted after reconciling.
     ///   - kinds: Each field's kind.
     ///   - threshold: Differences at or below this are not counted as corrections.
-    public mutating func correct(from before: [Double], to after: [Double], kinds: [FieldKind], threshold: Double = 1e-9) {
+    mutating func correct(from before: [Double], to after: [Double], kinds: [FieldKind], threshold: Double = 1e-9) {
         guard before.count == after.count, after.count == kinds.count else { return }
         if offsets.count != after.count { offsets = [Double](repeating: 0, count: after.count) }
         var largest = 0.0
@@ -63,7 +63,7 @@ public struct CorrectionSmoother: Sendable {
     /// Lets the offsets decay over `elapsed` seconds.
     ///
     /// - Parameter elapsed: Seconds since the last call.
-    public mutating func decay(by elapsed: Double) {
+    mutating func decay(by elapsed: Double) {
         guard elapsed > 0, halfLife > 0 else { return }
         let factor = pow(2, -elapsed / halfLife)
         for index in offsets.indices {
@@ -78,7 +78,7 @@ public struct CorrectionSmoother: Sendable {
     ///   - predicted: The predicted values.
     ///   - kinds: Each field's kind.
     /// - Returns: The displayed values.
-    public func display(_ predicted: [Double], kinds: [FieldKind]) -> [Double] {
+    func display(_ predicted: [Double], kinds: [FieldKind]) -> [Double] {
         guard offsets.count == predicted.count, kinds.count == predicted.count else { return predicted }
         var shown = predicted
         for field in shown.indices where kinds[field].interpolation != .step {
@@ -93,10 +93,10 @@ public struct CorrectionSmoother: Sendable {
     }
 
     /// The largest remaining offset, in field units.
-    public var remainingOffset: Double { offsets.map(abs).max() ?? 0 }
+    var remainingOffset: Double { offsets.map(abs).max() ?? 0 }
 
     /// Clears the offsets (after a reconnect).
-    public mutating func reset() {
+    mutating func reset() {
         offsets.removeAll()
     }
 

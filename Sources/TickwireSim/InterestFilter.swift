@@ -48,7 +48,7 @@ public struct InterestFilter: Sendable {
     ///
     /// - Parameter snapshot: The room's snapshot of this tick.
     /// - Returns: The filter bound to that snapshot.
-    public func prepare(_ snapshot: Snapshot) -> PreparedInterest {
+    func prepare(_ snapshot: Snapshot) -> PreparedInterest {
         PreparedInterest(filter: self, snapshot: snapshot)
     }
 
@@ -64,10 +64,10 @@ public struct InterestFilter: Sendable {
 }
 
 /// An ``InterestFilter`` bound to one snapshot, ready to cut per-client views from it.
-public struct PreparedInterest: Sendable {
+struct PreparedInterest: Sendable {
     let filter: InterestFilter
     /// The snapshot being filtered.
-    public let snapshot: Snapshot
+    let snapshot: Snapshot
     private var xs: [Double] = []
     private var ys: [Double] = []
     private var positioned: [Bool] = []
@@ -145,7 +145,7 @@ public struct PreparedInterest: Sendable {
     ///
     /// - Parameter viewerEntity: The viewer's entity id, or `nil`.
     /// - Returns: The filtered snapshot (same tick and schema).
-    public func view(for viewerEntity: UInt32?) -> Snapshot {
+    func view(for viewerEntity: UInt32?) -> Snapshot {
         let viewer = viewerEntity.flatMap { snapshot.index(of: $0) }
         var visible: [Int] = []
         switch filter.rule {

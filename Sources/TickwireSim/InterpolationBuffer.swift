@@ -9,11 +9,11 @@ import TickwireCodec
 /// created in the newer snapshot appears when the render time reaches it, one destroyed
 /// there disappears then. Past the newest snapshot the buffer extrapolates from the last
 /// two for at most ``maximumExtrapolation`` seconds, then holds.
-public struct InterpolationBuffer: Sendable {
+struct InterpolationBuffer: Sendable {
     /// The most snapshots kept; older ones are dropped first.
-    public let capacity: Int
+    let capacity: Int
     /// The longest time past the newest snapshot the buffer extrapolates (seconds).
-    public var maximumExtrapolation: Double
+    var maximumExtrapolation: Double
 
     // A ring of `capacity` slots holding the `count` snapshots oldest first from `head`, so
     // that adding one to a full buffer or dropping old ones moves nothing. A dropped
@@ -22,14 +22,14 @@ public struct InterpolationBuffer: Sendable {
     private var slots: [Snapshot?]
     private var head = 0
     /// How many snapshots the buffer holds.
-    public private(set) var count = 0
+    private(set) var count = 0
 
     /// Creates an empty buffer, with its `capacity` slots allocated up front.
     ///
     /// - Parameters:
     ///   - capacity: The most snapshots kept (at least 2).
     ///   - maximumExtrapolation: The longest extrapolation, in seconds.
-    public init(capacity: Int = 32, maximumExtrapolation: Double = 0.1) {
+    init(capacity: Int = 32, maximumExtrapolation: Double = 0.1) {
         self.capacity = max(2, capacity)
         self.maximumExtrapolation = maximumExtrapolation
         times = [Double](repeating: 0, count: self.capacity)
@@ -65,13 +65,13 @@ public struct InterpolationBuffer: Sendable {
     }
 
     /// The server time of the newest snapshot, if any.
-    public var newestTime: Double? { count > 0 ? time(count - 1) : nil }
+    var newestTime: Double? { count > 0 ? time(count - 1) : nil }
 
     /// How many snapshots lie ahead of `renderTime`: the buffer depth a client tries to hold steady.
     ///
     /// - Parameter renderTime: The render time.
     /// - Returns: The number of snapshots newer than it.
-    public func depth(after renderTime: Double) -> Int {
+    func depth(after renderTime: Double) -> Int {
         var depth = 0
         for index in 0..<count where time(index) > renderTime { depth += 1 }
         return depth
@@ -85,7 +85,7 @@ public struct InterpolationBuffer: Sendable {
     ///   - serverTime: Its server time, in seconds.
     /// - Returns: Whether it was added.
     @discardableResult
-    public mutating func insert(_ snapshot: Snapshot, serverTime: Double) -> Bool {
+    mutating func insert(_ snapshot: Snapshot, serverTime: Double) -> Bool {
         if let newest = newestTime, serverTime <= newest { return false }
         if count == capacity { dropOldest() }
         let slot = slot(count)
@@ -99,14 +99,14 @@ public struct InterpolationBuffer: Sendable {
     /// and always the newest two (so a starved buffer can still extrapolate).
     ///
     /// - Parameter renderTime: The current render time.
-    public mutating func discard(before renderTime: Double) {
+    mutating func discard(before renderTime: Double) {
         var keepFrom = 0
         while keepFrom + 2 < count, time(keepFrom + 1) <= renderTime { keepFrom += 1 }
         for _ in 0..<keepFrom { dropOldest() }
     }
 
     /// Empties the buffer (after a reconnect).
-    public mutating func removeAll() {
+    mutating func removeAll() {
         for index in slots.indices { slots[index] = nil }
         head = 0
         count = 0
@@ -116,7 +116,7 @@ public struct InterpolationBuffer: Sendable {
     ///
     /// - Parameter renderTime: The time to sample, on the server's timeline (seconds).
     /// - Returns: The interpolated (or briefly extrapolated) view.
-    public func sample(at renderTime: Double) -> WorldView? {
+    func sample(at renderTime: Double) -> WorldView? {
         guard let newest = newestTime else { return nil }
         let oldest = time(0)
         if renderTime <= oldest || count == 1 && renderTime >= newest {

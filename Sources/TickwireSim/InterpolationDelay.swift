@@ -9,29 +9,29 @@
 /// jitterMultiple × J`, clamped to `minimum...maximum`: on a steady link the client holds
 /// about two snapshots ahead of its render time, on a jittery one enough to ride out the
 /// late ones. All times are in seconds.
-public struct InterpolationDelay: Sendable {
+struct InterpolationDelay: Sendable {
     /// Snapshot intervals of delay to keep on a perfect link.
-    public var intervalMultiple = 2.0
+    var intervalMultiple = 2.0
     /// Multiples of the measured jitter added on top.
-    public var jitterMultiple = 3.0
+    var jitterMultiple = 3.0
     /// The smallest delay ever used.
-    public var minimum = 0.03
+    var minimum = 0.03
     /// The largest delay ever used.
-    public var maximum = 0.5
+    var maximum = 0.5
 
     /// The interval between snapshots (seconds), measured from their server times.
-    public private(set) var snapshotInterval: Double
+    private(set) var snapshotInterval: Double
     /// The smoothed jitter of snapshot ages on arrival (seconds).
-    public private(set) var jitter: Double = 0
+    private(set) var jitter: Double = 0
     /// The smoothed age of snapshots on arrival (seconds, about the one-way latency).
-    public private(set) var age: Double = 0
+    private(set) var age: Double = 0
     private var lastTransit: Double?
     private var lastServerTime: Double?
 
     /// Creates the estimator.
     ///
     /// - Parameter snapshotInterval: The expected interval between snapshots, in seconds.
-    public init(snapshotInterval: Double) {
+    init(snapshotInterval: Double) {
         self.snapshotInterval = snapshotInterval
     }
 
@@ -40,7 +40,7 @@ public struct InterpolationDelay: Sendable {
     /// - Parameters:
     ///   - serverTime: The server time stamped in the snapshot.
     ///   - arrival: The estimated server time when it arrived.
-    public mutating func recordArrival(serverTime: Double, arrival: Double) {
+    mutating func recordArrival(serverTime: Double, arrival: Double) {
         let transit = arrival - serverTime
         if let lastTransit {
             jitter += (abs(transit - lastTransit) - jitter) / 16
@@ -57,14 +57,14 @@ public struct InterpolationDelay: Sendable {
     }
 
     /// The delay to render at, in seconds.
-    public var target: Double {
+    var target: Double {
         min(max(age + intervalMultiple * snapshotInterval + jitterMultiple * jitter, minimum), maximum)
     }
 
     /// Forgets the measurements (after a reconnect); keeps the configuration.
     ///
     /// - Parameter snapshotInterval: The expected interval between snapshots.
-    public mutating func reset(snapshotInterval: Double) {
+    mutating func reset(snapshotInterval: Double) {
         self.snapshotInterval = snapshotInterval
         jitter = 0
         age = 0

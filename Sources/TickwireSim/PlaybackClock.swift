@@ -6,21 +6,21 @@
 /// When the render time lags its target the rate rises (up to `1 + maximumRateChange`),
 /// when it leads, the rate falls; an error beyond ``snapThreshold`` (start-up, a reconnect,
 /// a long stall) is corrected by a jump. All times are in seconds.
-public struct PlaybackClock: Sendable {
+struct PlaybackClock: Sendable {
     /// The largest change of playback rate, as a fraction (0.05 = ±5%).
-    public var maximumRateChange = 0.05
+    var maximumRateChange = 0.05
     /// Rate change per second of error (a 10 ms error at gain 2 gives 2%).
-    public var gain = 2.0
+    var gain = 2.0
     /// An error larger than this (seconds) is corrected by jumping.
-    public var snapThreshold = 0.25
+    var snapThreshold = 0.25
 
     /// The current render time on the server's timeline, or `nil` before the first update.
-    public private(set) var renderTime: Double?
+    private(set) var renderTime: Double?
     /// The current playback rate (1 = real time).
-    public private(set) var rate = 1.0
+    private(set) var rate = 1.0
 
     /// Creates a playback clock that has not started.
-    public init() {}
+    init() {}
 
     /// Advances the render time by `elapsed` local seconds and retunes the rate.
     ///
@@ -29,7 +29,7 @@ public struct PlaybackClock: Sendable {
     ///   - target: Where the render time should be: estimated server time − delay.
     /// - Returns: The new render time.
     @discardableResult
-    public mutating func advance(by elapsed: Double, target: Double) -> Double {
+    mutating func advance(by elapsed: Double, target: Double) -> Double {
         guard var time = renderTime else {
             renderTime = target
             return target
@@ -47,7 +47,7 @@ public struct PlaybackClock: Sendable {
     }
 
     /// Forgets the timeline (after a reconnect): the next ``advance(by:target:)`` starts afresh.
-    public mutating func reset() {
+    mutating func reset() {
         renderTime = nil
         rate = 1
     }

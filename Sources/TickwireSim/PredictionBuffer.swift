@@ -7,31 +7,31 @@
 /// replays the rest (``reconcile(authoritative:lastProcessed:step:)``). The buffer is
 /// bounded: beyond ``capacity`` the oldest inputs are dropped (the server is then too far
 /// behind for prediction to mean much).
-public struct PredictionBuffer<Input>: Sendable where Input: Sendable {
+struct PredictionBuffer<Input>: Sendable where Input: Sendable {
     /// The most unacknowledged inputs kept.
-    public let capacity: Int
+    let capacity: Int
     private var sequences: [UInt32] = []
     private var inputs: [Input] = []
 
     /// Creates an empty buffer.
     ///
     /// - Parameter capacity: The most inputs kept (at least 1).
-    public init(capacity: Int = 128) {
+    init(capacity: Int = 128) {
         self.capacity = max(1, capacity)
     }
 
     /// How many inputs await acknowledgement.
-    public var count: Int { sequences.count }
+    var count: Int { sequences.count }
 
     /// The sequence numbers held, oldest first.
-    public var pendingSequences: [UInt32] { sequences }
+    var pendingSequences: [UInt32] { sequences }
 
     /// Records an input sent with `sequence` (which must exceed every one recorded before).
     ///
     /// - Parameters:
     ///   - input: The input.
     ///   - sequence: Its sequence number.
-    public mutating func record(_ input: Input, sequence: UInt32) {
+    mutating func record(_ input: Input, sequence: UInt32) {
         if let last = sequences.last, sequence <= last { return }
         sequences.append(sequence)
         inputs.append(input)
@@ -44,7 +44,7 @@ public struct PredictionBuffer<Input>: Sendable where Input: Sendable {
     /// Forgets the inputs the server has applied: every sequence up to `lastProcessed`.
     ///
     /// - Parameter lastProcessed: The newest sequence the server applied.
-    public mutating func acknowledge(upTo lastProcessed: UInt32) {
+    mutating func acknowledge(upTo lastProcessed: UInt32) {
         var drop = 0
         while drop < sequences.count, sequences[drop] <= lastProcessed { drop += 1 }
         if drop > 0 {
@@ -58,7 +58,7 @@ public struct PredictionBuffer<Input>: Sendable where Input: Sendable {
     ///
     /// - Parameter count: How many to return at most.
     /// - Returns: The inputs, newest first.
-    public func newest(_ count: Int) -> [Input] {
+    func newest(_ count: Int) -> [Input] {
         Array(inputs.suffix(max(0, count)).reversed())
     }
 
@@ -70,7 +70,7 @@ public struct PredictionBuffer<Input>: Sendable where Input: Sendable {
     ///   - lastProcessed: The newest input sequence the server applied.
     ///   - step: The shared step function, applied once per pending input.
     /// - Returns: The predicted present state.
-    public mutating func reconcile<State>(
+    mutating func reconcile<State>(
         authoritative: State, lastProcessed: UInt32, step: (State, Input) -> State
     ) -> State {
         acknowledge(upTo: lastProcessed)
@@ -80,7 +80,7 @@ public struct PredictionBuffer<Input>: Sendable where Input: Sendable {
     }
 
     /// Forgets every input (after a reconnect).
-    public mutating func removeAll() {
+    mutating func removeAll() {
         sequences.removeAll()
         inputs.removeAll()
     }

@@ -1,22 +1,22 @@
 /// Counts an amount (bytes, frames) per second of clock time: the total of the last
 /// complete one-second window, so the figure is stable between reads.
-public struct RateMeter: Sendable {
+struct RateMeter: Sendable {
     private var windowStart: Int64?
     private var current = 0
     /// The amount counted in the last complete second.
-    public private(set) var perSecond = 0
+    private(set) var perSecond = 0
     /// The amount counted since the meter was created.
-    public private(set) var total = 0
+    private(set) var total = 0
 
     /// Creates a meter.
-    public init() {}
+    init() {}
 
     /// Adds `amount` at time `now`.
     ///
     /// - Parameters:
     ///   - amount: The amount to count.
     ///   - now: The current time.
-    public mutating func add(_ amount: Int, at now: Timestamp) {
+    mutating func add(_ amount: Int, at now: Timestamp) {
         roll(to: now)
         current += amount
         total += amount
@@ -25,7 +25,7 @@ public struct RateMeter: Sendable {
     /// Closes finished windows up to `now` (a quiet second reads as zero).
     ///
     /// - Parameter now: The current time.
-    public mutating func roll(to now: Timestamp) {
+    mutating func roll(to now: Timestamp) {
         guard let start = windowStart else {
             windowStart = now.nanoseconds
             return

@@ -25,13 +25,13 @@ public final class Room<G: Game> {
     let clock: any TickClock
     let codec: SnapshotCodec
     /// The room's tick loop.
-    public let loop: TickLoop
+    let loop: TickLoop
     /// The world as of the last tick.
     public internal(set) var state: G.State
     /// The tick of the newest snapshot (0 before the first tick).
     public private(set) var tick: UInt32 = 0
     /// The room's own snapshots of the last ticks (unfiltered).
-    public private(set) var history: SnapshotHistory
+    private(set) var history: SnapshotHistory
     var clients: [UInt32: RoomClient<G>] = [:]
     /// Client ids in ascending order: every per-client loop walks this, so runs are deterministic.
     var clientOrder: [UInt32] = []
@@ -136,7 +136,7 @@ public final class Room<G: Game> {
     ///
     /// - Returns: What the tick loop did.
     @discardableResult
-    public func advance() -> TickLoop.Advance {
+    func advance() -> TickLoop.Advance {
         loop.advance { _, dt in runTick(dt: dt) }
     }
 

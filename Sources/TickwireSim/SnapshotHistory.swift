@@ -5,17 +5,17 @@ import TickwireCodec
 ///
 /// Holds at most ``capacity`` snapshots, and only those within ``capacity`` ticks of the
 /// newest (ticks count modulo 2^32, as on the wire).
-public struct SnapshotHistory: Sendable {
+struct SnapshotHistory: Sendable {
     /// The most snapshots held, and the largest tick distance from the newest.
-    public let capacity: Int
+    let capacity: Int
     private var slots: [Snapshot?]
     /// The newest tick stored, if any.
-    public private(set) var newestTick: UInt32?
+    private(set) var newestTick: UInt32?
 
     /// Creates an empty history.
     ///
     /// - Parameter capacity: The most snapshots kept (at least 1).
-    public init(capacity: Int) {
+    init(capacity: Int) {
         self.capacity = max(1, capacity)
         slots = [Snapshot?](repeating: nil, count: self.capacity)
     }
@@ -26,7 +26,7 @@ public struct SnapshotHistory: Sendable {
     /// - Returns: The snapshot that held the slot, if any (no longer in the history): a
     ///   receiver may decode the next snapshot into it to reuse its storage.
     @discardableResult
-    public mutating func store(_ snapshot: Snapshot) -> Snapshot? {
+    mutating func store(_ snapshot: Snapshot) -> Snapshot? {
         var replaced: Snapshot? = snapshot
         swap(&replaced, &slots[Int(snapshot.tick % UInt32(capacity))])
         if let newest = newestTick {
@@ -42,14 +42,14 @@ public struct SnapshotHistory: Sendable {
     ///
     /// - Parameter tick: The tick.
     /// - Returns: The snapshot, or `nil` when it was never stored or has been overwritten.
-    public func snapshot(at tick: UInt32) -> Snapshot? {
+    func snapshot(at tick: UInt32) -> Snapshot? {
         guard let newest = newestTick, newest &- tick < UInt32(capacity) else { return nil }
         guard let stored = slots[Int(tick % UInt32(capacity))], stored.tick == tick else { return nil }
         return stored
     }
 
     /// Empties the history.
-    public mutating func removeAll() {
+    mutating func removeAll() {
         slots = [Snapshot?](repeating: nil, count: capacity)
         newestTick = nil
     }

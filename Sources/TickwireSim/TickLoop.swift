@@ -8,34 +8,34 @@
 /// a burst of hundreds of ticks.
 ///
 /// Not thread-safe: one thread drives it.
-public final class TickLoop {
+final class TickLoop {
     /// Ticks per second.
-    public let rate: Int
+    let rate: Int
     /// The most ticks run in one call to ``advance(step:)`` before the rest are dropped.
-    public let maximumCatchUp: Int
+    let maximumCatchUp: Int
     /// The clock the loop reads and sleeps on.
-    public let clock: any TickClock
+    let clock: any TickClock
     /// The time of tick zero.
-    public let origin: Timestamp
+    let origin: Timestamp
 
     /// Ticks run so far; also the number the next tick will carry.
-    public private(set) var tick: UInt64 = 0
+    private(set) var tick: UInt64 = 0
     private var scheduleIndex: Int64 = 0
     /// Duration and overrun statistics.
-    public private(set) var statistics = TickStatistics()
+    private(set) var statistics = TickStatistics()
 
     /// The fixed time step, in seconds (`1 / rate`).
-    public var dt: Double { 1 / Double(rate) }
+    var dt: Double { 1 / Double(rate) }
 
     /// The tick period, rounded to the nanosecond (for statistics; the schedule is exact).
-    public var period: Duration { .nanoseconds(1_000_000_000 / Int64(rate)) }
+    var period: Duration { .nanoseconds(1_000_000_000 / Int64(rate)) }
 
     /// What one call to ``advance(step:)`` did.
-    public struct Advance: Hashable, Sendable {
+    struct Advance: Hashable, Sendable {
         /// Ticks run in this call.
-        public var ticksRun: Int
+        var ticksRun: Int
         /// Ticks dropped in this call because the loop had fallen too far behind.
-        public var ticksDropped: Int
+        var ticksDropped: Int
     }
 
     /// Creates a loop at `rate` ticks per second whose first tick is due at once.
@@ -44,7 +44,7 @@ public final class TickLoop {
     ///   - rate: Ticks per second (clamped to 1...10 000).
     ///   - clock: The clock to read and sleep on.
     ///   - maximumCatchUp: The most ticks run back to back after a stall (at least 1).
-    public init(rate: Int, clock: any TickClock, maximumCatchUp: Int = 5) {
+    init(rate: Int, clock: any TickClock, maximumCatchUp: Int = 5) {
         self.rate = min(max(rate, 1), 10_000)
         self.clock = clock
         self.maximumCatchUp = max(1, maximumCatchUp)
@@ -52,7 +52,7 @@ public final class TickLoop {
     }
 
     /// When the next tick is due.
-    public var nextDeadline: Timestamp {
+    var nextDeadline: Timestamp {
         Timestamp(nanoseconds: origin.nanoseconds + deadlineOffset(scheduleIndex))
     }
 
@@ -69,7 +69,7 @@ public final class TickLoop {
     /// - Parameter step: Called once per tick with the tick number and `dt` in seconds.
     /// - Returns: How many ticks ran and how many were dropped.
     @discardableResult
-    public func advance(step: (_ tick: UInt64, _ dt: Double) -> Void) -> Advance {
+    func advance(step: (_ tick: UInt64, _ dt: Double) -> Void) -> Advance {
         let now = clock.now
         let elapsed = now.nanoseconds - origin.nanoseconds
         guard elapsed >= 0 else { return Advance(ticksRun: 0, ticksDropped: 0) }
@@ -102,7 +102,7 @@ public final class TickLoop {
     /// - Parameters:
     ///   - shouldStop: Returns `true` to end the loop.
     ///   - step: Called once per tick with the tick number and `dt` in seconds.
-    public func run(until shouldStop: () -> Bool, step: (_ tick: UInt64, _ dt: Double) -> Void) {
+    func run(until shouldStop: () -> Bool, step: (_ tick: UInt64, _ dt: Double) -> Void) {
         while !shouldStop() {
             clock.sleep(until: nextDeadline)
             advance(step: step)

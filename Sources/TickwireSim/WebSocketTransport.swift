@@ -76,7 +76,7 @@ extension TransportCloseReason {
 /// ``TransportConnection``: binary messages in and out, one frame per message.
 ///
 /// Thread-safe: the inbox is Mutex-protected and the wrapped connection is Sendable.
-public final class WebSocketServerTransportConnection: TransportConnection, Sendable {
+final class WebSocketServerTransportConnection: TransportConnection, Sendable {
     let connection: WebSocketConnection
     let inbox = TransportInbox()
 

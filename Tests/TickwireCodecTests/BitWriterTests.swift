@@ -1,5 +1,5 @@
 import Testing
-import TickwireCodec
+@testable import TickwireCodec
 
 @Suite("BitWriter and BitReader")
 struct BitWriterTests {

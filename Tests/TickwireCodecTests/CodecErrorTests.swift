@@ -1,5 +1,5 @@
 import Testing
-import TickwireCodec
+@testable import TickwireCodec
 
 /// Hand-built encodings (written with BitWriter, following PROTOCOL.md §4) that a decoder must refuse.
 @Suite("Codec errors and limits")

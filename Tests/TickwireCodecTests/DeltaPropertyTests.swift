@@ -1,5 +1,5 @@
 import Testing
-import TickwireCodec
+@testable import TickwireCodec
 
 /// Seeded property tests: random schemas, random snapshot sequences, random baselines.
 @Suite("Delta codec properties")

@@ -1,5 +1,5 @@
 import Testing
-import TickwireCodec
+@testable import TickwireCodec
 
 @Suite("FrameCompressor")
 struct FrameCompressorTests {

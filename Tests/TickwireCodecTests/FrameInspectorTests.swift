@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import TickwireCodec
+@testable import TickwireCodec
 
 @Suite("FrameInspector")
 struct FrameInspectorTests {

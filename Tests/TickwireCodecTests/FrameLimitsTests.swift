@@ -1,5 +1,5 @@
 import Testing
-import TickwireCodec
+@testable import TickwireCodec
 
 /// Each message-level limit of ``FrameLimits/standard``, tested at the limit (accepted by the
 /// encoder and the decoder) and one past it (refused by both, the decoder before allocating).

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import TickwireCodec
+@testable import TickwireCodec
 
 /// Decodes every `Protocol/vectors/frame-*.hex` vector and re-encodes it byte for byte.
 ///

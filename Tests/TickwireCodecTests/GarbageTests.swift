@@ -1,5 +1,5 @@
 import Testing
-import TickwireCodec
+@testable import TickwireCodec
 
 /// Seeded garbage, truncations and bit flips: the decoder either decodes or throws, never traps.
 @Suite("Codec robustness")

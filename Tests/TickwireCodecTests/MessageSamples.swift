@@ -1,4 +1,4 @@
-import TickwireCodec
+@testable import TickwireCodec
 
 /// Sample messages of every type, shared by the message, frame and compression tests.
 enum MessageSamples {

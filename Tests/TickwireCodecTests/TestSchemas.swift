@@ -1,4 +1,4 @@
-import TickwireCodec
+@testable import TickwireCodec
 
 /// Schemas and snapshot builders shared by the codec suites.
 enum TestSchemas {

@@ -1,15 +1,16 @@
 // One connection's client session over a browser WebSocket: handshake, snapshots against stored
 // baselines, acknowledgements, inputs with redundancy, clock sync, interpolation and prediction;
 // mirrors ClientSession.swift and its extensions.
+import { defaultClientConfiguration } from './clientConfiguration.js';
 import { ClockSync } from './clockSync.js';
 import { SnapshotDecoder } from './deltaDecoder.js';
 import { FrameDecoder, encodeFrame } from './frameDecoder.js';
-import { FrameLimits } from './frameLimits.js';
 import { InterpolationBuffer } from './interpolationBuffer.js';
 import { InterpolationDelay } from './interpolationDelay.js';
-import { CompressionMode, CompressionModes, DisconnectReason, protocolVersion } from './message.js';
+import { CompressionMode, DisconnectReason } from './message.js';
 import { PlaybackClock } from './playbackClock.js';
 import { PredictionBuffer } from './predictionBuffer.js';
+import { disconnectReasonName } from './reasons.js';
 import { SnapshotHistory } from './snapshotHistory.js';
 
 /** @typedef {import('./schema.js').Schema} Schema */
@@ -49,27 +50,6 @@ export const malformedFrameCloseCode = 4004;
  * The session's status.
  * @typedef {{kind: 'idle'} | {kind: 'handshaking'} | {kind: 'connected'} | {kind: 'rejected', reason: number, text: string} | {kind: 'disconnected', reason: string}} ClientStatus
  */
-
-/** Configuration; the defaults are Swift's `ClientConfiguration`'s. */
-export const defaultClientConfiguration = Object.freeze({
-  room: '',
-  /** Modes offered in the hello: perFrame and streaming (the library inflates both). */
-  compressionModes: CompressionModes.all,
-  /** Unacknowledged inputs repeated in every input message. */
-  inputRedundancy: 3,
-  /** Seconds between pings. */
-  pingInterval: 0.5,
-  historySize: 32,
-  maximumExtrapolation: 0.1,
-  interpolationCapacity: 32,
-  interpolationDelayMinimum: 0.03,
-  interpolationDelayMaximum: 0.5,
-  protocolVersion,
-  helloPayload: new Uint8Array(0),
-  frameLimits: FrameLimits.standard,
-  /** @type {{maxEntities?: number, maxEncodedBytes?: number}} */
-  codecLimits: {},
-});
 
 /** Seconds a client waits for the host to close after a reject or disconnect before closing itself. */
 export const closeWait = 1;
@@ -436,20 +416,4 @@ export class ClientSession {
       playbackRate: this.playback.rate,
     };
   }
-}
-
-/**
- * @param {number} reason
- * @returns {string} The disconnect reason's name (PROTOCOL.md 5.10).
- */
-export function disconnectReasonName(reason) {
-  return ['unspecified', 'leaving', 'server shutting down', 'kicked', 'timed out', 'protocol error', 'too slow', 'replaced'][reason] ?? `reason ${reason}`;
-}
-
-/**
- * @param {number} reason
- * @returns {string} The reject reason's name (PROTOCOL.md 5.5).
- */
-export function rejectReasonName(reason) {
-  return ['unspecified', 'version mismatch', 'schema mismatch', 'room full', 'unknown room', 'bad resume token', 'server shutting down', 'invalid hello'][reason] ?? `reason ${reason}`;
 }

@@ -51,7 +51,7 @@ export class ReconnectingSession {
    * @param {{
    *   url: string,
    *   clock?: () => number,
-   *   configuration?: Partial<import('./clientSession.js').defaultClientConfiguration>,
+   *   configuration?: Partial<typeof import('./clientConfiguration.js').defaultClientConfiguration>,
    *   policy?: ReconnectPolicy,
    *   openSocket?: (url: string, protocol: string) => SocketLike,
    *   storage?: StorageLike | null,

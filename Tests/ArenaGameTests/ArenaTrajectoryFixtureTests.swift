@@ -88,7 +88,9 @@ struct ArenaTrajectoryFixtureTests {
             try text.write(toFile: Self.fixturePath, atomically: true, encoding: .utf8)
         }
         let committed = try String(contentsOfFile: Self.fixturePath, encoding: .utf8)
-        #expect(committed == text, "Fixtures/trajectories.json is stale: regenerate it with TICKWIRE_UPDATE_FIXTURES=1 swift test --filter ArenaTrajectoryFixture")
+        #expect(
+            committed == text,
+            "Fixtures/trajectories.json is stale: regenerate it with TICKWIRE_UPDATE_FIXTURES=1 swift test --filter ArenaTrajectoryFixture")
     }
 
     @Test("the scripts move the player and run into walls, so the fixture exercises collisions")

@@ -58,7 +58,8 @@ let package = Package(
         .target(name: "CommandLineSupport", swiftSettings: strictSettings),
 
         // The demo: a terminal arena built on the public API alone.
-        .target(name: "ArenaGame", dependencies: ["Tickwire", "CommandLineSupport"], swiftSettings: strictSettings),
+        // Web/ holds the browser client (plain JavaScript, tested with node --test by Tools/suites/javascript).
+        .target(name: "ArenaGame", dependencies: ["Tickwire", "CommandLineSupport"], exclude: ["Web"], swiftSettings: strictSettings),
         .executableTarget(name: "ArenaCommand", dependencies: ["ArenaGame", "CommandLineSupport", "Tickwire"], swiftSettings: strictSettings),
 
         // Tools.
@@ -84,6 +85,6 @@ let package = Package(
         .testTarget(name: "TickwireSimTests", dependencies: ["TickwireSim"], swiftSettings: strictSettings),
         .testTarget(name: "TickwireTests", dependencies: ["Tickwire"], swiftSettings: strictSettings),
         .testTarget(name: "CommandLineSupportTests", dependencies: ["CommandLineSupport"], swiftSettings: strictSettings),
-        .testTarget(name: "ArenaGameTests", dependencies: ["ArenaGame"], swiftSettings: strictSettings),
+        .testTarget(name: "ArenaGameTests", dependencies: ["ArenaGame"], exclude: ["Fixtures"], swiftSettings: strictSettings),
     ]
 )

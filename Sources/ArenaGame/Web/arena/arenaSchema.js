@@ -1,0 +1,31 @@
+// The arena's schema, as Sources/ArenaGame/Net/ArenaSchema.swift declares it: the browser must
+// send the same fingerprint in its hello. Tests/JavaScriptTests/arenaRules.test.mjs checks it
+// against the canonical encoding Swift writes into Tests/ArenaGameTests/Fixtures/trajectories.json.
+import { FieldKind } from '../tickwire/fieldKind.js';
+import { Schema, entityType, field } from '../tickwire/schema.js';
+import { ArenaRules } from './arenaRules.js';
+
+/** The characters a player name may use; a name character's field holds its index + 1 (0: none). */
+export const nameAlphabet = 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_';
+
+/** Field indices of the player type. */
+export const PlayerField = Object.freeze({ x: 0, y: 1, heading: 2, health: 3, score: 4, isBot: 5, firstNameCharacter: 6 });
+
+/** Field indices of the bullet type. */
+export const BulletField = Object.freeze({ x: 0, y: 1 });
+
+/** Type indices. */
+export const ArenaType = Object.freeze({ player: 0, bullet: 1 });
+
+const position = FieldKind.float(0, 64, 1 / 64);
+
+/** The arena schema: players (position, heading, health, score, bot flag, name) and bullets. */
+export const arenaSchema = new Schema([
+  entityType('player', [
+    field('x', position), field('y', position), field('heading', FieldKind.angle(4)),
+    field('health', FieldKind.integer(0, ArenaRules.maximumHealth)), field('score', FieldKind.integer(0, 4095)),
+    field('isBot', FieldKind.bool),
+    ...Array.from({ length: ArenaRules.maximumNameLength }, (_, index) => field(`name${index}`, FieldKind.enumeration(nameAlphabet.length + 1))),
+  ]),
+  entityType('bullet', [field('x', position), field('y', position)]),
+]);

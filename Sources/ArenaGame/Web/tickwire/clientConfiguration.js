@@ -1,0 +1,25 @@
+// The client's configuration and its defaults; mirrors ClientConfiguration.swift.
+import { FrameLimits } from './frameLimits.js';
+import { CompressionModes, protocolVersion } from './message.js';
+
+/** Configuration; the defaults are Swift's `ClientConfiguration`'s. */
+export const defaultClientConfiguration = Object.freeze({
+  room: '',
+  /** Modes offered in the hello: perFrame and streaming (the library inflates both). */
+  compressionModes: CompressionModes.all,
+  /** Unacknowledged inputs repeated in every input message. */
+  inputRedundancy: 3,
+  /** Seconds between pings. */
+  pingInterval: 0.5,
+  historySize: 32,
+  maximumExtrapolation: 0.1,
+  interpolationCapacity: 32,
+  interpolationDelayMinimum: 0.03,
+  interpolationDelayMaximum: 0.5,
+  protocolVersion,
+  helloPayload: new Uint8Array(0),
+  frameLimits: FrameLimits.standard,
+  /** @type {{maxEntities?: number, maxEncodedBytes?: number}} */
+  codecLimits: {},
+});
+

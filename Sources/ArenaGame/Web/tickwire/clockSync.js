@@ -1,0 +1,79 @@
+// Estimating the server's clock from ping/pong round trips; mirrors ClockSync.swift.
+
+/**
+ * @param {number[]} values
+ * @returns {number} The median (0 for none).
+ */
+function median(values) {
+  if (values.length === 0) return 0;
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = sorted.length >> 1;
+  return sorted.length % 2 === 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
+}
+
+/**
+ * The offset between the local and the server clock, from the fastest third of the last 16
+ * round trips, smoothed unless it jumps by more than 0.25 s. Times are in seconds.
+ */
+export class ClockSync {
+  static windowSize = 16;
+  static snapThreshold = 0.25;
+  static smoothing = 0.2;
+
+  constructor() {
+    /** @type {number[]} */
+    this.roundTrips = [];
+    /** @type {number[]} */
+    this.offsets = [];
+    this.nextSlot = 0;
+    /** @type {number | undefined} Server time minus local time, once a sample arrived. */
+    this.offset = undefined;
+    /** @type {number} Median round trip of the window. */
+    this.roundTrip = 0;
+    /** @type {number} Smoothed change between consecutive round trips. */
+    this.jitter = 0;
+    /** @type {number} */
+    this.sampleCount = 0;
+    /** @type {number | undefined} */
+    this.lastRoundTrip = undefined;
+  }
+
+  /**
+   * Adds one ping/pong sample.
+   * @param {number} sent Local time the ping was sent.
+   * @param {number} serverTime The pong's server time.
+   * @param {number} received Local time the pong arrived.
+   */
+  addSample(sent, serverTime, received) {
+    const rtt = Math.max(0, received - sent);
+    const sampleOffset = serverTime + rtt / 2 - received;
+    if (this.roundTrips.length < ClockSync.windowSize) {
+      this.roundTrips.push(rtt);
+      this.offsets.push(sampleOffset);
+    } else {
+      this.roundTrips[this.nextSlot] = rtt;
+      this.offsets[this.nextSlot] = sampleOffset;
+      this.nextSlot = (this.nextSlot + 1) % ClockSync.windowSize;
+    }
+    this.sampleCount += 1;
+    if (this.lastRoundTrip !== undefined) this.jitter += (Math.abs(rtt - this.lastRoundTrip) - this.jitter) / 16;
+    this.lastRoundTrip = rtt;
+    this.roundTrip = median(this.roundTrips);
+    const fastest = this.roundTrips.map((_, index) => index).sort((a, b) => this.roundTrips[a] - this.roundTrips[b]);
+    const trusted = fastest.slice(0, Math.max(1, Math.floor(fastest.length / 3))).map((index) => this.offsets[index]);
+    const robust = median(trusted);
+    if (this.offset !== undefined && Math.abs(robust - this.offset) <= ClockSync.snapThreshold) {
+      this.offset += (robust - this.offset) * ClockSync.smoothing;
+    } else {
+      this.offset = robust;
+    }
+  }
+
+  /**
+   * @param {number} local A local time.
+   * @returns {number | undefined} The server's clock at that time, once known.
+   */
+  serverTime(local) {
+    return this.offset === undefined ? undefined : local + this.offset;
+  }
+}

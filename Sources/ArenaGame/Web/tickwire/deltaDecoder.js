@@ -1,0 +1,352 @@
+// Decoding a snapshot, whole or as a delta against a baseline (PROTOCOL.md 4.1, 4.2), with
+// every limit of section 7.1; mirrors DeltaDecoder.swift and SnapshotCodec.swift.
+import { BitReader } from './bitReader.js';
+import { CodecError } from './errors.js';
+import { Snapshot } from './snapshot.js';
+
+/** @typedef {import('./schema.js').Schema} Schema */
+/** @typedef {import('./schema.js').FieldLayout} FieldLayout */
+
+/** The decoder's limits (PROTOCOL.md 7.1); mirrors `CodecLimits`. */
+export const CodecLimits = Object.freeze({
+  /** Entities per snapshot: the protocol's limit; a decoder may set lower. */
+  maxEntitiesPerSnapshot: 65536,
+  /** Encoded snapshot size checked before decoding (4 MiB). */
+  defaultMaxEncodedBytes: 4 * 1024 * 1024,
+});
+
+/**
+ * @param {string} what
+ * @param {string} value
+ * @param {string} allowed
+ * @returns {CodecError}
+ */
+function outOfRange(what, value, allowed) {
+  return new CodecError('valueOutOfRange', { what, value, allowed }, `${what} is ${value}, outside the allowed ${allowed}`);
+}
+
+/**
+ * @param {number} needed
+ * @param {number} available
+ * @returns {CodecError}
+ */
+function truncated(needed, available) {
+  return new CodecError('truncated', { neededBits: needed, availableBits: available }, `input ends early: needed ${needed} more bits, only ${available} left`);
+}
+
+/** Decodes snapshots of one schema; mirrors `SnapshotCodec.decode`. */
+export class SnapshotDecoder {
+  /**
+   * @param {Schema} schema
+   * @param {{maxEntities?: number, maxEncodedBytes?: number}} [limits] Defaults: 65 536 entities, 4 MiB.
+   */
+  constructor(schema, limits = {}) {
+    /** @type {Schema} */
+    this.schema = schema;
+    /** @type {number} */
+    this.maxEntities = Math.min(Math.max(limits.maxEntities ?? CodecLimits.maxEntitiesPerSnapshot, 0), CodecLimits.maxEntitiesPerSnapshot);
+    /** @type {number} */
+    this.maxEncodedBytes = Math.max(limits.maxEncodedBytes ?? CodecLimits.defaultMaxEncodedBytes, 0);
+  }
+
+  /**
+   * Reads the tick and baseline tick of an encoded snapshot without decoding it.
+   * @param {Uint8Array} bytes
+   * @returns {{tick: number, baselineTick: number | undefined}}
+   * @throws {CodecError}
+   */
+  static header(bytes) {
+    const reader = new BitReader(bytes);
+    const tick = reader.readVarint32('snapshot tick');
+    if (!reader.readBool()) return { tick, baselineTick: undefined };
+    const age = reader.readVarint32('baseline age');
+    return { tick, baselineTick: (tick - age) >>> 0 };
+  }
+
+  /**
+   * Decodes a snapshot.
+   * @param {Uint8Array} bytes The encoded snapshot (a snapshot message's delta).
+   * @param {Snapshot | undefined} baseline The snapshot of the baseline tick, when the encoding is a delta.
+   * @returns {Snapshot}
+   * @throws {CodecError}
+   */
+  decode(bytes, baseline) {
+    if (bytes.length > this.maxEncodedBytes) {
+      throw new CodecError('inputTooLarge', { count: bytes.length, limit: this.maxEncodedBytes },
+        `encoded snapshot of ${bytes.length} bytes exceeds the limit of ${this.maxEncodedBytes} bytes`);
+    }
+    if (baseline && baseline.schema.fingerprint !== this.schema.fingerprint) {
+      throw new CodecError('schemaMismatch', { expected: this.schema.fingerprint, given: baseline.schema.fingerprint },
+        `schema fingerprint 0x${baseline.schema.fingerprint.toString(16)} where the codec's is 0x${this.schema.fingerprint.toString(16)}`);
+    }
+    return new DeltaDecoder(this.schema, this.maxEntities, new BitReader(bytes)).decode(baseline);
+  }
+}
+
+/** One decode pass over one bit stream. */
+class DeltaDecoder {
+  /**
+   * @param {Schema} schema
+   * @param {number} maxEntities
+   * @param {BitReader} reader
+   */
+  constructor(schema, maxEntities, reader) {
+    this.schema = schema;
+    this.maxEntities = maxEntities;
+    this.reader = reader;
+  }
+
+  /**
+   * @param {Snapshot | undefined} baseline
+   * @returns {Snapshot}
+   */
+  decode(baseline) {
+    const reader = this.reader;
+    const tick = reader.readVarint32('snapshot tick');
+    const snapshot = new Snapshot(this.schema, tick);
+    if (!reader.readBool()) {
+      const count = this.readEntityCount(0);
+      this.readCreated(count, snapshot);
+      reader.finish();
+      return snapshot;
+    }
+    const age = reader.readVarint32('baseline age');
+    const baselineTick = (tick - age) >>> 0;
+    if (!baseline) {
+      throw new CodecError('baselineMissing', { tick: baselineTick }, `the delta is against baseline tick ${baselineTick} but no baseline was given`);
+    }
+    if (baseline.tick !== baselineTick) {
+      throw new CodecError('baselineMismatch', { expected: baselineTick, given: baseline.tick },
+        `the delta is against baseline tick ${baselineTick} but the given baseline is tick ${baseline.tick}`);
+    }
+
+    // Destroyed: read and checked against the baseline, then the survivors copied in id order.
+    /** @type {number[]} */
+    const destroyed = [];
+    if (reader.readBool()) {
+      const count = reader.readVarint();
+      if (count < 1) throw outOfRange('destroyed entity count', '0', '1 or more');
+      if (count > baseline.count) {
+        throw new CodecError('tooManyEntities', { count, limit: baseline.count }, `${count} entities exceed the limit of ${baseline.count}`);
+      }
+      this.requireBits(count * 8);
+      const previous = { id: -1 };
+      for (let index = 0; index < count; index++) destroyed.push(this.readID(previous));
+    }
+    this.copySurvivors(baseline, destroyed, snapshot);
+
+    if (reader.readBool()) this.readChanges(snapshot);
+
+    if (reader.readBool()) {
+      const survivors = snapshot.count;
+      const count = this.readEntityCount(survivors);
+      if (count < 1) throw outOfRange('created entity count', '0', '1 or more');
+      this.readCreated(count, snapshot);
+      if (survivors > 0 && snapshot.ids[survivors] <= snapshot.ids[survivors - 1]) mergeCreated(snapshot, survivors);
+    }
+    reader.finish();
+    return snapshot;
+  }
+
+  /**
+   * Reads a whole or created entity count, checking the entity limit and the bits left first.
+   * @param {number} existing
+   * @returns {number}
+   */
+  readEntityCount(existing) {
+    const count = this.reader.readVarint();
+    if (existing + count > this.maxEntities) {
+      throw new CodecError('tooManyEntities', { count: existing + count, limit: this.maxEntities },
+        `${existing + count} entities exceed the limit of ${this.maxEntities}`);
+    }
+    this.requireBits(count * 8);
+    return count;
+  }
+
+  /** @param {number} bits */
+  requireBits(bits) {
+    if (bits > this.reader.remainingBits) throw truncated(bits, this.reader.remainingBits);
+  }
+
+  /**
+   * Reads the next id of an increasing list (PROTOCOL.md 4.1, id gaps).
+   * @param {{id: number}} previous The previous id, −1 before the first; updated.
+   * @returns {number}
+   */
+  readID(previous) {
+    const gap = this.reader.readVarint();
+    const id = previous.id + 1 + gap;
+    if (id > 0xffffffff) {
+      throw new CodecError('entityIDOutOfRange', { previous: Math.max(previous.id, 0), gap },
+        `entity id gap ${gap} after id ${Math.max(previous.id, 0)} passes the largest id 4294967295`);
+    }
+    previous.id = id;
+    return id;
+  }
+
+  /**
+   * @param {number} count
+   * @param {Snapshot} snapshot
+   */
+  readCreated(count, snapshot) {
+    const reader = this.reader;
+    const typeCount = this.schema.layouts.length;
+    const previous = { id: -1 };
+    for (let entity = 0; entity < count; entity++) {
+      const id = this.readID(previous);
+      const type = reader.read(this.schema.typeIndexBits);
+      if (type >= typeCount) {
+        throw new CodecError('unknownEntityType', { index: type, typeCount }, `entity type index ${type} but the schema has ${typeCount} types`);
+      }
+      const layout = this.schema.layouts[type];
+      /** @type {Array<number | bigint>} */
+      const values = new Array(layout.length);
+      for (let field = 0; field < layout.length; field++) values[field] = this.readWhole(layout[field], `field ${field} value`);
+      snapshot.append(id, type, values);
+    }
+  }
+
+  /**
+   * Reads a value sent whole and checks it against `maxQ`.
+   * @param {FieldLayout} layout
+   * @param {string} what
+   * @returns {number | bigint}
+   */
+  readWhole(layout, what) {
+    const value = layout.isWide ? this.reader.readBig(layout.width) : this.reader.read(layout.width);
+    if (value > layout.maxQ) throw outOfRange(what, String(value), `0...${layout.maxQ}`);
+    return value;
+  }
+
+  /**
+   * @param {Snapshot} baseline
+   * @param {number[]} destroyed Sorted ids, each of which must be in the baseline.
+   * @param {Snapshot} snapshot
+   */
+  copySurvivors(baseline, destroyed, snapshot) {
+    let position = 0;
+    for (const id of destroyed) {
+      let low = position, high = baseline.count;
+      while (low < high) {
+        const middle = (low + high) >>> 1;
+        if (baseline.ids[middle] < id) low = middle + 1; else high = middle;
+      }
+      if (low >= baseline.count || baseline.ids[low] !== id) {
+        throw new CodecError('unknownEntity', { id }, `destroyed entity ${id} is not in the baseline`);
+      }
+      for (let index = position; index < low; index++) snapshot.append(baseline.ids[index], baseline.types[index], baseline.values[index]);
+      position = low + 1;
+    }
+    for (let index = position; index < baseline.count; index++) snapshot.append(baseline.ids[index], baseline.types[index], baseline.values[index]);
+  }
+
+  /** @param {Snapshot} snapshot Holds the survivors, whose value arrays are still the baseline's. */
+  readChanges(snapshot) {
+    const reader = this.reader;
+    const survivors = snapshot.count;
+    /** @type {number[]} */
+    const changed = [];
+    if (reader.readBool()) {
+      const count = reader.readVarint();
+      if (count < 1 || count > survivors) throw outOfRange('changed entity count', String(count), `1...${survivors}`);
+      this.requireBits(count);
+      let index = 0;
+      for (let number = 0; number < count; number++) {
+        const gap = reader.readGamma();
+        const next = typeof gap === 'bigint' ? Infinity : (number === 0 ? gap - 1 : index + gap);
+        if (next >= survivors) {
+          throw new CodecError('entityIndexOutOfRange', { index: next, count: survivors },
+            `changed entity index ${next} but only ${survivors} entities survive from the baseline`);
+        }
+        index = next;
+        changed.push(index);
+      }
+    } else {
+      this.requireBits(survivors);
+      for (let index = 0; index < survivors; index++) if (reader.readBool()) changed.push(index);
+      if (changed.length === 0) throw outOfRange('changed entity bits', 'all 0', 'at least one 1');
+    }
+    for (const index of changed) {
+      // Copy on write: the survivor's values are the baseline's until they change.
+      const values = snapshot.values[index].slice();
+      snapshot.values[index] = values;
+      this.readFieldChanges(snapshot.ids[index], values, this.schema.layouts[snapshot.types[index]]);
+    }
+  }
+
+  /**
+   * @param {number} id
+   * @param {Array<number | bigint>} values
+   * @param {FieldLayout[]} layouts
+   */
+  readFieldChanges(id, values, layouts) {
+    const reader = this.reader;
+    const fieldCount = layouts.length;
+    // The field mask, u(F) with F ≤ 64, as two 32-bit halves.
+    const low = reader.read(Math.min(fieldCount, 32));
+    const high = fieldCount > 32 ? reader.read(fieldCount - 32) : 0;
+    if (low === 0 && high === 0) throw outOfRange(`changed field mask of entity ${id}`, '0', 'at least one 1');
+    for (let field = 0; field < fieldCount; field++) {
+      const isSet = field < 32 ? (low >>> field) & 1 : (high >>> (field - 32)) & 1;
+      if (!isSet) continue;
+      const layout = layouts[field];
+      const isDelta = layout.deltaMode !== 0 ? reader.readBool() : false;
+      if (!isDelta) {
+        values[field] = this.readWhole(layout, `field ${field} of entity ${id}`);
+        continue;
+      }
+      const z = reader.readGamma();
+      const old = values[field];
+      if (typeof z === 'number' && typeof old === 'number' && z <= 2 ** 52) {
+        // Unzigzag: even z is z/2, odd z is −(z+1)/2.
+        const delta = z % 2 === 0 ? z / 2 : -(z + 1) / 2;
+        if (layout.deltaMode === 2) {
+          const modulus = 2 ** layout.width;
+          values[field] = (((old + delta) % modulus) + modulus) % modulus;
+        } else {
+          const next = old + delta;
+          if (next < 0 || next > /** @type {number} */ (layout.maxQ)) {
+            throw outOfRange(`field ${field} of entity ${id} after a delta of ${delta} from ${old}`, String(next), `0...${layout.maxQ}`);
+          }
+          values[field] = next;
+        }
+        continue;
+      }
+      // The wide path: 64-bit arithmetic in bigints.
+      const big = BigInt(z);
+      const delta = BigInt.asIntN(64, (big >> 1n) ^ -(big & 1n));
+      const oldBig = BigInt(old);
+      let next;
+      if (layout.deltaMode === 2) {
+        next = BigInt.asUintN(layout.width, oldBig + delta);
+      } else {
+        next = oldBig + delta;
+        if (next < 0n || next > BigInt(layout.maxQ) || next >= 1n << 63n) {
+          throw outOfRange(`field ${field} of entity ${id} after a delta of ${delta} from ${old}`, next >= 1n << 63n ? 'overflow' : String(next), `0...${layout.maxQ}`);
+        }
+      }
+      values[field] = layout.isWide ? next : Number(next);
+    }
+  }
+}
+
+/**
+ * Merges the created entities (from `start`, increasing) into the survivors (before it).
+ * @param {Snapshot} snapshot
+ * @param {number} start
+ * @throws {CodecError} `duplicateEntity` for a created id that survives from the baseline.
+ */
+function mergeCreated(snapshot, start) {
+  let survivor = 0;
+  for (let created = start; created < snapshot.count; created++) {
+    const id = snapshot.ids[created];
+    while (survivor < start && snapshot.ids[survivor] < id) survivor++;
+    if (survivor < start && snapshot.ids[survivor] === id) {
+      throw new CodecError('duplicateEntity', { id }, `created entity ${id} already exists`);
+    }
+  }
+  const order = snapshot.ids.map((_, index) => index).sort((a, b) => snapshot.ids[a] - snapshot.ids[b]);
+  snapshot.ids = order.map((index) => snapshot.ids[index]);
+  snapshot.types = order.map((index) => snapshot.types[index]);
+  snapshot.values = order.map((index) => snapshot.values[index]);
+}

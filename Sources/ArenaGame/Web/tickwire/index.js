@@ -1,0 +1,25 @@
+// The Tickwire browser client: one import for everything a page needs.
+export { BitReader } from './bitReader.js';
+export { BitWriter, zigzag } from './bitWriter.js';
+export { ByteReader } from './byteReader.js';
+export { ByteWriter } from './byteWriter.js';
+export { defaultClientConfiguration } from './clientConfiguration.js';
+export { ClientSession, closeWait, malformedFrameCloseCode, subprotocol } from './clientSession.js';
+export { disconnectReasonName, rejectReasonName } from './reasons.js';
+export { ClockSync } from './clockSync.js';
+export { CodecLimits, SnapshotDecoder } from './deltaDecoder.js';
+export { CodecError, FrameError, SchemaDecodingError, SchemaError, TickwireError, ZlibError } from './errors.js';
+export { FieldKind, KindTag } from './fieldKind.js';
+export { FrameDecoder, encodeFrame } from './frameDecoder.js';
+export { FrameLimits } from './frameLimits.js';
+export { Inflater } from './inflater.js';
+export { InterpolationBuffer } from './interpolationBuffer.js';
+export { InterpolationDelay } from './interpolationDelay.js';
+export { CompressionMode, CompressionModes, DisconnectReason, MessageType, RejectReason, decodeBody, encodeBody, protocolVersion } from './message.js';
+export { PlaybackClock } from './playbackClock.js';
+export { PredictionBuffer } from './predictionBuffer.js';
+export { ReconnectPolicy } from './reconnectPolicy.js';
+export { ReconnectingSession } from './reconnectingSession.js';
+export { Schema, SchemaLimits, entityType, field, fnv1a64 } from './schema.js';
+export { Snapshot } from './snapshot.js';
+export { SnapshotHistory } from './snapshotHistory.js';

@@ -1,0 +1,249 @@
+// Every message of PROTOCOL.md section 5 (5.3–5.12): encoding and decoding of bodies;
+// mirrors Message.swift and Message*.swift.
+import { ByteReader } from './byteReader.js';
+import { ByteWriter } from './byteWriter.js';
+import { FrameError } from './errors.js';
+import { FrameLimits } from './frameLimits.js';
+
+/** The protocol version this library speaks (PROTOCOL.md 5.3). */
+export const protocolVersion = 1;
+
+/** Message types (PROTOCOL.md 5.2); 0x40…0x7F are the application's. */
+export const MessageType = Object.freeze({
+  hello: 0x01, welcome: 0x02, reject: 0x03, snapshot: 0x04, input: 0x05,
+  ping: 0x06, pong: 0x07, disconnect: 0x08, stats: 0x09,
+});
+
+/** Compression modes (PROTOCOL.md 6): the welcome's choice. */
+export const CompressionMode = Object.freeze({ none: 0, perFrame: 1, streaming: 2 });
+
+/** Bits of the hello's compression modes field: bit 0 perFrame, bit 1 streaming. */
+export const CompressionModes = Object.freeze({ none: 0, perFrame: 1, streaming: 2, all: 3 });
+
+/** Reject reasons (PROTOCOL.md 5.5); 32768…65535 are the application's. */
+export const RejectReason = Object.freeze({
+  unspecified: 0, versionMismatch: 1, schemaMismatch: 2, roomFull: 3, unknownRoom: 4,
+  badResumeToken: 5, serverShuttingDown: 6, invalidHello: 7,
+});
+
+/** Disconnect reasons (PROTOCOL.md 5.10); 32768…65535 are the application's. */
+export const DisconnectReason = Object.freeze({
+  unspecified: 0, leaving: 1, serverShuttingDown: 2, kicked: 3, timedOut: 4, protocolError: 5, tooSlow: 6, replaced: 7,
+});
+
+/**
+ * @typedef {{type: 'hello', protocolVersion: number, schemaFingerprint: bigint, compressionModes: number, room: string, resumeToken: Uint8Array | undefined, payload: Uint8Array}} Hello
+ * @typedef {{type: 'welcome', clientID: number, tickRate: number, currentTick: number, serverTime: bigint, compression: number, resumeToken: Uint8Array}} Welcome
+ * @typedef {{type: 'reject', reason: number, text: string}} Reject
+ * @typedef {{type: 'snapshot', tick: number, baselineTick: number | undefined, lastProcessedInput: number, serverTime: bigint, delta: Uint8Array}} SnapshotMessage
+ * @typedef {{type: 'input', ackTick: number | undefined, newestSequence: number, inputs: Uint8Array[]}} Input
+ * @typedef {{type: 'ping', clientTime: bigint}} Ping
+ * @typedef {{type: 'pong', clientTime: bigint, serverTime: bigint}} Pong
+ * @typedef {{type: 'disconnect', reason: number, text: string}} Disconnect
+ * @typedef {{type: 'stats', tick: number, tickDurationP50: number, tickDurationP99: number, tickDurationMax: number, cpuPerMille: number, connectedClients: number, bytesOutPerSecond: bigint}} Stats
+ * @typedef {{type: 'application', messageType: number, body: Uint8Array}} Application
+ * @typedef {Hello | Welcome | Reject | SnapshotMessage | Input | Ping | Pong | Disconnect | Stats | Application} Message
+ */
+
+const u32 = 0xffffffff;
+
+/**
+ * @param {Message} message
+ * @returns {number} Its message type byte (without the compressed flag).
+ */
+export function messageTypeOf(message) {
+  return message.type === 'application' ? message.messageType : MessageType[message.type];
+}
+
+/**
+ * Encodes a message's body.
+ * @param {Message} message
+ * @param {typeof FrameLimits.standard} [limits]
+ * @returns {Uint8Array}
+ * @throws {FrameError} A field over its limit (`lengthExceeded`, `tooManyInputs`, `inputSequenceUnderflow`, `bodyTooLarge` …).
+ */
+export function encodeBody(message, limits = FrameLimits.standard) {
+  const writer = new ByteWriter(32);
+  switch (message.type) {
+    case 'hello':
+      writer.writeUInt16(message.protocolVersion);
+      writer.writeUInt64(message.schemaFingerprint);
+      writer.writeUInt8(message.compressionModes);
+      writer.writeUInt8(message.resumeToken ? 1 : 0);
+      writer.writeString(message.room, 'room name', limits.maximumRoomNameBytes);
+      if (message.resumeToken) writer.writeLengthPrefixedBytes(message.resumeToken, 'resume token', limits.maximumResumeTokenBytes);
+      writer.writeLengthPrefixedBytes(message.payload, 'hello payload', limits.maximumHelloPayloadBytes);
+      break;
+    case 'welcome':
+      writer.writeVarUInt(message.clientID);
+      writer.writeVarUInt(message.tickRate);
+      writer.writeVarUInt(message.currentTick);
+      writer.writeVarUInt(message.serverTime);
+      writer.writeUInt8(message.compression);
+      writer.writeLengthPrefixedBytes(message.resumeToken, 'resume token', limits.maximumResumeTokenBytes);
+      break;
+    case 'reject':
+    case 'disconnect':
+      writer.writeUInt16(message.reason);
+      writer.writeString(message.text, `${message.type} text`, limits.maximumTextBytes);
+      break;
+    case 'snapshot': {
+      const distance = message.baselineTick === undefined ? 0 : (message.tick - message.baselineTick) >>> 0;
+      if (message.baselineTick !== undefined && distance === 0) {
+        throw new FrameError('invalidBaseline', { tick: message.tick, baseline: message.baselineTick },
+          `snapshot of tick ${message.tick} names baseline tick ${message.baselineTick}: a snapshot cannot be its own baseline`);
+      }
+      writer.writeVarUInt(message.tick);
+      writer.writeVarUInt(distance);
+      writer.writeVarUInt(message.lastProcessedInput);
+      writer.writeVarUInt(message.serverTime);
+      writer.writeBytes(message.delta);
+      break;
+    }
+    case 'input':
+      if (message.inputs.length > limits.maximumInputsPerMessage) {
+        throw new FrameError('tooManyInputs', { count: message.inputs.length, limit: limits.maximumInputsPerMessage },
+          `input message carries ${message.inputs.length} inputs, over the limit of ${limits.maximumInputsPerMessage}`);
+      }
+      if (message.inputs.length > message.newestSequence) {
+        throw new FrameError('inputSequenceUnderflow', { newest: message.newestSequence, count: message.inputs.length },
+          `input message carries ${message.inputs.length} inputs but its newest sequence number is only ${message.newestSequence}`);
+      }
+      writer.writeVarUInt(message.ackTick === undefined ? 0 : message.ackTick + 1);
+      writer.writeVarUInt(message.newestSequence);
+      writer.writeVarUInt(message.inputs.length);
+      for (const input of message.inputs) writer.writeLengthPrefixedBytes(input, 'input', limits.maximumInputBytes);
+      break;
+    case 'ping':
+      writer.writeVarUInt(message.clientTime);
+      break;
+    case 'pong':
+      writer.writeVarUInt(message.clientTime);
+      writer.writeVarUInt(message.serverTime);
+      break;
+    case 'stats':
+      for (const value of [message.tick, message.tickDurationP50, message.tickDurationP99, message.tickDurationMax, message.cpuPerMille, message.connectedClients]) {
+        writer.writeVarUInt(value);
+      }
+      writer.writeVarUInt(message.bytesOutPerSecond);
+      break;
+    case 'application':
+      if (message.messageType < 0x40 || message.messageType > 0x7f) {
+        throw new FrameError('notApplicationType', { type: message.messageType }, `message type ${message.messageType} is not in the application range 64...127`);
+      }
+      writer.writeBytes(message.body);
+      break;
+    default:
+      throw new TypeError('not a Tickwire message');
+  }
+  if (writer.count > limits.maximumBodyBytes) {
+    throw new FrameError('bodyTooLarge', { size: writer.count, limit: limits.maximumBodyBytes }, `message body of ${writer.count} bytes exceeds the limit of ${limits.maximumBodyBytes} bytes`);
+  }
+  return writer.bytes;
+}
+
+/**
+ * Decodes a message body of a type.
+ * @param {number} type The message type (1…127).
+ * @param {Uint8Array} body The uncompressed body.
+ * @param {typeof FrameLimits.standard} [limits]
+ * @returns {Message}
+ * @throws {FrameError} Any body error of PROTOCOL.md 7.2.
+ */
+export function decodeBody(type, body, limits = FrameLimits.standard) {
+  if (body.length > limits.maximumBodyBytes) {
+    throw new FrameError('bodyTooLarge', { size: body.length, limit: limits.maximumBodyBytes }, `message body of ${body.length} bytes exceeds the limit of ${limits.maximumBodyBytes} bytes`);
+  }
+  const reader = new ByteReader(body);
+  /** @type {Message} */
+  let message;
+  switch (type) {
+    case MessageType.hello: {
+      const version = reader.readUInt16();
+      const schemaFingerprint = reader.readUInt64();
+      const compressionModes = reader.readUInt8();
+      const flags = reader.readUInt8();
+      if (flags & ~1) throw new FrameError('reservedBits', { field: 'hello flags', value: flags }, `hello flags 0x${flags.toString(16)} has reserved bits set`);
+      const room = reader.readString('room name', limits.maximumRoomNameBytes);
+      const resumeToken = flags & 1 ? reader.readLengthPrefixedBytes('resume token', limits.maximumResumeTokenBytes) : undefined;
+      const payload = reader.readLengthPrefixedBytes('hello payload', limits.maximumHelloPayloadBytes);
+      message = { type: 'hello', protocolVersion: version, schemaFingerprint, compressionModes, room, resumeToken, payload };
+      break;
+    }
+    case MessageType.welcome: {
+      const clientID = reader.readVarUInt32('client id');
+      const tickRate = reader.readVarUInt('tick rate', 0xffff);
+      const currentTick = reader.readVarUInt32('current tick');
+      const serverTime = reader.readVarUIntBig();
+      const compression = reader.readUInt8();
+      if (compression > 2) throw new FrameError('unknownCompressionMode', { mode: compression }, `unknown compression mode ${compression}`);
+      const resumeToken = reader.readLengthPrefixedBytes('resume token', limits.maximumResumeTokenBytes);
+      message = { type: 'welcome', clientID, tickRate, currentTick, serverTime, compression, resumeToken };
+      break;
+    }
+    case MessageType.reject:
+    case MessageType.disconnect: {
+      const name = type === MessageType.reject ? 'reject' : 'disconnect';
+      const reason = reader.readUInt16();
+      const text = reader.readString(`${name} text`, limits.maximumTextBytes);
+      message = type === MessageType.reject ? { type: 'reject', reason, text } : { type: 'disconnect', reason, text };
+      break;
+    }
+    case MessageType.snapshot: {
+      const tick = reader.readVarUInt32('snapshot tick');
+      const distance = reader.readVarUInt32('baseline distance');
+      const lastProcessedInput = reader.readVarUInt32('last processed input');
+      const serverTime = reader.readVarUIntBig();
+      const delta = reader.readRemainingBytes();
+      message = { type: 'snapshot', tick, baselineTick: distance === 0 ? undefined : (tick - distance) >>> 0, lastProcessedInput, serverTime, delta };
+      break;
+    }
+    case MessageType.input: {
+      const ack = reader.readVarUInt('acknowledged tick + 1', u32 + 1);
+      const newestSequence = reader.readVarUInt32('newest input sequence');
+      const count = reader.readVarUIntBig();
+      if (count > BigInt(limits.maximumInputsPerMessage)) {
+        throw new FrameError('tooManyInputs', { count, limit: limits.maximumInputsPerMessage }, `input message carries ${count} inputs, over the limit of ${limits.maximumInputsPerMessage}`);
+      }
+      if (Number(count) > newestSequence) {
+        throw new FrameError('inputSequenceUnderflow', { newest: newestSequence, count: Number(count) },
+          `input message carries ${count} inputs but its newest sequence number is only ${newestSequence}`);
+      }
+      const inputs = [];
+      for (let index = 0; index < Number(count); index++) inputs.push(reader.readLengthPrefixedBytes('input', limits.maximumInputBytes));
+      message = { type: 'input', ackTick: ack === 0 ? undefined : ack - 1, newestSequence, inputs };
+      break;
+    }
+    case MessageType.ping:
+      message = { type: 'ping', clientTime: reader.readVarUIntBig() };
+      break;
+    case MessageType.pong: {
+      const clientTime = reader.readVarUIntBig();
+      message = { type: 'pong', clientTime, serverTime: reader.readVarUIntBig() };
+      break;
+    }
+    case MessageType.stats: {
+      const tick = reader.readVarUInt32('stats tick');
+      const tickDurationP50 = reader.readVarUInt32('tick duration p50');
+      const tickDurationP99 = reader.readVarUInt32('tick duration p99');
+      const tickDurationMax = reader.readVarUInt32('tick duration max');
+      const cpuPerMille = reader.readVarUInt32('CPU');
+      const connectedClients = reader.readVarUInt32('connected clients');
+      const bytesOutPerSecond = reader.readVarUIntBig();
+      message = { type: 'stats', tick, tickDurationP50, tickDurationP99, tickDurationMax, cpuPerMille, connectedClients, bytesOutPerSecond };
+      break;
+    }
+    default:
+      if (type >= 0x40 && type <= 0x7f) {
+        message = { type: 'application', messageType: type, body: reader.readRemainingBytes() };
+      } else if (type === 0) {
+        throw new FrameError('reservedMessageType', { type }, `message type ${type} is reserved and never sent`);
+      } else {
+        throw new FrameError('unknownMessageType', { type }, `unknown message type ${type}`);
+      }
+  }
+  if (!reader.isAtEnd) {
+    throw new FrameError('trailingBytes', { type, count: reader.remainingCount }, `message type ${type} is followed by ${reader.remainingCount} unexpected bytes`);
+  }
+  return message;
+}

@@ -1,0 +1,235 @@
+// A client session that reconnects with backoff and jitter and resumes its player with the
+// resume token, kept in sessionStorage; mirrors ReconnectingSession.swift.
+import { ClientSession, subprotocol } from './clientSession.js';
+import { ReconnectPolicy } from './reconnectPolicy.js';
+import { RejectReason } from './message.js';
+
+/** @typedef {import('./clientSession.js').SocketLike} SocketLike */
+/** @typedef {import('./clientSession.js').GameAdapter} GameAdapter */
+
+/**
+ * The connection's state, for the page to show.
+ * @typedef {{kind: 'connecting', attempt: number} | {kind: 'connected', resumed: boolean}
+ *   | {kind: 'waitingToReconnect', attempt: number, at: number} | {kind: 'refused', reason: number, text: string} | {kind: 'left'}} ConnectionState
+ */
+
+/**
+ * The part of the Web Storage API used for the resume token; tests pass a Map-backed fake.
+ * @typedef {{getItem(key: string): string | null, setItem(key: string, value: string): void, removeItem(key: string): void}} StorageLike
+ */
+
+/** @returns {StorageLike | undefined} `sessionStorage` where the page may use it. */
+function defaultStorage() {
+  try {
+    return globalThis.sessionStorage ?? undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * @param {Uint8Array} bytes
+ * @returns {string}
+ */
+function toHex(bytes) {
+  return Array.from(bytes, (byte) => byte.toString(16).padStart(2, '0')).join('');
+}
+
+/**
+ * @param {string} text
+ * @returns {Uint8Array | undefined}
+ */
+function fromHex(text) {
+  if (!/^([0-9a-f]{2}){1,64}$/.test(text)) return undefined;
+  return Uint8Array.from(text.match(/../g) ?? [], (pair) => parseInt(pair, 16));
+}
+
+/** Keeps a `ClientSession` connected: reconnects after a drop, resumes the player, gives up only when refused or told to leave. */
+export class ReconnectingSession {
+  /**
+   * @param {GameAdapter} game
+   * @param {{
+   *   url: string,
+   *   clock?: () => number,
+   *   configuration?: Partial<typeof import('./clientConfiguration.js').defaultClientConfiguration>,
+   *   policy?: ReconnectPolicy,
+   *   openSocket?: (url: string, protocol: string) => SocketLike,
+   *   storage?: StorageLike | null,
+   *   random?: () => number,
+   *   handshakeTimeout?: number,
+   * }} options `openSocket` defaults to `new WebSocket(url, 'tickwire.v1')`; `storage` to `sessionStorage`
+   *   (null: keep the token in memory only); `handshakeTimeout` to 10 s.
+   */
+  constructor(game, options) {
+    this.session = new ClientSession(game, { clock: options.clock, configuration: options.configuration });
+    this.url = options.url;
+    this.policy = options.policy ?? new ReconnectPolicy();
+    this.openSocket = options.openSocket ?? ((url, protocol) => /** @type {SocketLike} */ (/** @type {unknown} */ (new WebSocket(url, protocol))));
+    /** @type {StorageLike | undefined} */
+    this.storage = options.storage === null ? undefined : (options.storage ?? defaultStorage());
+    this.random = options.random ?? Math.random;
+    this.handshakeTimeout = options.handshakeTimeout ?? 10;
+    /** @type {Set<number>} Refusals worth retrying. */
+    this.retryableRefusals = new Set([RejectReason.roomFull, RejectReason.serverShuttingDown]);
+    /** @type {(state: ConnectionState) => void} Called on every state change. */
+    this.onStateChange = () => {};
+    /** @type {ConnectionState} */
+    this.state = { kind: 'connecting', attempt: 1 };
+    this.reconnects = 0;
+    this.failedAttempts = 0;
+    /** @type {string | undefined} */
+    this.lastFailure = undefined;
+    this.hasGivenUp = false;
+    this.setbacks = 0;
+    this.attempt = 0;
+    this.attemptStartedAt = 0;
+    this.hasStarted = false;
+    this.hasConnected = false;
+    this.session.resumeToken = this.loadToken();
+  }
+
+  /** @returns {string} The storage key of this room's resume token. */
+  get storageKey() {
+    return `tickwire.resumeToken.${this.session.configuration.room}`;
+  }
+
+  /** @returns {Uint8Array | undefined} */
+  loadToken() {
+    try {
+      const stored = this.storage?.getItem(this.storageKey);
+      return stored ? fromHex(stored) : undefined;
+    } catch {
+      return undefined;
+    }
+  }
+
+  /** Saves (or removes) the session's current resume token. */
+  saveToken() {
+    try {
+      const token = this.session.resumeToken;
+      if (token) this.storage?.setItem(this.storageKey, toHex(token)); else this.storage?.removeItem(this.storageKey);
+    } catch {
+      // Storage may be full or forbidden; the token then lives in memory only.
+    }
+  }
+
+  /** @returns {boolean} Whether the state is final (refused or left). */
+  get isFinal() {
+    return this.state.kind === 'refused' || this.state.kind === 'left';
+  }
+
+  /** @param {ConnectionState} state */
+  setState(state) {
+    if (JSON.stringify(state) === JSON.stringify(this.state)) return;
+    this.state = state;
+    this.onStateChange(state);
+  }
+
+  /** Opens the first connection (also done by the first `tick`). */
+  start() {
+    if (this.hasStarted || this.isFinal) return;
+    this.hasStarted = true;
+    this.openConnection();
+  }
+
+  /**
+   * One client tick: reconnects when due, then ticks the session.
+   * @param {unknown} input
+   */
+  tick(input) {
+    if (this.isFinal) return;
+    if (!this.hasStarted) {
+      this.start();
+    } else if (this.state.kind === 'waitingToReconnect' && this.session.clock() >= this.state.at) {
+      this.openConnection();
+    }
+    this.session.tick(input);
+    this.observeSession();
+  }
+
+  /** @returns {import('./interpolationBuffer.js').WorldView | undefined} The session's view. */
+  render() {
+    const view = this.session.render();
+    this.observeSession();
+    return view;
+  }
+
+  /** Leaves for good: a clean disconnect, and the stored token forgotten. */
+  leave() {
+    this.session.leave();
+    this.saveToken();
+    if (!this.isFinal) this.setState({ kind: 'left' });
+  }
+
+  openConnection() {
+    this.attempt += 1;
+    this.attemptStartedAt = this.session.clock();
+    this.setState({ kind: 'connecting', attempt: this.attempt });
+    let socket;
+    try {
+      socket = this.openSocket(this.url, subprotocol);
+    } catch (error) {
+      this.failAttempt(`could not open a connection: ${error instanceof Error ? error.message : error}`);
+      return;
+    }
+    this.session.connect(socket);
+  }
+
+  /** Follows the session's status into the connection state. */
+  observeSession() {
+    const status = this.session.status;
+    if (this.state.kind === 'connecting') {
+      switch (status.kind) {
+        case 'connected':
+          if (this.hasConnected) this.reconnects += 1;
+          this.hasConnected = true;
+          this.setbacks = 0;
+          this.attempt = 0;
+          this.saveToken();
+          this.setState({ kind: 'connected', resumed: this.session.wasResumed });
+          break;
+        case 'rejected':
+          if (this.retryableRefusals.has(status.reason)) {
+            this.failAttempt(status.text ? `refused: ${status.text}` : `refused: reason ${status.reason}`);
+          } else {
+            this.session.closeSocket(1000, '');
+            this.setState({ kind: 'refused', reason: status.reason, text: status.text });
+          }
+          break;
+        case 'disconnected':
+          this.failAttempt(status.reason);
+          break;
+        default:
+          if (this.session.clock() - this.attemptStartedAt > this.handshakeTimeout) {
+            this.session.closeSocket(1000, '');
+            this.failAttempt(`no welcome within ${this.handshakeTimeout} s`);
+          }
+      }
+    } else if (this.state.kind === 'connected') {
+      if (status.kind === 'disconnected') this.scheduleNextAttempt(status.reason);
+      else if (status.kind === 'rejected') this.scheduleNextAttempt(status.text);
+      else if (status.kind !== 'connected') this.scheduleNextAttempt('the connection was reset');
+    }
+  }
+
+  /** @param {string} reason */
+  failAttempt(reason) {
+    this.failedAttempts += 1;
+    this.scheduleNextAttempt(reason);
+  }
+
+  /** @param {string} reason */
+  scheduleNextAttempt(reason) {
+    this.lastFailure = reason;
+    this.setbacks += 1;
+    const exhausted = this.policy.maximumAttempts !== undefined && this.attempt >= this.policy.maximumAttempts;
+    if (!this.policy.isEnabled || exhausted) {
+      this.hasGivenUp = true;
+      this.session.closeSocket(1000, '');
+      this.setState({ kind: 'left' });
+      return;
+    }
+    const delay = this.policy.delay(this.setbacks, this.random());
+    this.setState({ kind: 'waitingToReconnect', attempt: this.attempt + 1, at: this.session.clock() + delay });
+  }
+}

@@ -1,0 +1,122 @@
+// The snapshot decoder over Protocol/vectors/delta-*.hex and bits-primitives.hex.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { BitReader } from '../../Sources/ArenaGame/Web/tickwire/bitReader.js';
+import { BitWriter, zigzag } from '../../Sources/ArenaGame/Web/tickwire/bitWriter.js';
+import { SnapshotDecoder } from '../../Sources/ArenaGame/Web/tickwire/deltaDecoder.js';
+import { CodecError } from '../../Sources/ArenaGame/Web/tickwire/errors.js';
+import { hex, readVector, vectorNames, vectorSchemas } from './vectors.mjs';
+
+/** @type {Map<string, import('../../Sources/ArenaGame/Web/tickwire/snapshot.js').Snapshot>} */
+const decoded = new Map();
+
+/**
+ * Decodes a valid delta vector (and its baseline chain first).
+ * @param {string} name
+ */
+function decodeVector(name) {
+  const cached = decoded.get(name);
+  if (cached) return cached;
+  const vector = readVector(name);
+  const baselineName = vector.keys.baseline?.[0] ?? 'none';
+  const baseline = baselineName === 'none' ? undefined : decodeVector(baselineName);
+  const snapshot = new SnapshotDecoder(vectorSchemas[vector.keys.schema[0]]).decode(vector.bytes, baseline);
+  decoded.set(name, snapshot);
+  return snapshot;
+}
+
+for (const name of vectorNames('delta-').filter((name) => !name.startsWith('delta-error-'))) {
+  test(`${name} decodes to the tick and entities its comments list`, () => {
+    const vector = readVector(name);
+    const snapshot = decodeVector(name);
+    assert.equal(snapshot.tick, Number(vector.keys.tick[0]), 'tick');
+    assert.deepEqual(snapshot.describeEntities(), vector.keys.entity.map((line) => line.trim()), 'entities (id type q…)');
+    const header = SnapshotDecoder.header(vector.bytes);
+    assert.equal(header.tick, snapshot.tick);
+  });
+}
+
+for (const name of vectorNames('delta-error-')) {
+  test(`${name} is refused with its error`, () => {
+    const vector = readVector(name);
+    const expected = vector.keys.error[0];
+    const baselineName = vector.keys.baseline?.[0] ?? 'none';
+    const baseline = baselineName === 'none' ? undefined : decodeVector(baselineName);
+    const decoder = new SnapshotDecoder(vectorSchemas[vector.keys.schema[0]]);
+    assert.throws(() => decoder.decode(vector.bytes, baseline), (error) => {
+      assert.ok(error instanceof CodecError, `a CodecError, not ${error}`);
+      assert.equal(error.kind, expected, `refused with ${error.kind} (${error.message}), expected ${expected}`);
+      return true;
+    });
+  });
+}
+
+test('bits-primitives.hex: each write reads back, and the writes produce the vector', () => {
+  const vector = readVector('bits-primitives.hex');
+  const writer = new BitWriter();
+  const reader = new BitReader(vector.bytes);
+  for (const line of vector.keys.write) {
+    const [item, text] = line.split(/\s+/);
+    if (item === 'bool') {
+      writer.writeBool(text === '1');
+      assert.equal(reader.readBool(), text === '1');
+    } else if (item === 'varint') {
+      writer.writeVarint(BigInt(text));
+      assert.equal(reader.readVarint(), Number(text));
+    } else if (item === 'gamma') {
+      writer.writeGamma(BigInt(text));
+      assert.equal(reader.readGamma(), Number(text));
+    } else if (item.startsWith('signed')) {
+      const bits = Number(item.slice(6));
+      writer.write(zigzag(BigInt(text)), bits);
+      const z = reader.read(bits);
+      assert.equal(z % 2 === 0 ? z / 2 : -(z + 1) / 2, Number(text));
+    } else {
+      const bits = Number(item.slice(1));
+      writer.write(BigInt(text), bits);
+      assert.equal(bits > 52 ? reader.readBig(bits) : BigInt(reader.read(bits)), BigInt(text), line);
+    }
+  }
+  reader.finish();
+  assert.equal(hex(writer.bytes), hex(vector.bytes));
+});
+
+test('the entity limit holds at the limit and refuses one past it, before reading entities', () => {
+  const schema = vectorSchemas.mixed;
+  // A whole snapshot of `count` entities of type b (no fields): id gap 0 and type 1 (2 bits) each.
+  const encode = (/** @type {number} */ count) => {
+    const writer = new BitWriter();
+    writer.writeVarint(5); writer.writeBool(false); writer.writeVarint(count);
+    for (let index = 0; index < count; index++) { writer.writeVarint(0); writer.write(1, 2); }
+    return writer.bytes;
+  };
+  const decoder = new SnapshotDecoder(schema, { maxEntities: 100 });
+  assert.equal(decoder.decode(encode(100), undefined).count, 100);
+  assert.throws(() => decoder.decode(encode(101), undefined), (error) => error instanceof CodecError && error.kind === 'tooManyEntities' && error.details.limit === 100);
+});
+
+test('the encoded size limit holds at the limit and refuses one byte more', () => {
+  const decoder = new SnapshotDecoder(vectorSchemas.arena, { maxEncodedBytes: 3 });
+  assert.equal(decoder.decode(Uint8Array.of(0x64, 0x00, 0x00), undefined).count, 0);
+  assert.throws(() => decoder.decode(Uint8Array.of(0x64, 0x00, 0x00, 0x00), undefined), (error) => error instanceof CodecError && error.kind === 'inputTooLarge' && error.details.count === 4);
+});
+
+test('a delta without its baseline is refused with baselineMissing', () => {
+  const vector = readVector('delta-02-arena-delta.hex');
+  assert.throws(() => new SnapshotDecoder(vectorSchemas.arena).decode(vector.bytes, undefined), (error) => error instanceof CodecError && error.kind === 'baselineMissing' && error.details.tick === 100);
+});
+
+test('garbage never escapes as anything but a CodecError', () => {
+  let seed = 0x2545f491;
+  const next = () => { seed = (Math.imul(seed, 1103515245) + 12345) >>> 0; return seed >>> 24; };
+  const baseline = decodeVector('delta-04-mixed-full.hex');
+  const decoder = new SnapshotDecoder(vectorSchemas.mixed);
+  for (let round = 0; round < 2000; round++) {
+    const bytes = Uint8Array.from({ length: 1 + (next() % 40) }, next);
+    try {
+      decoder.decode(bytes, round % 2 === 0 ? baseline : undefined);
+    } catch (error) {
+      assert.ok(error instanceof CodecError, `round ${round} threw ${error}`);
+    }
+  }
+});

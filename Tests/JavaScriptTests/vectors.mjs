@@ -1,0 +1,76 @@
+// Reading Protocol/vectors/*.hex (format: Protocol/vectors/README.md) for the JavaScript tests.
+import { readFileSync, readdirSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { FieldKind } from '../../Sources/ArenaGame/Web/tickwire/fieldKind.js';
+import { Schema, entityType, field } from '../../Sources/ArenaGame/Web/tickwire/schema.js';
+
+/** The repository's root. */
+export const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+
+/** Protocol/vectors. */
+export const vectorsDirectory = join(root, 'Protocol', 'vectors');
+
+/**
+ * @param {string} prefix
+ * @returns {string[]} The names of the vectors starting with `prefix`, sorted.
+ */
+export function vectorNames(prefix) {
+  return readdirSync(vectorsDirectory).filter((name) => name.startsWith(prefix) && name.endsWith('.hex')).sort();
+}
+
+/**
+ * Reads one vector: its `# key: value` lines (repeatable keys collected), and its frames
+ * (split at `# frame` lines), or its single byte string.
+ * @param {string} name
+ */
+export function readVector(name) {
+  const text = readFileSync(join(vectorsDirectory, name), 'utf8');
+  /** @type {Record<string, string[]>} */
+  const keys = {};
+  /** @type {string[]} */
+  const frames = [];
+  let hex = '';
+  let sawFrameMarker = false;
+  for (const rawLine of text.split('\n')) {
+    const line = rawLine.trim();
+    if (line.startsWith('# frame')) {
+      if (sawFrameMarker || hex) frames.push(hex);
+      sawFrameMarker = true;
+      hex = '';
+      continue;
+    }
+    if (line.startsWith('#')) {
+      const match = /^#\s*([A-Za-z ]+):\s?(.*)$/.exec(line);
+      if (match) (keys[match[1].trim()] ??= []).push(match[2].trim());
+      continue;
+    }
+    hex += line.replace(/\s+/g, '');
+  }
+  frames.push(hex);
+  const toBytes = (/** @type {string} */ digits) => Uint8Array.from(digits.match(/../g) ?? [], (pair) => parseInt(pair, 16));
+  return { name, keys, frames: frames.map(toBytes), bytes: toBytes(frames.join('')) };
+}
+
+const position = FieldKind.float(-512, 512 - 1 / 64, 1 / 64);
+
+/** The vectors' schemas (PROTOCOL.md 8.1). */
+export const vectorSchemas = {
+  arena: new Schema([entityType('ship', [
+    field('x', position), field('y', position), field('heading', FieldKind.angle(10)),
+    field('health', FieldKind.integer(0, 100)), field('state', FieldKind.enumeration(8)),
+  ])]),
+  mixed: new Schema([
+    entityType('a', [field('flag', FieldKind.bool), field('score', FieldKind.integer(-1000, 1000)), field('mode', FieldKind.enumeration(3))]),
+    entityType('b', []),
+    entityType('c', [field('turn', FieldKind.angle(8)), field('wide', FieldKind.integer(-(2n ** 63n), 2n ** 63n - 1n)), field('level', FieldKind.float(0, 1, 0.1))]),
+  ]),
+};
+
+/**
+ * @param {Uint8Array} bytes
+ * @returns {string} Lower-case hex with spaces, for messages.
+ */
+export function hex(bytes) {
+  return Array.from(bytes, (byte) => byte.toString(16).padStart(2, '0')).join(' ');
+}

@@ -105,6 +105,13 @@ async def check_close_codes(report):
     await rejected("hello for one room more than --max-rooms", "unknown room", room=b"third")
     for player in fillers + [second]:
         await player.stop()
+    stranger = await join(port, fingerprint, b"main", b"stranger", token=b"not-a-token")
+    if stranger.welcome is None:
+        problems.append("a hello with an unknown resume token was refused (%r, close %s); PROTOCOL.md 5.13: it joins as a new player" % (
+            stranger.reject, stranger.ws.close_code))
+    else:
+        stranger.ws.send_binary(disconnect_message())
+        await stranger.ws.wait_closed(2)
 
     # Timeouts: no hello at all; a hello and then silence (disconnect timed out first).
     silent = await RawWebSocket.open(port)
@@ -215,13 +222,15 @@ async def check_garbage(report):
     at_limit = limit_player(sessions[21], rng, problems, figures)
     results = await asyncio.gather(*random_attacks, mixed, at_limit)
     end = now()
+    wrong = []
     for index, (sent, to_close, code, disconnect) in enumerate(results[:21]):
         kind = "random client %d" % index if index < 20 else "input + 30 garbage per tick"
-        if code != 4004 or to_close is None or to_close > 1.0 or sent <= BAD_FRAME_LIMIT:
-            problems.append("%s: %d garbage frames sent, closed %s after the first with code %s" % (
-                kind, sent, "%.2f s" % to_close if to_close is not None else "never", code))
-        if disconnect is None or disconnect[0] != 5:
-            problems.append("%s: disconnect %r, expected reason 5 (protocol error)" % (kind, disconnect))
+        if code != 4004 or to_close is None or to_close > 1.0 or sent <= BAD_FRAME_LIMIT or disconnect is None or disconnect[0] != 5:
+            wrong.append("%s: %d garbage frames sent, closed %s after the first with code %s, disconnect %r" % (
+                kind, sent, "%.2f s" % to_close if to_close is not None else "never", code, disconnect))
+    if wrong:
+        problems.append("%d of 21 garbage clients were not dropped within 1 s with disconnect reason 5 (protocol error) and 4004; %s%s" % (
+            len(wrong), "; ".join(wrong[:3]), "; …" if len(wrong) > 3 else ""))
     closes = [r[1] for r in results[:20] if r[1] is not None]
     figures["random dropped"] = "%d/20" % sum(1 for r in results[:20] if r[2] == 4004)
     figures["random drop ms max"] = max(closes) * 1000 if closes else float("inf")

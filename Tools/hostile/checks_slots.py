@@ -25,7 +25,7 @@ async def check_squatting(report):
         # The good client holds one slot: the room is full of connected players, and only then refuses.
         if len(admitted) != ROOM_CAPACITY - 1 or len(refused) != 1 or refused[0].ws.close_code != 4001:
             problems.append("round %d: %d squatters admitted, %d refused (close %s); expected %d and 1 with 4001" % (
-                round_number, len(admitted), len(refused), [s.ws.close_code for s in refused], ROOM_CAPACITY - 1))
+                round_number, len(admitted), len(refused), sorted({s.ws.close_code for s in refused}, key=str), ROOM_CAPACITY - 1))
         if with_input:
             for squatter in admitted:
                 squatter.ws.send_binary(input_message(0, 1))
@@ -34,7 +34,7 @@ async def check_squatting(report):
             squatter.ws.reset()
         reset_at = now()
         session, attempts = None, 0
-        while now() - reset_at < 35:  # bounded: past 31 s the bug is back
+        while True:  # hellos every 0.1 s for the limit and 2 s more, to tell "late" from "never"
             attempts += 1
             session = await join(server.port, fingerprint, b"main", b"real%d" % round_number)
             if session.welcome or now() - reset_at > MAXIMUM_JOIN_AFTER_SQUAT_S + 2:

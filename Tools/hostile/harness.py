@@ -10,8 +10,9 @@ import time
 from players import join
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-ARENA = os.path.join(ROOT, ".build", "debug", "arena")
-TICKWIRE = os.path.join(ROOT, ".build", "debug", "tickwire")
+# Another build (release, or an older commit's) through HOSTILE_ARENA and HOSTILE_TICKWIRE.
+ARENA = os.environ.get("HOSTILE_ARENA") or os.path.join(ROOT, ".build", "debug", "arena")
+TICKWIRE = os.environ.get("HOSTILE_TICKWIRE") or os.path.join(ROOT, ".build", "debug", "tickwire")
 PROTOCOL = os.path.join(ROOT, "Protocol", "PROTOCOL.md")
 
 # What a good client must see beside an attack, at TICK_RATE (`arena serve --tick`).

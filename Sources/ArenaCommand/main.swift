@@ -12,9 +12,16 @@ let usage = """
             start a local server and play on it in this terminal (the default)
       arena serve [--host H] [--port 7777] [--bots 6] [--tick 30] [--rooms N] [--capacity 32]
                   [--compression perframe|streaming|none] [--compression-level 6] [--state FILE]
+                  [--max-rooms 16] [--idle-room-timeout 30] [--resume-grace 30]
+                  [--hello-timeout 5] [--client-timeout 5]
             run a headless server; prints a status line every few seconds;
+            --max-rooms caps the rooms (the --rooms ones and those opened on demand by the
+            URL's path); a room opened on demand closes after --idle-room-timeout seconds
+            without players; a dropped player's place is kept --resume-grace seconds (2 s for
+            one that never sent an input); --hello-timeout and --client-timeout are the
+            seconds a connection may stay silent before its hello and while playing;
             --state saves the rooms and players to FILE every second and on exit, and on
-            start restores them from FILE if it was saved within the 30 s grace period, so
+            start restores them from FILE if it was saved within the --resume-grace period, so
             players who reconnect after a restart get their places back
       arena join ws://HOST:PORT/ROOM [--name NAME] [--lag MS] [--jitter MS] [--loss PERCENT]
                  [--script "d5 w3 space _10" --frames N [--dump]] [--record FILE]
@@ -35,7 +42,11 @@ func fail(_ message: String) -> Never {
 let serverStop = ServerStopRequest()
 
 func serve(_ arguments: [String]) throws {
-    var parsed = try CommandArguments(arguments, valueOptions: ["host", "port", "bots", "tick", "rooms", "status-interval", "capacity", "compression", "compression-level", "state"])
+    let valueOptions: Set<String> = [
+        "host", "port", "bots", "tick", "rooms", "status-interval", "capacity", "compression", "compression-level", "state",
+        "max-rooms", "idle-room-timeout", "resume-grace", "hello-timeout", "client-timeout",
+    ]
+    var parsed = try CommandArguments(arguments, valueOptions: valueOptions)
     if parsed.flag("help") { print(usage); return }
     var options = ArenaServer.Options()
     options.host = parsed.string("host") ?? options.host
@@ -54,12 +65,25 @@ func serve(_ arguments: [String]) throws {
     guard (0...9).contains(options.compressionLevel) else { fail("--compression-level must be 0...9") }
     let statusInterval = try parsed.double("status-interval", default: 5)
     options.statePath = parsed.string("state")
+    options.maximumRooms = try parsed.integer("max-rooms", default: options.maximumRooms)
+    options.idleRoomTimeout = try parsed.double("idle-room-timeout", default: options.idleRoomTimeout)
+    options.resumeGracePeriod = try parsed.double("resume-grace", default: options.resumeGracePeriod)
+    options.helloTimeout = try parsed.double("hello-timeout", default: options.helloTimeout)
+    options.clientTimeout = try parsed.double("client-timeout", default: options.clientTimeout)
     try parsed.rejectUnknown()
     if let path = options.statePath, path.isEmpty { fail("--state needs a file name") }
     guard (0...65535).contains(options.port) else { fail("--port must be 0...65535") }
     guard (1...240).contains(options.tickRate) else { fail("--tick must be 1...240 Hz") }
     guard (0...64).contains(options.bots) else { fail("--bots must be 0...64") }
     guard (1...64).contains(roomCount) else { fail("--rooms must be 1...64") }
+    guard (1...1024).contains(options.maximumRooms) else { fail("--max-rooms must be 1...1024") }
+    let durations = [
+        ("idle-room-timeout", options.idleRoomTimeout), ("resume-grace", options.resumeGracePeriod),
+        ("hello-timeout", options.helloTimeout), ("client-timeout", options.clientTimeout),
+    ]
+    for (name, seconds) in durations where !(0.05...86_400).contains(seconds) {
+        fail("--\(name) must be 0.05...86400 seconds")
+    }
     guard (1...10_000).contains(options.roomCapacity) else { fail("--capacity must be 1...10000") }
     options.rooms = ArenaServer.Options.roomNames(count: roomCount)
     options.maximumRooms = max(options.maximumRooms, roomCount)

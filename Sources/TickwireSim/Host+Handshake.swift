@@ -125,7 +125,13 @@ extension Host {
             }
             return welcome(client, in: room, compression: compression, on: connection)
         }
-        if room.isFull { room.releaseOldestHeldSlot() }
+        if room.isFull {
+            // Clients whose connections ended since the room's last tick (squatters resetting
+            // together just before this hello) are held slots already: take their ends in now,
+            // or the hello would be refused as roomFull for the rest of the tick.
+            room.receive(now: now)
+            room.releaseOldestHeldSlot()
+        }
         guard !room.isFull else {
             return reject(connection, .roomFull, "room '\(room.name)' holds its maximum of \(configuration.roomCapacity) clients")
         }

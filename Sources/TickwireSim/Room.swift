@@ -197,7 +197,14 @@ public final class Room<G: Game> {
         }
     }
 
-    private func receive(now: Timestamp) {
+    /// Takes in what every client's connection has received: frames (inputs queued, pings
+    /// answered, bad frames counted) and ends (a connection that ended without a disconnect
+    /// becomes a held slot). Each tick starts with it; a host also calls it between ticks for a
+    /// hello that finds the room full, so that connections that have already ended count as
+    /// held slots, not as connected players.
+    ///
+    /// - Parameter now: The host's clock.
+    func receive(now: Timestamp) {
         for id in clientOrder {
             guard let client = clients[id], let connection = client.connection else { continue }
             for event in connection.drain() {

@@ -77,6 +77,23 @@ struct HostHeldSlotTests {
                 "a room of connected players is full: \(String(describing: fifth.reject))")
     }
 
+    @Test("a hello that arrives with the ends of a full room's connections, before the room's tick, takes a held slot")
+    func helloBesideFreshDrops() throws {
+        let bench = RawClientBench { $0.roomCapacity = 2 }
+        let (first, firstID) = try joined(bench, playing: true)
+        let (second, secondID) = try joined(bench, playing: true)
+        let room = try #require(bench.host.room(named: ""))
+        // Both drop and a newcomer says hello at the same moment: their ends and the hello reach
+        // the host in one pass, whose handshakes run before the room's tick takes the ends in.
+        first.connection.disconnect()
+        second.connection.disconnect()
+        let newcomer = bench.join()
+        bench.run(milliseconds: 100, clients: [newcomer])
+        #expect(newcomer.reject == nil, "refused although both players had gone: \(String(describing: newcomer.reject))")
+        let newcomerID = try #require(newcomer.welcome?.clientID)
+        #expect(room.clientIDs == [secondID, newcomerID], "the newcomer takes the older held slot (\(firstID)'s)")
+    }
+
     @Test("a dropped client resumes its player within the grace period")
     func resumeStillWorks() throws {
         let bench = RawClientBench()

@@ -28,6 +28,14 @@ public final class ArenaServer {
         /// Seconds a disconnected player's place is kept for it to resume; also the oldest a
         /// state file (``statePath``) may be to be restored.
         public var resumeGracePeriod = 30.0
+        /// Seconds a room opened on demand stays open without players or held slots
+        /// (``HostConfiguration/idleRoomTimeout``); the configured ``rooms`` stay.
+        public var idleRoomTimeout = 30.0
+        /// Seconds a new connection has to send its hello (``HostConfiguration/handshakeTimeout``).
+        public var helloTimeout = 5.0
+        /// Seconds a player may stay silent (no input, no acknowledgement) before it is
+        /// disconnected as timed out (``HostConfiguration/clientTimeout``).
+        public var clientTimeout = 5.0
         /// Snapshot compression modes in order of preference (the first the client offers is
         /// used); empty sends every frame uncompressed.
         public var compressionPreference: [CompressionMode] = [.perFrame, .streaming]
@@ -100,6 +108,10 @@ public final class ArenaServer {
         configuration.maximumRooms = max(options.maximumRooms, options.rooms.count)
         configuration.roomCapacity = options.roomCapacity
         configuration.resumeGracePeriod = .milliseconds(Int64(options.resumeGracePeriod * 1000))
+        configuration.resumeGracePeriodWithoutInput = min(configuration.resumeGracePeriodWithoutInput, configuration.resumeGracePeriod)
+        configuration.idleRoomTimeout = .milliseconds(Int64(options.idleRoomTimeout * 1000))
+        configuration.handshakeTimeout = .milliseconds(Int64(options.helloTimeout * 1000))
+        configuration.clientTimeout = .milliseconds(Int64(options.clientTimeout * 1000))
         configuration.compressionPreference = options.compressionPreference
         configuration.compressionLevel = options.compressionLevel
         configuration.statsInterval = options.statsInterval > 0 ? .milliseconds(Int64(options.statsInterval * 1000)) : nil

@@ -50,7 +50,7 @@ let package = Package(
         ),
         .target(
             name: "Tickwire",
-            dependencies: ["TickwireCodec", "TickwireIO", "TickwireWebSocket", "TickwireSim"],
+            dependencies: ["TickwireZlib", "TickwireCodec", "TickwireIO", "TickwireWebSocket", "TickwireSim"],
             swiftSettings: strictSettings
         ),
 

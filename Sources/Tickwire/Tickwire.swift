@@ -3,3 +3,4 @@
 @_exported import TickwireIO
 @_exported import TickwireSim
 @_exported import TickwireWebSocket
+@_exported import TickwireZlib

@@ -95,7 +95,7 @@ public struct FieldKind: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// The bits a full value takes on the wire.
-    var bitWidth: Int { BitWriter.bitWidth(ofMaximum: maxQuantized) }
+    public var bitWidth: Int { BitWriter.bitWidth(ofMaximum: maxQuantized) }
 
     /// Whether changed values of this field may be sent as a delta from the baseline value
     /// (integers, floats and angles of 4 to 62 bits).

@@ -143,7 +143,7 @@ public struct Snapshot: Sendable {
     /// - Parameters:
     ///   - index: An index in ``indices``.
     ///   - field: A field index of the entity's type.
-    /// - Returns: The value (see ``FieldKind/dequantizeInteger(_:)``).
+    /// - Returns: The value (the quantized value mapped back into the field's range).
     public func integer(at index: Int, field: Int) -> Int64 {
         kind(at: index, field: field).dequantizeInteger(value(at: index, field: field))
     }

@@ -1,4 +1,4 @@
-/// A handle to a timer scheduled on an ``EventLoop``; pass it to ``EventLoop/cancel(_:)``.
+/// A handle to a timer scheduled on an ``EventLoop``; pass it to the loop's `cancel(_:)`.
 public struct TimerHandle: Hashable, Sendable {
     let id: UInt64
 }

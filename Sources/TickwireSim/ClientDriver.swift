@@ -4,7 +4,7 @@ import Synchronization
 /// the server's tick rate (``ClientSession/tickRate``, from the welcome), asking the app for
 /// each tick's input, and asks the app to render.
 ///
-/// The ticks keep to absolute deadlines on the session's ``TickClock`` (a ``TickLoop``), so
+/// The ticks keep to absolute deadlines on the session's ``TickClock``, so
 /// they do not drift: a late tick does not move the next one. With a `frameRate`, frames are
 /// rendered on their own schedule between ticks (render interpolates, so 60 frames over 20
 /// ticks a second look smooth); without one, the app renders after every tick.

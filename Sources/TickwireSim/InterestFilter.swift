@@ -3,7 +3,7 @@ import TickwireCodec
 /// Decides, per client, which entities of a snapshot it sees.
 ///
 /// The host prepares the filter once per tick on the room's snapshot
-/// (``prepare(_:)``), then applies it once per client due a snapshot, with the client's
+/// (`prepare(_:)`), then applies it once per client due a snapshot, with the client's
 /// own entity (if the game gave it one), and delta-encodes the result against what it sent
 /// that client before: an entity entering the view arrives as a creation, one leaving it
 /// as a destruction.

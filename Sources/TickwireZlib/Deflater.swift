@@ -3,13 +3,13 @@ import CZlib
 /// A deflate compressor over one zlib stream.
 ///
 /// Keep one `Deflater` for a connection to compress message after message with a shared
-/// history (context takeover): each ``compress(_:flush:appendingTo:)`` with ``FlushMode/sync``
+/// history (context takeover): each ``compress(_:flush:appendingTo:)-([UInt8],_,_)`` with ``FlushMode/sync``
 /// ends on a byte boundary, so the receiver can inflate every message as it arrives, and
 /// later messages may refer back to earlier ones. Call ``reset()`` to forget the history.
 ///
 /// Not thread-safe: use one deflater from one thread at a time.
 public final class Deflater {
-    /// How a call to ``Deflater/compress(_:flush:appendingTo:)`` ends its output.
+    /// How a call to ``Deflater/compress(_:flush:appendingTo:)-([UInt8],_,_)`` ends its output.
     public struct FlushMode: Hashable, Sendable {
         let rawValue: Int32
         /// Ends on a byte boundary with an empty stored block (`00 00 FF FF`), keeping the history (`Z_SYNC_FLUSH`).

@@ -39,12 +39,13 @@ struct GettingStartedArticleTests {
         host.run(until: { shouldStop })
     }
 
-    /// The article's client, compiled but not run (it connects to port 7777).
+    /// The article's client, compiled but not run (it connects to port 7777 and plays until stopped).
     static func articleClient() throws -> EntityView? {
-        let session = ClientSession(game: try Dots(), clock: MonotonicClock())
-        session.connect(over: try WebSocketClientTransportConnection(url: WebSocketURL("ws://127.0.0.1:7777/main")))
-        session.tick(input: 1)
-        let me = session.clientID.flatMap { session.render()?.entity(id: $0) }
+        var me: EntityView?
+        func draw(_ view: WorldView?) { me = view?.entities.first }
+        let url = try WebSocketURL("ws://127.0.0.1:7777/main")
+        let client = ReconnectingSession(game: try Dots(), clock: MonotonicClock()) { try WebSocketClientTransportConnection(url: url) }
+        ClientDriver(frameRate: 60).run(client, input: { _ in 1 }, render: { view in draw(view) })
         return me
     }
 
@@ -86,7 +87,7 @@ struct GettingStartedArticleTests {
         #expect(abs(seenX - serverX) <= 0.01, "the client shows \(seenX), the server has \(serverX)")
     }
 
-    @Test("the article's server and client lines over real WebSockets on 127.0.0.1: the client sees its dot")
+    @Test("the article's server, reconnecting client and driver over real WebSockets on 127.0.0.1: the client sees its dot")
     func overWebSockets() throws {
         // The article's lines with port 0 for port 7777, driven from this thread with advance().
         let listener = try WebSocketTransportServer(configuration: WebSocketServerConfiguration(host: "127.0.0.1", port: 0))
@@ -94,17 +95,21 @@ struct GettingStartedArticleTests {
         let port = try #require(listener.address?.port, "the server should report its bound port")
         let clock = MonotonicClock()
         let host = Host(game: try Dots(), listener: listener, clock: clock)
-        let session = ClientSession(game: try Dots(), clock: clock)
-        session.connect(over: try WebSocketClientTransportConnection(url: WebSocketURL("ws://127.0.0.1:\(port)/main")))
-        defer { session.leave() }
+        let url = try WebSocketURL("ws://127.0.0.1:\(port)/main")
+        let client = ReconnectingSession(game: try Dots(), clock: clock) { try WebSocketClientTransportConnection(url: url) }
+        defer { client.leave() }
+        // The article's driver, stopped once the client sees its dot (or after 10 s); the host
+        // is advanced from the same thread between ticks.
+        let driver = ClientDriver(frameRate: 60)
         let deadline = clock.now + .seconds(10)
         var me: EntityView?
-        while clock.now < deadline && me == nil {
-            host.advance()
-            session.tick(input: 1)
-            me = session.clientID.flatMap { session.render()?.entity(id: $0) }
-            clock.sleep(until: clock.now + .milliseconds(5))
-        }
+        driver.run(
+            client, until: { me != nil || clock.now >= deadline },
+            input: { _ in
+                host.advance()
+                return 1
+            },
+            render: { view in me = client.session.clientID.flatMap { view?.entity(id: $0) } })
         let dot = try #require(me, "the client did not see its dot within 10 s")
         #expect(dot.values[0] >= 50 && dot.values[0] <= 100, "the dot starts at 50 and walks right, at \(dot.values[0])")
     }

@@ -38,7 +38,7 @@ public final class WebSocketServer: Sendable {
     ///
     /// - Parameters:
     ///   - configuration: Address, limits, subprotocols, compression and hooks.
-    ///   - loop: The loop to serve on, or `nil` to start one of its own (stopped by ``shutdown(timeout:)``).
+    ///   - loop: The loop to serve on, or `nil` to start one of its own (stopped by `shutdown(timeout:)`).
     ///   - handler: Receives every event, on the loop thread; keep it quick.
     /// - Throws: ``SystemError`` when a loop of its own cannot be started.
     public convenience init(configuration: WebSocketServerConfiguration = WebSocketServerConfiguration(), loop: EventLoop? = nil,
@@ -77,7 +77,7 @@ public final class WebSocketServer: Sendable {
 
     /// The events of a server created without a handler; empty for one created with a handler.
     ///
-    /// It finishes after ``shutdown(timeout:)``.
+    /// It finishes after `shutdown(timeout:)`.
     public var events: AsyncStream<WebSocketServerEvent> {
         stream ?? AsyncStream { $0.finish() }
     }

@@ -5,7 +5,7 @@
 /// The I/O layer feeds every received chunk to ``receive(_:output:onEvent:)``, which
 /// reports whole messages and appends to `output` whatever must be written in reply
 /// (pongs, the close reply). To send, it calls ``sendText(_:output:)``,
-/// ``sendBinary(_:output:)``, ``sendPing(_:output:)`` or ``close(code:reason:output:)``,
+/// ``sendBinary(_:output:)-([UInt8],_)``, ``sendPing(_:output:)`` or ``close(code:reason:output:)``,
 /// which append frame bytes to `output`. The caller owns `output` and writes it to the
 /// socket in order.
 ///
@@ -136,7 +136,7 @@ public final class WebSocketProtocolMachine {
     ///   - bytes: The bytes read from the socket.
     ///   - output: Receives the bytes to write in reply (pongs, close reply, failing close frame).
     ///   - onEvent: Called for each event, in order, before `receive` returns. It may send
-    ///     (``sendBinary(_:output:)`` into another buffer) or ``close(code:reason:output:)``,
+    ///     (``sendBinary(_:output:)-([UInt8],_)`` into another buffer) or ``close(code:reason:output:)``,
     ///     but must not call `receive` again.
     /// - Throws: ``WebSocketError`` when the peer broke the protocol or a limit; the failing
     ///   close frame is already in `output` and the state is `closed`.

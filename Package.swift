@@ -60,13 +60,15 @@ let package = Package(
         // The demo: a terminal arena built on the public API alone.
         // Web/ holds the browser client (plain JavaScript, tested with node --test by Tools/suites/javascript).
         .target(name: "ArenaGame", dependencies: ["Tickwire", "CommandLineSupport"], exclude: ["Web"], swiftSettings: strictSettings),
-        .executableTarget(name: "ArenaCommand", dependencies: ["ArenaGame", "CommandLineSupport", "Tickwire"], swiftSettings: strictSettings),
+        .executableTarget(
+            name: "ArenaCommand", dependencies: ["ArenaGame", "CommandLineSupport", "Tickwire"], swiftSettings: strictSettings),
 
         // Tools.
         .executableTarget(
             name: "tickwire",
             dependencies: [
-                "Tickwire", "TickwireCodec", "TickwireSim", "TickwireWebSocket", "TickwireIO", "TickwireZlib", "CommandLineSupport", "ArenaGame",
+                "Tickwire", "TickwireCodec", "TickwireSim", "TickwireWebSocket", "TickwireIO", "TickwireZlib", "CommandLineSupport",
+                "ArenaGame",
             ],
             path: "Tools/tickwire",
             swiftSettings: strictSettings

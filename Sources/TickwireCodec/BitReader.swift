@@ -6,7 +6,7 @@
 struct BitReader: Sendable {
     let bytes: [UInt8]
     /// The position of the next bit to read, counted from the first bit of the input.
-    internal(set) var bitPosition: Int = 0
+    var bitPosition: Int = 0
     let endBit: Int
 
     /// Creates a reader over `bytes`.

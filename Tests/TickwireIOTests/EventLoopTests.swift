@@ -58,7 +58,9 @@ struct EventLoopTests {
         let elapsedAtFirst = Shared<UInt64>(0)
         let done = TestSignal()
         loop.execute {
-            loop.schedule(after: .milliseconds(60)) { fired.withLock { $0.append(3) }; done.signal() }
+            loop.schedule(after: .milliseconds(60)) {
+                fired.withLock { $0.append(3) }; done.signal()
+            }
             loop.schedule(after: .milliseconds(20)) {
                 elapsedAtFirst.withLock { $0 = MonotonicTime.now() - start }
                 fired.withLock { $0.append(1) }
@@ -86,8 +88,8 @@ struct EventLoopTests {
 
     @Test("SystemError names the C call and the system's message")
     func systemErrorText() {
-        let error = SystemError(call: "connect", code: ECONNREFUSED_CODE)
+        let error = SystemError(call: "connect", code: connectionRefusedCode)
         #expect(error.description.hasPrefix("connect(2) failed: "))
-        #expect(error.description.contains("errno \(ECONNREFUSED_CODE)"))
+        #expect(error.description.contains("errno \(connectionRefusedCode)"))
     }
 }

@@ -1,12 +1,13 @@
-import Synchronization
 import Dispatch
+import Synchronization
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
 
-let ECONNREFUSED_CODE: Int32 = ECONNREFUSED
+let connectionRefusedCode: Int32 = ECONNREFUSED
 
 /// A one-way signal between threads with a bounded wait, so tests never hang.
 final class TestSignal: Sendable {

@@ -14,6 +14,7 @@ public struct LinkConditions: Hashable, Sendable {
         public static let reliable = Delivery(isReliable: true)
         /// Each frame independently: loss, duplication and reordering apply (UDP-like).
         public static let unreliable = Delivery(isReliable: false)
+        /// `reliable` or `unreliable`.
         public var description: String { isReliable ? "reliable" : "unreliable" }
     }
 

@@ -26,6 +26,7 @@ public struct Timestamp: Hashable, Comparable, Sendable, CustomStringConvertible
         self.nanoseconds = Int64((seconds * 1e9).rounded())
     }
 
+    /// Whether `lhs` is earlier than `rhs`.
     public static func < (lhs: Timestamp, rhs: Timestamp) -> Bool { lhs.nanoseconds < rhs.nanoseconds }
 
     /// Returns the timestamp `duration` after `lhs`.
@@ -58,6 +59,7 @@ public struct Timestamp: Hashable, Comparable, Sendable, CustomStringConvertible
         .nanoseconds(lhs.nanoseconds - rhs.nanoseconds)
     }
 
+    /// The time in seconds, such as `1.5s`.
     public var description: String { "\(seconds)s" }
 }
 

@@ -50,6 +50,7 @@ public struct ZlibError: Error, Hashable, Sendable, CustomStringConvertible {
         }
     }
 
+    /// The error in words, naming the limit or zlib's own message.
     public var description: String {
         switch kind {
         case .initializationFailed(let code): "zlib stream initialization failed (code \(code))"

@@ -9,6 +9,7 @@ public struct ArenaScript: Hashable, Sendable {
     public struct ParseError: Error, Hashable, CustomStringConvertible {
         /// The word that could not be read.
         public let word: String
+        /// The error in words, with what a script may contain.
         public var description: String {
             "cannot read script word '\(word)': use move letters w a s d and f (fire) with an optional tick count, 'space', or _N to wait"
         }

@@ -1,0 +1,55 @@
+import CTLS
+
+/// What every TLS context and session of this library shares.
+enum TLSLibrary {
+    /// The socket BIO method (see `tickwire_bio_method_new` in CTLS): sends with `MSG_NOSIGNAL`.
+    // nonisolated(unsafe): made once by the global's thread-safe lazy initialization, never changed after.
+    nonisolated(unsafe) static let socketMethod: OpaquePointer? = tickwire_bio_method_new()
+
+    /// TLS 1.2 and 1.3 only, no renegotiation or compression, record buffers released while idle,
+    /// partial writes from a moving buffer (the channel's outbound buffer).
+    static func configureCommon(_ context: OpaquePointer) {
+        _ = tickwire_SSL_CTX_set_min_proto_version(context, TLS1_2_VERSION)
+        _ = SSL_CTX_set_options(context, tickwire_common_options())
+        _ = tickwire_SSL_CTX_set_mode(context, tickwire_channel_modes())
+    }
+}
+
+/// A client's OpenSSL context, made from a ``TLSClientConfiguration``: trust roots, verification,
+/// ALPN `http/1.1`. Immutable once made.
+package final class TLSClientContext: @unchecked Sendable {
+    // @unchecked Sendable: `context` is configured in `init` and never changed after; OpenSSL
+    // makes `SSL_new` on an unchanging `SSL_CTX` thread-safe.
+    let context: OpaquePointer
+    package let configuration: TLSClientConfiguration
+
+    /// Loads the trust roots `configuration` names.
+    ///
+    /// - Throws: ``TLSError`` (configuration) when the CA file or the system store cannot be loaded.
+    package init(configuration: TLSClientConfiguration) throws(TLSError) {
+        self.configuration = configuration
+        ERR_clear_error()
+        guard let context = SSL_CTX_new(TLS_client_method()) else {
+            throw TLSError.fromQueue(.configuration, fallback: "SSL_CTX_new failed")
+        }
+        self.context = context
+        TLSLibrary.configureCommon(context)
+        if configuration.insecureSkipVerificationForLocalTestingOnly {
+            SSL_CTX_set_verify(context, SSL_VERIFY_NONE, nil)
+        } else {
+            SSL_CTX_set_verify(context, SSL_VERIFY_PEER, nil)
+            if let caFile = configuration.caFile {
+                guard SSL_CTX_load_verify_locations(context, caFile, nil) == 1 else {
+                    throw TLSError.fromQueue(.configuration, fallback: "cannot load the CA file", file: caFile)
+                }
+            } else if SSL_CTX_set_default_verify_paths(context) != 1 {
+                throw TLSError.fromQueue(.configuration, fallback: "cannot load the system trust store")
+            }
+        }
+        guard tickwire_SSL_CTX_offer_http11(context) == 0 else {
+            throw TLSError.fromQueue(.configuration, fallback: "cannot set ALPN")
+        }
+    }
+
+    deinit { SSL_CTX_free(context) }
+}

@@ -45,7 +45,7 @@ public struct TLSError: Error, Hashable, Sendable, CustomStringConvertible {
         }
     }
 
-    init(_ category: Category, reason: String, file: String? = nil) {
+    package init(_ category: Category, reason: String, file: String? = nil) {
         kind = .failure(category, file: file)
         self.reason = reason
     }

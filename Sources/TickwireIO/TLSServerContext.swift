@@ -53,3 +53,11 @@ public final class TLSServerContext: @unchecked Sendable {
         try TLSServerContext(certificateChainFile: certificateChainFile, privateKeyFile: privateKeyFile)
     }
 }
+
+extension TLSServerContext: Hashable {
+    /// Two contexts are equal when they are the same loaded context (not merely the same file names).
+    public static func == (lhs: TLSServerContext, rhs: TLSServerContext) -> Bool { lhs === rhs }
+
+    /// Hashes the context's identity.
+    public func hash(into hasher: inout Hasher) { hasher.combine(ObjectIdentifier(self)) }
+}

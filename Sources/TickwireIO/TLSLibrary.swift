@@ -1,4 +1,5 @@
 import CTLS
+import Synchronization
 
 /// What every TLS context and session of this library shares.
 enum TLSLibrary {
@@ -52,4 +53,23 @@ package final class TLSClientContext: @unchecked Sendable {
     }
 
     deinit { SSL_CTX_free(context) }
+}
+
+extension TLSClientContext {
+    /// Contexts already made, by configuration: clients with the same configuration share one
+    /// (trust roots are loaded once, not per connection). A few configurations per process.
+    private static let cache = Mutex<[TLSClientConfiguration: TLSClientContext]>([:])
+
+    /// The context for `configuration`, made on first use and shared after.
+    ///
+    /// - Throws: ``TLSError`` (configuration) when the trust roots cannot be loaded (not cached).
+    package static func shared(for configuration: TLSClientConfiguration) throws(TLSError) -> TLSClientContext {
+        if let context = cache.withLock({ $0[configuration] }) { return context }
+        let context = try TLSClientContext(configuration: configuration)
+        return cache.withLock { cache in
+            if let existing = cache[configuration] { return existing }
+            cache[configuration] = context
+            return context
+        }
+    }
 }

@@ -9,7 +9,7 @@ extension ClientCore {
             if let tlsContext {
                 context = tlsContext
             } else {
-                context = try TLSClientContext(configuration: configuration.tls)
+                context = try TLSClientContext.shared(for: configuration.tls)
                 tlsContext = context
             }
             return try TLSSession.client(context: context, descriptor: socket.descriptor, host: url.host)

@@ -217,6 +217,41 @@ struct TLSTests {
         #expect(throws: TLSError.self) { try plain.reloadCertificates() }
     }
 
+    @Test("one loop serves a TLS port and a plain port at once (two servers)")
+    func tlsAndPlainOnOneLoop() throws {
+        let certificates = try TestCertificates.get()
+        let loop = try EventLoop()
+        try loop.start()
+        defer { loop.stop() }
+        let recorder = Recorder<Seen>()
+        let echo: @Sendable (WebSocketServerEvent) -> Void = { event in
+            recorder.push(.server(event))
+            if case .message(let connection, let message) = event { connection.send(message) }
+        }
+        var secure = WebSocketServerConfiguration()
+        secure.tls = try TLSServerContext(certificateChainFile: certificates.server.chain, privateKeyFile: certificates.server.key)
+        let tlsServer = try WebSocketServer(configuration: secure, loop: loop, handler: echo)
+        let plainServer = try WebSocketServer(configuration: WebSocketServerConfiguration(), loop: loop, handler: echo)
+        let tlsPort = try tlsServer.start().port
+        let plainPort = try plainServer.start().port
+        defer {
+            tlsServer.shutdown(timeout: .seconds(1))
+            plainServer.shutdown(timeout: .seconds(1))
+        }
+        let tlsClient = try makeTLSClient(port: tlsPort, recorder: recorder)
+        let plainClient = try makeClient(port: plainPort, recorder: recorder)
+        defer {
+            tlsClient.shutdown()
+            plainClient.shutdown()
+        }
+        tlsClient.connect()
+        plainClient.connect()
+        #expect(recorder.wait(seconds: 5) { $0.filter { $0.clientState == .open }.count == 2 }, "both clients should open")
+        tlsClient.send(text: "secure")
+        plainClient.send(text: "plain")
+        #expect(recorder.wait(seconds: 5) { Set($0.compactMap(\.clientMessage)) == [.text("secure"), .text("plain")] })
+    }
+
     @Test("a missing certificate file and a key that does not match are typed errors naming the file")
     func badFiles() throws {
         let certificates = try TestCertificates.get()

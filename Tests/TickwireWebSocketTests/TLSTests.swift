@@ -265,3 +265,37 @@ struct TLSTests {
         #expect(mismatched?.reason.contains("values mismatch") == true, "\(String(describing: mismatched))")
     }
 }
+
+/// `openssl s_client` against our TLS server, for what our own client cannot be made to do.
+@Suite("wss:// protocol versions and ALPN (openssl s_client)")
+struct TLSVersionTests {
+    /// Runs `openssl s_client` with `arguments` against 127.0.0.1:`port` and returns its output.
+    func sClient(port: Int, _ arguments: [String]) throws -> String {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["openssl", "s_client", "-connect", "127.0.0.1:\(port)"] + arguments
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = output
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return String(decoding: data, as: UTF8.self)
+    }
+
+    @Test("TLS 1.2 and 1.3 are served with ALPN http/1.1; TLS 1.1 is refused", arguments: ["-tls1_2", "-tls1_3", "-tls1_1"])
+    func versions(version: String) throws {
+        let certificates = try TestCertificates.get()
+        let recorder = Recorder<Seen>()
+        let (server, port) = try startTLSEchoServer(certificates.server, recorder: recorder)
+        defer { server.shutdown(timeout: .seconds(1)) }
+        let output = try sClient(port: port, [version, "-CAfile", certificates.caFile, "-alpn", "http/1.1"])
+        if version == "-tls1_1" {
+            #expect(output.contains("alert protocol version") && output.contains("No ALPN negotiated"), "TLS 1.1 should be refused:\n\(output)")
+        } else {
+            #expect(output.contains("ALPN protocol: http/1.1") && output.contains("Verify return code: 0 (ok)"),
+                    "\(version) should complete with ALPN http/1.1:\n\(output)")
+        }
+    }
+}

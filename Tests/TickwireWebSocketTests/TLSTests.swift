@@ -109,6 +109,9 @@ struct TLSTests {
             #expect(tlsError.reason.contains("certificate verify failed") && tlsError.reason.contains(words), "\(tlsError)")
             #expect(client.lastTLSError == tlsError)
         }
+        let frame = closedFrame(recorder.all)
+        #expect(frame?.code == .tlsHandshakeFailure && frame?.reason.contains(words) == true,
+                "the client should close with 1015 and OpenSSL's reason, closed with \(String(describing: frame))")
         #expect(server.connectionCount == 0 || recorder.wait(seconds: 2) { _ in server.connectionCount == 0 },
                 "the server should drop the refused connection")
     }

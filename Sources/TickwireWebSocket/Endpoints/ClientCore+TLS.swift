@@ -17,9 +17,11 @@ extension ClientCore {
     }
 
     /// A `wss://` attempt failed in TLS: the client records the typed error, then the attempt
-    /// ends like any other (1006 with OpenSSL's reason; reconnection per the policy).
+    /// ends like any other, with OpenSSL's reason: 1015 (TLS handshake failure) when the
+    /// handshake or the certificate failed, else 1006; reconnection per the policy.
     func failTLS(_ error: TLSError) {
         callbacks.tlsFailed(error)
-        fail("\(error)")
+        let isHandshake = error.category == .handshake || error.category == .verification
+        fail("\(error)", code: isHandshake ? .tlsHandshakeFailure : .abnormalClosure)
     }
 }

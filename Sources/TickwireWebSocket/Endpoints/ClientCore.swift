@@ -201,10 +201,10 @@ final class ClientCore {
 
     // MARK: Losing and reconnecting
 
-    /// A connect or handshake attempt failed.
-    func fail(_ reason: String) {
+    /// A connect or handshake attempt failed (1006, or 1015 for a failed TLS handshake).
+    func fail(_ reason: String, code: WebSocketCloseCode = .abnormalClosure) {
         dropAttempt()
-        let frame = WebSocketCloseFrame(code: .abnormalClosure, reason: reason)
+        let frame = WebSocketCloseFrame(code: code, reason: reason)
         callbacks.publish(.disconnected(frame))
         afterDisconnect(frame)
     }

@@ -24,6 +24,11 @@ static inline long tickwire_channel_modes(void) {
     return SSL_MODE_RELEASE_BUFFERS | SSL_MODE_ENABLE_PARTIAL_WRITE | SSL_MODE_ACCEPT_MOVING_WRITE_BUFFER;
 }
 
+/// SSL_CTX_set_read_ahead is a macro: read as many records as the socket holds at once.
+static inline void tickwire_SSL_CTX_set_read_ahead(SSL_CTX *ctx, int yes) {
+    SSL_CTX_set_read_ahead(ctx, yes);
+}
+
 /// SSL_CTX_set_min_proto_version is a macro.
 static inline int tickwire_SSL_CTX_set_min_proto_version(SSL_CTX *ctx, int version) {
     return (int)SSL_CTX_set_min_proto_version(ctx, version);

@@ -49,14 +49,21 @@ extension TCPChannel {
     }
 
     /// `send(2)` or `SSL_write`: how many bytes were taken, `nil` when none could be.
+    ///
+    /// `SSL_write` with partial writes returns after each record; it is called again until the
+    /// socket takes no more, so a large write costs one call here as a plain `send` does.
     func transportWrite(from bytes: UnsafeRawBufferPointer) throws(SystemError) -> Int? {
         guard let tls else { return try socket.write(from: bytes) }
+        var taken = 0
         do {
-            return try tls.write(from: bytes)
+            while taken < bytes.count, let count = try tls.write(from: UnsafeRawBufferPointer(rebasing: bytes[taken...])) {
+                taken += count
+            }
         } catch {
             tlsFailure = error
             throw SystemError(call: "SSL_write", code: EPROTO)
         }
+        return taken > 0 ? taken : nil
     }
 
     /// `sendmsg(2)` of two buffers, or two `SSL_write`s (the second only when the first was taken whole).

@@ -158,7 +158,7 @@ package final class TCPChannel: EventLoopHandler {
                     return
                 }
                 onRead(UnsafeRawBufferPointer(rebasing: buffer[0..<count]))
-                if count < length { return }  // the socket is drained
+                if count < length && tls == nil { return }  // the socket is drained (TLS reads return one record at most)
             } catch {
                 close(error: error)
                 return

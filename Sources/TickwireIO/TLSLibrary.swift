@@ -7,12 +7,19 @@ enum TLSLibrary {
     // nonisolated(unsafe): made once by the global's thread-safe lazy initialization, never changed after.
     nonisolated(unsafe) static let socketMethod: OpaquePointer? = tickwire_bio_method_new()
 
+    /// How many bytes one read from the socket may bring into OpenSSL's buffer (read-ahead).
+    static let readAheadBytes = 4 * (16 * 1024 + 512)
+
     /// TLS 1.2 and 1.3 only, no renegotiation or compression, record buffers released while idle,
     /// partial writes from a moving buffer (the channel's outbound buffer).
     static func configureCommon(_ context: OpaquePointer) {
         _ = tickwire_SSL_CTX_set_min_proto_version(context, TLS1_2_VERSION)
         _ = SSL_CTX_set_options(context, tickwire_common_options())
         _ = tickwire_SSL_CTX_set_mode(context, tickwire_channel_modes())
+        // Read ahead into a buffer of up to four full records: one `recv` for a 64 KiB message
+        // rather than two per 16 KiB record (header, then body). The buffer is released while idle.
+        tickwire_SSL_CTX_set_read_ahead(context, 1)
+        SSL_CTX_set_default_read_buffer_len(context, readAheadBytes)
     }
 }
 

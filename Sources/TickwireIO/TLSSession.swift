@@ -135,8 +135,9 @@ package final class TLSSession {
         }
     }
 
-    /// Decrypted bytes OpenSSL holds that a read would return without touching the socket.
-    package var hasPendingBytes: Bool { SSL_pending(ssl) > 0 }
+    /// Bytes OpenSSL holds (decrypted, or read ahead and not yet decrypted) that no readiness
+    /// event will announce: a read would return them without touching the socket.
+    package var hasPendingBytes: Bool { SSL_has_pending(ssl) == 1 }
 
     /// Sends `close_notify` (once; a failure is ignored, the socket is about to close).
     package func shutdown() {

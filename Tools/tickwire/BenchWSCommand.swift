@@ -28,6 +28,7 @@ import Darwin
 /// measured again, up to twice `--rounds` extra rounds per case; each case reports how many
 /// rounds were dropped and the most steal in a round it kept.
 /// `--sizes`, `--connections` and `--in-flight` narrow the cases to a subset, for profiling one.
+/// `--tls` runs ``BenchWSTLSCommand`` instead: the `wss://` comparison.
 enum BenchWSCommand {
     static let sizes = [64, 1024, 64 * 1024]
     static let connectionCounts = [1, 100]

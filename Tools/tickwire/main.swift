@@ -14,10 +14,11 @@ let usage = """
     commands:
       bench codec [--json] [--runs N] [--scene NAME] [--no-json]
                                codec benchmark: JSON vs binary vs delta vs zlib, three scenes
-      bench ws [--json] [--seconds S] [--rounds R] [--idle N] [--no-python]
+      bench ws [--json] [--seconds S] [--rounds R] [--idle N] [--no-python] [--tls]
                                WebSocket echo benchmark vs Python websockets and plain TCP;
                                memory per idle connection; --sizes 64,1024,65536 --connections 1,100
-                               --in-flight 1,16 run a subset of the cases (for profiling)
+                               --in-flight 1,16 run a subset of the cases (for profiling); --tls: our wss echo
+                               vs Python websockets+ssl and our ws echo, and memory per idle TLS connection
       bench sim [--json]       host cost per client per tick, 10/100/1000 clients, with and without interest
       bench all [--json]       every benchmark this build has (codec, ws, sim), one JSON document
       echo [--port P] [--host H] [--tcp] [--no-compression] [--tls-cert CHAIN.pem --tls-key KEY.pem]

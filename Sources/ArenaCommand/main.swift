@@ -39,9 +39,12 @@ func fail(_ message: String) -> Never {
 let serverStop = ServerStopRequest()
 
 func serve(_ arguments: [String]) throws {
-    var parsed = try CommandArguments(arguments, valueOptions: [
-        "host", "port", "bots", "tick", "rooms", "status-interval", "capacity", "compression", "compression-level", "state", "tls-cert", "tls-key",
-    ])
+    var parsed = try CommandArguments(
+        arguments,
+        valueOptions: [
+            "host", "port", "bots", "tick", "rooms", "status-interval", "capacity", "compression", "compression-level", "state", "tls-cert",
+            "tls-key",
+        ])
     if parsed.flag("help") { print(usage); return }
     var options = ArenaServer.Options()
     options.host = parsed.string("host") ?? options.host
@@ -63,7 +66,9 @@ func serve(_ arguments: [String]) throws {
     let certificateFile = parsed.string("tls-cert"), keyFile = parsed.string("tls-key")
     try parsed.rejectUnknown()
     if let certificateFile, let keyFile {
-        do { options.tls = try TLSServerContext(certificateChainFile: certificateFile, privateKeyFile: keyFile) } catch { fail(error.description) }
+        do { options.tls = try TLSServerContext(certificateChainFile: certificateFile, privateKeyFile: keyFile) } catch {
+            fail(error.description)
+        }
     } else if certificateFile != nil || keyFile != nil {
         fail("--tls-cert and --tls-key go together")
     }
@@ -80,7 +85,9 @@ func serve(_ arguments: [String]) throws {
         signal(signalNumber) { _ in serverStop.requestStop() }
     }
     let scheme = options.tls == nil ? "ws" : "wss"
-    print("arena server on \(scheme)://\(options.host):\(server.port)/ — rooms \(options.rooms.joined(separator: ", ")), \(options.bots) bots per room, \(options.tickRate) Hz")
+    print(
+        "arena server on \(scheme)://\(options.host):\(server.port)/ — rooms \(options.rooms.joined(separator: ", ")), \(options.bots) bots per room, \(options.tickRate) Hz"
+    )
     print("join with: swift run arena join \(scheme)://\(options.host == "0.0.0.0" ? "HOST" : options.host):\(server.port)/main --name YOU")
     let reload = options.tls.map { _ in reloadCertificatesOnHangup(server) }
     defer { reload?.cancel() }
@@ -89,7 +96,9 @@ func serve(_ arguments: [String]) throws {
         case .none:
             print("state: \(path) does not exist yet; starting fresh, saving every \(decimalText(options.stateSaveInterval, places: 1)) s")
         case .restored(let rooms, let clients, let age):
-            print("state: restored \(rooms) room\(rooms == 1 ? "" : "s") and \(clients) resumable client\(clients == 1 ? "" : "s") from \(path), saved \(decimalText(age, places: 1)) s ago")
+            print(
+                "state: restored \(rooms) room\(rooms == 1 ? "" : "s") and \(clients) resumable client\(clients == 1 ? "" : "s") from \(path), saved \(decimalText(age, places: 1)) s ago"
+            )
         case .refused(let error):
             StandardError.write("arena: not restoring the state in \(path): \(error); starting fresh\n")
         }
@@ -186,11 +195,15 @@ func playLocally(_ arguments: [String]) throws {
     }
     // Check for a terminal before starting anything, so a pipe gets a clear message.
     guard isatty(STDIN_FILENO) == 1, isatty(STDOUT_FILENO) == 1 else {
-        fail("the arena needs a terminal (standard input and output are not one); for headless play use `arena serve` and `arena join … --script … --dump`")
+        fail(
+            "the arena needs a terminal (standard input and output are not one); for headless play use `arena serve` and `arena join … --script … --dump`"
+        )
     }
     let port = startBackgroundServer(serverOptions)
     var clientOptions = try makeClientOptions(url: "ws://127.0.0.1:\(port)/main", parsed: &parsed)
-    if clientOptions.name == "player" { clientOptions.name = ProcessInfo.processInfo.environment["USER"].map { String($0.prefix(10)) } ?? "you" }
+    if clientOptions.name == "player" {
+        clientOptions.name = ProcessInfo.processInfo.environment["USER"].map { String($0.prefix(10)) } ?? "you"
+    }
     try parsed.rejectUnknown()
     let client = ArenaClient(options: clientOptions)
     let notice = "second player: swift run arena join ws://127.0.0.1:\(port)/main --name NAME"

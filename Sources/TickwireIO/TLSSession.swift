@@ -1,7 +1,8 @@
+import CTLS
+
 #if canImport(Glibc)
 import Glibc
 #endif
-import CTLS
 
 /// One TLS connection (an OpenSSL `SSL`) over a non-blocking socket: the handshake, then
 /// reads and writes of plain bytes, each of which says when it must wait for the socket.
@@ -67,7 +68,8 @@ package final class TLSSession {
             }
         }
         if !context.configuration.insecureSkipVerificationForLocalTestingOnly {
-            let accepted = isAddress
+            let accepted =
+                isAddress
                 ? X509_VERIFY_PARAM_set1_ip_asc(SSL_get0_param(ssl), name) == 1
                 : SSL_set1_host(ssl, name) == 1
             guard accepted else { throw TLSError.fromQueue(.configuration, fallback: "cannot check the certificate for '\(name)'") }
@@ -162,9 +164,10 @@ package final class TLSSession {
     private func failure(code: Int32, stage: TLSError.Category) -> TLSError {
         if code == SSL_ERROR_SYSCALL {
             let systemError = errno
-            let reason = TLSError.drainQueue(fallback: systemError == 0
-                ? "the connection closed without close_notify"
-                : SystemError(call: "recv/send", code: systemError).message)
+            let reason = TLSError.drainQueue(
+                fallback: systemError == 0
+                    ? "the connection closed without close_notify"
+                    : SystemError(call: "recv/send", code: systemError).message)
             return TLSError(stage, reason: reason)
         }
         let verifyResult = SSL_get_verify_result(ssl)

@@ -29,17 +29,21 @@ struct TLSChannelTests {
             let state = ChannelPair()
             pair.value = state
             guard let address = SocketAddress(numericHost: "127.0.0.1", port: 0),
-                  let listener = try? Listener(address: address, loop: loop, onAccept: { socket, peer in
-                      guard let tls = try? TLSSession.server(context: serverContext, descriptor: socket.descriptor),
-                            let channel = try? TCPChannel(socket: socket, peer: peer, loop: loop, tls: tls) else { return }
-                      channel.isReadPaused = true  // a peer that does not read
-                      channel.onRead = { bytes in state.received.append(contentsOf: bytes) }
-                      state.server = channel
-                  }) else { return false }
+                let listener = try? Listener(
+                    address: address, loop: loop,
+                    onAccept: { socket, peer in
+                        guard let tls = try? TLSSession.server(context: serverContext, descriptor: socket.descriptor),
+                            let channel = try? TCPChannel(socket: socket, peer: peer, loop: loop, tls: tls)
+                        else { return }
+                        channel.isReadPaused = true  // a peer that does not read
+                        channel.onRead = { bytes in state.received.append(contentsOf: bytes) }
+                        state.server = channel
+                    })
+            else { return false }
             state.listener = listener
             guard let socket = try? Socket(family: .ipv4), let isConnected = try? socket.connect(to: listener.address),
-                  let tls = try? TLSSession.client(context: clientContext, descriptor: socket.descriptor, host: "127.0.0.1"),
-                  let client = try? TCPChannel(socket: socket, peer: listener.address, loop: loop, isConnecting: !isConnected, tls: tls)
+                let tls = try? TLSSession.client(context: clientContext, descriptor: socket.descriptor, host: "127.0.0.1"),
+                let client = try? TCPChannel(socket: socket, peer: listener.address, loop: loop, isConnecting: !isConnected, tls: tls)
             else { return false }
             if !isConnected { client.onConnect = { _ in } }
             client.onWritable = { state.writableEvents += 1 }
@@ -58,7 +62,9 @@ struct TLSChannelTests {
             if isPaused && buffered > 0 && buffered < payload.count { break }
             _ = loop.runAndWait { () -> Void in }
         }
-        #expect(buffered > 0 && buffered < payload.count, "with the reader paused, part of the 8 MiB should wait in the writer (\(buffered) bytes)")
+        #expect(
+            buffered > 0 && buffered < payload.count,
+            "with the reader paused, part of the 8 MiB should wait in the writer (\(buffered) bytes)")
         #expect(loop.runAndWait { pair.value?.received.count } == 0, "a paused reader reads nothing")
 
         _ = loop.runAndWait { pair.value?.server?.isReadPaused = false }

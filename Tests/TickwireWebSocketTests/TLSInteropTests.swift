@@ -1,17 +1,21 @@
 import Foundation
 import Testing
 import TickwireCodec
+
 @testable import TickwireWebSocket
 
 /// wss:// against Python `websockets` over `ssl`, both ways, and a Python peer that cuts the
 /// connection mid-record. Needs `TICKWIRE_PYTHON` like ``InteropTests``.
-@Suite("wss:// interop with Python websockets over ssl",
-       .serialized,
-       .enabled(if: InteropPeer.python != nil,
-                "needs TICKWIRE_PYTHON, a Python with the websockets package (Tools/test sets it up)"))
+@Suite(
+    "wss:// interop with Python websockets over ssl",
+    .serialized,
+    .enabled(
+        if: InteropPeer.python != nil,
+        "needs TICKWIRE_PYTHON, a Python with the websockets package (Tools/test sets it up)"))
 struct TLSInteropTests {
-    @Test("Python's client passes its whole script (0 B to 16 MiB, fragments, pings, close codes) against our wss server",
-          arguments: [false, true])
+    @Test(
+        "Python's client passes its whole script (0 B to 16 MiB, fragments, pings, close codes) against our wss server",
+        arguments: [false, true])
     func theirClientOurServer(compression: Bool) throws {
         let certificates = try TestCertificates.get()
         var configuration = WebSocketServerConfiguration()
@@ -21,10 +25,14 @@ struct TLSInteropTests {
         let recorder = Recorder<Seen>()
         let (server, port) = try startTLSEchoServer(certificates.server, configuration: configuration, recorder: recorder)
         defer { server.shutdown(timeout: .seconds(1)) }
-        let peer = try InteropPeer(["client", "wss://localhost:\(port)/", "--ca", certificates.caFile] + (compression ? [] : ["--no-compression"]))
+        let peer = try InteropPeer(
+            ["client", "wss://localhost:\(port)/", "--ca", certificates.caFile] + (compression ? [] : ["--no-compression"]))
         let status = peer.waitForExit(timeout: 120)
         let checks = peer.output.split(separator: "\n").filter { $0.hasPrefix("ok:") || $0.hasPrefix("FAIL") }
-        #expect(status == 0, "peer.py client over wss should pass every check; exit status \(status.map(String.init) ?? "none (timed out)"); its last output:\n\(peer.output.suffix(600))")
+        #expect(
+            status == 0,
+            "peer.py client over wss should pass every check; exit status \(status.map(String.init) ?? "none (timed out)"); its last output:\n\(peer.output.suffix(600))"
+        )
         #expect(checks.contains { $0.contains("binary of 16777216 bytes") }, "the 16 MiB message should have made the round trip")
     }
 

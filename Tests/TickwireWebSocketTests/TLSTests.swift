@@ -1,19 +1,24 @@
 import Foundation
-import TickwireCodec
 import Testing
+import TickwireCodec
+
 @testable import TickwireWebSocket
 
 /// A TLS echo server with `pair`'s certificate that records what it sees.
-func startTLSEchoServer(_ pair: TestCertificates.Pair, configuration: WebSocketServerConfiguration = WebSocketServerConfiguration(),
-                        recorder: Recorder<Seen>) throws -> (WebSocketServer, Int) {
+func startTLSEchoServer(
+    _ pair: TestCertificates.Pair, configuration: WebSocketServerConfiguration = WebSocketServerConfiguration(),
+    recorder: Recorder<Seen>
+) throws -> (WebSocketServer, Int) {
     var configuration = configuration
     configuration.tls = try TLSServerContext(certificateChainFile: pair.chain, privateKeyFile: pair.key)
     return try startEchoServer(configuration, recorder: recorder)
 }
 
 /// A `wss://` client on `host:port` trusting the test CA (unless `tls` says otherwise), without reconnection.
-func makeTLSClient(host: String = "127.0.0.1", port: Int, tls: TLSClientConfiguration? = nil, compressed: Bool = false,
-                   recorder: Recorder<Seen>) throws -> WebSocketClient {
+func makeTLSClient(
+    host: String = "127.0.0.1", port: Int, tls: TLSClientConfiguration? = nil, compressed: Bool = false,
+    recorder: Recorder<Seen>
+) throws -> WebSocketClient {
     var configuration = WebSocketClientConfiguration()
     configuration.reconnect = .disabled
     configuration.tls = try tls ?? TLSClientConfiguration(caFile: TestCertificates.get().caFile)
@@ -84,8 +89,9 @@ struct TLSTests {
         await server.shutdown(timeout: .seconds(1))
     }
 
-    @Test("a certificate the client does not trust, an expired one and one for another host are refused with OpenSSL's reason",
-          arguments: ["unknown CA", "expired", "other host"])
+    @Test(
+        "a certificate the client does not trust, an expired one and one for another host are refused with OpenSSL's reason",
+        arguments: ["unknown CA", "expired", "other host"])
     func refusedCertificates(fault: String) async throws {
         let certificates = try TestCertificates.get()
         let recorder = Recorder<Seen>()
@@ -110,10 +116,12 @@ struct TLSTests {
             #expect(client.lastTLSError == tlsError)
         }
         let frame = closedFrame(recorder.all)
-        #expect(frame?.code == .tlsHandshakeFailure && frame?.reason.contains(words) == true,
-                "the client should close with 1015 and OpenSSL's reason, closed with \(String(describing: frame))")
-        #expect(server.connectionCount == 0 || recorder.wait(seconds: 2) { _ in server.connectionCount == 0 },
-                "the server should drop the refused connection")
+        #expect(
+            frame?.code == .tlsHandshakeFailure && frame?.reason.contains(words) == true,
+            "the client should close with 1015 and OpenSSL's reason, closed with \(String(describing: frame))")
+        #expect(
+            server.connectionCount == 0 || recorder.wait(seconds: 2) { _ in server.connectionCount == 0 },
+            "the server should drop the refused connection")
     }
 
     @Test("the loudly named option connects to a self-signed server without checking it")
@@ -295,10 +303,12 @@ struct TLSVersionTests {
         defer { server.shutdown(timeout: .seconds(1)) }
         let output = try sClient(port: port, [version, "-CAfile", certificates.caFile, "-alpn", "http/1.1"])
         if version == "-tls1_1" {
-            #expect(output.contains("alert protocol version") && output.contains("No ALPN negotiated"), "TLS 1.1 should be refused:\n\(output)")
+            #expect(
+                output.contains("alert protocol version") && output.contains("No ALPN negotiated"), "TLS 1.1 should be refused:\n\(output)")
         } else {
-            #expect(output.contains("ALPN protocol: http/1.1") && output.contains("Verify return code: 0 (ok)"),
-                    "\(version) should complete with ALPN http/1.1:\n\(output)")
+            #expect(
+                output.contains("ALPN protocol: http/1.1") && output.contains("Verify return code: 0 (ok)"),
+                "\(version) should complete with ALPN http/1.1:\n\(output)")
         }
     }
 }

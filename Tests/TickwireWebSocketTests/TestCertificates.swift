@@ -51,14 +51,23 @@ struct TestCertificates: Sendable {
         for name in ["server", "other"] {
             let commonName = name == "server" ? "localhost" : "other.example"
             try run(["req", "-new"] + key + ["-keyout", "\(name).key", "-out", "\(name).csr", "-subj", "/CN=\(commonName)"], in: folder)
-            try run(["x509", "-req", "-in", "\(name).csr", "-CA", "ca.pem", "-CAkey", "ca.key", "-set_serial", name == "server" ? "2" : "3",
-                     "-out", "\(name).pem", "-days", "2", "-extfile", "\(name).ext"], in: folder)
+            try run(
+                [
+                    "x509", "-req", "-in", "\(name).csr", "-CA", "ca.pem", "-CAkey", "ca.key", "-set_serial", name == "server" ? "2" : "3",
+                    "-out", "\(name).pem", "-days", "2", "-extfile", "\(name).ext",
+                ], in: folder)
         }
         // OpenSSL 3.0's x509 cannot set a start date in the past; `openssl ca` can.
-        try run(["ca", "-batch", "-config", "ca.cnf", "-cert", "ca.pem", "-keyfile", "ca.key", "-in", "server.csr", "-out", "expired.pem",
-                 "-startdate", "20200101000000Z", "-enddate", "20200102000000Z", "-extfile", "server.ext", "-notext"], in: folder)
-        try run(["req", "-x509"] + key + ["-keyout", "self.key", "-out", "self.pem", "-days", "2", "-subj", "/CN=localhost",
-                 "-addext", "subjectAltName=DNS:localhost,IP:127.0.0.1"], in: folder)
+        try run(
+            [
+                "ca", "-batch", "-config", "ca.cnf", "-cert", "ca.pem", "-keyfile", "ca.key", "-in", "server.csr", "-out", "expired.pem",
+                "-startdate", "20200101000000Z", "-enddate", "20200102000000Z", "-extfile", "server.ext", "-notext",
+            ], in: folder)
+        try run(
+            ["req", "-x509"] + key + [
+                "-keyout", "self.key", "-out", "self.pem", "-days", "2", "-subj", "/CN=localhost",
+                "-addext", "subjectAltName=DNS:localhost,IP:127.0.0.1",
+            ], in: folder)
         return TestCertificates(folder: folder)
     }
 

@@ -1,6 +1,7 @@
-import TickwireWebSocket
 import TickwireIO
+import TickwireWebSocket
 import TickwireZlib
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -233,7 +234,8 @@ final class BenchLoadClient {
         let readTime = MonotonicTime.now()
         for event in events {
             guard Int(event.descriptor) < connectionsByDescriptor.count,
-                  let connection = connectionsByDescriptor[Int(event.descriptor)] else { continue }
+                let connection = connectionsByDescriptor[Int(event.descriptor)]
+            else { continue }
             if event.isReadable || event.isHangup { receive(on: connection, at: readTime) }
             if connection.pendingFrames > 0 { flush(connection) }
             watchWrites(of: connection)
@@ -342,7 +344,7 @@ final class BenchLoadClient {
             let count: Int
             if let session = connection.tls {
                 do {
-                    count = try session.read(into: UnsafeMutableRawBufferPointer(rebasing: buffer[offset ..< buffer.count - 64])) ?? -1
+                    count = try session.read(into: UnsafeMutableRawBufferPointer(rebasing: buffer[offset..<buffer.count - 64])) ?? -1
                     if count < 0 { errno = EAGAIN }
                 } catch {
                     count = -1
@@ -372,7 +374,7 @@ final class BenchLoadClient {
             }
             return
         }
-        readBuffer.withUnsafeBufferPointer { parse($0[offset ..< offset + count], on: connection, at: time) }
+        readBuffer.withUnsafeBufferPointer { parse($0[offset..<offset + count], on: connection, at: time) }
         // Decrypted bytes OpenSSL holds announce no readiness: read them now.
         if let session = connection.tls, session.hasPendingBytes, failure == nil { receive(on: connection, at: time) }
     }
@@ -402,7 +404,8 @@ final class BenchLoadClient {
             connection.headerCount += 1
             index += 1
             guard connection.headerCount >= 2,
-                  connection.headerCount == Self.headerLength(second: connection.header[1]) else { continue }
+                connection.headerCount == Self.headerLength(second: connection.header[1])
+            else { continue }
             let length = Self.payloadLength(second: connection.header[1]) { connection.header[2 + $0] }
             connection.headerCount = 0
             beginFrame(first: connection.header[0], length: length, on: connection, at: time)
@@ -451,7 +454,8 @@ final class BenchLoadClient {
 
     // MARK: - Connections
 
-    private static func openConnection(port: Int, wire: BenchWire, capacity: Int, tls: TLSClientContext?) throws(BenchFailure) -> Connection {
+    private static func openConnection(port: Int, wire: BenchWire, capacity: Int, tls: TLSClientContext?) throws(BenchFailure) -> Connection
+    {
         #if canImport(Glibc)
         let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         #else
@@ -467,7 +471,9 @@ final class BenchLoadClient {
         address.sin_port = in_port_t(UInt16(port).bigEndian)
         address.sin_addr.s_addr = UInt32(0x7F00_0001).bigEndian
         let status = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                Glibc.connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
         }
         guard status == 0 else { throw BenchFailure(description: "connect to 127.0.0.1:\(port) failed, errno \(errno)") }
         var one: Int32 = 1
@@ -495,13 +501,15 @@ final class BenchLoadClient {
     /// consumed with it); blocking, bounded by the socket's 5 s timeouts.
     private static func handshake(on connection: Connection, port: Int, offersCompression: Bool) throws(BenchFailure) {
         let descriptor = connection.descriptor
-        var request = "GET / HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+        var request =
+            "GET / HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
             + "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n"
         if offersCompression { request += "Sec-WebSocket-Extensions: permessage-deflate; client_max_window_bits\r\n" }
         request += "\r\n"
         let bytes = Array(request.utf8)
         let sent = bytes.withUnsafeBytes { raw in
-            connection.tls.map { (try? $0.write(from: raw)).flatMap { $0 } ?? -1 } ?? send(descriptor, raw.baseAddress, raw.count, Int32(MSG_NOSIGNAL))
+            connection.tls.map { (try? $0.write(from: raw)).flatMap { $0 } ?? -1 }
+                ?? send(descriptor, raw.baseAddress, raw.count, Int32(MSG_NOSIGNAL))
         }
         guard sent == bytes.count else { throw BenchFailure(description: "sending the upgrade request failed, errno \(errno)") }
         var head: [UInt8] = []

@@ -1,6 +1,7 @@
 import CommandLineSupport
-import TickwireIO
 import Foundation
+import TickwireIO
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -52,7 +53,9 @@ enum BenchWSCommand {
         guard seconds > 0 && seconds <= 60 else { throw CommandArguments.UsageError(description: "--seconds wants 0...60") }
         guard (1...20).contains(roundCount) else { throw CommandArguments.UsageError(description: "--rounds wants 1...20") }
         guard (10...5000).contains(idleCount) else { throw CommandArguments.UsageError(description: "--idle wants 10...5000") }
-        guard (0...100).contains(maximumStealPercent) else { throw CommandArguments.UsageError(description: "--max-steal wants 0...100 (percent)") }
+        guard (0...100).contains(maximumStealPercent) else {
+            throw CommandArguments.UsageError(description: "--max-steal wants 0...100 (percent)")
+        }
         #if DEBUG
         StandardError.write("tickwire: a debug build; measure with `swift run -c release tickwire bench ws`\n")
         #endif
@@ -95,7 +98,9 @@ enum BenchWSCommand {
                         let steal = shares.max() ?? 0
                         if steal * 100 > maximumStealPercent && attempts < roundCount * 3 {
                             report.roundsDroppedForSteal += 1
-                            progress("\(report.name), round \(round) dropped: the host took \(decimalText(steal * 100, places: 0))% of the CPU time; measuring it again")
+                            progress(
+                                "\(report.name), round \(round) dropped: the host took \(decimalText(steal * 100, places: 0))% of the CPU time; measuring it again"
+                            )
                             continue
                         }
                         if !shares.isEmpty { report.highestStealKept = max(report.highestStealKept ?? 0, steal) }
@@ -103,7 +108,8 @@ enum BenchWSCommand {
                     }
                     report.results = rounds.map(median)
                     if let ours = kinds.firstIndex(of: .tickwire), let tcp = kinds.firstIndex(of: .tcp),
-                       let spread = roundRatioSpread(rounds[ours], over: rounds[tcp]) {
+                        let spread = roundRatioSpread(rounds[ours], over: rounds[tcp])
+                    {
                         report.results[ours].tcpRatioLowestRound = spread.lowest
                         report.results[ours].tcpRatioHighestRound = spread.highest
                     }
@@ -117,8 +123,9 @@ enum BenchWSCommand {
             progress("memory, \(idleCount) idle connections, compression \(compression ? "on" : "off")")
             memory.append(measureIdleMemory(connections: idleCount, compression: compression, repository: repository))
         }
-        let report = BenchWSReport(secondsPerCase: seconds, rounds: roundCount, maximumStealShare: maximumStealPercent / 100,
-                                   cases: cases, memory: memory)
+        let report = BenchWSReport(
+            secondsPerCase: seconds, rounds: roundCount, maximumStealShare: maximumStealPercent / 100,
+            cases: cases, memory: memory)
         try report.print(asJSON: asJSON)
     }
 
@@ -127,7 +134,8 @@ enum BenchWSCommand {
         guard let text else { return allowed }
         let values = text.split(separator: ",").map { Int($0.trimmingCharacters(in: .whitespaces)) }
         guard !values.isEmpty, values.allSatisfy({ $0.map(allowed.contains) ?? false }) else {
-            throw CommandArguments.UsageError(description: "--\(option) wants a comma-separated subset of \(allowed.map(String.init).joined(separator: ","))")
+            throw CommandArguments.UsageError(
+                description: "--\(option) wants a comma-separated subset of \(allowed.map(String.init).joined(separator: ","))")
         }
         return values.compactMap { $0 }
     }
@@ -151,8 +159,10 @@ enum BenchWSCommand {
     }
 
     /// Loads one server with one case on fresh connections; a failure is recorded, not thrown.
-    static func measure(_ server: BenchEchoServerProcess, size: Int, connections: Int, inFlight: Int,
-                        seconds: Double, tls: TLSClientContext? = nil) -> BenchWSResult {
+    static func measure(
+        _ server: BenchEchoServerProcess, size: Int, connections: Int, inFlight: Int,
+        seconds: Double, tls: TLSClientContext? = nil
+    ) -> BenchWSResult {
         let wire: BenchWire = server.kind == .tcp ? .tcp : .webSocket(offersCompression: false)
         let isTLS = server.kind == .tickwireTLS || server.kind == .pythonTLS
         do throws(BenchFailure) {
@@ -163,8 +173,9 @@ enum BenchWSCommand {
             let timesBefore = SystemCPUTimes.current()
             let measurement = try client.run(warmUp: warmUpSeconds, duration: seconds)
             let serverCPU = server.cpuSeconds().flatMap { after in serverCPUBefore.map { after - $0 } }
-            var result = BenchWSResult(server: server.kind, size: size, measurement: measurement,
-                                       serverCPUSeconds: serverCPU, warmUpSeconds: warmUpSeconds)
+            var result = BenchWSResult(
+                server: server.kind, size: size, measurement: measurement,
+                serverCPUSeconds: serverCPU, warmUpSeconds: warmUpSeconds)
             result.stealShare = SystemCPUTimes.current().flatMap { after in timesBefore.flatMap { after.stealShare(since: $0) } }
             return result
         } catch {
@@ -174,20 +185,25 @@ enum BenchWSCommand {
 
     /// RSS growth of a fresh `tickwire echo` over `connections` connections that each sent one
     /// 64 B message and got its echo, divided by their number.
-    static func measureIdleMemory(connections: Int, compression: Bool, repository: URL,
-                                  tls: (context: TLSClientContext, chain: String, key: String)? = nil) -> BenchWSMemoryReport {
+    static func measureIdleMemory(
+        connections: Int, compression: Bool, repository: URL,
+        tls: (context: TLSClientContext, chain: String, key: String)? = nil
+    ) -> BenchWSMemoryReport {
         var report = BenchWSMemoryReport(connections: connections, compression: compression)
         do {
-            let server = try BenchEchoServerProcess(kind: tls == nil ? .tickwire : .tickwireTLS, compression: true, repository: repository,
-                                                    certificate: tls.map { ($0.chain, $0.key) })
+            let server = try BenchEchoServerProcess(
+                kind: tls == nil ? .tickwire : .tickwireTLS, compression: true, repository: repository,
+                certificate: tls.map { ($0.chain, $0.key) })
             defer { server.stop() }
             // Warm the server's code paths and allocator with a few connections first.
-            let warm = try BenchLoadClient(wire: .webSocket(offersCompression: compression), messageSize: 64, inFlight: 1, tls: tls?.context)
+            let warm = try BenchLoadClient(
+                wire: .webSocket(offersCompression: compression), messageSize: 64, inFlight: 1, tls: tls?.context)
             try warm.connect(count: 10, port: server.port)
             try warm.echoOnce(timeout: 10)
             usleep(200_000)  // let the server's loop go idle before reading RSS (a measurement pause, not synchronization)
             guard let before = server.residentBytes() else { throw BenchFailure(description: "cannot read the server's RSS") }
-            let idle = try BenchLoadClient(wire: .webSocket(offersCompression: compression), messageSize: 64, inFlight: 1, tls: tls?.context)
+            let idle = try BenchLoadClient(
+                wire: .webSocket(offersCompression: compression), messageSize: 64, inFlight: 1, tls: tls?.context)
             defer { idle.disconnect() }
             for _ in 0..<(connections / 100) {
                 try idle.connect(count: 100, port: server.port)
@@ -235,7 +251,9 @@ enum BenchWSCommand {
     }
 
     private static func findPython(repository: URL) -> String? {
-        let candidates: [String?] = [ProcessInfo.processInfo.environment["TICKWIRE_PYTHON"], repository.appendingPathComponent(".venv/bin/python").path]
+        let candidates: [String?] = [
+            ProcessInfo.processInfo.environment["TICKWIRE_PYTHON"], repository.appendingPathComponent(".venv/bin/python").path,
+        ]
         return candidates.compactMap { $0 }.first { FileManager.default.isExecutableFile(atPath: $0) }
     }
 }

@@ -36,8 +36,9 @@ enum BenchWSTLSCommand {
             var results: [[BenchWSResult]] = Array(repeating: [], count: servers.count)
             for round in 1...rounds {
                 for (index, server) in servers.enumerated() {
-                    let result = BenchWSCommand.measure(server, size: testCase.size, connections: testCase.connections,
-                                                        inFlight: testCase.inFlight, seconds: seconds, tls: context)
+                    let result = BenchWSCommand.measure(
+                        server, size: testCase.size, connections: testCase.connections,
+                        inFlight: testCase.inFlight, seconds: seconds, tls: context)
                     StandardError.write("bench ws --tls: \(name(testCase)), \(server.kind.label), round \(round): \(result.summary)\n")
                     results[index].append(result)
                 }
@@ -58,10 +59,12 @@ enum BenchWSTLSCommand {
         }
         for server in servers { server.stop() }
         StandardError.write("bench ws --tls: memory, \(idle) idle TLS connections\n")
-        let memory = BenchWSCommand.measureIdleMemory(connections: idle, compression: false, repository: repository,
-                                                      tls: (context, chain, key))
+        let memory = BenchWSCommand.measureIdleMemory(
+            connections: idle, compression: false, repository: repository,
+            tls: (context, chain, key))
         if let bytes = memory.bytesPerConnection {
-            lines.append("memory per idle TLS connection: \(decimalText(bytes / 1024, places: 1)) KiB (\(idle) connections, server RSS growth)")
+            lines.append(
+                "memory per idle TLS connection: \(decimalText(bytes / 1024, places: 1)) KiB (\(idle) connections, server RSS growth)")
         } else {
             lines.append("memory per idle TLS connection: failed: \(memory.failure ?? "unknown")")
         }
@@ -81,8 +84,10 @@ enum BenchWSTLSCommand {
     private static func makeCertificate(chain: String, key: String) throws {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["openssl", "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes", "-days", "1",
-                             "-subj", "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1", "-keyout", key, "-out", chain]
+        process.arguments = [
+            "openssl", "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes", "-days", "1",
+            "-subj", "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1", "-keyout", key, "-out", chain,
+        ]
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
         try process.run()

@@ -77,7 +77,8 @@ public final class ArenaClient {
             configuration.handshakeTimeout = .seconds(3)
             configuration.tls = options.tls
             let socket = try WebSocketClientTransportConnection(url: options.url, configuration: configuration)
-            impaired = options.isImpaired
+            impaired =
+                options.isImpaired
                 ? ImpairedTransportConnection(
                     wrapping: socket, upstream: options.upstream, downstream: options.downstream, clock: clock, seed: attempts)
                 : nil

@@ -118,7 +118,7 @@ final class ClientCore {
                 sendRequest(on: tcp)
             } else {
                 tcp.onConnect = { [weak self] error in
-            guard let self else { return }
+                    guard let self else { return }
                     if let error {
                         self.tcp = nil
                         tryNext("\(error) (\(address))")

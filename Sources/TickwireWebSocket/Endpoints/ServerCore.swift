@@ -18,8 +18,10 @@ final class ServerCore {
     /// The TLS context for new connections (replaced by ``WebSocketServer/reloadCertificates()``).
     lazy var tlsContext: TLSServerContext? = configuration.tls
 
-    init(configuration: WebSocketServerConfiguration, loop: EventLoop,
-         handler: @escaping @Sendable (WebSocketServerEvent) -> Void, publishCount: @escaping (Int) -> Void) {
+    init(
+        configuration: WebSocketServerConfiguration, loop: EventLoop,
+        handler: @escaping @Sendable (WebSocketServerEvent) -> Void, publishCount: @escaping (Int) -> Void
+    ) {
         self.configuration = configuration
         handshakeConfiguration = WebSocketServerHandshake.Configuration(
             subprotocols: configuration.subprotocols, requiresSubprotocol: configuration.requiresSubprotocol,
@@ -45,9 +47,12 @@ final class ServerCore {
 
     private func accept(_ socket: Socket, peer: SocketAddress?) {
         guard case .success(let tls) = tlsSession(for: socket),
-              let tcp = try? TCPChannel(socket: socket, peer: peer, loop: loop, tls: tls) else { return }
+            let tcp = try? TCPChannel(socket: socket, peer: peer, loop: loop, tls: tls)
+        else { return }
         if isShuttingDown || connectionCount >= configuration.maximumConnections {
-            let detail = isShuttingDown ? "the server is shutting down" : "the server is at its limit of \(configuration.maximumConnections) connections"
+            let detail =
+                isShuttingDown
+                ? "the server is shutting down" : "the server is at its limit of \(configuration.maximumConnections) connections"
             tcp.write(ServerHandshake.errorResponse(status: 503, reason: "Service Unavailable", detail: detail))
             tcp.closeAfterFlush()
             return
@@ -63,8 +68,10 @@ final class ServerCore {
         checkShutdownComplete()
     }
 
-    func handshakeSucceeded(_ handshake: ServerHandshake, tcp: TCPChannel, machine: WebSocketProtocolMachine,
-                            connection: WebSocketConnection, initialBytes: [UInt8]) {
+    func handshakeSucceeded(
+        _ handshake: ServerHandshake, tcp: TCPChannel, machine: WebSocketProtocolMachine,
+        connection: WebSocketConnection, initialBytes: [UInt8]
+    ) {
         handshakes[ObjectIdentifier(handshake)] = nil
         let handler = self.handler
         let channel = WebSocketChannel(

@@ -24,6 +24,12 @@ let package = Package(
             providers: [.apt(["zlib1g-dev"]), .brew(["zlib"])]
         ),
         .systemLibrary(name: "CEpoll", path: "Sources/CEpoll"),
+        // OpenSSL 3 for wss:// (TLS), with a shim for the calls that are C macros.
+        .systemLibrary(
+            name: "CTLS",
+            path: "Sources/CTLS",
+            providers: [.apt(["libssl-dev"]), .brew(["openssl@3"])]
+        ),
         // WebSocket masking with AVX2 where the CPU has it (chosen at run time).
         .target(name: "CWebSocketMask", path: "Sources/CWebSocketMask"),
 
@@ -35,7 +41,7 @@ let package = Package(
         // `SocketAddress` and `SystemError`), and its loop-thread API is `package`.
         .target(
             name: "TickwireIO",
-            dependencies: [.target(name: "CEpoll", condition: .when(platforms: [.linux]))],
+            dependencies: [.target(name: "CEpoll", condition: .when(platforms: [.linux])), "CTLS"],
             swiftSettings: strictSettings
         ),
         .target(

@@ -13,19 +13,22 @@ let usage = """
       arena serve [--host H] [--port 7777] [--bots 6] [--tick 30] [--rooms N] [--capacity 32]
                   [--compression perframe|streaming|none] [--compression-level 6] [--state FILE]
                   [--max-rooms 16] [--idle-room-timeout 30] [--resume-grace 30]
-                  [--hello-timeout 5] [--client-timeout 5]
+                  [--hello-timeout 5] [--client-timeout 5] [--tls-cert CHAIN.pem --tls-key KEY.pem]
             run a headless server; prints a status line every few seconds;
             --max-rooms caps the rooms (the --rooms ones and those opened on demand by the
             URL's path); a room opened on demand closes after --idle-room-timeout seconds
             without players; a dropped player's place is kept --resume-grace seconds (2 s for
             one that never sent an input); --hello-timeout and --client-timeout are the
             seconds a connection may stay silent before its hello and while playing;
+            --tls-cert/--tls-key serve wss:// (TLS 1.2/1.3); SIGHUP reloads both files;
             --state saves the rooms and players to FILE every second and on exit, and on
             start restores them from FILE if it was saved within the --resume-grace period, so
             players who reconnect after a restart get their places back
       arena join ws://HOST:PORT/ROOM [--name NAME] [--lag MS] [--jitter MS] [--loss PERCENT]
                  [--script "d5 w3 space _10" --frames N [--dump]] [--record FILE]
-            join a server; --lag/--jitter/--loss play through a bad network on purpose;
+      arena join wss://HOST:PORT/ROOM [--ca CA.pem] [--insecure-skip-verification-for-local-testing-only] …
+            join a server; wss:// checks the server's certificate against the system's CAs
+            or --ca; --lag/--jitter/--loss play through a bad network on purpose;
             --script plays headless for N ticks, --dump prints every frame as text;
             --record writes every frame to FILE for `tickwire inspect FILE`
 
@@ -44,7 +47,7 @@ let serverStop = ServerStopRequest()
 func serve(_ arguments: [String]) throws {
     let valueOptions: Set<String> = [
         "host", "port", "bots", "tick", "rooms", "status-interval", "capacity", "compression", "compression-level", "state",
-        "max-rooms", "idle-room-timeout", "resume-grace", "hello-timeout", "client-timeout",
+        "max-rooms", "idle-room-timeout", "resume-grace", "hello-timeout", "client-timeout", "tls-cert", "tls-key",
     ]
     var parsed = try CommandArguments(arguments, valueOptions: valueOptions)
     if parsed.flag("help") { print(usage); return }
@@ -70,7 +73,15 @@ func serve(_ arguments: [String]) throws {
     options.resumeGracePeriod = try parsed.double("resume-grace", default: options.resumeGracePeriod)
     options.helloTimeout = try parsed.double("hello-timeout", default: options.helloTimeout)
     options.clientTimeout = try parsed.double("client-timeout", default: options.clientTimeout)
+    let certificateFile = parsed.string("tls-cert"), keyFile = parsed.string("tls-key")
     try parsed.rejectUnknown()
+    if let certificateFile, let keyFile {
+        do { options.tls = try TLSServerContext(certificateChainFile: certificateFile, privateKeyFile: keyFile) } catch {
+            fail(error.description)
+        }
+    } else if certificateFile != nil || keyFile != nil {
+        fail("--tls-cert and --tls-key go together")
+    }
     if let path = options.statePath, path.isEmpty { fail("--state needs a file name") }
     guard (0...65535).contains(options.port) else { fail("--port must be 0...65535") }
     guard (1...240).contains(options.tickRate) else { fail("--tick must be 1...240 Hz") }
@@ -91,10 +102,13 @@ func serve(_ arguments: [String]) throws {
     for signalNumber in [SIGINT, SIGTERM] {
         signal(signalNumber) { _ in serverStop.requestStop() }
     }
+    let scheme = options.tls == nil ? "ws" : "wss"
     print(
-        "arena server on ws://\(options.host):\(server.port)/ — rooms \(options.rooms.joined(separator: ", ")), \(options.bots) bots per room, \(options.tickRate) Hz"
+        "arena server on \(scheme)://\(options.host):\(server.port)/ — rooms \(options.rooms.joined(separator: ", ")), \(options.bots) bots per room, \(options.tickRate) Hz"
     )
-    print("join with: swift run arena join ws://\(options.host == "0.0.0.0" ? "HOST" : options.host):\(server.port)/main --name YOU")
+    print("join with: swift run arena join \(scheme)://\(options.host == "0.0.0.0" ? "HOST" : options.host):\(server.port)/main --name YOU")
+    let reload = options.tls.map { _ in reloadCertificatesOnHangup(server) }
+    defer { reload?.cancel() }
     if let path = options.statePath {
         switch server.stateRestore {
         case .none:
@@ -120,6 +134,8 @@ func makeClientOptions(url: String, parsed: inout CommandArguments) throws -> Ar
     do { parsedURL = try WebSocketURL(url) } catch { fail(error.description) }
     let name = parsed.string("name") ?? "player"
     var options = ArenaClient.Options(url: parsedURL, name: name)
+    options.tls.caFile = parsed.string("ca")
+    options.tls.insecureSkipVerificationForLocalTestingOnly = parsed.flag("insecure-skip-verification-for-local-testing-only")
     let lag = try parsed.double("lag", default: 0), jitter = try parsed.double("jitter", default: 0)
     let loss = try parsed.double("loss", default: 0)
     guard lag >= 0, jitter >= 0, (0...100).contains(loss) else { fail("--lag and --jitter must be ≥ 0 ms, --loss 0...100 %") }
@@ -129,7 +145,7 @@ func makeClientOptions(url: String, parsed: inout CommandArguments) throws -> Ar
 
 func join(_ arguments: [String]) throws {
     var parsed = try CommandArguments(
-        arguments, valueOptions: ["name", "lag", "jitter", "loss", "script", "frames", "width", "height", "record"])
+        arguments, valueOptions: ["name", "lag", "jitter", "loss", "script", "frames", "width", "height", "record", "ca"])
     if parsed.flag("help") { print(usage); return }
     guard let url = parsed.positionals.first else { fail("join needs a URL, e.g. ws://127.0.0.1:7777/main\n\n\(usage)") }
     let options = try makeClientOptions(url: url, parsed: &parsed)
@@ -162,6 +178,23 @@ func join(_ arguments: [String]) throws {
         fail(error.description)
     }
     print("arena: \(reason)")
+}
+
+/// Reloads the server's certificate files on SIGHUP (renewed certificates without a restart).
+func reloadCertificatesOnHangup(_ server: ArenaServer) -> any DispatchSourceSignal {
+    signal(SIGHUP, SIG_IGN)
+    let source = DispatchSource.makeSignalSource(signal: SIGHUP, queue: .global())
+    source.setEventHandler {
+        do {
+            try server.reloadCertificates()
+            print("arena: SIGHUP: reloaded the TLS certificate files for new connections")
+        } catch {
+            StandardError.write("arena: SIGHUP: keeping the old certificates: \(error)\n")
+        }
+        fflush(nil)
+    }
+    source.resume()
+    return source
 }
 
 /// Colour unless `NO_COLOR` is set to anything (no-color.org).

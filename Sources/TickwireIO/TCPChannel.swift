@@ -8,7 +8,12 @@
 /// Not thread-safe: every member is for the loop thread.
 package final class TCPChannel: EventLoopHandler {
     package let loop: EventLoop
-    private let socket: Socket
+    let socket: Socket
+    /// The TLS session under this channel, or `nil` for plain TCP (see `TCPChannel+TLS.swift`).
+    let tls: TLSSession?
+    /// Why TLS failed, when it did: set before ``close(error:)`` reports the failing `SSL_*` call.
+    package internal(set) var tlsFailure: TLSError?
+    var isPendingTLSReadScheduled = false
     /// The descriptor, kept after close for logging.
     package let descriptor: Int32
     /// The peer's address, when known.
@@ -57,27 +62,42 @@ package final class TCPChannel: EventLoopHandler {
             guard newValue != readPaused else { return }
             readPaused = newValue
             updateInterest()
+            if !newValue && tls != nil { scheduleTLSPendingRead() }
         }
     }
     @exclusivity(unchecked) private var readPaused = false
 
     /// Wraps an accepted or connecting socket and registers it on `loop` (loop thread only).
     ///
-    /// - Parameter isConnecting: `true` for a socket whose non-blocking connect is in progress.
-    package init(socket: Socket, peer: SocketAddress?, loop: EventLoop, isConnecting: Bool = false) throws(SystemError) {
+    /// With `tls`, the channel runs the TLS handshake first (writes wait for it) and then reads
+    /// and writes through the session; ``onRead`` and ``write(_:)`` see plain bytes either way.
+    ///
+    /// - Parameters:
+    ///   - isConnecting: `true` for a socket whose non-blocking connect is in progress.
+    ///   - tls: A TLS session over `socket`, or `nil` for plain TCP.
+    package init(
+        socket: Socket, peer: SocketAddress?, loop: EventLoop, isConnecting: Bool = false,
+        tls: TLSSession? = nil
+    ) throws(SystemError) {
         self.socket = socket
         self.descriptor = socket.descriptor
         self.peer = peer
         self.loop = loop
+        self.tls = tls
         interest = isConnecting ? .write : .read
         try loop.register(socket.descriptor, interest: interest, handler: self)
+        if let tls, !tls.isServer, !isConnecting {
+            // The client speaks first (ClientHello); the owner sets its callbacks before then.
+            loop.schedule(after: .zero) { [weak self] in self?.continueTLSHandshake() }
+        }
     }
 
-    private func updateInterest() {
+    func updateInterest() {
         guard !isClosed else { return }
         var wanted: PollInterest = []
         if onConnect != nil || bufferedByteCount > 0 { wanted.insert(.write) }
         if onConnect == nil && !readPaused { wanted.insert(.read) }
+        if let tls, onConnect == nil { wanted = Self.tlsInterest(tls, otherwise: wanted) }
         guard wanted != interest else { return }
         interest = wanted
         do {
@@ -103,9 +123,17 @@ package final class TCPChannel: EventLoopHandler {
             try? socket.setNoDelay()
             updateInterest()
             onConnect(nil)
+            if tls != nil { continueTLSHandshake() }
             return
         }
-        if event.isWritable { flush() }
+        if let tls, !tls.isHandshakeComplete {
+            continueTLSHandshake()
+            return
+        }
+        if event.isWritable {
+            flush()
+            if tls?.readWantsWrite == true { readAvailable() }
+        }
         if event.isHangup && readPaused && !isClosed {
             // EPOLLHUP/EPOLLERR arrive whatever the interest: a paused channel would be woken
             // again and again without reading, so a dead connection closes here.
@@ -115,21 +143,24 @@ package final class TCPChannel: EventLoopHandler {
         if event.isReadable || event.isHangup { readAvailable() }
     }
 
-    private func readAvailable() {
+    func readAvailable() {
         let buffer = loop.readBuffer
-        defer { onReadsDone() }
+        defer {
+            onReadsDone()
+            if tls != nil { scheduleTLSPendingRead() }
+        }
         var index = 0
         while let length = Self.readLength(index: index, bufferBytes: buffer.count, bytesToBoundary: bytesToBoundary) {
             guard !isClosed, !readPaused else { return }
             index += 1
             do {
-                guard let count = try socket.read(into: UnsafeMutableRawBufferPointer(rebasing: buffer[0..<length])) else { return }
+                guard let count = try transportRead(into: UnsafeMutableRawBufferPointer(rebasing: buffer[0..<length])) else { return }
                 if count == 0 {
                     close(error: nil)
                     return
                 }
                 onRead(UnsafeRawBufferPointer(rebasing: buffer[0..<count]))
-                if count < length { return }  // the socket is drained
+                if count < length && tls == nil { return }  // the socket is drained (TLS reads return one record at most)
             } catch {
                 close(error: error)
                 return
@@ -197,12 +228,12 @@ package final class TCPChannel: EventLoopHandler {
         let total = first.count + second.count
         guard !isClosed, !isClosingAfterFlush, total > 0 else { return }
         var written = 0
-        if bufferedByteCount == 0 && onConnect == nil && (immediately || total >= Self.directWriteBytes) {
+        if bufferedByteCount == 0 && onConnect == nil && (immediately || total >= Self.directWriteBytes) && isTransportReady {
             do {
                 let taken =
                     first.isEmpty || second.isEmpty
-                    ? try socket.write(from: first.isEmpty ? second : first)
-                    : try socket.write(from: first, then: second)
+                    ? try transportWrite(from: first.isEmpty ? second : first)
+                    : try transportWrite(from: first, then: second)
                 written = taken ?? 0
             } catch {
                 // Report the failure on the next loop turn, not inside the caller's write: the
@@ -234,7 +265,7 @@ package final class TCPChannel: EventLoopHandler {
     /// The loop's end-of-iteration flush (see ``EventLoop/requestFlush(_:)``).
     func flushRequested() {
         isFlushRequested = false
-        guard !isClosed, bufferedByteCount > 0, !interest.contains(.write) else { return }
+        guard !isClosed, bufferedByteCount > 0, !interest.contains(.write), isTransportReady else { return }
         flush()
     }
 
@@ -261,12 +292,12 @@ package final class TCPChannel: EventLoopHandler {
         }
     }
 
-    private func flush() {
+    func flush() {
         let hadBytes = bufferedByteCount > 0
         while bufferedByteCount > 0 {
             let start = outboundStart
             let result = outbound.withUnsafeBytes { raw in
-                Result { () throws(SystemError) in try socket.write(from: UnsafeRawBufferPointer(rebasing: raw[start...])) }
+                Result { () throws(SystemError) in try transportWrite(from: UnsafeRawBufferPointer(rebasing: raw[start...])) }
             }
             guard case .success(let count) = result else {
                 if case .failure(let error) = result { close(error: error) }
@@ -294,6 +325,10 @@ package final class TCPChannel: EventLoopHandler {
     /// Closes once every buffered byte has been sent (or at once when none is buffered).
     package func closeAfterFlush() {
         guard !isClosed, !isClosingAfterFlush else { return }
+        if tls?.isHandshakeComplete == false {
+            close(error: nil)  // nothing can be sent before the TLS handshake: close at once
+            return
+        }
         isClosingAfterFlush = true
         if bufferedByteCount == 0 { finishClosing() }
     }
@@ -304,6 +339,7 @@ package final class TCPChannel: EventLoopHandler {
     /// Sends our end of stream, then reads and discards until the peer's (bounded by ``lingerTimeout``):
     /// closing with unread input would send a reset that can destroy the bytes just sent.
     private func finishClosing() {
+        tls?.shutdown()  // close_notify
         socket.shutdownWrite()
         onRead = { _ in }
         onReadsDone = {}

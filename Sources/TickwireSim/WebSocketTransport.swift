@@ -147,7 +147,7 @@ public final class WebSocketTransportServer: TransportListener, Sendable {
     }
 
     private let registry = Registry()
-    private let server: WebSocketServer
+    let server: WebSocketServer
 
     /// Creates and starts a server.
     ///

@@ -29,10 +29,20 @@ struct WebSocketURLTests {
         #expect(try WebSocketURL("ws://h/").hostHeader == "h", "the default port is left out of Host")
     }
 
+    @Test("wss:// is secure, with port 443 by default and the scheme kept in its description")
+    func secure() throws {
+        let url = try WebSocketURL("wss://example.com/game?room=1")
+        #expect(url.isSecure && url.port == 443 && url.hostHeader == "example.com")
+        #expect(url.description == "wss://example.com/game?room=1")
+        let other = try WebSocketURL("WSS://127.0.0.1:9443/")
+        #expect(other.isSecure && other.port == 9443 && other.hostHeader == "127.0.0.1:9443")
+        #expect(try !WebSocketURL("ws://h:443/").isSecure && WebSocketURL("ws://h:443/").hostHeader == "h:443")
+    }
+
     @Test(
         "refuses what it cannot connect to",
         arguments: [
-            "wss://secure.example", "http://example.com", "ws://", "ws://:80/", "ws://h:0", "ws://h:65536",
+            "wss://", "http://example.com", "ws://", "ws://:80/", "ws://h:0", "ws://h:65536",
             "ws://h:port", "ws://[::1/x", "ws://h/a b",
         ])
     func refuses(text: String) {

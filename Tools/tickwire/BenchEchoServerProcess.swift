@@ -15,6 +15,8 @@ final class BenchEchoServerProcess {
     /// Which server.
     enum Kind: String, Codable, CaseIterable {
         case tickwire, tcp, python
+        /// `bench ws --tls`: the same two WebSocket servers over TLS.
+        case tickwireTLS, pythonTLS
 
         /// How the report names it.
         var label: String {
@@ -22,6 +24,8 @@ final class BenchEchoServerProcess {
             case .tickwire: "tickwire ws"
             case .tcp: "plain TCP"
             case .python: "py websockets"
+            case .tickwireTLS: "tickwire wss"
+            case .pythonTLS: "py websockets+ssl"
             }
         }
     }
@@ -39,7 +43,10 @@ final class BenchEchoServerProcess {
     ///   - python: The Python interpreter with `websockets` (for ``Kind/python``).
     ///   - repository: The repository root (for `Tools/autobahn/python_echo.py`).
     /// - Throws: ``BenchFailure`` when it cannot start or does not report a port.
-    init(kind: Kind, compression: Bool = false, python: String? = nil, repository: URL) throws(BenchFailure) {
+    init(
+        kind: Kind, compression: Bool = false, python: String? = nil, repository: URL,
+        certificate: (chain: String, key: String)? = nil
+    ) throws(BenchFailure) {
         self.kind = kind
         directory = FileManager.default.temporaryDirectory.appendingPathComponent(
             "tickwire-bench-\(getpid())-\(kind.rawValue)-\(UInt32.random(in: 0...UInt32.max))")
@@ -50,15 +57,17 @@ final class BenchEchoServerProcess {
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
             _ = FileManager.default.createFile(atPath: output.path, contents: nil)
             switch kind {
-            case .tickwire, .tcp:
+            case .tickwire, .tcp, .tickwireTLS:
                 process.executableURL = URL(fileURLWithPath: try Self.ownExecutable())
                 var arguments = ["echo", "--host", "127.0.0.1", "--port", "0"]
                 if kind == .tcp { arguments.append("--tcp") } else if !compression { arguments.append("--no-compression") }
+                if kind == .tickwireTLS, let certificate { arguments += ["--tls-cert", certificate.chain, "--tls-key", certificate.key] }
                 process.arguments = arguments
-            case .python:
+            case .python, .pythonTLS:
                 guard let python else { throw BenchFailure(description: "no Python with websockets") }
                 process.executableURL = URL(fileURLWithPath: python)
                 process.arguments = [repository.appendingPathComponent("Tools/autobahn/python_echo.py").path, portFile.path]
+                if kind == .pythonTLS, let certificate { process.arguments? += [certificate.chain, certificate.key] }
             }
             let handle = try FileHandle(forWritingTo: output)
             process.standardOutput = handle
@@ -124,10 +133,10 @@ final class BenchEchoServerProcess {
 
     private static func readPort(kind: Kind, output: URL, portFile: URL) -> Int? {
         switch kind {
-        case .python:
+        case .python, .pythonTLS:
             guard let text = try? String(contentsOf: portFile, encoding: .utf8) else { return nil }
             return Int(text.trimmingCharacters(in: .whitespacesAndNewlines))
-        case .tickwire, .tcp:
+        case .tickwire, .tcp, .tickwireTLS:
             // `tickwire echo` prints "listening on ws://127.0.0.1:PORT/" (or tcp://) once bound.
             guard let text = try? String(contentsOf: output, encoding: .utf8),
                 let line = text.split(separator: "\n").first(where: { $0.hasPrefix("listening on ") }),

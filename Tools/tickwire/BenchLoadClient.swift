@@ -49,6 +49,8 @@ final class BenchLoadClient {
     /// time taken from the server under test on a two-core machine.
     final class Connection {
         let descriptor: Int32
+        /// The TLS session over `descriptor`, for `bench ws --tls`.
+        var tls: TLSSession?
         /// Send times of the messages in flight, oldest first (a ring of `capacity`).
         @exclusivity(unchecked) var sendTimes: [UInt64]
         @exclusivity(unchecked) var sendHead = 0
@@ -85,6 +87,8 @@ final class BenchLoadClient {
     }
 
     let wire: BenchWire
+    /// The client context when connecting over TLS (`bench ws --tls`), else `nil`.
+    let tls: TLSClientContext?
     let messageSize: Int
     let inFlight: Int
     private let frame: [UInt8]
@@ -112,8 +116,9 @@ final class BenchLoadClient {
     ///   - messageSize: The payload size of every message.
     ///   - inFlight: Messages kept outstanding on each connection.
     /// - Throws: ``BenchFailure`` when the readiness poller cannot be created.
-    init(wire: BenchWire, messageSize: Int, inFlight: Int) throws(BenchFailure) {
+    init(wire: BenchWire, messageSize: Int, inFlight: Int, tls: TLSClientContext? = nil) throws(BenchFailure) {
         self.wire = wire
+        self.tls = tls
         self.messageSize = messageSize
         self.inFlight = max(1, inFlight)
         var random: UInt64 = 0x9E37_79B9_7F4A_7C15
@@ -166,7 +171,7 @@ final class BenchLoadClient {
     /// - Throws: ``BenchFailure`` when a connection or handshake fails.
     func connect(count: Int, port: Int) throws(BenchFailure) {
         for _ in 0..<count {
-            let connection = try Self.openConnection(port: port, wire: wire, capacity: inFlight)
+            let connection = try Self.openConnection(port: port, wire: wire, capacity: inFlight, tls: tls)
             connections.append(connection)
             let index = Int(connection.descriptor)
             if connectionsByDescriptor.count <= index {
@@ -303,7 +308,19 @@ final class BenchLoadClient {
             let source = stream.address(of: position, shift: connection.sendPlacement.nextShift())
             let isTimed = length >= CopyPlacement.timedBytes
             let start = isTimed ? MonotonicTime.now() : 0
-            let written = send(connection.descriptor, source, length, Int32(MSG_NOSIGNAL))
+            let written: Int
+            if let session = connection.tls {
+                let result = Result { () throws(TLSError) in try session.write(from: UnsafeRawBufferPointer(start: source, count: length)) }
+                switch result {
+                case .success(let count?): written = count
+                case .success(nil): return  // would block: writability brings us back
+                case .failure(let error):
+                    failure = "\(error)"
+                    return
+                }
+            } else {
+                written = send(connection.descriptor, source, length, Int32(MSG_NOSIGNAL))
+            }
             if written < 0 {
                 if errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR { failure = "send failed, errno \(errno)" }
                 return
@@ -313,7 +330,7 @@ final class BenchLoadClient {
             let consumed = connection.writeOffset + written
             connection.pendingFrames -= consumed / frameLength
             connection.writeOffset = consumed % frameLength
-            if written < length { return }
+            if written < length && connection.tls == nil { return }  // TLS: one record per call, go on
         }
     }
 
@@ -324,7 +341,18 @@ final class BenchLoadClient {
         let isTimed = connection.lastReadCount >= CopyPlacement.timedBytes
         let count = readBuffer.withUnsafeMutableBytes { buffer in
             let start = isTimed ? MonotonicTime.now() : 0
-            let count = recv(connection.descriptor, buffer.baseAddress.map { $0 + offset }, buffer.count - 64, 0)
+            let count: Int
+            if let session = connection.tls {
+                do {
+                    count = try session.read(into: UnsafeMutableRawBufferPointer(rebasing: buffer[offset..<buffer.count - 64])) ?? -1
+                    if count < 0 { errno = EAGAIN }
+                } catch {
+                    count = -1
+                    errno = EPROTO
+                }
+            } else {
+                count = recv(connection.descriptor, buffer.baseAddress.map { $0 + offset }, buffer.count - 64, 0)
+            }
             if isTimed && count > 0 { connection.readPlacement.record(nanoseconds: MonotonicTime.now() - start, bytes: count) }
             return count
         }
@@ -347,6 +375,8 @@ final class BenchLoadClient {
             return
         }
         readBuffer.withUnsafeBufferPointer { parse($0[offset..<offset + count], on: connection, at: time) }
+        // Decrypted bytes OpenSSL holds announce no readiness: read them now.
+        if let session = connection.tls, session.hasPendingBytes, failure == nil { receive(on: connection, at: time) }
     }
 
     /// Walks server frames to their boundaries: a header read in place when it is all there (else
@@ -424,7 +454,8 @@ final class BenchLoadClient {
 
     // MARK: - Connections
 
-    private static func openConnection(port: Int, wire: BenchWire, capacity: Int) throws(BenchFailure) -> Connection {
+    private static func openConnection(port: Int, wire: BenchWire, capacity: Int, tls: TLSClientContext?) throws(BenchFailure) -> Connection
+    {
         #if canImport(Glibc)
         let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         #else
@@ -447,8 +478,20 @@ final class BenchLoadClient {
         guard status == 0 else { throw BenchFailure(description: "connect to 127.0.0.1:\(port) failed, errno \(errno)") }
         var one: Int32 = 1
         setsockopt(descriptor, Int32(IPPROTO_TCP), TCP_NODELAY, &one, socklen_t(MemoryLayout<Int32>.size))
+        if let tls {
+            do {
+                let session = try TLSSession.client(context: tls, descriptor: descriptor, host: "127.0.0.1")
+                // Blocking (5 s timeouts): one call finishes the handshake or fails.
+                guard try session.handshake() else { throw BenchFailure(description: "the TLS handshake did not finish") }
+                connection.tls = session
+            } catch let failure as BenchFailure {
+                throw failure
+            } catch {
+                throw BenchFailure(description: "TLS handshake failed: \(error)")
+            }
+        }
         if case .webSocket(let offersCompression) = wire {
-            try handshake(on: descriptor, port: port, offersCompression: offersCompression)
+            try handshake(on: connection, port: port, offersCompression: offersCompression)
         }
         _ = fcntl(descriptor, F_SETFL, fcntl(descriptor, F_GETFL) | O_NONBLOCK)
         return connection
@@ -456,19 +499,26 @@ final class BenchLoadClient {
 
     /// Sends an upgrade request and reads the response head byte by byte (so no frame byte is
     /// consumed with it); blocking, bounded by the socket's 5 s timeouts.
-    private static func handshake(on descriptor: Int32, port: Int, offersCompression: Bool) throws(BenchFailure) {
+    private static func handshake(on connection: Connection, port: Int, offersCompression: Bool) throws(BenchFailure) {
+        let descriptor = connection.descriptor
         var request =
             "GET / HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
             + "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n"
         if offersCompression { request += "Sec-WebSocket-Extensions: permessage-deflate; client_max_window_bits\r\n" }
         request += "\r\n"
         let bytes = Array(request.utf8)
-        let sent = bytes.withUnsafeBytes { send(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+        let sent = bytes.withUnsafeBytes { raw in
+            connection.tls.map { (try? $0.write(from: raw)).flatMap { $0 } ?? -1 }
+                ?? send(descriptor, raw.baseAddress, raw.count, Int32(MSG_NOSIGNAL))
+        }
         guard sent == bytes.count else { throw BenchFailure(description: "sending the upgrade request failed, errno \(errno)") }
         var head: [UInt8] = []
         var byte: UInt8 = 0
         while head.count < 16384 && !(head.count >= 4 && head.suffix(4) == [13, 10, 13, 10]) {
-            guard recv(descriptor, &byte, 1, 0) == 1 else {
+            let received = withUnsafeMutableBytes(of: &byte) { raw in
+                connection.tls.map { (try? $0.read(into: raw)).flatMap { $0 } ?? -1 } ?? recv(descriptor, raw.baseAddress, 1, 0)
+            }
+            guard received == 1 else {
                 throw BenchFailure(description: "the upgrade response did not arrive (errno \(errno))")
             }
             head.append(byte)

@@ -1,5 +1,6 @@
 import CommandLineSupport
 import Foundation
+import TickwireIO
 
 #if canImport(Glibc)
 import Glibc
@@ -28,6 +29,7 @@ import Darwin
 /// measured again, up to twice `--rounds` extra rounds per case; each case reports how many
 /// rounds were dropped and the most steal in a round it kept.
 /// `--sizes`, `--connections` and `--in-flight` narrow the cases to a subset, for profiling one.
+/// `--tls` runs ``BenchWSTLSCommand`` instead: the `wss://` comparison.
 enum BenchWSCommand {
     static let sizes = [64, 1024, 64 * 1024]
     static let connectionCounts = [1, 100]
@@ -37,6 +39,7 @@ enum BenchWSCommand {
     static func run(_ arguments: [String]) throws {
         var parsed = try CommandArguments(
             arguments, valueOptions: ["seconds", "idle", "rounds", "max-steal", "sizes", "connections", "in-flight"])
+        let isTLS = parsed.flag("tls")
         let asJSON = parsed.flag("json")
         let seconds = try parsed.double("seconds", default: 1)
         let roundCount = try parsed.integer("rounds", default: 5)
@@ -61,6 +64,10 @@ enum BenchWSCommand {
         let python = skipsPython ? nil : findPython(repository: repository)
         if !skipsPython && python == nil {
             StandardError.write("tickwire: no Python with websockets ($TICKWIRE_PYTHON or .venv/bin/python); skipping that baseline\n")
+        }
+        if isTLS {
+            try BenchWSTLSCommand.run(seconds: seconds, rounds: roundCount, idle: idleCount, python: python, repository: repository)
+            return
         }
         var kinds: [BenchEchoServerProcess.Kind] = [.tickwire, .tcp]
         if python != nil { kinds.append(.python) }
@@ -154,11 +161,12 @@ enum BenchWSCommand {
     /// Loads one server with one case on fresh connections; a failure is recorded, not thrown.
     static func measure(
         _ server: BenchEchoServerProcess, size: Int, connections: Int, inFlight: Int,
-        seconds: Double
+        seconds: Double, tls: TLSClientContext? = nil
     ) -> BenchWSResult {
         let wire: BenchWire = server.kind == .tcp ? .tcp : .webSocket(offersCompression: false)
+        let isTLS = server.kind == .tickwireTLS || server.kind == .pythonTLS
         do throws(BenchFailure) {
-            let client = try BenchLoadClient(wire: wire, messageSize: size, inFlight: inFlight)
+            let client = try BenchLoadClient(wire: wire, messageSize: size, inFlight: inFlight, tls: isTLS ? tls : nil)
             defer { client.disconnect() }
             try client.connect(count: connections, port: server.port)
             let serverCPUBefore = server.cpuSeconds()
@@ -177,18 +185,25 @@ enum BenchWSCommand {
 
     /// RSS growth of a fresh `tickwire echo` over `connections` connections that each sent one
     /// 64 B message and got its echo, divided by their number.
-    static func measureIdleMemory(connections: Int, compression: Bool, repository: URL) -> BenchWSMemoryReport {
+    static func measureIdleMemory(
+        connections: Int, compression: Bool, repository: URL,
+        tls: (context: TLSClientContext, chain: String, key: String)? = nil
+    ) -> BenchWSMemoryReport {
         var report = BenchWSMemoryReport(connections: connections, compression: compression)
         do {
-            let server = try BenchEchoServerProcess(kind: .tickwire, compression: true, repository: repository)
+            let server = try BenchEchoServerProcess(
+                kind: tls == nil ? .tickwire : .tickwireTLS, compression: true, repository: repository,
+                certificate: tls.map { ($0.chain, $0.key) })
             defer { server.stop() }
             // Warm the server's code paths and allocator with a few connections first.
-            let warm = try BenchLoadClient(wire: .webSocket(offersCompression: compression), messageSize: 64, inFlight: 1)
+            let warm = try BenchLoadClient(
+                wire: .webSocket(offersCompression: compression), messageSize: 64, inFlight: 1, tls: tls?.context)
             try warm.connect(count: 10, port: server.port)
             try warm.echoOnce(timeout: 10)
             usleep(200_000)  // let the server's loop go idle before reading RSS (a measurement pause, not synchronization)
             guard let before = server.residentBytes() else { throw BenchFailure(description: "cannot read the server's RSS") }
-            let idle = try BenchLoadClient(wire: .webSocket(offersCompression: compression), messageSize: 64, inFlight: 1)
+            let idle = try BenchLoadClient(
+                wire: .webSocket(offersCompression: compression), messageSize: 64, inFlight: 1, tls: tls?.context)
             defer { idle.disconnect() }
             for _ in 0..<(connections / 100) {
                 try idle.connect(count: 100, port: server.port)

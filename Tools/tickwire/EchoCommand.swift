@@ -8,22 +8,27 @@ import Glibc
 import Darwin
 #endif
 
-/// `tickwire echo [--port P] [--host H] [--tcp] [--no-compression]`: an echo server for
+/// `tickwire echo [--port P] [--host H] [--tcp] [--no-compression] [--tls-cert CHAIN --tls-key KEY]`: an echo server for
 /// conformance suites (Autobahn's fuzzingclient), interop tests and benchmarks.
 ///
 /// Echoes every text and binary message as received, with permessage-deflate offered to clients
 /// that ask for it. `--tcp` runs the plain TCP echo instead (the benchmark baseline). Prints
-/// `listening on ws://HOST:PORT/` (or `tcp://`) on standard output once bound; runs until
+/// `listening on ws://HOST:PORT/` (or `wss://` with `--tls-cert`/`--tls-key`, or `tcp://`) on
+/// standard output once bound; runs until
 /// SIGINT or SIGTERM, then closes every connection with 1001 and exits 0.
 enum EchoCommand {
     static func run(_ arguments: [String]) throws {
-        var parsed = try CommandArguments(arguments, valueOptions: ["port", "host", "max-message-bytes"])
+        var parsed = try CommandArguments(arguments, valueOptions: ["port", "host", "max-message-bytes", "tls-cert", "tls-key"])
         let port = try parsed.integer("port", default: 9001)
         let host = parsed.string("host") ?? "127.0.0.1"
         let isTCP = parsed.flag("tcp")
         let isCompressed = !parsed.flag("no-compression")
         let maximumMessageBytes = try parsed.integer("max-message-bytes", default: 64 << 20)
+        let certificateFile = parsed.string("tls-cert"), keyFile = parsed.string("tls-key")
         try parsed.rejectUnknown()
+        guard (certificateFile == nil) == (keyFile == nil) else {
+            throw CommandArguments.UsageError(description: "--tls-cert and --tls-key go together")
+        }
         guard (0...65535).contains(port) else { throw CommandArguments.UsageError(description: "--port must be 0...65535") }
 
         let stop = StopSignal()
@@ -46,11 +51,14 @@ enum EchoCommand {
         configuration.sendBuffer = SendBufferLimits(
             highWaterMark: 1 << 20, hardLimit: max(4 * maximumMessageBytes, 64 << 20), pauseReadingThreshold: 1 << 20)
         configuration.maximumHandshakeBytes = 16 * 1024
+        if let certificateFile, let keyFile {
+            configuration.tls = try TLSServerContext(certificateChainFile: certificateFile, privateKeyFile: keyFile)
+        }
         let server = try WebSocketServer(configuration: configuration) { event in
             if case .message(let connection, let message) = event { connection.send(message) }
         }
         let address = try server.start()
-        announce("ws", address)
+        announce(configuration.tls == nil ? "ws" : "wss", address)
         stop.wait()
         server.shutdown(timeout: .seconds(2))
     }

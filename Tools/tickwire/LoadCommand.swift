@@ -62,7 +62,7 @@ enum LoadCommand {
 
     static func run(_ arguments: [String]) throws {
         var parsed = try CommandArguments(
-            arguments, valueOptions: ["clients", "duration", "ramp", "loops", "rate", "seed", "drivers", "rooms"])
+            arguments, valueOptions: ["clients", "duration", "ramp", "loops", "rate", "seed", "drivers", "rooms", "ca"])
         let json = parsed.flag("json")
         let clientCount = try parsed.integer("clients", default: 100)
         let duration = try parsed.double("duration", default: 60)
@@ -72,6 +72,8 @@ enum LoadCommand {
         let seed = UInt64(try parsed.integer("seed", default: 1))
         let driverCount = try parsed.integer("drivers", default: 1)
         let roomCount = try parsed.integer("rooms", default: 0)
+        var tls = TLSClientConfiguration()
+        tls.caFile = parsed.string("ca")
         try parsed.rejectUnknown()
         guard parsed.positionals.count == 1, let text = parsed.positionals.first else {
             throw CommandArguments.UsageError(description: "load wants one URL: tickwire load ws://HOST:PORT/ROOM --clients N --duration S")
@@ -94,7 +96,7 @@ enum LoadCommand {
         let clock = MonotonicClock()
         let plan = Plan(
             url: url, rooms: rooms, clients: clientCount, drivers: driverCount, duration: duration, ramp: ramp, rate: rate, seed: seed,
-            loops: loops, clock: clock, start: clock.now, quiet: json)
+            tls: tls, loops: loops, clock: clock, start: clock.now, quiet: json)
         let placement = rooms.count > 1 ? "\(url) in \(rooms.count) rooms" : "\(url)"
         if !json {
             print(
@@ -137,6 +139,8 @@ enum LoadCommand {
         let ramp: Double
         let rate: Int
         let seed: UInt64
+        /// How a `wss://` URL's server is checked (`--ca`).
+        let tls: TLSClientConfiguration
         let loops: [EventLoop]
         let clock: MonotonicClock
         let start: Timestamp
@@ -151,7 +155,8 @@ enum LoadCommand {
         var configuration = ClientConfiguration()
         configuration.predictsLocalPlayer = false
         let game = Arena()
-        let socketConfiguration = WebSocketClientConfiguration()
+        var socketConfiguration = WebSocketClientConfiguration()
+        socketConfiguration.tls = plan.tls
         var players: [Player] = []
         players.reserveCapacity(clientCount)
         var report = LoadReport(clients: clientCount, duration: plan.duration, ramp: ramp)

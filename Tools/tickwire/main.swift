@@ -15,17 +15,19 @@ let usage = """
     commands:
       bench codec [--json] [--runs N] [--scene NAME] [--no-json]
                                codec benchmark: JSON vs binary vs delta vs zlib, three scenes
-      bench ws [--json] [--seconds S] [--rounds R] [--idle N] [--no-python]
+      bench ws [--json] [--seconds S] [--rounds R] [--idle N] [--no-python] [--tls]
                                WebSocket echo benchmark vs Python websockets and plain TCP;
                                memory per idle connection; --sizes 64,1024,65536 --connections 1,100
-                               --in-flight 1,16 run a subset of the cases (for profiling)
+                               --in-flight 1,16 run a subset of the cases (for profiling); --tls: our wss echo
+                               vs Python websockets+ssl and our ws echo, and memory per idle TLS connection
       bench sim [--json]       host cost per client per tick, 10/100/1000 clients, with and without interest
       bench all [--json]       every benchmark this build has (codec, ws, sim), one JSON document
-      echo [--port P] [--host H] [--tcp] [--no-compression]
+      echo [--port P] [--host H] [--tcp] [--no-compression] [--tls-cert CHAIN.pem --tls-key KEY.pem]
                                WebSocket echo server (permessage-deflate on) for Autobahn and interop;
-                               prints the bound port; --tcp: plain TCP echo (benchmark baseline)
+                               prints the bound port; --tcp: plain TCP echo (benchmark baseline);
+                               --tls-cert/--tls-key: wss:// (TLS 1.2/1.3)
       load ws://HOST:PORT/ROOM [--clients 100] [--duration 60] [--ramp 10] [--json] [--loops 2] [--rate 30] [--drivers 1]
-           [--rooms N]         N simulated arena players over real WebSockets; reports connections, snapshots,
+           [--rooms N]         (or wss://HOST:PORT/ROOM [--ca CA.pem]) N simulated arena players over real WebSockets; reports connections, snapshots,
                                bytes per client, snapshot age, the server's tick p99 and CPU, and its own CPU;
                                --rooms spreads them over the rooms of `arena serve --rooms N` (main, room2, ...)
       inspect FILE             a recording's frames as text (--hex: hex lines; --help)

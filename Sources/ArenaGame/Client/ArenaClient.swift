@@ -13,6 +13,8 @@ public final class ArenaClient {
         public var url: WebSocketURL
         /// The name on the scoreboard.
         public var name: String
+        /// How a `wss://` URL's server is checked (the system trust store by default, or a CA file).
+        public var tls = TLSClientConfiguration()
         /// A bad network to play through, client to server (`--lag`, `--jitter`).
         public var upstream = LinkConditions.perfect
         /// A bad network to play through, server to client (`--lag`, `--jitter`, and `--loss`
@@ -73,6 +75,7 @@ public final class ArenaClient {
             attempts += 1
             var configuration = WebSocketClientConfiguration()
             configuration.handshakeTimeout = .seconds(3)
+            configuration.tls = options.tls
             let socket = try WebSocketClientTransportConnection(url: options.url, configuration: configuration)
             impaired =
                 options.isImpaired

@@ -47,6 +47,8 @@ public final class ArenaServer {
         /// and on stopping, and to restore it from on start when it is younger than
         /// ``resumeGracePeriod``; `nil` saves nothing.
         public var statePath: String?
+        /// TLS (`wss://`) with this certificate chain and key, or `nil` (default) for plain `ws://`.
+        public var tls: TLSServerContext?
         /// Seconds between two saves of the state file.
         public var stateSaveInterval = 1.0
 
@@ -79,7 +81,7 @@ public final class ArenaServer {
     public let stateRestore: StateRestore
     /// The port the server listens on (the kernel's choice when asked for port 0).
     public let port: Int
-    private let transport: WebSocketTransportServer
+    let transport: WebSocketTransportServer
     private let host: Host<Arena>
     private let clock = MonotonicClock()
     private let stopRequest: ServerStopRequest
@@ -99,6 +101,7 @@ public final class ArenaServer {
         self.stopRequest = stopRequest
         var socket = WebSocketServerConfiguration(host: options.host, port: options.port)
         socket.maximumConnections = options.roomCapacity * options.maximumRooms + 64
+        socket.tls = options.tls
         transport = try WebSocketTransportServer(configuration: socket)
         port = transport.address?.port ?? options.port
         var configuration = HostConfiguration()

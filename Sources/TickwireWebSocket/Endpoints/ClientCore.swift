@@ -14,12 +14,14 @@ final class ClientCore {
         var opened: (WebSocketConnection) -> Void
         /// The current connection ended.
         var lost: () -> Void
+        /// A `wss://` attempt failed in TLS (set before the attempt's disconnect is published).
+        var tlsFailed: (TLSError) -> Void = { _ in }
     }
 
-    private let url: WebSocketURL
-    private let configuration: WebSocketClientConfiguration
+    let url: WebSocketURL
+    let configuration: WebSocketClientConfiguration
     private let loop: EventLoop
-    private let callbacks: Callbacks
+    let callbacks: Callbacks
     private var random: JitterGenerator
     private var attempt = 0
     private var isStopped = false
@@ -33,6 +35,8 @@ final class ClientCore {
     /// Counts name resolutions, so that an answer for an abandoned attempt is ignored.
     private var resolution: UInt64 = 0
     private var isResolving = false
+    /// The client's TLS context for `wss://`, made at the first attempt.
+    var tlsContext: TLSClientContext?
 
     init(url: WebSocketURL, configuration: WebSocketClientConfiguration, loop: EventLoop, callbacks: Callbacks) {
         self.url = url
@@ -95,12 +99,18 @@ final class ClientCore {
         }
         do throws(SystemError) {
             let socket = try Socket(family: address.family)
+            let tls: TLSSession?
+            switch tlsSession(for: socket) {
+            case .success(let session): tls = session
+            case .failure(let error): return failTLS(error)
+            }
             let isConnected = try socket.connect(to: address)
-            let tcp = try TCPChannel(socket: socket, peer: address, loop: loop, isConnecting: !isConnected)
+            let tcp = try TCPChannel(socket: socket, peer: address, loop: loop, isConnecting: !isConnected, tls: tls)
             self.tcp = tcp
-            tcp.onClose = { [weak self] error in
+            tcp.onClose = { [weak self, unowned tcp] error in
                 guard let self else { return }
                 self.tcp = nil
+                if let failure = tcp.tlsFailure { return self.failTLS(failure) }
                 self.fail("the connection closed during the handshake\(error.map { ": \($0)" } ?? "")")
             }
             if isConnected {
@@ -191,10 +201,10 @@ final class ClientCore {
 
     // MARK: Losing and reconnecting
 
-    /// A connect or handshake attempt failed.
-    private func fail(_ reason: String) {
+    /// A connect or handshake attempt failed (1006, or 1015 for a failed TLS handshake).
+    func fail(_ reason: String, code: WebSocketCloseCode = .abnormalClosure) {
         dropAttempt()
-        let frame = WebSocketCloseFrame(code: .abnormalClosure, reason: reason)
+        let frame = WebSocketCloseFrame(code: code, reason: reason)
         callbacks.publish(.disconnected(frame))
         afterDisconnect(frame)
     }

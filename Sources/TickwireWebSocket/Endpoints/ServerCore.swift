@@ -15,6 +15,8 @@ final class ServerCore {
     private var isShuttingDown = false
     private var shutdownCompletions: [() -> Void] = []
     private var shutdownTimer: TimerHandle?
+    /// The TLS context for new connections (replaced by ``WebSocketServer/reloadCertificates()``).
+    lazy var tlsContext: TLSServerContext? = configuration.tls
 
     init(
         configuration: WebSocketServerConfiguration, loop: EventLoop,
@@ -44,7 +46,9 @@ final class ServerCore {
     }
 
     private func accept(_ socket: Socket, peer: SocketAddress?) {
-        guard let tcp = try? TCPChannel(socket: socket, peer: peer, loop: loop) else { return }
+        guard case .success(let tls) = tlsSession(for: socket),
+            let tcp = try? TCPChannel(socket: socket, peer: peer, loop: loop, tls: tls)
+        else { return }
         if isShuttingDown || connectionCount >= configuration.maximumConnections {
             let detail =
                 isShuttingDown

@@ -332,6 +332,7 @@ final class WebSocketChannel {
         if !isClosed {
             var reported = frame
             if let error, reported.code == .abnormalClosure { reported.reason = "\(error)" }
+            if let tlsFailure = tcp.tlsFailure, reported.code == .abnormalClosure { reported.reason = "\(tlsFailure)" }
             finish(reported)
         }
     }

@@ -4,6 +4,7 @@ public struct WebSocketClientError: Error, Hashable, Sendable, CustomStringConve
         case closed(WebSocketCloseFrame)
         case timedOut(Duration)
         case shutDown
+        case tls(TLSError)
     }
 
     private let kind: Kind
@@ -14,6 +15,15 @@ public struct WebSocketClientError: Error, Hashable, Sendable, CustomStringConve
     public static func timedOut(_ timeout: Duration) -> WebSocketClientError { .init(kind: .timedOut(timeout)) }
     /// The client was shut down while waiting.
     public static let shutDown = WebSocketClientError(kind: .shutDown)
+    /// The `wss://` connection failed in TLS: an unknown CA, an expired certificate, a wrong host
+    /// name, a server that does not speak TLS; `error` carries OpenSSL's reason.
+    public static func tls(_ error: TLSError) -> WebSocketClientError { .init(kind: .tls(error)) }
+
+    /// The TLS failure, for an error that is one.
+    public var tlsError: TLSError? {
+        if case .tls(let error) = kind { return error }
+        return nil
+    }
 
     /// A plain-words rendering for logs and test failures.
     public var description: String {
@@ -21,6 +31,7 @@ public struct WebSocketClientError: Error, Hashable, Sendable, CustomStringConve
         case .closed(let frame): "the client closed: \(frame)"
         case .timedOut(let timeout): "nothing happened within \(timeout)"
         case .shutDown: "the client was shut down"
+        case .tls(let error): "the client could not connect: \(error)"
         }
     }
 }
@@ -56,7 +67,8 @@ extension WebSocketClient {
     /// Failed attempts are retried by the reconnect policy while the wait lasts.
     ///
     /// - Parameter timeout: The longest wait. Default 10 s.
-    /// - Throws: ``WebSocketClientError`` when the client closes for good or the timeout passes.
+    /// - Throws: ``WebSocketClientError`` when the client closes for good or the timeout passes
+    ///   (``WebSocketClientError/tls(_:)`` when the last attempt failed in TLS).
     public func open(timeout: Duration = .seconds(10)) async throws(WebSocketClientError) {
         connect()
         let event = await wait(timeout: timeout) { event in
@@ -67,8 +79,8 @@ extension WebSocketClient {
         }
         switch event {
         case .stateChanged(.open): return
-        case .stateChanged(.closed(let frame)): throw .closed(frame)
-        case nil: throw state == .idle ? .shutDown : .timedOut(timeout)
+        case .stateChanged(.closed(let frame)): throw lastTLSError.map { .tls($0) } ?? .closed(frame)
+        case nil: throw state == .idle ? .shutDown : lastTLSError.map { .tls($0) } ?? .timedOut(timeout)
         default: throw .timedOut(timeout)
         }
     }

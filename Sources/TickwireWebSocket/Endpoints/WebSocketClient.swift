@@ -42,6 +42,8 @@ public final class WebSocketClient: Sendable {
         var queuedBytes = 0
         var waiters: [UInt64: Waiter] = [:]
         var nextWaiterID: UInt64 = 0
+        /// The TLS failure of the last `wss://` attempt, until a connection opens.
+        var tlsError: TLSError?
     }
 
     /// Someone suspended in an `async` method until an event satisfies `isSatisfied`.
@@ -135,6 +137,7 @@ public final class WebSocketClient: Sendable {
                 opened: { [weak self] connection in
                     self?.shared.withLock { shared in
                         shared.connection = connection
+                        shared.tlsError = nil
                         let queued = shared.queue
                         shared.queue = []
                         shared.queuedBytes = 0
@@ -142,7 +145,8 @@ public final class WebSocketClient: Sendable {
                         for message in queued { connection.send(message) }
                     }
                 },
-                lost: { [weak self] in self?.shared.withLock { $0.connection = nil } }
+                lost: { [weak self] in self?.shared.withLock { $0.connection = nil } },
+                tlsFailed: { [weak self] error in self?.shared.withLock { $0.tlsError = error } }
             ))
     }
 

@@ -26,6 +26,9 @@ public struct WebSocketClientConfiguration: Sendable {
     public var closeTimeout: Duration = .seconds(5)
     /// Seed for the reconnect jitter; `nil` draws from the system generator. Set it in tests.
     public var jitterSeed: UInt64?
+    /// How a `wss://` connection checks the server: the system trust store or a CA file, the
+    /// host name, and the loudly named switch that skips both for local testing. Unused for `ws://`.
+    public var tls = TLSClientConfiguration()
 
     /// Creates the default configuration.
     public init() {}

@@ -28,7 +28,7 @@ public final class WebSocketServer: Sendable {
     public let loop: EventLoop
     private let ownsLoop: Bool
     // Thread safety: `core` is created, used and dropped on the loop thread only.
-    private let core = LoopBound<ServerCore?>(nil)
+    let core = LoopBound<ServerCore?>(nil)
     private let handler: @Sendable (WebSocketServerEvent) -> Void
     private let state = Mutex<SocketAddress?>(nil)
     private let count = Atomic<Int>(0)

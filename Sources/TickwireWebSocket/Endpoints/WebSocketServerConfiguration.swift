@@ -76,6 +76,10 @@ public struct WebSocketServerConfiguration: Sendable {
     /// Sees every upgrade request before it is accepted (authentication, origin checks). Runs on
     /// the loop thread: keep it quick. `nil` accepts every well-formed request.
     public var shouldAccept: (@Sendable (WebSocketUpgradeRequest) -> WebSocketUpgradeDecision)?
+    /// TLS for this server's port (`wss://`), or `nil` (default) for plain `ws://`. A server
+    /// serves one or the other; for both, run two servers on one ``EventLoop``.
+    /// ``WebSocketServer/reloadCertificates()`` swaps in renewed certificate files.
+    public var tls: TLSServerContext?
 
     /// Creates the default configuration (127.0.0.1, any free port).
     public init() {}

@@ -1,8 +1,8 @@
-/// A parsed `ws://host:port/path?query` URL: what a ``WebSocketClient`` connects to.
+/// A parsed `ws://host:port/path?query` or `wss://host:port/path?query` URL: what a
+/// ``WebSocketClient`` connects to.
 ///
-/// Only the `ws` scheme is accepted (this library has no TLS, so `wss` is refused with a clear
-/// error instead of silently connecting in plain text). IPv6 literals go in brackets:
-/// `ws://[::1]:9000/game`.
+/// `wss` connects over TLS (port 443 by default, see ``TLSClientConfiguration``); `ws` in plain
+/// text (port 80 by default). IPv6 literals go in brackets: `ws://[::1]:9000/game`.
 public struct WebSocketURL: Hashable, Sendable, CustomStringConvertible {
     /// Why a URL string was refused.
     public struct ParseError: Error, Hashable, Sendable, CustomStringConvertible {
@@ -17,8 +17,10 @@ public struct WebSocketURL: Hashable, Sendable, CustomStringConvertible {
 
     /// The host: a name, an IPv4 address, or an IPv6 address without brackets.
     public let host: String
-    /// The port (80 when the URL names none).
+    /// The port (80 for `ws`, 443 for `wss` when the URL names none).
     public let port: Int
+    /// `true` for `wss://`: the connection runs over TLS.
+    public let isSecure: Bool
     /// The path, starting with `/` (`/` when the URL has none).
     public let path: String
     /// The query without the `?`, or `nil` when there is none.
@@ -30,22 +32,25 @@ public struct WebSocketURL: Hashable, Sendable, CustomStringConvertible {
     /// The `Host` header value: `host`, `host:port`, or `[v6]:port`.
     public var hostHeader: String {
         let name = host.contains(":") ? "[\(host)]" : host
-        return port == 80 ? name : "\(name):\(port)"
+        return port == defaultPort ? name : "\(name):\(port)"
     }
 
+    /// The scheme's port: 443 for `wss`, 80 for `ws`.
+    private var defaultPort: Int { isSecure ? 443 : 80 }
+
     /// A plain-words rendering for logs and test failures.
-    public var description: String { "ws://\(hostHeader)\(requestTarget)" }
+    public var description: String { "\(isSecure ? "wss" : "ws")://\(hostHeader)\(requestTarget)" }
 
     /// Parses `text`.
     ///
-    /// - Parameter text: A URL such as `ws://127.0.0.1:9000/game?room=1`.
+    /// - Parameter text: A URL such as `ws://127.0.0.1:9000/game?room=1` or `wss://example.com/game`.
     /// - Throws: ``ParseError`` for another scheme, an empty host, a bad port or an unclosed IPv6 bracket.
     public init(_ text: String) throws(ParseError) {
         func fail(_ reason: String) -> ParseError { ParseError(text: text, reason: reason) }
         let lowered = text.lowercased()
-        guard !lowered.hasPrefix("wss://") else { throw fail("wss (TLS) is not supported; use ws://") }
-        guard lowered.hasPrefix("ws://") else { throw fail("the scheme must be ws://") }
-        var rest = Substring(text.dropFirst(5))
+        let isSecure = lowered.hasPrefix("wss://")
+        guard isSecure || lowered.hasPrefix("ws://") else { throw fail("the scheme must be ws:// or wss://") }
+        var rest = Substring(text.dropFirst(isSecure ? 6 : 5))
         if let hash = rest.firstIndex(of: "#") { rest = rest[..<hash] }
         let authorityEnd = rest.firstIndex { $0 == "/" || $0 == "?" } ?? rest.endIndex
         var authority = rest[..<authorityEnd]
@@ -70,7 +75,7 @@ public struct WebSocketURL: Hashable, Sendable, CustomStringConvertible {
             host = authority
         }
         guard !host.isEmpty else { throw fail("the host is empty") }
-        var port = 80
+        var port = isSecure ? 443 : 80
         if let portText {
             guard let value = Int(portText), (1...65535).contains(value) else {
                 throw fail("the port must be 1...65535, not '\(portText)'")
@@ -96,5 +101,6 @@ public struct WebSocketURL: Hashable, Sendable, CustomStringConvertible {
         self.port = port
         self.path = path
         self.query = query
+        self.isSecure = isSecure
     }
 }

@@ -66,6 +66,16 @@ public struct HTTPRequestHead: Hashable, Sendable {
     public static func parse(
         _ bytes: UnsafeRawBufferPointer, limits: HTTPHeadLimits = .default
     ) throws(WebSocketHandshakeError) -> (head: HTTPRequestHead, byteCount: Int)? {
+        // A request starts with its method (a token), so anything else is refused with its first
+        // byte rather than after a whole head's worth of bytes or the handshake timeout: above
+        // all a TLS ClientHello (0x16 0x03) sent to a plain ws:// port.
+        if let first = bytes.first, first != UInt8(ascii: "\r"), first != UInt8(ascii: "\n"), !HeaderScanner.isTokenCharacter(first) {
+            let isTLS = first == 0x16 && (bytes.count < 2 || bytes[1] == 0x03)
+            throw .malformedHead(
+                isTLS
+                    ? "a TLS handshake on a plain ws:// port (connect with ws://, not wss://)"
+                    : "a request must start with its method, not byte \(first)")
+        }
         guard let (lines, byteCount) = try HTTPHeadParser.splitLines(bytes, limits: limits) else { return nil }
         let parts = lines[0].split(separator: " ", omittingEmptySubsequences: false)
         guard parts.count == 3, !parts[0].isEmpty, parts[0].utf8.allSatisfy(HeaderScanner.isTokenCharacter),

@@ -1,0 +1,89 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The TLS side of ``TCPChannel``: the handshake on readiness events, reads and writes through
+/// the ``TLSSession``, and the decrypted bytes OpenSSL may hold between readiness events.
+extension TCPChannel {
+    /// Writes may go to the transport: always for plain TCP, after the handshake for TLS.
+    var isTransportReady: Bool { tls?.isHandshakeComplete ?? true }
+
+    /// The poll interest for a TLS channel: the handshake's direction while it runs, then
+    /// `otherwise` (plus writability when a read waits for it).
+    static func tlsInterest(_ tls: TLSSession, otherwise: PollInterest) -> PollInterest {
+        guard tls.isHandshakeComplete else { return tls.wantsWrite ? .write : .read }
+        return tls.readWantsWrite ? otherwise.union(.write) : otherwise
+    }
+
+    /// Takes the handshake as far as the socket allows; once complete, sends what the owner
+    /// wrote meanwhile and reads what came with the handshake. A failure closes the channel
+    /// with ``tlsFailure`` set.
+    func continueTLSHandshake() {
+        guard let tls, !isClosed, !tls.isHandshakeComplete else { return }
+        do {
+            guard try tls.handshake() else {
+                updateInterest()
+                return
+            }
+        } catch {
+            tlsFailure = error
+            close(error: SystemError(call: "SSL_do_handshake", code: EPROTO))
+            return
+        }
+        updateInterest()
+        if bufferedByteCount > 0 { flush() }
+        if !isClosed && !isReadPaused { readAvailable() }
+    }
+
+    /// `read(2)` or `SSL_read`: the count, 0 at end of stream (or `close_notify`), `nil` when it would block.
+    func transportRead(into buffer: UnsafeMutableRawBufferPointer) throws(SystemError) -> Int? {
+        guard let tls else { return try socket.read(into: buffer) }
+        do {
+            return try tls.read(into: buffer)
+        } catch {
+            tlsFailure = error
+            throw SystemError(call: "SSL_read", code: EPROTO)
+        }
+    }
+
+    /// `send(2)` or `SSL_write`: how many bytes were taken, `nil` when none could be.
+    ///
+    /// `SSL_write` with partial writes returns after each record; it is called again until the
+    /// socket takes no more, so a large write costs one call here as a plain `send` does.
+    func transportWrite(from bytes: UnsafeRawBufferPointer) throws(SystemError) -> Int? {
+        guard let tls else { return try socket.write(from: bytes) }
+        var taken = 0
+        do {
+            while taken < bytes.count, let count = try tls.write(from: UnsafeRawBufferPointer(rebasing: bytes[taken...])) {
+                taken += count
+            }
+        } catch {
+            tlsFailure = error
+            throw SystemError(call: "SSL_write", code: EPROTO)
+        }
+        return taken > 0 ? taken : nil
+    }
+
+    /// `sendmsg(2)` of two buffers, or two `SSL_write`s (the second only when the first was taken whole).
+    func transportWrite(from first: UnsafeRawBufferPointer, then second: UnsafeRawBufferPointer) throws(SystemError) -> Int? {
+        guard tls != nil else { return try socket.write(from: first, then: second) }
+        guard let taken = try transportWrite(from: first) else { return nil }
+        guard taken == first.count else { return taken }
+        return taken + (try transportWrite(from: second) ?? 0)
+    }
+
+    /// OpenSSL may hold decrypted bytes that no readiness event will announce (a read asked for
+    /// fewer bytes than a record held, or reading was paused): read them on the next loop turn.
+    func scheduleTLSPendingRead() {
+        guard let tls, tls.hasPendingBytes, !isClosed, !isReadPaused, !isPendingTLSReadScheduled else { return }
+        isPendingTLSReadScheduled = true
+        loop.schedule(after: .zero) { [weak self] in
+            guard let self else { return }
+            self.isPendingTLSReadScheduled = false
+            guard !self.isClosed, !self.isReadPaused else { return }
+            self.readAvailable()
+        }
+    }
+}

@@ -1,0 +1,184 @@
+import CTLS
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// One TLS connection (an OpenSSL `SSL`) over a non-blocking socket: the handshake, then
+/// reads and writes of plain bytes, each of which says when it must wait for the socket.
+///
+/// `SSL_read`/`SSL_write` would block → `nil`, and ``wantsWrite`` says whether the socket must
+/// become writable (rather than readable) before the call can go on; the ``TCPChannel`` maps that
+/// to its poll interest. The session reads and writes the socket itself (through a BIO that sends
+/// with `MSG_NOSIGNAL`) and never closes it.
+///
+/// Not thread-safe: it belongs to its channel's loop thread.
+package final class TLSSession {
+    private let ssl: OpaquePointer
+    /// `true` for the accepting side.
+    package let isServer: Bool
+    /// The handshake finished; reads and writes carry application bytes.
+    package private(set) var isHandshakeComplete = false
+    /// The last call that could not go on needs the socket writable (`SSL_ERROR_WANT_WRITE`).
+    package private(set) var wantsWrite = false
+    /// A read stopped for want of writability (a TLS 1.3 key update to answer, say).
+    package private(set) var readWantsWrite = false
+
+    private init(ssl: OpaquePointer, isServer: Bool) {
+        self.ssl = ssl
+        self.isServer = isServer
+    }
+
+    deinit { SSL_free(ssl) }
+
+    private static func make(context: OpaquePointer, descriptor: Int32) throws(TLSError) -> OpaquePointer {
+        ERR_clear_error()
+        guard let method = TLSLibrary.socketMethod, let ssl = SSL_new(context) else {
+            throw TLSError.fromQueue(.configuration, fallback: "SSL_new failed")
+        }
+        guard let bio = tickwire_bio_new(method, descriptor) else {
+            SSL_free(ssl)
+            throw TLSError.fromQueue(.configuration, fallback: "BIO_new failed")
+        }
+        SSL_set_bio(ssl, bio, bio)  // the SSL owns the BIO (one reference for both directions)
+        return ssl
+    }
+
+    /// A server session on an accepted socket.
+    ///
+    /// - Throws: ``TLSError`` when OpenSSL cannot allocate the session.
+    package static func server(context: TLSServerContext, descriptor: Int32) throws(TLSError) -> TLSSession {
+        let ssl = try make(context: context.context, descriptor: descriptor)
+        SSL_set_accept_state(ssl)
+        return TLSSession(ssl: ssl, isServer: true)
+    }
+
+    /// A client session: sends `host` as SNI (unless it is an IP address) and, unless the
+    /// configuration skips verification, checks the certificate names `host`.
+    ///
+    /// - Throws: ``TLSError`` when OpenSSL cannot allocate the session or refuses the host.
+    package static func client(context: TLSClientContext, descriptor: Int32, host: String) throws(TLSError) -> TLSSession {
+        let ssl = try make(context: context.context, descriptor: descriptor)
+        let session = TLSSession(ssl: ssl, isServer: false)
+        let name = context.configuration.serverName ?? host
+        let isAddress = SocketAddress(numericHost: name, port: 0) != nil
+        if !isAddress {
+            guard tickwire_SSL_set_tlsext_host_name(ssl, name) == 1 else {
+                throw TLSError.fromQueue(.configuration, fallback: "cannot send the server name '\(name)'")
+            }
+        }
+        if !context.configuration.insecureSkipVerificationForLocalTestingOnly {
+            let accepted =
+                isAddress
+                ? X509_VERIFY_PARAM_set1_ip_asc(SSL_get0_param(ssl), name) == 1
+                : SSL_set1_host(ssl, name) == 1
+            guard accepted else { throw TLSError.fromQueue(.configuration, fallback: "cannot check the certificate for '\(name)'") }
+        }
+        SSL_set_connect_state(ssl)
+        return session
+    }
+
+    /// Takes the handshake as far as the socket allows.
+    ///
+    /// - Returns: `true` once the handshake is complete; `false` when it waits for the socket (``wantsWrite`` says which way).
+    /// - Throws: ``TLSError``: the handshake failed, or the peer's certificate was refused.
+    package func handshake() throws(TLSError) -> Bool {
+        ERR_clear_error()
+        let result = SSL_do_handshake(ssl)
+        if result == 1 {
+            isHandshakeComplete = true
+            wantsWrite = false
+            return true
+        }
+        switch SSL_get_error(ssl, result) {
+        case SSL_ERROR_WANT_READ:
+            wantsWrite = false
+            return false
+        case SSL_ERROR_WANT_WRITE:
+            wantsWrite = true
+            return false
+        case let code:
+            throw failure(code: code, stage: .handshake)
+        }
+    }
+
+    /// Reads decrypted bytes.
+    ///
+    /// - Returns: The count read; 0 when the peer closed the TLS connection cleanly
+    ///   (`close_notify`); `nil` when nothing can be read now.
+    /// - Throws: ``TLSError`` (connection): a bad record, a cut mid-record, a reset.
+    package func read(into buffer: UnsafeMutableRawBufferPointer) throws(TLSError) -> Int? {
+        ERR_clear_error()
+        let result = SSL_read(ssl, buffer.baseAddress, Int32(clamping: buffer.count))
+        readWantsWrite = false
+        if result > 0 { return Int(result) }
+        switch SSL_get_error(ssl, result) {
+        case SSL_ERROR_WANT_READ: return nil
+        case SSL_ERROR_WANT_WRITE:
+            readWantsWrite = true
+            return nil
+        case SSL_ERROR_ZERO_RETURN: return 0
+        case let code: throw failure(code: code, stage: .connection)
+        }
+    }
+
+    /// Encrypts and sends bytes; after `nil`, the next call must start with the same bytes.
+    ///
+    /// - Returns: How many of `bytes` were taken (one or more whole records), or `nil` when none can be now.
+    /// - Throws: ``TLSError`` (connection) when the connection failed.
+    package func write(from bytes: UnsafeRawBufferPointer) throws(TLSError) -> Int? {
+        guard !bytes.isEmpty else { return 0 }
+        ERR_clear_error()
+        let result = SSL_write(ssl, bytes.baseAddress, Int32(clamping: bytes.count))
+        if result > 0 { return Int(result) }
+        switch SSL_get_error(ssl, result) {
+        case SSL_ERROR_WANT_READ, SSL_ERROR_WANT_WRITE: return nil
+        case let code: throw failure(code: code, stage: .connection)
+        }
+    }
+
+    /// Bytes OpenSSL holds (decrypted, or read ahead and not yet decrypted) that no readiness
+    /// event will announce: a read would return them without touching the socket.
+    package var hasPendingBytes: Bool { SSL_has_pending(ssl) == 1 }
+
+    /// Sends `close_notify` (once; a failure is ignored, the socket is about to close).
+    package func shutdown() {
+        guard isHandshakeComplete else { return }
+        ERR_clear_error()
+        _ = SSL_shutdown(ssl)
+        ERR_clear_error()
+    }
+
+    /// The negotiated ALPN protocol, or `nil` when none was.
+    package var alpnProtocol: String? {
+        var data: UnsafePointer<UInt8>?
+        var length: UInt32 = 0
+        SSL_get0_alpn_selected(ssl, &data, &length)
+        guard let data, length > 0 else { return nil }
+        return String(decoding: UnsafeBufferPointer(start: data, count: Int(length)), as: UTF8.self)
+    }
+
+    /// The negotiated protocol version: `TLSv1.3`, `TLSv1.2`.
+    package var protocolVersion: String { String(cString: SSL_get_version(ssl)) }
+
+    private func failure(code: Int32, stage: TLSError.Category) -> TLSError {
+        if code == SSL_ERROR_SYSCALL {
+            let systemError = errno
+            let reason = TLSError.drainQueue(
+                fallback: systemError == 0
+                    ? "the connection closed without close_notify"
+                    : SystemError(call: "recv/send", code: systemError).message)
+            return TLSError(stage, reason: reason)
+        }
+        let verifyResult = SSL_get_verify_result(ssl)
+        var reason = TLSError.drainQueue(fallback: "OpenSSL error \(code)")
+        if stage == .handshake, verifyResult != X509_V_OK, let text = X509_verify_cert_error_string(verifyResult) {
+            reason += ": " + String(cString: text)
+            return TLSError(.verification, reason: reason)
+        }
+        return TLSError(stage, reason: reason)
+    }
+}
+
+@available(*, unavailable)
+extension TLSSession: Sendable {}

@@ -63,6 +63,10 @@ final class ServerHandshake {
     }
 
     private func upgrade(_ head: HTTPRequestHead, remainder: [UInt8]) {
+        if let handler = configuration.httpHandler, !head.headers.containsToken("websocket", in: "Upgrade") {
+            answer(head, with: handler(head))
+            return
+        }
         let acceptance: WebSocketServerHandshake.Acceptance
         do {
             acceptance = try WebSocketServerHandshake.accept(head, configuration: handshakeConfiguration)
@@ -100,6 +104,15 @@ final class ServerHandshake {
             compression: acceptance.compression, sendBufferLimits: configuration.sendBuffer
         )
         core?.handshakeSucceeded(self, tcp: tcp, machine: machine, connection: connection, initialBytes: remainder)
+    }
+
+    /// Sends a plain HTTP response (``WebSocketServerConfiguration/httpHandler``) and closes once it is sent.
+    private func answer(_ request: HTTPRequestHead, with response: HTTPResponse) {
+        cancelTimer()
+        isFinished = true
+        tcp.write(response.encoded(includesBody: request.method != "HEAD"))
+        tcp.closeAfterFlush()
+        core?.handshakeEnded(self)
     }
 
     /// Answers with an HTTP error and closes once it is sent.

@@ -5,7 +5,8 @@ import TickwireIO
 /// Collects the request head within ``WebSocketServerConfiguration/maximumHandshakeBytes`` and
 /// ``WebSocketServerConfiguration/maximumHeaderCount``, under ``WebSocketServerConfiguration/handshakeTimeout``
 /// (a client that sends one byte per second is cut off with HTTP 408), validates it, asks the
-/// `shouldAccept` hook, answers 101 and hands the socket to a ``WebSocketChannel``.
+/// `shouldAccept` hook, answers 101 and hands the socket to a ``WebSocketChannel``. A request that
+/// is not an upgrade goes to ``WebSocketServerConfiguration/httpHandler`` when there is one.
 ///
 /// Not thread-safe: loop thread only.
 final class ServerHandshake {

@@ -92,7 +92,9 @@ func serve(_ arguments: [String]) throws {
         signal(signalNumber) { _ in serverStop.requestStop() }
     }
     print("arena server on ws://\(options.host):\(server.port)/ — rooms \(options.rooms.joined(separator: ", ")), \(options.bots) bots per room, \(options.tickRate) Hz")
-    print("join with: swift run arena join ws://\(options.host == "0.0.0.0" ? "HOST" : options.host):\(server.port)/main --name YOU")
+    let shownHost = options.host == "0.0.0.0" || options.host == "::" ? "HOST" : options.host.contains(":") ? "[\(options.host)]" : options.host
+    print("join with: swift run arena join ws://\(shownHost):\(server.port)/main --name YOU")
+    print("open http://\(shownHost):\(server.port)/ in a browser to play")
     if let path = options.statePath {
         switch server.stateRestore {
         case .none:
@@ -183,7 +185,8 @@ func playLocally(_ arguments: [String]) throws {
     if clientOptions.name == "player" { clientOptions.name = ProcessInfo.processInfo.environment["USER"].map { String($0.prefix(10)) } ?? "you" }
     try parsed.rejectUnknown()
     let client = ArenaClient(options: clientOptions)
-    let notice = "second player: swift run arena join ws://127.0.0.1:\(port)/main --name NAME"
+    let notice = "second player: swift run arena join ws://127.0.0.1:\(port)/main --name NAME, or open http://127.0.0.1:\(port)/ in a browser to play"
+    print("open http://127.0.0.1:\(port)/ in a browser to play")
     let reason: String
     do {
         reason = try ArenaPlayLoop.playInteractively(client, notice: notice, usesColor: usesColor())

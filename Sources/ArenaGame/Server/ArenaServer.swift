@@ -49,6 +49,10 @@ public final class ArenaServer {
         public var statePath: String?
         /// Seconds between two saves of the state file.
         public var stateSaveInterval = 1.0
+        /// Whether plain HTTP requests on the port get the browser client (``ArenaWebSite``):
+        /// `GET /` the page, its scripts, 404 for anything else. `false`: they are refused as
+        /// failed WebSocket handshakes.
+        public var servesWebClient = true
 
         /// The defaults: port 7777 on this machine, six bots, 30 Hz, one room `main`.
         public init() {}
@@ -99,6 +103,7 @@ public final class ArenaServer {
         self.stopRequest = stopRequest
         var socket = WebSocketServerConfiguration(host: options.host, port: options.port)
         socket.maximumConnections = options.roomCapacity * options.maximumRooms + 64
+        if options.servesWebClient { socket.httpHandler = ArenaWebSite.respond(to:) }
         transport = try WebSocketTransportServer(configuration: socket)
         port = transport.address?.port ?? options.port
         var configuration = HostConfiguration()

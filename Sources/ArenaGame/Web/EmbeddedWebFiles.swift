@@ -4371,9 +4371,17 @@ const moves = Object.freeze({
 });
 const fireKeys = new Set(['Space', 'KeyF']);
 
+/**
+ * @param {EventTarget | null} target
+ * @returns {boolean} Whether keys go to a text field (the name field) rather than the game.
+ */
+function isTextField(target) {
+  return typeof HTMLInputElement !== 'undefined' && target instanceof HTMLInputElement;
+}
+
 /** Held keys, read once per tick. */
 export class KeyboardInput {
-  /** @param {Window} target Where keys are listened for. */
+  /** @param {EventTarget} target Where keys are listened for (the window). */
   constructor(target) {
     /** @type {Set<string>} */
     this.held = new Set();
@@ -4381,8 +4389,8 @@ export class KeyboardInput {
     this.firePressed = false;
     /** @type {(key: string) => void} Called with `n`, `q`, … for keys that are not moves. */
     this.onKey = () => {};
-    target.addEventListener('keydown', (event) => {
-      if (event.target instanceof HTMLInputElement || event.ctrlKey || event.metaKey || event.altKey) return;
+    target.addEventListener('keydown', (/** @type {any} */ event) => {
+      if (isTextField(event.target) || event.ctrlKey || event.metaKey || event.altKey) return;
       if (event.code in moves || fireKeys.has(event.code)) {
         event.preventDefault();
         this.held.add(event.code);
@@ -4391,7 +4399,7 @@ export class KeyboardInput {
         this.onKey(event.key.toLowerCase());
       }
     });
-    target.addEventListener('keyup', (event) => this.held.delete(event.code));
+    target.addEventListener('keyup', (/** @type {any} */ event) => this.held.delete(event.code));
     target.addEventListener('blur', () => this.held.clear());
   }
 

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import Tickwire
+
 @testable import ArenaGame
 
 /// The browser client embedded in the binary (`Tools/embed-web`) and served by ``ArenaWebSite``.
@@ -11,7 +12,9 @@ struct EmbeddedWebFilesTests {
 
     /// The files on disk that must be embedded, by URL path: index.html, tickwire/*.js, arena/*.js.
     static func filesOnDisk() throws -> [String: String] {
-        var files: [String: String] = ["/index.html": try String(contentsOf: webFolder.appendingPathComponent("index.html"), encoding: .utf8)]
+        var files: [String: String] = [
+            "/index.html": try String(contentsOf: webFolder.appendingPathComponent("index.html"), encoding: .utf8)
+        ]
         for folder in ["tickwire", "arena"] {
             let directory = webFolder.appendingPathComponent(folder)
             for name in try FileManager.default.contentsOfDirectory(atPath: directory.path) where name.hasSuffix(".js") {
@@ -26,9 +29,13 @@ struct EmbeddedWebFilesTests {
         let onDisk = try Self.filesOnDisk()
         let embedded = Dictionary(EmbeddedWebFiles.files.map { ($0.path, $0.text) }, uniquingKeysWith: { first, _ in first })
         #expect(embedded.count == EmbeddedWebFiles.files.count, "no path is embedded twice")
-        #expect(Set(embedded.keys) == Set(onDisk.keys), "missing: \(Set(onDisk.keys).subtracting(embedded.keys).sorted()), extra: \(Set(embedded.keys).subtracting(onDisk.keys).sorted()); run Tools/embed-web")
+        #expect(
+            Set(embedded.keys) == Set(onDisk.keys),
+            "missing: \(Set(onDisk.keys).subtracting(embedded.keys).sorted()), extra: \(Set(embedded.keys).subtracting(onDisk.keys).sorted()); run Tools/embed-web"
+        )
         for (path, text) in onDisk {
-            #expect(embedded[path].map { Array($0.utf8) } == Array(text.utf8), "\(path) differs from its embedded copy; run Tools/embed-web")
+            #expect(
+                embedded[path].map { Array($0.utf8) } == Array(text.utf8), "\(path) differs from its embedded copy; run Tools/embed-web")
         }
     }
 

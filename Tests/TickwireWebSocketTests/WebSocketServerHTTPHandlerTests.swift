@@ -1,5 +1,6 @@
 import Testing
 import TickwireIO
+
 @testable import TickwireWebSocket
 
 /// `WebSocketServerConfiguration.httpHandler`: plain HTTP requests on the WebSocket port.
@@ -79,12 +80,16 @@ struct WebSocketServerHTTPHandlerTests {
         #expect(opened == 0)
     }
 
-    @Test("a plain request over the head limit gets 431 and never reaches the handler")
+    @Test("a plain request head at the handshake byte limit reaches the handler; one byte over gets 431")
     func headLimit() throws {
         var configuration = configuration
         configuration.maximumHandshakeBytes = 512
-        let (response, _) = try exchange("GET / HTTP/1.1\r\nX-Pad: \(String(repeating: "a", count: 600))\r\n\r\n", configuration: configuration)
-        #expect(response.hasPrefix("HTTP/1.1 431"), "got '\(response.prefix(60))'")
+        let base = "GET / HTTP/1.1\r\nX-Pad: \r\n\r\n"
+        for (padding, expected) in [(512 - base.utf8.count, "HTTP/1.1 200"), (513 - base.utf8.count, "HTTP/1.1 431")] {
+            let request = "GET / HTTP/1.1\r\nX-Pad: \(String(repeating: "a", count: padding))\r\n\r\n"
+            let (response, _) = try exchange(request, configuration: configuration)
+            #expect(response.hasPrefix(expected), "a \(request.utf8.count)-byte head should get \(expected), got '\(response.prefix(60))'")
+        }
     }
 
     @Test("HTTPResponse: standard reason phrases, clamped status, a text body ending in a newline")

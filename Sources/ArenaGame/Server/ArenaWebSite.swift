@@ -55,7 +55,9 @@ public enum ArenaWebSite {
         var headers: HTTPHeaders = [
             "Cache-Control": "no-cache", "ETag": file.etag, "X-Content-Type-Options": "nosniff",
         ]
-        if let wanted = request.headers["If-None-Match"], wanted == "*" || request.headers.listElements(for: "If-None-Match").contains(file.etag) {
+        if let wanted = request.headers["If-None-Match"],
+            wanted == "*" || request.headers.listElements(for: "If-None-Match").contains(file.etag)
+        {
             return HTTPResponse(status: 304, headers: headers)
         }
         headers.add(name: "Content-Type", value: file.contentType)

@@ -8,4613 +8,4665 @@ enum EmbeddedWebFiles {
         (
             path: "/index.html",
             text: #"""
-<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>Tickwire arena</title>
-<style>
-  html, body { margin: 0; height: 100%; overflow: hidden; background: #101014; color: #e8e8e8; font: 16px "DejaVu Sans Mono", Menlo, Consolas, monospace; }
-  canvas { display: block; }
-  form { position: fixed; top: 40%; left: 50%; transform: translate(-50%, -50%); padding: 24px 28px; background: #1b1b22; border: 1px solid #40404a; }
-  form[hidden] { display: none; }
-  input, button { font: inherit; padding: 6px 10px; background: #101014; color: #e8e8e8; border: 1px solid #60606a; }
-  noscript { position: fixed; top: 40%; width: 100%; text-align: center; }
-</style>
-</head>
-<body>
-<canvas id="arena" aria-label="The arena: WASD or arrows move, space fires, n shows the net graph"></canvas>
-<form id="join" hidden>
-  <label for="name">Your name</label><br><br>
-  <input id="name" name="name" maxlength="10" pattern="[A-Za-z0-9_\-]*" autocomplete="nickname">
-  <button type="submit">Play</button>
-</form>
-<noscript>The arena needs JavaScript (ES modules).</noscript>
-<script type="module" src="/arena/page.js"></script>
-</body>
-</html>
+            <!doctype html>
+            <html lang="en">
+            <head>
+            <meta charset="utf-8">
+            <meta name="viewport" content="width=device-width, initial-scale=1">
+            <title>Tickwire arena</title>
+            <style>
+              html, body { margin: 0; height: 100%; overflow: hidden; background: #101014; color: #e8e8e8; font: 16px "DejaVu Sans Mono", Menlo, Consolas, monospace; }
+              canvas { display: block; }
+              form { position: fixed; top: 40%; left: 50%; transform: translate(-50%, -50%); padding: 24px 28px; background: #1b1b22; border: 1px solid #40404a; }
+              form[hidden] { display: none; }
+              input, button { font: inherit; padding: 6px 10px; background: #101014; color: #e8e8e8; border: 1px solid #60606a; }
+              noscript { position: fixed; top: 40%; width: 100%; text-align: center; }
+            </style>
+            </head>
+            <body>
+            <canvas id="arena" aria-label="The arena: WASD or arrows move, space fires, n shows the net graph"></canvas>
+            <form id="join" hidden>
+              <label for="name">Your name</label><br><br>
+              <input id="name" name="name" maxlength="10" pattern="[A-Za-z0-9_\-]*" autocomplete="nickname">
+              <button type="submit">Play</button>
+            </form>
+            <noscript>The arena needs JavaScript (ES modules).</noscript>
+            <script type="module" src="/arena/page.js"></script>
+            </body>
+            </html>
 
-"""#
+            """#
         ),
         (
             path: "/tickwire/bitReader.js",
             text: #"""
-// Reading the bit streams of snapshot deltas (PROTOCOL.md 2.2); mirrors BitReader.swift.
-// Values of up to 52 bits are numbers; wider ones (a 64-bit integer field) are bigints.
-import { CodecError } from './errors.js';
+            // Reading the bit streams of snapshot deltas (PROTOCOL.md 2.2); mirrors BitReader.swift.
+            // Values of up to 52 bits are numbers; wider ones (a 64-bit integer field) are bigints.
+            import { CodecError } from './errors.js';
 
-/** Powers of two 2^0 … 2^64 as numbers, for assembling values without 32-bit overflow. */
-const pow2 = Array.from({ length: 65 }, (_, index) => 2 ** index);
+            /** Powers of two 2^0 … 2^64 as numbers, for assembling values without 32-bit overflow. */
+            const pow2 = Array.from({ length: 65 }, (_, index) => 2 ** index);
 
-/**
- * The error for a read past the end.
- * @param {number} needed
- * @param {number} available
- * @returns {CodecError}
- */
-function truncated(needed, available) {
-  return new CodecError('truncated', { neededBits: needed, availableBits: available },
-    `input ends early: needed ${needed} more bits, only ${available} left`);
-}
+            /**
+             * The error for a read past the end.
+             * @param {number} needed
+             * @param {number} available
+             * @returns {CodecError}
+             */
+            function truncated(needed, available) {
+              return new CodecError('truncated', { neededBits: needed, availableBits: available },
+                `input ends early: needed ${needed} more bits, only ${available} left`);
+            }
 
-/** Reads items least significant bit first from a byte array; every read checks the bits left. */
-export class BitReader {
-  /** @param {Uint8Array} bytes */
-  constructor(bytes) {
-    /** @type {Uint8Array} */
-    this.bytes = bytes;
-    /** @type {number} The next bit to read. */
-    this.position = 0;
-    /** @type {number} */
-    this.endBit = bytes.length * 8;
-  }
+            /** Reads items least significant bit first from a byte array; every read checks the bits left. */
+            export class BitReader {
+              /** @param {Uint8Array} bytes */
+              constructor(bytes) {
+                /** @type {Uint8Array} */
+                this.bytes = bytes;
+                /** @type {number} The next bit to read. */
+                this.position = 0;
+                /** @type {number} */
+                this.endBit = bytes.length * 8;
+              }
 
-  /** @returns {number} Bits not read yet. */
-  get remainingBits() {
-    return this.endBit - this.position;
-  }
+              /** @returns {number} Bits not read yet. */
+              get remainingBits() {
+                return this.endBit - this.position;
+              }
 
-  /**
-   * Reads `u(bits)` as a number.
-   * @param {number} bits 0 … 52.
-   * @returns {number}
-   * @throws {CodecError} `truncated`.
-   */
-  read(bits) {
-    if (bits > this.endBit - this.position) throw truncated(bits, this.endBit - this.position);
-    const bytes = this.bytes;
-    let position = this.position;
-    let result = 0;
-    let written = 0;
-    while (written < bits) {
-      const offset = position & 7;
-      const take = Math.min(8 - offset, bits - written);
-      const chunk = (bytes[position >>> 3] >>> offset) & ((1 << take) - 1);
-      result += chunk * pow2[written];
-      written += take;
-      position += take;
-    }
-    this.position = position;
-    return result;
-  }
+              /**
+               * Reads `u(bits)` as a number.
+               * @param {number} bits 0 … 52.
+               * @returns {number}
+               * @throws {CodecError} `truncated`.
+               */
+              read(bits) {
+                if (bits > this.endBit - this.position) throw truncated(bits, this.endBit - this.position);
+                const bytes = this.bytes;
+                let position = this.position;
+                if (bits <= 25) {
+                  // The hot path: the (at most four) bytes holding the value in one 32-bit word; bytes
+                  // past the end read as 0 (undefined | 0), and those bits are never used.
+                  const index = position >>> 3;
+                  const word = bytes[index] | (bytes[index + 1] << 8) | (bytes[index + 2] << 16) | (bytes[index + 3] << 24);
+                  this.position = position + bits;
+                  return ((word >>> (position & 7)) & ((1 << bits) - 1)) >>> 0;
+                }
+                let result = 0;
+                let written = 0;
+                while (written < bits) {
+                  const offset = position & 7;
+                  const take = Math.min(8 - offset, bits - written);
+                  const chunk = (bytes[position >>> 3] >>> offset) & ((1 << take) - 1);
+                  result += chunk * pow2[written];
+                  written += take;
+                  position += take;
+                }
+                this.position = position;
+                return result;
+              }
 
-  /**
-   * Reads `u(bits)` as a bigint.
-   * @param {number} bits 0 … 64.
-   * @returns {bigint}
-   * @throws {CodecError} `truncated`.
-   */
-  readBig(bits) {
-    if (bits > this.endBit - this.position) throw truncated(bits, this.endBit - this.position);
-    if (bits <= 32) return BigInt(this.read(bits));
-    const low = this.read(32);
-    return (BigInt(this.read(bits - 32)) << 32n) | BigInt(low);
-  }
+              /**
+               * Reads `u(bits)` as a bigint.
+               * @param {number} bits 0 … 64.
+               * @returns {bigint}
+               * @throws {CodecError} `truncated`.
+               */
+              readBig(bits) {
+                if (bits > this.endBit - this.position) throw truncated(bits, this.endBit - this.position);
+                if (bits <= 32) return BigInt(this.read(bits));
+                const low = this.read(32);
+                return (BigInt(this.read(bits - 32)) << 32n) | BigInt(low);
+              }
 
-  /** @returns {boolean} A `bool`. @throws {CodecError} `truncated`. */
-  readBool() {
-    if (this.position >= this.endBit) throw truncated(1, 0);
-    const bit = (this.bytes[this.position >>> 3] >>> (this.position & 7)) & 1;
-    this.position += 1;
-    return bit === 1;
-  }
+              /** @returns {boolean} A `bool`. @throws {CodecError} `truncated`. */
+              readBool() {
+                if (this.position >= this.endBit) throw truncated(1, 0);
+                const bit = (this.bytes[this.position >>> 3] >>> (this.position & 7)) & 1;
+                this.position += 1;
+                return bit === 1;
+              }
 
-  /**
-   * Reads a `bvarint` (LEB128 in 8-bit groups). Values above 2^53 lose precision, which only
-   * matters for values that are refused anyway (counts, ids, ticks); the checks run on the groups.
-   * @returns {number}
-   * @throws {CodecError} `truncated`, `malformedVarint`.
-   */
-  readVarint() {
-    const start = this.position;
-    let value = 0;
-    let shift = 0;
-    for (;;) {
-      const group = this.read(8);
-      if (shift === 63 && group > 1) throw malformedVarint(start);
-      value += (group & 0x7f) * pow2[shift];
-      if ((group & 0x80) === 0) {
-        if ((group & 0x7f) === 0 && shift > 0) throw malformedVarint(start);
-        return value;
-      }
-      shift += 7;
-    }
-  }
+              /**
+               * Reads a `bvarint` (LEB128 in 8-bit groups). Values above 2^53 lose precision, which only
+               * matters for values that are refused anyway (counts, ids, ticks); the checks run on the groups.
+               * @returns {number}
+               * @throws {CodecError} `truncated`, `malformedVarint`.
+               */
+              readVarint() {
+                const start = this.position;
+                let value = 0;
+                let shift = 0;
+                for (;;) {
+                  const group = this.read(8);
+                  if (shift === 63 && group > 1) throw malformedVarint(start);
+                  value += (group & 0x7f) * pow2[shift];
+                  if ((group & 0x80) === 0) {
+                    if ((group & 0x7f) === 0 && shift > 0) throw malformedVarint(start);
+                    return value;
+                  }
+                  shift += 7;
+                }
+              }
 
-  /**
-   * Reads a `bvarint` that must fit in 32 bits.
-   * @param {string} what The value's name for the error.
-   * @returns {number}
-   * @throws {CodecError} `valueOutOfRange` and the varint errors.
-   */
-  readVarint32(what) {
-    const value = this.readVarint();
-    if (value > 0xffffffff) {
-      throw new CodecError('valueOutOfRange', { what, value: String(value), allowed: '0...4294967295' },
-        `${what} is ${value}, outside the allowed 0...4294967295`);
-    }
-    return value;
-  }
+              /**
+               * Reads a `bvarint` that must fit in 32 bits.
+               * @param {string} what The value's name for the error.
+               * @returns {number}
+               * @throws {CodecError} `valueOutOfRange` and the varint errors.
+               */
+              readVarint32(what) {
+                const value = this.readVarint();
+                if (value > 0xffffffff) {
+                  throw new CodecError('valueOutOfRange', { what, value: String(value), allowed: '0...4294967295' },
+                    `${what} is ${value}, outside the allowed 0...4294967295`);
+                }
+                return value;
+              }
 
-  /**
-   * Reads an Elias-gamma code: a number when it has at most 52 value bits, else a bigint.
-   * @returns {number | bigint}
-   * @throws {CodecError} `truncated`, `malformedGammaCode`.
-   */
-  readGamma() {
-    const start = this.position;
-    let zeros = 0;
-    const bytes = this.bytes;
-    for (;;) {
-      if (this.position >= this.endBit) throw truncated(1, 0);
-      const bit = (bytes[this.position >>> 3] >>> (this.position & 7)) & 1;
-      this.position += 1;
-      if (bit === 1) break;
-      zeros += 1;
-      if (zeros > 63) {
-        throw new CodecError('malformedGammaCode', { atBit: start }, `malformed gamma code at bit ${start}: more than 63 leading zero bits`);
-      }
-    }
-    if (zeros <= 52) return pow2[zeros] + this.read(zeros);
-    return (1n << BigInt(zeros)) | this.readBig(zeros);
-  }
+              /**
+               * Reads an Elias-gamma code: a number when it has at most 52 value bits, else a bigint.
+               * @returns {number | bigint}
+               * @throws {CodecError} `truncated`, `malformedGammaCode`.
+               */
+              readGamma() {
+                const start = this.position;
+                let zeros = 0;
+                const bytes = this.bytes;
+                // The hot path: the first 1 bit within the next 25 bits, found with one word and clz32.
+                const available = this.endBit - start;
+                if (available > 0) {
+                  const index = start >>> 3;
+                  const word = (bytes[index] | (bytes[index + 1] << 8) | (bytes[index + 2] << 16) | (bytes[index + 3] << 24)) >>> (start & 7);
+                  const window = available >= 25 ? word & 0x1ffffff : word & ((1 << available) - 1);
+                  if (window !== 0) {
+                    zeros = 31 - Math.clz32(window & -window);
+                    this.position = start + zeros + 1;
+                    // Small integers stay small integers (zeros ≤ 24 here), which keeps the caller's arithmetic in int32.
+                    return (1 << zeros) | this.read(zeros);
+                  }
+                }
+                for (;;) {
+                  if (this.position >= this.endBit) throw truncated(1, 0);
+                  const bit = (bytes[this.position >>> 3] >>> (this.position & 7)) & 1;
+                  this.position += 1;
+                  if (bit === 1) break;
+                  zeros += 1;
+                  if (zeros > 63) {
+                    throw new CodecError('malformedGammaCode', { atBit: start }, `malformed gamma code at bit ${start}: more than 63 leading zero bits`);
+                  }
+                }
+                if (zeros <= 52) return pow2[zeros] + this.read(zeros);
+                return (1n << BigInt(zeros)) | this.readBig(zeros);
+              }
 
-  /**
-   * Checks the end of the stream: fewer than 8 bits left, all zero.
-   * @throws {CodecError} `trailingData`.
-   */
-  finish() {
-    const left = this.endBit - this.position;
-    if (left >= 8 || (left > 0 && this.read(left) !== 0)) {
-      throw new CodecError('trailingData', { bits: left },
-        `${left} bits follow the end of the encoding (only zero padding to a byte boundary is allowed)`);
-    }
-  }
-}
+              /**
+               * Checks the end of the stream: fewer than 8 bits left, all zero.
+               * @throws {CodecError} `trailingData`.
+               */
+              finish() {
+                const left = this.endBit - this.position;
+                if (left >= 8 || (left > 0 && this.read(left) !== 0)) {
+                  throw new CodecError('trailingData', { bits: left },
+                    `${left} bits follow the end of the encoding (only zero padding to a byte boundary is allowed)`);
+                }
+              }
+            }
 
-/**
- * @param {number} start
- * @returns {CodecError}
- */
-function malformedVarint(start) {
-  return new CodecError('malformedVarint', { atBit: start }, `malformed varint at bit ${start}: longer than 64 bits or not in shortest form`);
-}
+            /**
+             * @param {number} start
+             * @returns {CodecError}
+             */
+            function malformedVarint(start) {
+              return new CodecError('malformedVarint', { atBit: start }, `malformed varint at bit ${start}: longer than 64 bits or not in shortest form`);
+            }
 
-"""#
+            """#
         ),
         (
             path: "/tickwire/bitWriter.js",
             text: #"""
-// Writing bit streams (PROTOCOL.md 2.2); mirrors BitWriter.swift. The client decodes snapshots
-// and never encodes them; the writer serves tests and tools.
+            // Writing bit streams (PROTOCOL.md 2.2); mirrors BitWriter.swift. The client decodes snapshots
+            // and never encodes them; the writer serves tests and tools.
 
-/** Appends items least significant bit first, padding the last byte with zeros. */
-export class BitWriter {
-  constructor() {
-    /** @type {number[]} */
-    this.buffer = [];
-    /** @type {number} Bits written. */
-    this.bitCount = 0;
-  }
+            /** Appends items least significant bit first, padding the last byte with zeros. */
+            export class BitWriter {
+              constructor() {
+                /** @type {number[]} */
+                this.buffer = [];
+                /** @type {number} Bits written. */
+                this.bitCount = 0;
+              }
 
-  /**
-   * Writes `u(bits)`.
-   * @param {number | bigint} value Below 2^bits.
-   * @param {number} bits 0 … 64.
-   */
-  write(value, bits) {
-    let rest = BigInt(value);
-    for (let index = 0; index < bits; index++) {
-      this.writeBit(Number(rest & 1n));
-      rest >>= 1n;
-    }
-  }
+              /**
+               * Writes `u(bits)`.
+               * @param {number | bigint} value Below 2^bits.
+               * @param {number} bits 0 … 64.
+               */
+              write(value, bits) {
+                let rest = BigInt(value);
+                for (let index = 0; index < bits; index++) {
+                  this.writeBit(Number(rest & 1n));
+                  rest >>= 1n;
+                }
+              }
 
-  /** @param {number} bit 0 or 1. */
-  writeBit(bit) {
-    if ((this.bitCount & 7) === 0) this.buffer.push(0);
-    if (bit) this.buffer[this.buffer.length - 1] |= 1 << (this.bitCount & 7);
-    this.bitCount += 1;
-  }
+              /** @param {number} bit 0 or 1. */
+              writeBit(bit) {
+                if ((this.bitCount & 7) === 0) this.buffer.push(0);
+                if (bit) this.buffer[this.buffer.length - 1] |= 1 << (this.bitCount & 7);
+                this.bitCount += 1;
+              }
 
-  /** @param {boolean} value */
-  writeBool(value) {
-    this.writeBit(value ? 1 : 0);
-  }
+              /** @param {boolean} value */
+              writeBool(value) {
+                this.writeBit(value ? 1 : 0);
+              }
 
-  /** @param {number | bigint} value A `bvarint` below 2^64. */
-  writeVarint(value) {
-    let rest = BigInt(value);
-    while (rest >= 0x80n) {
-      this.write((rest & 0x7fn) | 0x80n, 8);
-      rest >>= 7n;
-    }
-    this.write(rest, 8);
-  }
+              /** @param {number | bigint} value A `bvarint` below 2^64. */
+              writeVarint(value) {
+                let rest = BigInt(value);
+                while (rest >= 0x80n) {
+                  this.write((rest & 0x7fn) | 0x80n, 8);
+                  rest >>= 7n;
+                }
+                this.write(rest, 8);
+              }
 
-  /** @param {number | bigint} value A `gamma` code of a value ≥ 1. */
-  writeGamma(value) {
-    const big = BigInt(value);
-    const bits = big.toString(2).length - 1;
-    for (let index = 0; index < bits; index++) this.writeBit(0);
-    this.writeBit(1);
-    this.write(big - (1n << BigInt(bits)), bits);
-  }
+              /** @param {number | bigint} value A `gamma` code of a value ≥ 1. */
+              writeGamma(value) {
+                const big = BigInt(value);
+                const bits = big.toString(2).length - 1;
+                for (let index = 0; index < bits; index++) this.writeBit(0);
+                this.writeBit(1);
+                this.write(big - (1n << BigInt(bits)), bits);
+              }
 
-  /** @returns {Uint8Array} The stream, zero-padded to a byte. */
-  get bytes() {
-    return Uint8Array.from(this.buffer);
-  }
-}
+              /** @returns {Uint8Array} The stream, zero-padded to a byte. */
+              get bytes() {
+                return Uint8Array.from(this.buffer);
+              }
+            }
 
-/**
- * Zigzag-maps a signed 64-bit value to an unsigned one (PROTOCOL.md 2.2).
- * @param {bigint} value
- * @returns {bigint}
- */
-export function zigzag(value) {
-  return BigInt.asUintN(64, (value << 1n) ^ (value >> 63n));
-}
+            /**
+             * Zigzag-maps a signed 64-bit value to an unsigned one (PROTOCOL.md 2.2).
+             * @param {bigint} value
+             * @returns {bigint}
+             */
+            export function zigzag(value) {
+              return BigInt.asUintN(64, (value << 1n) ^ (value >> 63n));
+            }
 
-"""#
+            """#
         ),
         (
             path: "/tickwire/byteReader.js",
             text: #"""
-// Byte-level reading of message bodies (PROTOCOL.md 2.1); mirrors ByteReader.swift.
-import { FrameError } from './errors.js';
+            // Byte-level reading of message bodies (PROTOCOL.md 2.1); mirrors ByteReader.swift.
+            import { FrameError } from './errors.js';
 
-const utf8 = new TextDecoder('utf-8', { fatal: true });
-const twoTo32 = 0x1_0000_0000;
+            const utf8 = new TextDecoder('utf-8', { fatal: true });
+            const twoTo32 = 0x1_0000_0000;
 
-/** Reads big-endian integers, LEB128 varints, byte strings and UTF-8 texts; every read bounds-checked. */
-export class ByteReader {
-  /**
-   * @param {Uint8Array} bytes The body; offsets in errors count from its first byte.
-   */
-  constructor(bytes) {
-    /** @type {Uint8Array} */
-    this.bytes = bytes;
-    /** @type {number} The next byte to read. */
-    this.offset = 0;
-  }
+            /** Reads big-endian integers, LEB128 varints, byte strings and UTF-8 texts; every read bounds-checked. */
+            export class ByteReader {
+              /**
+               * @param {Uint8Array} bytes The body; offsets in errors count from its first byte.
+               */
+              constructor(bytes) {
+                /** @type {Uint8Array} */
+                this.bytes = bytes;
+                /** @type {number} The next byte to read. */
+                this.offset = 0;
+              }
 
-  /** @returns {number} Bytes not read yet. */
-  get remainingCount() {
-    return this.bytes.length - this.offset;
-  }
+              /** @returns {number} Bytes not read yet. */
+              get remainingCount() {
+                return this.bytes.length - this.offset;
+              }
 
-  /** @returns {boolean} Whether every byte was read. */
-  get isAtEnd() {
-    return this.offset === this.bytes.length;
-  }
+              /** @returns {boolean} Whether every byte was read. */
+              get isAtEnd() {
+                return this.offset === this.bytes.length;
+              }
 
-  /**
-   * @param {number} count
-   * @throws {FrameError} `truncated(offset, needed)`.
-   */
-  require(count) {
-    const left = this.bytes.length - this.offset;
-    if (count > left) {
-      throw new FrameError('truncated', { offset: this.bytes.length, needed: count - left },
-        `body ends at byte ${this.bytes.length} with ${count - left} more bytes needed`);
-    }
-  }
+              /**
+               * @param {number} count
+               * @throws {FrameError} `truncated(offset, needed)`.
+               */
+              require(count) {
+                const left = this.bytes.length - this.offset;
+                if (count > left) {
+                  throw new FrameError('truncated', { offset: this.bytes.length, needed: count - left },
+                    `body ends at byte ${this.bytes.length} with ${count - left} more bytes needed`);
+                }
+              }
 
-  /** @returns {number} A `u8`. @throws {FrameError} */
-  readUInt8() {
-    this.require(1);
-    return this.bytes[this.offset++];
-  }
+              /** @returns {number} A `u8`. @throws {FrameError} */
+              readUInt8() {
+                this.require(1);
+                return this.bytes[this.offset++];
+              }
 
-  /** @returns {number} A big-endian `u16`. @throws {FrameError} */
-  readUInt16() {
-    this.require(2);
-    const value = (this.bytes[this.offset] << 8) | this.bytes[this.offset + 1];
-    this.offset += 2;
-    return value;
-  }
+              /** @returns {number} A big-endian `u16`. @throws {FrameError} */
+              readUInt16() {
+                this.require(2);
+                const value = (this.bytes[this.offset] << 8) | this.bytes[this.offset + 1];
+                this.offset += 2;
+                return value;
+              }
 
-  /** @returns {bigint} A big-endian `u64`. @throws {FrameError} */
-  readUInt64() {
-    this.require(8);
-    let value = 0n;
-    for (let index = 0; index < 8; index++) value = (value << 8n) | BigInt(this.bytes[this.offset + index]);
-    this.offset += 8;
-    return value;
-  }
+              /** @returns {bigint} A big-endian `u64`. @throws {FrameError} */
+              readUInt64() {
+                this.require(8);
+                let value = 0n;
+                for (let index = 0; index < 8; index++) value = (value << 8n) | BigInt(this.bytes[this.offset + index]);
+                this.offset += 8;
+                return value;
+              }
 
-  /**
-   * Reads an unsigned LEB128 varint of up to 64 bits.
-   * @returns {bigint}
-   * @throws {FrameError} `truncated`, `varintOverflow` or `nonCanonicalVarint`.
-   */
-  readVarUIntBig() {
-    const start = this.offset;
-    const end = this.scanVarint();
-    let value = 0n;
-    for (let index = end - 1; index >= start; index--) value = (value << 7n) | BigInt(this.bytes[index] & 0x7f);
-    this.offset = end;
-    return value;
-  }
+              /**
+               * Reads an unsigned LEB128 varint of up to 64 bits.
+               * @returns {bigint}
+               * @throws {FrameError} `truncated`, `varintOverflow` or `nonCanonicalVarint`.
+               */
+              readVarUIntBig() {
+                const start = this.offset;
+                const end = this.scanVarint();
+                let value = 0n;
+                for (let index = end - 1; index >= start; index--) value = (value << 7n) | BigInt(this.bytes[index] & 0x7f);
+                this.offset = end;
+                return value;
+              }
 
-  /**
-   * Reads a varint that must not exceed `maximum` (at most 2^53 − 1, so it is a number).
-   * @param {string} field The field's name for the error.
-   * @param {number} maximum
-   * @returns {number}
-   * @throws {FrameError} `valueOutOfRange(field, value, maximum)` and the varint errors.
-   */
-  readVarUInt(field, maximum) {
-    const start = this.offset;
-    const end = this.scanVarint();
-    if (end - start > 7) {
-      this.offset = start;
-      const big = this.readVarUIntBig();
-      if (big > BigInt(maximum)) throw FrameReaderErrors.outOfRange(field, big, maximum);
-      return Number(big);
-    }
-    let value = 0;
-    for (let index = end - 1; index >= start; index--) value = value * 128 + (this.bytes[index] & 0x7f);
-    if (value > maximum) throw FrameReaderErrors.outOfRange(field, value, maximum);
-    this.offset = end;
-    return value;
-  }
+              /**
+               * Reads a varint that must not exceed `maximum` (at most 2^53 − 1, so it is a number).
+               * @param {string} field The field's name for the error.
+               * @param {number} maximum
+               * @returns {number}
+               * @throws {FrameError} `valueOutOfRange(field, value, maximum)` and the varint errors.
+               */
+              readVarUInt(field, maximum) {
+                const start = this.offset;
+                const end = this.scanVarint();
+                if (end - start > 7) {
+                  this.offset = start;
+                  const big = this.readVarUIntBig();
+                  if (big > BigInt(maximum)) throw FrameReaderErrors.outOfRange(field, big, maximum);
+                  return Number(big);
+                }
+                let value = 0;
+                for (let index = end - 1; index >= start; index--) value = value * 128 + (this.bytes[index] & 0x7f);
+                if (value > maximum) throw FrameReaderErrors.outOfRange(field, value, maximum);
+                this.offset = end;
+                return value;
+              }
 
-  /**
-   * @param {string} field
-   * @returns {number} A varint of at most 2^32 − 1.
-   * @throws {FrameError}
-   */
-  readVarUInt32(field) {
-    return this.readVarUInt(field, twoTo32 - 1);
-  }
+              /**
+               * @param {string} field
+               * @returns {number} A varint of at most 2^32 − 1.
+               * @throws {FrameError}
+               */
+              readVarUInt32(field) {
+                return this.readVarUInt(field, twoTo32 - 1);
+              }
 
-  /**
-   * Validates the varint at the offset and returns the offset after it.
-   * @returns {number}
-   * @throws {FrameError}
-   */
-  scanVarint() {
-    const start = this.offset;
-    const bytes = this.bytes;
-    let index = start;
-    let shift = 0;
-    for (;;) {
-      if (index >= bytes.length) {
-        throw new FrameError('truncated', { offset: bytes.length, needed: 1 }, `body ends at byte ${bytes.length} with 1 more bytes needed`);
-      }
-      const byte = bytes[index++];
-      if (shift === 63 && byte > 1) throw FrameReaderErrors.overflow(start);
-      if ((byte & 0x80) === 0) {
-        if (byte === 0 && index - start > 1) {
-          throw new FrameError('nonCanonicalVarint', { offset: start }, `varint at byte ${start} is longer than needed`);
-        }
-        return index;
-      }
-      shift += 7;
-      if (shift > 63) throw FrameReaderErrors.overflow(start);
-    }
-  }
+              /**
+               * Validates the varint at the offset and returns the offset after it.
+               * @returns {number}
+               * @throws {FrameError}
+               */
+              scanVarint() {
+                const start = this.offset;
+                const bytes = this.bytes;
+                let index = start;
+                let shift = 0;
+                for (;;) {
+                  if (index >= bytes.length) {
+                    throw new FrameError('truncated', { offset: bytes.length, needed: 1 }, `body ends at byte ${bytes.length} with 1 more bytes needed`);
+                  }
+                  const byte = bytes[index++];
+                  if (shift === 63 && byte > 1) throw FrameReaderErrors.overflow(start);
+                  if ((byte & 0x80) === 0) {
+                    if (byte === 0 && index - start > 1) {
+                      throw new FrameError('nonCanonicalVarint', { offset: start }, `varint at byte ${start} is longer than needed`);
+                    }
+                    return index;
+                  }
+                  shift += 7;
+                  if (shift > 63) throw FrameReaderErrors.overflow(start);
+                }
+              }
 
-  /**
-   * @param {number} count
-   * @returns {Uint8Array} A copy of the next `count` bytes.
-   * @throws {FrameError}
-   */
-  readBytes(count) {
-    this.require(count);
-    const slice = this.bytes.slice(this.offset, this.offset + count);
-    this.offset += count;
-    return slice;
-  }
+              /**
+               * @param {number} count
+               * @returns {Uint8Array} A copy of the next `count` bytes.
+               * @throws {FrameError}
+               */
+              readBytes(count) {
+                this.require(count);
+                const slice = this.bytes.slice(this.offset, this.offset + count);
+                this.offset += count;
+                return slice;
+              }
 
-  /** @returns {Uint8Array} A copy of the rest of the body. */
-  readRemainingBytes() {
-    const slice = this.bytes.slice(this.offset);
-    this.offset = this.bytes.length;
-    return slice;
-  }
+              /** @returns {Uint8Array} A copy of the rest of the body. */
+              readRemainingBytes() {
+                const slice = this.bytes.slice(this.offset);
+                this.offset = this.bytes.length;
+                return slice;
+              }
 
-  /**
-   * Reads a `bytes` item, refusing a length over `limit` before copying anything.
-   * @param {string} field
-   * @param {number} limit
-   * @returns {Uint8Array}
-   * @throws {FrameError} `lengthExceeded(field, length, limit)`, `truncated`.
-   */
-  readLengthPrefixedBytes(field, limit) {
-    const length = this.readVarUIntBig();
-    if (length > BigInt(limit)) {
-      throw new FrameError('lengthExceeded', { field, length, limit }, `${field} of ${length} bytes exceeds the limit of ${limit} bytes`);
-    }
-    return this.readBytes(Number(length));
-  }
+              /**
+               * Reads a `bytes` item, refusing a length over `limit` before copying anything.
+               * @param {string} field
+               * @param {number} limit
+               * @returns {Uint8Array}
+               * @throws {FrameError} `lengthExceeded(field, length, limit)`, `truncated`.
+               */
+              readLengthPrefixedBytes(field, limit) {
+                const length = this.readVarUIntBig();
+                if (length > BigInt(limit)) {
+                  throw new FrameError('lengthExceeded', { field, length, limit }, `${field} of ${length} bytes exceeds the limit of ${limit} bytes`);
+                }
+                return this.readBytes(Number(length));
+              }
 
-  /**
-   * Reads a `text` item (UTF-8).
-   * @param {string} field
-   * @param {number} limit
-   * @returns {string}
-   * @throws {FrameError} `invalidUTF8(field)` and the `bytes` errors.
-   */
-  readString(field, limit) {
-    const bytes = this.readLengthPrefixedBytes(field, limit);
-    try {
-      return utf8.decode(bytes);
-    } catch {
-      throw new FrameError('invalidUTF8', { field }, `${field} is not valid UTF-8`);
-    }
-  }
-}
+              /**
+               * Reads a `text` item (UTF-8).
+               * @param {string} field
+               * @param {number} limit
+               * @returns {string}
+               * @throws {FrameError} `invalidUTF8(field)` and the `bytes` errors.
+               */
+              readString(field, limit) {
+                const bytes = this.readLengthPrefixedBytes(field, limit);
+                try {
+                  return utf8.decode(bytes);
+                } catch {
+                  throw new FrameError('invalidUTF8', { field }, `${field} is not valid UTF-8`);
+                }
+              }
+            }
 
-const FrameReaderErrors = {
-  /** @param {number} offset */
-  overflow(offset) {
-    return new FrameError('varintOverflow', { offset }, `varint at byte ${offset} does not fit in 64 bits`);
-  },
-  /** @param {string} field @param {number | bigint} value @param {number} maximum */
-  outOfRange(field, value, maximum) {
-    return new FrameError('valueOutOfRange', { field, value, maximum }, `${field} is ${value}, over its maximum ${maximum}`);
-  },
-};
+            const FrameReaderErrors = {
+              /** @param {number} offset */
+              overflow(offset) {
+                return new FrameError('varintOverflow', { offset }, `varint at byte ${offset} does not fit in 64 bits`);
+              },
+              /** @param {string} field @param {number | bigint} value @param {number} maximum */
+              outOfRange(field, value, maximum) {
+                return new FrameError('valueOutOfRange', { field, value, maximum }, `${field} is ${value}, over its maximum ${maximum}`);
+              },
+            };
 
-"""#
+            """#
         ),
         (
             path: "/tickwire/byteWriter.js",
             text: #"""
-// Byte-level writing of message bodies (PROTOCOL.md 2.1); mirrors ByteWriter.swift.
-import { FrameError } from './errors.js';
+            // Byte-level writing of message bodies (PROTOCOL.md 2.1); mirrors ByteWriter.swift.
+            import { FrameError } from './errors.js';
 
-const utf8 = new TextEncoder();
+            const utf8 = new TextEncoder();
 
-/** Appends big-endian integers, LEB128 varints and length-prefixed byte strings to a growing buffer. */
-export class ByteWriter {
-  /** @param {number} [capacity] Initial capacity in bytes. */
-  constructor(capacity = 32) {
-    /** @type {Uint8Array} */
-    this.buffer = new Uint8Array(Math.max(8, capacity));
-    /** @type {number} Bytes written. */
-    this.count = 0;
-  }
+            /** Appends big-endian integers, LEB128 varints and length-prefixed byte strings to a growing buffer. */
+            export class ByteWriter {
+              /** @param {number} [capacity] Initial capacity in bytes. */
+              constructor(capacity = 32) {
+                /** @type {Uint8Array} */
+                this.buffer = new Uint8Array(Math.max(8, capacity));
+                /** @type {number} Bytes written. */
+                this.count = 0;
+              }
 
-  /** @param {number} extra */
-  reserve(extra) {
-    if (this.count + extra <= this.buffer.length) return;
-    const grown = new Uint8Array(Math.max(this.buffer.length * 2, this.count + extra));
-    grown.set(this.buffer.subarray(0, this.count));
-    this.buffer = grown;
-  }
+              /** @param {number} extra */
+              reserve(extra) {
+                if (this.count + extra <= this.buffer.length) return;
+                const grown = new Uint8Array(Math.max(this.buffer.length * 2, this.count + extra));
+                grown.set(this.buffer.subarray(0, this.count));
+                this.buffer = grown;
+              }
 
-  /** @returns {Uint8Array} A copy of the bytes written. */
-  get bytes() {
-    return this.buffer.slice(0, this.count);
-  }
+              /** @returns {Uint8Array} A copy of the bytes written. */
+              get bytes() {
+                return this.buffer.slice(0, this.count);
+              }
 
-  /** @param {number} value A byte. */
-  writeUInt8(value) {
-    this.reserve(1);
-    this.buffer[this.count++] = value & 0xff;
-  }
+              /** @param {number} value A byte. */
+              writeUInt8(value) {
+                this.reserve(1);
+                this.buffer[this.count++] = value & 0xff;
+              }
 
-  /** @param {number} value A `u16`, big-endian. */
-  writeUInt16(value) {
-    this.writeUInt8(value >>> 8);
-    this.writeUInt8(value);
-  }
+              /** @param {number} value A `u16`, big-endian. */
+              writeUInt16(value) {
+                this.writeUInt8(value >>> 8);
+                this.writeUInt8(value);
+              }
 
-  /** @param {bigint} value A `u64`, big-endian. */
-  writeUInt64(value) {
-    for (let shift = 56n; shift >= 0n; shift -= 8n) this.writeUInt8(Number((value >> shift) & 0xffn));
-  }
+              /** @param {bigint} value A `u64`, big-endian. */
+              writeUInt64(value) {
+                for (let shift = 56n; shift >= 0n; shift -= 8n) this.writeUInt8(Number((value >> shift) & 0xffn));
+              }
 
-  /** @param {number | bigint} value An unsigned varint (a number up to 2^53 − 1, or a bigint up to 2^64 − 1). */
-  writeVarUInt(value) {
-    if (typeof value === 'bigint') {
-      let rest = BigInt.asUintN(64, value);
-      while (rest >= 0x80n) {
-        this.writeUInt8(Number(rest & 0x7fn) | 0x80);
-        rest >>= 7n;
-      }
-      this.writeUInt8(Number(rest));
-      return;
-    }
-    let rest = value;
-    while (rest >= 0x80) {
-      this.writeUInt8((rest % 128) | 0x80);
-      rest = Math.floor(rest / 128);
-    }
-    this.writeUInt8(rest);
-  }
+              /** @param {number | bigint} value An unsigned varint (a number up to 2^53 − 1, or a bigint up to 2^64 − 1). */
+              writeVarUInt(value) {
+                if (typeof value === 'bigint') {
+                  let rest = BigInt.asUintN(64, value);
+                  while (rest >= 0x80n) {
+                    this.writeUInt8(Number(rest & 0x7fn) | 0x80);
+                    rest >>= 7n;
+                  }
+                  this.writeUInt8(Number(rest));
+                  return;
+                }
+                let rest = value;
+                while (rest >= 0x80) {
+                  this.writeUInt8((rest % 128) | 0x80);
+                  rest = Math.floor(rest / 128);
+                }
+                this.writeUInt8(rest);
+              }
 
-  /** @param {Uint8Array} bytes Appended as they are. */
-  writeBytes(bytes) {
-    this.reserve(bytes.length);
-    this.buffer.set(bytes, this.count);
-    this.count += bytes.length;
-  }
+              /** @param {Uint8Array} bytes Appended as they are. */
+              writeBytes(bytes) {
+                this.reserve(bytes.length);
+                this.buffer.set(bytes, this.count);
+                this.count += bytes.length;
+              }
 
-  /**
-   * Writes a `bytes` item, refusing one over its limit.
-   * @param {Uint8Array} bytes
-   * @param {string} field
-   * @param {number} limit
-   * @throws {FrameError} `lengthExceeded`.
-   */
-  writeLengthPrefixedBytes(bytes, field, limit) {
-    if (bytes.length > limit) {
-      throw new FrameError('lengthExceeded', { field, length: bytes.length, limit }, `${field} of ${bytes.length} bytes exceeds the limit of ${limit} bytes`);
-    }
-    this.writeVarUInt(bytes.length);
-    this.writeBytes(bytes);
-  }
+              /**
+               * Writes a `bytes` item, refusing one over its limit.
+               * @param {Uint8Array} bytes
+               * @param {string} field
+               * @param {number} limit
+               * @throws {FrameError} `lengthExceeded`.
+               */
+              writeLengthPrefixedBytes(bytes, field, limit) {
+                if (bytes.length > limit) {
+                  throw new FrameError('lengthExceeded', { field, length: bytes.length, limit }, `${field} of ${bytes.length} bytes exceeds the limit of ${limit} bytes`);
+                }
+                this.writeVarUInt(bytes.length);
+                this.writeBytes(bytes);
+              }
 
-  /**
-   * Writes a `text` item (UTF-8).
-   * @param {string} text
-   * @param {string} field
-   * @param {number} limit
-   * @throws {FrameError} `lengthExceeded`.
-   */
-  writeString(text, field, limit) {
-    this.writeLengthPrefixedBytes(utf8.encode(text), field, limit);
-  }
-}
+              /**
+               * Writes a `text` item (UTF-8).
+               * @param {string} text
+               * @param {string} field
+               * @param {number} limit
+               * @throws {FrameError} `lengthExceeded`.
+               */
+              writeString(text, field, limit) {
+                this.writeLengthPrefixedBytes(utf8.encode(text), field, limit);
+              }
+            }
 
-"""#
+            """#
         ),
         (
             path: "/tickwire/clientConfiguration.js",
             text: #"""
-// The client's configuration and its defaults; mirrors ClientConfiguration.swift.
-import { FrameLimits } from './frameLimits.js';
-import { CompressionModes, protocolVersion } from './message.js';
+            // The client's configuration and its defaults; mirrors ClientConfiguration.swift.
+            import { FrameLimits } from './frameLimits.js';
+            import { CompressionModes, protocolVersion } from './message.js';
 
-/** Configuration; the defaults are Swift's `ClientConfiguration`'s. */
-export const defaultClientConfiguration = Object.freeze({
-  room: '',
-  /** Modes offered in the hello: perFrame and streaming (the library inflates both). */
-  compressionModes: CompressionModes.all,
-  /** Unacknowledged inputs repeated in every input message. */
-  inputRedundancy: 3,
-  /** Seconds between pings. */
-  pingInterval: 0.5,
-  historySize: 32,
-  maximumExtrapolation: 0.1,
-  interpolationCapacity: 32,
-  interpolationDelayMinimum: 0.03,
-  interpolationDelayMaximum: 0.5,
-  protocolVersion,
-  helloPayload: new Uint8Array(0),
-  frameLimits: FrameLimits.standard,
-  /** @type {{maxEntities?: number, maxEncodedBytes?: number}} */
-  codecLimits: {},
-});
+            /** Configuration; the defaults are Swift's `ClientConfiguration`'s. */
+            export const defaultClientConfiguration = Object.freeze({
+              room: '',
+              /** Modes offered in the hello: perFrame and streaming (the library inflates both). */
+              compressionModes: CompressionModes.all,
+              /** Unacknowledged inputs repeated in every input message. */
+              inputRedundancy: 3,
+              /** Seconds between pings. */
+              pingInterval: 0.5,
+              historySize: 32,
+              maximumExtrapolation: 0.1,
+              interpolationCapacity: 32,
+              interpolationDelayMinimum: 0.03,
+              interpolationDelayMaximum: 0.5,
+              protocolVersion,
+              helloPayload: new Uint8Array(0),
+              frameLimits: FrameLimits.standard,
+              /** @type {{maxEntities?: number, maxEncodedBytes?: number}} */
+              codecLimits: {},
+            });
 
 
-"""#
+            """#
         ),
         (
             path: "/tickwire/clientSession.js",
             text: #"""
-// One connection's client session over a browser WebSocket: handshake, snapshots against stored
-// baselines, acknowledgements, inputs with redundancy, clock sync, interpolation and prediction;
-// mirrors ClientSession.swift and its extensions.
-import { defaultClientConfiguration } from './clientConfiguration.js';
-import { ClockSync } from './clockSync.js';
-import { SnapshotDecoder } from './deltaDecoder.js';
-import { FrameDecoder, encodeFrame } from './frameDecoder.js';
-import { InterpolationBuffer } from './interpolationBuffer.js';
-import { InterpolationDelay } from './interpolationDelay.js';
-import { CompressionMode, DisconnectReason } from './message.js';
-import { PlaybackClock } from './playbackClock.js';
-import { PredictionBuffer } from './predictionBuffer.js';
-import { disconnectReasonName } from './reasons.js';
-import { SnapshotHistory } from './snapshotHistory.js';
+            // One connection's client session over a browser WebSocket: handshake, snapshots against stored
+            // baselines, acknowledgements, inputs with redundancy, clock sync, interpolation and prediction;
+            // mirrors ClientSession.swift and its extensions.
+            import { defaultClientConfiguration } from './clientConfiguration.js';
+            import { ClockSync } from './clockSync.js';
+            import { SnapshotDecoder } from './deltaDecoder.js';
+            import { FrameDecoder, encodeFrame } from './frameDecoder.js';
+            import { InterpolationBuffer } from './interpolationBuffer.js';
+            import { InterpolationDelay } from './interpolationDelay.js';
+            import { CompressionMode, DisconnectReason } from './message.js';
+            import { PlaybackClock } from './playbackClock.js';
+            import { PredictionBuffer } from './predictionBuffer.js';
+            import { disconnectReasonName } from './reasons.js';
+            import { SnapshotHistory } from './snapshotHistory.js';
 
-/** @typedef {import('./schema.js').Schema} Schema */
-/** @typedef {import('./snapshot.js').Snapshot} Snapshot */
-/** @typedef {import('./message.js').Message} Message */
-/** @typedef {import('./interpolationBuffer.js').WorldView} WorldView */
-/** @typedef {import('./interpolationBuffer.js').EntityView} EntityView */
+            /** @typedef {import('./schema.js').Schema} Schema */
+            /** @typedef {import('./snapshot.js').Snapshot} Snapshot */
+            /** @typedef {import('./message.js').Message} Message */
+            /** @typedef {import('./interpolationBuffer.js').WorldView} WorldView */
+            /** @typedef {import('./interpolationBuffer.js').EntityView} EntityView */
 
-/** The WebSocket subprotocol of PROTOCOL.md 1.1. */
-export const subprotocol = 'tickwire.v1';
+            /** The WebSocket subprotocol of PROTOCOL.md 1.1. */
+            export const subprotocol = 'tickwire.v1';
 
-/** The close code a client sends when the server's frames cannot be decoded (PROTOCOL.md 1.3). */
-export const malformedFrameCloseCode = 4004;
+            /** The close code a client sends when the server's frames cannot be decoded (PROTOCOL.md 1.3). */
+            export const malformedFrameCloseCode = 4004;
 
-/**
- * The part of the browser `WebSocket` a session uses; tests pass a fake.
- * @typedef {{binaryType: string, readyState: number, send(data: Uint8Array): void, close(code?: number, reason?: string): void,
- *   onopen: ((event: unknown) => void) | null, onmessage: ((event: {data: unknown}) => void) | null,
- *   onclose: ((event: {code: number, reason: string}) => void) | null, onerror: ((event: unknown) => void) | null}} SocketLike
- */
+            /**
+             * The part of the browser `WebSocket` a session uses; tests pass a fake.
+             * @typedef {{binaryType: string, readyState: number, send(data: Uint8Array): void, close(code?: number, reason?: string): void,
+             *   onopen: ((event: unknown) => void) | null, onmessage: ((event: {data: unknown}) => void) | null,
+             *   onclose: ((event: {code: number, reason: string}) => void) | null, onerror: ((event: unknown) => void) | null}} SocketLike
+             */
 
-/**
- * What the session needs of a game. `predict` is optional: without it the local player is
- * interpolated like everyone else.
- * @typedef {{
- *   schema: Schema,
- *   encodeInput(input: unknown): Uint8Array,
- *   predict?: {
- *     restore(snapshot: Snapshot, clientID: number): unknown,
- *     step(state: unknown, input: unknown, dt: number): unknown,
- *     localEntity(state: unknown, clientID: number): EntityView | undefined,
- *   },
- * }} GameAdapter
- */
+            /**
+             * What the session needs of a game. `predict` is optional: without it the local player is
+             * interpolated like everyone else.
+             * @typedef {{
+             *   schema: Schema,
+             *   encodeInput(input: unknown): Uint8Array,
+             *   predict?: {
+             *     restore(snapshot: Snapshot, clientID: number): unknown,
+             *     step(state: unknown, input: unknown, dt: number): unknown,
+             *     localEntity(state: unknown, clientID: number): EntityView | undefined,
+             *   },
+             * }} GameAdapter
+             */
 
-/**
- * The session's status.
- * @typedef {{kind: 'idle'} | {kind: 'handshaking'} | {kind: 'connected'} | {kind: 'rejected', reason: number, text: string} | {kind: 'disconnected', reason: string}} ClientStatus
- */
+            /**
+             * The session's status.
+             * @typedef {{kind: 'idle'} | {kind: 'handshaking'} | {kind: 'connected'} | {kind: 'rejected', reason: number, text: string} | {kind: 'disconnected', reason: string}} ClientStatus
+             */
 
-/** Seconds a client waits for the host to close after a reject or disconnect before closing itself. */
-export const closeWait = 1;
+            /** Seconds a client waits for the host to close after a reject or disconnect before closing itself. */
+            export const closeWait = 1;
 
-/** One connection's session. Drive it with `tick(input)` at the tick rate and `render()` per frame. */
-export class ClientSession {
-  /**
-   * @param {GameAdapter} game
-   * @param {{clock?: () => number, configuration?: Partial<typeof defaultClientConfiguration>}} [options]
-   *   `clock` returns seconds (default `performance.now() / 1000`).
-   */
-  constructor(game, options = {}) {
-    this.game = game;
-    /** @type {() => number} */
-    this.clock = options.clock ?? (() => performance.now() / 1000);
-    this.configuration = { ...defaultClientConfiguration, ...options.configuration };
-    this.decoder = new SnapshotDecoder(game.schema, this.configuration.codecLimits);
-    /** @type {ClientStatus} */
-    this.status = { kind: 'idle' };
-    /** @type {number | undefined} */
-    this.clientID = undefined;
-    /** @type {Uint8Array | undefined} The token to resume this session in a later hello. */
-    this.resumeToken = undefined;
-    this.wasResumed = false;
-    this.tickRate = 20;
-    /** @type {Snapshot | undefined} */
-    this.latestSnapshot = undefined;
-    this.lastProcessedInput = 0;
-    /** @type {import('./message.js').Stats | undefined} */
-    this.latestServerStats = undefined;
-    /** @type {{code: number, reason: string} | undefined} How the last connection closed. */
-    this.closeReason = undefined;
-    /** @type {Error | undefined} The last frame or snapshot that could not be decoded. */
-    this.lastDecodeError = undefined;
-    /** @type {(message: Message) => void} Called with every application message. */
-    this.onApplicationMessage = () => {};
-    this.metrics = { snapshotsReceived: 0, fullSnapshotsReceived: 0, snapshotsUndecodable: 0, lastSnapshotBytes: 0, bytesIn: 0, bytesOut: 0, extrapolatedFrames: 0 };
-    /** @type {SocketLike | undefined} */
-    this.socket = undefined;
-    this.resetConnectionState();
-  }
+            /** One connection's session. Drive it with `tick(input)` at the tick rate and `render()` per frame. */
+            export class ClientSession {
+              /**
+               * @param {GameAdapter} game
+               * @param {{clock?: () => number, configuration?: Partial<typeof defaultClientConfiguration>}} [options]
+               *   `clock` returns seconds (default `performance.now() / 1000`).
+               */
+              constructor(game, options = {}) {
+                this.game = game;
+                /** @type {() => number} */
+                this.clock = options.clock ?? (() => performance.now() / 1000);
+                this.configuration = { ...defaultClientConfiguration, ...options.configuration };
+                this.decoder = new SnapshotDecoder(game.schema, this.configuration.codecLimits);
+                /** @type {ClientStatus} */
+                this.status = { kind: 'idle' };
+                /** @type {number | undefined} */
+                this.clientID = undefined;
+                /** @type {Uint8Array | undefined} The token to resume this session in a later hello. */
+                this.resumeToken = undefined;
+                this.wasResumed = false;
+                this.tickRate = 20;
+                /** @type {Snapshot | undefined} */
+                this.latestSnapshot = undefined;
+                this.lastProcessedInput = 0;
+                /** @type {import('./message.js').Stats | undefined} */
+                this.latestServerStats = undefined;
+                /** @type {{code: number, reason: string} | undefined} How the last connection closed. */
+                this.closeReason = undefined;
+                /** @type {Error | undefined} The last frame or snapshot that could not be decoded. */
+                this.lastDecodeError = undefined;
+                /** @type {(message: Message) => void} Called with every application message. */
+                this.onApplicationMessage = () => {};
+                this.metrics = { snapshotsReceived: 0, fullSnapshotsReceived: 0, snapshotsUndecodable: 0, lastSnapshotBytes: 0, bytesIn: 0, bytesOut: 0, extrapolatedFrames: 0 };
+                /** @type {SocketLike | undefined} */
+                this.socket = undefined;
+                this.resetConnectionState();
+              }
 
-  /** Resets what belongs to one connection. */
-  resetConnectionState() {
-    const configuration = this.configuration;
-    this.frames = new FrameDecoder(CompressionMode.none, configuration.frameLimits);
-    this.received = new SnapshotHistory(configuration.historySize);
-    this.buffer = new InterpolationBuffer(configuration.interpolationCapacity, configuration.maximumExtrapolation);
-    this.delay = this.makeDelay(0.05);
-    this.playback = new PlaybackClock();
-    this.clockSync = new ClockSync();
-    /** @type {number | undefined} */
-    this.provisionalOffset = undefined;
-    this.prediction = new PredictionBuffer();
-    /** @type {unknown} */
-    this.predictedState = undefined;
-    this.latestSnapshot = undefined;
-    this.lastProcessedInput = 0;
-    this.sequence = 0;
-    /** @type {number | undefined} */
-    this.lastPing = undefined;
-    /** @type {number | undefined} */
-    this.lastRender = undefined;
-    /** @type {number | undefined} */
-    this.closingSince = undefined;
-  }
+              /** Resets what belongs to one connection. */
+              resetConnectionState() {
+                const configuration = this.configuration;
+                this.frames = new FrameDecoder(CompressionMode.none, configuration.frameLimits);
+                this.received = new SnapshotHistory(configuration.historySize);
+                this.buffer = new InterpolationBuffer(configuration.interpolationCapacity, configuration.maximumExtrapolation);
+                this.delay = this.makeDelay(0.05);
+                this.playback = new PlaybackClock();
+                this.clockSync = new ClockSync();
+                /** @type {number | undefined} */
+                this.provisionalOffset = undefined;
+                this.prediction = new PredictionBuffer();
+                /** @type {unknown} */
+                this.predictedState = undefined;
+                this.latestSnapshot = undefined;
+                this.lastProcessedInput = 0;
+                this.sequence = 0;
+                /** @type {number | undefined} */
+                this.lastPing = undefined;
+                /** @type {number | undefined} */
+                this.lastRender = undefined;
+                /** @type {number | undefined} */
+                this.closingSince = undefined;
+              }
 
-  /**
-   * @param {number} interval
-   * @returns {InterpolationDelay}
-   */
-  makeDelay(interval) {
-    const delay = new InterpolationDelay(interval);
-    delay.minimum = this.configuration.interpolationDelayMinimum;
-    delay.maximum = this.configuration.interpolationDelayMaximum;
-    return delay;
-  }
+              /**
+               * @param {number} interval
+               * @returns {InterpolationDelay}
+               */
+              makeDelay(interval) {
+                const delay = new InterpolationDelay(interval);
+                delay.minimum = this.configuration.interpolationDelayMinimum;
+                delay.maximum = this.configuration.interpolationDelayMaximum;
+                return delay;
+              }
 
-  /**
-   * Starts a session over a socket (opened or opening): sends the hello once it is open.
-   * @param {SocketLike} socket
-   */
-  connect(socket) {
-    this.detach();
-    this.socket = socket;
-    this.closeReason = undefined;
-    this.resetConnectionState();
-    this.status = { kind: 'handshaking' };
-    socket.binaryType = 'arraybuffer';
-    socket.onmessage = (event) => this.handle(event.data);
-    socket.onclose = (event) => this.closed(event.code, event.reason);
-    socket.onerror = () => {};
-    const sendHello = () => this.send({
-      type: 'hello', protocolVersion: this.configuration.protocolVersion, schemaFingerprint: this.game.schema.fingerprint,
-      compressionModes: this.configuration.compressionModes, room: this.configuration.room, resumeToken: this.resumeToken,
-      payload: this.configuration.helloPayload,
-    });
-    if (socket.readyState === 1) sendHello(); else socket.onopen = sendHello;
-  }
+              /**
+               * Starts a session over a socket (opened or opening): sends the hello once it is open.
+               * @param {SocketLike} socket
+               */
+              connect(socket) {
+                this.detach();
+                this.socket = socket;
+                this.closeReason = undefined;
+                this.resetConnectionState();
+                this.status = { kind: 'handshaking' };
+                socket.binaryType = 'arraybuffer';
+                socket.onmessage = (event) => this.handle(event.data);
+                socket.onclose = (event) => this.closed(event.code, event.reason);
+                socket.onerror = () => {};
+                const sendHello = () => this.send({
+                  type: 'hello', protocolVersion: this.configuration.protocolVersion, schemaFingerprint: this.game.schema.fingerprint,
+                  compressionModes: this.configuration.compressionModes, room: this.configuration.room, resumeToken: this.resumeToken,
+                  payload: this.configuration.helloPayload,
+                });
+                if (socket.readyState === 1) sendHello(); else socket.onopen = sendHello;
+              }
 
-  /** Stops listening to the current socket (without closing it). */
-  detach() {
-    const socket = this.socket;
-    if (!socket) return;
-    socket.onopen = null;
-    socket.onmessage = null;
-    socket.onclose = null;
-    socket.onerror = null;
-    this.socket = undefined;
-  }
+              /** Stops listening to the current socket (without closing it). */
+              detach() {
+                const socket = this.socket;
+                if (!socket) return;
+                socket.onopen = null;
+                socket.onmessage = null;
+                socket.onclose = null;
+                socket.onerror = null;
+                this.socket = undefined;
+              }
 
-  /**
-   * Closes the current socket with a code and stops listening to it.
-   * @param {number} [code]
-   * @param {string} [reason]
-   */
-  closeSocket(code, reason) {
-    const socket = this.socket;
-    this.detach();
-    try {
-      socket?.close(code, reason);
-    } catch {
-      // A socket that is already closing refuses a second close; nothing is left to do.
-    }
-  }
+              /**
+               * Closes the current socket with a code and stops listening to it.
+               * @param {number} [code]
+               * @param {string} [reason]
+               */
+              closeSocket(code, reason) {
+                const socket = this.socket;
+                this.detach();
+                try {
+                  socket?.close(code, reason);
+                } catch {
+                  // A socket that is already closing refuses a second close; nothing is left to do.
+                }
+              }
 
-  /** Leaves cleanly: a disconnect (reason leaving), close 1000, and forgets the resume token. */
-  leave() {
-    this.send({ type: 'disconnect', reason: DisconnectReason.leaving, text: '' });
-    this.closeSocket(1000, 'leaving');
-    this.closingSince = undefined;
-    this.resumeToken = undefined;
-    this.status = { kind: 'disconnected', reason: 'left' };
-  }
+              /** Leaves cleanly: a disconnect (reason leaving), close 1000, and forgets the resume token. */
+              leave() {
+                this.send({ type: 'disconnect', reason: DisconnectReason.leaving, text: '' });
+                this.closeSocket(1000, 'leaving');
+                this.closingSince = undefined;
+                this.resumeToken = undefined;
+                this.status = { kind: 'disconnected', reason: 'left' };
+              }
 
-  /**
-   * One client tick: predicts the local player, sends an input message (with the last few
-   * unacknowledged inputs and the newest snapshot tick held) and, every ping interval, a ping.
-   * @param {unknown} input This tick's input, or undefined to send only the acknowledgement.
-   */
-  tick(input) {
-    this.checkCloseWait();
-    if (this.status.kind !== 'connected' || this.clientID === undefined) return;
-    if (input !== undefined) {
-      this.sequence = (this.sequence + 1) >>> 0;
-      this.prediction.record(input, this.sequence);
-      const predict = this.game.predict;
-      if (predict && this.predictedState !== undefined) this.predictedState = predict.step(this.predictedState, input, 1 / this.tickRate);
-    }
-    const count = Math.min(this.configuration.inputRedundancy, this.sequence, this.configuration.frameLimits.maximumInputsPerMessage);
-    const inputs = this.prediction.newest(count).map((each) => this.game.encodeInput(each));
-    this.send({ type: 'input', ackTick: this.received.newestTick, newestSequence: this.sequence, inputs });
-    const now = this.clock();
-    if (this.lastPing === undefined || now - this.lastPing >= this.configuration.pingInterval) {
-      this.lastPing = now;
-      this.send({ type: 'ping', clientTime: BigInt(Math.max(0, Math.round(now * 1e6))) });
-    }
-  }
+              /**
+               * One client tick: predicts the local player, sends an input message (with the last few
+               * unacknowledged inputs and the newest snapshot tick held) and, every ping interval, a ping.
+               * @param {unknown} input This tick's input, or undefined to send only the acknowledgement.
+               */
+              tick(input) {
+                this.checkCloseWait();
+                if (this.status.kind !== 'connected' || this.clientID === undefined) return;
+                if (input !== undefined) {
+                  this.sequence = (this.sequence + 1) >>> 0;
+                  this.prediction.record(input, this.sequence);
+                  const predict = this.game.predict;
+                  if (predict && this.predictedState !== undefined) this.predictedState = predict.step(this.predictedState, input, 1 / this.tickRate);
+                }
+                const count = Math.min(this.configuration.inputRedundancy, this.sequence, this.configuration.frameLimits.maximumInputsPerMessage);
+                const inputs = this.prediction.newest(count).map((each) => this.game.encodeInput(each));
+                this.send({ type: 'input', ackTick: this.received.newestTick, newestSequence: this.sequence, inputs });
+                const now = this.clock();
+                if (this.lastPing === undefined || now - this.lastPing >= this.configuration.pingInterval) {
+                  this.lastPing = now;
+                  this.send({ type: 'ping', clientTime: BigInt(Math.max(0, Math.round(now * 1e6))) });
+                }
+              }
 
-  /** Closes the socket when the host did not close within `closeWait` after a reject or disconnect. */
-  checkCloseWait() {
-    if (this.closingSince !== undefined && this.clock() - this.closingSince >= closeWait) {
-      this.closeSocket(1000, '');
-      this.closingSince = undefined;
-    }
-  }
+              /** Closes the socket when the host did not close within `closeWait` after a reject or disconnect. */
+              checkCloseWait() {
+                if (this.closingSince !== undefined && this.clock() - this.closingSince >= closeWait) {
+                  this.closeSocket(1000, '');
+                  this.closingSince = undefined;
+                }
+              }
 
-  /**
-   * @param {Message} message
-   */
-  send(message) {
-    const socket = this.socket;
-    if (!socket || socket.readyState !== 1) return;
-    const frame = encodeFrame(message, this.configuration.frameLimits);
-    socket.send(frame);
-    this.metrics.bytesOut += frame.length;
-  }
+              /**
+               * @param {Message} message
+               */
+              send(message) {
+                const socket = this.socket;
+                if (!socket || socket.readyState !== 1) return;
+                const frame = encodeFrame(message, this.configuration.frameLimits);
+                socket.send(frame);
+                this.metrics.bytesOut += frame.length;
+              }
 
-  /**
-   * @param {number} code
-   * @param {string} reason
-   */
-  closed(code, reason) {
-    this.detach();
-    this.closingSince = undefined;
-    this.closeReason = { code, reason };
-    if (this.status.kind === 'connected' || this.status.kind === 'handshaking') {
-      this.status = { kind: 'disconnected', reason: reason ? `closed ${code}: ${reason}` : `closed ${code}` };
-    }
-  }
+              /**
+               * @param {number} code
+               * @param {string} reason
+               */
+              closed(code, reason) {
+                this.detach();
+                this.closingSince = undefined;
+                this.closeReason = { code, reason };
+                if (this.status.kind === 'connected' || this.status.kind === 'handshaking') {
+                  this.status = { kind: 'disconnected', reason: reason ? `closed ${code}: ${reason}` : `closed ${code}` };
+                }
+              }
 
-  /**
-   * Handles one received WebSocket message.
-   * @param {unknown} data An ArrayBuffer (binaryType 'arraybuffer'); text messages close with 1003.
-   */
-  handle(data) {
-    if (!(data instanceof ArrayBuffer) && !ArrayBuffer.isView(data)) {
-      this.closeSocket(1003, 'text messages are not used');
-      this.status = { kind: 'disconnected', reason: 'the server sent a text message' };
-      return;
-    }
-    const bytes = data instanceof ArrayBuffer ? new Uint8Array(data) : new Uint8Array(data.buffer, data.byteOffset, data.byteLength);
-    this.metrics.bytesIn += bytes.length;
-    if (this.closingSince !== undefined) return;
-    const now = this.clock();
-    let message;
-    try {
-      message = this.frames.decode(bytes);
-    } catch (error) {
-      this.metrics.snapshotsUndecodable += 1;
-      this.lastDecodeError = /** @type {Error} */ (error);
-      if (this.frames.isBroken || this.status.kind === 'handshaking') {
-        this.closeSocket(malformedFrameCloseCode, 'malformed frame');
-        this.status = { kind: 'disconnected', reason: `the server sent a frame that cannot be decoded: ${/** @type {Error} */ (error).message}` };
-      }
-      return;
-    }
-    switch (message.type) {
-      case 'welcome': {
-        if (this.status.kind !== 'handshaking') return;
-        const token = message.resumeToken;
-        this.wasResumed = this.resumeToken !== undefined && this.clientID === message.clientID
-          && token.length === this.resumeToken.length && token.every((byte, index) => byte === this.resumeToken?.[index]);
-        this.clientID = message.clientID;
-        this.resumeToken = token.length === 0 ? undefined : token;
-        this.tickRate = Math.max(1, message.tickRate);
-        this.provisionalOffset = Number(message.serverTime) / 1e6 - now;
-        this.delay = this.makeDelay(1 / this.tickRate);
-        this.frames = new FrameDecoder(message.compression, this.configuration.frameLimits);
-        this.status = { kind: 'connected' };
-        break;
-      }
-      case 'reject':
-        this.status = { kind: 'rejected', reason: message.reason, text: message.text };
-        this.closingSince = now;
-        break;
-      case 'snapshot':
-        this.take(message, bytes.length, now);
-        break;
-      case 'stats':
-        this.latestServerStats = message;
-        break;
-      case 'pong':
-        this.clockSync.addSample(Number(message.clientTime) / 1e6, Number(message.serverTime) / 1e6, now);
-        break;
-      case 'disconnect':
-        this.status = { kind: 'disconnected', reason: message.text ? `${disconnectReasonName(message.reason)}: ${message.text}` : disconnectReasonName(message.reason) };
-        this.closingSince = now;
-        break;
-      case 'application':
-        this.onApplicationMessage(message);
-        break;
-      default:
-        break;
-    }
-  }
+              /**
+               * Handles one received WebSocket message.
+               * @param {unknown} data An ArrayBuffer (binaryType 'arraybuffer'); text messages close with 1003.
+               */
+              handle(data) {
+                if (!(data instanceof ArrayBuffer) && !ArrayBuffer.isView(data)) {
+                  this.closeSocket(1003, 'text messages are not used');
+                  this.status = { kind: 'disconnected', reason: 'the server sent a text message' };
+                  return;
+                }
+                const bytes = data instanceof ArrayBuffer ? new Uint8Array(data) : new Uint8Array(data.buffer, data.byteOffset, data.byteLength);
+                this.metrics.bytesIn += bytes.length;
+                if (this.closingSince !== undefined) return;
+                const now = this.clock();
+                let message;
+                try {
+                  message = this.frames.decode(bytes);
+                } catch (error) {
+                  this.metrics.snapshotsUndecodable += 1;
+                  this.lastDecodeError = /** @type {Error} */ (error);
+                  if (this.frames.isBroken || this.status.kind === 'handshaking') {
+                    this.closeSocket(malformedFrameCloseCode, 'malformed frame');
+                    this.status = { kind: 'disconnected', reason: `the server sent a frame that cannot be decoded: ${/** @type {Error} */ (error).message}` };
+                  }
+                  return;
+                }
+                switch (message.type) {
+                  case 'welcome': {
+                    if (this.status.kind !== 'handshaking') return;
+                    const token = message.resumeToken;
+                    this.wasResumed = this.resumeToken !== undefined && this.clientID === message.clientID
+                      && token.length === this.resumeToken.length && token.every((byte, index) => byte === this.resumeToken?.[index]);
+                    this.clientID = message.clientID;
+                    this.resumeToken = token.length === 0 ? undefined : token;
+                    this.tickRate = Math.max(1, message.tickRate);
+                    this.provisionalOffset = Number(message.serverTime) / 1e6 - now;
+                    this.delay = this.makeDelay(1 / this.tickRate);
+                    this.frames = new FrameDecoder(message.compression, this.configuration.frameLimits);
+                    this.status = { kind: 'connected' };
+                    break;
+                  }
+                  case 'reject':
+                    this.status = { kind: 'rejected', reason: message.reason, text: message.text };
+                    this.closingSince = now;
+                    break;
+                  case 'snapshot':
+                    this.take(message, bytes.length, now);
+                    break;
+                  case 'stats':
+                    this.latestServerStats = message;
+                    break;
+                  case 'pong':
+                    this.clockSync.addSample(Number(message.clientTime) / 1e6, Number(message.serverTime) / 1e6, now);
+                    break;
+                  case 'disconnect':
+                    this.status = { kind: 'disconnected', reason: message.text ? `${disconnectReasonName(message.reason)}: ${message.text}` : disconnectReasonName(message.reason) };
+                    this.closingSince = now;
+                    break;
+                  case 'application':
+                    this.onApplicationMessage(message);
+                    break;
+                  default:
+                    break;
+                }
+              }
 
-  /**
-   * Takes a snapshot: decode against its baseline, store, acknowledge, buffer, reconcile.
-   * @param {import('./message.js').SnapshotMessage} message
-   * @param {number} frameBytes
-   * @param {number} now
-   */
-  take(message, frameBytes, now) {
-    let baseline;
-    if (message.baselineTick !== undefined) {
-      baseline = this.received.snapshot(message.baselineTick);
-      if (!baseline) {
-        this.metrics.snapshotsUndecodable += 1;
-        return;
-      }
-    }
-    let snapshot;
-    try {
-      snapshot = this.decoder.decode(message.delta, baseline);
-    } catch (error) {
-      this.metrics.snapshotsUndecodable += 1;
-      this.lastDecodeError = /** @type {Error} */ (error);
-      return;
-    }
-    if (this.received.isStale(snapshot.tick)) return;
-    this.received.store(snapshot);
-    this.latestSnapshot = snapshot;
-    this.metrics.snapshotsReceived += 1;
-    this.metrics.lastSnapshotBytes = frameBytes;
-    if (message.baselineTick === undefined) this.metrics.fullSnapshotsReceived += 1;
-    const serverTime = Number(message.serverTime) / 1e6;
-    this.buffer.insert(snapshot, serverTime);
-    this.delay.recordArrival(serverTime, this.estimatedServerTime ?? serverTime);
-    this.lastProcessedInput = message.lastProcessedInput;
-    this.prediction.acknowledge(message.lastProcessedInput);
-    this.reconcile(snapshot, message.lastProcessedInput);
-  }
+              /**
+               * Takes a snapshot: decode against its baseline, store, acknowledge, buffer, reconcile.
+               * @param {import('./message.js').SnapshotMessage} message
+               * @param {number} frameBytes
+               * @param {number} now
+               */
+              take(message, frameBytes, now) {
+                let baseline;
+                if (message.baselineTick !== undefined) {
+                  baseline = this.received.snapshot(message.baselineTick);
+                  if (!baseline) {
+                    this.metrics.snapshotsUndecodable += 1;
+                    return;
+                  }
+                }
+                let snapshot;
+                try {
+                  snapshot = this.decoder.decode(message.delta, baseline);
+                } catch (error) {
+                  this.metrics.snapshotsUndecodable += 1;
+                  this.lastDecodeError = /** @type {Error} */ (error);
+                  return;
+                }
+                if (this.received.isStale(snapshot.tick)) return;
+                this.received.store(snapshot);
+                this.latestSnapshot = snapshot;
+                this.metrics.snapshotsReceived += 1;
+                this.metrics.lastSnapshotBytes = frameBytes;
+                if (message.baselineTick === undefined) this.metrics.fullSnapshotsReceived += 1;
+                const serverTime = Number(message.serverTime) / 1e6;
+                this.buffer.insert(snapshot, serverTime);
+                this.delay.recordArrival(serverTime, this.estimatedServerTime ?? serverTime);
+                this.lastProcessedInput = message.lastProcessedInput;
+                this.prediction.acknowledge(message.lastProcessedInput);
+                this.reconcile(snapshot, message.lastProcessedInput);
+              }
 
-  /**
-   * Replays the unacknowledged inputs over the authoritative state.
-   * @param {Snapshot} snapshot
-   * @param {number} lastProcessed
-   */
-  reconcile(snapshot, lastProcessed) {
-    const predict = this.game.predict;
-    if (!predict || this.clientID === undefined) return;
-    let state = predict.restore(snapshot, this.clientID);
-    if (state === undefined || predict.localEntity(state, this.clientID) === undefined) {
-      this.predictedState = undefined;
-      return;
-    }
-    this.prediction.acknowledge(lastProcessed);
-    const dt = 1 / this.tickRate;
-    for (const input of this.prediction.inputs) state = predict.step(state, input, dt);
-    this.predictedState = state;
-  }
+              /**
+               * Replays the unacknowledged inputs over the authoritative state.
+               * @param {Snapshot} snapshot
+               * @param {number} lastProcessed
+               */
+              reconcile(snapshot, lastProcessed) {
+                const predict = this.game.predict;
+                if (!predict || this.clientID === undefined) return;
+                let state = predict.restore(snapshot, this.clientID);
+                if (state === undefined || predict.localEntity(state, this.clientID) === undefined) {
+                  this.predictedState = undefined;
+                  return;
+                }
+                this.prediction.acknowledge(lastProcessed);
+                const dt = 1 / this.tickRate;
+                for (const input of this.prediction.inputs) state = predict.step(state, input, dt);
+                this.predictedState = state;
+              }
 
-  /** @returns {number | undefined} The server's clock now, from ping/pong or, before, the welcome. */
-  get estimatedServerTime() {
-    const now = this.clock();
-    const synced = this.clockSync.serverTime(now);
-    if (synced !== undefined) return synced;
-    return this.provisionalOffset === undefined ? undefined : now + this.provisionalOffset;
-  }
+              /** @returns {number | undefined} The server's clock now, from ping/pong or, before, the welcome. */
+              get estimatedServerTime() {
+                const now = this.clock();
+                const synced = this.clockSync.serverTime(now);
+                if (synced !== undefined) return synced;
+                return this.provisionalOffset === undefined ? undefined : now + this.provisionalOffset;
+              }
 
-  /** @returns {EntityView | undefined} The predicted local player, when the game predicts. */
-  get predictedLocalEntity() {
-    const predict = this.game.predict;
-    if (!predict || this.predictedState === undefined || this.clientID === undefined) return undefined;
-    return predict.localEntity(this.predictedState, this.clientID);
-  }
+              /** @returns {EntityView | undefined} The predicted local player, when the game predicts. */
+              get predictedLocalEntity() {
+                const predict = this.game.predict;
+                if (!predict || this.predictedState === undefined || this.clientID === undefined) return undefined;
+                return predict.localEntity(this.predictedState, this.clientID);
+              }
 
-  /**
-   * The world to draw now: everyone interpolated at the adaptive delay behind the server's
-   * clock, the local player predicted.
-   * @returns {WorldView | undefined}
-   */
-  render() {
-    const now = this.clock();
-    const elapsed = this.lastRender === undefined ? 0 : now - this.lastRender;
-    this.lastRender = now;
-    const serverNow = this.estimatedServerTime ?? this.buffer.newestTime;
-    if (serverNow === undefined) return undefined;
-    const renderTime = this.playback.advance(elapsed, serverNow - this.delay.target);
-    const view = this.buffer.sample(renderTime);
-    if (!view) return undefined;
-    this.buffer.discard(renderTime);
-    if (view.isExtrapolated) this.metrics.extrapolatedFrames += 1;
-    const local = this.predictedLocalEntity;
-    if (local) {
-      const index = view.entities.findIndex((entity) => entity.id === local.id);
-      if (index >= 0) {
-        view.entities[index] = local;
-      } else {
-        const position = view.entities.findIndex((entity) => entity.id > local.id);
-        view.entities.splice(position < 0 ? view.entities.length : position, 0, local);
-      }
-    }
-    return view;
-  }
+              /**
+               * The world to draw now: everyone interpolated at the adaptive delay behind the server's
+               * clock, the local player predicted.
+               * @returns {WorldView | undefined}
+               */
+              render() {
+                const now = this.clock();
+                const elapsed = this.lastRender === undefined ? 0 : now - this.lastRender;
+                this.lastRender = now;
+                const serverNow = this.estimatedServerTime ?? this.buffer.newestTime;
+                if (serverNow === undefined) return undefined;
+                const renderTime = this.playback.advance(elapsed, serverNow - this.delay.target);
+                const view = this.buffer.sample(renderTime);
+                if (!view) return undefined;
+                this.buffer.discard(renderTime);
+                if (view.isExtrapolated) this.metrics.extrapolatedFrames += 1;
+                const local = this.predictedLocalEntity;
+                if (local) {
+                  const index = view.entities.findIndex((entity) => entity.id === local.id);
+                  if (index >= 0) {
+                    view.entities[index] = local;
+                  } else {
+                    const position = view.entities.findIndex((entity) => entity.id > local.id);
+                    view.entities.splice(position < 0 ? view.entities.length : position, 0, local);
+                  }
+                }
+                return view;
+              }
 
-  /** @returns {{roundTrip: number, roundTripJitter: number, snapshotJitter: number, interpolationDelay: number, bufferDepth: number, playbackRate: number}} Clock and buffer figures for a net graph. */
-  get timing() {
-    const renderTime = this.playback.renderTime;
-    return {
-      roundTrip: this.clockSync.roundTrip, roundTripJitter: this.clockSync.jitter, snapshotJitter: this.delay.jitter,
-      interpolationDelay: this.delay.target, bufferDepth: renderTime === undefined ? this.buffer.count : this.buffer.depth(renderTime),
-      playbackRate: this.playback.rate,
-    };
-  }
-}
+              /** @returns {{roundTrip: number, roundTripJitter: number, snapshotJitter: number, interpolationDelay: number, bufferDepth: number, playbackRate: number}} Clock and buffer figures for a net graph. */
+              get timing() {
+                const renderTime = this.playback.renderTime;
+                return {
+                  roundTrip: this.clockSync.roundTrip, roundTripJitter: this.clockSync.jitter, snapshotJitter: this.delay.jitter,
+                  interpolationDelay: this.delay.target, bufferDepth: renderTime === undefined ? this.buffer.count : this.buffer.depth(renderTime),
+                  playbackRate: this.playback.rate,
+                };
+              }
+            }
 
-"""#
+            """#
         ),
         (
             path: "/tickwire/clockSync.js",
             text: #"""
-// Estimating the server's clock from ping/pong round trips; mirrors ClockSync.swift.
+            // Estimating the server's clock from ping/pong round trips; mirrors ClockSync.swift.
 
-/**
- * @param {number[]} values
- * @returns {number} The median (0 for none).
- */
-function median(values) {
-  if (values.length === 0) return 0;
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = sorted.length >> 1;
-  return sorted.length % 2 === 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
-}
+            /**
+             * @param {number[]} values
+             * @returns {number} The median (0 for none).
+             */
+            function median(values) {
+              if (values.length === 0) return 0;
+              const sorted = [...values].sort((a, b) => a - b);
+              const middle = sorted.length >> 1;
+              return sorted.length % 2 === 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
+            }
 
-/**
- * The offset between the local and the server clock, from the fastest third of the last 16
- * round trips, smoothed unless it jumps by more than 0.25 s. Times are in seconds.
- */
-export class ClockSync {
-  static windowSize = 16;
-  static snapThreshold = 0.25;
-  static smoothing = 0.2;
+            /**
+             * The offset between the local and the server clock, from the fastest third of the last 16
+             * round trips, smoothed unless it jumps by more than 0.25 s. Times are in seconds.
+             */
+            export class ClockSync {
+              static windowSize = 16;
+              static snapThreshold = 0.25;
+              static smoothing = 0.2;
 
-  constructor() {
-    /** @type {number[]} */
-    this.roundTrips = [];
-    /** @type {number[]} */
-    this.offsets = [];
-    this.nextSlot = 0;
-    /** @type {number | undefined} Server time minus local time, once a sample arrived. */
-    this.offset = undefined;
-    /** @type {number} Median round trip of the window. */
-    this.roundTrip = 0;
-    /** @type {number} Smoothed change between consecutive round trips. */
-    this.jitter = 0;
-    /** @type {number} */
-    this.sampleCount = 0;
-    /** @type {number | undefined} */
-    this.lastRoundTrip = undefined;
-  }
+              constructor() {
+                /** @type {number[]} */
+                this.roundTrips = [];
+                /** @type {number[]} */
+                this.offsets = [];
+                this.nextSlot = 0;
+                /** @type {number | undefined} Server time minus local time, once a sample arrived. */
+                this.offset = undefined;
+                /** @type {number} Median round trip of the window. */
+                this.roundTrip = 0;
+                /** @type {number} Smoothed change between consecutive round trips. */
+                this.jitter = 0;
+                /** @type {number} */
+                this.sampleCount = 0;
+                /** @type {number | undefined} */
+                this.lastRoundTrip = undefined;
+              }
 
-  /**
-   * Adds one ping/pong sample.
-   * @param {number} sent Local time the ping was sent.
-   * @param {number} serverTime The pong's server time.
-   * @param {number} received Local time the pong arrived.
-   */
-  addSample(sent, serverTime, received) {
-    const rtt = Math.max(0, received - sent);
-    const sampleOffset = serverTime + rtt / 2 - received;
-    if (this.roundTrips.length < ClockSync.windowSize) {
-      this.roundTrips.push(rtt);
-      this.offsets.push(sampleOffset);
-    } else {
-      this.roundTrips[this.nextSlot] = rtt;
-      this.offsets[this.nextSlot] = sampleOffset;
-      this.nextSlot = (this.nextSlot + 1) % ClockSync.windowSize;
-    }
-    this.sampleCount += 1;
-    if (this.lastRoundTrip !== undefined) this.jitter += (Math.abs(rtt - this.lastRoundTrip) - this.jitter) / 16;
-    this.lastRoundTrip = rtt;
-    this.roundTrip = median(this.roundTrips);
-    const fastest = this.roundTrips.map((_, index) => index).sort((a, b) => this.roundTrips[a] - this.roundTrips[b]);
-    const trusted = fastest.slice(0, Math.max(1, Math.floor(fastest.length / 3))).map((index) => this.offsets[index]);
-    const robust = median(trusted);
-    if (this.offset !== undefined && Math.abs(robust - this.offset) <= ClockSync.snapThreshold) {
-      this.offset += (robust - this.offset) * ClockSync.smoothing;
-    } else {
-      this.offset = robust;
-    }
-  }
+              /**
+               * Adds one ping/pong sample.
+               * @param {number} sent Local time the ping was sent.
+               * @param {number} serverTime The pong's server time.
+               * @param {number} received Local time the pong arrived.
+               */
+              addSample(sent, serverTime, received) {
+                const rtt = Math.max(0, received - sent);
+                const sampleOffset = serverTime + rtt / 2 - received;
+                if (this.roundTrips.length < ClockSync.windowSize) {
+                  this.roundTrips.push(rtt);
+                  this.offsets.push(sampleOffset);
+                } else {
+                  this.roundTrips[this.nextSlot] = rtt;
+                  this.offsets[this.nextSlot] = sampleOffset;
+                  this.nextSlot = (this.nextSlot + 1) % ClockSync.windowSize;
+                }
+                this.sampleCount += 1;
+                if (this.lastRoundTrip !== undefined) this.jitter += (Math.abs(rtt - this.lastRoundTrip) - this.jitter) / 16;
+                this.lastRoundTrip = rtt;
+                this.roundTrip = median(this.roundTrips);
+                const fastest = this.roundTrips.map((_, index) => index).sort((a, b) => this.roundTrips[a] - this.roundTrips[b]);
+                const trusted = fastest.slice(0, Math.max(1, Math.floor(fastest.length / 3))).map((index) => this.offsets[index]);
+                const robust = median(trusted);
+                if (this.offset !== undefined && Math.abs(robust - this.offset) <= ClockSync.snapThreshold) {
+                  this.offset += (robust - this.offset) * ClockSync.smoothing;
+                } else {
+                  this.offset = robust;
+                }
+              }
 
-  /**
-   * @param {number} local A local time.
-   * @returns {number | undefined} The server's clock at that time, once known.
-   */
-  serverTime(local) {
-    return this.offset === undefined ? undefined : local + this.offset;
-  }
-}
+              /**
+               * @param {number} local A local time.
+               * @returns {number | undefined} The server's clock at that time, once known.
+               */
+              serverTime(local) {
+                return this.offset === undefined ? undefined : local + this.offset;
+              }
+            }
 
-"""#
+            """#
         ),
         (
             path: "/tickwire/deltaDecoder.js",
             text: #"""
-// Decoding a snapshot, whole or as a delta against a baseline (PROTOCOL.md 4.1, 4.2), with
-// every limit of section 7.1; mirrors DeltaDecoder.swift and SnapshotCodec.swift.
-import { BitReader } from './bitReader.js';
-import { CodecError } from './errors.js';
-import { Snapshot } from './snapshot.js';
+            // Decoding a snapshot, whole or as a delta against a baseline (PROTOCOL.md 4.1, 4.2), with
+            // every limit of section 7.1; mirrors DeltaDecoder.swift and SnapshotCodec.swift.
+            import { BitReader } from './bitReader.js';
+            import { CodecError } from './errors.js';
+            import { Snapshot } from './snapshot.js';
 
-/** @typedef {import('./schema.js').Schema} Schema */
-/** @typedef {import('./schema.js').FieldLayout} FieldLayout */
+            /** @typedef {import('./schema.js').Schema} Schema */
+            /** @typedef {import('./schema.js').FieldLayout} FieldLayout */
 
-/** The decoder's limits (PROTOCOL.md 7.1); mirrors `CodecLimits`. */
-export const CodecLimits = Object.freeze({
-  /** Entities per snapshot: the protocol's limit; a decoder may set lower. */
-  maxEntitiesPerSnapshot: 65536,
-  /** Encoded snapshot size checked before decoding (4 MiB). */
-  defaultMaxEncodedBytes: 4 * 1024 * 1024,
-});
+            /** The decoder's limits (PROTOCOL.md 7.1); mirrors `CodecLimits`. */
+            export const CodecLimits = Object.freeze({
+              /** Entities per snapshot: the protocol's limit; a decoder may set lower. */
+              maxEntitiesPerSnapshot: 65536,
+              /** Encoded snapshot size checked before decoding (4 MiB). */
+              defaultMaxEncodedBytes: 4 * 1024 * 1024,
+            });
 
-/**
- * @param {string} what
- * @param {string} value
- * @param {string} allowed
- * @returns {CodecError}
- */
-function outOfRange(what, value, allowed) {
-  return new CodecError('valueOutOfRange', { what, value, allowed }, `${what} is ${value}, outside the allowed ${allowed}`);
-}
+            /**
+             * @param {string} what
+             * @param {string} value
+             * @param {string} allowed
+             * @returns {CodecError}
+             */
+            function outOfRange(what, value, allowed) {
+              return new CodecError('valueOutOfRange', { what, value, allowed }, `${what} is ${value}, outside the allowed ${allowed}`);
+            }
 
-/**
- * @param {number} needed
- * @param {number} available
- * @returns {CodecError}
- */
-function truncated(needed, available) {
-  return new CodecError('truncated', { neededBits: needed, availableBits: available }, `input ends early: needed ${needed} more bits, only ${available} left`);
-}
+            /**
+             * @param {number} needed
+             * @param {number} available
+             * @returns {CodecError}
+             */
+            function truncated(needed, available) {
+              return new CodecError('truncated', { neededBits: needed, availableBits: available }, `input ends early: needed ${needed} more bits, only ${available} left`);
+            }
 
-/** Decodes snapshots of one schema; mirrors `SnapshotCodec.decode`. */
-export class SnapshotDecoder {
-  /**
-   * @param {Schema} schema
-   * @param {{maxEntities?: number, maxEncodedBytes?: number}} [limits] Defaults: 65 536 entities, 4 MiB.
-   */
-  constructor(schema, limits = {}) {
-    /** @type {Schema} */
-    this.schema = schema;
-    /** @type {number} */
-    this.maxEntities = Math.min(Math.max(limits.maxEntities ?? CodecLimits.maxEntitiesPerSnapshot, 0), CodecLimits.maxEntitiesPerSnapshot);
-    /** @type {number} */
-    this.maxEncodedBytes = Math.max(limits.maxEncodedBytes ?? CodecLimits.defaultMaxEncodedBytes, 0);
-  }
+            /** Decodes snapshots of one schema; mirrors `SnapshotCodec.decode`. */
+            export class SnapshotDecoder {
+              /**
+               * @param {Schema} schema
+               * @param {{maxEntities?: number, maxEncodedBytes?: number}} [limits] Defaults: 65 536 entities, 4 MiB.
+               */
+              constructor(schema, limits = {}) {
+                /** @type {Schema} */
+                this.schema = schema;
+                /** @type {number} */
+                this.maxEntities = Math.min(Math.max(limits.maxEntities ?? CodecLimits.maxEntitiesPerSnapshot, 0), CodecLimits.maxEntitiesPerSnapshot);
+                /** @type {number} */
+                this.maxEncodedBytes = Math.max(limits.maxEncodedBytes ?? CodecLimits.defaultMaxEncodedBytes, 0);
+              }
 
-  /**
-   * Reads the tick and baseline tick of an encoded snapshot without decoding it.
-   * @param {Uint8Array} bytes
-   * @returns {{tick: number, baselineTick: number | undefined}}
-   * @throws {CodecError}
-   */
-  static header(bytes) {
-    const reader = new BitReader(bytes);
-    const tick = reader.readVarint32('snapshot tick');
-    if (!reader.readBool()) return { tick, baselineTick: undefined };
-    const age = reader.readVarint32('baseline age');
-    return { tick, baselineTick: (tick - age) >>> 0 };
-  }
+              /**
+               * Reads the tick and baseline tick of an encoded snapshot without decoding it.
+               * @param {Uint8Array} bytes
+               * @returns {{tick: number, baselineTick: number | undefined}}
+               * @throws {CodecError}
+               */
+              static header(bytes) {
+                const reader = new BitReader(bytes);
+                const tick = reader.readVarint32('snapshot tick');
+                if (!reader.readBool()) return { tick, baselineTick: undefined };
+                const age = reader.readVarint32('baseline age');
+                return { tick, baselineTick: (tick - age) >>> 0 };
+              }
 
-  /**
-   * Decodes a snapshot.
-   * @param {Uint8Array} bytes The encoded snapshot (a snapshot message's delta).
-   * @param {Snapshot | undefined} baseline The snapshot of the baseline tick, when the encoding is a delta.
-   * @returns {Snapshot}
-   * @throws {CodecError}
-   */
-  decode(bytes, baseline) {
-    if (bytes.length > this.maxEncodedBytes) {
-      throw new CodecError('inputTooLarge', { count: bytes.length, limit: this.maxEncodedBytes },
-        `encoded snapshot of ${bytes.length} bytes exceeds the limit of ${this.maxEncodedBytes} bytes`);
-    }
-    if (baseline && baseline.schema.fingerprint !== this.schema.fingerprint) {
-      throw new CodecError('schemaMismatch', { expected: this.schema.fingerprint, given: baseline.schema.fingerprint },
-        `schema fingerprint 0x${baseline.schema.fingerprint.toString(16)} where the codec's is 0x${this.schema.fingerprint.toString(16)}`);
-    }
-    return new DeltaDecoder(this.schema, this.maxEntities, new BitReader(bytes)).decode(baseline);
-  }
-}
+              /**
+               * Decodes a snapshot.
+               * @param {Uint8Array} bytes The encoded snapshot (a snapshot message's delta).
+               * @param {Snapshot | undefined} baseline The snapshot of the baseline tick, when the encoding is a delta.
+               * @returns {Snapshot}
+               * @throws {CodecError}
+               */
+              decode(bytes, baseline) {
+                if (bytes.length > this.maxEncodedBytes) {
+                  throw new CodecError('inputTooLarge', { count: bytes.length, limit: this.maxEncodedBytes },
+                    `encoded snapshot of ${bytes.length} bytes exceeds the limit of ${this.maxEncodedBytes} bytes`);
+                }
+                if (baseline && baseline.schema.fingerprint !== this.schema.fingerprint) {
+                  throw new CodecError('schemaMismatch', { expected: this.schema.fingerprint, given: baseline.schema.fingerprint },
+                    `schema fingerprint 0x${baseline.schema.fingerprint.toString(16)} where the codec's is 0x${this.schema.fingerprint.toString(16)}`);
+                }
+                return new DeltaDecoder(this.schema, this.maxEntities, new BitReader(bytes)).decode(baseline);
+              }
+            }
 
-/** One decode pass over one bit stream. */
-class DeltaDecoder {
-  /**
-   * @param {Schema} schema
-   * @param {number} maxEntities
-   * @param {BitReader} reader
-   */
-  constructor(schema, maxEntities, reader) {
-    this.schema = schema;
-    this.maxEntities = maxEntities;
-    this.reader = reader;
-  }
+            /** One decode pass over one bit stream. */
+            class DeltaDecoder {
+              /**
+               * @param {Schema} schema
+               * @param {number} maxEntities
+               * @param {BitReader} reader
+               */
+              constructor(schema, maxEntities, reader) {
+                this.schema = schema;
+                this.maxEntities = maxEntities;
+                this.reader = reader;
+              }
 
-  /**
-   * @param {Snapshot | undefined} baseline
-   * @returns {Snapshot}
-   */
-  decode(baseline) {
-    const reader = this.reader;
-    const tick = reader.readVarint32('snapshot tick');
-    const snapshot = new Snapshot(this.schema, tick);
-    if (!reader.readBool()) {
-      const count = this.readEntityCount(0);
-      this.readCreated(count, snapshot);
-      reader.finish();
-      return snapshot;
-    }
-    const age = reader.readVarint32('baseline age');
-    const baselineTick = (tick - age) >>> 0;
-    if (!baseline) {
-      throw new CodecError('baselineMissing', { tick: baselineTick }, `the delta is against baseline tick ${baselineTick} but no baseline was given`);
-    }
-    if (baseline.tick !== baselineTick) {
-      throw new CodecError('baselineMismatch', { expected: baselineTick, given: baseline.tick },
-        `the delta is against baseline tick ${baselineTick} but the given baseline is tick ${baseline.tick}`);
-    }
+              /**
+               * @param {Snapshot | undefined} baseline
+               * @returns {Snapshot}
+               */
+              decode(baseline) {
+                const reader = this.reader;
+                const tick = reader.readVarint32('snapshot tick');
+                const snapshot = new Snapshot(this.schema, tick);
+                if (!reader.readBool()) {
+                  const count = this.readEntityCount(0);
+                  this.readCreated(count, snapshot);
+                  reader.finish();
+                  return snapshot;
+                }
+                const age = reader.readVarint32('baseline age');
+                const baselineTick = (tick - age) >>> 0;
+                if (!baseline) {
+                  throw new CodecError('baselineMissing', { tick: baselineTick }, `the delta is against baseline tick ${baselineTick} but no baseline was given`);
+                }
+                if (baseline.tick !== baselineTick) {
+                  throw new CodecError('baselineMismatch', { expected: baselineTick, given: baseline.tick },
+                    `the delta is against baseline tick ${baselineTick} but the given baseline is tick ${baseline.tick}`);
+                }
 
-    // Destroyed: read and checked against the baseline, then the survivors copied in id order.
-    /** @type {number[]} */
-    const destroyed = [];
-    if (reader.readBool()) {
-      const count = reader.readVarint();
-      if (count < 1) throw outOfRange('destroyed entity count', '0', '1 or more');
-      if (count > baseline.count) {
-        throw new CodecError('tooManyEntities', { count, limit: baseline.count }, `${count} entities exceed the limit of ${baseline.count}`);
-      }
-      this.requireBits(count * 8);
-      const previous = { id: -1 };
-      for (let index = 0; index < count; index++) destroyed.push(this.readID(previous));
-    }
-    this.copySurvivors(baseline, destroyed, snapshot);
+                // Destroyed: read and checked against the baseline, then the survivors copied in id order.
+                /** @type {number[]} */
+                const destroyed = [];
+                if (reader.readBool()) {
+                  const count = reader.readVarint();
+                  if (count < 1) throw outOfRange('destroyed entity count', '0', '1 or more');
+                  if (count > baseline.count) {
+                    throw new CodecError('tooManyEntities', { count, limit: baseline.count }, `${count} entities exceed the limit of ${baseline.count}`);
+                  }
+                  this.requireBits(count * 8);
+                  const previous = { id: -1 };
+                  for (let index = 0; index < count; index++) destroyed.push(this.readID(previous));
+                }
+                this.copySurvivors(baseline, destroyed, snapshot);
 
-    if (reader.readBool()) this.readChanges(snapshot);
+                if (reader.readBool()) this.readChanges(snapshot);
 
-    if (reader.readBool()) {
-      const survivors = snapshot.count;
-      const count = this.readEntityCount(survivors);
-      if (count < 1) throw outOfRange('created entity count', '0', '1 or more');
-      this.readCreated(count, snapshot);
-      if (survivors > 0 && snapshot.ids[survivors] <= snapshot.ids[survivors - 1]) mergeCreated(snapshot, survivors);
-    }
-    reader.finish();
-    return snapshot;
-  }
+                if (reader.readBool()) {
+                  const survivors = snapshot.count;
+                  const count = this.readEntityCount(survivors);
+                  if (count < 1) throw outOfRange('created entity count', '0', '1 or more');
+                  this.readCreated(count, snapshot);
+                  if (survivors > 0 && snapshot.ids[survivors] <= snapshot.ids[survivors - 1]) mergeCreated(snapshot, survivors);
+                }
+                reader.finish();
+                return snapshot;
+              }
 
-  /**
-   * Reads a whole or created entity count, checking the entity limit and the bits left first.
-   * @param {number} existing
-   * @returns {number}
-   */
-  readEntityCount(existing) {
-    const count = this.reader.readVarint();
-    if (existing + count > this.maxEntities) {
-      throw new CodecError('tooManyEntities', { count: existing + count, limit: this.maxEntities },
-        `${existing + count} entities exceed the limit of ${this.maxEntities}`);
-    }
-    this.requireBits(count * 8);
-    return count;
-  }
+              /**
+               * Reads a whole or created entity count, checking the entity limit and the bits left first.
+               * @param {number} existing
+               * @returns {number}
+               */
+              readEntityCount(existing) {
+                const count = this.reader.readVarint();
+                if (existing + count > this.maxEntities) {
+                  throw new CodecError('tooManyEntities', { count: existing + count, limit: this.maxEntities },
+                    `${existing + count} entities exceed the limit of ${this.maxEntities}`);
+                }
+                this.requireBits(count * 8);
+                return count;
+              }
 
-  /** @param {number} bits */
-  requireBits(bits) {
-    if (bits > this.reader.remainingBits) throw truncated(bits, this.reader.remainingBits);
-  }
+              /** @param {number} bits */
+              requireBits(bits) {
+                if (bits > this.reader.remainingBits) throw truncated(bits, this.reader.remainingBits);
+              }
 
-  /**
-   * Reads the next id of an increasing list (PROTOCOL.md 4.1, id gaps).
-   * @param {{id: number}} previous The previous id, −1 before the first; updated.
-   * @returns {number}
-   */
-  readID(previous) {
-    const gap = this.reader.readVarint();
-    const id = previous.id + 1 + gap;
-    if (id > 0xffffffff) {
-      throw new CodecError('entityIDOutOfRange', { previous: Math.max(previous.id, 0), gap },
-        `entity id gap ${gap} after id ${Math.max(previous.id, 0)} passes the largest id 4294967295`);
-    }
-    previous.id = id;
-    return id;
-  }
+              /**
+               * Reads the next id of an increasing list (PROTOCOL.md 4.1, id gaps).
+               * @param {{id: number}} previous The previous id, −1 before the first; updated.
+               * @returns {number}
+               */
+              readID(previous) {
+                const gap = this.reader.readVarint();
+                const id = previous.id + 1 + gap;
+                if (id > 0xffffffff) {
+                  throw new CodecError('entityIDOutOfRange', { previous: Math.max(previous.id, 0), gap },
+                    `entity id gap ${gap} after id ${Math.max(previous.id, 0)} passes the largest id 4294967295`);
+                }
+                previous.id = id;
+                return id;
+              }
 
-  /**
-   * @param {number} count
-   * @param {Snapshot} snapshot
-   */
-  readCreated(count, snapshot) {
-    const reader = this.reader;
-    const typeCount = this.schema.layouts.length;
-    const previous = { id: -1 };
-    for (let entity = 0; entity < count; entity++) {
-      const id = this.readID(previous);
-      const type = reader.read(this.schema.typeIndexBits);
-      if (type >= typeCount) {
-        throw new CodecError('unknownEntityType', { index: type, typeCount }, `entity type index ${type} but the schema has ${typeCount} types`);
-      }
-      const layout = this.schema.layouts[type];
-      /** @type {Array<number | bigint>} */
-      const values = new Array(layout.length);
-      for (let field = 0; field < layout.length; field++) values[field] = this.readWhole(layout[field], `field ${field} value`);
-      snapshot.append(id, type, values);
-    }
-  }
+              /**
+               * @param {number} count
+               * @param {Snapshot} snapshot
+               */
+              readCreated(count, snapshot) {
+                const reader = this.reader;
+                const typeCount = this.schema.layouts.length;
+                const previous = { id: -1 };
+                for (let entity = 0; entity < count; entity++) {
+                  const id = this.readID(previous);
+                  const type = reader.read(this.schema.typeIndexBits);
+                  if (type >= typeCount) {
+                    throw new CodecError('unknownEntityType', { index: type, typeCount }, `entity type index ${type} but the schema has ${typeCount} types`);
+                  }
+                  const layout = this.schema.layouts[type];
+                  /** @type {Array<number | bigint>} Pushed, not preallocated: a packed array copies faster when a later delta changes it. */
+                  const values = [];
+                  for (let field = 0; field < layout.length; field++) values.push(this.readWhole(layout[field], field, undefined));
+                  snapshot.append(id, type, values);
+                }
+              }
 
-  /**
-   * Reads a value sent whole and checks it against `maxQ`.
-   * @param {FieldLayout} layout
-   * @param {string} what
-   * @returns {number | bigint}
-   */
-  readWhole(layout, what) {
-    const value = layout.isWide ? this.reader.readBig(layout.width) : this.reader.read(layout.width);
-    if (value > layout.maxQ) throw outOfRange(what, String(value), `0...${layout.maxQ}`);
-    return value;
-  }
+              /**
+               * Reads a value sent whole and checks it against `maxQ`.
+               * @param {FieldLayout} layout
+               * @param {number} field The field's index, for the error.
+               * @param {number | undefined} id The entity's id for a changed value, undefined for a created one.
+               * @returns {number | bigint}
+               */
+              readWhole(layout, field, id) {
+                const value = layout.isWide ? this.reader.readBig(layout.width) : this.reader.read(layout.width);
+                if (value > layout.maxQ) {
+                  // The message is built only here: the hot path makes no strings.
+                  throw outOfRange(id === undefined ? `field ${field} value` : `field ${field} of entity ${id}`, String(value), `0...${layout.maxQ}`);
+                }
+                return value;
+              }
 
-  /**
-   * @param {Snapshot} baseline
-   * @param {number[]} destroyed Sorted ids, each of which must be in the baseline.
-   * @param {Snapshot} snapshot
-   */
-  copySurvivors(baseline, destroyed, snapshot) {
-    let position = 0;
-    for (const id of destroyed) {
-      let low = position, high = baseline.count;
-      while (low < high) {
-        const middle = (low + high) >>> 1;
-        if (baseline.ids[middle] < id) low = middle + 1; else high = middle;
-      }
-      if (low >= baseline.count || baseline.ids[low] !== id) {
-        throw new CodecError('unknownEntity', { id }, `destroyed entity ${id} is not in the baseline`);
-      }
-      for (let index = position; index < low; index++) snapshot.append(baseline.ids[index], baseline.types[index], baseline.values[index]);
-      position = low + 1;
-    }
-    for (let index = position; index < baseline.count; index++) snapshot.append(baseline.ids[index], baseline.types[index], baseline.values[index]);
-  }
+              /**
+               * @param {Snapshot} baseline
+               * @param {number[]} destroyed Sorted ids, each of which must be in the baseline.
+               * @param {Snapshot} snapshot
+               */
+              copySurvivors(baseline, destroyed, snapshot) {
+                if (destroyed.length === 0 && snapshot.count === 0) {
+                  // Most ticks destroy nothing: copy the arrays whole (the value arrays stay shared until they change).
+                  snapshot.ids = baseline.ids.slice();
+                  snapshot.types = baseline.types.slice();
+                  snapshot.values = baseline.values.slice();
+                  return;
+                }
+                let position = 0;
+                for (const id of destroyed) {
+                  let low = position, high = baseline.count;
+                  while (low < high) {
+                    const middle = (low + high) >>> 1;
+                    if (baseline.ids[middle] < id) low = middle + 1; else high = middle;
+                  }
+                  if (low >= baseline.count || baseline.ids[low] !== id) {
+                    throw new CodecError('unknownEntity', { id }, `destroyed entity ${id} is not in the baseline`);
+                  }
+                  for (let index = position; index < low; index++) snapshot.append(baseline.ids[index], baseline.types[index], baseline.values[index]);
+                  position = low + 1;
+                }
+                for (let index = position; index < baseline.count; index++) snapshot.append(baseline.ids[index], baseline.types[index], baseline.values[index]);
+              }
 
-  /** @param {Snapshot} snapshot Holds the survivors, whose value arrays are still the baseline's. */
-  readChanges(snapshot) {
-    const reader = this.reader;
-    const survivors = snapshot.count;
-    /** @type {number[]} */
-    const changed = [];
-    if (reader.readBool()) {
-      const count = reader.readVarint();
-      if (count < 1 || count > survivors) throw outOfRange('changed entity count', String(count), `1...${survivors}`);
-      this.requireBits(count);
-      let index = 0;
-      for (let number = 0; number < count; number++) {
-        const gap = reader.readGamma();
-        const next = typeof gap === 'bigint' ? Infinity : (number === 0 ? gap - 1 : index + gap);
-        if (next >= survivors) {
-          throw new CodecError('entityIndexOutOfRange', { index: next, count: survivors },
-            `changed entity index ${next} but only ${survivors} entities survive from the baseline`);
-        }
-        index = next;
-        changed.push(index);
-      }
-    } else {
-      this.requireBits(survivors);
-      for (let index = 0; index < survivors; index++) if (reader.readBool()) changed.push(index);
-      if (changed.length === 0) throw outOfRange('changed entity bits', 'all 0', 'at least one 1');
-    }
-    for (const index of changed) {
-      // Copy on write: the survivor's values are the baseline's until they change.
-      const values = snapshot.values[index].slice();
-      snapshot.values[index] = values;
-      this.readFieldChanges(snapshot.ids[index], values, this.schema.layouts[snapshot.types[index]]);
-    }
-  }
+              /** @param {Snapshot} snapshot Holds the survivors, whose value arrays are still the baseline's. */
+              readChanges(snapshot) {
+                const reader = this.reader;
+                const survivors = snapshot.count;
+                /** @type {number[]} */
+                const changed = [];
+                if (reader.readBool()) {
+                  const count = reader.readVarint();
+                  if (count < 1 || count > survivors) throw outOfRange('changed entity count', String(count), `1...${survivors}`);
+                  this.requireBits(count);
+                  let index = 0;
+                  for (let number = 0; number < count; number++) {
+                    const gap = reader.readGamma();
+                    const next = typeof gap === 'bigint' ? Infinity : (number === 0 ? gap - 1 : index + gap);
+                    if (next >= survivors) {
+                      throw new CodecError('entityIndexOutOfRange', { index: next, count: survivors },
+                        `changed entity index ${next} but only ${survivors} entities survive from the baseline`);
+                    }
+                    index = next;
+                    changed.push(index);
+                  }
+                } else {
+                  this.requireBits(survivors);
+                  for (let index = 0; index < survivors; index++) if (reader.readBool()) changed.push(index);
+                  if (changed.length === 0) throw outOfRange('changed entity bits', 'all 0', 'at least one 1');
+                }
+                for (const index of changed) {
+                  // Copy on write: the survivor's values are the baseline's until they change.
+                  const values = snapshot.values[index].slice();
+                  snapshot.values[index] = values;
+                  this.readFieldChanges(snapshot.ids[index], values, this.schema.layouts[snapshot.types[index]]);
+                }
+              }
 
-  /**
-   * @param {number} id
-   * @param {Array<number | bigint>} values
-   * @param {FieldLayout[]} layouts
-   */
-  readFieldChanges(id, values, layouts) {
-    const reader = this.reader;
-    const fieldCount = layouts.length;
-    // The field mask, u(F) with F ≤ 64, as two 32-bit halves.
-    const low = reader.read(Math.min(fieldCount, 32));
-    const high = fieldCount > 32 ? reader.read(fieldCount - 32) : 0;
-    if (low === 0 && high === 0) throw outOfRange(`changed field mask of entity ${id}`, '0', 'at least one 1');
-    for (let field = 0; field < fieldCount; field++) {
-      const isSet = field < 32 ? (low >>> field) & 1 : (high >>> (field - 32)) & 1;
-      if (!isSet) continue;
-      const layout = layouts[field];
-      const isDelta = layout.deltaMode !== 0 ? reader.readBool() : false;
-      if (!isDelta) {
-        values[field] = this.readWhole(layout, `field ${field} of entity ${id}`);
-        continue;
-      }
-      const z = reader.readGamma();
-      const old = values[field];
-      if (typeof z === 'number' && typeof old === 'number' && z <= 2 ** 52) {
-        // Unzigzag: even z is z/2, odd z is −(z+1)/2.
-        const delta = z % 2 === 0 ? z / 2 : -(z + 1) / 2;
-        if (layout.deltaMode === 2) {
-          const modulus = 2 ** layout.width;
-          values[field] = (((old + delta) % modulus) + modulus) % modulus;
-        } else {
-          const next = old + delta;
-          if (next < 0 || next > /** @type {number} */ (layout.maxQ)) {
-            throw outOfRange(`field ${field} of entity ${id} after a delta of ${delta} from ${old}`, String(next), `0...${layout.maxQ}`);
-          }
-          values[field] = next;
-        }
-        continue;
-      }
-      // The wide path: 64-bit arithmetic in bigints.
-      const big = BigInt(z);
-      const delta = BigInt.asIntN(64, (big >> 1n) ^ -(big & 1n));
-      const oldBig = BigInt(old);
-      let next;
-      if (layout.deltaMode === 2) {
-        next = BigInt.asUintN(layout.width, oldBig + delta);
-      } else {
-        next = oldBig + delta;
-        if (next < 0n || next > BigInt(layout.maxQ) || next >= 1n << 63n) {
-          throw outOfRange(`field ${field} of entity ${id} after a delta of ${delta} from ${old}`, next >= 1n << 63n ? 'overflow' : String(next), `0...${layout.maxQ}`);
-        }
-      }
-      values[field] = layout.isWide ? next : Number(next);
-    }
-  }
-}
+              /**
+               * @param {number} id
+               * @param {Array<number | bigint>} values
+               * @param {FieldLayout[]} layouts
+               */
+              readFieldChanges(id, values, layouts) {
+                const reader = this.reader;
+                const fieldCount = layouts.length;
+                // The field mask, u(F) with F ≤ 64, as two 32-bit halves; only the set bits are visited.
+                let low = reader.read(Math.min(fieldCount, 32)) | 0;
+                let high = fieldCount > 32 ? reader.read(fieldCount - 32) | 0 : 0;
+                if (low === 0 && high === 0) throw outOfRange(`changed field mask of entity ${id}`, '0', 'at least one 1');
+                while (low !== 0) {
+                  const field = 31 - Math.clz32(low & -low);
+                  low &= low - 1;
+                  this.readFieldChange(id, values, field, layouts[field]);
+                }
+                while (high !== 0) {
+                  const field = 63 - Math.clz32(high & -high);
+                  high &= high - 1;
+                  this.readFieldChange(id, values, field, layouts[field]);
+                }
+              }
 
-/**
- * Merges the created entities (from `start`, increasing) into the survivors (before it).
- * @param {Snapshot} snapshot
- * @param {number} start
- * @throws {CodecError} `duplicateEntity` for a created id that survives from the baseline.
- */
-function mergeCreated(snapshot, start) {
-  let survivor = 0;
-  for (let created = start; created < snapshot.count; created++) {
-    const id = snapshot.ids[created];
-    while (survivor < start && snapshot.ids[survivor] < id) survivor++;
-    if (survivor < start && snapshot.ids[survivor] === id) {
-      throw new CodecError('duplicateEntity', { id }, `created entity ${id} already exists`);
-    }
-  }
-  const order = snapshot.ids.map((_, index) => index).sort((a, b) => snapshot.ids[a] - snapshot.ids[b]);
-  snapshot.ids = order.map((index) => snapshot.ids[index]);
-  snapshot.types = order.map((index) => snapshot.types[index]);
-  snapshot.values = order.map((index) => snapshot.values[index]);
-}
+              /**
+               * Reads one changed field: a whole value, or a zigzag delta against the old one.
+               * @param {number} id
+               * @param {Array<number | bigint>} values
+               * @param {number} field
+               * @param {FieldLayout} layout
+               */
+              readFieldChange(id, values, field, layout) {
+                const reader = this.reader;
+                const isDelta = layout.deltaMode !== 0 ? reader.readBool() : false;
+                if (!isDelta) {
+                  values[field] = this.readWhole(layout, field, id);
+                  return;
+                }
+                const z = reader.readGamma();
+                const old = values[field];
+                if (typeof z === 'number' && typeof old === 'number' && z <= 2 ** 52) {
+                  // Unzigzag: even z is z/2, odd z is −(z+1)/2 (in 32-bit integer arithmetic when z fits).
+                  const delta = z <= 0x7fffffff ? (z >>> 1) ^ -(z & 1) : z % 2 === 0 ? z / 2 : -(z + 1) / 2;
+                  if (layout.deltaMode === 2) {
+                    if (layout.width <= 30) {
+                      values[field] = (old + delta) & ((1 << layout.width) - 1);
+                    } else {
+                      const modulus = 2 ** layout.width;
+                      values[field] = (((old + delta) % modulus) + modulus) % modulus;
+                    }
+                  } else {
+                    const next = old + delta;
+                    if (next < 0 || next > /** @type {number} */ (layout.maxQ)) {
+                      throw outOfRange(`field ${field} of entity ${id} after a delta of ${delta} from ${old}`, String(next), `0...${layout.maxQ}`);
+                    }
+                    values[field] = next;
+                  }
+                  return;
+                }
+                // The wide path: 64-bit arithmetic in bigints.
+                const big = BigInt(z);
+                const delta = BigInt.asIntN(64, (big >> 1n) ^ -(big & 1n));
+                const oldBig = BigInt(old);
+                let next;
+                if (layout.deltaMode === 2) {
+                  next = BigInt.asUintN(layout.width, oldBig + delta);
+                } else {
+                  next = oldBig + delta;
+                  if (next < 0n || next > BigInt(layout.maxQ) || next >= 1n << 63n) {
+                    throw outOfRange(`field ${field} of entity ${id} after a delta of ${delta} from ${old}`, next >= 1n << 63n ? 'overflow' : String(next), `0...${layout.maxQ}`);
+                  }
+                }
+                values[field] = layout.isWide ? next : Number(next);
+              }
+            }
 
-"""#
+            /**
+             * Merges the created entities (from `start`, increasing) into the survivors (before it).
+             * @param {Snapshot} snapshot
+             * @param {number} start
+             * @throws {CodecError} `duplicateEntity` for a created id that survives from the baseline.
+             */
+            function mergeCreated(snapshot, start) {
+              let survivor = 0;
+              for (let created = start; created < snapshot.count; created++) {
+                const id = snapshot.ids[created];
+                while (survivor < start && snapshot.ids[survivor] < id) survivor++;
+                if (survivor < start && snapshot.ids[survivor] === id) {
+                  throw new CodecError('duplicateEntity', { id }, `created entity ${id} already exists`);
+                }
+              }
+              const order = snapshot.ids.map((_, index) => index).sort((a, b) => snapshot.ids[a] - snapshot.ids[b]);
+              snapshot.ids = order.map((index) => snapshot.ids[index]);
+              snapshot.types = order.map((index) => snapshot.types[index]);
+              snapshot.values = order.map((index) => snapshot.values[index]);
+            }
+
+            """#
         ),
         (
             path: "/tickwire/errors.js",
             text: #"""
-// Typed errors of the Tickwire browser client, mirroring the Swift ones (CodecError.swift,
-// FrameError.swift, SchemaError.swift, SchemaDecodingError.swift, ZlibError.swift): each carries
-// its `kind` (the case name PROTOCOL.md section 7 uses) and the values that explain it.
+            // Typed errors of the Tickwire browser client, mirroring the Swift ones (CodecError.swift,
+            // FrameError.swift, SchemaError.swift, SchemaDecodingError.swift, ZlibError.swift): each carries
+            // its `kind` (the case name PROTOCOL.md section 7 uses) and the values that explain it.
 
-/**
- * Formats a value the way the vectors' `# error:` lines and Swift's descriptions show it.
- * @param {unknown} value
- * @returns {string}
- */
-function show(value) {
-  if (typeof value === 'string') return JSON.stringify(value);
-  if (value instanceof TickwireError) return value.signature;
-  return String(value);
-}
+            /**
+             * Formats a value the way the vectors' `# error:` lines and Swift's descriptions show it.
+             * @param {unknown} value
+             * @returns {string}
+             */
+            function show(value) {
+              if (typeof value === 'string') return JSON.stringify(value);
+              if (value instanceof TickwireError) return value.signature;
+              return String(value);
+            }
 
-/** The base class of every error the client library throws. */
-export class TickwireError extends Error {
-  /**
-   * @param {string} kind The case name, as in PROTOCOL.md section 7 (`truncated`, `frameTooLarge` …).
-   * @param {Record<string, unknown>} details The values that explain it, in the order Swift lists them.
-   * @param {string} message Words for a person.
-   * @param {boolean} [labelled] Whether `signature` names the values (`f(a: 1)`) or not (`f(1)`).
-   */
-  constructor(kind, details, message, labelled = true) {
-    super(message);
-    this.name = new.target.name;
-    /** @type {string} */
-    this.kind = kind;
-    /** @type {Record<string, unknown>} */
-    this.details = details;
-    /** @type {boolean} */
-    this.labelled = labelled;
-  }
+            /** The base class of every error the client library throws. */
+            export class TickwireError extends Error {
+              /**
+               * @param {string} kind The case name, as in PROTOCOL.md section 7 (`truncated`, `frameTooLarge` …).
+               * @param {Record<string, unknown>} details The values that explain it, in the order Swift lists them.
+               * @param {string} message Words for a person.
+               * @param {boolean} [labelled] Whether `signature` names the values (`f(a: 1)`) or not (`f(1)`).
+               */
+              constructor(kind, details, message, labelled = true) {
+                super(message);
+                this.name = new.target.name;
+                /** @type {string} */
+                this.kind = kind;
+                /** @type {Record<string, unknown>} */
+                this.details = details;
+                /** @type {boolean} */
+                this.labelled = labelled;
+              }
 
-  /**
-   * The error as the vectors write it: `kind`, or `kind(label: value, …)`.
-   * @returns {string}
-   */
-  get signature() {
-    const entries = Object.entries(this.details);
-    if (entries.length === 0) return this.kind;
-    const parts = entries.map(([key, value]) => (this.labelled ? `${key}: ${show(value)}` : show(value)));
-    return `${this.kind}(${parts.join(', ')})`;
-  }
-}
+              /**
+               * The error as the vectors write it: `kind`, or `kind(label: value, …)`.
+               * @returns {string}
+               */
+              get signature() {
+                const entries = Object.entries(this.details);
+                if (entries.length === 0) return this.kind;
+                const parts = entries.map(([key, value]) => (this.labelled ? `${key}: ${show(value)}` : show(value)));
+                return `${this.kind}(${parts.join(', ')})`;
+              }
+            }
 
-/** A snapshot delta that cannot be decoded (PROTOCOL.md 7.1; Swift's `CodecError`). */
-export class CodecError extends TickwireError {
-  /**
-   * @param {string} kind One of `truncated`, `malformedVarint`, `malformedGammaCode`, `valueOutOfRange`,
-   *   `entityIDOutOfRange`, `unknownEntityType`, `unknownEntity`, `duplicateEntity`, `entityIndexOutOfRange`,
-   *   `tooManyEntities`, `inputTooLarge`, `baselineMissing`, `baselineMismatch`, `schemaMismatch`, `trailingData`.
-   * @param {Record<string, unknown>} details
-   * @param {string} message
-   */
-  constructor(kind, details, message) {
-    super(kind, details, message);
-  }
-}
+            /** A snapshot delta that cannot be decoded (PROTOCOL.md 7.1; Swift's `CodecError`). */
+            export class CodecError extends TickwireError {
+              /**
+               * @param {string} kind One of `truncated`, `malformedVarint`, `malformedGammaCode`, `valueOutOfRange`,
+               *   `entityIDOutOfRange`, `unknownEntityType`, `unknownEntity`, `duplicateEntity`, `entityIndexOutOfRange`,
+               *   `tooManyEntities`, `inputTooLarge`, `baselineMissing`, `baselineMismatch`, `schemaMismatch`, `trailingData`.
+               * @param {Record<string, unknown>} details
+               * @param {string} message
+               */
+              constructor(kind, details, message) {
+                super(kind, details, message);
+              }
+            }
 
-/** A compressed body that cannot be inflated (Swift's `ZlibError`). */
-export class ZlibError extends TickwireError {
-  /**
-   * @param {string} kind `corruptData`, `truncated`, `inflatedSizeExceeded` or `ratioExceeded`.
-   * @param {Record<string, unknown>} details
-   * @param {string} message
-   */
-  constructor(kind, details, message) {
-    super(kind, details, message);
-  }
+            /** A compressed body that cannot be inflated (Swift's `ZlibError`). */
+            export class ZlibError extends TickwireError {
+              /**
+               * @param {string} kind `corruptData`, `truncated`, `inflatedSizeExceeded` or `ratioExceeded`.
+               * @param {Record<string, unknown>} details
+               * @param {string} message
+               */
+              constructor(kind, details, message) {
+                super(kind, details, message);
+              }
 
-  /** @returns {boolean} Whether the error is an inflation limit (size or ratio), not corrupt data. */
-  get isLimitExceeded() {
-    return this.kind === 'inflatedSizeExceeded' || this.kind === 'ratioExceeded';
-  }
-}
+              /** @returns {boolean} Whether the error is an inflation limit (size or ratio), not corrupt data. */
+              get isLimitExceeded() {
+                return this.kind === 'inflatedSizeExceeded' || this.kind === 'ratioExceeded';
+              }
+            }
 
-const unlabelledFrameKinds = new Set(['reservedMessageType', 'unknownMessageType', 'unknownCompressionMode', 'inflation', 'zlibSetup', 'notApplicationType']);
+            const unlabelledFrameKinds = new Set(['reservedMessageType', 'unknownMessageType', 'unknownCompressionMode', 'inflation', 'zlibSetup', 'notApplicationType']);
 
-/** A frame that breaks the envelope, a message layout or a frame limit (PROTOCOL.md 7.2; Swift's `FrameError`). */
-export class FrameError extends TickwireError {
-  /**
-   * @param {string} kind A case of PROTOCOL.md 7.2 (`emptyFrame`, `truncated`, `lengthExceeded` …).
-   * @param {Record<string, unknown>} details The offending values, named as in Swift.
-   * @param {string} message
-   */
-  constructor(kind, details, message) {
-    super(kind, details, message, !unlabelledFrameKinds.has(kind));
-  }
-}
+            /** A frame that breaks the envelope, a message layout or a frame limit (PROTOCOL.md 7.2; Swift's `FrameError`). */
+            export class FrameError extends TickwireError {
+              /**
+               * @param {string} kind A case of PROTOCOL.md 7.2 (`emptyFrame`, `truncated`, `lengthExceeded` …).
+               * @param {Record<string, unknown>} details The offending values, named as in Swift.
+               * @param {string} message
+               */
+              constructor(kind, details, message) {
+                super(kind, details, message, !unlabelledFrameKinds.has(kind));
+              }
+            }
 
-/** A schema declaration that breaks a rule of PROTOCOL.md 3.1 (Swift's `SchemaError`). */
-export class SchemaError extends TickwireError {
-  /**
-   * @param {string} kind `noEntityTypes`, `tooManyEntityTypes`, `tooManyFields`, `badName`, `duplicateTypeName`,
-   *   `duplicateFieldName` or `invalidKind`.
-   * @param {Record<string, unknown>} details
-   * @param {string} message
-   */
-  constructor(kind, details, message) {
-    super(kind, details, message);
-  }
-}
+            /** A schema declaration that breaks a rule of PROTOCOL.md 3.1 (Swift's `SchemaError`). */
+            export class SchemaError extends TickwireError {
+              /**
+               * @param {string} kind `noEntityTypes`, `tooManyEntityTypes`, `tooManyFields`, `badName`, `duplicateTypeName`,
+               *   `duplicateFieldName` or `invalidKind`.
+               * @param {Record<string, unknown>} details
+               * @param {string} message
+               */
+              constructor(kind, details, message) {
+                super(kind, details, message);
+              }
+            }
 
-/** Canonical schema bytes (PROTOCOL.md 3.4) that cannot be decoded (Swift's `SchemaDecodingError`). */
-export class SchemaDecodingError extends TickwireError {
-  /**
-   * @param {string} kind `inputTooLarge`, `truncated`, `unsupportedVersion`, `malformedVarint`, `countOverLimit`,
-   *   `invalidUTF8`, `unknownKindTag`, `parameterOutOfRange`, `trailingBytes`, `invalidSchema` or `notCanonical`.
-   * @param {Record<string, unknown>} details
-   * @param {string} message
-   */
-  constructor(kind, details, message) {
-    super(kind, details, message);
-  }
-}
+            /** Canonical schema bytes (PROTOCOL.md 3.4) that cannot be decoded (Swift's `SchemaDecodingError`). */
+            export class SchemaDecodingError extends TickwireError {
+              /**
+               * @param {string} kind `inputTooLarge`, `truncated`, `unsupportedVersion`, `malformedVarint`, `countOverLimit`,
+               *   `invalidUTF8`, `unknownKindTag`, `parameterOutOfRange`, `trailingBytes`, `invalidSchema` or `notCanonical`.
+               * @param {Record<string, unknown>} details
+               * @param {string} message
+               */
+              constructor(kind, details, message) {
+                super(kind, details, message);
+              }
+            }
 
-"""#
+            """#
         ),
         (
             path: "/tickwire/fieldKind.js",
             text: #"""
-// Field kinds and quantization (PROTOCOL.md 3.2); mirrors FieldKind.swift.
+            // Field kinds and quantization (PROTOCOL.md 3.2); mirrors FieldKind.swift.
 
-/** Kind tags of the canonical encoding (PROTOCOL.md 3.4). */
-export const KindTag = Object.freeze({ bool: 0, integer: 1, float: 2, angle: 3, enumeration: 4 });
+            /** Kind tags of the canonical encoding (PROTOCOL.md 3.4). */
+            export const KindTag = Object.freeze({ bool: 0, integer: 1, float: 2, angle: 3, enumeration: 4 });
 
-/**
- * Rounds half away from zero, as Swift's `rounded()` and PROTOCOL.md 3.2 do.
- * @param {number} value
- * @returns {number}
- */
-export function roundHalfAway(value) {
-  return value < 0 ? -Math.round(-value) : Math.round(value);
-}
+            /**
+             * Rounds half away from zero, as Swift's `rounded()` and PROTOCOL.md 3.2 do.
+             * @param {number} value
+             * @returns {number}
+             */
+            export function roundHalfAway(value) {
+              return value < 0 ? -Math.round(-value) : Math.round(value);
+            }
 
-/**
- * The number of bits of a maximum (0 for 0).
- * @param {number | bigint} maximum
- * @returns {number}
- */
-export function bitWidth(maximum) {
-  if (typeof maximum === 'bigint') return maximum === 0n ? 0 : maximum.toString(2).length;
-  return maximum === 0 ? 0 : maximum.toString(2).length;
-}
+            /**
+             * The number of bits of a maximum (0 for 0).
+             * @param {number | bigint} maximum
+             * @returns {number}
+             */
+            export function bitWidth(maximum) {
+              if (typeof maximum === 'bigint') return maximum === 0n ? 0 : maximum.toString(2).length;
+              return maximum === 0 ? 0 : maximum.toString(2).length;
+            }
 
-/** A field's kind: bool, integer, float, angle or enumeration, with its parameters. */
-export class FieldKind {
-  /**
-   * @param {number} tag A `KindTag`.
-   * @param {{min?: bigint | number, max?: bigint | number, resolution?: number, bits?: number, cases?: number}} parameters
-   *   Integers take bigint `min`/`max` (signed 64-bit); floats number `min`, `max`, `resolution`.
-   */
-  constructor(tag, parameters = {}) {
-    /** @type {number} */
-    this.tag = tag;
-    /** @type {bigint | number} */
-    this.min = parameters.min ?? 0;
-    /** @type {bigint | number} */
-    this.max = parameters.max ?? 0;
-    /** @type {number} */
-    this.resolution = parameters.resolution ?? 0;
-    /** @type {number} */
-    this.bits = parameters.bits ?? 0;
-    /** @type {number} */
-    this.cases = parameters.cases ?? 0;
-    Object.freeze(this);
-  }
+            /** A field's kind: bool, integer, float, angle or enumeration, with its parameters. */
+            export class FieldKind {
+              /**
+               * @param {number} tag A `KindTag`.
+               * @param {{min?: bigint | number, max?: bigint | number, resolution?: number, bits?: number, cases?: number}} parameters
+               *   Integers take bigint `min`/`max` (signed 64-bit); floats number `min`, `max`, `resolution`.
+               */
+              constructor(tag, parameters = {}) {
+                /** @type {number} */
+                this.tag = tag;
+                /** @type {bigint | number} */
+                this.min = parameters.min ?? 0;
+                /** @type {bigint | number} */
+                this.max = parameters.max ?? 0;
+                /** @type {number} */
+                this.resolution = parameters.resolution ?? 0;
+                /** @type {number} */
+                this.bits = parameters.bits ?? 0;
+                /** @type {number} */
+                this.cases = parameters.cases ?? 0;
+                Object.freeze(this);
+              }
 
-  /** @type {FieldKind} */
-  static bool = new FieldKind(KindTag.bool);
+              /** @type {FieldKind} */
+              static bool = new FieldKind(KindTag.bool);
 
-  /**
-   * @param {bigint | number} min
-   * @param {bigint | number} max
-   * @returns {FieldKind} An integer in `min … max` (signed 64-bit).
-   */
-  static integer(min, max) {
-    return new FieldKind(KindTag.integer, { min: BigInt(min), max: BigInt(max) });
-  }
+              /**
+               * @param {bigint | number} min
+               * @param {bigint | number} max
+               * @returns {FieldKind} An integer in `min … max` (signed 64-bit).
+               */
+              static integer(min, max) {
+                return new FieldKind(KindTag.integer, { min: BigInt(min), max: BigInt(max) });
+              }
 
-  /**
-   * @param {number} min
-   * @param {number} max
-   * @param {number} resolution
-   * @returns {FieldKind} A float in `min … max` in steps of `resolution`.
-   */
-  static float(min, max, resolution) {
-    return new FieldKind(KindTag.float, { min, max, resolution });
-  }
+              /**
+               * @param {number} min
+               * @param {number} max
+               * @param {number} resolution
+               * @returns {FieldKind} A float in `min … max` in steps of `resolution`.
+               */
+              static float(min, max, resolution) {
+                return new FieldKind(KindTag.float, { min, max, resolution });
+              }
 
-  /**
-   * @param {number} bits 1 … 32.
-   * @returns {FieldKind} An angle in radians, `2^bits` steps per turn.
-   */
-  static angle(bits) {
-    return new FieldKind(KindTag.angle, { bits });
-  }
+              /**
+               * @param {number} bits 1 … 32.
+               * @returns {FieldKind} An angle in radians, `2^bits` steps per turn.
+               */
+              static angle(bits) {
+                return new FieldKind(KindTag.angle, { bits });
+              }
 
-  /**
-   * @param {number} cases 1 … 256.
-   * @returns {FieldKind} A case index.
-   */
-  static enumeration(cases) {
-    return new FieldKind(KindTag.enumeration, { cases });
-  }
+              /**
+               * @param {number} cases 1 … 256.
+               * @returns {FieldKind} A case index.
+               */
+              static enumeration(cases) {
+                return new FieldKind(KindTag.enumeration, { cases });
+              }
 
-  /** @returns {'linear' | 'shortestArc' | 'step'} How a client interpolates the field. */
-  get interpolation() {
-    if (this.tag === KindTag.integer || this.tag === KindTag.float) return 'linear';
-    if (this.tag === KindTag.angle) return 'shortestArc';
-    return 'step';
-  }
+              /** @returns {'linear' | 'shortestArc' | 'step'} How a client interpolates the field. */
+              get interpolation() {
+                if (this.tag === KindTag.integer || this.tag === KindTag.float) return 'linear';
+                if (this.tag === KindTag.angle) return 'shortestArc';
+                return 'step';
+              }
 
-  /** @returns {bigint} The largest quantized value, `maxQ` (a bigint: integer spans reach 2^64 − 1). */
-  get maxQuantizedBig() {
-    switch (this.tag) {
-      case KindTag.bool: return 1n;
-      case KindTag.integer: return BigInt.asUintN(64, BigInt(this.max) - BigInt(this.min));
-      case KindTag.float: return BigInt(FieldKind.floatSteps(Number(this.min), Number(this.max), this.resolution));
-      case KindTag.angle: return (1n << BigInt(this.bits)) - 1n;
-      default: return BigInt(Math.max(this.cases, 1) - 1);
-    }
-  }
+              /** @returns {bigint} The largest quantized value, `maxQ` (a bigint: integer spans reach 2^64 − 1). */
+              get maxQuantizedBig() {
+                switch (this.tag) {
+                  case KindTag.bool: return 1n;
+                  case KindTag.integer: return BigInt.asUintN(64, BigInt(this.max) - BigInt(this.min));
+                  case KindTag.float: return BigInt(FieldKind.floatSteps(Number(this.min), Number(this.max), this.resolution));
+                  case KindTag.angle: return (1n << BigInt(this.bits)) - 1n;
+                  default: return BigInt(Math.max(this.cases, 1) - 1);
+                }
+              }
 
-  /** @returns {number} The width in bits of a quantized value. */
-  get bitWidth() {
-    return bitWidth(this.maxQuantizedBig);
-  }
+              /** @returns {number} The width in bits of a quantized value. */
+              get bitWidth() {
+                return bitWidth(this.maxQuantizedBig);
+              }
 
-  /** @returns {boolean} Whether a changed value may travel as a delta (integer, float, angle of 4 … 62 bits). */
-  get allowsDelta() {
-    if (this.tag === KindTag.bool || this.tag === KindTag.enumeration) return false;
-    const width = this.bitWidth;
-    return width >= 4 && width <= 62;
-  }
+              /** @returns {boolean} Whether a changed value may travel as a delta (integer, float, angle of 4 … 62 bits). */
+              get allowsDelta() {
+                if (this.tag === KindTag.bool || this.tag === KindTag.enumeration) return false;
+                const width = this.bitWidth;
+                return width >= 4 && width <= 62;
+              }
 
-  /** @returns {boolean} Whether deltas wrap modulo 2^width (angles). */
-  get wrapsAround() {
-    return this.tag === KindTag.angle;
-  }
+              /** @returns {boolean} Whether deltas wrap modulo 2^width (angles). */
+              get wrapsAround() {
+                return this.tag === KindTag.angle;
+              }
 
-  /**
-   * The float `maxQ`, computed exactly as PROTOCOL.md 3.2 writes it.
-   * @param {number} min
-   * @param {number} max
-   * @param {number} resolution
-   * @returns {number}
-   */
-  static floatSteps(min, max, resolution) {
-    const steps = Math.ceil((max - min) / resolution - 1e-9);
-    if (!Number.isFinite(steps) || steps < 0 || steps >= 18446744073709551616) return 0;
-    return steps;
-  }
+              /**
+               * The float `maxQ`, computed exactly as PROTOCOL.md 3.2 writes it.
+               * @param {number} min
+               * @param {number} max
+               * @param {number} resolution
+               * @returns {number}
+               */
+              static floatSteps(min, max, resolution) {
+                const steps = Math.ceil((max - min) / resolution - 1e-9);
+                if (!Number.isFinite(steps) || steps < 0 || steps >= 18446744073709551616) return 0;
+                return steps;
+              }
 
-  /**
-   * Quantizes a value as a sender does (PROTOCOL.md 3.2).
-   * @param {number} value
-   * @returns {number | bigint} `q`: a number, or a bigint for integer kinds wider than 52 bits.
-   */
-  quantize(value) {
-    if (Number.isNaN(value)) return 0;
-    switch (this.tag) {
-      case KindTag.bool: return value !== 0 ? 1 : 0;
-      case KindTag.integer: {
-        const min = BigInt(this.min), max = BigInt(this.max);
-        const clamped = Math.min(Math.max(roundHalfAway(value), Number(min)), Number(max));
-        let integer = clamped >= 9.2e18 ? max : (clamped <= -9.2e18 ? min : BigInt(clamped));
-        if (integer < min) integer = min;
-        if (integer > max) integer = max;
-        const q = integer - min;
-        return this.bitWidth > 52 ? q : Number(q);
-      }
-      case KindTag.float: {
-        const steps = roundHalfAway((value - Number(this.min)) / this.resolution);
-        if (steps <= 0) return 0;
-        const top = FieldKind.floatSteps(Number(this.min), Number(this.max), this.resolution);
-        return steps >= top ? top : steps;
-      }
-      case KindTag.angle: {
-        const turns = value / (2 * Math.PI);
-        const fraction = turns - Math.floor(turns);
-        if (!Number.isFinite(fraction)) return 0;
-        const scaled = roundHalfAway(fraction * 2 ** this.bits);
-        return scaled % 2 ** this.bits;
-      }
-      default: {
-        const top = Math.max(this.cases, 1) - 1;
-        if (value <= 0) return 0;
-        if (value >= top) return top;
-        return roundHalfAway(value);
-      }
-    }
-  }
+              /**
+               * Quantizes a value as a sender does (PROTOCOL.md 3.2).
+               * @param {number} value
+               * @returns {number | bigint} `q`: a number, or a bigint for integer kinds wider than 52 bits.
+               */
+              quantize(value) {
+                if (Number.isNaN(value)) return 0;
+                switch (this.tag) {
+                  case KindTag.bool: return value !== 0 ? 1 : 0;
+                  case KindTag.integer: {
+                    const min = BigInt(this.min), max = BigInt(this.max);
+                    const clamped = Math.min(Math.max(roundHalfAway(value), Number(min)), Number(max));
+                    let integer = clamped >= 9.2e18 ? max : (clamped <= -9.2e18 ? min : BigInt(clamped));
+                    if (integer < min) integer = min;
+                    if (integer > max) integer = max;
+                    const q = integer - min;
+                    return this.bitWidth > 52 ? q : Number(q);
+                  }
+                  case KindTag.float: {
+                    const steps = roundHalfAway((value - Number(this.min)) / this.resolution);
+                    if (steps <= 0) return 0;
+                    const top = FieldKind.floatSteps(Number(this.min), Number(this.max), this.resolution);
+                    return steps >= top ? top : steps;
+                  }
+                  case KindTag.angle: {
+                    const turns = value / (2 * Math.PI);
+                    const fraction = turns - Math.floor(turns);
+                    if (!Number.isFinite(fraction)) return 0;
+                    const scaled = roundHalfAway(fraction * 2 ** this.bits);
+                    return scaled % 2 ** this.bits;
+                  }
+                  default: {
+                    const top = Math.max(this.cases, 1) - 1;
+                    if (value <= 0) return 0;
+                    if (value >= top) return top;
+                    return roundHalfAway(value);
+                  }
+                }
+              }
 
-  /**
-   * The value a quantized `q` stands for, as a receiver computes it.
-   * @param {number | bigint} quantized
-   * @returns {number}
-   */
-  dequantize(quantized) {
-    switch (this.tag) {
-      case KindTag.integer: return Number(BigInt(this.min) + BigInt(quantized));
-      case KindTag.float: return Number(this.min) + Number(quantized) * this.resolution;
-      case KindTag.angle: return Number(quantized) * (2 * Math.PI) / 2 ** this.bits;
-      default: return Number(quantized);
-    }
-  }
+              /**
+               * The value a quantized `q` stands for, as a receiver computes it.
+               * @param {number | bigint} quantized
+               * @returns {number}
+               */
+              dequantize(quantized) {
+                switch (this.tag) {
+                  case KindTag.integer: return Number(BigInt(this.min) + BigInt(quantized));
+                  case KindTag.float: return Number(this.min) + Number(quantized) * this.resolution;
+                  case KindTag.angle: return Number(quantized) * (2 * Math.PI) / 2 ** this.bits;
+                  default: return Number(quantized);
+                }
+              }
 
-  /**
-   * Interpolates between two values as the kind says (PROTOCOL.md 3.2).
-   * @param {number} from
-   * @param {number} to
-   * @param {number} fraction 0 gives `from`, 1 gives `to`; above 1 extrapolates.
-   * @returns {number}
-   */
-  interpolate(from, to, fraction) {
-    const mode = this.interpolation;
-    if (mode === 'linear') return from + (to - from) * fraction;
-    if (mode === 'shortestArc') {
-      const turn = 2 * Math.PI;
-      let difference = (to - from) % turn;
-      if (difference > Math.PI) difference -= turn;
-      if (difference < -Math.PI) difference += turn;
-      let result = (from + difference * fraction) % turn;
-      if (result < 0) result += turn;
-      return result;
-    }
-    return fraction < 1 ? from : to;
-  }
+              /**
+               * Interpolates between two values as the kind says (PROTOCOL.md 3.2).
+               * @param {number} from
+               * @param {number} to
+               * @param {number} fraction 0 gives `from`, 1 gives `to`; above 1 extrapolates.
+               * @returns {number}
+               */
+              interpolate(from, to, fraction) {
+                const mode = this.interpolation;
+                if (mode === 'linear') return from + (to - from) * fraction;
+                if (mode === 'shortestArc') {
+                  const turn = 2 * Math.PI;
+                  let difference = (to - from) % turn;
+                  if (difference > Math.PI) difference -= turn;
+                  if (difference < -Math.PI) difference += turn;
+                  let result = (from + difference * fraction) % turn;
+                  if (result < 0) result += turn;
+                  return result;
+                }
+                return fraction < 1 ? from : to;
+              }
 
-  /** @returns {string} The kind as Swift describes it. */
-  toString() {
-    switch (this.tag) {
-      case KindTag.bool: return 'bool';
-      case KindTag.integer: return `integer(${this.min}...${this.max})`;
-      case KindTag.float: return `float(${this.min}...${this.max} by ${this.resolution})`;
-      case KindTag.angle: return `angle(${this.bits} bits)`;
-      default: return `enumeration(${this.cases} cases)`;
-    }
-  }
-}
+              /** @returns {string} The kind as Swift describes it. */
+              toString() {
+                switch (this.tag) {
+                  case KindTag.bool: return 'bool';
+                  case KindTag.integer: return `integer(${this.min}...${this.max})`;
+                  case KindTag.float: return `float(${this.min}...${this.max} by ${this.resolution})`;
+                  case KindTag.angle: return `angle(${this.bits} bits)`;
+                  default: return `enumeration(${this.cases} cases)`;
+                }
+              }
+            }
 
-"""#
+            """#
         ),
         (
             path: "/tickwire/frameDecoder.js",
             text: #"""
-// The frame envelope (PROTOCOL.md 5.1) and decompression (section 6) of received frames, and
-// the encoding of sent ones; mirrors Frame.swift, FrameDecompressor.swift and FrameCompressor.swift.
-import { FrameError, ZlibError } from './errors.js';
-import { FrameLimits } from './frameLimits.js';
-import { Inflater } from './inflater.js';
-import { CompressionMode, decodeBody, encodeBody, messageTypeOf } from './message.js';
+            // The frame envelope (PROTOCOL.md 5.1) and decompression (section 6) of received frames, and
+            // the encoding of sent ones; mirrors Frame.swift, FrameDecompressor.swift and FrameCompressor.swift.
+            import { FrameError, ZlibError } from './errors.js';
+            import { FrameLimits } from './frameLimits.js';
+            import { Inflater } from './inflater.js';
+            import { CompressionMode, decodeBody, encodeBody, messageTypeOf } from './message.js';
 
-/** @typedef {import('./message.js').Message} Message */
+            /** @typedef {import('./message.js').Message} Message */
 
-const compressedFlag = 0x80;
-const maximumStoredBlockBytes = 65535;
-const syncFlushTrailer = Uint8Array.of(0x00, 0x00, 0xff, 0xff);
+            const compressedFlag = 0x80;
+            const maximumStoredBlockBytes = 65535;
+            const syncFlushTrailer = Uint8Array.of(0x00, 0x00, 0xff, 0xff);
 
-/**
- * @param {number} type
- * @returns {boolean} Whether the type is hello, welcome or reject (never compressed, never in a stream's history).
- */
-function isHandshake(type) {
-  return type >= 1 && type <= 3;
-}
+            /**
+             * @param {number} type
+             * @returns {boolean} Whether the type is hello, welcome or reject (never compressed, never in a stream's history).
+             */
+            function isHandshake(type) {
+              return type >= 1 && type <= 3;
+            }
 
-/**
- * Encodes a message as a frame. The client never compresses what it sends: a sender may always
- * send a body uncompressed (PROTOCOL.md 6), and in streaming mode the server's inflater adds
- * uncompressed bodies to its history itself.
- * @param {Message} message
- * @param {typeof FrameLimits.standard} [limits]
- * @returns {Uint8Array} Type byte and body.
- * @throws {FrameError} A field over its limit.
- */
-export function encodeFrame(message, limits = FrameLimits.standard) {
-  const body = encodeBody(message, limits);
-  const frame = new Uint8Array(body.length + 1);
-  frame[0] = messageTypeOf(message);
-  frame.set(body, 1);
-  return frame;
-}
+            /**
+             * Encodes a message as a frame. The client never compresses what it sends: a sender may always
+             * send a body uncompressed (PROTOCOL.md 6), and in streaming mode the server's inflater adds
+             * uncompressed bodies to its history itself.
+             * @param {Message} message
+             * @param {typeof FrameLimits.standard} [limits]
+             * @returns {Uint8Array} Type byte and body.
+             * @throws {FrameError} A field over its limit.
+             */
+            export function encodeFrame(message, limits = FrameLimits.standard) {
+              const body = encodeBody(message, limits);
+              const frame = new Uint8Array(body.length + 1);
+              frame[0] = messageTypeOf(message);
+              frame.set(body, 1);
+              return frame;
+            }
 
-/** Decodes the frames of one direction of one connection in one compression mode. */
-export class FrameDecoder {
-  /**
-   * @param {number} [mode] A `CompressionMode` (none, perFrame, streaming).
-   * @param {typeof FrameLimits.standard} [limits]
-   */
-  constructor(mode = CompressionMode.none, limits = FrameLimits.standard) {
-    /** @type {number} */
-    this.mode = mode;
-    this.limits = limits;
-    /** @type {Inflater | undefined} */
-    this.inflater = mode === CompressionMode.streaming ? new Inflater('raw') : mode === CompressionMode.perFrame ? new Inflater('zlib') : undefined;
-    /** @type {boolean} Whether a streaming context broke; every later frame is refused. */
-    this.isBroken = false;
-  }
+            /** Decodes the frames of one direction of one connection in one compression mode. */
+            export class FrameDecoder {
+              /**
+               * @param {number} [mode] A `CompressionMode` (none, perFrame, streaming).
+               * @param {typeof FrameLimits.standard} [limits]
+               */
+              constructor(mode = CompressionMode.none, limits = FrameLimits.standard) {
+                /** @type {number} */
+                this.mode = mode;
+                this.limits = limits;
+                /** @type {Inflater | undefined} */
+                this.inflater = mode === CompressionMode.streaming ? new Inflater('raw') : mode === CompressionMode.perFrame ? new Inflater('zlib') : undefined;
+                /** @type {boolean} Whether a streaming context broke; every later frame is refused. */
+                this.isBroken = false;
+              }
 
-  /**
-   * Decodes one frame into its message.
-   * @param {Uint8Array} bytes One whole WebSocket binary message.
-   * @returns {Message}
-   * @throws {FrameError}
-   */
-  decode(bytes) {
-    const frame = this.decompress(bytes);
-    return decodeBody(frame.type, frame.body, this.limits);
-  }
+              /**
+               * Decodes one frame into its message.
+               * @param {Uint8Array} bytes One whole WebSocket binary message.
+               * @returns {Message}
+               * @throws {FrameError}
+               */
+              decode(bytes) {
+                const frame = this.decompress(bytes);
+                return decodeBody(frame.type, frame.body, this.limits);
+              }
 
-  /**
-   * Checks the envelope and inflates a compressed body.
-   * @param {Uint8Array} bytes
-   * @returns {{type: number, body: Uint8Array}}
-   * @throws {FrameError}
-   */
-  decompress(bytes) {
-    if (this.isBroken) throw new FrameError('compressionContextBroken', {}, 'the streaming compression context is broken by an earlier error; the connection must be closed');
-    const isStreaming = this.mode === CompressionMode.streaming;
-    try {
-      if (bytes.length === 0) throw new FrameError('emptyFrame', {}, 'empty frame: there is no type byte');
-      if (bytes.length > this.limits.maximumFrameBytes) {
-        throw new FrameError('frameTooLarge', { size: bytes.length, limit: this.limits.maximumFrameBytes }, `frame of ${bytes.length} bytes exceeds the limit of ${this.limits.maximumFrameBytes} bytes`);
-      }
-      const type = bytes[0] & 0x7f;
-      const isCompressed = (bytes[0] & compressedFlag) !== 0;
-      if (type === 0) throw new FrameError('reservedMessageType', { type }, `message type ${type} is reserved and never sent`);
-      if (type > 9 && type < 0x40) throw new FrameError('unknownMessageType', { type }, `unknown message type ${type}`);
-      const joinsHistory = isStreaming && !isHandshake(type);
-      const body = bytes.subarray(1);
-      if (!isCompressed) {
-        if (body.length > this.limits.maximumBodyBytes) {
-          throw new FrameError('bodyTooLarge', { size: body.length, limit: this.limits.maximumBodyBytes }, `message body of ${body.length} bytes exceeds the limit of ${this.limits.maximumBodyBytes} bytes`);
-        }
-        if (joinsHistory) this.appendStored(body);
-        return { type, body };
-      }
-      if (isHandshake(type) || !this.inflater) {
-        throw new FrameError('unexpectedCompression', { type, mode: this.mode },
-          `message type ${type} has the compressed flag set, which compression mode ${this.mode} or a handshake message does not allow`);
-      }
-      let input = body;
-      if (joinsHistory) {
-        input = new Uint8Array(body.length + 4);
-        input.set(body);
-        input.set(syncFlushTrailer, body.length);
-      }
-      const limit = {
-        maximumBytes: this.limits.maximumBodyBytes, maximumRatio: this.limits.maximumInflationRatio,
-        ratioAllowanceBytes: this.limits.inflationRatioAllowanceBytes,
-      };
-      let output;
-      try {
-        output = this.inflater.inflate(input, limit);
-      } catch (error) {
-        if (error instanceof ZlibError) throw new FrameError('inflation', { error }, `cannot inflate the frame body: ${error.message}`);
-        throw error;
-      }
-      if (joinsHistory && output.length === 0) throw streamEnded();
-      return { type, body: output };
-    } catch (error) {
-      if (isStreaming) this.isBroken = true;
-      throw error;
-    }
-  }
+              /**
+               * Checks the envelope and inflates a compressed body.
+               * @param {Uint8Array} bytes
+               * @returns {{type: number, body: Uint8Array}}
+               * @throws {FrameError}
+               */
+              decompress(bytes) {
+                if (this.isBroken) throw new FrameError('compressionContextBroken', {}, 'the streaming compression context is broken by an earlier error; the connection must be closed');
+                const isStreaming = this.mode === CompressionMode.streaming;
+                try {
+                  if (bytes.length === 0) throw new FrameError('emptyFrame', {}, 'empty frame: there is no type byte');
+                  if (bytes.length > this.limits.maximumFrameBytes) {
+                    throw new FrameError('frameTooLarge', { size: bytes.length, limit: this.limits.maximumFrameBytes }, `frame of ${bytes.length} bytes exceeds the limit of ${this.limits.maximumFrameBytes} bytes`);
+                  }
+                  const type = bytes[0] & 0x7f;
+                  const isCompressed = (bytes[0] & compressedFlag) !== 0;
+                  if (type === 0) throw new FrameError('reservedMessageType', { type }, `message type ${type} is reserved and never sent`);
+                  if (type > 9 && type < 0x40) throw new FrameError('unknownMessageType', { type }, `unknown message type ${type}`);
+                  const joinsHistory = isStreaming && !isHandshake(type);
+                  const body = bytes.subarray(1);
+                  if (!isCompressed) {
+                    if (body.length > this.limits.maximumBodyBytes) {
+                      throw new FrameError('bodyTooLarge', { size: body.length, limit: this.limits.maximumBodyBytes }, `message body of ${body.length} bytes exceeds the limit of ${this.limits.maximumBodyBytes} bytes`);
+                    }
+                    if (joinsHistory) this.appendStored(body);
+                    return { type, body };
+                  }
+                  if (isHandshake(type) || !this.inflater) {
+                    throw new FrameError('unexpectedCompression', { type, mode: this.mode },
+                      `message type ${type} has the compressed flag set, which compression mode ${this.mode} or a handshake message does not allow`);
+                  }
+                  let input = body;
+                  if (joinsHistory) {
+                    input = new Uint8Array(body.length + 4);
+                    input.set(body);
+                    input.set(syncFlushTrailer, body.length);
+                  }
+                  const limit = {
+                    maximumBytes: this.limits.maximumBodyBytes, maximumRatio: this.limits.maximumInflationRatio,
+                    ratioAllowanceBytes: this.limits.inflationRatioAllowanceBytes,
+                  };
+                  let output;
+                  try {
+                    output = this.inflater.inflate(input, limit);
+                  } catch (error) {
+                    if (error instanceof ZlibError) throw new FrameError('inflation', { error }, `cannot inflate the frame body: ${error.message}`);
+                    throw error;
+                  }
+                  if (joinsHistory && output.length === 0) throw streamEnded();
+                  return { type, body: output };
+                } catch (error) {
+                  if (isStreaming) this.isBroken = true;
+                  throw error;
+                }
+              }
 
-  /**
-   * Feeds an uncompressed body to the streaming inflater as stored blocks (PROTOCOL.md 6.3).
-   * @param {Uint8Array} body
-   */
-  appendStored(body) {
-    if (!this.inflater || body.length === 0) return;
-    const blockCount = Math.ceil(body.length / maximumStoredBlockBytes);
-    const blocks = new Uint8Array(body.length + 5 * blockCount);
-    let at = 0;
-    for (let start = 0; start < body.length; start += maximumStoredBlockBytes) {
-      const chunk = body.subarray(start, Math.min(start + maximumStoredBlockBytes, body.length));
-      blocks[at] = 0x00;
-      blocks[at + 1] = chunk.length & 0xff;
-      blocks[at + 2] = chunk.length >>> 8;
-      blocks[at + 3] = ~chunk.length & 0xff;
-      blocks[at + 4] = (~chunk.length >>> 8) & 0xff;
-      blocks.set(chunk, at + 5);
-      at += 5 + chunk.length;
-    }
-    let output;
-    try {
-      output = this.inflater.inflate(blocks, { maximumBytes: body.length, maximumRatio: Number.MAX_SAFE_INTEGER, ratioAllowanceBytes: body.length });
-    } catch (error) {
-      if (error instanceof ZlibError) throw new FrameError('inflation', { error }, `cannot inflate the frame body: ${error.message}`);
-      throw error;
-    }
-    if (output.length !== body.length) throw streamEnded();
-  }
-}
+              /**
+               * Feeds an uncompressed body to the streaming inflater as stored blocks (PROTOCOL.md 6.3).
+               * @param {Uint8Array} body
+               */
+              appendStored(body) {
+                if (!this.inflater || body.length === 0) return;
+                const blockCount = Math.ceil(body.length / maximumStoredBlockBytes);
+                const blocks = new Uint8Array(body.length + 5 * blockCount);
+                let at = 0;
+                for (let start = 0; start < body.length; start += maximumStoredBlockBytes) {
+                  const chunk = body.subarray(start, Math.min(start + maximumStoredBlockBytes, body.length));
+                  blocks[at] = 0x00;
+                  blocks[at + 1] = chunk.length & 0xff;
+                  blocks[at + 2] = chunk.length >>> 8;
+                  blocks[at + 3] = ~chunk.length & 0xff;
+                  blocks[at + 4] = (~chunk.length >>> 8) & 0xff;
+                  blocks.set(chunk, at + 5);
+                  at += 5 + chunk.length;
+                }
+                let output;
+                try {
+                  output = this.inflater.inflate(blocks, { maximumBytes: body.length, maximumRatio: Number.MAX_SAFE_INTEGER, ratioAllowanceBytes: body.length });
+                } catch (error) {
+                  if (error instanceof ZlibError) throw new FrameError('inflation', { error }, `cannot inflate the frame body: ${error.message}`);
+                  throw error;
+                }
+                if (output.length !== body.length) throw streamEnded();
+              }
+            }
 
-/** @returns {FrameError} */
-function streamEnded() {
-  return new FrameError('compressionStreamEnded', {}, "the peer's deflate stream ended inside a streaming compression context");
-}
+            /** @returns {FrameError} */
+            function streamEnded() {
+              return new FrameError('compressionStreamEnded', {}, "the peer's deflate stream ended inside a streaming compression context");
+            }
 
-"""#
+            """#
         ),
         (
             path: "/tickwire/frameLimits.js",
             text: #"""
-// The frame limits of PROTOCOL.md 7.2; mirrors FrameLimits.swift.
+            // The frame limits of PROTOCOL.md 7.2; mirrors FrameLimits.swift.
 
-/** The standard frame limits: every conforming peer accepts frames within them. */
-export const FrameLimits = Object.freeze({
-  /** @type {Readonly<{maximumFrameBytes: number, maximumBodyBytes: number, maximumInflationRatio: number, inflationRatioAllowanceBytes: number, maximumInputsPerMessage: number, maximumInputBytes: number, maximumTextBytes: number, maximumResumeTokenBytes: number, maximumRoomNameBytes: number, maximumHelloPayloadBytes: number}>} */
-  standard: Object.freeze({
-    maximumFrameBytes: 1 << 20,
-    maximumBodyBytes: 1 << 20,
-    maximumInflationRatio: 256,
-    inflationRatioAllowanceBytes: 64 << 10,
-    maximumInputsPerMessage: 32,
-    maximumInputBytes: 512,
-    maximumTextBytes: 256,
-    maximumResumeTokenBytes: 64,
-    maximumRoomNameBytes: 64,
-    maximumHelloPayloadBytes: 1024,
-  }),
-});
+            /** The standard frame limits: every conforming peer accepts frames within them. */
+            export const FrameLimits = Object.freeze({
+              /** @type {Readonly<{maximumFrameBytes: number, maximumBodyBytes: number, maximumInflationRatio: number, inflationRatioAllowanceBytes: number, maximumInputsPerMessage: number, maximumInputBytes: number, maximumTextBytes: number, maximumResumeTokenBytes: number, maximumRoomNameBytes: number, maximumHelloPayloadBytes: number}>} */
+              standard: Object.freeze({
+                maximumFrameBytes: 1 << 20,
+                maximumBodyBytes: 1 << 20,
+                maximumInflationRatio: 256,
+                inflationRatioAllowanceBytes: 64 << 10,
+                maximumInputsPerMessage: 32,
+                maximumInputBytes: 512,
+                maximumTextBytes: 256,
+                maximumResumeTokenBytes: 64,
+                maximumRoomNameBytes: 64,
+                maximumHelloPayloadBytes: 1024,
+              }),
+            });
 
-"""#
+            """#
         ),
         (
             path: "/tickwire/index.js",
             text: #"""
-// The Tickwire browser client: one import for everything a page needs.
-export { BitReader } from './bitReader.js';
-export { BitWriter, zigzag } from './bitWriter.js';
-export { ByteReader } from './byteReader.js';
-export { ByteWriter } from './byteWriter.js';
-export { defaultClientConfiguration } from './clientConfiguration.js';
-export { ClientSession, closeWait, malformedFrameCloseCode, subprotocol } from './clientSession.js';
-export { disconnectReasonName, rejectReasonName } from './reasons.js';
-export { ClockSync } from './clockSync.js';
-export { CodecLimits, SnapshotDecoder } from './deltaDecoder.js';
-export { CodecError, FrameError, SchemaDecodingError, SchemaError, TickwireError, ZlibError } from './errors.js';
-export { FieldKind, KindTag } from './fieldKind.js';
-export { FrameDecoder, encodeFrame } from './frameDecoder.js';
-export { FrameLimits } from './frameLimits.js';
-export { Inflater } from './inflater.js';
-export { InterpolationBuffer } from './interpolationBuffer.js';
-export { InterpolationDelay } from './interpolationDelay.js';
-export { CompressionMode, CompressionModes, DisconnectReason, MessageType, RejectReason, decodeBody, encodeBody, protocolVersion } from './message.js';
-export { PlaybackClock } from './playbackClock.js';
-export { PredictionBuffer } from './predictionBuffer.js';
-export { ReconnectPolicy } from './reconnectPolicy.js';
-export { ReconnectingSession } from './reconnectingSession.js';
-export { Schema, SchemaLimits, entityType, field, fnv1a64 } from './schema.js';
-export { Snapshot } from './snapshot.js';
-export { SnapshotHistory } from './snapshotHistory.js';
+            // The Tickwire browser client: one import for everything a page needs.
+            export { BitReader } from './bitReader.js';
+            export { BitWriter, zigzag } from './bitWriter.js';
+            export { ByteReader } from './byteReader.js';
+            export { ByteWriter } from './byteWriter.js';
+            export { defaultClientConfiguration } from './clientConfiguration.js';
+            export { ClientSession, closeWait, malformedFrameCloseCode, subprotocol } from './clientSession.js';
+            export { disconnectReasonName, rejectReasonName } from './reasons.js';
+            export { ClockSync } from './clockSync.js';
+            export { CodecLimits, SnapshotDecoder } from './deltaDecoder.js';
+            export { CodecError, FrameError, SchemaDecodingError, SchemaError, TickwireError, ZlibError } from './errors.js';
+            export { FieldKind, KindTag } from './fieldKind.js';
+            export { FrameDecoder, encodeFrame } from './frameDecoder.js';
+            export { FrameLimits } from './frameLimits.js';
+            export { Inflater } from './inflater.js';
+            export { InterpolationBuffer } from './interpolationBuffer.js';
+            export { InterpolationDelay } from './interpolationDelay.js';
+            export { CompressionMode, CompressionModes, DisconnectReason, MessageType, RejectReason, decodeBody, encodeBody, protocolVersion } from './message.js';
+            export { PlaybackClock } from './playbackClock.js';
+            export { PredictionBuffer } from './predictionBuffer.js';
+            export { ReconnectPolicy } from './reconnectPolicy.js';
+            export { ReconnectingSession } from './reconnectingSession.js';
+            export { Schema, SchemaLimits, entityType, field, fnv1a64 } from './schema.js';
+            export { Snapshot } from './snapshot.js';
+            export { SnapshotHistory } from './snapshotHistory.js';
 
-"""#
+            """#
         ),
         (
             path: "/tickwire/inflater.js",
             text: #"""
-// A small bounded inflater (RFC 1951 deflate, RFC 1950 zlib wrapper) for compression modes
-// perFrame and streaming (PROTOCOL.md 6); mirrors Inflater.swift and InflationLimit.swift.
-// Synchronous and pure JavaScript, so that decoding stays in step with the frames and every
-// limit of section 6.4 is checked while inflating: a zlib bomb costs at most the limit.
-import { ZlibError } from './errors.js';
+            // A small bounded inflater (RFC 1951 deflate, RFC 1950 zlib wrapper) for compression modes
+            // perFrame and streaming (PROTOCOL.md 6); mirrors Inflater.swift and InflationLimit.swift.
+            // Synchronous and pure JavaScript, so that decoding stays in step with the frames and every
+            // limit of section 6.4 is checked while inflating: a zlib bomb costs at most the limit.
+            import { ZlibError } from './errors.js';
 
-const windowSize = 32 * 1024;
+            const windowSize = 32 * 1024;
 
-/**
- * @typedef {{maximumBytes: number, maximumRatio: number, ratioAllowanceBytes: number}} InflationLimit
- *   The size cap and the ratio cap past an allowance (PROTOCOL.md 6.4).
- */
+            /**
+             * @typedef {{maximumBytes: number, maximumRatio: number, ratioAllowanceBytes: number}} InflationLimit
+             *   The size cap and the ratio cap past an allowance (PROTOCOL.md 6.4).
+             */
 
-// Length and distance bases and extra bits (RFC 1951 3.2.5).
-const lengthBase = [3, 4, 5, 6, 7, 8, 9, 10, 11, 13, 15, 17, 19, 23, 27, 31, 35, 43, 51, 59, 67, 83, 99, 115, 131, 163, 195, 227, 258];
-const lengthExtra = [0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2, 2, 3, 3, 3, 3, 4, 4, 4, 4, 5, 5, 5, 5, 0];
-const distanceBase = [1, 2, 3, 4, 5, 7, 9, 13, 17, 25, 33, 49, 65, 97, 129, 193, 257, 385, 513, 769, 1025, 1537, 2049, 3073, 4097, 6145, 8193, 12289, 16385, 24577];
-const distanceExtra = [0, 0, 0, 0, 1, 1, 2, 2, 3, 3, 4, 4, 5, 5, 6, 6, 7, 7, 8, 8, 9, 9, 10, 10, 11, 11, 12, 12, 13, 13];
-const codeLengthOrder = [16, 17, 18, 0, 8, 7, 9, 6, 10, 5, 11, 4, 12, 3, 13, 2, 14, 1, 15];
+            // Length and distance bases and extra bits (RFC 1951 3.2.5).
+            const lengthBase = [3, 4, 5, 6, 7, 8, 9, 10, 11, 13, 15, 17, 19, 23, 27, 31, 35, 43, 51, 59, 67, 83, 99, 115, 131, 163, 195, 227, 258];
+            const lengthExtra = [0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2, 2, 3, 3, 3, 3, 4, 4, 4, 4, 5, 5, 5, 5, 0];
+            const distanceBase = [1, 2, 3, 4, 5, 7, 9, 13, 17, 25, 33, 49, 65, 97, 129, 193, 257, 385, 513, 769, 1025, 1537, 2049, 3073, 4097, 6145, 8193, 12289, 16385, 24577];
+            const distanceExtra = [0, 0, 0, 0, 1, 1, 2, 2, 3, 3, 4, 4, 5, 5, 6, 6, 7, 7, 8, 8, 9, 9, 10, 10, 11, 11, 12, 12, 13, 13];
+            const codeLengthOrder = [16, 17, 18, 0, 8, 7, 9, 6, 10, 5, 11, 4, 12, 3, 13, 2, 14, 1, 15];
 
-/** A canonical Huffman code: how many codes of each length, and the symbols in code order. */
-class Huffman {
-  /** @param {Uint8Array} lengths Code length of each symbol (0: unused). */
-  constructor(lengths) {
-    this.counts = new Uint16Array(16);
-    this.symbols = new Uint16Array(lengths.length);
-    for (const length of lengths) this.counts[length]++;
-    this.counts[0] = 0;
-    const offsets = new Uint16Array(16);
-    for (let length = 1; length < 16; length++) offsets[length] = offsets[length - 1] + this.counts[length - 1];
-    for (let symbol = 0; symbol < lengths.length; symbol++) if (lengths[symbol]) this.symbols[offsets[lengths[symbol]]++] = symbol;
-  }
-}
+            /** A canonical Huffman code: how many codes of each length, and the symbols in code order. */
+            class Huffman {
+              /** @param {Uint8Array} lengths Code length of each symbol (0: unused). */
+              constructor(lengths) {
+                this.counts = new Uint16Array(16);
+                this.symbols = new Uint16Array(lengths.length);
+                for (const length of lengths) this.counts[length]++;
+                this.counts[0] = 0;
+                const offsets = new Uint16Array(16);
+                for (let length = 1; length < 16; length++) offsets[length] = offsets[length - 1] + this.counts[length - 1];
+                for (let symbol = 0; symbol < lengths.length; symbol++) if (lengths[symbol]) this.symbols[offsets[lengths[symbol]]++] = symbol;
+              }
+            }
 
-/** @returns {ZlibError} */
-function corrupt(/** @type {string} */ why) {
-  return new ZlibError('corruptData', { code: -3, message: why }, `corrupt deflate data (${why})`);
-}
+            /** @returns {ZlibError} */
+            function corrupt(/** @type {string} */ why) {
+              return new ZlibError('corruptData', { code: -3, message: why }, `corrupt deflate data (${why})`);
+            }
 
-/** @returns {ZlibError} */
-function truncatedStream() {
-  return new ZlibError('truncated', {}, 'compressed data ended before the end of its stream');
-}
+            /** @returns {ZlibError} */
+            function truncatedStream() {
+              return new ZlibError('truncated', {}, 'compressed data ended before the end of its stream');
+            }
 
-const fixedLiterals = new Huffman(Uint8Array.from({ length: 288 }, (_, symbol) => (symbol < 144 ? 8 : symbol < 256 ? 9 : symbol < 280 ? 7 : 8)));
-const fixedDistances = new Huffman(new Uint8Array(30).fill(5));
+            const fixedLiterals = new Huffman(Uint8Array.from({ length: 288 }, (_, symbol) => (symbol < 144 ? 8 : symbol < 256 ? 9 : symbol < 280 ? 7 : 8)));
+            const fixedDistances = new Huffman(new Uint8Array(30).fill(5));
 
-/** Inflates zlib streams (one per call) or one raw deflate stream across calls, keeping its 32 KiB window. */
-export class Inflater {
-  /** @param {'zlib' | 'raw'} format `zlib` for perFrame (each call one complete stream), `raw` for streaming. */
-  constructor(format) {
-    /** @type {'zlib' | 'raw'} */
-    this.format = format;
-    /** @type {Uint8Array} The last ≤ 32 KiB of output (raw format only). */
-    this.history = new Uint8Array(0);
-    /** @type {boolean} Whether a final block ended the raw stream. */
-    this.hasEnded = false;
-  }
+            /** Inflates zlib streams (one per call) or one raw deflate stream across calls, keeping its 32 KiB window. */
+            export class Inflater {
+              /** @param {'zlib' | 'raw'} format `zlib` for perFrame (each call one complete stream), `raw` for streaming. */
+              constructor(format) {
+                /** @type {'zlib' | 'raw'} */
+                this.format = format;
+                /** @type {Uint8Array} The last ≤ 32 KiB of output (raw format only). */
+                this.history = new Uint8Array(0);
+                /** @type {boolean} Whether a final block ended the raw stream. */
+                this.hasEnded = false;
+              }
 
-  /**
-   * Inflates one input.
-   * @param {Uint8Array} input For `raw`, a frame's deflate data with `00 00 FF FF` restored (or stored blocks).
-   * @param {InflationLimit} limit Checked while inflating; `input.length` is the ratio's input size.
-   * @returns {Uint8Array} The output.
-   * @throws {ZlibError} `corruptData`, `truncated`, `inflatedSizeExceeded`, `ratioExceeded`.
-   */
-  inflate(input, limit) {
-    const state = new InflateState(input, this.format === 'raw' ? this.history : new Uint8Array(0), limit);
-    if (this.format === 'zlib') {
-      const cmf = state.byte(), flg = state.byte();
-      if ((cmf & 0x0f) !== 8 || cmf >> 4 > 7 || ((cmf << 8) | flg) % 31 !== 0 || flg & 0x20) throw corrupt('incorrect header check');
-      while (!state.block()) { /* until the final block */ }
-      state.alignToByte();
-      let adler = 0;
-      for (let index = 0; index < 4; index++) adler = adler * 256 + state.byte();
-      if (adler !== adler32(state.output())) throw corrupt('incorrect data check');
-      if (state.offset !== input.length) throw corrupt('trailing bytes after the stream');
-      return state.output();
-    }
-    if (this.hasEnded) return new Uint8Array(0);
-    while (state.hasMoreBlocks()) {
-      if (state.block()) {
-        this.hasEnded = true;
-        break;
-      }
-    }
-    const output = state.output();
-    this.history = state.windowAfter();
-    return output;
-  }
-}
+              /**
+               * Inflates one input.
+               * @param {Uint8Array} input For `raw`, a frame's deflate data with `00 00 FF FF` restored (or stored blocks).
+               * @param {InflationLimit} limit Checked while inflating; `input.length` is the ratio's input size.
+               * @returns {Uint8Array} The output.
+               * @throws {ZlibError} `corruptData`, `truncated`, `inflatedSizeExceeded`, `ratioExceeded`.
+               */
+              inflate(input, limit) {
+                const state = new InflateState(input, this.format === 'raw' ? this.history : new Uint8Array(0), limit);
+                if (this.format === 'zlib') {
+                  const cmf = state.byte(), flg = state.byte();
+                  if ((cmf & 0x0f) !== 8 || cmf >> 4 > 7 || ((cmf << 8) | flg) % 31 !== 0 || flg & 0x20) throw corrupt('incorrect header check');
+                  while (!state.block()) { /* until the final block */ }
+                  state.alignToByte();
+                  let adler = 0;
+                  for (let index = 0; index < 4; index++) adler = adler * 256 + state.byte();
+                  if (adler !== adler32(state.output())) throw corrupt('incorrect data check');
+                  if (state.offset !== input.length) throw corrupt('trailing bytes after the stream');
+                  return state.output();
+                }
+                if (this.hasEnded) return new Uint8Array(0);
+                while (state.hasMoreBlocks()) {
+                  if (state.block()) {
+                    this.hasEnded = true;
+                    break;
+                  }
+                }
+                const output = state.output();
+                this.history = state.windowAfter();
+                return output;
+              }
+            }
 
-/**
- * Adler-32 of some bytes (RFC 1950).
- * @param {Uint8Array} bytes
- * @returns {number}
- */
-export function adler32(bytes) {
-  let a = 1, b = 0;
-  for (let index = 0; index < bytes.length;) {
-    const end = Math.min(index + 3800, bytes.length);
-    for (; index < end; index++) {
-      a += bytes[index];
-      b += a;
-    }
-    a %= 65521;
-    b %= 65521;
-  }
-  return b * 65536 + a;
-}
+            /**
+             * Adler-32 of some bytes (RFC 1950).
+             * @param {Uint8Array} bytes
+             * @returns {number}
+             */
+            export function adler32(bytes) {
+              let a = 1, b = 0;
+              for (let index = 0; index < bytes.length;) {
+                const end = Math.min(index + 3800, bytes.length);
+                for (; index < end; index++) {
+                  a += bytes[index];
+                  b += a;
+                }
+                a %= 65521;
+                b %= 65521;
+              }
+              return b * 65536 + a;
+            }
 
-/** The state of one inflate call: input bits, output after the carried window, the limits. */
-class InflateState {
-  /**
-   * @param {Uint8Array} input
-   * @param {Uint8Array} history
-   * @param {InflationLimit} limit
-   */
-  constructor(input, history, limit) {
-    this.input = input;
-    this.offset = 0;
-    this.bitBuffer = 0;
-    this.bitCount = 0;
-    this.start = history.length;
-    this.out = new Uint8Array(Math.max(1024, history.length + input.length * 4));
-    this.out.set(history);
-    this.position = history.length;
-    this.limit = limit;
-    // Output beyond this many bytes breaks the size cap or the ratio cap.
-    const ratioStop = Math.max(limit.ratioAllowanceBytes + 1, limit.maximumRatio * Math.max(input.length, 1));
-    this.stop = Math.min(limit.maximumBytes + 1, ratioStop);
-  }
+            /** The state of one inflate call: input bits, output after the carried window, the limits. */
+            class InflateState {
+              /**
+               * @param {Uint8Array} input
+               * @param {Uint8Array} history
+               * @param {InflationLimit} limit
+               */
+              constructor(input, history, limit) {
+                this.input = input;
+                this.offset = 0;
+                this.bitBuffer = 0;
+                this.bitCount = 0;
+                this.start = history.length;
+                this.out = new Uint8Array(Math.max(1024, history.length + input.length * 4));
+                this.out.set(history);
+                this.position = history.length;
+                this.limit = limit;
+                // Output beyond this many bytes breaks the size cap or the ratio cap.
+                const ratioStop = Math.max(limit.ratioAllowanceBytes + 1, limit.maximumRatio * Math.max(input.length, 1));
+                this.stop = Math.min(limit.maximumBytes + 1, ratioStop);
+              }
 
-  /** @returns {number} */
-  byte() {
-    if (this.offset >= this.input.length) throw truncatedStream();
-    return this.input[this.offset++];
-  }
+              /** @returns {number} */
+              byte() {
+                if (this.offset >= this.input.length) throw truncatedStream();
+                return this.input[this.offset++];
+              }
 
-  /** @param {number} count @returns {number} */
-  bits(count) {
-    while (this.bitCount < count) {
-      if (this.offset >= this.input.length) throw truncatedStream();
-      this.bitBuffer |= this.input[this.offset++] << this.bitCount;
-      this.bitCount += 8;
-    }
-    const value = this.bitBuffer & ((1 << count) - 1);
-    this.bitBuffer >>>= count;
-    this.bitCount -= count;
-    return value;
-  }
+              /** @param {number} count @returns {number} */
+              bits(count) {
+                while (this.bitCount < count) {
+                  if (this.offset >= this.input.length) throw truncatedStream();
+                  this.bitBuffer |= this.input[this.offset++] << this.bitCount;
+                  this.bitCount += 8;
+                }
+                const value = this.bitBuffer & ((1 << count) - 1);
+                this.bitBuffer >>>= count;
+                this.bitCount -= count;
+                return value;
+              }
 
-  alignToByte() {
-    this.bitBuffer = 0;
-    this.bitCount = 0;
-  }
+              alignToByte() {
+                this.bitBuffer = 0;
+                this.bitCount = 0;
+              }
 
-  /** @returns {boolean} Whether input is left beyond the padding of the last byte. */
-  hasMoreBlocks() {
-    return this.offset < this.input.length;
-  }
+              /** @returns {boolean} Whether input is left beyond the padding of the last byte. */
+              hasMoreBlocks() {
+                return this.offset < this.input.length;
+              }
 
-  /** @param {Huffman} code @returns {number} */
-  symbol(code) {
-    let value = 0, first = 0, index = 0;
-    for (let length = 1; length < 16; length++) {
-      value |= this.bits(1);
-      const count = code.counts[length];
-      if (value - first < count) return code.symbols[index + value - first];
-      index += count;
-      first = (first + count) << 1;
-      value <<= 1;
-    }
-    throw corrupt('invalid Huffman code');
-  }
+              /** @param {Huffman} code @returns {number} */
+              symbol(code) {
+                let value = 0, first = 0, index = 0;
+                for (let length = 1; length < 16; length++) {
+                  value |= this.bits(1);
+                  const count = code.counts[length];
+                  if (value - first < count) return code.symbols[index + value - first];
+                  index += count;
+                  first = (first + count) << 1;
+                  value <<= 1;
+                }
+                throw corrupt('invalid Huffman code');
+              }
 
-  /** @param {number} extra */
-  ensure(extra) {
-    if (this.position + extra <= this.out.length) return;
-    const grown = new Uint8Array(Math.max(this.out.length * 2, this.position + extra));
-    grown.set(this.out.subarray(0, this.position));
-    this.out = grown;
-  }
+              /** @param {number} extra */
+              ensure(extra) {
+                if (this.position + extra <= this.out.length) return;
+                const grown = new Uint8Array(Math.max(this.out.length * 2, this.position + extra));
+                grown.set(this.out.subarray(0, this.position));
+                this.out = grown;
+              }
 
-  checkLimits() {
-    const produced = this.position - this.start;
-    if (produced < this.stop) return;
-    if (produced > this.limit.maximumBytes) {
-      throw new ZlibError('inflatedSizeExceeded', { limit: this.limit.maximumBytes }, `inflated data exceeds the limit of ${this.limit.maximumBytes} bytes`);
-    }
-    throw new ZlibError('ratioExceeded', { ratio: this.limit.maximumRatio, inputBytes: this.input.length },
-      `inflated data exceeds ${this.limit.maximumRatio} times its ${this.input.length} compressed bytes`);
-  }
+              checkLimits() {
+                const produced = this.position - this.start;
+                if (produced < this.stop) return;
+                if (produced > this.limit.maximumBytes) {
+                  throw new ZlibError('inflatedSizeExceeded', { limit: this.limit.maximumBytes }, `inflated data exceeds the limit of ${this.limit.maximumBytes} bytes`);
+                }
+                throw new ZlibError('ratioExceeded', { ratio: this.limit.maximumRatio, inputBytes: this.input.length },
+                  `inflated data exceeds ${this.limit.maximumRatio} times its ${this.input.length} compressed bytes`);
+              }
 
-  /**
-   * Inflates one block.
-   * @returns {boolean} Whether it was the final block.
-   */
-  block() {
-    const isFinal = this.bits(1) === 1;
-    const type = this.bits(2);
-    if (type === 0) {
-      this.alignToByte();
-      const length = this.byte() | (this.byte() << 8);
-      const check = this.byte() | (this.byte() << 8);
-      if ((length ^ 0xffff) !== check) throw corrupt('invalid stored block lengths');
-      if (this.offset + length > this.input.length) throw truncatedStream();
-      this.ensure(length);
-      // Stored data may break the size cap; check it before copying all of it.
-      const produced = this.position - this.start + length;
-      if (produced >= this.stop) {
-        this.position += Math.min(length, this.stop - (this.position - this.start));
-        this.checkLimits();
-      }
-      this.out.set(this.input.subarray(this.offset, this.offset + length), this.position);
-      this.offset += length;
-      this.position += length;
-    } else if (type === 1) {
-      this.codes(fixedLiterals, fixedDistances);
-    } else if (type === 2) {
-      const [literals, distances] = this.dynamicCodes();
-      this.codes(literals, distances);
-    } else {
-      throw corrupt('invalid block type');
-    }
-    return isFinal;
-  }
+              /**
+               * Inflates one block.
+               * @returns {boolean} Whether it was the final block.
+               */
+              block() {
+                const isFinal = this.bits(1) === 1;
+                const type = this.bits(2);
+                if (type === 0) {
+                  this.alignToByte();
+                  const length = this.byte() | (this.byte() << 8);
+                  const check = this.byte() | (this.byte() << 8);
+                  if ((length ^ 0xffff) !== check) throw corrupt('invalid stored block lengths');
+                  if (this.offset + length > this.input.length) throw truncatedStream();
+                  this.ensure(length);
+                  // Stored data may break the size cap; check it before copying all of it.
+                  const produced = this.position - this.start + length;
+                  if (produced >= this.stop) {
+                    this.position += Math.min(length, this.stop - (this.position - this.start));
+                    this.checkLimits();
+                  }
+                  this.out.set(this.input.subarray(this.offset, this.offset + length), this.position);
+                  this.offset += length;
+                  this.position += length;
+                } else if (type === 1) {
+                  this.codes(fixedLiterals, fixedDistances);
+                } else if (type === 2) {
+                  const [literals, distances] = this.dynamicCodes();
+                  this.codes(literals, distances);
+                } else {
+                  throw corrupt('invalid block type');
+                }
+                return isFinal;
+              }
 
-  /** @returns {[Huffman, Huffman]} */
-  dynamicCodes() {
-    const literalCount = this.bits(5) + 257;
-    const distanceCount = this.bits(5) + 1;
-    const codeLengthCount = this.bits(4) + 4;
-    if (literalCount > 286 || distanceCount > 30) throw corrupt('too many length or distance symbols');
-    const codeLengths = new Uint8Array(19);
-    for (let index = 0; index < codeLengthCount; index++) codeLengths[codeLengthOrder[index]] = this.bits(3);
-    const codeLengthCode = new Huffman(codeLengths);
-    const lengths = new Uint8Array(literalCount + distanceCount);
-    for (let index = 0; index < lengths.length;) {
-      const symbol = this.symbol(codeLengthCode);
-      if (symbol < 16) {
-        lengths[index++] = symbol;
-        continue;
-      }
-      let repeat, value = 0;
-      if (symbol === 16) {
-        if (index === 0) throw corrupt('invalid bit length repeat');
-        value = lengths[index - 1];
-        repeat = 3 + this.bits(2);
-      } else if (symbol === 17) {
-        repeat = 3 + this.bits(3);
-      } else {
-        repeat = 11 + this.bits(7);
-      }
-      if (index + repeat > lengths.length) throw corrupt('invalid bit length repeat');
-      lengths.fill(value, index, index + repeat);
-      index += repeat;
-    }
-    if (lengths[256] === 0) throw corrupt('invalid code -- missing end-of-block');
-    return [new Huffman(lengths.subarray(0, literalCount)), new Huffman(lengths.subarray(literalCount))];
-  }
+              /** @returns {[Huffman, Huffman]} */
+              dynamicCodes() {
+                const literalCount = this.bits(5) + 257;
+                const distanceCount = this.bits(5) + 1;
+                const codeLengthCount = this.bits(4) + 4;
+                if (literalCount > 286 || distanceCount > 30) throw corrupt('too many length or distance symbols');
+                const codeLengths = new Uint8Array(19);
+                for (let index = 0; index < codeLengthCount; index++) codeLengths[codeLengthOrder[index]] = this.bits(3);
+                const codeLengthCode = new Huffman(codeLengths);
+                const lengths = new Uint8Array(literalCount + distanceCount);
+                for (let index = 0; index < lengths.length;) {
+                  const symbol = this.symbol(codeLengthCode);
+                  if (symbol < 16) {
+                    lengths[index++] = symbol;
+                    continue;
+                  }
+                  let repeat, value = 0;
+                  if (symbol === 16) {
+                    if (index === 0) throw corrupt('invalid bit length repeat');
+                    value = lengths[index - 1];
+                    repeat = 3 + this.bits(2);
+                  } else if (symbol === 17) {
+                    repeat = 3 + this.bits(3);
+                  } else {
+                    repeat = 11 + this.bits(7);
+                  }
+                  if (index + repeat > lengths.length) throw corrupt('invalid bit length repeat');
+                  lengths.fill(value, index, index + repeat);
+                  index += repeat;
+                }
+                if (lengths[256] === 0) throw corrupt('invalid code -- missing end-of-block');
+                return [new Huffman(lengths.subarray(0, literalCount)), new Huffman(lengths.subarray(literalCount))];
+              }
 
-  /**
-   * Inflates the symbols of a compressed block up to its end-of-block.
-   * @param {Huffman} literals
-   * @param {Huffman} distances
-   */
-  codes(literals, distances) {
-    for (;;) {
-      const symbol = this.symbol(literals);
-      if (symbol < 256) {
-        this.ensure(1);
-        this.out[this.position++] = symbol;
-      } else if (symbol === 256) {
-        return;
-      } else {
-        const lengthIndex = symbol - 257;
-        if (lengthIndex >= 29) throw corrupt('invalid literal/length code');
-        const length = lengthBase[lengthIndex] + this.bits(lengthExtra[lengthIndex]);
-        const distanceIndex = this.symbol(distances);
-        if (distanceIndex >= 30) throw corrupt('invalid distance code');
-        const distance = distanceBase[distanceIndex] + this.bits(distanceExtra[distanceIndex]);
-        if (distance > this.position) throw corrupt('invalid distance too far back');
-        this.ensure(length);
-        const out = this.out;
-        let from = this.position - distance;
-        for (let index = 0; index < length; index++) out[this.position++] = out[from++];
-      }
-      this.checkLimits();
-    }
-  }
+              /**
+               * Inflates the symbols of a compressed block up to its end-of-block.
+               * @param {Huffman} literals
+               * @param {Huffman} distances
+               */
+              codes(literals, distances) {
+                for (;;) {
+                  const symbol = this.symbol(literals);
+                  if (symbol < 256) {
+                    this.ensure(1);
+                    this.out[this.position++] = symbol;
+                  } else if (symbol === 256) {
+                    return;
+                  } else {
+                    const lengthIndex = symbol - 257;
+                    if (lengthIndex >= 29) throw corrupt('invalid literal/length code');
+                    const length = lengthBase[lengthIndex] + this.bits(lengthExtra[lengthIndex]);
+                    const distanceIndex = this.symbol(distances);
+                    if (distanceIndex >= 30) throw corrupt('invalid distance code');
+                    const distance = distanceBase[distanceIndex] + this.bits(distanceExtra[distanceIndex]);
+                    if (distance > this.position) throw corrupt('invalid distance too far back');
+                    this.ensure(length);
+                    const out = this.out;
+                    let from = this.position - distance;
+                    for (let index = 0; index < length; index++) out[this.position++] = out[from++];
+                  }
+                  this.checkLimits();
+                }
+              }
 
-  /** @returns {Uint8Array} What this call produced. */
-  output() {
-    return this.out.slice(this.start, this.position);
-  }
+              /** @returns {Uint8Array} What this call produced. */
+              output() {
+                return this.out.slice(this.start, this.position);
+              }
 
-  /** @returns {Uint8Array} The last 32 KiB of everything inflated, for the next call. */
-  windowAfter() {
-    return this.out.slice(Math.max(0, this.position - windowSize), this.position);
-  }
-}
+              /** @returns {Uint8Array} The last 32 KiB of everything inflated, for the next call. */
+              windowAfter() {
+                return this.out.slice(Math.max(0, this.position - windowSize), this.position);
+              }
+            }
 
-"""#
+            """#
         ),
         (
             path: "/tickwire/interpolationBuffer.js",
             text: #"""
-// Snapshots by server time and the interpolated world between them; mirrors InterpolationBuffer.swift.
+            // Snapshots by server time and the interpolated world between them; mirrors InterpolationBuffer.swift.
 
-/** @typedef {import('./snapshot.js').Snapshot} Snapshot */
+            /** @typedef {import('./snapshot.js').Snapshot} Snapshot */
 
-/**
- * An entity as the app draws it: dequantized values.
- * @typedef {{id: number, typeIndex: number, values: number[]}} EntityView
- */
+            /**
+             * An entity as the app draws it: dequantized values.
+             * @typedef {{id: number, typeIndex: number, values: number[]}} EntityView
+             */
 
-/**
- * The world at a render time.
- * @typedef {{time: number, entities: EntityView[], isExtrapolated: boolean}} WorldView
- */
+            /**
+             * The world at a render time.
+             * @typedef {{time: number, entities: EntityView[], isExtrapolated: boolean}} WorldView
+             */
 
-/**
- * @param {Snapshot} snapshot
- * @param {number} time
- * @returns {WorldView}
- */
-function viewOf(snapshot, time) {
-  const entities = snapshot.ids.map((id, index) => ({
-    id, typeIndex: snapshot.types[index],
-    values: snapshot.values[index].map((_, field) => snapshot.double(index, field)),
-  }));
-  return { time, entities, isExtrapolated: false };
-}
+            /**
+             * @param {Snapshot} snapshot
+             * @param {number} time
+             * @returns {WorldView}
+             */
+            function viewOf(snapshot, time) {
+              const entities = snapshot.ids.map((id, index) => ({
+                id, typeIndex: snapshot.types[index],
+                values: snapshot.values[index].map((_, field) => snapshot.double(index, field)),
+              }));
+              return { time, entities, isExtrapolated: false };
+            }
 
-/** A fixed-capacity ring of snapshots in server-time order. */
-export class InterpolationBuffer {
-  /**
-   * @param {number} [capacity] At least 2 (default 32).
-   * @param {number} [maximumExtrapolation] Seconds past the newest snapshot to extrapolate (default 0.1).
-   */
-  constructor(capacity = 32, maximumExtrapolation = 0.1) {
-    /** @type {number} */
-    this.capacity = Math.max(2, capacity);
-    this.maximumExtrapolation = maximumExtrapolation;
-    /** @type {number[]} */
-    this.times = [];
-    /** @type {Snapshot[]} */
-    this.snapshots = [];
-  }
+            /** A fixed-capacity ring of snapshots in server-time order. */
+            export class InterpolationBuffer {
+              /**
+               * @param {number} [capacity] At least 2 (default 32).
+               * @param {number} [maximumExtrapolation] Seconds past the newest snapshot to extrapolate (default 0.1).
+               */
+              constructor(capacity = 32, maximumExtrapolation = 0.1) {
+                /** @type {number} */
+                this.capacity = Math.max(2, capacity);
+                this.maximumExtrapolation = maximumExtrapolation;
+                /** @type {number[]} */
+                this.times = [];
+                /** @type {Snapshot[]} */
+                this.snapshots = [];
+              }
 
-  /** @returns {number} Snapshots held. */
-  get count() {
-    return this.snapshots.length;
-  }
+              /** @returns {number} Snapshots held. */
+              get count() {
+                return this.snapshots.length;
+              }
 
-  /** @returns {number | undefined} The newest snapshot's server time. */
-  get newestTime() {
-    return this.times.length > 0 ? this.times[this.times.length - 1] : undefined;
-  }
+              /** @returns {number | undefined} The newest snapshot's server time. */
+              get newestTime() {
+                return this.times.length > 0 ? this.times[this.times.length - 1] : undefined;
+              }
 
-  /**
-   * @param {number} renderTime
-   * @returns {number} Snapshots newer than the render time.
-   */
-  depth(renderTime) {
-    return this.times.filter((time) => time > renderTime).length;
-  }
+              /**
+               * @param {number} renderTime
+               * @returns {number} Snapshots newer than the render time.
+               */
+              depth(renderTime) {
+                return this.times.filter((time) => time > renderTime).length;
+              }
 
-  /**
-   * Adds a snapshot; one not newer than the newest is ignored, and a full buffer drops its oldest.
-   * @param {Snapshot} snapshot
-   * @param {number} serverTime
-   * @returns {boolean} Whether it was added.
-   */
-  insert(snapshot, serverTime) {
-    const newest = this.newestTime;
-    if (newest !== undefined && serverTime <= newest) return false;
-    if (this.snapshots.length === this.capacity) {
-      this.snapshots.shift();
-      this.times.shift();
-    }
-    this.snapshots.push(snapshot);
-    this.times.push(serverTime);
-    return true;
-  }
+              /**
+               * Adds a snapshot; one not newer than the newest is ignored, and a full buffer drops its oldest.
+               * @param {Snapshot} snapshot
+               * @param {number} serverTime
+               * @returns {boolean} Whether it was added.
+               */
+              insert(snapshot, serverTime) {
+                const newest = this.newestTime;
+                if (newest !== undefined && serverTime <= newest) return false;
+                if (this.snapshots.length === this.capacity) {
+                  this.snapshots.shift();
+                  this.times.shift();
+                }
+                this.snapshots.push(snapshot);
+                this.times.push(serverTime);
+                return true;
+              }
 
-  /**
-   * Drops snapshots no longer needed at `renderTime`, keeping at least two.
-   * @param {number} renderTime
-   */
-  discard(renderTime) {
-    let keepFrom = 0;
-    while (keepFrom + 2 < this.times.length && this.times[keepFrom + 1] <= renderTime) keepFrom += 1;
-    this.snapshots.splice(0, keepFrom);
-    this.times.splice(0, keepFrom);
-  }
+              /**
+               * Drops snapshots no longer needed at `renderTime`, keeping at least two.
+               * @param {number} renderTime
+               */
+              discard(renderTime) {
+                let keepFrom = 0;
+                while (keepFrom + 2 < this.times.length && this.times[keepFrom + 1] <= renderTime) keepFrom += 1;
+                this.snapshots.splice(0, keepFrom);
+                this.times.splice(0, keepFrom);
+              }
 
-  removeAll() {
-    this.snapshots = [];
-    this.times = [];
-  }
+              removeAll() {
+                this.snapshots = [];
+                this.times = [];
+              }
 
-  /**
-   * The world at a render time: interpolated between the snapshots around it, extrapolated at
-   * most `maximumExtrapolation` past the newest, the oldest held before the first.
-   * @param {number} renderTime
-   * @returns {WorldView | undefined}
-   */
-  sample(renderTime) {
-    const newest = this.newestTime;
-    if (newest === undefined) return undefined;
-    const count = this.snapshots.length;
-    const oldest = this.times[0];
-    if (renderTime <= oldest || (count === 1 && renderTime >= newest)) {
-      return viewOf(this.snapshots[renderTime <= oldest ? 0 : count - 1], renderTime);
-    }
-    if (renderTime >= newest) {
-      const previous = count - 2;
-      const interval = newest - this.times[previous];
-      const ahead = Math.min(renderTime - newest, this.maximumExtrapolation);
-      const fraction = 1 + (interval > 0 ? ahead / interval : 0);
-      const view = blend(this.snapshots[previous], this.snapshots[previous + 1], fraction, renderTime, true);
-      view.isExtrapolated = renderTime > newest;
-      return view;
-    }
-    let upper = 1;
-    while (this.times[upper] <= renderTime) upper += 1;
-    const fraction = (renderTime - this.times[upper - 1]) / (this.times[upper] - this.times[upper - 1]);
-    return blend(this.snapshots[upper - 1], this.snapshots[upper], fraction, renderTime, false);
-  }
-}
+              /**
+               * The world at a render time: interpolated between the snapshots around it, extrapolated at
+               * most `maximumExtrapolation` past the newest, the oldest held before the first.
+               * @param {number} renderTime
+               * @returns {WorldView | undefined}
+               */
+              sample(renderTime) {
+                const newest = this.newestTime;
+                if (newest === undefined) return undefined;
+                const count = this.snapshots.length;
+                const oldest = this.times[0];
+                if (renderTime <= oldest || (count === 1 && renderTime >= newest)) {
+                  return viewOf(this.snapshots[renderTime <= oldest ? 0 : count - 1], renderTime);
+                }
+                if (renderTime >= newest) {
+                  const previous = count - 2;
+                  const interval = newest - this.times[previous];
+                  const ahead = Math.min(renderTime - newest, this.maximumExtrapolation);
+                  const fraction = 1 + (interval > 0 ? ahead / interval : 0);
+                  const view = blend(this.snapshots[previous], this.snapshots[previous + 1], fraction, renderTime, true);
+                  view.isExtrapolated = renderTime > newest;
+                  return view;
+                }
+                let upper = 1;
+                while (this.times[upper] <= renderTime) upper += 1;
+                const fraction = (renderTime - this.times[upper - 1]) / (this.times[upper] - this.times[upper - 1]);
+                return blend(this.snapshots[upper - 1], this.snapshots[upper], fraction, renderTime, false);
+              }
+            }
 
-/**
- * Interpolates (or extrapolates past `newer`) every entity of the base snapshot by its field kinds.
- * @param {Snapshot} older
- * @param {Snapshot} newer
- * @param {number} fraction
- * @param {number} time
- * @param {boolean} extrapolating
- * @returns {WorldView}
- */
-function blend(older, newer, fraction, time, extrapolating) {
-  const base = extrapolating ? newer : older;
-  const other = extrapolating ? older : newer;
-  const types = base.schema.entityTypes;
-  /** @type {EntityView[]} */
-  const entities = [];
-  for (let index = 0; index < base.count; index++) {
-    const id = base.ids[index];
-    const type = base.types[index];
-    const fields = types[type].fields;
-    const values = new Array(fields.length);
-    const match = other.indexOf(id);
-    if (match >= 0 && other.types[match] === type) {
-      const from = extrapolating ? match : index;
-      const to = extrapolating ? index : match;
-      for (let field = 0; field < fields.length; field++) {
-        values[field] = fields[field].kind.interpolate(older.double(from, field), newer.double(to, field), fraction);
-      }
-    } else {
-      for (let field = 0; field < fields.length; field++) values[field] = base.double(index, field);
-    }
-    entities.push({ id, typeIndex: type, values });
-  }
-  return { time, entities, isExtrapolated: false };
-}
+            /**
+             * Interpolates (or extrapolates past `newer`) every entity of the base snapshot by its field kinds.
+             * @param {Snapshot} older
+             * @param {Snapshot} newer
+             * @param {number} fraction
+             * @param {number} time
+             * @param {boolean} extrapolating
+             * @returns {WorldView}
+             */
+            function blend(older, newer, fraction, time, extrapolating) {
+              const base = extrapolating ? newer : older;
+              const other = extrapolating ? older : newer;
+              const types = base.schema.entityTypes;
+              /** @type {EntityView[]} */
+              const entities = [];
+              for (let index = 0; index < base.count; index++) {
+                const id = base.ids[index];
+                const type = base.types[index];
+                const fields = types[type].fields;
+                const values = new Array(fields.length);
+                const match = other.indexOf(id);
+                if (match >= 0 && other.types[match] === type) {
+                  const from = extrapolating ? match : index;
+                  const to = extrapolating ? index : match;
+                  for (let field = 0; field < fields.length; field++) {
+                    values[field] = fields[field].kind.interpolate(older.double(from, field), newer.double(to, field), fraction);
+                  }
+                } else {
+                  for (let field = 0; field < fields.length; field++) values[field] = base.double(index, field);
+                }
+                entities.push({ id, typeIndex: type, values });
+              }
+              return { time, entities, isExtrapolated: false };
+            }
 
-"""#
+            """#
         ),
         (
             path: "/tickwire/interpolationDelay.js",
             text: #"""
-// The adaptive interpolation delay; mirrors InterpolationDelay.swift.
+            // The adaptive interpolation delay; mirrors InterpolationDelay.swift.
 
-/**
- * How far behind the server's clock to render: the snapshots' transit age plus two snapshot
- * intervals plus three times their arrival jitter, kept within 30 ms … 500 ms. Times in seconds.
- */
-export class InterpolationDelay {
-  /** @param {number} snapshotInterval The expected interval between snapshots (1 / tick rate). */
-  constructor(snapshotInterval) {
-    this.intervalMultiple = 2.0;
-    this.jitterMultiple = 3.0;
-    this.minimum = 0.03;
-    this.maximum = 0.5;
-    /** @type {number} Follows the actual interval slowly. */
-    this.snapshotInterval = snapshotInterval;
-    this.jitter = 0;
-    this.age = 0;
-    /** @type {number | undefined} */
-    this.lastTransit = undefined;
-    /** @type {number | undefined} */
-    this.lastServerTime = undefined;
-  }
+            /**
+             * How far behind the server's clock to render: the snapshots' transit age plus two snapshot
+             * intervals plus three times their arrival jitter, kept within 30 ms … 500 ms. Times in seconds.
+             */
+            export class InterpolationDelay {
+              /** @param {number} snapshotInterval The expected interval between snapshots (1 / tick rate). */
+              constructor(snapshotInterval) {
+                this.intervalMultiple = 2.0;
+                this.jitterMultiple = 3.0;
+                this.minimum = 0.03;
+                this.maximum = 0.5;
+                /** @type {number} Follows the actual interval slowly. */
+                this.snapshotInterval = snapshotInterval;
+                this.jitter = 0;
+                this.age = 0;
+                /** @type {number | undefined} */
+                this.lastTransit = undefined;
+                /** @type {number | undefined} */
+                this.lastServerTime = undefined;
+              }
 
-  /**
-   * Records a snapshot's arrival.
-   * @param {number} serverTime The snapshot's server time.
-   * @param {number} arrival The estimated server time at its arrival.
-   */
-  recordArrival(serverTime, arrival) {
-    const transit = arrival - serverTime;
-    if (this.lastTransit !== undefined) {
-      this.jitter += (Math.abs(transit - this.lastTransit) - this.jitter) / 16;
-      this.age += (transit - this.age) / 16;
-    } else {
-      this.age = transit;
-    }
-    this.lastTransit = transit;
-    if (this.lastServerTime !== undefined && serverTime > this.lastServerTime) {
-      this.snapshotInterval += (serverTime - this.lastServerTime - this.snapshotInterval) / 16;
-    }
-    this.lastServerTime = serverTime;
-  }
+              /**
+               * Records a snapshot's arrival.
+               * @param {number} serverTime The snapshot's server time.
+               * @param {number} arrival The estimated server time at its arrival.
+               */
+              recordArrival(serverTime, arrival) {
+                const transit = arrival - serverTime;
+                if (this.lastTransit !== undefined) {
+                  this.jitter += (Math.abs(transit - this.lastTransit) - this.jitter) / 16;
+                  this.age += (transit - this.age) / 16;
+                } else {
+                  this.age = transit;
+                }
+                this.lastTransit = transit;
+                if (this.lastServerTime !== undefined && serverTime > this.lastServerTime) {
+                  this.snapshotInterval += (serverTime - this.lastServerTime - this.snapshotInterval) / 16;
+                }
+                this.lastServerTime = serverTime;
+              }
 
-  /** @returns {number} The delay to render at now. */
-  get target() {
-    return Math.min(Math.max(this.age + this.intervalMultiple * this.snapshotInterval + this.jitterMultiple * this.jitter, this.minimum), this.maximum);
-  }
-}
+              /** @returns {number} The delay to render at now. */
+              get target() {
+                return Math.min(Math.max(this.age + this.intervalMultiple * this.snapshotInterval + this.jitterMultiple * this.jitter, this.minimum), this.maximum);
+              }
+            }
 
-"""#
+            """#
         ),
         (
             path: "/tickwire/message.js",
             text: #"""
-// Every message of PROTOCOL.md section 5 (5.3–5.12): encoding and decoding of bodies;
-// mirrors Message.swift and Message*.swift.
-import { ByteReader } from './byteReader.js';
-import { ByteWriter } from './byteWriter.js';
-import { FrameError } from './errors.js';
-import { FrameLimits } from './frameLimits.js';
+            // Every message of PROTOCOL.md section 5 (5.3–5.12): encoding and decoding of bodies;
+            // mirrors Message.swift and Message*.swift.
+            import { ByteReader } from './byteReader.js';
+            import { ByteWriter } from './byteWriter.js';
+            import { FrameError } from './errors.js';
+            import { FrameLimits } from './frameLimits.js';
 
-/** The protocol version this library speaks (PROTOCOL.md 5.3). */
-export const protocolVersion = 1;
+            /** The protocol version this library speaks (PROTOCOL.md 5.3). */
+            export const protocolVersion = 1;
 
-/** Message types (PROTOCOL.md 5.2); 0x40…0x7F are the application's. */
-export const MessageType = Object.freeze({
-  hello: 0x01, welcome: 0x02, reject: 0x03, snapshot: 0x04, input: 0x05,
-  ping: 0x06, pong: 0x07, disconnect: 0x08, stats: 0x09,
-});
+            /** Message types (PROTOCOL.md 5.2); 0x40…0x7F are the application's. */
+            export const MessageType = Object.freeze({
+              hello: 0x01, welcome: 0x02, reject: 0x03, snapshot: 0x04, input: 0x05,
+              ping: 0x06, pong: 0x07, disconnect: 0x08, stats: 0x09,
+            });
 
-/** Compression modes (PROTOCOL.md 6): the welcome's choice. */
-export const CompressionMode = Object.freeze({ none: 0, perFrame: 1, streaming: 2 });
+            /** Compression modes (PROTOCOL.md 6): the welcome's choice. */
+            export const CompressionMode = Object.freeze({ none: 0, perFrame: 1, streaming: 2 });
 
-/** Bits of the hello's compression modes field: bit 0 perFrame, bit 1 streaming. */
-export const CompressionModes = Object.freeze({ none: 0, perFrame: 1, streaming: 2, all: 3 });
+            /** Bits of the hello's compression modes field: bit 0 perFrame, bit 1 streaming. */
+            export const CompressionModes = Object.freeze({ none: 0, perFrame: 1, streaming: 2, all: 3 });
 
-/** Reject reasons (PROTOCOL.md 5.5); 32768…65535 are the application's. */
-export const RejectReason = Object.freeze({
-  unspecified: 0, versionMismatch: 1, schemaMismatch: 2, roomFull: 3, unknownRoom: 4,
-  badResumeToken: 5, serverShuttingDown: 6, invalidHello: 7,
-});
+            /** Reject reasons (PROTOCOL.md 5.5); 32768…65535 are the application's. */
+            export const RejectReason = Object.freeze({
+              unspecified: 0, versionMismatch: 1, schemaMismatch: 2, roomFull: 3, unknownRoom: 4,
+              badResumeToken: 5, serverShuttingDown: 6, invalidHello: 7,
+            });
 
-/** Disconnect reasons (PROTOCOL.md 5.10); 32768…65535 are the application's. */
-export const DisconnectReason = Object.freeze({
-  unspecified: 0, leaving: 1, serverShuttingDown: 2, kicked: 3, timedOut: 4, protocolError: 5, tooSlow: 6, replaced: 7,
-});
+            /** Disconnect reasons (PROTOCOL.md 5.10); 32768…65535 are the application's. */
+            export const DisconnectReason = Object.freeze({
+              unspecified: 0, leaving: 1, serverShuttingDown: 2, kicked: 3, timedOut: 4, protocolError: 5, tooSlow: 6, replaced: 7,
+            });
 
-/**
- * @typedef {{type: 'hello', protocolVersion: number, schemaFingerprint: bigint, compressionModes: number, room: string, resumeToken: Uint8Array | undefined, payload: Uint8Array}} Hello
- * @typedef {{type: 'welcome', clientID: number, tickRate: number, currentTick: number, serverTime: bigint, compression: number, resumeToken: Uint8Array}} Welcome
- * @typedef {{type: 'reject', reason: number, text: string}} Reject
- * @typedef {{type: 'snapshot', tick: number, baselineTick: number | undefined, lastProcessedInput: number, serverTime: bigint, delta: Uint8Array}} SnapshotMessage
- * @typedef {{type: 'input', ackTick: number | undefined, newestSequence: number, inputs: Uint8Array[]}} Input
- * @typedef {{type: 'ping', clientTime: bigint}} Ping
- * @typedef {{type: 'pong', clientTime: bigint, serverTime: bigint}} Pong
- * @typedef {{type: 'disconnect', reason: number, text: string}} Disconnect
- * @typedef {{type: 'stats', tick: number, tickDurationP50: number, tickDurationP99: number, tickDurationMax: number, cpuPerMille: number, connectedClients: number, bytesOutPerSecond: bigint}} Stats
- * @typedef {{type: 'application', messageType: number, body: Uint8Array}} Application
- * @typedef {Hello | Welcome | Reject | SnapshotMessage | Input | Ping | Pong | Disconnect | Stats | Application} Message
- */
+            /**
+             * @typedef {{type: 'hello', protocolVersion: number, schemaFingerprint: bigint, compressionModes: number, room: string, resumeToken: Uint8Array | undefined, payload: Uint8Array}} Hello
+             * @typedef {{type: 'welcome', clientID: number, tickRate: number, currentTick: number, serverTime: bigint, compression: number, resumeToken: Uint8Array}} Welcome
+             * @typedef {{type: 'reject', reason: number, text: string}} Reject
+             * @typedef {{type: 'snapshot', tick: number, baselineTick: number | undefined, lastProcessedInput: number, serverTime: bigint, delta: Uint8Array}} SnapshotMessage
+             * @typedef {{type: 'input', ackTick: number | undefined, newestSequence: number, inputs: Uint8Array[]}} Input
+             * @typedef {{type: 'ping', clientTime: bigint}} Ping
+             * @typedef {{type: 'pong', clientTime: bigint, serverTime: bigint}} Pong
+             * @typedef {{type: 'disconnect', reason: number, text: string}} Disconnect
+             * @typedef {{type: 'stats', tick: number, tickDurationP50: number, tickDurationP99: number, tickDurationMax: number, cpuPerMille: number, connectedClients: number, bytesOutPerSecond: bigint}} Stats
+             * @typedef {{type: 'application', messageType: number, body: Uint8Array}} Application
+             * @typedef {Hello | Welcome | Reject | SnapshotMessage | Input | Ping | Pong | Disconnect | Stats | Application} Message
+             */
 
-const u32 = 0xffffffff;
+            const u32 = 0xffffffff;
 
-/**
- * @param {Message} message
- * @returns {number} Its message type byte (without the compressed flag).
- */
-export function messageTypeOf(message) {
-  return message.type === 'application' ? message.messageType : MessageType[message.type];
-}
+            /**
+             * @param {Message} message
+             * @returns {number} Its message type byte (without the compressed flag).
+             */
+            export function messageTypeOf(message) {
+              return message.type === 'application' ? message.messageType : MessageType[message.type];
+            }
 
-/**
- * Encodes a message's body.
- * @param {Message} message
- * @param {typeof FrameLimits.standard} [limits]
- * @returns {Uint8Array}
- * @throws {FrameError} A field over its limit (`lengthExceeded`, `tooManyInputs`, `inputSequenceUnderflow`, `bodyTooLarge` …).
- */
-export function encodeBody(message, limits = FrameLimits.standard) {
-  const writer = new ByteWriter(32);
-  switch (message.type) {
-    case 'hello':
-      writer.writeUInt16(message.protocolVersion);
-      writer.writeUInt64(message.schemaFingerprint);
-      writer.writeUInt8(message.compressionModes);
-      writer.writeUInt8(message.resumeToken ? 1 : 0);
-      writer.writeString(message.room, 'room name', limits.maximumRoomNameBytes);
-      if (message.resumeToken) writer.writeLengthPrefixedBytes(message.resumeToken, 'resume token', limits.maximumResumeTokenBytes);
-      writer.writeLengthPrefixedBytes(message.payload, 'hello payload', limits.maximumHelloPayloadBytes);
-      break;
-    case 'welcome':
-      writer.writeVarUInt(message.clientID);
-      writer.writeVarUInt(message.tickRate);
-      writer.writeVarUInt(message.currentTick);
-      writer.writeVarUInt(message.serverTime);
-      writer.writeUInt8(message.compression);
-      writer.writeLengthPrefixedBytes(message.resumeToken, 'resume token', limits.maximumResumeTokenBytes);
-      break;
-    case 'reject':
-    case 'disconnect':
-      writer.writeUInt16(message.reason);
-      writer.writeString(message.text, `${message.type} text`, limits.maximumTextBytes);
-      break;
-    case 'snapshot': {
-      const distance = message.baselineTick === undefined ? 0 : (message.tick - message.baselineTick) >>> 0;
-      if (message.baselineTick !== undefined && distance === 0) {
-        throw new FrameError('invalidBaseline', { tick: message.tick, baseline: message.baselineTick },
-          `snapshot of tick ${message.tick} names baseline tick ${message.baselineTick}: a snapshot cannot be its own baseline`);
-      }
-      writer.writeVarUInt(message.tick);
-      writer.writeVarUInt(distance);
-      writer.writeVarUInt(message.lastProcessedInput);
-      writer.writeVarUInt(message.serverTime);
-      writer.writeBytes(message.delta);
-      break;
-    }
-    case 'input':
-      if (message.inputs.length > limits.maximumInputsPerMessage) {
-        throw new FrameError('tooManyInputs', { count: message.inputs.length, limit: limits.maximumInputsPerMessage },
-          `input message carries ${message.inputs.length} inputs, over the limit of ${limits.maximumInputsPerMessage}`);
-      }
-      if (message.inputs.length > message.newestSequence) {
-        throw new FrameError('inputSequenceUnderflow', { newest: message.newestSequence, count: message.inputs.length },
-          `input message carries ${message.inputs.length} inputs but its newest sequence number is only ${message.newestSequence}`);
-      }
-      writer.writeVarUInt(message.ackTick === undefined ? 0 : message.ackTick + 1);
-      writer.writeVarUInt(message.newestSequence);
-      writer.writeVarUInt(message.inputs.length);
-      for (const input of message.inputs) writer.writeLengthPrefixedBytes(input, 'input', limits.maximumInputBytes);
-      break;
-    case 'ping':
-      writer.writeVarUInt(message.clientTime);
-      break;
-    case 'pong':
-      writer.writeVarUInt(message.clientTime);
-      writer.writeVarUInt(message.serverTime);
-      break;
-    case 'stats':
-      for (const value of [message.tick, message.tickDurationP50, message.tickDurationP99, message.tickDurationMax, message.cpuPerMille, message.connectedClients]) {
-        writer.writeVarUInt(value);
-      }
-      writer.writeVarUInt(message.bytesOutPerSecond);
-      break;
-    case 'application':
-      if (message.messageType < 0x40 || message.messageType > 0x7f) {
-        throw new FrameError('notApplicationType', { type: message.messageType }, `message type ${message.messageType} is not in the application range 64...127`);
-      }
-      writer.writeBytes(message.body);
-      break;
-    default:
-      throw new TypeError('not a Tickwire message');
-  }
-  if (writer.count > limits.maximumBodyBytes) {
-    throw new FrameError('bodyTooLarge', { size: writer.count, limit: limits.maximumBodyBytes }, `message body of ${writer.count} bytes exceeds the limit of ${limits.maximumBodyBytes} bytes`);
-  }
-  return writer.bytes;
-}
+            /**
+             * Encodes a message's body.
+             * @param {Message} message
+             * @param {typeof FrameLimits.standard} [limits]
+             * @returns {Uint8Array}
+             * @throws {FrameError} A field over its limit (`lengthExceeded`, `tooManyInputs`, `inputSequenceUnderflow`, `bodyTooLarge` …).
+             */
+            export function encodeBody(message, limits = FrameLimits.standard) {
+              const writer = new ByteWriter(32);
+              switch (message.type) {
+                case 'hello':
+                  writer.writeUInt16(message.protocolVersion);
+                  writer.writeUInt64(message.schemaFingerprint);
+                  writer.writeUInt8(message.compressionModes);
+                  writer.writeUInt8(message.resumeToken ? 1 : 0);
+                  writer.writeString(message.room, 'room name', limits.maximumRoomNameBytes);
+                  if (message.resumeToken) writer.writeLengthPrefixedBytes(message.resumeToken, 'resume token', limits.maximumResumeTokenBytes);
+                  writer.writeLengthPrefixedBytes(message.payload, 'hello payload', limits.maximumHelloPayloadBytes);
+                  break;
+                case 'welcome':
+                  writer.writeVarUInt(message.clientID);
+                  writer.writeVarUInt(message.tickRate);
+                  writer.writeVarUInt(message.currentTick);
+                  writer.writeVarUInt(message.serverTime);
+                  writer.writeUInt8(message.compression);
+                  writer.writeLengthPrefixedBytes(message.resumeToken, 'resume token', limits.maximumResumeTokenBytes);
+                  break;
+                case 'reject':
+                case 'disconnect':
+                  writer.writeUInt16(message.reason);
+                  writer.writeString(message.text, `${message.type} text`, limits.maximumTextBytes);
+                  break;
+                case 'snapshot': {
+                  const distance = message.baselineTick === undefined ? 0 : (message.tick - message.baselineTick) >>> 0;
+                  if (message.baselineTick !== undefined && distance === 0) {
+                    throw new FrameError('invalidBaseline', { tick: message.tick, baseline: message.baselineTick },
+                      `snapshot of tick ${message.tick} names baseline tick ${message.baselineTick}: a snapshot cannot be its own baseline`);
+                  }
+                  writer.writeVarUInt(message.tick);
+                  writer.writeVarUInt(distance);
+                  writer.writeVarUInt(message.lastProcessedInput);
+                  writer.writeVarUInt(message.serverTime);
+                  writer.writeBytes(message.delta);
+                  break;
+                }
+                case 'input':
+                  if (message.inputs.length > limits.maximumInputsPerMessage) {
+                    throw new FrameError('tooManyInputs', { count: message.inputs.length, limit: limits.maximumInputsPerMessage },
+                      `input message carries ${message.inputs.length} inputs, over the limit of ${limits.maximumInputsPerMessage}`);
+                  }
+                  if (message.inputs.length > message.newestSequence) {
+                    throw new FrameError('inputSequenceUnderflow', { newest: message.newestSequence, count: message.inputs.length },
+                      `input message carries ${message.inputs.length} inputs but its newest sequence number is only ${message.newestSequence}`);
+                  }
+                  writer.writeVarUInt(message.ackTick === undefined ? 0 : message.ackTick + 1);
+                  writer.writeVarUInt(message.newestSequence);
+                  writer.writeVarUInt(message.inputs.length);
+                  for (const input of message.inputs) writer.writeLengthPrefixedBytes(input, 'input', limits.maximumInputBytes);
+                  break;
+                case 'ping':
+                  writer.writeVarUInt(message.clientTime);
+                  break;
+                case 'pong':
+                  writer.writeVarUInt(message.clientTime);
+                  writer.writeVarUInt(message.serverTime);
+                  break;
+                case 'stats':
+                  for (const value of [message.tick, message.tickDurationP50, message.tickDurationP99, message.tickDurationMax, message.cpuPerMille, message.connectedClients]) {
+                    writer.writeVarUInt(value);
+                  }
+                  writer.writeVarUInt(message.bytesOutPerSecond);
+                  break;
+                case 'application':
+                  if (message.messageType < 0x40 || message.messageType > 0x7f) {
+                    throw new FrameError('notApplicationType', { type: message.messageType }, `message type ${message.messageType} is not in the application range 64...127`);
+                  }
+                  writer.writeBytes(message.body);
+                  break;
+                default:
+                  throw new TypeError('not a Tickwire message');
+              }
+              if (writer.count > limits.maximumBodyBytes) {
+                throw new FrameError('bodyTooLarge', { size: writer.count, limit: limits.maximumBodyBytes }, `message body of ${writer.count} bytes exceeds the limit of ${limits.maximumBodyBytes} bytes`);
+              }
+              return writer.bytes;
+            }
 
-/**
- * Decodes a message body of a type.
- * @param {number} type The message type (1…127).
- * @param {Uint8Array} body The uncompressed body.
- * @param {typeof FrameLimits.standard} [limits]
- * @returns {Message}
- * @throws {FrameError} Any body error of PROTOCOL.md 7.2.
- */
-export function decodeBody(type, body, limits = FrameLimits.standard) {
-  if (body.length > limits.maximumBodyBytes) {
-    throw new FrameError('bodyTooLarge', { size: body.length, limit: limits.maximumBodyBytes }, `message body of ${body.length} bytes exceeds the limit of ${limits.maximumBodyBytes} bytes`);
-  }
-  const reader = new ByteReader(body);
-  /** @type {Message} */
-  let message;
-  switch (type) {
-    case MessageType.hello: {
-      const version = reader.readUInt16();
-      const schemaFingerprint = reader.readUInt64();
-      const compressionModes = reader.readUInt8();
-      const flags = reader.readUInt8();
-      if (flags & ~1) throw new FrameError('reservedBits', { field: 'hello flags', value: flags }, `hello flags 0x${flags.toString(16)} has reserved bits set`);
-      const room = reader.readString('room name', limits.maximumRoomNameBytes);
-      const resumeToken = flags & 1 ? reader.readLengthPrefixedBytes('resume token', limits.maximumResumeTokenBytes) : undefined;
-      const payload = reader.readLengthPrefixedBytes('hello payload', limits.maximumHelloPayloadBytes);
-      message = { type: 'hello', protocolVersion: version, schemaFingerprint, compressionModes, room, resumeToken, payload };
-      break;
-    }
-    case MessageType.welcome: {
-      const clientID = reader.readVarUInt32('client id');
-      const tickRate = reader.readVarUInt('tick rate', 0xffff);
-      const currentTick = reader.readVarUInt32('current tick');
-      const serverTime = reader.readVarUIntBig();
-      const compression = reader.readUInt8();
-      if (compression > 2) throw new FrameError('unknownCompressionMode', { mode: compression }, `unknown compression mode ${compression}`);
-      const resumeToken = reader.readLengthPrefixedBytes('resume token', limits.maximumResumeTokenBytes);
-      message = { type: 'welcome', clientID, tickRate, currentTick, serverTime, compression, resumeToken };
-      break;
-    }
-    case MessageType.reject:
-    case MessageType.disconnect: {
-      const name = type === MessageType.reject ? 'reject' : 'disconnect';
-      const reason = reader.readUInt16();
-      const text = reader.readString(`${name} text`, limits.maximumTextBytes);
-      message = type === MessageType.reject ? { type: 'reject', reason, text } : { type: 'disconnect', reason, text };
-      break;
-    }
-    case MessageType.snapshot: {
-      const tick = reader.readVarUInt32('snapshot tick');
-      const distance = reader.readVarUInt32('baseline distance');
-      const lastProcessedInput = reader.readVarUInt32('last processed input');
-      const serverTime = reader.readVarUIntBig();
-      const delta = reader.readRemainingBytes();
-      message = { type: 'snapshot', tick, baselineTick: distance === 0 ? undefined : (tick - distance) >>> 0, lastProcessedInput, serverTime, delta };
-      break;
-    }
-    case MessageType.input: {
-      const ack = reader.readVarUInt('acknowledged tick + 1', u32 + 1);
-      const newestSequence = reader.readVarUInt32('newest input sequence');
-      const count = reader.readVarUIntBig();
-      if (count > BigInt(limits.maximumInputsPerMessage)) {
-        throw new FrameError('tooManyInputs', { count, limit: limits.maximumInputsPerMessage }, `input message carries ${count} inputs, over the limit of ${limits.maximumInputsPerMessage}`);
-      }
-      if (Number(count) > newestSequence) {
-        throw new FrameError('inputSequenceUnderflow', { newest: newestSequence, count: Number(count) },
-          `input message carries ${count} inputs but its newest sequence number is only ${newestSequence}`);
-      }
-      const inputs = [];
-      for (let index = 0; index < Number(count); index++) inputs.push(reader.readLengthPrefixedBytes('input', limits.maximumInputBytes));
-      message = { type: 'input', ackTick: ack === 0 ? undefined : ack - 1, newestSequence, inputs };
-      break;
-    }
-    case MessageType.ping:
-      message = { type: 'ping', clientTime: reader.readVarUIntBig() };
-      break;
-    case MessageType.pong: {
-      const clientTime = reader.readVarUIntBig();
-      message = { type: 'pong', clientTime, serverTime: reader.readVarUIntBig() };
-      break;
-    }
-    case MessageType.stats: {
-      const tick = reader.readVarUInt32('stats tick');
-      const tickDurationP50 = reader.readVarUInt32('tick duration p50');
-      const tickDurationP99 = reader.readVarUInt32('tick duration p99');
-      const tickDurationMax = reader.readVarUInt32('tick duration max');
-      const cpuPerMille = reader.readVarUInt32('CPU');
-      const connectedClients = reader.readVarUInt32('connected clients');
-      const bytesOutPerSecond = reader.readVarUIntBig();
-      message = { type: 'stats', tick, tickDurationP50, tickDurationP99, tickDurationMax, cpuPerMille, connectedClients, bytesOutPerSecond };
-      break;
-    }
-    default:
-      if (type >= 0x40 && type <= 0x7f) {
-        message = { type: 'application', messageType: type, body: reader.readRemainingBytes() };
-      } else if (type === 0) {
-        throw new FrameError('reservedMessageType', { type }, `message type ${type} is reserved and never sent`);
-      } else {
-        throw new FrameError('unknownMessageType', { type }, `unknown message type ${type}`);
-      }
-  }
-  if (!reader.isAtEnd) {
-    throw new FrameError('trailingBytes', { type, count: reader.remainingCount }, `message type ${type} is followed by ${reader.remainingCount} unexpected bytes`);
-  }
-  return message;
-}
+            /**
+             * Decodes a message body of a type.
+             * @param {number} type The message type (1…127).
+             * @param {Uint8Array} body The uncompressed body.
+             * @param {typeof FrameLimits.standard} [limits]
+             * @returns {Message}
+             * @throws {FrameError} Any body error of PROTOCOL.md 7.2.
+             */
+            export function decodeBody(type, body, limits = FrameLimits.standard) {
+              if (body.length > limits.maximumBodyBytes) {
+                throw new FrameError('bodyTooLarge', { size: body.length, limit: limits.maximumBodyBytes }, `message body of ${body.length} bytes exceeds the limit of ${limits.maximumBodyBytes} bytes`);
+              }
+              const reader = new ByteReader(body);
+              /** @type {Message} */
+              let message;
+              switch (type) {
+                case MessageType.hello: {
+                  const version = reader.readUInt16();
+                  const schemaFingerprint = reader.readUInt64();
+                  const compressionModes = reader.readUInt8();
+                  const flags = reader.readUInt8();
+                  if (flags & ~1) throw new FrameError('reservedBits', { field: 'hello flags', value: flags }, `hello flags 0x${flags.toString(16)} has reserved bits set`);
+                  const room = reader.readString('room name', limits.maximumRoomNameBytes);
+                  const resumeToken = flags & 1 ? reader.readLengthPrefixedBytes('resume token', limits.maximumResumeTokenBytes) : undefined;
+                  const payload = reader.readLengthPrefixedBytes('hello payload', limits.maximumHelloPayloadBytes);
+                  message = { type: 'hello', protocolVersion: version, schemaFingerprint, compressionModes, room, resumeToken, payload };
+                  break;
+                }
+                case MessageType.welcome: {
+                  const clientID = reader.readVarUInt32('client id');
+                  const tickRate = reader.readVarUInt('tick rate', 0xffff);
+                  const currentTick = reader.readVarUInt32('current tick');
+                  const serverTime = reader.readVarUIntBig();
+                  const compression = reader.readUInt8();
+                  if (compression > 2) throw new FrameError('unknownCompressionMode', { mode: compression }, `unknown compression mode ${compression}`);
+                  const resumeToken = reader.readLengthPrefixedBytes('resume token', limits.maximumResumeTokenBytes);
+                  message = { type: 'welcome', clientID, tickRate, currentTick, serverTime, compression, resumeToken };
+                  break;
+                }
+                case MessageType.reject:
+                case MessageType.disconnect: {
+                  const name = type === MessageType.reject ? 'reject' : 'disconnect';
+                  const reason = reader.readUInt16();
+                  const text = reader.readString(`${name} text`, limits.maximumTextBytes);
+                  message = type === MessageType.reject ? { type: 'reject', reason, text } : { type: 'disconnect', reason, text };
+                  break;
+                }
+                case MessageType.snapshot: {
+                  const tick = reader.readVarUInt32('snapshot tick');
+                  const distance = reader.readVarUInt32('baseline distance');
+                  const lastProcessedInput = reader.readVarUInt32('last processed input');
+                  const serverTime = reader.readVarUIntBig();
+                  const delta = reader.readRemainingBytes();
+                  message = { type: 'snapshot', tick, baselineTick: distance === 0 ? undefined : (tick - distance) >>> 0, lastProcessedInput, serverTime, delta };
+                  break;
+                }
+                case MessageType.input: {
+                  const ack = reader.readVarUInt('acknowledged tick + 1', u32 + 1);
+                  const newestSequence = reader.readVarUInt32('newest input sequence');
+                  const count = reader.readVarUIntBig();
+                  if (count > BigInt(limits.maximumInputsPerMessage)) {
+                    throw new FrameError('tooManyInputs', { count, limit: limits.maximumInputsPerMessage }, `input message carries ${count} inputs, over the limit of ${limits.maximumInputsPerMessage}`);
+                  }
+                  if (Number(count) > newestSequence) {
+                    throw new FrameError('inputSequenceUnderflow', { newest: newestSequence, count: Number(count) },
+                      `input message carries ${count} inputs but its newest sequence number is only ${newestSequence}`);
+                  }
+                  const inputs = [];
+                  for (let index = 0; index < Number(count); index++) inputs.push(reader.readLengthPrefixedBytes('input', limits.maximumInputBytes));
+                  message = { type: 'input', ackTick: ack === 0 ? undefined : ack - 1, newestSequence, inputs };
+                  break;
+                }
+                case MessageType.ping:
+                  message = { type: 'ping', clientTime: reader.readVarUIntBig() };
+                  break;
+                case MessageType.pong: {
+                  const clientTime = reader.readVarUIntBig();
+                  message = { type: 'pong', clientTime, serverTime: reader.readVarUIntBig() };
+                  break;
+                }
+                case MessageType.stats: {
+                  const tick = reader.readVarUInt32('stats tick');
+                  const tickDurationP50 = reader.readVarUInt32('tick duration p50');
+                  const tickDurationP99 = reader.readVarUInt32('tick duration p99');
+                  const tickDurationMax = reader.readVarUInt32('tick duration max');
+                  const cpuPerMille = reader.readVarUInt32('CPU');
+                  const connectedClients = reader.readVarUInt32('connected clients');
+                  const bytesOutPerSecond = reader.readVarUIntBig();
+                  message = { type: 'stats', tick, tickDurationP50, tickDurationP99, tickDurationMax, cpuPerMille, connectedClients, bytesOutPerSecond };
+                  break;
+                }
+                default:
+                  if (type >= 0x40 && type <= 0x7f) {
+                    message = { type: 'application', messageType: type, body: reader.readRemainingBytes() };
+                  } else if (type === 0) {
+                    throw new FrameError('reservedMessageType', { type }, `message type ${type} is reserved and never sent`);
+                  } else {
+                    throw new FrameError('unknownMessageType', { type }, `unknown message type ${type}`);
+                  }
+              }
+              if (!reader.isAtEnd) {
+                throw new FrameError('trailingBytes', { type, count: reader.remainingCount }, `message type ${type} is followed by ${reader.remainingCount} unexpected bytes`);
+              }
+              return message;
+            }
 
-"""#
+            """#
         ),
         (
             path: "/tickwire/playbackClock.js",
             text: #"""
-// The render clock that follows the target time smoothly; mirrors PlaybackClock.swift.
+            // The render clock that follows the target time smoothly; mirrors PlaybackClock.swift.
 
-/** Advances render time at a rate within ±5 % of real time towards a target, snapping past 0.25 s. */
-export class PlaybackClock {
-  constructor() {
-    this.maximumRateChange = 0.05;
-    this.gain = 2.0;
-    this.snapThreshold = 0.25;
-    /** @type {number | undefined} */
-    this.renderTime = undefined;
-    this.rate = 1.0;
-  }
+            /** Advances render time at a rate within ±5 % of real time towards a target, snapping past 0.25 s. */
+            export class PlaybackClock {
+              constructor() {
+                this.maximumRateChange = 0.05;
+                this.gain = 2.0;
+                this.snapThreshold = 0.25;
+                /** @type {number | undefined} */
+                this.renderTime = undefined;
+                this.rate = 1.0;
+              }
 
-  /**
-   * @param {number} elapsed Seconds since the last call.
-   * @param {number} target The time to render at ideally.
-   * @returns {number} The render time.
-   */
-  advance(elapsed, target) {
-    if (this.renderTime === undefined) {
-      this.renderTime = target;
-      return target;
-    }
-    let time = this.renderTime + Math.max(0, elapsed) * this.rate;
-    const error = target - time;
-    if (Math.abs(error) > this.snapThreshold) {
-      time = target;
-      this.rate = 1;
-    } else {
-      this.rate = 1 + Math.min(Math.max(error * this.gain, -this.maximumRateChange), this.maximumRateChange);
-    }
-    this.renderTime = time;
-    return time;
-  }
+              /**
+               * @param {number} elapsed Seconds since the last call.
+               * @param {number} target The time to render at ideally.
+               * @returns {number} The render time.
+               */
+              advance(elapsed, target) {
+                if (this.renderTime === undefined) {
+                  this.renderTime = target;
+                  return target;
+                }
+                let time = this.renderTime + Math.max(0, elapsed) * this.rate;
+                const error = target - time;
+                if (Math.abs(error) > this.snapThreshold) {
+                  time = target;
+                  this.rate = 1;
+                } else {
+                  this.rate = 1 + Math.min(Math.max(error * this.gain, -this.maximumRateChange), this.maximumRateChange);
+                }
+                this.renderTime = time;
+                return time;
+              }
 
-  reset() {
-    this.renderTime = undefined;
-    this.rate = 1;
-  }
-}
+              reset() {
+                this.renderTime = undefined;
+                this.rate = 1;
+              }
+            }
 
-"""#
+            """#
         ),
         (
             path: "/tickwire/predictionBuffer.js",
             text: #"""
-// The local player's unacknowledged inputs; mirrors PredictionBuffer.swift.
+            // The local player's unacknowledged inputs; mirrors PredictionBuffer.swift.
 
-/** Inputs by sequence number, oldest first, at most `capacity` (128 by default). */
-export class PredictionBuffer {
-  /** @param {number} [capacity] */
-  constructor(capacity = 128) {
-    /** @type {number} */
-    this.capacity = Math.max(1, capacity);
-    /** @type {number[]} */
-    this.sequences = [];
-    /** @type {unknown[]} */
-    this.inputs = [];
-  }
+            /** Inputs by sequence number, oldest first, at most `capacity` (128 by default). */
+            export class PredictionBuffer {
+              /** @param {number} [capacity] */
+              constructor(capacity = 128) {
+                /** @type {number} */
+                this.capacity = Math.max(1, capacity);
+                /** @type {number[]} */
+                this.sequences = [];
+                /** @type {unknown[]} */
+                this.inputs = [];
+              }
 
-  /** @returns {number} */
-  get count() {
-    return this.sequences.length;
-  }
+              /** @returns {number} */
+              get count() {
+                return this.sequences.length;
+              }
 
-  /**
-   * @param {unknown} input
-   * @param {number} sequence Must grow; an older one is ignored.
-   */
-  record(input, sequence) {
-    const last = this.sequences[this.sequences.length - 1];
-    if (last !== undefined && sequence <= last) return;
-    this.sequences.push(sequence);
-    this.inputs.push(input);
-    if (this.sequences.length > this.capacity) {
-      this.sequences.splice(0, this.sequences.length - this.capacity);
-      this.inputs.splice(0, this.inputs.length - this.capacity);
-    }
-  }
+              /**
+               * @param {unknown} input
+               * @param {number} sequence Must grow; an older one is ignored.
+               */
+              record(input, sequence) {
+                const last = this.sequences[this.sequences.length - 1];
+                if (last !== undefined && sequence <= last) return;
+                this.sequences.push(sequence);
+                this.inputs.push(input);
+                if (this.sequences.length > this.capacity) {
+                  this.sequences.splice(0, this.sequences.length - this.capacity);
+                  this.inputs.splice(0, this.inputs.length - this.capacity);
+                }
+              }
 
-  /** @param {number} lastProcessed Drops inputs the server has applied. */
-  acknowledge(lastProcessed) {
-    let drop = 0;
-    while (drop < this.sequences.length && this.sequences[drop] <= lastProcessed) drop += 1;
-    this.sequences.splice(0, drop);
-    this.inputs.splice(0, drop);
-  }
+              /** @param {number} lastProcessed Drops inputs the server has applied. */
+              acknowledge(lastProcessed) {
+                let drop = 0;
+                while (drop < this.sequences.length && this.sequences[drop] <= lastProcessed) drop += 1;
+                this.sequences.splice(0, drop);
+                this.inputs.splice(0, drop);
+              }
 
-  /**
-   * @param {number} count
-   * @returns {unknown[]} The newest `count` inputs, newest first (an input message's order).
-   */
-  newest(count) {
-    return this.inputs.slice(Math.max(0, this.inputs.length - Math.max(0, count))).reverse();
-  }
+              /**
+               * @param {number} count
+               * @returns {unknown[]} The newest `count` inputs, newest first (an input message's order).
+               */
+              newest(count) {
+                return this.inputs.slice(Math.max(0, this.inputs.length - Math.max(0, count))).reverse();
+              }
 
-  removeAll() {
-    this.sequences = [];
-    this.inputs = [];
-  }
-}
+              removeAll() {
+                this.sequences = [];
+                this.inputs = [];
+              }
+            }
 
-"""#
+            """#
         ),
         (
             path: "/tickwire/reasons.js",
             text: #"""
-// Names of reject and disconnect reasons (PROTOCOL.md 5.5, 5.10), for messages a person reads.
+            // Names of reject and disconnect reasons (PROTOCOL.md 5.5, 5.10), for messages a person reads.
 
-/**
- * @param {number} reason
- * @returns {string} The disconnect reason's name (PROTOCOL.md 5.10).
- */
-export function disconnectReasonName(reason) {
-  return ['unspecified', 'leaving', 'server shutting down', 'kicked', 'timed out', 'protocol error', 'too slow', 'replaced'][reason] ?? `reason ${reason}`;
-}
+            /**
+             * @param {number} reason
+             * @returns {string} The disconnect reason's name (PROTOCOL.md 5.10).
+             */
+            export function disconnectReasonName(reason) {
+              return ['unspecified', 'leaving', 'server shutting down', 'kicked', 'timed out', 'protocol error', 'too slow', 'replaced'][reason] ?? `reason ${reason}`;
+            }
 
-/**
- * @param {number} reason
- * @returns {string} The reject reason's name (PROTOCOL.md 5.5).
- */
-export function rejectReasonName(reason) {
-  return ['unspecified', 'version mismatch', 'schema mismatch', 'room full', 'unknown room', 'bad resume token', 'server shutting down', 'invalid hello'][reason] ?? `reason ${reason}`;
-}
+            /**
+             * @param {number} reason
+             * @returns {string} The reject reason's name (PROTOCOL.md 5.5).
+             */
+            export function rejectReasonName(reason) {
+              return ['unspecified', 'version mismatch', 'schema mismatch', 'room full', 'unknown room', 'bad resume token', 'server shutting down', 'invalid hello'][reason] ?? `reason ${reason}`;
+            }
 
-"""#
+            """#
         ),
         (
             path: "/tickwire/reconnectPolicy.js",
             text: #"""
-// Reconnect backoff with jitter; mirrors ReconnectPolicy.swift.
+            // Reconnect backoff with jitter; mirrors ReconnectPolicy.swift.
 
-/** Exponential backoff from `baseDelay` to `maximumDelay`, shortened by up to `jitter` at random. Seconds. */
-export class ReconnectPolicy {
-  /**
-   * @param {{isEnabled?: boolean, baseDelay?: number, maximumDelay?: number, jitter?: number, maximumAttempts?: number}} [options]
-   *   Defaults: enabled, 1 s, 30 s, 0.5, unlimited attempts.
-   */
-  constructor(options = {}) {
-    this.isEnabled = options.isEnabled ?? true;
-    this.baseDelay = options.baseDelay ?? 1;
-    this.maximumDelay = options.maximumDelay ?? 30;
-    this.jitter = Math.min(Math.max(options.jitter ?? 0.5, 0), 1);
-    /** @type {number | undefined} */
-    this.maximumAttempts = options.maximumAttempts;
-  }
+            /** Exponential backoff from `baseDelay` to `maximumDelay`, shortened by up to `jitter` at random. Seconds. */
+            export class ReconnectPolicy {
+              /**
+               * @param {{isEnabled?: boolean, baseDelay?: number, maximumDelay?: number, jitter?: number, maximumAttempts?: number}} [options]
+               *   Defaults: enabled, 1 s, 30 s, 0.5, unlimited attempts.
+               */
+              constructor(options = {}) {
+                this.isEnabled = options.isEnabled ?? true;
+                this.baseDelay = options.baseDelay ?? 1;
+                this.maximumDelay = options.maximumDelay ?? 30;
+                this.jitter = Math.min(Math.max(options.jitter ?? 0.5, 0), 1);
+                /** @type {number | undefined} */
+                this.maximumAttempts = options.maximumAttempts;
+              }
 
-  /**
-   * @param {number} attempt 1 for the first retry.
-   * @param {number} unitRandom A random number in 0 … 1.
-   * @returns {number} Seconds to wait: `min(max, base × 2^(attempt−1)) × (1 − jitter × random)`.
-   */
-  delay(attempt, unitRandom) {
-    const exponent = Math.min(Math.max(attempt - 1, 0), 62);
-    const ceiling = Math.min(this.maximumDelay, this.baseDelay * 2 ** exponent);
-    return ceiling * (1 - this.jitter * Math.min(Math.max(unitRandom, 0), 1));
-  }
-}
+              /**
+               * @param {number} attempt 1 for the first retry.
+               * @param {number} unitRandom A random number in 0 … 1.
+               * @returns {number} Seconds to wait: `min(max, base × 2^(attempt−1)) × (1 − jitter × random)`.
+               */
+              delay(attempt, unitRandom) {
+                const exponent = Math.min(Math.max(attempt - 1, 0), 62);
+                const ceiling = Math.min(this.maximumDelay, this.baseDelay * 2 ** exponent);
+                return ceiling * (1 - this.jitter * Math.min(Math.max(unitRandom, 0), 1));
+              }
+            }
 
-"""#
+            """#
         ),
         (
             path: "/tickwire/reconnectingSession.js",
             text: #"""
-// A client session that reconnects with backoff and jitter and resumes its player with the
-// resume token, kept in sessionStorage; mirrors ReconnectingSession.swift.
-import { ClientSession, subprotocol } from './clientSession.js';
-import { ReconnectPolicy } from './reconnectPolicy.js';
-import { RejectReason } from './message.js';
+            // A client session that reconnects with backoff and jitter and resumes its player with the
+            // resume token, kept in sessionStorage; mirrors ReconnectingSession.swift.
+            import { ClientSession, subprotocol } from './clientSession.js';
+            import { ReconnectPolicy } from './reconnectPolicy.js';
+            import { RejectReason } from './message.js';
 
-/** @typedef {import('./clientSession.js').SocketLike} SocketLike */
-/** @typedef {import('./clientSession.js').GameAdapter} GameAdapter */
+            /** @typedef {import('./clientSession.js').SocketLike} SocketLike */
+            /** @typedef {import('./clientSession.js').GameAdapter} GameAdapter */
 
-/**
- * The connection's state, for the page to show.
- * @typedef {{kind: 'connecting', attempt: number} | {kind: 'connected', resumed: boolean}
- *   | {kind: 'waitingToReconnect', attempt: number, at: number} | {kind: 'refused', reason: number, text: string} | {kind: 'left'}} ConnectionState
- */
+            /**
+             * The connection's state, for the page to show.
+             * @typedef {{kind: 'connecting', attempt: number} | {kind: 'connected', resumed: boolean}
+             *   | {kind: 'waitingToReconnect', attempt: number, at: number} | {kind: 'refused', reason: number, text: string} | {kind: 'left'}} ConnectionState
+             */
 
-/**
- * The part of the Web Storage API used for the resume token; tests pass a Map-backed fake.
- * @typedef {{getItem(key: string): string | null, setItem(key: string, value: string): void, removeItem(key: string): void}} StorageLike
- */
+            /**
+             * The part of the Web Storage API used for the resume token; tests pass a Map-backed fake.
+             * @typedef {{getItem(key: string): string | null, setItem(key: string, value: string): void, removeItem(key: string): void}} StorageLike
+             */
 
-/** @returns {StorageLike | undefined} `sessionStorage` where the page may use it. */
-function defaultStorage() {
-  try {
-    return globalThis.sessionStorage ?? undefined;
-  } catch {
-    return undefined;
-  }
-}
+            /** @returns {StorageLike | undefined} `sessionStorage` where the page may use it. */
+            function defaultStorage() {
+              try {
+                return globalThis.sessionStorage ?? undefined;
+              } catch {
+                return undefined;
+              }
+            }
 
-/**
- * @param {Uint8Array} bytes
- * @returns {string}
- */
-function toHex(bytes) {
-  return Array.from(bytes, (byte) => byte.toString(16).padStart(2, '0')).join('');
-}
+            /**
+             * @param {Uint8Array} bytes
+             * @returns {string}
+             */
+            function toHex(bytes) {
+              return Array.from(bytes, (byte) => byte.toString(16).padStart(2, '0')).join('');
+            }
 
-/**
- * @param {string} text
- * @returns {Uint8Array | undefined}
- */
-function fromHex(text) {
-  if (!/^([0-9a-f]{2}){1,64}$/.test(text)) return undefined;
-  return Uint8Array.from(text.match(/../g) ?? [], (pair) => parseInt(pair, 16));
-}
+            /**
+             * @param {string} text
+             * @returns {Uint8Array | undefined}
+             */
+            function fromHex(text) {
+              if (!/^([0-9a-f]{2}){1,64}$/.test(text)) return undefined;
+              return Uint8Array.from(text.match(/../g) ?? [], (pair) => parseInt(pair, 16));
+            }
 
-/** Keeps a `ClientSession` connected: reconnects after a drop, resumes the player, gives up only when refused or told to leave. */
-export class ReconnectingSession {
-  /**
-   * @param {GameAdapter} game
-   * @param {{
-   *   url: string,
-   *   clock?: () => number,
-   *   configuration?: Partial<typeof import('./clientConfiguration.js').defaultClientConfiguration>,
-   *   policy?: ReconnectPolicy,
-   *   openSocket?: (url: string, protocol: string) => SocketLike,
-   *   storage?: StorageLike | null,
-   *   random?: () => number,
-   *   handshakeTimeout?: number,
-   * }} options `openSocket` defaults to `new WebSocket(url, 'tickwire.v1')`; `storage` to `sessionStorage`
-   *   (null: keep the token in memory only); `handshakeTimeout` to 10 s.
-   */
-  constructor(game, options) {
-    this.session = new ClientSession(game, { clock: options.clock, configuration: options.configuration });
-    this.url = options.url;
-    this.policy = options.policy ?? new ReconnectPolicy();
-    this.openSocket = options.openSocket ?? ((url, protocol) => /** @type {SocketLike} */ (/** @type {unknown} */ (new WebSocket(url, protocol))));
-    /** @type {StorageLike | undefined} */
-    this.storage = options.storage === null ? undefined : (options.storage ?? defaultStorage());
-    this.random = options.random ?? Math.random;
-    this.handshakeTimeout = options.handshakeTimeout ?? 10;
-    /** @type {Set<number>} Refusals worth retrying. */
-    this.retryableRefusals = new Set([RejectReason.roomFull, RejectReason.serverShuttingDown]);
-    /** @type {(state: ConnectionState) => void} Called on every state change. */
-    this.onStateChange = () => {};
-    /** @type {ConnectionState} */
-    this.state = { kind: 'connecting', attempt: 1 };
-    this.reconnects = 0;
-    this.failedAttempts = 0;
-    /** @type {string | undefined} */
-    this.lastFailure = undefined;
-    this.hasGivenUp = false;
-    this.setbacks = 0;
-    this.attempt = 0;
-    this.attemptStartedAt = 0;
-    this.hasStarted = false;
-    this.hasConnected = false;
-    this.session.resumeToken = this.loadToken();
-  }
+            /** Keeps a `ClientSession` connected: reconnects after a drop, resumes the player, gives up only when refused or told to leave. */
+            export class ReconnectingSession {
+              /**
+               * @param {GameAdapter} game
+               * @param {{
+               *   url: string,
+               *   clock?: () => number,
+               *   configuration?: Partial<typeof import('./clientConfiguration.js').defaultClientConfiguration>,
+               *   policy?: ReconnectPolicy,
+               *   openSocket?: (url: string, protocol: string) => SocketLike,
+               *   storage?: StorageLike | null,
+               *   random?: () => number,
+               *   handshakeTimeout?: number,
+               * }} options `openSocket` defaults to `new WebSocket(url, 'tickwire.v1')`; `storage` to `sessionStorage`
+               *   (null: keep the token in memory only); `handshakeTimeout` to 10 s.
+               */
+              constructor(game, options) {
+                this.session = new ClientSession(game, { clock: options.clock, configuration: options.configuration });
+                this.url = options.url;
+                this.policy = options.policy ?? new ReconnectPolicy();
+                this.openSocket = options.openSocket ?? ((url, protocol) => /** @type {SocketLike} */ (/** @type {unknown} */ (new WebSocket(url, protocol))));
+                /** @type {StorageLike | undefined} */
+                this.storage = options.storage === null ? undefined : (options.storage ?? defaultStorage());
+                this.random = options.random ?? Math.random;
+                this.handshakeTimeout = options.handshakeTimeout ?? 10;
+                /** @type {Set<number>} Refusals worth retrying. */
+                this.retryableRefusals = new Set([RejectReason.roomFull, RejectReason.serverShuttingDown]);
+                /** @type {(state: ConnectionState) => void} Called on every state change. */
+                this.onStateChange = () => {};
+                /** @type {ConnectionState} */
+                this.state = { kind: 'connecting', attempt: 1 };
+                this.reconnects = 0;
+                this.failedAttempts = 0;
+                /** @type {string | undefined} */
+                this.lastFailure = undefined;
+                this.hasGivenUp = false;
+                this.setbacks = 0;
+                this.attempt = 0;
+                this.attemptStartedAt = 0;
+                this.hasStarted = false;
+                this.hasConnected = false;
+                this.session.resumeToken = this.loadToken();
+              }
 
-  /** @returns {string} The storage key of this room's resume token. */
-  get storageKey() {
-    return `tickwire.resumeToken.${this.session.configuration.room}`;
-  }
+              /** @returns {string} The storage key of this room's resume token. */
+              get storageKey() {
+                return `tickwire.resumeToken.${this.session.configuration.room}`;
+              }
 
-  /** @returns {Uint8Array | undefined} */
-  loadToken() {
-    try {
-      const stored = this.storage?.getItem(this.storageKey);
-      return stored ? fromHex(stored) : undefined;
-    } catch {
-      return undefined;
-    }
-  }
+              /** @returns {Uint8Array | undefined} */
+              loadToken() {
+                try {
+                  const stored = this.storage?.getItem(this.storageKey);
+                  return stored ? fromHex(stored) : undefined;
+                } catch {
+                  return undefined;
+                }
+              }
 
-  /** Saves (or removes) the session's current resume token. */
-  saveToken() {
-    try {
-      const token = this.session.resumeToken;
-      if (token) this.storage?.setItem(this.storageKey, toHex(token)); else this.storage?.removeItem(this.storageKey);
-    } catch {
-      // Storage may be full or forbidden; the token then lives in memory only.
-    }
-  }
+              /** Saves (or removes) the session's current resume token. */
+              saveToken() {
+                try {
+                  const token = this.session.resumeToken;
+                  if (token) this.storage?.setItem(this.storageKey, toHex(token)); else this.storage?.removeItem(this.storageKey);
+                } catch {
+                  // Storage may be full or forbidden; the token then lives in memory only.
+                }
+              }
 
-  /** @returns {boolean} Whether the state is final (refused or left). */
-  get isFinal() {
-    return this.state.kind === 'refused' || this.state.kind === 'left';
-  }
+              /** @returns {boolean} Whether the state is final (refused or left). */
+              get isFinal() {
+                return this.state.kind === 'refused' || this.state.kind === 'left';
+              }
 
-  /** @param {ConnectionState} state */
-  setState(state) {
-    if (JSON.stringify(state) === JSON.stringify(this.state)) return;
-    this.state = state;
-    this.onStateChange(state);
-  }
+              /** @param {ConnectionState} state */
+              setState(state) {
+                if (JSON.stringify(state) === JSON.stringify(this.state)) return;
+                this.state = state;
+                this.onStateChange(state);
+              }
 
-  /** Opens the first connection (also done by the first `tick`). */
-  start() {
-    if (this.hasStarted || this.isFinal) return;
-    this.hasStarted = true;
-    this.openConnection();
-  }
+              /** Opens the first connection (also done by the first `tick`). */
+              start() {
+                if (this.hasStarted || this.isFinal) return;
+                this.hasStarted = true;
+                this.openConnection();
+              }
 
-  /**
-   * One client tick: reconnects when due, then ticks the session.
-   * @param {unknown} input
-   */
-  tick(input) {
-    if (this.isFinal) return;
-    if (!this.hasStarted) {
-      this.start();
-    } else if (this.state.kind === 'waitingToReconnect' && this.session.clock() >= this.state.at) {
-      this.openConnection();
-    }
-    this.session.tick(input);
-    this.observeSession();
-  }
+              /**
+               * One client tick: reconnects when due, then ticks the session.
+               * @param {unknown} input
+               */
+              tick(input) {
+                if (this.isFinal) return;
+                if (!this.hasStarted) {
+                  this.start();
+                } else if (this.state.kind === 'waitingToReconnect' && this.session.clock() >= this.state.at) {
+                  this.openConnection();
+                }
+                this.session.tick(input);
+                this.observeSession();
+              }
 
-  /** @returns {import('./interpolationBuffer.js').WorldView | undefined} The session's view. */
-  render() {
-    const view = this.session.render();
-    this.observeSession();
-    return view;
-  }
+              /** @returns {import('./interpolationBuffer.js').WorldView | undefined} The session's view. */
+              render() {
+                const view = this.session.render();
+                this.observeSession();
+                return view;
+              }
 
-  /** Leaves for good: a clean disconnect, and the stored token forgotten. */
-  leave() {
-    this.session.leave();
-    this.saveToken();
-    if (!this.isFinal) this.setState({ kind: 'left' });
-  }
+              /** Leaves for good: a clean disconnect, and the stored token forgotten. */
+              leave() {
+                this.session.leave();
+                this.saveToken();
+                if (!this.isFinal) this.setState({ kind: 'left' });
+              }
 
-  openConnection() {
-    this.attempt += 1;
-    this.attemptStartedAt = this.session.clock();
-    this.setState({ kind: 'connecting', attempt: this.attempt });
-    let socket;
-    try {
-      socket = this.openSocket(this.url, subprotocol);
-    } catch (error) {
-      this.failAttempt(`could not open a connection: ${error instanceof Error ? error.message : error}`);
-      return;
-    }
-    this.session.connect(socket);
-  }
+              openConnection() {
+                this.attempt += 1;
+                this.attemptStartedAt = this.session.clock();
+                this.setState({ kind: 'connecting', attempt: this.attempt });
+                let socket;
+                try {
+                  socket = this.openSocket(this.url, subprotocol);
+                } catch (error) {
+                  this.failAttempt(`could not open a connection: ${error instanceof Error ? error.message : error}`);
+                  return;
+                }
+                this.session.connect(socket);
+              }
 
-  /** Follows the session's status into the connection state. */
-  observeSession() {
-    const status = this.session.status;
-    if (this.state.kind === 'connecting') {
-      switch (status.kind) {
-        case 'connected':
-          if (this.hasConnected) this.reconnects += 1;
-          this.hasConnected = true;
-          this.setbacks = 0;
-          this.attempt = 0;
-          this.saveToken();
-          this.setState({ kind: 'connected', resumed: this.session.wasResumed });
-          break;
-        case 'rejected':
-          if (this.retryableRefusals.has(status.reason)) {
-            this.failAttempt(status.text ? `refused: ${status.text}` : `refused: reason ${status.reason}`);
-          } else {
-            this.session.closeSocket(1000, '');
-            this.setState({ kind: 'refused', reason: status.reason, text: status.text });
-          }
-          break;
-        case 'disconnected':
-          this.failAttempt(status.reason);
-          break;
-        default:
-          if (this.session.clock() - this.attemptStartedAt > this.handshakeTimeout) {
-            this.session.closeSocket(1000, '');
-            this.failAttempt(`no welcome within ${this.handshakeTimeout} s`);
-          }
-      }
-    } else if (this.state.kind === 'connected') {
-      if (status.kind === 'disconnected') this.scheduleNextAttempt(status.reason);
-      else if (status.kind === 'rejected') this.scheduleNextAttempt(status.text);
-      else if (status.kind !== 'connected') this.scheduleNextAttempt('the connection was reset');
-    }
-  }
+              /** Follows the session's status into the connection state. */
+              observeSession() {
+                const status = this.session.status;
+                if (this.state.kind === 'connecting') {
+                  switch (status.kind) {
+                    case 'connected':
+                      if (this.hasConnected) this.reconnects += 1;
+                      this.hasConnected = true;
+                      this.setbacks = 0;
+                      this.attempt = 0;
+                      this.saveToken();
+                      this.setState({ kind: 'connected', resumed: this.session.wasResumed });
+                      break;
+                    case 'rejected':
+                      if (this.retryableRefusals.has(status.reason)) {
+                        this.failAttempt(status.text ? `refused: ${status.text}` : `refused: reason ${status.reason}`);
+                      } else {
+                        this.session.closeSocket(1000, '');
+                        this.setState({ kind: 'refused', reason: status.reason, text: status.text });
+                      }
+                      break;
+                    case 'disconnected':
+                      this.failAttempt(status.reason);
+                      break;
+                    default:
+                      if (this.session.clock() - this.attemptStartedAt > this.handshakeTimeout) {
+                        this.session.closeSocket(1000, '');
+                        this.failAttempt(`no welcome within ${this.handshakeTimeout} s`);
+                      }
+                  }
+                } else if (this.state.kind === 'connected') {
+                  if (status.kind === 'disconnected') this.scheduleNextAttempt(status.reason);
+                  else if (status.kind === 'rejected') this.scheduleNextAttempt(status.text);
+                  else if (status.kind !== 'connected') this.scheduleNextAttempt('the connection was reset');
+                }
+              }
 
-  /** @param {string} reason */
-  failAttempt(reason) {
-    this.failedAttempts += 1;
-    this.scheduleNextAttempt(reason);
-  }
+              /** @param {string} reason */
+              failAttempt(reason) {
+                this.failedAttempts += 1;
+                this.scheduleNextAttempt(reason);
+              }
 
-  /** @param {string} reason */
-  scheduleNextAttempt(reason) {
-    this.lastFailure = reason;
-    this.setbacks += 1;
-    const exhausted = this.policy.maximumAttempts !== undefined && this.attempt >= this.policy.maximumAttempts;
-    if (!this.policy.isEnabled || exhausted) {
-      this.hasGivenUp = true;
-      this.session.closeSocket(1000, '');
-      this.setState({ kind: 'left' });
-      return;
-    }
-    const delay = this.policy.delay(this.setbacks, this.random());
-    this.setState({ kind: 'waitingToReconnect', attempt: this.attempt + 1, at: this.session.clock() + delay });
-  }
-}
+              /** @param {string} reason */
+              scheduleNextAttempt(reason) {
+                this.lastFailure = reason;
+                this.setbacks += 1;
+                const exhausted = this.policy.maximumAttempts !== undefined && this.attempt >= this.policy.maximumAttempts;
+                if (!this.policy.isEnabled || exhausted) {
+                  this.hasGivenUp = true;
+                  this.session.closeSocket(1000, '');
+                  this.setState({ kind: 'left' });
+                  return;
+                }
+                const delay = this.policy.delay(this.setbacks, this.random());
+                this.setState({ kind: 'waitingToReconnect', attempt: this.attempt + 1, at: this.session.clock() + delay });
+              }
+            }
 
-"""#
+            """#
         ),
         (
             path: "/tickwire/schema.js",
             text: #"""
-// The schema (PROTOCOL.md 3): entity types and their fields, the canonical encoding and the
-// fingerprint (3.4); mirrors Schema.swift, Schema+Fingerprint.swift and Schema+CanonicalDecoding.swift.
-import { FieldKind, KindTag, bitWidth } from './fieldKind.js';
-import { SchemaDecodingError, SchemaError } from './errors.js';
+            // The schema (PROTOCOL.md 3): entity types and their fields, the canonical encoding and the
+            // fingerprint (3.4); mirrors Schema.swift, Schema+Fingerprint.swift and Schema+CanonicalDecoding.swift.
+            import { FieldKind, KindTag, bitWidth } from './fieldKind.js';
+            import { SchemaDecodingError, SchemaError } from './errors.js';
 
-const utf8Encoder = new TextEncoder();
-const utf8Decoder = new TextDecoder('utf-8', { fatal: true });
+            const utf8Encoder = new TextEncoder();
+            const utf8Decoder = new TextDecoder('utf-8', { fatal: true });
 
-/** Schema limits of PROTOCOL.md 3.1 and 7.1. */
-export const SchemaLimits = Object.freeze({
-  maxEntityTypes: 256,
-  maxFieldsPerType: 64,
-  maxNameLength: 255,
-  maxEnumerationCases: 256,
-  /** The largest canonical encoding `Schema.fromCanonicalEncoding` reads (1 MiB, as Swift). */
-  maxCanonicalEncodingBytes: 1 << 20,
-});
+            /** Schema limits of PROTOCOL.md 3.1 and 7.1. */
+            export const SchemaLimits = Object.freeze({
+              maxEntityTypes: 256,
+              maxFieldsPerType: 64,
+              maxNameLength: 255,
+              maxEnumerationCases: 256,
+              /** The largest canonical encoding `Schema.fromCanonicalEncoding` reads (1 MiB, as Swift). */
+              maxCanonicalEncodingBytes: 1 << 20,
+            });
 
-/**
- * @typedef {{name: string, kind: FieldKind}} FieldDeclaration A field: its name and kind.
- * @typedef {{name: string, fields: FieldDeclaration[]}} EntityTypeDeclaration An entity type.
- * @typedef {{width: number, maxQ: number | bigint, isWide: boolean, deltaMode: 0 | 1 | 2}} FieldLayout
- *   What the decoder needs of a field: width, `maxQ` (a bigint when `isWide`, width over 52 bits),
- *   delta mode 0 none, 1 linear, 2 wrapping.
- */
+            /**
+             * @typedef {{name: string, kind: FieldKind}} FieldDeclaration A field: its name and kind.
+             * @typedef {{name: string, fields: FieldDeclaration[]}} EntityTypeDeclaration An entity type.
+             * @typedef {{width: number, maxQ: number | bigint, isWide: boolean, deltaMode: 0 | 1 | 2}} FieldLayout
+             *   What the decoder needs of a field: width, `maxQ` (a bigint when `isWide`, width over 52 bits),
+             *   delta mode 0 none, 1 linear, 2 wrapping.
+             */
 
-/**
- * 64-bit FNV-1a (offset basis 0xcbf29ce484222325, prime 0x100000001b3) of some bytes.
- * @param {Uint8Array} bytes
- * @returns {bigint}
- */
-export function fnv1a64(bytes) {
-  // Two 32-bit halves with exact 16-bit partial products, so no bigint work per byte.
-  let high = 0xcbf29ce4, low = 0x84222325;
-  for (let index = 0; index < bytes.length; index++) {
-    low ^= bytes[index];
-    // (high:low) × 0x100000001b3 = (high:low) × 0x1b3 + (low << 40), modulo 2^64.
-    const lowLow = (low & 0xffff) * 0x1b3;
-    const lowHigh = (low >>> 16) * 0x1b3 + (lowLow >>> 16);
-    const newLow = ((lowHigh & 0xffff) << 16) | (lowLow & 0xffff);
-    const carry = Math.floor(lowHigh / 0x10000);
-    high = (Math.imul(high, 0x1b3) + carry + (low << 8)) >>> 0;
-    low = newLow >>> 0;
-  }
-  return (BigInt(high) << 32n) | BigInt(low);
-}
+            /**
+             * 64-bit FNV-1a (offset basis 0xcbf29ce484222325, prime 0x100000001b3) of some bytes.
+             * @param {Uint8Array} bytes
+             * @returns {bigint}
+             */
+            export function fnv1a64(bytes) {
+              // Two 32-bit halves with exact 16-bit partial products, so no bigint work per byte.
+              let high = 0xcbf29ce4, low = 0x84222325;
+              for (let index = 0; index < bytes.length; index++) {
+                low ^= bytes[index];
+                // (high:low) × 0x100000001b3 = (high:low) × 0x1b3 + (low << 40), modulo 2^64.
+                const lowLow = (low & 0xffff) * 0x1b3;
+                const lowHigh = (low >>> 16) * 0x1b3 + (lowLow >>> 16);
+                const newLow = ((lowHigh & 0xffff) << 16) | (lowLow & 0xffff);
+                const carry = Math.floor(lowHigh / 0x10000);
+                high = (Math.imul(high, 0x1b3) + carry + (low << 8)) >>> 0;
+                low = newLow >>> 0;
+              }
+              return (BigInt(high) << 32n) | BigInt(low);
+            }
 
-/**
- * A field declaration.
- * @param {string} name
- * @param {FieldKind} kind
- * @returns {FieldDeclaration}
- */
-export function field(name, kind) {
-  return { name, kind };
-}
+            /**
+             * A field declaration.
+             * @param {string} name
+             * @param {FieldKind} kind
+             * @returns {FieldDeclaration}
+             */
+            export function field(name, kind) {
+              return { name, kind };
+            }
 
-/**
- * An entity type declaration.
- * @param {string} name
- * @param {FieldDeclaration[]} fields
- * @returns {EntityTypeDeclaration}
- */
-export function entityType(name, fields) {
-  return { name, fields };
-}
+            /**
+             * An entity type declaration.
+             * @param {string} name
+             * @param {FieldDeclaration[]} fields
+             * @returns {EntityTypeDeclaration}
+             */
+            export function entityType(name, fields) {
+              return { name, fields };
+            }
 
-/** A validated schema with its fingerprint and the layouts the decoder uses. */
-export class Schema {
-  /**
-   * Declares a schema, checking every rule of PROTOCOL.md 3.1.
-   * @param {EntityTypeDeclaration[]} entityTypes
-   * @throws {SchemaError}
-   */
-  constructor(entityTypes) {
-    if (entityTypes.length === 0) throw new SchemaError('noEntityTypes', {}, 'a schema needs at least one entity type');
-    if (entityTypes.length > SchemaLimits.maxEntityTypes) {
-      throw new SchemaError('tooManyEntityTypes', { count: entityTypes.length, limit: SchemaLimits.maxEntityTypes },
-        `${entityTypes.length} entity types exceed the limit of ${SchemaLimits.maxEntityTypes}`);
-    }
-    const typeNames = new Set();
-    for (const type of entityTypes) {
-      checkName(type.name);
-      if (typeNames.has(type.name)) throw new SchemaError('duplicateTypeName', { name: type.name }, `two entity types are called '${type.name}'`);
-      typeNames.add(type.name);
-      if (type.fields.length > SchemaLimits.maxFieldsPerType) {
-        throw new SchemaError('tooManyFields', { type: type.name, count: type.fields.length, limit: SchemaLimits.maxFieldsPerType },
-          `entity type '${type.name}' has ${type.fields.length} fields, more than the limit of ${SchemaLimits.maxFieldsPerType}`);
-      }
-      const fieldNames = new Set();
-      for (const declared of type.fields) {
-        checkName(declared.name);
-        if (fieldNames.has(declared.name)) {
-          throw new SchemaError('duplicateFieldName', { type: type.name, field: declared.name }, `entity type '${type.name}' has two fields called '${declared.name}'`);
-        }
-        fieldNames.add(declared.name);
-        const why = problemWith(declared.kind);
-        if (why) {
-          throw new SchemaError('invalidKind', { type: type.name, field: declared.name, kind: String(declared.kind), why },
-            `field '${declared.name}' of '${type.name}' is ${declared.kind}: ${why}`);
-        }
-      }
-    }
-    /** @type {ReadonlyArray<EntityTypeDeclaration>} */
-    this.entityTypes = Object.freeze(entityTypes.map((type) => Object.freeze({ name: type.name, fields: Object.freeze(type.fields.map((f) => Object.freeze({ ...f }))) })));
-    /** @type {FieldLayout[][]} */
-    this.layouts = this.entityTypes.map((type) => type.fields.map((declared) => layoutOf(declared.kind)));
-    /** @type {number} Bits of a type index: the width of `typeCount − 1`. */
-    this.typeIndexBits = bitWidth(entityTypes.length - 1);
-    /** @type {Uint8Array} */
-    this.canonicalBytes = encodeCanonical(this.entityTypes);
-    /** @type {bigint} The 64-bit FNV-1a fingerprint of the canonical encoding (PROTOCOL.md 3.4). */
-    this.fingerprint = fnv1a64(this.canonicalBytes);
-  }
+            /** A validated schema with its fingerprint and the layouts the decoder uses. */
+            export class Schema {
+              /**
+               * Declares a schema, checking every rule of PROTOCOL.md 3.1.
+               * @param {EntityTypeDeclaration[]} entityTypes
+               * @throws {SchemaError}
+               */
+              constructor(entityTypes) {
+                if (entityTypes.length === 0) throw new SchemaError('noEntityTypes', {}, 'a schema needs at least one entity type');
+                if (entityTypes.length > SchemaLimits.maxEntityTypes) {
+                  throw new SchemaError('tooManyEntityTypes', { count: entityTypes.length, limit: SchemaLimits.maxEntityTypes },
+                    `${entityTypes.length} entity types exceed the limit of ${SchemaLimits.maxEntityTypes}`);
+                }
+                const typeNames = new Set();
+                for (const type of entityTypes) {
+                  checkName(type.name);
+                  if (typeNames.has(type.name)) throw new SchemaError('duplicateTypeName', { name: type.name }, `two entity types are called '${type.name}'`);
+                  typeNames.add(type.name);
+                  if (type.fields.length > SchemaLimits.maxFieldsPerType) {
+                    throw new SchemaError('tooManyFields', { type: type.name, count: type.fields.length, limit: SchemaLimits.maxFieldsPerType },
+                      `entity type '${type.name}' has ${type.fields.length} fields, more than the limit of ${SchemaLimits.maxFieldsPerType}`);
+                  }
+                  const fieldNames = new Set();
+                  for (const declared of type.fields) {
+                    checkName(declared.name);
+                    if (fieldNames.has(declared.name)) {
+                      throw new SchemaError('duplicateFieldName', { type: type.name, field: declared.name }, `entity type '${type.name}' has two fields called '${declared.name}'`);
+                    }
+                    fieldNames.add(declared.name);
+                    const why = problemWith(declared.kind);
+                    if (why) {
+                      throw new SchemaError('invalidKind', { type: type.name, field: declared.name, kind: String(declared.kind), why },
+                        `field '${declared.name}' of '${type.name}' is ${declared.kind}: ${why}`);
+                    }
+                  }
+                }
+                /** @type {ReadonlyArray<EntityTypeDeclaration>} */
+                this.entityTypes = Object.freeze(entityTypes.map((type) => Object.freeze({ name: type.name, fields: Object.freeze(type.fields.map((f) => Object.freeze({ ...f }))) })));
+                /** @type {FieldLayout[][]} */
+                this.layouts = this.entityTypes.map((type) => type.fields.map((declared) => layoutOf(declared.kind)));
+                /** @type {number} Bits of a type index: the width of `typeCount − 1`. */
+                this.typeIndexBits = bitWidth(entityTypes.length - 1);
+                /** @type {Uint8Array} */
+                this.canonicalBytes = encodeCanonical(this.entityTypes);
+                /** @type {bigint} The 64-bit FNV-1a fingerprint of the canonical encoding (PROTOCOL.md 3.4). */
+                this.fingerprint = fnv1a64(this.canonicalBytes);
+              }
 
-  /** @returns {Uint8Array} A copy of the canonical encoding (PROTOCOL.md 3.4). */
-  canonicalEncoding() {
-    return this.canonicalBytes.slice();
-  }
+              /** @returns {Uint8Array} A copy of the canonical encoding (PROTOCOL.md 3.4). */
+              canonicalEncoding() {
+                return this.canonicalBytes.slice();
+              }
 
-  /**
-   * @param {string} name
-   * @returns {number | undefined} The index of the type called `name`.
-   */
-  typeIndex(name) {
-    const index = this.entityTypes.findIndex((type) => type.name === name);
-    return index < 0 ? undefined : index;
-  }
+              /**
+               * @param {string} name
+               * @returns {number | undefined} The index of the type called `name`.
+               */
+              typeIndex(name) {
+                const index = this.entityTypes.findIndex((type) => type.name === name);
+                return index < 0 ? undefined : index;
+              }
 
-  /**
-   * Builds a schema from its canonical encoding, refusing bytes that are not canonical.
-   * @param {Uint8Array} bytes
-   * @returns {Schema}
-   * @throws {SchemaDecodingError}
-   */
-  static fromCanonicalEncoding(bytes) {
-    if (bytes.length > SchemaLimits.maxCanonicalEncodingBytes) {
-      throw new SchemaDecodingError('inputTooLarge', { count: bytes.length, limit: SchemaLimits.maxCanonicalEncodingBytes },
-        `a schema encoding of ${bytes.length} bytes exceeds the limit of ${SchemaLimits.maxCanonicalEncodingBytes} bytes`);
-    }
-    const reader = new CanonicalReader(bytes);
-    const version = reader.byte();
-    if (version !== 1) throw new SchemaDecodingError('unsupportedVersion', { version }, `schema encoding version ${version} is not supported (only version 1)`);
-    const typeCount = reader.count('entity type count', SchemaLimits.maxEntityTypes, 3);
-    /** @type {EntityTypeDeclaration[]} */
-    const types = [];
-    for (let typeIndex = 0; typeIndex < typeCount; typeIndex++) {
-      const name = reader.name();
-      const fieldCount = reader.count(`field count of '${name}'`, SchemaLimits.maxFieldsPerType, 3);
-      /** @type {FieldDeclaration[]} */
-      const fields = [];
-      for (let index = 0; index < fieldCount; index++) {
-        const fieldName = reader.name();
-        fields.push(field(fieldName, reader.kind()));
-      }
-      types.push(entityType(name, fields));
-    }
-    if (reader.offset !== bytes.length) {
-      throw new SchemaDecodingError('trailingBytes', { count: bytes.length - reader.offset }, `${bytes.length - reader.offset} bytes follow the end of the schema encoding`);
-    }
-    let schema;
-    try {
-      schema = new Schema(types);
-    } catch (error) {
-      throw new SchemaDecodingError('invalidSchema', { error }, `the encoded schema is invalid: ${error instanceof Error ? error.message : error}`);
-    }
-    const again = schema.canonicalBytes;
-    if (again.length !== bytes.length || again.some((byte, index) => byte !== bytes[index])) {
-      throw new SchemaDecodingError('notCanonical', {}, 'the schema encoding is not in canonical form (it does not re-encode to the same bytes)');
-    }
-    return schema;
-  }
-}
+              /**
+               * Builds a schema from its canonical encoding, refusing bytes that are not canonical.
+               * @param {Uint8Array} bytes
+               * @returns {Schema}
+               * @throws {SchemaDecodingError}
+               */
+              static fromCanonicalEncoding(bytes) {
+                if (bytes.length > SchemaLimits.maxCanonicalEncodingBytes) {
+                  throw new SchemaDecodingError('inputTooLarge', { count: bytes.length, limit: SchemaLimits.maxCanonicalEncodingBytes },
+                    `a schema encoding of ${bytes.length} bytes exceeds the limit of ${SchemaLimits.maxCanonicalEncodingBytes} bytes`);
+                }
+                const reader = new CanonicalReader(bytes);
+                const version = reader.byte();
+                if (version !== 1) throw new SchemaDecodingError('unsupportedVersion', { version }, `schema encoding version ${version} is not supported (only version 1)`);
+                const typeCount = reader.count('entity type count', SchemaLimits.maxEntityTypes, 3);
+                /** @type {EntityTypeDeclaration[]} */
+                const types = [];
+                for (let typeIndex = 0; typeIndex < typeCount; typeIndex++) {
+                  const name = reader.name();
+                  const fieldCount = reader.count(`field count of '${name}'`, SchemaLimits.maxFieldsPerType, 3);
+                  /** @type {FieldDeclaration[]} */
+                  const fields = [];
+                  for (let index = 0; index < fieldCount; index++) {
+                    const fieldName = reader.name();
+                    fields.push(field(fieldName, reader.kind()));
+                  }
+                  types.push(entityType(name, fields));
+                }
+                if (reader.offset !== bytes.length) {
+                  throw new SchemaDecodingError('trailingBytes', { count: bytes.length - reader.offset }, `${bytes.length - reader.offset} bytes follow the end of the schema encoding`);
+                }
+                let schema;
+                try {
+                  schema = new Schema(types);
+                } catch (error) {
+                  throw new SchemaDecodingError('invalidSchema', { error }, `the encoded schema is invalid: ${error instanceof Error ? error.message : error}`);
+                }
+                const again = schema.canonicalBytes;
+                if (again.length !== bytes.length || again.some((byte, index) => byte !== bytes[index])) {
+                  throw new SchemaDecodingError('notCanonical', {}, 'the schema encoding is not in canonical form (it does not re-encode to the same bytes)');
+                }
+                return schema;
+              }
+            }
 
-/**
- * @param {string} name
- * @throws {SchemaError}
- */
-function checkName(name) {
-  const length = utf8Encoder.encode(name).length;
-  if (length < 1 || length > SchemaLimits.maxNameLength) {
-    throw new SchemaError('badName', { name, limit: SchemaLimits.maxNameLength }, `name '${name}' must be 1...${SchemaLimits.maxNameLength} UTF-8 bytes long`);
-  }
-}
+            /**
+             * @param {string} name
+             * @throws {SchemaError}
+             */
+            function checkName(name) {
+              const length = utf8Encoder.encode(name).length;
+              if (length < 1 || length > SchemaLimits.maxNameLength) {
+                throw new SchemaError('badName', { name, limit: SchemaLimits.maxNameLength }, `name '${name}' must be 1...${SchemaLimits.maxNameLength} UTF-8 bytes long`);
+              }
+            }
 
-/**
- * @param {FieldKind} kind
- * @returns {string | undefined} Why the kind breaks a rule of PROTOCOL.md 3.2, if it does.
- */
-function problemWith(kind) {
-  switch (kind.tag) {
-    case KindTag.bool: return undefined;
-    case KindTag.integer: return BigInt(kind.min) <= BigInt(kind.max) ? undefined : `min ${kind.min} is above max ${kind.max}`;
-    case KindTag.float: {
-      const min = Number(kind.min), max = Number(kind.max);
-      if (!Number.isFinite(min) || !Number.isFinite(max) || !Number.isFinite(kind.resolution)) return 'min, max and resolution must be finite';
-      if (!(min < max)) return `min ${min} must be below max ${max}`;
-      if (!(kind.resolution > 0)) return `resolution ${kind.resolution} must be above 0`;
-      const steps = Math.ceil((max - min) / kind.resolution - 1e-9);
-      if (!Number.isFinite(steps) || steps > 4294967295) return 'needs more than 32 bits; raise the resolution or narrow the range';
-      return undefined;
-    }
-    case KindTag.angle: return kind.bits >= 1 && kind.bits <= 32 ? undefined : `bits ${kind.bits} must be in 1...32`;
-    case KindTag.enumeration: return kind.cases >= 1 && kind.cases <= SchemaLimits.maxEnumerationCases ? undefined : `cases ${kind.cases} must be in 1...${SchemaLimits.maxEnumerationCases}`;
-    default: return `unknown kind tag ${kind.tag}`;
-  }
-}
+            /**
+             * @param {FieldKind} kind
+             * @returns {string | undefined} Why the kind breaks a rule of PROTOCOL.md 3.2, if it does.
+             */
+            function problemWith(kind) {
+              switch (kind.tag) {
+                case KindTag.bool: return undefined;
+                case KindTag.integer: return BigInt(kind.min) <= BigInt(kind.max) ? undefined : `min ${kind.min} is above max ${kind.max}`;
+                case KindTag.float: {
+                  const min = Number(kind.min), max = Number(kind.max);
+                  if (!Number.isFinite(min) || !Number.isFinite(max) || !Number.isFinite(kind.resolution)) return 'min, max and resolution must be finite';
+                  if (!(min < max)) return `min ${min} must be below max ${max}`;
+                  if (!(kind.resolution > 0)) return `resolution ${kind.resolution} must be above 0`;
+                  const steps = Math.ceil((max - min) / kind.resolution - 1e-9);
+                  if (!Number.isFinite(steps) || steps > 4294967295) return 'needs more than 32 bits; raise the resolution or narrow the range';
+                  return undefined;
+                }
+                case KindTag.angle: return kind.bits >= 1 && kind.bits <= 32 ? undefined : `bits ${kind.bits} must be in 1...32`;
+                case KindTag.enumeration: return kind.cases >= 1 && kind.cases <= SchemaLimits.maxEnumerationCases ? undefined : `cases ${kind.cases} must be in 1...${SchemaLimits.maxEnumerationCases}`;
+                default: return `unknown kind tag ${kind.tag}`;
+              }
+            }
 
-/**
- * @param {FieldKind} kind
- * @returns {FieldLayout}
- */
-function layoutOf(kind) {
-  const maxBig = kind.maxQuantizedBig;
-  const width = bitWidth(maxBig);
-  const isWide = width > 52;
-  const deltaMode = !kind.allowsDelta ? 0 : (kind.wrapsAround ? 2 : 1);
-  return { width, maxQ: isWide ? maxBig : Number(maxBig), isWide, deltaMode };
-}
+            /**
+             * @param {FieldKind} kind
+             * @returns {FieldLayout}
+             */
+            function layoutOf(kind) {
+              const maxBig = kind.maxQuantizedBig;
+              const width = bitWidth(maxBig);
+              const isWide = width > 52;
+              const deltaMode = !kind.allowsDelta ? 0 : (kind.wrapsAround ? 2 : 1);
+              return { width, maxQ: isWide ? maxBig : Number(maxBig), isWide, deltaMode };
+            }
 
-/**
- * @param {ReadonlyArray<EntityTypeDeclaration>} types
- * @returns {Uint8Array}
- */
-function encodeCanonical(types) {
-  /** @type {number[]} */
-  const out = [];
-  /** @param {bigint | number} value */
-  const varint = (value) => {
-    let rest = BigInt(value);
-    while (rest >= 0x80n) {
-      out.push(Number(rest & 0x7fn) | 0x80);
-      rest >>= 7n;
-    }
-    out.push(Number(rest));
-  };
-  /** @param {string} text */
-  const name = (text) => {
-    const bytes = utf8Encoder.encode(text);
-    varint(bytes.length);
-    out.push(...bytes);
-  };
-  /** @param {number} value */
-  const double = (value) => {
-    const view = new DataView(new ArrayBuffer(8));
-    view.setFloat64(0, value === 0 ? 0 : value, true);
-    for (let index = 0; index < 8; index++) out.push(view.getUint8(index));
-  };
-  /** @param {bigint} value */
-  const zigzag = (value) => BigInt.asUintN(64, (value << 1n) ^ (value >> 63n));
-  out.push(1);
-  varint(types.length);
-  for (const type of types) {
-    name(type.name);
-    varint(type.fields.length);
-    for (const declared of type.fields) {
-      name(declared.name);
-      const kind = declared.kind;
-      out.push(kind.tag);
-      switch (kind.tag) {
-        case KindTag.integer: varint(zigzag(BigInt(kind.min))); varint(zigzag(BigInt(kind.max))); break;
-        case KindTag.float: double(Number(kind.min)); double(Number(kind.max)); double(kind.resolution); break;
-        case KindTag.angle: varint(kind.bits); break;
-        case KindTag.enumeration: varint(kind.cases); break;
-        default: break;
-      }
-    }
-  }
-  return Uint8Array.from(out);
-}
+            /**
+             * @param {ReadonlyArray<EntityTypeDeclaration>} types
+             * @returns {Uint8Array}
+             */
+            function encodeCanonical(types) {
+              /** @type {number[]} */
+              const out = [];
+              /** @param {bigint | number} value */
+              const varint = (value) => {
+                let rest = BigInt(value);
+                while (rest >= 0x80n) {
+                  out.push(Number(rest & 0x7fn) | 0x80);
+                  rest >>= 7n;
+                }
+                out.push(Number(rest));
+              };
+              /** @param {string} text */
+              const name = (text) => {
+                const bytes = utf8Encoder.encode(text);
+                varint(bytes.length);
+                out.push(...bytes);
+              };
+              /** @param {number} value */
+              const double = (value) => {
+                const view = new DataView(new ArrayBuffer(8));
+                view.setFloat64(0, value === 0 ? 0 : value, true);
+                for (let index = 0; index < 8; index++) out.push(view.getUint8(index));
+              };
+              /** @param {bigint} value */
+              const zigzag = (value) => BigInt.asUintN(64, (value << 1n) ^ (value >> 63n));
+              out.push(1);
+              varint(types.length);
+              for (const type of types) {
+                name(type.name);
+                varint(type.fields.length);
+                for (const declared of type.fields) {
+                  name(declared.name);
+                  const kind = declared.kind;
+                  out.push(kind.tag);
+                  switch (kind.tag) {
+                    case KindTag.integer: varint(zigzag(BigInt(kind.min))); varint(zigzag(BigInt(kind.max))); break;
+                    case KindTag.float: double(Number(kind.min)); double(Number(kind.max)); double(kind.resolution); break;
+                    case KindTag.angle: varint(kind.bits); break;
+                    case KindTag.enumeration: varint(kind.cases); break;
+                    default: break;
+                  }
+                }
+              }
+              return Uint8Array.from(out);
+            }
 
-/** Reads the canonical encoding; mirrors Swift's private `CanonicalReader`. */
-class CanonicalReader {
-  /** @param {Uint8Array} bytes */
-  constructor(bytes) {
-    this.bytes = bytes;
-    this.offset = 0;
-  }
+            /** Reads the canonical encoding; mirrors Swift's private `CanonicalReader`. */
+            class CanonicalReader {
+              /** @param {Uint8Array} bytes */
+              constructor(bytes) {
+                this.bytes = bytes;
+                this.offset = 0;
+              }
 
-  /** @returns {number} */
-  byte() {
-    if (this.offset >= this.bytes.length) throw new SchemaDecodingError('truncated', { offset: this.offset }, `the schema encoding ends early at byte ${this.offset}`);
-    return this.bytes[this.offset++];
-  }
+              /** @returns {number} */
+              byte() {
+                if (this.offset >= this.bytes.length) throw new SchemaDecodingError('truncated', { offset: this.offset }, `the schema encoding ends early at byte ${this.offset}`);
+                return this.bytes[this.offset++];
+              }
 
-  /** @returns {bigint} */
-  varint() {
-    const start = this.offset;
-    let value = 0n;
-    let shift = 0n;
-    for (;;) {
-      const byte = this.byte();
-      if (shift === 63n && byte > 1) throw malformed(start);
-      value |= BigInt(byte & 0x7f) << shift;
-      if ((byte & 0x80) === 0) {
-        if (byte === 0 && this.offset - start > 1) throw malformed(start);
-        return value;
-      }
-      shift += 7n;
-      if (shift > 63n) throw malformed(start);
-    }
-  }
+              /** @returns {bigint} */
+              varint() {
+                const start = this.offset;
+                let value = 0n;
+                let shift = 0n;
+                for (;;) {
+                  const byte = this.byte();
+                  if (shift === 63n && byte > 1) throw malformed(start);
+                  value |= BigInt(byte & 0x7f) << shift;
+                  if ((byte & 0x80) === 0) {
+                    if (byte === 0 && this.offset - start > 1) throw malformed(start);
+                    return value;
+                  }
+                  shift += 7n;
+                  if (shift > 63n) throw malformed(start);
+                }
+              }
 
-  /**
-   * @param {string} what
-   * @param {number} limit
-   * @param {number} minimumBytesEach
-   * @returns {number}
-   */
-  count(what, limit, minimumBytesEach) {
-    const value = this.varint();
-    if (value > BigInt(limit)) throw new SchemaDecodingError('countOverLimit', { what, count: value, limit }, `${what} is ${value}, over the limit of ${limit}`);
-    if (Number(value) * minimumBytesEach > this.bytes.length - this.offset) {
-      throw new SchemaDecodingError('truncated', { offset: this.bytes.length }, `the schema encoding ends early at byte ${this.bytes.length}`);
-    }
-    return Number(value);
-  }
+              /**
+               * @param {string} what
+               * @param {number} limit
+               * @param {number} minimumBytesEach
+               * @returns {number}
+               */
+              count(what, limit, minimumBytesEach) {
+                const value = this.varint();
+                if (value > BigInt(limit)) throw new SchemaDecodingError('countOverLimit', { what, count: value, limit }, `${what} is ${value}, over the limit of ${limit}`);
+                if (Number(value) * minimumBytesEach > this.bytes.length - this.offset) {
+                  throw new SchemaDecodingError('truncated', { offset: this.bytes.length }, `the schema encoding ends early at byte ${this.bytes.length}`);
+                }
+                return Number(value);
+              }
 
-  /** @returns {string} */
-  name() {
-    const length = this.varint();
-    if (length < 1n || length > BigInt(SchemaLimits.maxNameLength)) {
-      throw new SchemaDecodingError('countOverLimit', { what: 'name length', count: length, limit: SchemaLimits.maxNameLength }, `name length is ${length}, over the limit of ${SchemaLimits.maxNameLength}`);
-    }
-    const start = this.offset;
-    if (Number(length) > this.bytes.length - this.offset) {
-      throw new SchemaDecodingError('truncated', { offset: this.bytes.length }, `the schema encoding ends early at byte ${this.bytes.length}`);
-    }
-    this.offset += Number(length);
-    try {
-      return utf8Decoder.decode(this.bytes.subarray(start, this.offset));
-    } catch {
-      throw new SchemaDecodingError('invalidUTF8', { offset: start }, `the name at byte ${start} of the schema encoding is not valid UTF-8`);
-    }
-  }
+              /** @returns {string} */
+              name() {
+                const length = this.varint();
+                if (length < 1n || length > BigInt(SchemaLimits.maxNameLength)) {
+                  throw new SchemaDecodingError('countOverLimit', { what: 'name length', count: length, limit: SchemaLimits.maxNameLength }, `name length is ${length}, over the limit of ${SchemaLimits.maxNameLength}`);
+                }
+                const start = this.offset;
+                if (Number(length) > this.bytes.length - this.offset) {
+                  throw new SchemaDecodingError('truncated', { offset: this.bytes.length }, `the schema encoding ends early at byte ${this.bytes.length}`);
+                }
+                this.offset += Number(length);
+                try {
+                  return utf8Decoder.decode(this.bytes.subarray(start, this.offset));
+                } catch {
+                  throw new SchemaDecodingError('invalidUTF8', { offset: start }, `the name at byte ${start} of the schema encoding is not valid UTF-8`);
+                }
+              }
 
-  /** @returns {FieldKind} */
-  kind() {
-    const tagOffset = this.offset;
-    const tag = this.byte();
-    const unzigzag = (/** @type {bigint} */ z) => BigInt.asIntN(64, (z >> 1n) ^ -(z & 1n));
-    switch (tag) {
-      case KindTag.bool: return FieldKind.bool;
-      case KindTag.integer: {
-        const min = unzigzag(this.varint());
-        return FieldKind.integer(min, unzigzag(this.varint()));
-      }
-      case KindTag.float: {
-        const min = this.double(), max = this.double();
-        return FieldKind.float(min, max, this.double());
-      }
-      case KindTag.angle: {
-        const start = this.offset;
-        const bits = this.varint();
-        if (bits > 64n) throw new SchemaDecodingError('parameterOutOfRange', { what: 'angle bits', value: bits, offset: start }, `angle bits ${bits} at byte ${start} of the schema encoding is out of range`);
-        return FieldKind.angle(Number(bits));
-      }
-      case KindTag.enumeration: {
-        const start = this.offset;
-        const cases = this.varint();
-        if (cases > BigInt(SchemaLimits.maxEnumerationCases)) {
-          throw new SchemaDecodingError('parameterOutOfRange', { what: 'enumeration cases', value: cases, offset: start }, `enumeration cases ${cases} at byte ${start} of the schema encoding is out of range`);
-        }
-        return FieldKind.enumeration(Number(cases));
-      }
-      default:
-        throw new SchemaDecodingError('unknownKindTag', { tag, offset: tagOffset }, `unknown field kind tag ${tag} at byte ${tagOffset} of the schema encoding`);
-    }
-  }
+              /** @returns {FieldKind} */
+              kind() {
+                const tagOffset = this.offset;
+                const tag = this.byte();
+                const unzigzag = (/** @type {bigint} */ z) => BigInt.asIntN(64, (z >> 1n) ^ -(z & 1n));
+                switch (tag) {
+                  case KindTag.bool: return FieldKind.bool;
+                  case KindTag.integer: {
+                    const min = unzigzag(this.varint());
+                    return FieldKind.integer(min, unzigzag(this.varint()));
+                  }
+                  case KindTag.float: {
+                    const min = this.double(), max = this.double();
+                    return FieldKind.float(min, max, this.double());
+                  }
+                  case KindTag.angle: {
+                    const start = this.offset;
+                    const bits = this.varint();
+                    if (bits > 64n) throw new SchemaDecodingError('parameterOutOfRange', { what: 'angle bits', value: bits, offset: start }, `angle bits ${bits} at byte ${start} of the schema encoding is out of range`);
+                    return FieldKind.angle(Number(bits));
+                  }
+                  case KindTag.enumeration: {
+                    const start = this.offset;
+                    const cases = this.varint();
+                    if (cases > BigInt(SchemaLimits.maxEnumerationCases)) {
+                      throw new SchemaDecodingError('parameterOutOfRange', { what: 'enumeration cases', value: cases, offset: start }, `enumeration cases ${cases} at byte ${start} of the schema encoding is out of range`);
+                    }
+                    return FieldKind.enumeration(Number(cases));
+                  }
+                  default:
+                    throw new SchemaDecodingError('unknownKindTag', { tag, offset: tagOffset }, `unknown field kind tag ${tag} at byte ${tagOffset} of the schema encoding`);
+                }
+              }
 
-  /** @returns {number} */
-  double() {
-    if (this.bytes.length - this.offset < 8) throw new SchemaDecodingError('truncated', { offset: this.bytes.length }, `the schema encoding ends early at byte ${this.bytes.length}`);
-    const view = new DataView(this.bytes.buffer, this.bytes.byteOffset + this.offset, 8);
-    this.offset += 8;
-    return view.getFloat64(0, true);
-  }
-}
+              /** @returns {number} */
+              double() {
+                if (this.bytes.length - this.offset < 8) throw new SchemaDecodingError('truncated', { offset: this.bytes.length }, `the schema encoding ends early at byte ${this.bytes.length}`);
+                const view = new DataView(this.bytes.buffer, this.bytes.byteOffset + this.offset, 8);
+                this.offset += 8;
+                return view.getFloat64(0, true);
+              }
+            }
 
-/**
- * @param {number} offset
- * @returns {SchemaDecodingError}
- */
-function malformed(offset) {
-  return new SchemaDecodingError('malformedVarint', { offset }, `malformed varint at byte ${offset} of the schema encoding (over 64 bits or not in shortest form)`);
-}
+            /**
+             * @param {number} offset
+             * @returns {SchemaDecodingError}
+             */
+            function malformed(offset) {
+              return new SchemaDecodingError('malformedVarint', { offset }, `malformed varint at byte ${offset} of the schema encoding (over 64 bits or not in shortest form)`);
+            }
 
-"""#
+            """#
         ),
         (
             path: "/tickwire/snapshot.js",
             text: #"""
-// A decoded snapshot (PROTOCOL.md 3.3): a tick and entities in increasing id order, each with
-// a type index and one quantized value per field; mirrors Snapshot.swift.
+            // A decoded snapshot (PROTOCOL.md 3.3): a tick and entities in increasing id order, each with
+            // a type index and one quantized value per field; mirrors Snapshot.swift.
 
-/** @typedef {import('./schema.js').Schema} Schema */
+            /** @typedef {import('./schema.js').Schema} Schema */
 
-/** A snapshot of quantized entity values. Treat as immutable once decoded: later snapshots share its value arrays. */
-export class Snapshot {
-  /**
-   * @param {Schema} schema
-   * @param {number} tick
-   */
-  constructor(schema, tick) {
-    /** @type {Schema} */
-    this.schema = schema;
-    /** @type {number} */
-    this.tick = tick;
-    /** @type {number[]} Entity ids, strictly increasing. */
-    this.ids = [];
-    /** @type {number[]} Type index of each entity. */
-    this.types = [];
-    /** @type {Array<Array<number | bigint>>} Quantized values of each entity (bigints for fields over 52 bits). */
-    this.values = [];
-  }
+            /** A snapshot of quantized entity values. Treat as immutable once decoded: later snapshots share its value arrays. */
+            export class Snapshot {
+              /**
+               * @param {Schema} schema
+               * @param {number} tick
+               */
+              constructor(schema, tick) {
+                /** @type {Schema} */
+                this.schema = schema;
+                /** @type {number} */
+                this.tick = tick;
+                /** @type {number[]} Entity ids, strictly increasing. */
+                this.ids = [];
+                /** @type {number[]} Type index of each entity. */
+                this.types = [];
+                /** @type {Array<Array<number | bigint>>} Quantized values of each entity (bigints for fields over 52 bits). */
+                this.values = [];
+              }
 
-  /** @returns {number} The number of entities. */
-  get count() {
-    return this.ids.length;
-  }
+              /** @returns {number} The number of entities. */
+              get count() {
+                return this.ids.length;
+              }
 
-  /**
-   * Appends an entity; ids must be appended in increasing order.
-   * @param {number} id
-   * @param {number} type
-   * @param {Array<number | bigint>} values
-   */
-  append(id, type, values) {
-    this.ids.push(id);
-    this.types.push(type);
-    this.values.push(values);
-  }
+              /**
+               * Appends an entity; ids must be appended in increasing order.
+               * @param {number} id
+               * @param {number} type
+               * @param {Array<number | bigint>} values
+               */
+              append(id, type, values) {
+                this.ids.push(id);
+                this.types.push(type);
+                this.values.push(values);
+              }
 
-  /**
-   * @param {number} id
-   * @returns {number} The entity's index, or −1.
-   */
-  indexOf(id) {
-    let low = 0, high = this.ids.length;
-    while (low < high) {
-      const middle = (low + high) >>> 1;
-      if (this.ids[middle] < id) low = middle + 1; else high = middle;
-    }
-    return low < this.ids.length && this.ids[low] === id ? low : -1;
-  }
+              /**
+               * @param {number} id
+               * @returns {number} The entity's index, or −1.
+               */
+              indexOf(id) {
+                let low = 0, high = this.ids.length;
+                while (low < high) {
+                  const middle = (low + high) >>> 1;
+                  if (this.ids[middle] < id) low = middle + 1; else high = middle;
+                }
+                return low < this.ids.length && this.ids[low] === id ? low : -1;
+              }
 
-  /**
-   * The dequantized value of one field.
-   * @param {number} index An entity index.
-   * @param {number} field A field index of the entity's type.
-   * @returns {number}
-   */
-  double(index, field) {
-    return this.schema.entityTypes[this.types[index]].fields[field].kind.dequantize(this.values[index][field]);
-  }
+              /**
+               * The dequantized value of one field.
+               * @param {number} index An entity index.
+               * @param {number} field A field index of the entity's type.
+               * @returns {number}
+               */
+              double(index, field) {
+                return this.schema.entityTypes[this.types[index]].fields[field].kind.dequantize(this.values[index][field]);
+              }
 
-  /**
-   * The entities in the form the vectors' `# entity:` lines use: `id type q…`.
-   * @returns {string[]}
-   */
-  describeEntities() {
-    return this.ids.map((id, index) => [id, this.types[index], ...this.values[index]].join(' '));
-  }
-}
+              /**
+               * The entities in the form the vectors' `# entity:` lines use: `id type q…`.
+               * @returns {string[]}
+               */
+              describeEntities() {
+                return this.ids.map((id, index) => [id, this.types[index], ...this.values[index]].join(' '));
+              }
+            }
 
-"""#
+            """#
         ),
         (
             path: "/tickwire/snapshotHistory.js",
             text: #"""
-// The snapshots a client holds as baselines, by tick; mirrors SnapshotHistory.swift and SnapshotHistory+Receive.swift.
+            // The snapshots a client holds as baselines, by tick; mirrors SnapshotHistory.swift and SnapshotHistory+Receive.swift.
 
-/** @typedef {import('./snapshot.js').Snapshot} Snapshot */
+            /** @typedef {import('./snapshot.js').Snapshot} Snapshot */
 
-/** A fixed number of slots indexed by tick modulo the capacity (32 by default, as the host's history). */
-export class SnapshotHistory {
-  /** @param {number} [capacity] */
-  constructor(capacity = 32) {
-    /** @type {number} */
-    this.capacity = Math.max(1, capacity);
-    /** @type {Array<Snapshot | undefined>} */
-    this.slots = new Array(this.capacity).fill(undefined);
-    /** @type {number | undefined} The newest tick stored (ticks wrap modulo 2^32). */
-    this.newestTick = undefined;
-  }
+            /** A fixed number of slots indexed by tick modulo the capacity (32 by default, as the host's history). */
+            export class SnapshotHistory {
+              /** @param {number} [capacity] */
+              constructor(capacity = 32) {
+                /** @type {number} */
+                this.capacity = Math.max(1, capacity);
+                /** @type {Array<Snapshot | undefined>} */
+                this.slots = new Array(this.capacity).fill(undefined);
+                /** @type {number | undefined} The newest tick stored (ticks wrap modulo 2^32). */
+                this.newestTick = undefined;
+              }
 
-  /** @param {Snapshot} snapshot */
-  store(snapshot) {
-    this.slots[snapshot.tick % this.capacity] = snapshot;
-    if (this.newestTick === undefined || ((snapshot.tick - this.newestTick) >>> 0) < 2 ** 31) this.newestTick = snapshot.tick;
-  }
+              /** @param {Snapshot} snapshot */
+              store(snapshot) {
+                this.slots[snapshot.tick % this.capacity] = snapshot;
+                if (this.newestTick === undefined || ((snapshot.tick - this.newestTick) >>> 0) < 2 ** 31) this.newestTick = snapshot.tick;
+              }
 
-  /**
-   * @param {number} tick
-   * @returns {Snapshot | undefined} The snapshot of that tick, if still held.
-   */
-  snapshot(tick) {
-    if (this.newestTick === undefined || ((this.newestTick - tick) >>> 0) >= this.capacity) return undefined;
-    const stored = this.slots[tick % this.capacity];
-    return stored && stored.tick === tick ? stored : undefined;
-  }
+              /**
+               * @param {number} tick
+               * @returns {Snapshot | undefined} The snapshot of that tick, if still held.
+               */
+              snapshot(tick) {
+                if (this.newestTick === undefined || ((this.newestTick - tick) >>> 0) >= this.capacity) return undefined;
+                const stored = this.slots[tick % this.capacity];
+                return stored && stored.tick === tick ? stored : undefined;
+              }
 
-  removeAll() {
-    this.slots.fill(undefined);
-    this.newestTick = undefined;
-  }
+              removeAll() {
+                this.slots.fill(undefined);
+                this.newestTick = undefined;
+              }
 
-  /**
-   * Whether a decoded tick is older than (or the same as) the newest held.
-   * @param {number} tick
-   * @returns {boolean}
-   */
-  isStale(tick) {
-    return this.newestTick !== undefined && (((tick - this.newestTick) >>> 0) >= 2 ** 31 || tick === this.newestTick);
-  }
-}
+              /**
+               * Whether a decoded tick is older than (or the same as) the newest held.
+               * @param {number} tick
+               * @returns {boolean}
+               */
+              isStale(tick) {
+                return this.newestTick !== undefined && (((tick - this.newestTick) >>> 0) >= 2 ** 31 || tick === this.newestTick);
+              }
+            }
 
-"""#
+            """#
         ),
         (
             path: "/arena/arenaCanvas.js",
             text: #"""
-// Draws one frame of the arena on a canvas, as the terminal's ArenaRenderer lays it out: the map
-// on the left (walls, bullets, players as arrows with names and health bars), the scoreboard on
-// the right (or below on a narrow window), status and keys below, the net graph over the map.
-import { ArenaRules } from './arenaRules.js';
+            // Draws one frame of the arena on a canvas, as the terminal's ArenaRenderer lays it out: the map
+            // on the left (walls, bullets, players as arrows with names and health bars), the scoreboard on
+            // the right (or below on a narrow window), status and keys below, the net graph over the map.
+            import { ArenaRules } from './arenaRules.js';
 
-/** @typedef {import('./arenaScene.js').ScenePlayer} ScenePlayer */
-/** @typedef {import('./arenaRules.js').ArenaMap} ArenaMap */
+            /** @typedef {import('./arenaScene.js').ScenePlayer} ScenePlayer */
+            /** @typedef {import('./arenaRules.js').ArenaMap} ArenaMap */
 
-/**
- * Everything one frame shows.
- * @typedef {{
- *   map: ArenaMap, players: ScenePlayer[], bullets: Array<{x: number, y: number}>, localID: number | undefined,
- *   room: string, status: string, isConnected: boolean, message: string, netGraph: string[] | undefined,
- * }} Frame
- */
+            /**
+             * Everything one frame shows.
+             * @typedef {{
+             *   map: ArenaMap, players: ScenePlayer[], bullets: Array<{x: number, y: number}>, localID: number | undefined,
+             *   room: string, status: string, isConnected: boolean, message: string, netGraph: string[] | undefined,
+             * }} Frame
+             */
 
-/** Colours of the other players, by id (the terminal's palette); the local player is green. */
-const palette = ['#3cc8d8', '#d05ad0', '#e0c030', '#5a7cf0', '#e05050', '#e8e8e8'];
-const localColour = '#40d040';
-const font = '"DejaVu Sans Mono", Menlo, Consolas, monospace';
+            /** Colours of the other players, by id (the terminal's palette); the local player is green. */
+            const palette = ['#3cc8d8', '#d05ad0', '#e0c030', '#5a7cf0', '#e05050', '#e8e8e8'];
+            const localColour = '#40d040';
+            const font = '"DejaVu Sans Mono", Menlo, Consolas, monospace';
 
-/**
- * @param {ScenePlayer} player
- * @param {number | undefined} localID
- * @returns {string}
- */
-function colourOf(player, localID) {
-  return player.id === localID ? localColour : palette[player.id % palette.length];
-}
+            /**
+             * @param {ScenePlayer} player
+             * @param {number | undefined} localID
+             * @returns {string}
+             */
+            function colourOf(player, localID) {
+              return player.id === localID ? localColour : palette[player.id % palette.length];
+            }
 
-/**
- * @param {number} health
- * @returns {string}
- */
-function healthColour(health) {
-  const share = health / ArenaRules.maximumHealth;
-  return share > 0.6 ? '#40c040' : share > 0.3 ? '#e0c030' : '#e04040';
-}
+            /**
+             * @param {number} health
+             * @returns {string}
+             */
+            function healthColour(health) {
+              const share = health / ArenaRules.maximumHealth;
+              return share > 0.6 ? '#40c040' : share > 0.3 ? '#e0c030' : '#e04040';
+            }
 
-/**
- * Draws a frame filling the canvas (already sized in device pixels; `scale` is devicePixelRatio).
- * @param {CanvasRenderingContext2D} context
- * @param {Frame} frame
- * @param {number} width CSS pixels.
- * @param {number} height CSS pixels.
- */
-export function drawFrame(context, frame, width, height) {
-  context.fillStyle = '#101014';
-  context.fillRect(0, 0, width, height);
-  const map = frame.map;
-  const wide = width >= height * 1.3;
-  const panel = wide ? Math.min(260, width * 0.25) : 0;
-  const footer = 64 + (wide ? 0 : Math.min(220, height * 0.3));
-  const tile = Math.max(4, Math.floor(Math.min((width - panel - 24) / map.width, (height - footer - 16) / map.height)));
-  const mapWidth = tile * map.width, mapHeight = tile * map.height;
-  const left = Math.max(8, Math.floor((width - panel - mapWidth) / 2));
-  const top = wide ? Math.max(8, Math.floor((height - footer - mapHeight) / 2)) : 8;
+            /**
+             * Draws a frame filling the canvas (already sized in device pixels; `scale` is devicePixelRatio).
+             * @param {CanvasRenderingContext2D} context
+             * @param {Frame} frame
+             * @param {number} width CSS pixels.
+             * @param {number} height CSS pixels.
+             */
+            export function drawFrame(context, frame, width, height) {
+              context.fillStyle = '#101014';
+              context.fillRect(0, 0, width, height);
+              const map = frame.map;
+              const wide = width >= height * 1.3;
+              const panel = wide ? Math.min(260, width * 0.25) : 0;
+              const footer = 64 + (wide ? 0 : Math.min(220, height * 0.3));
+              const tile = Math.max(4, Math.floor(Math.min((width - panel - 24) / map.width, (height - footer - 16) / map.height)));
+              const mapWidth = tile * map.width, mapHeight = tile * map.height;
+              const left = Math.max(8, Math.floor((width - panel - mapWidth) / 2));
+              const top = wide ? Math.max(8, Math.floor((height - footer - mapHeight) / 2)) : 8;
 
-  context.fillStyle = '#1b1b22';
-  context.fillRect(left, top, mapWidth, mapHeight);
-  context.fillStyle = '#70707a';
-  for (let row = 0; row < map.height; row++) {
-    for (let column = 0; column < map.width; column++) {
-      if (map.isWallCell(column, row)) context.fillRect(left + column * tile, top + row * tile, tile, tile);
-    }
-  }
-  context.fillStyle = '#ffe060';
-  for (const bullet of frame.bullets) {
-    context.beginPath();
-    context.arc(left + bullet.x * tile, top + bullet.y * tile, Math.max(2, tile * 0.15), 0, Math.PI * 2);
-    context.fill();
-  }
-  const ordered = frame.players.slice().sort((a, b) => Number(a.id === frame.localID) - Number(b.id === frame.localID) || a.id - b.id);
-  for (const player of ordered) drawPlayer(context, player, frame.localID, left + player.x * tile, top + player.y * tile, tile);
+              context.fillStyle = '#1b1b22';
+              context.fillRect(left, top, mapWidth, mapHeight);
+              context.fillStyle = '#70707a';
+              for (let row = 0; row < map.height; row++) {
+                for (let column = 0; column < map.width; column++) {
+                  if (map.isWallCell(column, row)) context.fillRect(left + column * tile, top + row * tile, tile, tile);
+                }
+              }
+              context.fillStyle = '#ffe060';
+              for (const bullet of frame.bullets) {
+                context.beginPath();
+                context.arc(left + bullet.x * tile, top + bullet.y * tile, Math.max(2, tile * 0.15), 0, Math.PI * 2);
+                context.fill();
+              }
+              const ordered = frame.players.slice().sort((a, b) => Number(a.id === frame.localID) - Number(b.id === frame.localID) || a.id - b.id);
+              for (const player of ordered) drawPlayer(context, player, frame.localID, left + player.x * tile, top + player.y * tile, tile);
 
-  const local = frame.players.find((player) => player.id === frame.localID);
-  drawFooter(context, frame, local, left, top + mapHeight + 8, mapWidth);
-  if (wide) drawScoreboard(context, frame, left + mapWidth + 16, top, panel - 24);
-  else drawScoreboard(context, frame, left, top + mapHeight + 72, mapWidth);
-  if (frame.netGraph) drawNetGraph(context, frame.netGraph, left + 8, top + 8);
-  if (frame.message) drawMessage(context, frame.message, left, top, mapWidth, mapHeight);
-}
+              const local = frame.players.find((player) => player.id === frame.localID);
+              drawFooter(context, frame, local, left, top + mapHeight + 8, mapWidth);
+              if (wide) drawScoreboard(context, frame, left + mapWidth + 16, top, panel - 24);
+              else drawScoreboard(context, frame, left, top + mapHeight + 72, mapWidth);
+              if (frame.netGraph) drawNetGraph(context, frame.netGraph, left + 8, top + 8);
+              if (frame.message) drawMessage(context, frame.message, left, top, mapWidth, mapHeight);
+            }
 
-/**
- * @param {CanvasRenderingContext2D} context
- * @param {ScenePlayer} player
- * @param {number | undefined} localID
- * @param {number} x Centre, CSS pixels.
- * @param {number} y
- * @param {number} tile
- */
-function drawPlayer(context, player, localID, x, y, tile) {
-  const colour = colourOf(player, localID);
-  const size = tile * 0.55;
-  context.save();
-  context.translate(x, y);
-  if (player.health > 0) {
-    context.rotate(player.heading);
-    context.fillStyle = colour;
-    context.beginPath();
-    context.moveTo(size, 0);
-    context.lineTo(-size * 0.7, size * 0.65);
-    context.lineTo(-size * 0.35, 0);
-    context.lineTo(-size * 0.7, -size * 0.65);
-    context.closePath();
-    context.fill();
-    if (player.id === localID) {
-      context.strokeStyle = '#ffffff';
-      context.lineWidth = 1.5;
-      context.stroke();
-    }
-  } else {
-    context.strokeStyle = colour;
-    context.lineWidth = 2;
-    context.beginPath();
-    context.moveTo(-size * 0.5, -size * 0.5);
-    context.lineTo(size * 0.5, size * 0.5);
-    context.moveTo(size * 0.5, -size * 0.5);
-    context.lineTo(-size * 0.5, size * 0.5);
-    context.stroke();
-  }
-  context.restore();
-  const barWidth = tile * 1.2;
-  context.fillStyle = '#333';
-  context.fillRect(x - barWidth / 2, y + size + 2, barWidth, 3);
-  context.fillStyle = healthColour(player.health);
-  context.fillRect(x - barWidth / 2, y + size + 2, barWidth * Math.max(0, player.health) / ArenaRules.maximumHealth, 3);
-  context.font = `${Math.max(9, Math.round(tile * 0.5))}px ${font}`;
-  context.textAlign = 'center';
-  context.fillStyle = colour;
-  context.fillText((player.isBot ? '~' : '') + player.name, x, y - size - 3);
-  context.textAlign = 'left';
-}
+            /**
+             * @param {CanvasRenderingContext2D} context
+             * @param {ScenePlayer} player
+             * @param {number | undefined} localID
+             * @param {number} x Centre, CSS pixels.
+             * @param {number} y
+             * @param {number} tile
+             */
+            function drawPlayer(context, player, localID, x, y, tile) {
+              const colour = colourOf(player, localID);
+              const size = tile * 0.55;
+              context.save();
+              context.translate(x, y);
+              if (player.health > 0) {
+                context.rotate(player.heading);
+                context.fillStyle = colour;
+                context.beginPath();
+                context.moveTo(size, 0);
+                context.lineTo(-size * 0.7, size * 0.65);
+                context.lineTo(-size * 0.35, 0);
+                context.lineTo(-size * 0.7, -size * 0.65);
+                context.closePath();
+                context.fill();
+                if (player.id === localID) {
+                  context.strokeStyle = '#ffffff';
+                  context.lineWidth = 1.5;
+                  context.stroke();
+                }
+              } else {
+                context.strokeStyle = colour;
+                context.lineWidth = 2;
+                context.beginPath();
+                context.moveTo(-size * 0.5, -size * 0.5);
+                context.lineTo(size * 0.5, size * 0.5);
+                context.moveTo(size * 0.5, -size * 0.5);
+                context.lineTo(-size * 0.5, size * 0.5);
+                context.stroke();
+              }
+              context.restore();
+              const barWidth = tile * 1.2;
+              context.fillStyle = '#333';
+              context.fillRect(x - barWidth / 2, y + size + 2, barWidth, 3);
+              context.fillStyle = healthColour(player.health);
+              context.fillRect(x - barWidth / 2, y + size + 2, barWidth * Math.max(0, player.health) / ArenaRules.maximumHealth, 3);
+              context.font = `${Math.max(9, Math.round(tile * 0.5))}px ${font}`;
+              context.textAlign = 'center';
+              context.fillStyle = colour;
+              context.fillText((player.isBot ? '~' : '') + player.name, x, y - size - 3);
+              context.textAlign = 'left';
+            }
 
-/**
- * @param {CanvasRenderingContext2D} context
- * @param {Frame} frame
- * @param {number} left
- * @param {number} top
- * @param {number} width
- */
-function drawScoreboard(context, frame, left, top, width) {
-  context.font = `bold 14px ${font}`;
-  context.fillStyle = '#e8e8e8';
-  context.fillText(`room ${frame.room}`, left, top + 14);
-  context.font = `12px ${font}`;
-  context.fillStyle = '#909098';
-  context.fillText('name          K   hp', left, top + 34);
-  const ranked = frame.players.slice().sort((a, b) => b.score - a.score || a.id - b.id);
-  ranked.forEach((player, index) => {
-    const y = top + 52 + index * 17;
-    context.fillStyle = colourOf(player, frame.localID);
-    context.fillText(((player.isBot ? '~' : '') + player.name).slice(0, 11).padEnd(12, ' ') + String(player.score).padStart(3, ' '), left, y);
-    const barLeft = left + Math.min(width - 44, 130);
-    context.fillStyle = '#333';
-    context.fillRect(barLeft, y - 8, 40, 6);
-    context.fillStyle = healthColour(player.health);
-    context.fillRect(barLeft, y - 8, 40 * Math.max(0, player.health) / ArenaRules.maximumHealth, 6);
-  });
-}
+            /**
+             * @param {CanvasRenderingContext2D} context
+             * @param {Frame} frame
+             * @param {number} left
+             * @param {number} top
+             * @param {number} width
+             */
+            function drawScoreboard(context, frame, left, top, width) {
+              context.font = `bold 14px ${font}`;
+              context.fillStyle = '#e8e8e8';
+              context.fillText(`room ${frame.room}`, left, top + 14);
+              context.font = `12px ${font}`;
+              context.fillStyle = '#909098';
+              context.fillText('name          K   hp', left, top + 34);
+              const ranked = frame.players.slice().sort((a, b) => b.score - a.score || a.id - b.id);
+              ranked.forEach((player, index) => {
+                const y = top + 52 + index * 17;
+                context.fillStyle = colourOf(player, frame.localID);
+                context.fillText(((player.isBot ? '~' : '') + player.name).slice(0, 11).padEnd(12, ' ') + String(player.score).padStart(3, ' '), left, y);
+                const barLeft = left + Math.min(width - 44, 130);
+                context.fillStyle = '#333';
+                context.fillRect(barLeft, y - 8, 40, 6);
+                context.fillStyle = healthColour(player.health);
+                context.fillRect(barLeft, y - 8, 40 * Math.max(0, player.health) / ArenaRules.maximumHealth, 6);
+              });
+            }
 
-/**
- * @param {CanvasRenderingContext2D} context
- * @param {Frame} frame
- * @param {ScenePlayer | undefined} local
- * @param {number} left
- * @param {number} top
- * @param {number} width
- */
-function drawFooter(context, frame, local, left, top, width) {
-  context.font = `14px ${font}`;
-  if (local) {
-    context.fillStyle = local.health > 0 ? healthColour(local.health) : '#e04040';
-    context.fillText(local.health > 0 ? `HP ${local.health}  kills ${local.score}` : `you are down, respawning…  kills ${local.score}`, left, top + 14);
-  }
-  context.fillStyle = frame.isConnected ? '#40d040' : '#e0c030';
-  const status = frame.status;
-  context.fillText(status, Math.max(left + 220, left + width - context.measureText(status).width), top + 14);
-  context.fillStyle = '#909098';
-  context.font = `12px ${font}`;
-  context.fillText('WASD or arrows move · space fires · n net graph · q leaves', left, top + 34);
-}
+            /**
+             * @param {CanvasRenderingContext2D} context
+             * @param {Frame} frame
+             * @param {ScenePlayer | undefined} local
+             * @param {number} left
+             * @param {number} top
+             * @param {number} width
+             */
+            function drawFooter(context, frame, local, left, top, width) {
+              context.font = `14px ${font}`;
+              if (local) {
+                context.fillStyle = local.health > 0 ? healthColour(local.health) : '#e04040';
+                context.fillText(local.health > 0 ? `HP ${local.health}  kills ${local.score}` : `you are down, respawning…  kills ${local.score}`, left, top + 14);
+              }
+              context.fillStyle = frame.isConnected ? '#40d040' : '#e0c030';
+              const status = frame.status;
+              context.fillText(status, Math.max(left + 220, left + width - context.measureText(status).width), top + 14);
+              context.fillStyle = '#909098';
+              context.font = `12px ${font}`;
+              context.fillText('WASD or arrows move · space fires · n net graph · q leaves', left, top + 34);
+            }
 
-/**
- * @param {CanvasRenderingContext2D} context
- * @param {string[]} lines
- * @param {number} left
- * @param {number} top
- */
-function drawNetGraph(context, lines, left, top) {
-  context.font = `12px ${font}`;
-  const width = Math.max(...lines.map((line) => context.measureText(line).width)) + 16;
-  context.fillStyle = 'rgba(0, 0, 0, 0.78)';
-  context.fillRect(left, top, width, lines.length * 16 + 10);
-  context.fillStyle = '#c0f0c0';
-  lines.forEach((line, index) => context.fillText(line, left + 8, top + 18 + index * 16));
-}
+            /**
+             * @param {CanvasRenderingContext2D} context
+             * @param {string[]} lines
+             * @param {number} left
+             * @param {number} top
+             */
+            function drawNetGraph(context, lines, left, top) {
+              context.font = `12px ${font}`;
+              const width = Math.max(...lines.map((line) => context.measureText(line).width)) + 16;
+              context.fillStyle = 'rgba(0, 0, 0, 0.78)';
+              context.fillRect(left, top, width, lines.length * 16 + 10);
+              context.fillStyle = '#c0f0c0';
+              lines.forEach((line, index) => context.fillText(line, left + 8, top + 18 + index * 16));
+            }
 
-/**
- * A message over the map (a refusal, a decode error), wrapped to its width.
- * @param {CanvasRenderingContext2D} context
- * @param {string} message
- * @param {number} left
- * @param {number} top
- * @param {number} width
- * @param {number} height
- */
-function drawMessage(context, message, left, top, width, height) {
-  context.font = `16px ${font}`;
-  const words = message.split(' ');
-  /** @type {string[]} */
-  const lines = [];
-  let line = '';
-  for (const word of words) {
-    const candidate = line ? `${line} ${word}` : word;
-    if (context.measureText(candidate).width > width - 48 && line) {
-      lines.push(line);
-      line = word;
-    } else {
-      line = candidate;
-    }
-  }
-  if (line) lines.push(line);
-  const boxHeight = lines.length * 22 + 24;
-  const boxTop = top + Math.max(8, (height - boxHeight) / 2);
-  context.fillStyle = 'rgba(60, 10, 10, 0.92)';
-  context.fillRect(left + 16, boxTop, width - 32, boxHeight);
-  context.fillStyle = '#ffe0e0';
-  lines.forEach((text, index) => context.fillText(text, left + 24, boxTop + 26 + index * 22));
-}
+            /**
+             * A message over the map (a refusal, a decode error), wrapped to its width.
+             * @param {CanvasRenderingContext2D} context
+             * @param {string} message
+             * @param {number} left
+             * @param {number} top
+             * @param {number} width
+             * @param {number} height
+             */
+            function drawMessage(context, message, left, top, width, height) {
+              context.font = `16px ${font}`;
+              const words = message.split(' ');
+              /** @type {string[]} */
+              const lines = [];
+              let line = '';
+              for (const word of words) {
+                const candidate = line ? `${line} ${word}` : word;
+                if (context.measureText(candidate).width > width - 48 && line) {
+                  lines.push(line);
+                  line = word;
+                } else {
+                  line = candidate;
+                }
+              }
+              if (line) lines.push(line);
+              const boxHeight = lines.length * 22 + 24;
+              const boxTop = top + Math.max(8, (height - boxHeight) / 2);
+              context.fillStyle = 'rgba(60, 10, 10, 0.92)';
+              context.fillRect(left + 16, boxTop, width - 32, boxHeight);
+              context.fillStyle = '#ffe0e0';
+              lines.forEach((text, index) => context.fillText(text, left + 24, boxTop + 26 + index * 22));
+            }
 
-"""#
+            """#
         ),
         (
             path: "/arena/arenaRules.js",
             text: #"""
-// The arena's movement rules, ported from Sources/ArenaGame/Game/ArenaRules.swift, ArenaMap.swift
-// and ArenaInput.swift: what a browser needs to predict its own player (movement, collision
-// with walls) and to draw the map. Tests/JavaScriptTests/arenaRules.test.mjs replays Swift's
-// trajectories (Tests/ArenaGameTests/Fixtures/trajectories.json) to the same quantized positions.
+            // The arena's movement rules, ported from Sources/ArenaGame/Game/ArenaRules.swift, ArenaMap.swift
+            // and ArenaInput.swift: what a browser needs to predict its own player (movement, collision
+            // with walls) and to draw the map. Tests/JavaScriptTests/arenaRules.test.mjs replays Swift's
+            // trajectories (Tests/ArenaGameTests/Fixtures/trajectories.json) to the same quantized positions.
 
-/** The rules' constants; the same values as `ArenaRules` in Swift. */
-export const ArenaRules = Object.freeze({
-  defaultTickRate: 30,
-  playerSpeed: 8.0,
-  playerRadius: 0.3,
-  bulletSpeed: 28.0,
-  bulletLifetime: 1.2,
-  bulletDamage: 25,
-  maximumHealth: 100,
-  fireInterval: 0.3,
-  respawnDelay: 2.0,
-  maximumNameLength: 10,
-});
+            /** The rules' constants; the same values as `ArenaRules` in Swift. */
+            export const ArenaRules = Object.freeze({
+              defaultTickRate: 30,
+              playerSpeed: 8.0,
+              playerRadius: 0.3,
+              bulletSpeed: 28.0,
+              bulletLifetime: 1.2,
+              bulletDamage: 25,
+              maximumHealth: 100,
+              fireInterval: 0.3,
+              respawnDelay: 2.0,
+              maximumNameLength: 10,
+            });
 
-/** The standard map's layout, row by row: `#` is a wall (`ArenaMap.standard`). */
-export const standardLayout = Object.freeze([
-  '##########################################################',
-  '#                                                        #',
-  '#   ####          #                    #          ####   #',
-  '#   #             #                    #             #   #',
-  '#                 #        ####        #                 #',
-  '#        ##                                    ##        #',
-  '#        ##           #            #           ##        #',
-  '#                     #            #                     #',
-  '#   ######            #            #            ######   #',
-  '#                          ####                          #',
-  '#                          ####                          #',
-  '#   ######            #            #            ######   #',
-  '#                     #            #                     #',
-  '#        ##           #            #           ##        #',
-  '#        ##                                    ##        #',
-  '#                 #        ####        #                 #',
-  '#   #             #                    #             #   #',
-  '#   ####          #                    #          ####   #',
-  '#                                                        #',
-  '##########################################################',
-]);
+            /** The standard map's layout, row by row: `#` is a wall (`ArenaMap.standard`). */
+            export const standardLayout = Object.freeze([
+              '##########################################################',
+              '#                                                        #',
+              '#   ####          #                    #          ####   #',
+              '#   #             #                    #             #   #',
+              '#                 #        ####        #                 #',
+              '#        ##                                    ##        #',
+              '#        ##           #            #           ##        #',
+              '#                     #            #                     #',
+              '#   ######            #            #            ######   #',
+              '#                          ####                          #',
+              '#                          ####                          #',
+              '#   ######            #            #            ######   #',
+              '#                     #            #                     #',
+              '#        ##           #            #           ##        #',
+              '#        ##                                    ##        #',
+              '#                 #        ####        #                 #',
+              '#   #             #                    #             #   #',
+              '#   ####          #                    #          ####   #',
+              '#                                                        #',
+              '##########################################################',
+            ]);
 
-/** A grid of wall cells; outside the grid is wall. */
-export class ArenaMap {
-  /** @param {ReadonlyArray<string>} layout Rows of the map; `#` is a wall. */
-  constructor(layout) {
-    /** @type {number} */
-    this.height = layout.length;
-    /** @type {number} */
-    this.width = Math.max(0, ...layout.map((row) => row.length));
-    /** @type {Uint8Array} */
-    this.walls = new Uint8Array(this.width * this.height);
-    layout.forEach((row, rowIndex) => {
-      for (let column = 0; column < row.length; column++) if (row[column] === '#') this.walls[rowIndex * this.width + column] = 1;
-    });
-  }
+            /** A grid of wall cells; outside the grid is wall. */
+            export class ArenaMap {
+              /** @param {ReadonlyArray<string>} layout Rows of the map; `#` is a wall. */
+              constructor(layout) {
+                /** @type {number} */
+                this.height = layout.length;
+                /** @type {number} */
+                this.width = Math.max(0, ...layout.map((row) => row.length));
+                /** @type {Uint8Array} */
+                this.walls = new Uint8Array(this.width * this.height);
+                layout.forEach((row, rowIndex) => {
+                  for (let column = 0; column < row.length; column++) if (row[column] === '#') this.walls[rowIndex * this.width + column] = 1;
+                });
+              }
 
-  /** @type {ArenaMap} The map `arena serve` plays on. */
-  static standard = new ArenaMap(standardLayout);
+              /** @type {ArenaMap} The map `arena serve` plays on. */
+              static standard = new ArenaMap(standardLayout);
 
-  /**
-   * @param {number} column
-   * @param {number} row
-   * @returns {boolean} Whether the cell is a wall (cells outside the map are).
-   */
-  isWallCell(column, row) {
-    if (column < 0 || column >= this.width || row < 0 || row >= this.height) return true;
-    return this.walls[row * this.width + column] === 1;
-  }
+              /**
+               * @param {number} column
+               * @param {number} row
+               * @returns {boolean} Whether the cell is a wall (cells outside the map are).
+               */
+              isWallCell(column, row) {
+                if (column < 0 || column >= this.width || row < 0 || row >= this.height) return true;
+                return this.walls[row * this.width + column] === 1;
+              }
 
-  /**
-   * @param {number} x
-   * @param {number} y
-   * @returns {boolean} Whether the point lies in a wall.
-   */
-  isWall(x, y) {
-    return this.isWallCell(Math.floor(x), Math.floor(y));
-  }
+              /**
+               * @param {number} x
+               * @param {number} y
+               * @returns {boolean} Whether the point lies in a wall.
+               */
+              isWall(x, y) {
+                return this.isWallCell(Math.floor(x), Math.floor(y));
+              }
 
-  /**
-   * @param {number} x
-   * @param {number} y
-   * @param {number} radius
-   * @returns {boolean} Whether a square of half-size `radius` around the point touches a wall.
-   */
-  isBlocked(x, y, radius) {
-    return this.isWall(x - radius, y - radius) || this.isWall(x + radius, y - radius)
-      || this.isWall(x - radius, y + radius) || this.isWall(x + radius, y + radius);
-  }
+              /**
+               * @param {number} x
+               * @param {number} y
+               * @param {number} radius
+               * @returns {boolean} Whether a square of half-size `radius` around the point touches a wall.
+               */
+              isBlocked(x, y, radius) {
+                return this.isWall(x - radius, y - radius) || this.isWall(x + radius, y - radius)
+                  || this.isWall(x - radius, y + radius) || this.isWall(x + radius, y + radius);
+              }
 
-  /** @returns {string[]} The layout, row by row. */
-  get rows() {
-    return Array.from({ length: this.height }, (_, row) => Array.from({ length: this.width }, (_, column) => (this.isWallCell(column, row) ? '#' : ' ')).join(''));
-  }
-}
+              /** @returns {string[]} The layout, row by row. */
+              get rows() {
+                return Array.from({ length: this.height }, (_, row) => Array.from({ length: this.width }, (_, column) => (this.isWallCell(column, row) ? '#' : ' ')).join(''));
+              }
+            }
 
-/**
- * A player's input for one tick: a direction (each −1, 0 or 1) and the fire button.
- * @typedef {{moveX: number, moveY: number, fires: boolean}} ArenaInput
- */
+            /**
+             * A player's input for one tick: a direction (each −1, 0 or 1) and the fire button.
+             * @typedef {{moveX: number, moveY: number, fires: boolean}} ArenaInput
+             */
 
-/** @type {ArenaInput} */
-export const idleInput = Object.freeze({ moveX: 0, moveY: 0, fires: false });
+            /** @type {ArenaInput} */
+            export const idleInput = Object.freeze({ moveX: 0, moveY: 0, fires: false });
 
-/**
- * Encodes an input in the arena's one byte (`ArenaInput.encoded`).
- * @param {ArenaInput} input
- * @returns {Uint8Array}
- */
-export function encodeInput(input) {
-  const clamp = (/** @type {number} */ value) => Math.min(Math.max(Math.trunc(value), -1), 1);
-  return Uint8Array.of((clamp(input.moveX) + 1) | ((clamp(input.moveY) + 1) << 2) | (input.fires ? 0x10 : 0));
-}
+            /**
+             * Encodes an input in the arena's one byte (`ArenaInput.encoded`).
+             * @param {ArenaInput} input
+             * @returns {Uint8Array}
+             */
+            export function encodeInput(input) {
+              const clamp = (/** @type {number} */ value) => Math.min(Math.max(Math.trunc(value), -1), 1);
+              return Uint8Array.of((clamp(input.moveX) + 1) | ((clamp(input.moveY) + 1) << 2) | (input.fires ? 0x10 : 0));
+            }
 
-/**
- * Decodes the arena's input byte; anything malformed is the idle input, as in Swift.
- * @param {Uint8Array} bytes
- * @returns {ArenaInput}
- */
-export function decodeInput(bytes) {
-  if (bytes.length !== 1 || (bytes[0] & 0xe0) !== 0 || (bytes[0] & 0x03) === 3 || ((bytes[0] >> 2) & 0x03) === 3) return idleInput;
-  return { moveX: (bytes[0] & 0x03) - 1, moveY: ((bytes[0] >> 2) & 0x03) - 1, fires: (bytes[0] & 0x10) !== 0 };
-}
+            /**
+             * Decodes the arena's input byte; anything malformed is the idle input, as in Swift.
+             * @param {Uint8Array} bytes
+             * @returns {ArenaInput}
+             */
+            export function decodeInput(bytes) {
+              if (bytes.length !== 1 || (bytes[0] & 0xe0) !== 0 || (bytes[0] & 0x03) === 3 || ((bytes[0] >> 2) & 0x03) === 3) return idleInput;
+              return { moveX: (bytes[0] & 0x03) - 1, moveY: ((bytes[0] >> 2) & 0x03) - 1, fires: (bytes[0] & 0x10) !== 0 };
+            }
 
-/**
- * The part of a player movement needs.
- * @typedef {{x: number, y: number, heading: number, health: number}} MovingPlayer
- */
+            /**
+             * The part of a player movement needs.
+             * @typedef {{x: number, y: number, heading: number, health: number}} MovingPlayer
+             */
 
-/**
- * Moves a living player one tick by its input, axis by axis, stopping at walls
- * (`ArenaRules.move` in Swift). Changes the player in place.
- * @param {MovingPlayer} player
- * @param {ArenaInput} input
- * @param {number} dt Seconds per tick.
- * @param {ArenaMap} map
- */
-export function movePlayer(player, input, dt, map) {
-  if (player.health <= 0 || (input.moveX === 0 && input.moveY === 0)) return;
-  let dx = input.moveX, dy = input.moveY;
-  const length = Math.sqrt(dx * dx + dy * dy);
-  dx /= length;
-  dy /= length;
-  player.heading = Math.atan2(dy, dx);
-  const step = ArenaRules.playerSpeed * dt;
-  const nextX = player.x + dx * step;
-  if (!map.isBlocked(nextX, player.y, ArenaRules.playerRadius)) player.x = nextX;
-  const nextY = player.y + dy * step;
-  if (!map.isBlocked(player.x, nextY, ArenaRules.playerRadius)) player.y = nextY;
-}
+            /**
+             * Moves a living player one tick by its input, axis by axis, stopping at walls
+             * (`ArenaRules.move` in Swift). Changes the player in place.
+             * @param {MovingPlayer} player
+             * @param {ArenaInput} input
+             * @param {number} dt Seconds per tick.
+             * @param {ArenaMap} map
+             */
+            export function movePlayer(player, input, dt, map) {
+              if (player.health <= 0 || (input.moveX === 0 && input.moveY === 0)) return;
+              let dx = input.moveX, dy = input.moveY;
+              const length = Math.sqrt(dx * dx + dy * dy);
+              dx /= length;
+              dy /= length;
+              player.heading = Math.atan2(dy, dx);
+              const step = ArenaRules.playerSpeed * dt;
+              const nextX = player.x + dx * step;
+              if (!map.isBlocked(nextX, player.y, ArenaRules.playerRadius)) player.x = nextX;
+              const nextY = player.y + dy * step;
+              if (!map.isBlocked(player.x, nextY, ArenaRules.playerRadius)) player.y = nextY;
+            }
 
-"""#
+            """#
         ),
         (
             path: "/arena/arenaScene.js",
             text: #"""
-// What the page needs between the Tickwire session and the canvas: players and bullets read
-// from a world view (ArenaSchema.player(from:) in Swift), the prediction adapter for the local
-// player (Arena.restore and ArenaRules.move), and the name as the hello's payload (ArenaClient).
-import { ArenaMap, movePlayer } from './arenaRules.js';
-import { ArenaType, PlayerField, nameAlphabet } from './arenaSchema.js';
-import { ArenaRules } from './arenaRules.js';
+            // What the page needs between the Tickwire session and the canvas: players and bullets read
+            // from a world view (ArenaSchema.player(from:) in Swift), the prediction adapter for the local
+            // player (Arena.restore and ArenaRules.move), and the name as the hello's payload (ArenaClient).
+            import { ArenaMap, movePlayer } from './arenaRules.js';
+            import { ArenaType, PlayerField, nameAlphabet } from './arenaSchema.js';
+            import { ArenaRules } from './arenaRules.js';
 
-/** @typedef {import('../tickwire/interpolationBuffer.js').EntityView} EntityView */
-/** @typedef {import('../tickwire/interpolationBuffer.js').WorldView} WorldView */
-/** @typedef {import('../tickwire/snapshot.js').Snapshot} Snapshot */
-/** @typedef {import('./arenaRules.js').ArenaInput} ArenaInput */
+            /** @typedef {import('../tickwire/interpolationBuffer.js').EntityView} EntityView */
+            /** @typedef {import('../tickwire/interpolationBuffer.js').WorldView} WorldView */
+            /** @typedef {import('../tickwire/snapshot.js').Snapshot} Snapshot */
+            /** @typedef {import('./arenaRules.js').ArenaInput} ArenaInput */
 
-/**
- * A player as drawn.
- * @typedef {{id: number, name: string, x: number, y: number, heading: number, health: number, score: number, isBot: boolean}} ScenePlayer
- */
+            /**
+             * A player as drawn.
+             * @typedef {{id: number, name: string, x: number, y: number, heading: number, health: number, score: number, isBot: boolean}} ScenePlayer
+             */
 
-/**
- * @param {EntityView} entity A player entity.
- * @returns {ScenePlayer}
- */
-export function playerFromEntity(entity) {
-  const value = (/** @type {number} */ field) => (field < entity.values.length ? entity.values[field] : 0);
-  let name = '';
-  for (let offset = 0; offset < ArenaRules.maximumNameLength; offset++) {
-    const code = Math.round(value(PlayerField.firstNameCharacter + offset));
-    if (code > 0 && code <= nameAlphabet.length) name += nameAlphabet[code - 1];
-  }
-  return {
-    id: entity.id, name, x: value(PlayerField.x), y: value(PlayerField.y), heading: value(PlayerField.heading),
-    health: Math.round(value(PlayerField.health)), score: Math.round(value(PlayerField.score)), isBot: value(PlayerField.isBot) !== 0,
-  };
-}
+            /**
+             * @param {EntityView} entity A player entity.
+             * @returns {ScenePlayer}
+             */
+            export function playerFromEntity(entity) {
+              const value = (/** @type {number} */ field) => (field < entity.values.length ? entity.values[field] : 0);
+              let name = '';
+              for (let offset = 0; offset < ArenaRules.maximumNameLength; offset++) {
+                const code = Math.round(value(PlayerField.firstNameCharacter + offset));
+                if (code > 0 && code <= nameAlphabet.length) name += nameAlphabet[code - 1];
+              }
+              return {
+                id: entity.id, name, x: value(PlayerField.x), y: value(PlayerField.y), heading: value(PlayerField.heading),
+                health: Math.round(value(PlayerField.health)), score: Math.round(value(PlayerField.score)), isBot: value(PlayerField.isBot) !== 0,
+              };
+            }
 
-/**
- * The players and bullets of a world view.
- * @param {WorldView | undefined} view
- * @returns {{players: ScenePlayer[], bullets: Array<{x: number, y: number}>}}
- */
-export function sceneFromView(view) {
-  /** @type {ScenePlayer[]} */
-  const players = [];
-  /** @type {Array<{x: number, y: number}>} */
-  const bullets = [];
-  for (const entity of view?.entities ?? []) {
-    if (entity.typeIndex === ArenaType.player) players.push(playerFromEntity(entity));
-    else if (entity.typeIndex === ArenaType.bullet) bullets.push({ x: entity.values[0] ?? 0, y: entity.values[1] ?? 0 });
-  }
-  return { players, bullets };
-}
+            /**
+             * The players and bullets of a world view.
+             * @param {WorldView | undefined} view
+             * @returns {{players: ScenePlayer[], bullets: Array<{x: number, y: number}>}}
+             */
+            export function sceneFromView(view) {
+              /** @type {ScenePlayer[]} */
+              const players = [];
+              /** @type {Array<{x: number, y: number}>} */
+              const bullets = [];
+              for (const entity of view?.entities ?? []) {
+                if (entity.typeIndex === ArenaType.player) players.push(playerFromEntity(entity));
+                else if (entity.typeIndex === ArenaType.bullet) bullets.push({ x: entity.values[0] ?? 0, y: entity.values[1] ?? 0 });
+              }
+              return { players, bullets };
+            }
 
-/**
- * The name as the hello's payload: its UTF-8 bytes, at most 64 (as `ArenaClient` sends it; the
- * server keeps the characters of the name alphabet, at most 10).
- * @param {string} name
- * @returns {Uint8Array}
- */
-export function helloPayload(name) {
-  return new TextEncoder().encode(name).slice(0, 64);
-}
+            /**
+             * The name as the hello's payload: its UTF-8 bytes, at most 64 (as `ArenaClient` sends it; the
+             * server keeps the characters of the name alphabet, at most 10).
+             * @param {string} name
+             * @returns {Uint8Array}
+             */
+            export function helloPayload(name) {
+              return new TextEncoder().encode(name).slice(0, 64);
+            }
 
-/**
- * The local player's predicted state: its entity's values, dequantized.
- * @typedef {{id: number, x: number, y: number, heading: number, health: number, values: number[]}} PredictedPlayer
- */
+            /**
+             * The local player's predicted state: its entity's values, dequantized.
+             * @typedef {{id: number, x: number, y: number, heading: number, health: number, values: number[]}} PredictedPlayer
+             */
 
-/**
- * The prediction adapter of the session (`GameAdapter.predict`): restores the local player from
- * a snapshot, moves it by the arena's rules, and shows it as an entity.
- * @param {ArenaMap} [map] The map the server plays on.
- */
-export function arenaPrediction(map = ArenaMap.standard) {
-  return {
-    /**
-     * @param {Snapshot} snapshot
-     * @param {number} clientID
-     * @returns {PredictedPlayer | undefined}
-     */
-    restore(snapshot, clientID) {
-      const index = snapshot.indexOf(clientID);
-      if (index < 0 || snapshot.types[index] !== ArenaType.player) return undefined;
-      const values = snapshot.values[index].map((_, field) => snapshot.double(index, field));
-      return {
-        id: clientID, x: values[PlayerField.x], y: values[PlayerField.y], heading: values[PlayerField.heading],
-        health: Math.round(values[PlayerField.health]), values,
-      };
-    },
-    /**
-     * @param {unknown} state
-     * @param {unknown} input
-     * @param {number} dt
-     * @returns {PredictedPlayer}
-     */
-    step(state, input, dt) {
-      const player = { .../** @type {PredictedPlayer} */ (state) };
-      movePlayer(player, /** @type {ArenaInput} */ (input), dt, map);
-      return player;
-    },
-    /**
-     * @param {unknown} state
-     * @param {number} clientID
-     * @returns {EntityView | undefined}
-     */
-    localEntity(state, clientID) {
-      const player = /** @type {PredictedPlayer | undefined} */ (state);
-      if (!player || player.id !== clientID) return undefined;
-      const values = player.values.slice();
-      values[PlayerField.x] = player.x;
-      values[PlayerField.y] = player.y;
-      values[PlayerField.heading] = player.heading;
-      return { id: player.id, typeIndex: ArenaType.player, values };
-    },
-  };
-}
+            /**
+             * The prediction adapter of the session (`GameAdapter.predict`): restores the local player from
+             * a snapshot, moves it by the arena's rules, and shows it as an entity.
+             * @param {ArenaMap} [map] The map the server plays on.
+             */
+            export function arenaPrediction(map = ArenaMap.standard) {
+              return {
+                /**
+                 * @param {Snapshot} snapshot
+                 * @param {number} clientID
+                 * @returns {PredictedPlayer | undefined}
+                 */
+                restore(snapshot, clientID) {
+                  const index = snapshot.indexOf(clientID);
+                  if (index < 0 || snapshot.types[index] !== ArenaType.player) return undefined;
+                  const values = snapshot.values[index].map((_, field) => snapshot.double(index, field));
+                  return {
+                    id: clientID, x: values[PlayerField.x], y: values[PlayerField.y], heading: values[PlayerField.heading],
+                    health: Math.round(values[PlayerField.health]), values,
+                  };
+                },
+                /**
+                 * @param {unknown} state
+                 * @param {unknown} input
+                 * @param {number} dt
+                 * @returns {PredictedPlayer}
+                 */
+                step(state, input, dt) {
+                  const player = { .../** @type {PredictedPlayer} */ (state) };
+                  movePlayer(player, /** @type {ArenaInput} */ (input), dt, map);
+                  return player;
+                },
+                /**
+                 * @param {unknown} state
+                 * @param {number} clientID
+                 * @returns {EntityView | undefined}
+                 */
+                localEntity(state, clientID) {
+                  const player = /** @type {PredictedPlayer | undefined} */ (state);
+                  if (!player || player.id !== clientID) return undefined;
+                  const values = player.values.slice();
+                  values[PlayerField.x] = player.x;
+                  values[PlayerField.y] = player.y;
+                  values[PlayerField.heading] = player.heading;
+                  return { id: player.id, typeIndex: ArenaType.player, values };
+                },
+              };
+            }
 
-"""#
+            """#
         ),
         (
             path: "/arena/arenaSchema.js",
             text: #"""
-// The arena's schema, as Sources/ArenaGame/Net/ArenaSchema.swift declares it: the browser must
-// send the same fingerprint in its hello. Tests/JavaScriptTests/arenaRules.test.mjs checks it
-// against the canonical encoding Swift writes into Tests/ArenaGameTests/Fixtures/trajectories.json.
-import { FieldKind } from '../tickwire/fieldKind.js';
-import { Schema, entityType, field } from '../tickwire/schema.js';
-import { ArenaRules } from './arenaRules.js';
+            // The arena's schema, as Sources/ArenaGame/Net/ArenaSchema.swift declares it: the browser must
+            // send the same fingerprint in its hello. Tests/JavaScriptTests/arenaRules.test.mjs checks it
+            // against the canonical encoding Swift writes into Tests/ArenaGameTests/Fixtures/trajectories.json.
+            import { FieldKind } from '../tickwire/fieldKind.js';
+            import { Schema, entityType, field } from '../tickwire/schema.js';
+            import { ArenaRules } from './arenaRules.js';
 
-/** The characters a player name may use; a name character's field holds its index + 1 (0: none). */
-export const nameAlphabet = 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_';
+            /** The characters a player name may use; a name character's field holds its index + 1 (0: none). */
+            export const nameAlphabet = 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_';
 
-/** Field indices of the player type. */
-export const PlayerField = Object.freeze({ x: 0, y: 1, heading: 2, health: 3, score: 4, isBot: 5, firstNameCharacter: 6 });
+            /** Field indices of the player type. */
+            export const PlayerField = Object.freeze({ x: 0, y: 1, heading: 2, health: 3, score: 4, isBot: 5, firstNameCharacter: 6 });
 
-/** Field indices of the bullet type. */
-export const BulletField = Object.freeze({ x: 0, y: 1 });
+            /** Field indices of the bullet type. */
+            export const BulletField = Object.freeze({ x: 0, y: 1 });
 
-/** Type indices. */
-export const ArenaType = Object.freeze({ player: 0, bullet: 1 });
+            /** Type indices. */
+            export const ArenaType = Object.freeze({ player: 0, bullet: 1 });
 
-const position = FieldKind.float(0, 64, 1 / 64);
+            const position = FieldKind.float(0, 64, 1 / 64);
 
-/** The arena schema: players (position, heading, health, score, bot flag, name) and bullets. */
-export const arenaSchema = new Schema([
-  entityType('player', [
-    field('x', position), field('y', position), field('heading', FieldKind.angle(4)),
-    field('health', FieldKind.integer(0, ArenaRules.maximumHealth)), field('score', FieldKind.integer(0, 4095)),
-    field('isBot', FieldKind.bool),
-    ...Array.from({ length: ArenaRules.maximumNameLength }, (_, index) => field(`name${index}`, FieldKind.enumeration(nameAlphabet.length + 1))),
-  ]),
-  entityType('bullet', [field('x', position), field('y', position)]),
-]);
+            /** The arena schema: players (position, heading, health, score, bot flag, name) and bullets. */
+            export const arenaSchema = new Schema([
+              entityType('player', [
+                field('x', position), field('y', position), field('heading', FieldKind.angle(4)),
+                field('health', FieldKind.integer(0, ArenaRules.maximumHealth)), field('score', FieldKind.integer(0, 4095)),
+                field('isBot', FieldKind.bool),
+                ...Array.from({ length: ArenaRules.maximumNameLength }, (_, index) => field(`name${index}`, FieldKind.enumeration(nameAlphabet.length + 1))),
+              ]),
+              entityType('bullet', [field('x', position), field('y', position)]),
+            ]);
 
-"""#
+            """#
         ),
         (
             path: "/arena/connectionText.js",
             text: #"""
-// The connection in words, as the terminal client shows it (ArenaClient.statusText), and the
-// explanations the page shows when a server refuses it or sends what it cannot decode.
-import { RejectReason, protocolVersion } from '../tickwire/message.js';
-import { rejectReasonName } from '../tickwire/reasons.js';
+            // The connection in words, as the terminal client shows it (ArenaClient.statusText), and the
+            // explanations the page shows when a server refuses it or sends what it cannot decode.
+            import { RejectReason, protocolVersion } from '../tickwire/message.js';
+            import { rejectReasonName } from '../tickwire/reasons.js';
 
-/** @typedef {import('../tickwire/reconnectingSession.js').ConnectionState} ConnectionState */
+            /** @typedef {import('../tickwire/reconnectingSession.js').ConnectionState} ConnectionState */
 
-/**
- * @param {ConnectionState} state
- * @param {number} now The session's clock, seconds.
- * @param {boolean} hasGivenUp
- * @returns {string} The status line: `connected`, `reconnecting in 2.0 s (attempt 3)`, …
- */
-export function statusText(state, now, hasGivenUp) {
-  switch (state.kind) {
-    case 'connecting': return state.attempt > 1 ? `connecting (attempt ${state.attempt})…` : 'connecting…';
-    case 'connected': return state.resumed ? 'connected (resumed)' : 'connected';
-    case 'waitingToReconnect': return `reconnecting in ${Math.max(state.at - now, 0).toFixed(1)} s (attempt ${state.attempt})`;
-    case 'refused': return state.text ? `refused: ${rejectReasonName(state.reason)}: ${state.text}` : `refused: ${rejectReasonName(state.reason)}`;
-    case 'left': return hasGivenUp ? 'gave up reconnecting' : 'left';
-    default: return '';
-  }
-}
+            /**
+             * @param {ConnectionState} state
+             * @param {number} now The session's clock, seconds.
+             * @param {boolean} hasGivenUp
+             * @returns {string} The status line: `connected`, `reconnecting in 2.0 s (attempt 3)`, …
+             */
+            export function statusText(state, now, hasGivenUp) {
+              switch (state.kind) {
+                case 'connecting': return state.attempt > 1 ? `connecting (attempt ${state.attempt})…` : 'connecting…';
+                case 'connected': return state.resumed ? 'connected (resumed)' : 'connected';
+                case 'waitingToReconnect': return `reconnecting in ${Math.max(state.at - now, 0).toFixed(1)} s (attempt ${state.attempt})`;
+                case 'refused': return state.text ? `refused: ${rejectReasonName(state.reason)}: ${state.text}` : `refused: ${rejectReasonName(state.reason)}`;
+                case 'left': return hasGivenUp ? 'gave up reconnecting' : 'left';
+                default: return '';
+              }
+            }
 
-/**
- * What to tell a person whose connection was refused for good, in a sentence or two.
- * @param {number} reason A reject reason (PROTOCOL.md 5.5).
- * @param {string} text The server's text.
- * @param {string} fingerprint This page's schema fingerprint, in hex.
- * @returns {string}
- */
-export function refusalExplanation(reason, text, fingerprint) {
-  const said = text ? ` The server said: “${text}”.` : '';
-  switch (reason) {
-    case RejectReason.versionMismatch:
-      return `This server speaks another version of the Tickwire protocol than this page (version ${protocolVersion}).${said} Load the page from the server you play on, or update one of them.`;
-    case RejectReason.schemaMismatch:
-      return `This server runs another game, or another version of the arena, than this page (schema ${fingerprint}).${said} Load the page from the server you play on.`;
-    case RejectReason.unknownRoom:
-      return `There is no such room on this server.${said} Try the default room (no ?room= in the address).`;
-    default:
-      return `The server refused this player: ${rejectReasonName(reason)}.${said}`;
-  }
-}
+            /**
+             * What to tell a person whose connection was refused for good, in a sentence or two.
+             * @param {number} reason A reject reason (PROTOCOL.md 5.5).
+             * @param {string} text The server's text.
+             * @param {string} fingerprint This page's schema fingerprint, in hex.
+             * @returns {string}
+             */
+            export function refusalExplanation(reason, text, fingerprint) {
+              const said = text ? ` The server said: “${text}”.` : '';
+              switch (reason) {
+                case RejectReason.versionMismatch:
+                  return `This server speaks another version of the Tickwire protocol than this page (version ${protocolVersion}).${said} Load the page from the server you play on, or update one of them.`;
+                case RejectReason.schemaMismatch:
+                  return `This server runs another game, or another version of the arena, than this page (schema ${fingerprint}).${said} Load the page from the server you play on.`;
+                case RejectReason.unknownRoom:
+                  return `There is no such room on this server.${said} Try the default room (no ?room= in the address).`;
+                default:
+                  return `The server refused this player: ${rejectReasonName(reason)}.${said}`;
+              }
+            }
 
-"""#
+            """#
         ),
         (
             path: "/arena/keyboardInput.js",
             text: #"""
-// The keys a player holds, from the browser's keydown and keyup events: WASD or the arrows
-// move, space (or f) fires, as in the terminal (HeldKeys.swift, which has only presses to go by).
+            // The keys a player holds, from the browser's keydown and keyup events: WASD or the arrows
+            // move, space (or f) fires, as in the terminal (HeldKeys.swift, which has only presses to go by).
 
-/** @typedef {import('./arenaRules.js').ArenaInput} ArenaInput */
+            /** @typedef {import('./arenaRules.js').ArenaInput} ArenaInput */
 
-const moves = Object.freeze({
-  KeyW: [0, -1], ArrowUp: [0, -1], KeyS: [0, 1], ArrowDown: [0, 1],
-  KeyA: [-1, 0], ArrowLeft: [-1, 0], KeyD: [1, 0], ArrowRight: [1, 0],
-});
-const fireKeys = new Set(['Space', 'KeyF']);
+            const moves = Object.freeze({
+              KeyW: [0, -1], ArrowUp: [0, -1], KeyS: [0, 1], ArrowDown: [0, 1],
+              KeyA: [-1, 0], ArrowLeft: [-1, 0], KeyD: [1, 0], ArrowRight: [1, 0],
+            });
+            const fireKeys = new Set(['Space', 'KeyF']);
 
-/**
- * @param {EventTarget | null} target
- * @returns {boolean} Whether keys go to a text field (the name field) rather than the game.
- */
-function isTextField(target) {
-  return typeof HTMLInputElement !== 'undefined' && target instanceof HTMLInputElement;
-}
+            /**
+             * @param {EventTarget | null} target
+             * @returns {boolean} Whether keys go to a text field (the name field) rather than the game.
+             */
+            function isTextField(target) {
+              return typeof HTMLInputElement !== 'undefined' && target instanceof HTMLInputElement;
+            }
 
-/** Held keys, read once per tick. */
-export class KeyboardInput {
-  /** @param {EventTarget} target Where keys are listened for (the window). */
-  constructor(target) {
-    /** @type {Set<string>} */
-    this.held = new Set();
-    /** Whether fire was pressed since the last tick (a tap shorter than a tick still fires). */
-    this.firePressed = false;
-    /** @type {(key: string) => void} Called with `n`, `q`, … for keys that are not moves. */
-    this.onKey = () => {};
-    target.addEventListener('keydown', (/** @type {any} */ event) => {
-      if (isTextField(event.target) || event.ctrlKey || event.metaKey || event.altKey) return;
-      if (event.code in moves || fireKeys.has(event.code)) {
-        event.preventDefault();
-        this.held.add(event.code);
-        if (fireKeys.has(event.code)) this.firePressed = true;
-      } else if (!event.repeat) {
-        this.onKey(event.key.toLowerCase());
-      }
-    });
-    target.addEventListener('keyup', (/** @type {any} */ event) => this.held.delete(event.code));
-    target.addEventListener('blur', () => this.held.clear());
-  }
+            /** Held keys, read once per tick. */
+            export class KeyboardInput {
+              /** @param {EventTarget} target Where keys are listened for (the window). */
+              constructor(target) {
+                /** @type {Set<string>} */
+                this.held = new Set();
+                /** Whether fire was pressed since the last tick (a tap shorter than a tick still fires). */
+                this.firePressed = false;
+                /** @type {(key: string) => void} Called with `n`, `q`, … for keys that are not moves. */
+                this.onKey = () => {};
+                target.addEventListener('keydown', (/** @type {any} */ event) => {
+                  if (isTextField(event.target) || event.ctrlKey || event.metaKey || event.altKey) return;
+                  if (event.code in moves || fireKeys.has(event.code)) {
+                    event.preventDefault();
+                    this.held.add(event.code);
+                    if (fireKeys.has(event.code)) this.firePressed = true;
+                  } else if (!event.repeat) {
+                    this.onKey(event.key.toLowerCase());
+                  }
+                });
+                target.addEventListener('keyup', (/** @type {any} */ event) => this.held.delete(event.code));
+                target.addEventListener('blur', () => this.held.clear());
+              }
 
-  /** @returns {ArenaInput} The input held now, without consuming a fire press. */
-  peek() {
-    let moveX = 0, moveY = 0;
-    for (const code of this.held) {
-      const move = /** @type {Record<string, number[]>} */ (moves)[code];
-      if (move) {
-        moveX += move[0];
-        moveY += move[1];
-      }
-    }
-    const fires = this.firePressed || [...fireKeys].some((code) => this.held.has(code));
-    return { moveX: Math.sign(moveX), moveY: Math.sign(moveY), fires };
-  }
+              /** @returns {ArenaInput} The input held now, without consuming a fire press. */
+              peek() {
+                let moveX = 0, moveY = 0;
+                for (const code of this.held) {
+                  const move = /** @type {Record<string, number[]>} */ (moves)[code];
+                  if (move) {
+                    moveX += move[0];
+                    moveY += move[1];
+                  }
+                }
+                const fires = this.firePressed || [...fireKeys].some((code) => this.held.has(code));
+                return { moveX: Math.sign(moveX), moveY: Math.sign(moveY), fires };
+              }
 
-  /** @returns {ArenaInput} This tick's input; a fire press counts once. */
-  input() {
-    const input = this.peek();
-    this.firePressed = false;
-    return input;
-  }
-}
+              /** @returns {ArenaInput} This tick's input; a fire press counts once. */
+              input() {
+                const input = this.peek();
+                this.firePressed = false;
+                return input;
+              }
+            }
 
-"""#
+            """#
         ),
         (
             path: "/arena/netGraph.js",
             text: #"""
-// The net graph's lines (`n`), as the terminal shows them (ArenaClient.netGraphLines): ping,
-// jitter, interpolation, sizes, rates and counts, with the rates measured over the last second.
+            // The net graph's lines (`n`), as the terminal shows them (ArenaClient.netGraphLines): ping,
+            // jitter, interpolation, sizes, rates and counts, with the rates measured over the last second.
 
-/** @typedef {import('../tickwire/clientSession.js').ClientSession} ClientSession */
-/** @typedef {import('../tickwire/reconnectingSession.js').ReconnectingSession} ReconnectingSession */
+            /** @typedef {import('../tickwire/clientSession.js').ClientSession} ClientSession */
+            /** @typedef {import('../tickwire/reconnectingSession.js').ReconnectingSession} ReconnectingSession */
 
-/** Rates in and out over a sliding second. */
-export class NetGraph {
-  constructor() {
-    /** @type {Array<{time: number, bytesIn: number, bytesOut: number}>} One sample per tick, the last second's. */
-    this.samples = [];
-  }
+            /** Rates in and out over a sliding second. */
+            export class NetGraph {
+              constructor() {
+                /** @type {Array<{time: number, bytesIn: number, bytesOut: number}>} One sample per tick, the last second's. */
+                this.samples = [];
+              }
 
-  /**
-   * Records the session's byte counts now; keeps about a second of samples.
-   * @param {ClientSession} session
-   * @param {number} now Seconds.
-   */
-  sample(session, now) {
-    this.samples.push({ time: now, bytesIn: session.metrics.bytesIn, bytesOut: session.metrics.bytesOut });
-    while (this.samples.length > 2 && now - this.samples[1].time >= 1) this.samples.shift();
-  }
+              /**
+               * Records the session's byte counts now; keeps about a second of samples.
+               * @param {ClientSession} session
+               * @param {number} now Seconds.
+               */
+              sample(session, now) {
+                this.samples.push({ time: now, bytesIn: session.metrics.bytesIn, bytesOut: session.metrics.bytesOut });
+                while (this.samples.length > 2 && now - this.samples[1].time >= 1) this.samples.shift();
+              }
 
-  /** @returns {{bytesIn: number, bytesOut: number}} Bytes per second over the samples held. */
-  get rates() {
-    const first = this.samples[0], last = this.samples[this.samples.length - 1];
-    if (!first || !last || last.time <= first.time) return { bytesIn: 0, bytesOut: 0 };
-    const span = last.time - first.time;
-    return { bytesIn: (last.bytesIn - first.bytesIn) / span, bytesOut: (last.bytesOut - first.bytesOut) / span };
-  }
+              /** @returns {{bytesIn: number, bytesOut: number}} Bytes per second over the samples held. */
+              get rates() {
+                const first = this.samples[0], last = this.samples[this.samples.length - 1];
+                if (!first || !last || last.time <= first.time) return { bytesIn: 0, bytesOut: 0 };
+                const span = last.time - first.time;
+                return { bytesIn: (last.bytesIn - first.bytesIn) / span, bytesOut: (last.bytesOut - first.bytesOut) / span };
+              }
 
-  /**
-   * @param {ClientSession} session
-   * @param {ReconnectingSession} client
-   * @returns {string[]} The lines.
-   */
-  lines(session, client) {
-    const timing = session.timing, metrics = session.metrics, rates = this.rates;
-    const ms = (/** @type {number} */ seconds) => (seconds * 1000).toFixed(0);
-    const kbit = (/** @type {number} */ bytes) => (bytes * 8 / 1000).toFixed(1);
-    return [
-      `ping ${ms(timing.roundTrip)} ms  jitter ${ms(timing.roundTripJitter)} ms`,
-      `interp ${ms(timing.interpolationDelay)} ms  buffer ${timing.bufferDepth}  rate ${timing.playbackRate.toFixed(2)}`,
-      `snapshot ${metrics.lastSnapshotBytes} B  in ${kbit(rates.bytesIn)} kbit/s  out ${kbit(rates.bytesOut)} kbit/s`,
-      `tick ${session.tickRate} Hz  snapshots ${metrics.snapshotsReceived} (${metrics.fullSnapshotsReceived} full)`,
-      `undecodable ${metrics.snapshotsUndecodable}  extrapolated ${metrics.extrapolatedFrames}`,
-      `${client.state.kind}  reconnects ${client.reconnects}`,
-    ];
-  }
-}
+              /**
+               * @param {ClientSession} session
+               * @param {ReconnectingSession} client
+               * @returns {string[]} The lines.
+               */
+              lines(session, client) {
+                const timing = session.timing, metrics = session.metrics, rates = this.rates;
+                const ms = (/** @type {number} */ seconds) => (seconds * 1000).toFixed(0);
+                const kbit = (/** @type {number} */ bytes) => (bytes * 8 / 1000).toFixed(1);
+                return [
+                  `ping ${ms(timing.roundTrip)} ms  jitter ${ms(timing.roundTripJitter)} ms`,
+                  `interp ${ms(timing.interpolationDelay)} ms  buffer ${timing.bufferDepth}  rate ${timing.playbackRate.toFixed(2)}`,
+                  `snapshot ${metrics.lastSnapshotBytes} B  in ${kbit(rates.bytesIn)} kbit/s  out ${kbit(rates.bytesOut)} kbit/s`,
+                  `tick ${session.tickRate} Hz  snapshots ${metrics.snapshotsReceived} (${metrics.fullSnapshotsReceived} full)`,
+                  `undecodable ${metrics.snapshotsUndecodable}  extrapolated ${metrics.extrapolatedFrames}`,
+                  `${client.state.kind}  reconnects ${client.reconnects}`,
+                ];
+              }
+            }
 
-"""#
+            """#
         ),
         (
             path: "/arena/page.js",
             text: #"""
-// The arena in a web page: joins the room of `?room=` (default `main`) on the server that served
-// the page, as the player named by `?name=` (or the name field), ticks the session at the
-// server's tick rate with the held keys, and draws every animation frame. `window.__tickwire`
-// exposes the page's state for tests (Tools/suites/browser).
-import { ReconnectingSession } from '../tickwire/reconnectingSession.js';
-import { ReconnectPolicy } from '../tickwire/reconnectPolicy.js';
-import { ArenaMap, encodeInput } from './arenaRules.js';
-import { arenaSchema } from './arenaSchema.js';
-import { arenaPrediction, helloPayload, sceneFromView } from './arenaScene.js';
-import { drawFrame } from './arenaCanvas.js';
-import { refusalExplanation, statusText } from './connectionText.js';
-import { KeyboardInput } from './keyboardInput.js';
-import { NetGraph } from './netGraph.js';
+            // The arena in a web page: joins the room of `?room=` (default `main`) on the server that served
+            // the page, as the player named by `?name=` (or the name field), ticks the session at the
+            // server's tick rate with the held keys, and draws every animation frame. `window.__tickwire`
+            // exposes the page's state for tests (Tools/suites/browser).
+            import { ReconnectingSession } from '../tickwire/reconnectingSession.js';
+            import { ReconnectPolicy } from '../tickwire/reconnectPolicy.js';
+            import { ArenaMap, encodeInput } from './arenaRules.js';
+            import { arenaSchema } from './arenaSchema.js';
+            import { arenaPrediction, helloPayload, sceneFromView } from './arenaScene.js';
+            import { drawFrame } from './arenaCanvas.js';
+            import { refusalExplanation, statusText } from './connectionText.js';
+            import { KeyboardInput } from './keyboardInput.js';
+            import { NetGraph } from './netGraph.js';
 
-const parameters = new URLSearchParams(location.search);
-const room = parameters.get('room') || 'main';
-/** The WebSocket URL: this page's server (ws: for http:, wss: for https:), or `?server=` for development. */
-const url = parameters.get('server') || `${location.protocol === 'https:' ? 'wss:' : 'ws:'}//${location.host}/${encodeURIComponent(room)}`;
-const fingerprint = arenaSchema.fingerprint.toString(16).padStart(16, '0');
+            const parameters = new URLSearchParams(location.search);
+            const room = parameters.get('room') || 'main';
+            /** The WebSocket URL: this page's server (ws: for http:, wss: for https:), or `?server=` for development. */
+            const url = parameters.get('server') || `${location.protocol === 'https:' ? 'wss:' : 'ws:'}//${location.host}/${encodeURIComponent(room)}`;
+            const fingerprint = arenaSchema.fingerprint.toString(16).padStart(16, '0');
 
-const canvas = /** @type {HTMLCanvasElement} */ (document.getElementById('arena'));
-const context = /** @type {CanvasRenderingContext2D} */ (canvas.getContext('2d'));
-const form = /** @type {HTMLFormElement} */ (document.getElementById('join'));
-const nameField = /** @type {HTMLInputElement} */ (document.getElementById('name'));
+            const canvas = /** @type {HTMLCanvasElement} */ (document.getElementById('arena'));
+            const context = /** @type {CanvasRenderingContext2D} */ (canvas.getContext('2d'));
+            const form = /** @type {HTMLFormElement} */ (document.getElementById('join'));
+            const nameField = /** @type {HTMLInputElement} */ (document.getElementById('name'));
 
-/** Sizes the canvas to the window, in device pixels. */
-function resize() {
-  const scale = window.devicePixelRatio || 1;
-  canvas.width = Math.round(window.innerWidth * scale);
-  canvas.height = Math.round(window.innerHeight * scale);
-  canvas.style.width = `${window.innerWidth}px`;
-  canvas.style.height = `${window.innerHeight}px`;
-  context.setTransform(scale, 0, 0, scale, 0, 0);
-}
-window.addEventListener('resize', resize);
-resize();
+            /** Sizes the canvas to the window, in device pixels. */
+            function resize() {
+              const scale = window.devicePixelRatio || 1;
+              canvas.width = Math.round(window.innerWidth * scale);
+              canvas.height = Math.round(window.innerHeight * scale);
+              canvas.style.width = `${window.innerWidth}px`;
+              canvas.style.height = `${window.innerHeight}px`;
+              context.setTransform(scale, 0, 0, scale, 0, 0);
+            }
+            window.addEventListener('resize', resize);
+            resize();
 
-const name = parameters.get('name');
-if (name) {
-  play(name);
-} else {
-  form.hidden = false;
-  nameField.value = sessionStorage.getItem('arena.name') ?? '';
-  nameField.focus();
-  form.addEventListener('submit', (event) => {
-    event.preventDefault();
-    const chosen = nameField.value.trim() || 'player';
-    sessionStorage.setItem('arena.name', chosen);
-    form.hidden = true;
-    play(chosen);
-  });
-}
+            const name = parameters.get('name');
+            if (name) {
+              play(name);
+            } else {
+              form.hidden = false;
+              nameField.value = sessionStorage.getItem('arena.name') ?? '';
+              nameField.focus();
+              form.addEventListener('submit', (event) => {
+                event.preventDefault();
+                const chosen = nameField.value.trim() || 'player';
+                sessionStorage.setItem('arena.name', chosen);
+                form.hidden = true;
+                play(chosen);
+              });
+            }
 
-/**
- * Joins and plays until the page closes.
- * @param {string} playerName
- */
-function play(playerName) {
-  const client = new ReconnectingSession(
-    { schema: arenaSchema, encodeInput, predict: arenaPrediction(ArenaMap.standard) },
-    {
-      url, configuration: { room, helloPayload: helloPayload(playerName) },
-      policy: new ReconnectPolicy({ baseDelay: 0.5, maximumDelay: 8 }),
-    },
-  );
-  const session = client.session;
-  const keys = new KeyboardInput(window);
-  const netGraph = new NetGraph();
-  let showsNetGraph = false;
-  let framesDrawn = 0;
-  /** @type {ReturnType<typeof sceneFromView>} */
-  let scene = { players: [], bullets: [] };
+            /**
+             * Joins and plays until the page closes.
+             * @param {string} playerName
+             */
+            function play(playerName) {
+              const client = new ReconnectingSession(
+                { schema: arenaSchema, encodeInput, predict: arenaPrediction(ArenaMap.standard) },
+                {
+                  url, configuration: { room, helloPayload: helloPayload(playerName) },
+                  policy: new ReconnectPolicy({ baseDelay: 0.5, maximumDelay: 8 }),
+                },
+              );
+              const session = client.session;
+              const keys = new KeyboardInput(window);
+              const netGraph = new NetGraph();
+              let showsNetGraph = false;
+              let framesDrawn = 0;
+              /** @type {ReturnType<typeof sceneFromView>} */
+              let scene = { players: [], bullets: [] };
 
-  keys.onKey = (key) => {
-    if (key === 'n') showsNetGraph = !showsNetGraph;
-    if (key === 'q') client.leave();
-  };
+              keys.onKey = (key) => {
+                if (key === 'n') showsNetGraph = !showsNetGraph;
+                if (key === 'q') client.leave();
+              };
 
-  // Ticks at the server's rate (20 Hz until the welcome says otherwise), catching up at most one tick.
-  let nextTick = performance.now();
-  const tick = () => {
-    const period = 1000 / Math.max(session.tickRate, 1);
-    const now = performance.now();
-    nextTick = Math.max(nextTick + period, now - period);
-    client.tick(keys.input());
-    netGraph.sample(session, now / 1000);
-    setTimeout(tick, Math.max(0, nextTick - performance.now()));
-  };
-  tick();
+              // Ticks at the server's rate (20 Hz until the welcome says otherwise), catching up at most one tick.
+              let nextTick = performance.now();
+              const tick = () => {
+                const period = 1000 / Math.max(session.tickRate, 1);
+                const now = performance.now();
+                nextTick = Math.max(nextTick + period, now - period);
+                client.tick(keys.input());
+                netGraph.sample(session, now / 1000);
+                setTimeout(tick, Math.max(0, nextTick - performance.now()));
+              };
+              tick();
 
-  /** @returns {string} What to show over the map, if anything. */
-  const message = () => {
-    const state = client.state;
-    if (state.kind === 'refused') return refusalExplanation(state.reason, state.text, fingerprint);
-    if (state.kind === 'left') return client.hasGivenUp ? `Gave up reconnecting: ${client.lastFailure ?? ''}` : 'You left the arena. Reload the page to play again.';
-    if (state.kind !== 'connected' && client.lastFailure) return `Connection lost: ${client.lastFailure}`;
-    return '';
-  };
+              /** @returns {string} What to show over the map, if anything. */
+              const message = () => {
+                const state = client.state;
+                if (state.kind === 'refused') return refusalExplanation(state.reason, state.text, fingerprint);
+                if (state.kind === 'left') return client.hasGivenUp ? `Gave up reconnecting: ${client.lastFailure ?? ''}` : 'You left the arena. Reload the page to play again.';
+                if (state.kind !== 'connected' && client.lastFailure) return `Connection lost: ${client.lastFailure}`;
+                return '';
+              };
 
-  const draw = () => {
-    scene = sceneFromView(client.render());
-    const state = client.state;
-    drawFrame(context, {
-      map: ArenaMap.standard, players: scene.players, bullets: scene.bullets, localID: session.clientID, room,
-      status: statusText(state, session.clock(), client.hasGivenUp), isConnected: state.kind === 'connected', message: message(),
-      netGraph: showsNetGraph ? netGraph.lines(session, client) : undefined,
-    }, window.innerWidth, window.innerHeight);
-    framesDrawn += 1;
-    requestAnimationFrame(draw);
-  };
-  requestAnimationFrame(draw);
+              const draw = () => {
+                scene = sceneFromView(client.render());
+                const state = client.state;
+                drawFrame(context, {
+                  map: ArenaMap.standard, players: scene.players, bullets: scene.bullets, localID: session.clientID, room,
+                  status: statusText(state, session.clock(), client.hasGivenUp), isConnected: state.kind === 'connected', message: message(),
+                  netGraph: showsNetGraph ? netGraph.lines(session, client) : undefined,
+                }, window.innerWidth, window.innerHeight);
+                framesDrawn += 1;
+                requestAnimationFrame(draw);
+              };
+              requestAnimationFrame(draw);
 
-  // For tests and the curious: the page's state as plain data.
-  Object.defineProperty(window, '__tickwire', {
-    configurable: true,
-    value: {
-      state: () => ({
-        name: playerName, room, url, fingerprint, connection: client.state, status: statusText(client.state, session.clock(), client.hasGivenUp),
-        message: message(), clientID: session.clientID, resumed: session.wasResumed, reconnects: client.reconnects,
-        players: scene.players, bullets: scene.bullets.length, framesDrawn, showsNetGraph,
-        bytesIn: session.metrics.bytesIn, bytesOut: session.metrics.bytesOut, snapshotsReceived: session.metrics.snapshotsReceived,
-        lastFailure: client.lastFailure, lastDecodeError: session.lastDecodeError?.message, closeReason: session.closeReason,
-        input: keys.peek(),
-      }),
-    },
-  });
-}
+              // For tests and the curious: the page's state as plain data.
+              Object.defineProperty(window, '__tickwire', {
+                configurable: true,
+                value: {
+                  state: () => ({
+                    name: playerName, room, url, fingerprint, connection: client.state, status: statusText(client.state, session.clock(), client.hasGivenUp),
+                    message: message(), clientID: session.clientID, resumed: session.wasResumed, reconnects: client.reconnects,
+                    players: scene.players, bullets: scene.bullets.length, framesDrawn, showsNetGraph,
+                    bytesIn: session.metrics.bytesIn, bytesOut: session.metrics.bytesOut, snapshotsReceived: session.metrics.snapshotsReceived,
+                    lastFailure: client.lastFailure, lastDecodeError: session.lastDecodeError?.message, closeReason: session.closeReason,
+                    input: keys.peek(),
+                  }),
+                },
+              });
+            }
 
-"""#
+            """#
         ),
     ]
 }

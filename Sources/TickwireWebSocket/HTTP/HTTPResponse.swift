@@ -47,7 +47,9 @@ public struct HTTPResponse: Hashable, Sendable {
         var fields = HTTPHeaders()
         for field in headers {
             let name = field.name.lowercased()
-            if name != "content-length" && name != "connection" && name != "transfer-encoding" { fields.add(name: field.name, value: field.value) }
+            if name != "content-length" && name != "connection" && name != "transfer-encoding" {
+                fields.add(name: field.name, value: field.value)
+            }
         }
         fields.add(name: "Content-Length", value: String(body.count))
         fields.add(name: "Connection", value: "close")

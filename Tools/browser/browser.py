@@ -12,6 +12,7 @@ Checks, each printed as `browser: PASS name` or `browser: FAIL name: why`, then
   sees-terminal the browser sees the terminal client, by name
   shot          the browser's shots lower the terminal player's health (a server without bots: only they play)
   resume        the server is killed and restarted with --state: the page reconnects (countdown shown) as the same player
+  name-field    without ?name= the page's field names the player; ?room= joins another room
   refused       a server of another schema or protocol version: the page says so in words
   garbage       a frame that cannot be decoded: the page closes with 4004 and shows the reason
 
@@ -434,6 +435,22 @@ class FakeServer:
         ready.wait(10)
 
 
+@check("name-field")
+def check_name_field(browser, port):
+    page = browser.new_page(viewport={"width": 800, "height": 900})
+    try:
+        page.goto("http://127.0.0.1:%d/?room=side" % port)
+        page.fill("#name", "fieldy")
+        page.press("#name", "Enter")
+        joined = wait_for(lambda: (s := state(page)) and s["connection"]["kind"] == "connected" and me(page) and s, 15,
+                          "the page to join with the name from its field")
+        assert me(page)["name"] == "fieldy" and joined["room"] == "side", (me(page), joined["room"])
+        log("without ?name= the field named the player '%s' in room '%s' (a tall window: the scoreboard below the map)"
+            % (me(page)["name"], joined["room"]))
+    finally:
+        page.close()
+
+
 @check("refused")
 def check_refused(browser, port, fake):
     page = browser.new_page(viewport={"width": 1000, "height": 600})
@@ -497,6 +514,7 @@ def main():
                 finally:
                     terminal.process.stop()
                 page.close()
+                check_name_field(browser, port_b)
                 fake = FakeServer()
                 check_refused(browser, port_b, fake)
                 check_garbage(browser, port_b, fake)

@@ -65,13 +65,15 @@ let package = Package(
             exclude: ["Web/README.md", "Web/package.json", "Web/index.html", "Web/tickwire", "Web/arena"],
             swiftSettings: strictSettings
         ),
-        .executableTarget(name: "ArenaCommand", dependencies: ["ArenaGame", "CommandLineSupport", "Tickwire"], swiftSettings: strictSettings),
+        .executableTarget(
+            name: "ArenaCommand", dependencies: ["ArenaGame", "CommandLineSupport", "Tickwire"], swiftSettings: strictSettings),
 
         // Tools.
         .executableTarget(
             name: "tickwire",
             dependencies: [
-                "Tickwire", "TickwireCodec", "TickwireSim", "TickwireWebSocket", "TickwireIO", "TickwireZlib", "CommandLineSupport", "ArenaGame",
+                "Tickwire", "TickwireCodec", "TickwireSim", "TickwireWebSocket", "TickwireIO", "TickwireZlib", "CommandLineSupport",
+                "ArenaGame",
             ],
             path: "Tools/tickwire",
             swiftSettings: strictSettings

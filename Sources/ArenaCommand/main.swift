@@ -91,8 +91,11 @@ func serve(_ arguments: [String]) throws {
     for signalNumber in [SIGINT, SIGTERM] {
         signal(signalNumber) { _ in serverStop.requestStop() }
     }
-    print("arena server on ws://\(options.host):\(server.port)/ — rooms \(options.rooms.joined(separator: ", ")), \(options.bots) bots per room, \(options.tickRate) Hz")
-    let shownHost = options.host == "0.0.0.0" || options.host == "::" ? "HOST" : options.host.contains(":") ? "[\(options.host)]" : options.host
+    print(
+        "arena server on ws://\(options.host):\(server.port)/ — rooms \(options.rooms.joined(separator: ", ")), \(options.bots) bots per room, \(options.tickRate) Hz"
+    )
+    let shownHost =
+        options.host == "0.0.0.0" || options.host == "::" ? "HOST" : options.host.contains(":") ? "[\(options.host)]" : options.host
     print("join with: swift run arena join ws://\(shownHost):\(server.port)/main --name YOU")
     print("open http://\(shownHost):\(server.port)/ in a browser to play")
     if let path = options.statePath {
@@ -100,7 +103,9 @@ func serve(_ arguments: [String]) throws {
         case .none:
             print("state: \(path) does not exist yet; starting fresh, saving every \(decimalText(options.stateSaveInterval, places: 1)) s")
         case .restored(let rooms, let clients, let age):
-            print("state: restored \(rooms) room\(rooms == 1 ? "" : "s") and \(clients) resumable client\(clients == 1 ? "" : "s") from \(path), saved \(decimalText(age, places: 1)) s ago")
+            print(
+                "state: restored \(rooms) room\(rooms == 1 ? "" : "s") and \(clients) resumable client\(clients == 1 ? "" : "s") from \(path), saved \(decimalText(age, places: 1)) s ago"
+            )
         case .refused(let error):
             StandardError.write("arena: not restoring the state in \(path): \(error); starting fresh\n")
         }
@@ -178,14 +183,19 @@ func playLocally(_ arguments: [String]) throws {
     }
     // Check for a terminal before starting anything, so a pipe gets a clear message.
     guard isatty(STDIN_FILENO) == 1, isatty(STDOUT_FILENO) == 1 else {
-        fail("the arena needs a terminal (standard input and output are not one); for headless play use `arena serve` and `arena join … --script … --dump`")
+        fail(
+            "the arena needs a terminal (standard input and output are not one); for headless play use `arena serve` and `arena join … --script … --dump`"
+        )
     }
     let port = startBackgroundServer(serverOptions)
     var clientOptions = try makeClientOptions(url: "ws://127.0.0.1:\(port)/main", parsed: &parsed)
-    if clientOptions.name == "player" { clientOptions.name = ProcessInfo.processInfo.environment["USER"].map { String($0.prefix(10)) } ?? "you" }
+    if clientOptions.name == "player" {
+        clientOptions.name = ProcessInfo.processInfo.environment["USER"].map { String($0.prefix(10)) } ?? "you"
+    }
     try parsed.rejectUnknown()
     let client = ArenaClient(options: clientOptions)
-    let notice = "second player: swift run arena join ws://127.0.0.1:\(port)/main --name NAME, or open http://127.0.0.1:\(port)/ in a browser to play"
+    let notice =
+        "second player: swift run arena join ws://127.0.0.1:\(port)/main --name NAME, or open http://127.0.0.1:\(port)/ in a browser to play"
     print("open http://127.0.0.1:\(port)/ in a browser to play")
     let reason: String
     do {

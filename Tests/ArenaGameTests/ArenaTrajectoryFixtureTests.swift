@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import Tickwire
+
 @testable import ArenaGame
 
 /// Trajectories of the arena's movement rules for seeded input scripts, written to

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import TickwireCodec
 
 /// Seeded garbage, truncations and bit flips: the decoder either decodes or throws, never traps.

@@ -1,6 +1,7 @@
 import CommandLineSupport
 import Dispatch
 import TickwireWebSocket
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -37,8 +38,9 @@ enum EchoCommand {
 
         var configuration = WebSocketServerConfiguration(host: host, port: port)
         if isCompressed { configuration.compression = PerMessageDeflateConfiguration() }
-        configuration.protocolConfiguration = WebSocketConfiguration(limits: WebSocketLimits(
-            maximumFramePayloadBytes: maximumMessageBytes, maximumMessageBytes: maximumMessageBytes))
+        configuration.protocolConfiguration = WebSocketConfiguration(
+            limits: WebSocketLimits(
+                maximumFramePayloadBytes: maximumMessageBytes, maximumMessageBytes: maximumMessageBytes))
         // An echo answers what it reads: stop reading at 1 MiB of unsent echo, so a client that
         // never reads cannot grow memory, but never drop an echo of a large message.
         configuration.sendBuffer = SendBufferLimits(

@@ -16,8 +16,10 @@ final class ServerCore {
     private var shutdownCompletions: [() -> Void] = []
     private var shutdownTimer: TimerHandle?
 
-    init(configuration: WebSocketServerConfiguration, loop: EventLoop,
-         handler: @escaping @Sendable (WebSocketServerEvent) -> Void, publishCount: @escaping (Int) -> Void) {
+    init(
+        configuration: WebSocketServerConfiguration, loop: EventLoop,
+        handler: @escaping @Sendable (WebSocketServerEvent) -> Void, publishCount: @escaping (Int) -> Void
+    ) {
         self.configuration = configuration
         handshakeConfiguration = WebSocketServerHandshake.Configuration(
             subprotocols: configuration.subprotocols, requiresSubprotocol: configuration.requiresSubprotocol,
@@ -44,7 +46,9 @@ final class ServerCore {
     private func accept(_ socket: Socket, peer: SocketAddress?) {
         guard let tcp = try? TCPChannel(socket: socket, peer: peer, loop: loop) else { return }
         if isShuttingDown || connectionCount >= configuration.maximumConnections {
-            let detail = isShuttingDown ? "the server is shutting down" : "the server is at its limit of \(configuration.maximumConnections) connections"
+            let detail =
+                isShuttingDown
+                ? "the server is shutting down" : "the server is at its limit of \(configuration.maximumConnections) connections"
             tcp.write(ServerHandshake.errorResponse(status: 503, reason: "Service Unavailable", detail: detail))
             tcp.closeAfterFlush()
             return
@@ -60,8 +64,10 @@ final class ServerCore {
         checkShutdownComplete()
     }
 
-    func handshakeSucceeded(_ handshake: ServerHandshake, tcp: TCPChannel, machine: WebSocketProtocolMachine,
-                            connection: WebSocketConnection, initialBytes: [UInt8]) {
+    func handshakeSucceeded(
+        _ handshake: ServerHandshake, tcp: TCPChannel, machine: WebSocketProtocolMachine,
+        connection: WebSocketConnection, initialBytes: [UInt8]
+    ) {
         handshakes[ObjectIdentifier(handshake)] = nil
         let handler = self.handler
         let channel = WebSocketChannel(

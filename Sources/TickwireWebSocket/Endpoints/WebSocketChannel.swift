@@ -46,8 +46,10 @@ final class WebSocketChannel {
     private(set) var isClosed = false
 
     /// Takes over `tcp` after a successful handshake (loop thread only). Call ``start(initialBytes:)`` next.
-    init(tcp: TCPChannel, machine: WebSocketProtocolMachine, connection: WebSocketConnection,
-         closeTimeout: Duration, keepalive: KeepalivePolicy?, onEvent: @escaping (Event) -> Void) {
+    init(
+        tcp: TCPChannel, machine: WebSocketProtocolMachine, connection: WebSocketConnection,
+        closeTimeout: Duration, keepalive: KeepalivePolicy?, onEvent: @escaping (Event) -> Void
+    ) {
         self.tcp = tcp
         shared = WebSocketLoopState.of(tcp.loop)
         self.machine = machine
@@ -309,7 +311,8 @@ final class WebSocketChannel {
             if machine.state == .open { try? machine.sendPong(payload, output: &output) }
         case .pong(let payload):
             if keepaliveState?.pongReceived(payload, now: MonotonicTime.now()) == true,
-               let roundTrip = keepaliveState?.lastRoundTrip {
+                let roundTrip = keepaliveState?.lastRoundTrip
+            {
                 connection.lastRoundTripNanoseconds.store(Int64(clamping: roundTrip), ordering: .relaxed)
             }
         case .close(let frame):

@@ -64,8 +64,13 @@ let package = Package(
         .target(name: "CommandLineSupport", swiftSettings: strictSettings),
 
         // The demo: a terminal arena built on the public API alone.
-        // Web/ holds the browser client (plain JavaScript, tested with node --test by Tools/suites/javascript).
-        .target(name: "ArenaGame", dependencies: ["Tickwire", "CommandLineSupport"], exclude: ["Web"], swiftSettings: strictSettings),
+        // Web/ holds the browser client (plain JavaScript, tested with node --test by Tools/suites/javascript);
+        // only Web/EmbeddedWebFiles.swift (its files as Swift source, written by Tools/embed-web) is compiled.
+        .target(
+            name: "ArenaGame", dependencies: ["Tickwire", "CommandLineSupport"],
+            exclude: ["Web/README.md", "Web/package.json", "Web/index.html", "Web/tickwire", "Web/arena"],
+            swiftSettings: strictSettings
+        ),
         .executableTarget(
             name: "ArenaCommand", dependencies: ["ArenaGame", "CommandLineSupport", "Tickwire"], swiftSettings: strictSettings),
 

@@ -106,7 +106,10 @@ func serve(_ arguments: [String]) throws {
     print(
         "arena server on \(scheme)://\(options.host):\(server.port)/ — rooms \(options.rooms.joined(separator: ", ")), \(options.bots) bots per room, \(options.tickRate) Hz"
     )
-    print("join with: swift run arena join \(scheme)://\(options.host == "0.0.0.0" ? "HOST" : options.host):\(server.port)/main --name YOU")
+    let shownHost =
+        options.host == "0.0.0.0" || options.host == "::" ? "HOST" : options.host.contains(":") ? "[\(options.host)]" : options.host
+    print("join with: swift run arena join \(scheme)://\(shownHost):\(server.port)/main --name YOU")
+    print("open \(options.tls == nil ? "http" : "https")://\(shownHost):\(server.port)/ in a browser to play")
     let reload = options.tls.map { _ in reloadCertificatesOnHangup(server) }
     defer { reload?.cancel() }
     if let path = options.statePath {
@@ -224,7 +227,9 @@ func playLocally(_ arguments: [String]) throws {
     }
     try parsed.rejectUnknown()
     let client = ArenaClient(options: clientOptions)
-    let notice = "second player: swift run arena join ws://127.0.0.1:\(port)/main --name NAME"
+    let notice =
+        "second player: swift run arena join ws://127.0.0.1:\(port)/main --name NAME, or open http://127.0.0.1:\(port)/ in a browser to play"
+    print("open http://127.0.0.1:\(port)/ in a browser to play")
     let reason: String
     do {
         reason = try ArenaPlayLoop.playInteractively(client, notice: notice, usesColor: usesColor())

@@ -152,7 +152,8 @@ public final class WebSocketTransportServer: TransportListener, Sendable {
     /// Creates and starts a server.
     ///
     /// - Parameter configuration: Address, limits and compression; the subprotocol is set to
-    ///   `tickwire.v1` and required.
+    ///   `tickwire.v1` and required. Everything else passes through as it is, among it
+    ///   ``WebSocketServerConfiguration/httpHandler`` for plain HTTP requests on the same port.
     /// - Returns: The transport; read the bound port from ``address``.
     /// - Throws: ``SystemError`` when the socket cannot be opened.
     public init(configuration: WebSocketServerConfiguration = WebSocketServerConfiguration()) throws(SystemError) {

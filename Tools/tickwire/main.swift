@@ -21,6 +21,8 @@ let usage = """
                                --in-flight 1,16 run a subset of the cases (for profiling); --tls: our wss echo
                                vs Python websockets+ssl and our ws echo, and memory per idle TLS connection
       bench sim [--json]       host cost per client per tick, 10/100/1000 clients, with and without interest
+      bench js [--json] [--runs N]
+                               the browser client's snapshot decode (JavaScript, in node) against Swift's
       bench all [--json]       every benchmark this build has (codec, ws, sim), one JSON document
       echo [--port P] [--host H] [--tcp] [--no-compression] [--tls-cert CHAIN.pem --tls-key KEY.pem]
                                WebSocket echo server (permessage-deflate on) for Autobahn and interop;
@@ -49,8 +51,9 @@ do {
         case "codec": try BenchCodecCommand.run(arguments)
         case "ws": try BenchWSCommand.run(arguments)
         case "sim": try BenchSimCommand.run(arguments)
+        case "js": try BenchJSCommand.run(arguments)
         case "all": try BenchAllCommand.run(arguments)
-        default: fail("bench wants one of: codec, ws, sim, all\n\n\(usage)")
+        default: fail("bench wants one of: codec, ws, sim, js, all\n\n\(usage)")
         }
     case "echo": try EchoCommand.run(arguments)
     case "load": try LoadCommand.run(arguments)

@@ -73,7 +73,8 @@ public enum ArenaPlayLoop {
     ///   - width: Columns of the text frames.
     ///   - height: Rows of the text frames.
     ///   - output: Receives each frame as text when given: a header line
-    ///     `--- frame N · you x,y hp H kills K · players P · bullets B · STATUS ---`, then the screen.
+    ///     `--- frame N · you x,y hp H kills K · players P · bullets B · STATUS ---`, a line of every
+    ///     player (``playersLine(scene:bytesInPerSecond:)``), then the screen.
     /// - Returns: The last scene.
     @discardableResult
     public static func playScript(
@@ -94,10 +95,27 @@ public enum ArenaPlayLoop {
             client.tick(input: input)
             scene = client.scene(showsNetGraph: true)
             if let output {
-                output(header(frame: frame, scene: scene) + "\n" + ArenaRenderer.render(scene, width: width, height: height).plainText)
+                output(
+                    header(frame: frame, scene: scene) + "\n"
+                        + playersLine(scene: scene, bytesInPerSecond: client.session.metrics.bytesInPerSecond)
+                        + "\n" + ArenaRenderer.render(scene, width: width, height: height).plainText)
             }
         }
         return scene
+    }
+
+    /// The second line of a dumped frame, for tests that follow other players by name:
+    /// `--- players · ID NAME X,Y hp H kills K · … · in B B/s ---`, a bot's name after `~`, and
+    /// the bytes per second this client receives.
+    static func playersLine(scene: ArenaScene, bytesInPerSecond: Int) -> String {
+        var parts = ["--- players"]
+        for player in scene.players.sorted(by: { $0.id < $1.id }) {
+            parts.append(
+                "\(player.id) \(player.isBot ? "~" : "")\(player.name) \(decimalText(player.x, places: 2)),\(decimalText(player.y, places: 2))"
+                    + " hp \(player.health) kills \(player.score)")
+        }
+        parts.append("in \(bytesInPerSecond) B/s ---")
+        return parts.joined(separator: " · ")
     }
 
     /// The header line of a dumped frame: what tests read.

@@ -51,6 +51,10 @@ public final class ArenaServer {
         public var tls: TLSServerContext?
         /// Seconds between two saves of the state file.
         public var stateSaveInterval = 1.0
+        /// Whether plain HTTP requests on the port get the browser client (``ArenaWebSite``):
+        /// `GET /` the page, its scripts, 404 for anything else. `false`: they are refused as
+        /// failed WebSocket handshakes.
+        public var servesWebClient = true
 
         /// The defaults: port 7777 on this machine, six bots, 30 Hz, one room `main`.
         public init() {}
@@ -102,6 +106,7 @@ public final class ArenaServer {
         var socket = WebSocketServerConfiguration(host: options.host, port: options.port)
         socket.maximumConnections = options.roomCapacity * options.maximumRooms + 64
         socket.tls = options.tls
+        if options.servesWebClient { socket.httpHandler = ArenaWebSite.respond(to:) }
         transport = try WebSocketTransportServer(configuration: socket)
         port = transport.address?.port ?? options.port
         var configuration = HostConfiguration()

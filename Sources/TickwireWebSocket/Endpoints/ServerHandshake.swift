@@ -5,7 +5,8 @@ import TickwireIO
 /// Collects the request head within ``WebSocketServerConfiguration/maximumHandshakeBytes`` and
 /// ``WebSocketServerConfiguration/maximumHeaderCount``, under ``WebSocketServerConfiguration/handshakeTimeout``
 /// (a client that sends one byte per second is cut off with HTTP 408), validates it, asks the
-/// `shouldAccept` hook, answers 101 and hands the socket to a ``WebSocketChannel``.
+/// `shouldAccept` hook, answers 101 and hands the socket to a ``WebSocketChannel``. A request that
+/// is not an upgrade goes to ``WebSocketServerConfiguration/httpHandler`` when there is one.
 ///
 /// Not thread-safe: loop thread only.
 final class ServerHandshake {
@@ -64,6 +65,10 @@ final class ServerHandshake {
     }
 
     private func upgrade(_ head: HTTPRequestHead, remainder: [UInt8]) {
+        if let handler = configuration.httpHandler, !head.headers.containsToken("websocket", in: "Upgrade") {
+            answer(head, with: handler(head))
+            return
+        }
         let acceptance: WebSocketServerHandshake.Acceptance
         do {
             acceptance = try WebSocketServerHandshake.accept(head, configuration: handshakeConfiguration)
@@ -101,6 +106,15 @@ final class ServerHandshake {
             compression: acceptance.compression, sendBufferLimits: configuration.sendBuffer
         )
         core?.handshakeSucceeded(self, tcp: tcp, machine: machine, connection: connection, initialBytes: remainder)
+    }
+
+    /// Sends a plain HTTP response (``WebSocketServerConfiguration/httpHandler``) and closes once it is sent.
+    private func answer(_ request: HTTPRequestHead, with response: HTTPResponse) {
+        cancelTimer()
+        isFinished = true
+        tcp.write(response.encoded(includesBody: request.method != "HEAD"))
+        tcp.closeAfterFlush()
+        core?.handshakeEnded(self)
     }
 
     /// Answers with an HTTP error and closes once it is sent.

@@ -80,6 +80,14 @@ public struct WebSocketServerConfiguration: Sendable {
     /// serves one or the other; for both, run two servers on one ``EventLoop``.
     /// ``WebSocketServer/reloadCertificates()`` swaps in renewed certificate files.
     public var tls: TLSServerContext?
+    /// Answers plain HTTP requests on the WebSocket port (a page, its scripts, a metrics endpoint):
+    /// every request whose `Upgrade` header does not name `websocket`, whatever its method, goes
+    /// here, and the ``HTTPResponse`` is sent from memory and the connection closed (see
+    /// ``HTTPResponse/encoded(includesBody:)``; a `HEAD` gets the head only). The request head is
+    /// held to ``maximumHandshakeBytes`` and ``maximumHeaderCount`` like an upgrade; a request
+    /// body is not read. Runs on the loop thread: keep it quick. `nil` (default): such requests
+    /// are refused as failed handshakes (HTTP 426, 405 or 400).
+    public var httpHandler: (@Sendable (HTTPRequestHead) -> HTTPResponse)?
 
     /// Creates the default configuration (127.0.0.1, any free port).
     public init() {}

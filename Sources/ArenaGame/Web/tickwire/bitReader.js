@@ -43,6 +43,14 @@ export class BitReader {
     if (bits > this.endBit - this.position) throw truncated(bits, this.endBit - this.position);
     const bytes = this.bytes;
     let position = this.position;
+    if (bits <= 25) {
+      // The hot path: the (at most four) bytes holding the value in one 32-bit word; bytes
+      // past the end read as 0 (undefined | 0), and those bits are never used.
+      const index = position >>> 3;
+      const word = bytes[index] | (bytes[index + 1] << 8) | (bytes[index + 2] << 16) | (bytes[index + 3] << 24);
+      this.position = position + bits;
+      return ((word >>> (position & 7)) & ((1 << bits) - 1)) >>> 0;
+    }
     let result = 0;
     let written = 0;
     while (written < bits) {
@@ -124,6 +132,19 @@ export class BitReader {
     const start = this.position;
     let zeros = 0;
     const bytes = this.bytes;
+    // The hot path: the first 1 bit within the next 25 bits, found with one word and clz32.
+    const available = this.endBit - start;
+    if (available > 0) {
+      const index = start >>> 3;
+      const word = (bytes[index] | (bytes[index + 1] << 8) | (bytes[index + 2] << 16) | (bytes[index + 3] << 24)) >>> (start & 7);
+      const window = available >= 25 ? word & 0x1ffffff : word & ((1 << available) - 1);
+      if (window !== 0) {
+        zeros = 31 - Math.clz32(window & -window);
+        this.position = start + zeros + 1;
+        // Small integers stay small integers (zeros ≤ 24 here), which keeps the caller's arithmetic in int32.
+        return (1 << zeros) | this.read(zeros);
+      }
+    }
     for (;;) {
       if (this.position >= this.endBit) throw truncated(1, 0);
       const bit = (bytes[this.position >>> 3] >>> (this.position & 7)) & 1;

@@ -1,0 +1,127 @@
+// The arena in a web page: joins the room of `?room=` (default `main`) on the server that served
+// the page, as the player named by `?name=` (or the name field), ticks the session at the
+// server's tick rate with the held keys, and draws every animation frame. `window.__tickwire`
+// exposes the page's state for tests (Tools/suites/browser).
+import { ReconnectingSession } from '../tickwire/reconnectingSession.js';
+import { ReconnectPolicy } from '../tickwire/reconnectPolicy.js';
+import { ArenaMap, encodeInput } from './arenaRules.js';
+import { arenaSchema } from './arenaSchema.js';
+import { arenaPrediction, helloPayload, sceneFromView } from './arenaScene.js';
+import { drawFrame } from './arenaCanvas.js';
+import { refusalExplanation, statusText } from './connectionText.js';
+import { KeyboardInput } from './keyboardInput.js';
+import { NetGraph } from './netGraph.js';
+
+const parameters = new URLSearchParams(location.search);
+const room = parameters.get('room') || 'main';
+/** The WebSocket URL: this page's server (ws: for http:, wss: for https:), or `?server=` for development. */
+const url = parameters.get('server') || `${location.protocol === 'https:' ? 'wss:' : 'ws:'}//${location.host}/${encodeURIComponent(room)}`;
+const fingerprint = arenaSchema.fingerprint.toString(16).padStart(16, '0');
+
+const canvas = /** @type {HTMLCanvasElement} */ (document.getElementById('arena'));
+const context = /** @type {CanvasRenderingContext2D} */ (canvas.getContext('2d'));
+const form = /** @type {HTMLFormElement} */ (document.getElementById('join'));
+const nameField = /** @type {HTMLInputElement} */ (document.getElementById('name'));
+
+/** Sizes the canvas to the window, in device pixels. */
+function resize() {
+  const scale = window.devicePixelRatio || 1;
+  canvas.width = Math.round(window.innerWidth * scale);
+  canvas.height = Math.round(window.innerHeight * scale);
+  canvas.style.width = `${window.innerWidth}px`;
+  canvas.style.height = `${window.innerHeight}px`;
+  context.setTransform(scale, 0, 0, scale, 0, 0);
+}
+window.addEventListener('resize', resize);
+resize();
+
+const name = parameters.get('name');
+if (name) {
+  play(name);
+} else {
+  form.hidden = false;
+  nameField.value = sessionStorage.getItem('arena.name') ?? '';
+  nameField.focus();
+  form.addEventListener('submit', (event) => {
+    event.preventDefault();
+    const chosen = nameField.value.trim() || 'player';
+    sessionStorage.setItem('arena.name', chosen);
+    form.hidden = true;
+    play(chosen);
+  });
+}
+
+/**
+ * Joins and plays until the page closes.
+ * @param {string} playerName
+ */
+function play(playerName) {
+  const client = new ReconnectingSession(
+    { schema: arenaSchema, encodeInput, predict: arenaPrediction(ArenaMap.standard) },
+    {
+      url, configuration: { room, helloPayload: helloPayload(playerName) },
+      policy: new ReconnectPolicy({ baseDelay: 0.5, maximumDelay: 8 }),
+    },
+  );
+  const session = client.session;
+  const keys = new KeyboardInput(window);
+  const netGraph = new NetGraph();
+  let showsNetGraph = false;
+  let framesDrawn = 0;
+  /** @type {ReturnType<typeof sceneFromView>} */
+  let scene = { players: [], bullets: [] };
+
+  keys.onKey = (key) => {
+    if (key === 'n') showsNetGraph = !showsNetGraph;
+    if (key === 'q') client.leave();
+  };
+
+  // Ticks at the server's rate (20 Hz until the welcome says otherwise), catching up at most one tick.
+  let nextTick = performance.now();
+  const tick = () => {
+    const period = 1000 / Math.max(session.tickRate, 1);
+    const now = performance.now();
+    nextTick = Math.max(nextTick + period, now - period);
+    client.tick(keys.input());
+    netGraph.sample(session, now / 1000);
+    setTimeout(tick, Math.max(0, nextTick - performance.now()));
+  };
+  tick();
+
+  /** @returns {string} What to show over the map, if anything. */
+  const message = () => {
+    const state = client.state;
+    if (state.kind === 'refused') return refusalExplanation(state.reason, state.text, fingerprint);
+    if (state.kind === 'left') return client.hasGivenUp ? `Gave up reconnecting: ${client.lastFailure ?? ''}` : 'You left the arena. Reload the page to play again.';
+    if (state.kind !== 'connected' && client.lastFailure) return `Connection lost: ${client.lastFailure}`;
+    return '';
+  };
+
+  const draw = () => {
+    scene = sceneFromView(client.render());
+    const state = client.state;
+    drawFrame(context, {
+      map: ArenaMap.standard, players: scene.players, bullets: scene.bullets, localID: session.clientID, room,
+      status: statusText(state, session.clock(), client.hasGivenUp), isConnected: state.kind === 'connected', message: message(),
+      netGraph: showsNetGraph ? netGraph.lines(session, client) : undefined,
+    }, window.innerWidth, window.innerHeight);
+    framesDrawn += 1;
+    requestAnimationFrame(draw);
+  };
+  requestAnimationFrame(draw);
+
+  // For tests and the curious: the page's state as plain data.
+  Object.defineProperty(window, '__tickwire', {
+    configurable: true,
+    value: {
+      state: () => ({
+        name: playerName, room, url, fingerprint, connection: client.state, status: statusText(client.state, session.clock(), client.hasGivenUp),
+        message: message(), clientID: session.clientID, resumed: session.wasResumed, reconnects: client.reconnects,
+        players: scene.players, bullets: scene.bullets.length, framesDrawn, showsNetGraph,
+        bytesIn: session.metrics.bytesIn, bytesOut: session.metrics.bytesOut, snapshotsReceived: session.metrics.snapshotsReceived,
+        lastFailure: client.lastFailure, lastDecodeError: session.lastDecodeError?.message, closeReason: session.closeReason,
+        input: keys.peek(),
+      }),
+    },
+  });
+}

@@ -1,0 +1,207 @@
+import CommandLineSupport
+import Foundation
+import Tickwire
+
+/// `tickwire bench js [--json] [--runs N]`: what the browser client library (JavaScript, under
+/// Node) pays per snapshot against Swift, on the same frames in the same run.
+///
+/// Swift builds the `arena-client-56` scene (see `BenchClientReceive.swift`: 56 players and their
+/// bullets, 300 deltas each against the previous tick), times `SnapshotCodec.decode(_:baseline:)`
+/// over its deltas, writes its frames to a temporary file, and runs
+/// `node Tools/bench-js/decode.mjs FILE RUNS`, which decodes them with
+/// `Sources/ArenaGame/Web/tickwire` twice over: the deltas alone against stored baselines (the
+/// same work as the Swift row), and every frame as a client takes it (envelope, then delta); then
+/// the same messages compressed in perFrame mode, as `arena serve` sends them to a browser,
+/// inflated and decoded by both (Swift with zlib, JavaScript with its own inflater). The
+/// last snapshot Node decodes must equal Swift's, entity by entity, or the benchmark fails.
+/// Times are medians of the runs: the thread's CPU time in Swift, the process's in Node (its
+/// compiler and collector threads count too, so the ratio is, if anything, unkind to Node).
+/// The goal (issue #20) is JavaScript at most 3× Swift.
+enum BenchJSCommand {
+    struct Failure: Error, CustomStringConvertible {
+        let description: String
+    }
+
+    /// What `bench js` measured.
+    struct Report: Codable {
+        var scene: String
+        var deltas: Int
+        var entitiesPerSnapshot: Double
+        var node: String
+        /// Swift's `decode(_:baseline:)`, median µs of thread CPU time per snapshot.
+        var swiftMicrosecondsPerSnapshot: Double
+        /// JavaScript's `SnapshotDecoder.decode` against stored baselines, median µs of process CPU time per snapshot.
+        var javaScriptMicrosecondsPerSnapshot: Double
+        /// JavaScript taking each frame as a client does (envelope, then delta), µs per snapshot.
+        var javaScriptReceiveMicrosecondsPerSnapshot: Double
+        /// Swift taking each perFrame-compressed frame (inflate, envelope, delta), µs per snapshot.
+        var swiftPerFrameMicrosecondsPerSnapshot: Double
+        /// JavaScript taking the same perFrame-compressed frames (its own inflater), µs per snapshot.
+        var javaScriptPerFrameMicrosecondsPerSnapshot: Double
+        /// Bytes per perFrame-compressed frame.
+        var perFrameBytes: Double
+        /// JavaScript's decode time over Swift's.
+        var ratio: Double
+        /// JavaScript's perFrame receive time over Swift's.
+        var perFrameRatio: Double
+        /// The goal: at most this ratio.
+        var goal: Double
+
+        func table() -> String {
+            [
+                "bench js: \(scene), \(deltas) deltas of \(String(format: "%.1f", entitiesPerSnapshot)) entities; node \(node); median of the runs",
+                "  Swift  SnapshotCodec.decode(_:baseline:)         " + String(format: "%8.2f µs/snap", swiftMicrosecondsPerSnapshot),
+                "  JS     SnapshotDecoder.decode(delta, baseline)   " + String(format: "%8.2f µs/snap", javaScriptMicrosecondsPerSnapshot),
+                "  JS     FrameDecoder + SnapshotDecoder per frame  "
+                    + String(format: "%8.2f µs/snap", javaScriptReceiveMicrosecondsPerSnapshot),
+                String(format: "  JS / Swift: %.2f× (goal ≤ %.0f×)", ratio, goal),
+                String(format: "  perFrame zlib frames as arena serve sends them (%.0f B each): inflate, envelope, delta", perFrameBytes),
+                "  Swift  FrameDecompressor + decode per frame      "
+                    + String(format: "%8.2f µs/snap", swiftPerFrameMicrosecondsPerSnapshot),
+                "  JS     FrameDecoder (own inflater) + decode      "
+                    + String(format: "%8.2f µs/snap", javaScriptPerFrameMicrosecondsPerSnapshot),
+                String(format: "  JS / Swift: %.2f×", perFrameRatio),
+            ].joined(separator: "\n")
+        }
+    }
+
+    /// What decode.mjs prints.
+    private struct NodeResult: Decodable {
+        struct Times: Decodable {
+            var cpu: Double
+            var wall: Double
+        }
+        var node: String
+        var deltas: Int
+        var entitiesPerSnapshot: Double
+        var lastSnapshot: String
+        var decode: Times
+        var receive: Times
+        var receivePerFrame: Times
+        var perFrameBytes: Double
+    }
+
+    /// The Node script, found next to this source file (or at `TICKWIRE_BENCH_JS`).
+    static var scriptPath: String {
+        ProcessInfo.processInfo.environment["TICKWIRE_BENCH_JS"]
+            ?? URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../bench-js/decode.mjs")
+            .standardizedFileURL.path
+    }
+
+    static func run(_ arguments: [String]) throws {
+        var parsed = try CommandArguments(arguments, valueOptions: ["runs"])
+        let asJSON = parsed.flag("json")
+        let runs = try parsed.integer("runs", default: 5)
+        let wantsHelp = parsed.flag("help")
+        try parsed.rejectUnknown()
+        if wantsHelp {
+            print(
+                """
+                usage: tickwire bench js [--json] [--runs N]
+                  decodes the arena-client-56 scene's frames in Swift and, with the browser client
+                  library, in Node (node on the PATH; Tools/bench-js/decode.mjs); µs per snapshot of each
+                """)
+            return
+        }
+        guard (1...100).contains(runs) else { throw CommandArguments.UsageError(description: "--runs wants 1...100") }
+        #if DEBUG
+        StandardError.write("tickwire: a debug build; measure with `swift run -c release tickwire bench js`\n")
+        #endif
+        let report = try measure(runs: runs)
+        if asJSON {
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+            print(String(decoding: try encoder.encode(report), as: UTF8.self))
+        } else {
+            print(report.table())
+        }
+    }
+
+    static func measure(runs: Int) throws -> Report {
+        let scene = try BenchClientScene.make()
+        let codec = SnapshotCodec(schema: scene.schema)
+        let snapshots = scene.snapshots, deltas = scene.deltas
+        let swift = try BenchClientReceive.time("decode", runs: runs, count: deltas.count) {
+            var total = 0
+            for (index, delta) in deltas.enumerated() {
+                total &+= try codec.decode(delta, baseline: snapshots[index]).count
+            }
+            return total
+        }
+        // The same messages in perFrame mode, as `arena serve` sends them to a browser.
+        let compressor = try FrameCompressor(mode: .perFrame)
+        let compressed = try scene.frames.map { frame in try compressor.encode(FrameDecompressor.uncompressed().decode(frame)) }
+        let swiftPerFrame = try BenchClientReceive.time("perFrame", runs: runs, count: deltas.count) {
+            let decompressor = try FrameDecompressor(mode: .perFrame)
+            var previous: Snapshot?
+            var total = 0
+            for frame in compressed {
+                guard case .snapshot(let message) = try decompressor.decode(frame) else { continue }
+                let snapshot = try codec.decode(message.delta, baseline: message.baselineTick == nil ? nil : previous)
+                total &+= snapshot.count
+                previous = snapshot
+            }
+            return total
+        }
+        let directory = FileManager.default.temporaryDirectory
+        let file = directory.appendingPathComponent("tickwire-bench-js-\(getpid()).frames")
+        let perFrameFile = directory.appendingPathComponent("tickwire-bench-js-\(getpid()).perframe")
+        defer {
+            try? FileManager.default.removeItem(at: file)
+            try? FileManager.default.removeItem(at: perFrameFile)
+        }
+        try write(scene.frames, to: file)
+        try write(compressed, to: perFrameFile)
+        let result = try runNode(file: file.path, perFrameFile: perFrameFile.path, runs: runs)
+        guard result.deltas == deltas.count, let last = snapshots.last, result.lastSnapshot == describe(last) else {
+            throw Failure(description: "bench js: the JavaScript decoder's last snapshot differs from Swift's")
+        }
+        return Report(
+            scene: BenchClientScene.name, deltas: deltas.count, entitiesPerSnapshot: result.entitiesPerSnapshot, node: result.node,
+            swiftMicrosecondsPerSnapshot: swift.microsecondsPerSnapshot, javaScriptMicrosecondsPerSnapshot: result.decode.cpu,
+            javaScriptReceiveMicrosecondsPerSnapshot: result.receive.cpu,
+            swiftPerFrameMicrosecondsPerSnapshot: swiftPerFrame.microsecondsPerSnapshot,
+            javaScriptPerFrameMicrosecondsPerSnapshot: result.receivePerFrame.cpu, perFrameBytes: result.perFrameBytes,
+            ratio: result.decode.cpu / swift.microsecondsPerSnapshot,
+            perFrameRatio: result.receivePerFrame.cpu / swiftPerFrame.microsecondsPerSnapshot, goal: 3)
+    }
+
+    /// Writes frames as a little-endian u32 length and the bytes, one after another.
+    private static func write(_ frames: [[UInt8]], to file: URL) throws {
+        var bytes: [UInt8] = []
+        for frame in frames {
+            withUnsafeBytes(of: UInt32(frame.count).littleEndian) { bytes.append(contentsOf: $0) }
+            bytes.append(contentsOf: frame)
+        }
+        try Data(bytes).write(to: file)
+    }
+
+    /// The entities as the JavaScript `Snapshot.describeEntities()` writes them: `id type q…`, one a line.
+    static func describe(_ snapshot: Snapshot) -> String {
+        snapshot.indices.map { index in
+            let fields = snapshot.schema.entityTypes[snapshot.typeIndex(at: index)].fields.indices
+            return
+                ([String(snapshot.id(at: index)), String(snapshot.typeIndex(at: index))]
+                + fields.map { String(snapshot.value(at: index, field: $0)) }).joined(separator: " ")
+        }.joined(separator: "\n")
+    }
+
+    private static func runNode(file: String, perFrameFile: String, runs: Int) throws -> NodeResult {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["node", scriptPath, file, String(runs), perFrameFile]
+        let output = Pipe()
+        process.standardOutput = output
+        do { try process.run() } catch { throw Failure(description: "bench js: cannot run node: \(error)") }
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else {
+            throw Failure(description: "bench js: node \(scriptPath) exited with status \(process.terminationStatus) (is node installed?)")
+        }
+        do {
+            return try JSONDecoder().decode(NodeResult.self, from: data)
+        } catch {
+            throw Failure(description: "bench js: cannot read node's output: \(error)")
+        }
+    }
+}

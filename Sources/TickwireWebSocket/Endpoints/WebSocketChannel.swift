@@ -7,8 +7,13 @@
 /// (``WebSocketLoopState``): it holds the buffer while it handles its reads and sends its
 /// replies at the end of the loop turn.
 ///
+/// It bounds what a peer can cost the loop: a send buffer over its high-water mark for longer
+/// than the write timeout closes the connection (1008), its buffered bytes count against its
+/// server's ``OutputBudget``, and it inflates at most ``inflationStepBytes`` per loop turn,
+/// going on in the next turn (``LoopPendingWork``) with reading paused meanwhile.
+///
 /// Not thread-safe: every member is for the loop thread. The public handle is ``WebSocketConnection``.
-final class WebSocketChannel {
+final class WebSocketChannel: LoopPendingWork {
     /// What the channel reports to its owner (server or client), on the loop thread.
     enum Event {
         case message(WebSocketMessage)
@@ -33,6 +38,20 @@ final class WebSocketChannel {
     private var keepaliveState: WebSocketKeepalive?
     private var keepaliveTimer: TimerHandle?
     private var isOverHighWaterMark = false
+    /// ``WebSocketServerConfiguration/writeTimeout`` in nanoseconds, 0 for none.
+    private let writeTimeoutNanoseconds: UInt64
+    /// Runs while the send buffer is over its high-water mark; closes the connection when it fires.
+    private var writeTimer: TimerHandle?
+    /// The server's budget for all its connections' buffered bytes (`nil` for a client), and
+    /// this channel's bytes counted in it.
+    private let outputBudget: OutputBudget?
+    private var budgetedBytes = 0
+    /// The most bytes inflated per loop turn (``WebSocketProtocolMachine/inflationBudget``).
+    private let inflationStepBytes: Int
+    /// Input read but not yet taken by the machine, whose inflation stopped at its budget; reading
+    /// is paused until the pending work has fed it all.
+    private var unreadInput: [UInt8] = []
+    private var isInflationPending = false
     /// From the first read of a readiness event until ``writeReplies()``: `output` is then the
     /// loop's reply buffer, and sends (from the owner's event handlers) only frame into it,
     /// after ``replyStart``. The loop state's ``WebSocketLoopState/replyBufferHolder`` is the one record of it.
@@ -47,8 +66,12 @@ final class WebSocketChannel {
 
     /// Takes over `tcp` after a successful handshake (loop thread only). Call ``start(initialBytes:)`` next.
     init(tcp: TCPChannel, machine: WebSocketProtocolMachine, connection: WebSocketConnection,
-         closeTimeout: Duration, keepalive: KeepalivePolicy?, onEvent: @escaping (Event) -> Void) {
+         closeTimeout: Duration, keepalive: KeepalivePolicy?, writeTimeout: Duration? = nil, outputBudget: OutputBudget? = nil,
+         inflationStepBytes: Int = WebSocketServerConfiguration().inflationStepBytes, onEvent: @escaping (Event) -> Void) {
         self.tcp = tcp
+        writeTimeoutNanoseconds = writeTimeout.map { max($0.nanoseconds, 1) } ?? 0
+        self.outputBudget = outputBudget
+        self.inflationStepBytes = max(inflationStepBytes, 1)
         shared = WebSocketLoopState.of(tcp.loop)
         self.machine = machine
         self.connection = connection
@@ -147,11 +170,43 @@ final class WebSocketChannel {
 
     private func updateBufferAccounting() {
         guard !isClosed else { return }
-        connection.wireBytes.store(unsentByteCount, ordering: .relaxed)
+        let unsent = unsentByteCount
+        connection.wireBytes.store(unsent, ordering: .relaxed)
+        if let outputBudget, unsent != budgetedBytes {
+            outputBudget.add(unsent &- budgetedBytes)
+            budgetedBytes = unsent
+        }
         let buffered = connection.bufferedByteCount
         let limits = connection.sendBufferLimits
-        if buffered > limits.highWaterMark { isOverHighWaterMark = true }
+        if buffered > limits.highWaterMark {
+            isOverHighWaterMark = true
+            if writeTimer == nil && writeTimeoutNanoseconds > 0 { startWriteTimer() }
+        } else if let writeTimer {
+            tcp.loop.cancel(writeTimer)
+            self.writeTimer = nil
+        }
         if buffered >= limits.pauseReadingThreshold { tcp.isReadPaused = true }
+    }
+
+    /// Bytes this channel holds in send buffers, as counted in its ``OutputBudget``.
+    var outputBudgetBytes: Int { budgetedBytes }
+
+    private func startWriteTimer() {
+        writeTimer = tcp.loop.schedule(after: .nanoseconds(Int64(clamping: writeTimeoutNanoseconds))) { [weak self] in
+            guard let self else { return }
+            self.writeTimer = nil
+            guard !self.isClosed, self.connection.bufferedByteCount > self.connection.sendBufferLimits.highWaterMark else { return }
+            let timeout = Duration.nanoseconds(Int64(clamping: self.writeTimeoutNanoseconds))
+            self.closeDroppingOutput(reason: "the peer read too slowly: the send buffer stayed over its high-water mark for \(timeout)")
+        }
+    }
+
+    /// Closes the socket at once, dropping what is buffered, and reports 1008 (policy violation)
+    /// with `reason`: for a peer that stopped reading, which would never read a close frame.
+    func closeDroppingOutput(reason: String) {
+        connection.isClosing.store(true, ordering: .releasing)
+        finish(WebSocketCloseFrame(code: .policyViolation, reason: reason))
+        tcp.close()
     }
 
     /// Bytes sent by the owner or the protocol and not yet taken by the kernel: the TCP
@@ -172,7 +227,7 @@ final class WebSocketChannel {
     func checkDrain() {
         let buffered = connection.bufferedByteCount
         let limits = connection.sendBufferLimits
-        if tcp.isReadPaused && buffered <= limits.highWaterMark && !isClosed { tcp.isReadPaused = false }
+        if tcp.isReadPaused && buffered <= limits.highWaterMark && !isClosed && !isInflationPending { tcp.isReadPaused = false }
         if isOverHighWaterMark && buffered <= limits.lowWaterMark && !isClosed {
             isOverHighWaterMark = false
             onEvent(.writable)
@@ -199,11 +254,13 @@ final class WebSocketChannel {
             swap(&output, &shared.replyBuffer)
             shared.replyBufferHolder = self
             replyStart = output.count
+            machine.inbound.inflationBudget = inflationStepBytes  // a new turn for this connection
         }
         var failure: WebSocketError?
         swap(&machine.inbound.spareMessage, &shared.spareMessage)
         do {
-            try machine.receive(bytes, output: &replies) { handle($0) }
+            let taken = try machine.receive(bytes, output: &replies) { handle($0) }
+            if machine.inbound.isInflationSuspended { suspendReading(keeping: UnsafeRawBufferPointer(rebasing: bytes[taken...])) }
         } catch {
             failure = error
         }
@@ -223,6 +280,34 @@ final class WebSocketChannel {
         } else if machine.state == .closed {
             // The close handshake is complete: flush, then close the socket.
             tcp.closeAfterFlush()
+        }
+    }
+
+    /// Inflation stopped at this turn's budget: keeps the input the machine did not take, stops
+    /// reading and asks the loop to go on next turn, after the other connections' events.
+    private func suspendReading(keeping rest: UnsafeRawBufferPointer) {
+        unreadInput.append(contentsOf: rest.assumingMemoryBound(to: UInt8.self))
+        guard !isInflationPending else { return }
+        isInflationPending = true
+        tcp.isReadPaused = true
+        tcp.loop.requestPendingWork(self)
+    }
+
+    /// The next turn of a suspended inflation: feeds the machine the input it left, with a new
+    /// budget, and reads again once it has taken all of it.
+    func continuePendingWork() {
+        isInflationPending = false
+        guard !isClosed else {
+            unreadInput = []
+            return
+        }
+        shared.inflationSteps &+= 1
+        var input: [UInt8] = []
+        swap(&input, &unreadInput)
+        input.withUnsafeBytes { receive($0) }  // may suspend again, keeping the rest in `unreadInput`
+        writeReplies()
+        if !isInflationPending && !isClosed && connection.bufferedByteCount < connection.sendBufferLimits.pauseReadingThreshold {
+            tcp.isReadPaused = false
         }
     }
 
@@ -369,9 +454,14 @@ final class WebSocketChannel {
         guard !isClosed else { return }
         isClosed = true
         connection.isClosing.store(true, ordering: .releasing)
-        for timer in [closeTimer, keepaliveTimer].compactMap({ $0 }) { tcp.loop.cancel(timer) }
+        for timer in [closeTimer, keepaliveTimer, writeTimer].compactMap({ $0 }) { tcp.loop.cancel(timer) }
         closeTimer = nil
         keepaliveTimer = nil
+        writeTimer = nil
+        if let outputBudget, budgetedBytes != 0 {
+            outputBudget.add(-budgetedBytes)
+            budgetedBytes = 0
+        }
         connection.channel.value = nil
         onEvent(.closed(frame))
     }

@@ -12,7 +12,11 @@ let usage = """
             start a local server and play on it in this terminal (the default)
       arena serve [--host H] [--port 7777] [--bots 6] [--tick 30] [--rooms N] [--capacity 32]
                   [--compression perframe|streaming|none] [--compression-level 6] [--state FILE]
+                  [--max-connections-per-address 64] [--max-handshakes-per-address 16] [--write-timeout 10]
             run a headless server; prints a status line every few seconds;
+            the per-address limits count IPv6 addresses by /64; 0 lifts a limit (needed for
+            `tickwire load` with many clients from one address); a client whose send buffer
+            stays backed up for --write-timeout seconds (it stopped reading) is closed with 1008;
             --state saves the rooms and players to FILE every second and on exit, and on
             start restores them from FILE if it was saved within the 30 s grace period, so
             players who reconnect after a restart get their places back
@@ -35,7 +39,8 @@ func fail(_ message: String) -> Never {
 let serverStop = ServerStopRequest()
 
 func serve(_ arguments: [String]) throws {
-    var parsed = try CommandArguments(arguments, valueOptions: ["host", "port", "bots", "tick", "rooms", "status-interval", "capacity", "compression", "compression-level", "state"])
+    var parsed = try CommandArguments(arguments, valueOptions: ["host", "port", "bots", "tick", "rooms", "status-interval", "capacity", "compression", "compression-level", "state",
+                                                                 "max-connections-per-address", "max-handshakes-per-address", "write-timeout"])
     if parsed.flag("help") { print(usage); return }
     var options = ArenaServer.Options()
     options.host = parsed.string("host") ?? options.host
@@ -54,6 +59,13 @@ func serve(_ arguments: [String]) throws {
     guard (0...9).contains(options.compressionLevel) else { fail("--compression-level must be 0...9") }
     let statusInterval = try parsed.double("status-interval", default: 5)
     options.statePath = parsed.string("state")
+    let perAddress = try parsed.integer("max-connections-per-address", default: options.maximumConnectionsPerAddress)
+    let handshakesPerAddress = try parsed.integer("max-handshakes-per-address", default: options.maximumHandshakesPerAddress)
+    options.writeTimeout = try parsed.double("write-timeout", default: options.writeTimeout)
+    guard perAddress >= 0, handshakesPerAddress >= 0 else { fail("--max-connections-per-address and --max-handshakes-per-address must be 0 (no limit) or more") }
+    guard options.writeTimeout >= 0 else { fail("--write-timeout must be 0 (none) or more seconds") }
+    options.maximumConnectionsPerAddress = perAddress == 0 ? .max : perAddress
+    options.maximumHandshakesPerAddress = handshakesPerAddress == 0 ? .max : handshakesPerAddress
     try parsed.rejectUnknown()
     if let path = options.statePath, path.isEmpty { fail("--state needs a file name") }
     guard (0...65535).contains(options.port) else { fail("--port must be 0...65535") }

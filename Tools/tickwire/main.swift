@@ -20,9 +20,12 @@ let usage = """
                                --in-flight 1,16 run a subset of the cases (for profiling)
       bench sim [--json]       host cost per client per tick, 10/100/1000 clients, with and without interest
       bench all [--json]       every benchmark this build has (codec, ws, sim), one JSON document
-      echo [--port P] [--host H] [--tcp] [--no-compression]
+      echo [--port P] [--host H] [--tcp] [--no-compression] [--max-message-bytes 67108864]
+           [--max-connections-per-address 0] [--max-handshakes-per-address 0] [--write-timeout 10]
+           [--output-budget-bytes 268435456]
                                WebSocket echo server (permessage-deflate on) for Autobahn and interop;
-                               prints the bound port; --tcp: plain TCP echo (benchmark baseline)
+                               prints the bound port; --tcp: plain TCP echo (benchmark baseline);
+                               per-address limits off by default (0), every bench client is 127.0.0.1
       load ws://HOST:PORT/ROOM [--clients 100] [--duration 60] [--ramp 10] [--json] [--loops 2] [--rate 30] [--drivers 1]
            [--rooms N]         N simulated arena players over real WebSockets; reports connections, snapshots,
                                bytes per client, snapshot age, the server's tick p99 and CPU, and its own CPU;

@@ -10,8 +10,9 @@ import TickwireIO
 final class OutputBudget: LoopPendingWork {
     /// The most bytes the server's connections may hold together.
     let limitBytes: Int
-    /// The bytes they hold now.
-    private(set) var totalBytes = 0
+    /// The bytes they hold now. Unchecked exclusivity: changed after every flush of every
+    /// connection, on the loop thread only, and no access to it overlaps another.
+    @exclusivity(unchecked) private(set) var totalBytes = 0
     private let loop: EventLoop
     private var isEnforcementRequested = false
     /// Closes the fullest connections until ``totalBytes`` is within ``limitBytes``; set by the server.

@@ -41,11 +41,13 @@ final class WebSocketChannel: LoopPendingWork {
     /// ``WebSocketServerConfiguration/writeTimeout`` in nanoseconds, 0 for none.
     private let writeTimeoutNanoseconds: UInt64
     /// Runs while the send buffer is over its high-water mark; closes the connection when it fires.
-    private var writeTimer: TimerHandle?
+    /// Unchecked exclusivity, like `budgetedBytes`: read on every settling of the accounting
+    /// (after each flush), loop thread only, and no access to it overlaps another.
+    @exclusivity(unchecked) private var writeTimer: TimerHandle?
     /// The server's budget for all its connections' buffered bytes (`nil` for a client), and
     /// this channel's bytes counted in it.
     private let outputBudget: OutputBudget?
-    private var budgetedBytes = 0
+    @exclusivity(unchecked) private var budgetedBytes = 0
     /// The most bytes inflated per loop turn (``WebSocketProtocolMachine/inflationBudget``).
     private let inflationStepBytes: Int
     /// Input read but not yet taken by the machine, whose inflation stopped at its budget; reading

@@ -13,7 +13,7 @@
 /// going on in the next turn (``LoopPendingWork``) with reading paused meanwhile.
 ///
 /// Not thread-safe: every member is for the loop thread. The public handle is ``WebSocketConnection``.
-final class WebSocketChannel: LoopPendingWork {
+final class WebSocketChannel {
     /// What the channel reports to its owner (server or client), on the loop thread.
     enum Event {
         case message(WebSocketMessage)
@@ -21,10 +21,10 @@ final class WebSocketChannel: LoopPendingWork {
         case closed(WebSocketCloseFrame)
     }
 
-    private let tcp: TCPChannel
+    let tcp: TCPChannel
     /// What the connections on `tcp`'s loop share: the reply buffer, its holder, the spare message.
-    private let shared: WebSocketLoopState
-    private let machine: WebSocketProtocolMachine
+    let shared: WebSocketLoopState
+    let machine: WebSocketProtocolMachine
     let connection: WebSocketConnection
     private let closeTimeout: Duration
     private let onEvent: (Event) -> Void
@@ -39,11 +39,11 @@ final class WebSocketChannel: LoopPendingWork {
     private var keepaliveTimer: TimerHandle?
     private var isOverHighWaterMark = false
     /// ``WebSocketServerConfiguration/writeTimeout`` in nanoseconds, 0 for none.
-    private let writeTimeoutNanoseconds: UInt64
+    let writeTimeoutNanoseconds: UInt64
     /// Runs while the send buffer is over its high-water mark; closes the connection when it fires.
     /// Unchecked exclusivity, like `budgetedBytes`: read on every settling of the accounting
     /// (after each flush), loop thread only, and no access to it overlaps another.
-    @exclusivity(unchecked) private var writeTimer: TimerHandle?
+    @exclusivity(unchecked) var writeTimer: TimerHandle?
     /// The server's budget for all its connections' buffered bytes (`nil` for a client), and
     /// this channel's bytes counted in it.
     private let outputBudget: OutputBudget?
@@ -52,8 +52,8 @@ final class WebSocketChannel: LoopPendingWork {
     private let inflationStepBytes: Int
     /// Input read but not yet taken by the machine, whose inflation stopped at its budget; reading
     /// is paused until the pending work has fed it all.
-    private var unreadInput: [UInt8] = []
-    private var isInflationPending = false
+    var unreadInput: [UInt8] = []
+    var isInflationPending = false
     /// From the first read of a readiness event until ``writeReplies()``: `output` is then the
     /// loop's reply buffer, and sends (from the owner's event handlers) only frame into it,
     /// after ``replyStart``. The loop state's ``WebSocketLoopState/replyBufferHolder`` is the one record of it.
@@ -193,24 +193,6 @@ final class WebSocketChannel: LoopPendingWork {
     /// Bytes this channel holds in send buffers, as counted in its ``OutputBudget``.
     var outputBudgetBytes: Int { budgetedBytes }
 
-    private func startWriteTimer() {
-        writeTimer = tcp.loop.schedule(after: .nanoseconds(Int64(clamping: writeTimeoutNanoseconds))) { [weak self] in
-            guard let self else { return }
-            self.writeTimer = nil
-            guard !self.isClosed, self.connection.bufferedByteCount > self.connection.sendBufferLimits.highWaterMark else { return }
-            let timeout = Duration.nanoseconds(Int64(clamping: self.writeTimeoutNanoseconds))
-            self.closeDroppingOutput(reason: "the peer read too slowly: the send buffer stayed over its high-water mark for \(timeout)")
-        }
-    }
-
-    /// Closes the socket at once, dropping what is buffered, and reports 1008 (policy violation)
-    /// with `reason`: for a peer that stopped reading, which would never read a close frame.
-    func closeDroppingOutput(reason: String) {
-        connection.isClosing.store(true, ordering: .releasing)
-        finish(WebSocketCloseFrame(code: .policyViolation, reason: reason))
-        tcp.close()
-    }
-
     /// Bytes sent by the owner or the protocol and not yet taken by the kernel: the TCP
     /// channel's buffer, this channel's frames in `output`, and its deferred replies.
     private var unsentByteCount: Int {
@@ -238,7 +220,7 @@ final class WebSocketChannel: LoopPendingWork {
 
     // MARK: Receiving
 
-    private func receive(_ bytes: UnsafeRawBufferPointer) {
+    func receive(_ bytes: UnsafeRawBufferPointer) {
         guard !isClosed else { return }
         keepaliveState?.activityObserved(now: MonotonicTime.now())
         // Events reach the owner as the machine completes them, so a handler may send (framed
@@ -285,34 +267,6 @@ final class WebSocketChannel: LoopPendingWork {
         }
     }
 
-    /// Inflation stopped at this turn's budget: keeps the input the machine did not take, stops
-    /// reading and asks the loop to go on next turn, after the other connections' events.
-    private func suspendReading(keeping rest: UnsafeRawBufferPointer) {
-        unreadInput.append(contentsOf: rest.assumingMemoryBound(to: UInt8.self))
-        guard !isInflationPending else { return }
-        isInflationPending = true
-        tcp.isReadPaused = true
-        tcp.loop.requestPendingWork(self)
-    }
-
-    /// The next turn of a suspended inflation: feeds the machine the input it left, with a new
-    /// budget, and reads again once it has taken all of it.
-    func continuePendingWork() {
-        isInflationPending = false
-        guard !isClosed else {
-            unreadInput = []
-            return
-        }
-        shared.inflationSteps &+= 1
-        var input: [UInt8] = []
-        swap(&input, &unreadInput)
-        input.withUnsafeBytes { receive($0) }  // may suspend again, keeping the rest in `unreadInput`
-        writeReplies()
-        if !isInflationPending && !isClosed && connection.bufferedByteCount < connection.sendBufferLimits.pauseReadingThreshold {
-            tcp.isReadPaused = false
-        }
-    }
-
     /// The largest message buffer the loop keeps for reuse between reads (one per loop).
     static let loopSpareMessageBytes = 1 << 20
 
@@ -337,7 +291,7 @@ final class WebSocketChannel: LoopPendingWork {
     /// than being woken once per connection between reads. With `deferring` false they are
     /// written now; once the buffer holds ``replyGatheringBytes``, the loop sends every
     /// connection's gathered replies and starts again.
-    private func writeReplies(deferring: Bool = true) {
+    func writeReplies(deferring: Bool = true) {
         guard isHoldingReplyBuffer else { return }
         if !deferring { writeReplyBufferNow() }
         let end = output.count
@@ -452,7 +406,7 @@ final class WebSocketChannel: LoopPendingWork {
     // MARK: Ending
 
     /// Reports the connection closed, once, and releases timers and the handle's link.
-    private func finish(_ frame: WebSocketCloseFrame) {
+    func finish(_ frame: WebSocketCloseFrame) {
         guard !isClosed else { return }
         isClosed = true
         connection.isClosing.store(true, ordering: .releasing)

@@ -59,13 +59,15 @@ let package = Package(
 
         // The demo: a terminal arena built on the public API alone.
         .target(name: "ArenaGame", dependencies: ["Tickwire", "CommandLineSupport"], swiftSettings: strictSettings),
-        .executableTarget(name: "ArenaCommand", dependencies: ["ArenaGame", "CommandLineSupport", "Tickwire"], swiftSettings: strictSettings),
+        .executableTarget(
+            name: "ArenaCommand", dependencies: ["ArenaGame", "CommandLineSupport", "Tickwire"], swiftSettings: strictSettings),
 
         // Tools.
         .executableTarget(
             name: "tickwire",
             dependencies: [
-                "Tickwire", "TickwireCodec", "TickwireSim", "TickwireWebSocket", "TickwireIO", "TickwireZlib", "CommandLineSupport", "ArenaGame",
+                "Tickwire", "TickwireCodec", "TickwireSim", "TickwireWebSocket", "TickwireIO", "TickwireZlib", "CommandLineSupport",
+                "ArenaGame",
             ],
             path: "Tools/tickwire",
             swiftSettings: strictSettings

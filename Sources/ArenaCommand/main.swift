@@ -39,8 +39,12 @@ func fail(_ message: String) -> Never {
 let serverStop = ServerStopRequest()
 
 func serve(_ arguments: [String]) throws {
-    var parsed = try CommandArguments(arguments, valueOptions: ["host", "port", "bots", "tick", "rooms", "status-interval", "capacity", "compression", "compression-level", "state",
-                                                                 "max-connections-per-address", "max-handshakes-per-address", "write-timeout"])
+    var parsed = try CommandArguments(
+        arguments,
+        valueOptions: [
+            "host", "port", "bots", "tick", "rooms", "status-interval", "capacity", "compression", "compression-level", "state",
+            "max-connections-per-address", "max-handshakes-per-address", "write-timeout",
+        ])
     if parsed.flag("help") { print(usage); return }
     var options = ArenaServer.Options()
     options.host = parsed.string("host") ?? options.host
@@ -62,7 +66,9 @@ func serve(_ arguments: [String]) throws {
     let perAddress = try parsed.integer("max-connections-per-address", default: options.maximumConnectionsPerAddress)
     let handshakesPerAddress = try parsed.integer("max-handshakes-per-address", default: options.maximumHandshakesPerAddress)
     options.writeTimeout = try parsed.double("write-timeout", default: options.writeTimeout)
-    guard perAddress >= 0, handshakesPerAddress >= 0 else { fail("--max-connections-per-address and --max-handshakes-per-address must be 0 (no limit) or more") }
+    guard perAddress >= 0, handshakesPerAddress >= 0 else {
+        fail("--max-connections-per-address and --max-handshakes-per-address must be 0 (no limit) or more")
+    }
     guard options.writeTimeout >= 0 else { fail("--write-timeout must be 0 (none) or more seconds") }
     options.maximumConnectionsPerAddress = perAddress == 0 ? .max : perAddress
     options.maximumHandshakesPerAddress = handshakesPerAddress == 0 ? .max : handshakesPerAddress
@@ -79,14 +85,18 @@ func serve(_ arguments: [String]) throws {
     for signalNumber in [SIGINT, SIGTERM] {
         signal(signalNumber) { _ in serverStop.requestStop() }
     }
-    print("arena server on ws://\(options.host):\(server.port)/ — rooms \(options.rooms.joined(separator: ", ")), \(options.bots) bots per room, \(options.tickRate) Hz")
+    print(
+        "arena server on ws://\(options.host):\(server.port)/ — rooms \(options.rooms.joined(separator: ", ")), \(options.bots) bots per room, \(options.tickRate) Hz"
+    )
     print("join with: swift run arena join ws://\(options.host == "0.0.0.0" ? "HOST" : options.host):\(server.port)/main --name YOU")
     if let path = options.statePath {
         switch server.stateRestore {
         case .none:
             print("state: \(path) does not exist yet; starting fresh, saving every \(decimalText(options.stateSaveInterval, places: 1)) s")
         case .restored(let rooms, let clients, let age):
-            print("state: restored \(rooms) room\(rooms == 1 ? "" : "s") and \(clients) resumable client\(clients == 1 ? "" : "s") from \(path), saved \(decimalText(age, places: 1)) s ago")
+            print(
+                "state: restored \(rooms) room\(rooms == 1 ? "" : "s") and \(clients) resumable client\(clients == 1 ? "" : "s") from \(path), saved \(decimalText(age, places: 1)) s ago"
+            )
         case .refused(let error):
             StandardError.write("arena: not restoring the state in \(path): \(error); starting fresh\n")
         }
@@ -164,11 +174,15 @@ func playLocally(_ arguments: [String]) throws {
     }
     // Check for a terminal before starting anything, so a pipe gets a clear message.
     guard isatty(STDIN_FILENO) == 1, isatty(STDOUT_FILENO) == 1 else {
-        fail("the arena needs a terminal (standard input and output are not one); for headless play use `arena serve` and `arena join … --script … --dump`")
+        fail(
+            "the arena needs a terminal (standard input and output are not one); for headless play use `arena serve` and `arena join … --script … --dump`"
+        )
     }
     let port = startBackgroundServer(serverOptions)
     var clientOptions = try makeClientOptions(url: "ws://127.0.0.1:\(port)/main", parsed: &parsed)
-    if clientOptions.name == "player" { clientOptions.name = ProcessInfo.processInfo.environment["USER"].map { String($0.prefix(10)) } ?? "you" }
+    if clientOptions.name == "player" {
+        clientOptions.name = ProcessInfo.processInfo.environment["USER"].map { String($0.prefix(10)) } ?? "you"
+    }
     try parsed.rejectUnknown()
     let client = ArenaClient(options: clientOptions)
     let notice = "second player: swift run arena join ws://127.0.0.1:\(port)/main --name NAME"

@@ -149,7 +149,8 @@ struct DeltaDecoder {
     private mutating func readFullValue(_ layout: TypeLayout, _ field: Int) throws(CodecError) -> UInt64 {
         let value = try reader.read(bits: layout.fields[field].width)
         guard value <= layout.fields[field].maxQuantized else {
-            throw CodecError(.valueOutOfRange(what: "field \(field) value", value: "\(value)", allowed: "0...\(layout.fields[field].maxQuantized)"))
+            throw CodecError(
+                .valueOutOfRange(what: "field \(field) value", value: "\(value)", allowed: "0...\(layout.fields[field].maxQuantized)"))
         }
         return value
     }
@@ -283,7 +284,8 @@ struct DeltaDecoder {
             if !isDelta {
                 let value = try reader.read(bits: layout.width)
                 guard value <= layout.maxQuantized else {
-                    throw CodecError(.valueOutOfRange(what: "field \(field) of entity \(id)", value: "\(value)", allowed: "0...\(layout.maxQuantized)"))
+                    throw CodecError(
+                        .valueOutOfRange(what: "field \(field) of entity \(id)", value: "\(value)", allowed: "0...\(layout.maxQuantized)"))
                 }
                 values[field] = value
                 continue
@@ -296,9 +298,10 @@ struct DeltaDecoder {
             } else {
                 let (new, overflow) = Int64(old).addingReportingOverflow(delta)
                 guard !overflow, new >= 0, UInt64(new) <= layout.maxQuantized else {
-                    throw CodecError(.valueOutOfRange(
-                        what: "field \(field) of entity \(id) after a delta of \(delta) from \(old)",
-                        value: overflow ? "overflow" : "\(new)", allowed: "0...\(layout.maxQuantized)"))
+                    throw CodecError(
+                        .valueOutOfRange(
+                            what: "field \(field) of entity \(id) after a delta of \(delta) from \(old)",
+                            value: overflow ? "overflow" : "\(new)", allowed: "0...\(layout.maxQuantized)"))
                 }
                 values[field] = UInt64(new)
             }

@@ -53,22 +53,22 @@ struct DeltaEncoder {
         if !changed.isEmpty {
             writeChangedIndices(survivorCount: survivorCount, into: &writer)
             snapshot.values.withUnsafeBufferPointer { currentValues in
-            baseline.values.withUnsafeBufferPointer { baselineValues in
-            flatFields.withUnsafeBufferPointer { fields in
-                var triple = 0
-                while triple < changed.count {
-                    let i = Int(changed[triple + 1]), j = Int(changed[triple + 2])
-                    let type = Int(snapshot.types[i])
-                    let typeFields = UnsafeBufferPointer(rebasing: fields[fieldStarts[type]..<fieldStarts[type + 1]])
-                    writeChanges(
-                        UnsafeBufferPointer(rebasing: currentValues[Int(snapshot.offsets[i])...]),
-                        UnsafeBufferPointer(rebasing: baselineValues[Int(baseline.offsets[j])...]),
-                        typeFields, into: &writer
-                    )
-                    triple += 3
+                baseline.values.withUnsafeBufferPointer { baselineValues in
+                    flatFields.withUnsafeBufferPointer { fields in
+                        var triple = 0
+                        while triple < changed.count {
+                            let i = Int(changed[triple + 1]), j = Int(changed[triple + 2])
+                            let type = Int(snapshot.types[i])
+                            let typeFields = UnsafeBufferPointer(rebasing: fields[fieldStarts[type]..<fieldStarts[type + 1]])
+                            writeChanges(
+                                UnsafeBufferPointer(rebasing: currentValues[Int(snapshot.offsets[i])...]),
+                                UnsafeBufferPointer(rebasing: baselineValues[Int(baseline.offsets[j])...]),
+                                typeFields, into: &writer
+                            )
+                            triple += 3
+                        }
+                    }
                 }
-            }
-            }
             }
         }
 
@@ -92,40 +92,40 @@ struct DeltaEncoder {
         var i = 0, j = 0
         let fieldCounts = layouts.map(\.fieldCount)
         current.ids.withUnsafeBufferPointer { currentIDs in
-        baseline.ids.withUnsafeBufferPointer { baselineIDs in
-        current.values.withUnsafeBufferPointer { currentValues in
-        baseline.values.withUnsafeBufferPointer { baselineValues in
-            while i < currentIDs.count || j < baselineIDs.count {
-                if j == baselineIDs.count || (i < currentIDs.count && currentIDs[i] < baselineIDs[j]) {
-                    created.append(Int32(i))
-                    i += 1
-                } else if i == currentIDs.count || baselineIDs[j] < currentIDs[i] {
-                    destroyed.append(baselineIDs[j])
-                    j += 1
-                } else {
-                    let type = current.types[i]
-                    if type != baseline.types[j] {
-                        // Same id, new type: destroyed and created again.
-                        destroyed.append(baselineIDs[j])
-                        created.append(Int32(i))
-                    } else {
-                        let a = Int(current.offsets[i]), b = Int(baseline.offsets[j])
-                        var field = fieldCounts[Int(type)] - 1
-                        while field >= 0 && currentValues[a + field] == baselineValues[b + field] { field -= 1 }
-                        if field >= 0 {
-                            changed.append(Int32(survivor))
-                            changed.append(Int32(i))
-                            changed.append(Int32(j))
+            baseline.ids.withUnsafeBufferPointer { baselineIDs in
+                current.values.withUnsafeBufferPointer { currentValues in
+                    baseline.values.withUnsafeBufferPointer { baselineValues in
+                        while i < currentIDs.count || j < baselineIDs.count {
+                            if j == baselineIDs.count || (i < currentIDs.count && currentIDs[i] < baselineIDs[j]) {
+                                created.append(Int32(i))
+                                i += 1
+                            } else if i == currentIDs.count || baselineIDs[j] < currentIDs[i] {
+                                destroyed.append(baselineIDs[j])
+                                j += 1
+                            } else {
+                                let type = current.types[i]
+                                if type != baseline.types[j] {
+                                    // Same id, new type: destroyed and created again.
+                                    destroyed.append(baselineIDs[j])
+                                    created.append(Int32(i))
+                                } else {
+                                    let a = Int(current.offsets[i]), b = Int(baseline.offsets[j])
+                                    var field = fieldCounts[Int(type)] - 1
+                                    while field >= 0 && currentValues[a + field] == baselineValues[b + field] { field -= 1 }
+                                    if field >= 0 {
+                                        changed.append(Int32(survivor))
+                                        changed.append(Int32(i))
+                                        changed.append(Int32(j))
+                                    }
+                                    survivor += 1
+                                }
+                                i += 1
+                                j += 1
+                            }
                         }
-                        survivor += 1
                     }
-                    i += 1
-                    j += 1
                 }
             }
-        }
-        }
-        }
         }
         return survivor
     }
@@ -211,7 +211,7 @@ struct DeltaEncoder {
                 // Both values are below 2^62, so the difference fits.
                 delta = Int64(new) - Int64(old)
             }
-            let code = ZigZag.encode(delta)   // ≥ 1: the field changed.
+            let code = ZigZag.encode(delta)  // ≥ 1: the field changed.
             if BitWriter.gammaBitCount(code) < width {
                 writer.write(true)
                 writer.writeGamma(code)

@@ -203,7 +203,8 @@ public final class FrameCompressor {
             let compressedCount = frame.count - 1
             // The receiver counts the restored trailer as input when it checks the ratio.
             let inflationInput = compressedCount + (isStreaming ? 4 : 0)
-            let withinRatio = body.count <= limits.inflationRatioAllowanceBytes
+            let withinRatio =
+                body.count <= limits.inflationRatioAllowanceBytes
                 || body.count / inflationInput < limits.maximumInflationRatio
             let isSmaller = compressedCount < body.count && withinRatio
             if mode == .perFrame {

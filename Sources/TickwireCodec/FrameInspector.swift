@@ -64,7 +64,8 @@ public final class FrameInspector {
             return ["\(when) \(frame.direction) \(frame.bytes.count) B", "  error: \(error)"]
         }
         let isCompressed = (frame.bytes.first ?? 0) & Frame.compressedFlag != 0
-        let sizes = isCompressed
+        let sizes =
+            isCompressed
             ? "\(frame.bytes.count) B on the wire, body \(frame.bytes.count - 1) B compressed → \(opened.body.count) B"
             : "\(frame.bytes.count) B on the wire, body \(opened.body.count) B uncompressed"
         var lines = ["\(when) \(frame.direction): \(opened.type), \(sizes)"]
@@ -135,7 +136,8 @@ public final class FrameInspector {
             if let old, oldIndex < oldCount, old.id(at: oldIndex) == id, old.typeIndex(at: oldIndex) == snapshot.typeIndex(at: index) {
                 let fields = schema.entityTypes[snapshot.typeIndex(at: index)].fields
                 var differences: [String] = []
-                for (field, descriptor) in fields.enumerated() where old.value(at: oldIndex, field: field) != snapshot.value(at: index, field: field) {
+                for (field, descriptor) in fields.enumerated()
+                where old.value(at: oldIndex, field: field) != snapshot.value(at: index, field: field) {
                     let before = Self.format(old.value(at: oldIndex, field: field), of: descriptor.kind)
                     let after = Self.format(snapshot.value(at: index, field: field), of: descriptor.kind)
                     differences.append("\(descriptor.name) \(before) → \(after)")
@@ -167,7 +169,8 @@ public final class FrameInspector {
             oldIndex += 1
         }
         if hidden > 0 { lines.append("  … \(hidden) more entity lines not shown") }
-        lines.append("  = \(snapshot.count) entities: \(created) created, \(changed) changed, \(destroyed) destroyed, \(unchanged) unchanged")
+        lines.append(
+            "  = \(snapshot.count) entities: \(created) created, \(changed) changed, \(destroyed) destroyed, \(unchanged) unchanged")
         return lines
     }
 

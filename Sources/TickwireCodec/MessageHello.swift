@@ -74,7 +74,8 @@ extension Message {
             let flags = try reader.readUInt8()
             if flags & ~Self.resumeTokenFlag != 0 { throw .reservedBits(field: "hello flags", value: flags) }
             room = try reader.readString(field: "room name", limit: limits.maximumRoomNameBytes)
-            resumeToken = flags & Self.resumeTokenFlag != 0
+            resumeToken =
+                flags & Self.resumeTokenFlag != 0
                 ? try reader.readLengthPrefixedBytes(field: "resume token", limit: limits.maximumResumeTokenBytes)
                 : nil
             payload = try reader.readLengthPrefixedBytes(field: "hello payload", limit: limits.maximumHelloPayloadBytes)

@@ -284,7 +284,8 @@ extension Snapshot: Equatable {
     /// (however their storage is laid out).
     public static func == (lhs: Snapshot, rhs: Snapshot) -> Bool {
         guard lhs.tick == rhs.tick, lhs.schema.fingerprint == rhs.schema.fingerprint,
-              lhs.ids == rhs.ids, lhs.types == rhs.types else { return false }
+            lhs.ids == rhs.ids, lhs.types == rhs.types
+        else { return false }
         for index in lhs.ids.indices {
             let fieldCount = lhs.schema.layouts[Int(lhs.types[index])].fieldCount
             let left = Int(lhs.offsets[index]), right = Int(rhs.offsets[index])

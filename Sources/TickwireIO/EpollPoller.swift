@@ -91,12 +91,13 @@ package final class EpollPoller: ReadinessPoller {
                 continue
             }
             let mask = event.events
-            events.append(PollEvent(
-                descriptor: descriptor,
-                isReadable: mask & (EPOLLIN.rawValue | EPOLLRDHUP.rawValue) != 0,
-                isWritable: mask & EPOLLOUT.rawValue != 0,
-                isHangup: mask & (EPOLLHUP.rawValue | EPOLLERR.rawValue) != 0
-            ))
+            events.append(
+                PollEvent(
+                    descriptor: descriptor,
+                    isReadable: mask & (EPOLLIN.rawValue | EPOLLRDHUP.rawValue) != 0,
+                    isWritable: mask & EPOLLOUT.rawValue != 0,
+                    isHangup: mask & (EPOLLHUP.rawValue | EPOLLERR.rawValue) != 0
+                ))
         }
     }
 }

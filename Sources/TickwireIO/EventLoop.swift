@@ -1,4 +1,5 @@
 import Synchronization
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -101,17 +102,21 @@ public final class EventLoop: @unchecked Sendable {
         var thread = pthread_t.init(bitPattern: 0)
         let status = loopThread.withLock { stored -> Int32 in
             #if canImport(Glibc)
-            let status = pthread_create(&thread, nil, { argument in
-                guard let argument else { return nil }
-                Unmanaged<EventLoop>.fromOpaque(argument).takeRetainedValue().run()
-                return nil
-            }, box.toOpaque())
+            let status = pthread_create(
+                &thread, nil,
+                { argument in
+                    guard let argument else { return nil }
+                    Unmanaged<EventLoop>.fromOpaque(argument).takeRetainedValue().run()
+                    return nil
+                }, box.toOpaque())
             #else
             var created: pthread_t?
-            let status = pthread_create(&created, nil, { argument in
-                Unmanaged<EventLoop>.fromOpaque(argument).takeRetainedValue().run()
-                return nil
-            }, box.toOpaque())
+            let status = pthread_create(
+                &created, nil,
+                { argument in
+                    Unmanaged<EventLoop>.fromOpaque(argument).takeRetainedValue().run()
+                    return nil
+                }, box.toOpaque())
             if let created { thread = created }
             #endif
             if status == 0 { stored = thread }

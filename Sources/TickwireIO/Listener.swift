@@ -12,7 +12,9 @@ package final class Listener: EventLoopHandler {
     /// Binds, listens and registers on `loop` (call on the loop thread).
     ///
     /// - Throws: ``SystemError`` from `socket`, `bind`, `listen`, `getsockname` or `epoll_ctl`.
-    package init(address: SocketAddress, backlog: Int32 = 511, loop: EventLoop, onAccept: @escaping (Socket, SocketAddress?) -> Void) throws(SystemError) {
+    package init(address: SocketAddress, backlog: Int32 = 511, loop: EventLoop, onAccept: @escaping (Socket, SocketAddress?) -> Void)
+        throws(SystemError)
+    {
         socket = try Socket(family: address.family)
         try socket.bind(to: address)
         try socket.listen(backlog: backlog)

@@ -66,14 +66,15 @@ package final class PortablePoller: ReadinessPoller {
             while read(wakeReader, &drain, drain.count) > 0 {}
         }
         for entry in descriptors.dropFirst() where entry.revents != 0 {
-            events.append(PollEvent(
-                descriptor: entry.fd,
-                isReadable: entry.revents & Int16(POLLIN) != 0,
-                isWritable: entry.revents & Int16(POLLOUT) != 0,
-                // POLLNVAL (a descriptor closed while watched) is reported as a hang-up, so
-                // that its owner closes it rather than the loop spinning on it.
-                isHangup: entry.revents & Int16(POLLHUP | POLLERR | POLLNVAL) != 0
-            ))
+            events.append(
+                PollEvent(
+                    descriptor: entry.fd,
+                    isReadable: entry.revents & Int16(POLLIN) != 0,
+                    isWritable: entry.revents & Int16(POLLOUT) != 0,
+                    // POLLNVAL (a descriptor closed while watched) is reported as a hang-up, so
+                    // that its owner closes it rather than the loop spinning on it.
+                    isHangup: entry.revents & Int16(POLLHUP | POLLERR | POLLNVAL) != 0
+                ))
         }
     }
 }

@@ -191,14 +191,17 @@ package final class TCPChannel: EventLoopHandler {
     /// The one write path: tries the kernel at once when nothing is buffered and the write is
     /// immediate or large (one `send`, or one `sendmsg` when `second` is not empty), keeps what
     /// it does not take, in order, and arranges the flush.
-    private func write(_ first: UnsafeRawBufferPointer, then second: UnsafeRawBufferPointer = .init(start: nil, count: 0),
-                       immediately: Bool) {
+    private func write(
+        _ first: UnsafeRawBufferPointer, then second: UnsafeRawBufferPointer = .init(start: nil, count: 0),
+        immediately: Bool
+    ) {
         let total = first.count + second.count
         guard !isClosed, !isClosingAfterFlush, total > 0 else { return }
         var written = 0
         if bufferedByteCount == 0 && onConnect == nil && (immediately || total >= Self.directWriteBytes) {
             do {
-                let taken = first.isEmpty || second.isEmpty
+                let taken =
+                    first.isEmpty || second.isEmpty
                     ? try socket.write(from: first.isEmpty ? second : first)
                     : try socket.write(from: first, then: second)
                 written = taken ?? 0

@@ -31,7 +31,8 @@ public struct CPUUsage: Sendable {
         let who = RUSAGE_SELF
         #endif
         guard getrusage(who, &usage) == 0 else { return .zero }
-        let micros = Int64(usage.ru_utime.tv_sec) * 1_000_000 + Int64(usage.ru_utime.tv_usec)
+        let micros =
+            Int64(usage.ru_utime.tv_sec) * 1_000_000 + Int64(usage.ru_utime.tv_usec)
             + Int64(usage.ru_stime.tv_sec) * 1_000_000 + Int64(usage.ru_stime.tv_usec)
         return .microseconds(micros)
     }

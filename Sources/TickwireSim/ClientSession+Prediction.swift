@@ -30,7 +30,8 @@ extension ClientSession {
         do { try game.capture(state, into: &snapshot) } catch { return nil }
         guard let index = snapshot.index(of: id) else { return nil }
         let type = snapshot.typeIndex(at: index)
-        return EntityView(id: id, typeIndex: type, values: game.schema.entityTypes[type].fields.indices.map { snapshot.double(at: index, field: $0) })
+        return EntityView(
+            id: id, typeIndex: type, values: game.schema.entityTypes[type].fields.indices.map { snapshot.double(at: index, field: $0) })
     }
 
     /// The predicted local player as it is displayed (prediction plus the decaying correction offset).

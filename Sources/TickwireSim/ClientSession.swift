@@ -91,7 +91,8 @@ public final class ClientSession<G: Game> {
         self.compressor = .uncompressed(limits: configuration.frameLimits)
         self.decompressor = .uncompressed(limits: configuration.frameLimits)
         self.received = SnapshotHistory(capacity: configuration.historySize)
-        self.buffer = InterpolationBuffer(capacity: configuration.interpolationCapacity, maximumExtrapolation: configuration.maximumExtrapolation)
+        self.buffer = InterpolationBuffer(
+            capacity: configuration.interpolationCapacity, maximumExtrapolation: configuration.maximumExtrapolation)
         self.delay = ClientSession.makeDelay(configuration, interval: 0.05)
         self.smoother = CorrectionSmoother(halfLife: configuration.correctionHalfLife, snapDistance: configuration.correctionSnapDistance)
     }

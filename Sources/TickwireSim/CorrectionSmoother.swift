@@ -1,9 +1,10 @@
+import TickwireCodec
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import TickwireCodec
 
 /// Hides small prediction corrections: when reconciliation moves the local player, the
 /// displayed values keep the old position as an offset that decays exponentially, instead

@@ -86,7 +86,8 @@ extension Host {
     func reject(_ connection: any TransportConnection, _ reason: Message.Reject.Reason, _ text: String) {
         rejections[reason, default: 0] += 1
         let text = text.prefix(utf8Bytes: configuration.frameLimits.maximumTextBytes)
-        FrameCompressor.uncompressed(limits: configuration.frameLimits).send(.reject(Message.Reject(reason: reason, text: text)), over: connection)
+        FrameCompressor.uncompressed(limits: configuration.frameLimits).send(
+            .reject(Message.Reject(reason: reason, text: text)), over: connection)
         connection.close(code: reason.closeCode, reason: text)
     }
 
@@ -98,7 +99,8 @@ extension Host {
             return reject(connection, .versionMismatch, Self.versionText(client: hello.protocolVersion))
         }
         guard hello.schemaFingerprint == game.schema.fingerprint else {
-            return reject(connection, .schemaMismatch,
+            return reject(
+                connection, .schemaMismatch,
                 "the server's schema fingerprint is \(hex(game.schema.fingerprint)), the client's \(hex(hello.schemaFingerprint))")
         }
         let room: Room<G>
@@ -107,7 +109,9 @@ extension Host {
         } else if configuration.createsRoomsOnDemand && roomOrder.count < configuration.maximumRooms {
             room = openRoomOnDemand(named: hello.room)
         } else if configuration.createsRoomsOnDemand {
-            return reject(connection, .unknownRoom, "the server runs its most rooms (\(configuration.maximumRooms)); there is no room named '\(hello.room)'")
+            return reject(
+                connection, .unknownRoom,
+                "the server runs its most rooms (\(configuration.maximumRooms)); there is no room named '\(hello.room)'")
         } else {
             return reject(connection, .unknownRoom, "there is no room named '\(hello.room)'")
         }
@@ -134,8 +138,9 @@ extension Host {
         if nextClientID == 0 { nextClientID = 1 }
         let client: RoomClient<G>
         do {
-            client = try RoomClient(id: id, token: makeToken(), connection: connection, compression: compression,
-                                    configuration: configuration, now: now)
+            client = try RoomClient(
+                id: id, token: makeToken(), connection: connection, compression: compression,
+                configuration: configuration, now: now)
         } catch {
             return reject(connection, .unspecified, "could not set up compression: \(error)")
         }

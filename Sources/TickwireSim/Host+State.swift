@@ -34,9 +34,10 @@ extension Host {
             var restored: [RoomClient<G>] = []
             for client in saved.clients {
                 do {
-                    restored.append(try RoomClient(
-                        id: client.id, token: client.token, connection: nil, compression: .none,
-                        configuration: configuration, now: now))
+                    restored.append(
+                        try RoomClient(
+                            id: client.id, token: client.token, connection: nil, compression: .none,
+                            configuration: configuration, now: now))
                 } catch {
                     throw HostStateError(.compression(error.description))
                 }

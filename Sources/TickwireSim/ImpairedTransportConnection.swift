@@ -61,9 +61,10 @@ public final class ImpairedTransportConnection: TransportConnection {
         self.clock = clock
         self.isDroppable = droppable
         var seeds = SplitMix64(seed: seed)
-        self.state = Mutex(State(
-            upstream: SimulatedLink(conditions: upstream, seed: seeds.next()),
-            downstream: SimulatedLink(conditions: downstream, seed: seeds.next())))
+        self.state = Mutex(
+            State(
+                upstream: SimulatedLink(conditions: upstream, seed: seeds.next()),
+                downstream: SimulatedLink(conditions: downstream, seed: seeds.next())))
     }
 
     /// Whether `frame` is a snapshot frame (its type byte, without the compressed flag, is a snapshot's).

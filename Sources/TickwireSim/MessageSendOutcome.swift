@@ -49,7 +49,8 @@ extension FrameCompressor {
         let result = connection.send(frame)
         if result == .taken { return .sent(bytes: frame.count) }
         guard joinsHistory(message.type) else { return .notSent(result) }
-        connection.close(code: .policyViolation, reason: "a compressed frame was refused (\(result)); the compression stream cannot skip it")
+        connection.close(
+            code: .policyViolation, reason: "a compressed frame was refused (\(result)); the compression stream cannot skip it")
         return .closedBrokenStream(result)
     }
 }

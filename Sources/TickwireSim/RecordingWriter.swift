@@ -1,10 +1,11 @@
+import Synchronization
+import TickwireCodec
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import Synchronization
-import TickwireCodec
 
 /// Writes a recording file (`Protocol/PROTOCOL.md` §9) of one connection's frames, for
 /// `tickwire inspect` to read back.

@@ -239,7 +239,8 @@ public final class Room<G: Game> {
                     client.acknowledgedTick = ack
                     if let sentAt = client.sendTime(of: ack) {
                         let sample = Double(now.nanoseconds - sentAt) / 1e9
-                        client.metrics.roundTrip = client.metrics.roundTrip == 0 ? sample : client.metrics.roundTrip + (sample - client.metrics.roundTrip) / 8
+                        client.metrics.roundTrip =
+                            client.metrics.roundTrip == 0 ? sample : client.metrics.roundTrip + (sample - client.metrics.roundTrip) / 8
                     }
                 }
             }

@@ -66,7 +66,9 @@ final class RoomClient<G: Game> {
     }
 
     /// Attaches a new connection after resumption: fresh compression streams, no baseline.
-    func resume(on connection: any TransportConnection, compression: CompressionMode, configuration: HostConfiguration, now: Timestamp) throws(FrameError) {
+    func resume(on connection: any TransportConnection, compression: CompressionMode, configuration: HostConfiguration, now: Timestamp)
+        throws(FrameError)
+    {
         self.connection = connection
         compressor = try RoomClient.makeCompressor(compression, configuration: configuration)
         decompressor = try FrameDecompressor(mode: compression, limits: configuration.frameLimits)

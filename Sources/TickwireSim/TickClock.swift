@@ -1,10 +1,11 @@
+import Synchronization
+import TickwireIO
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import Synchronization
-import TickwireIO
 
 /// A source of monotonic time that can also wait: the real clock or a virtual one.
 ///

@@ -166,11 +166,12 @@ public final class TickSimulation<G: Game> {
         // A new process draws new tokens: a seeded host moves its seed on, or it would hand
         // out the old host's tokens again (to newcomers, beside restored clients holding them).
         configuration.tokenSeed = configuration.tokenSeed.map { $0 &+ 0x9E37_79B9_7F4A_7C15 }
-        let replacement = if let state {
-            try Host(game: game, listener: network, clock: clock, configuration: configuration, restoring: state)
-        } else {
-            Host(game: game, listener: network, clock: clock, configuration: configuration)
-        }
+        let replacement =
+            if let state {
+                try Host(game: game, listener: network, clock: clock, configuration: configuration, restoring: state)
+            } else {
+                Host(game: game, listener: network, clock: clock, configuration: configuration)
+            }
         for connection in connections { connection.disconnect() }
         host = replacement
         isHostDown = false

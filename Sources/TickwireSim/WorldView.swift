@@ -68,9 +68,10 @@ public struct WorldView: Sendable {
         for index in snapshot.indices {
             let type = snapshot.typeIndex(at: index)
             let fieldCount = snapshot.schema.entityTypes[type].fields.count
-            entities.append(EntityView(
-                id: snapshot.id(at: index), typeIndex: type,
-                values: (0..<fieldCount).map { snapshot.double(at: index, field: $0) }))
+            entities.append(
+                EntityView(
+                    id: snapshot.id(at: index), typeIndex: type,
+                    values: (0..<fieldCount).map { snapshot.double(at: index, field: $0) }))
         }
         self.init(time: time, entities: entities)
     }

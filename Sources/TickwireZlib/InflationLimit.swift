@@ -31,7 +31,8 @@ public struct InflationLimit: Hashable, Sendable {
     public func check(outputBytes: Int, inputBytes: Int) throws(ZlibError) {
         if outputBytes > maximumBytes { throw .inflatedSizeExceeded(limit: maximumBytes) }
         if outputBytes > ratioAllowanceBytes,
-           outputBytes / max(inputBytes, 1) >= maximumRatio {
+            outputBytes / max(inputBytes, 1) >= maximumRatio
+        {
             throw .ratioExceeded(ratio: maximumRatio, inputBytes: inputBytes)
         }
     }

@@ -1,6 +1,7 @@
 import Testing
 import TickwireCodec
 import TickwireSim
+
 @testable import ArenaGame
 
 @Suite("The arena on the simulated network")
@@ -58,7 +59,9 @@ struct ArenaNetworkTests {
     @Test("a player that reconnects within the grace period keeps its player and score")
     func resumption() throws {
         let simulation = Self.simulation(bots: 0)
-        simulation.addClient(configure: { $0.room = "main"; $0.helloPayload = Array("cat".utf8) })
+        simulation.addClient(configure: {
+            $0.room = "main"; $0.helloPayload = Array("cat".utf8)
+        })
         simulation.run(for: .seconds(1))
         let id = try #require(simulation.clients[0].clientID)
         simulation.connections[0].disconnect()

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import ArenaGame
 
 @Suite("ArenaRenderer")
@@ -54,4 +55,3 @@ struct ArenaRendererTests {
         #expect(ArenaRenderer.render(scene, width: 80, height: 24).plainText.contains("| ping 42 ms"))
     }
 }
-

@@ -1,5 +1,6 @@
 import Testing
 import TickwireCodec
+
 @testable import ArenaGame
 
 @Suite("ArenaSchema")
@@ -9,7 +10,7 @@ struct ArenaSchemaTests {
         var world = ArenaWorld(seed: 2)
         ArenaRules.addHuman(id: 1, named: "Ann-1", to: &world)
         ArenaRules.addBot(named: "bot_7", seed: 1, to: &world)
-        world.bots.removeAll() // keep the bot still, so only player 1 acts
+        world.bots.removeAll()  // keep the bot still, so only player 1 acts
         world.players[0].score = 12
         world.players[1].health = 35
         ArenaRules.step(&world, inputs: [1: ArenaInput(moveX: 1, moveY: 0, fires: true)], dt: 1.0 / 30)

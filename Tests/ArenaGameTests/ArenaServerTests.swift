@@ -1,12 +1,14 @@
+import Testing
+import TickwireCodec
+import TickwireSim
+
+@testable import ArenaGame
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import Testing
-import TickwireCodec
-import TickwireSim
-@testable import ArenaGame
 
 @Suite("ArenaServer with a state file")
 struct ArenaServerTests {
@@ -32,8 +34,9 @@ struct ArenaServerTests {
         ArenaRules.addHuman(id: 3, named: "carol", to: &world)
         world.players[0].score = 7
         return ArenaStateFile(
-            state: HostState(rooms: [RoomState(name: "main", tick: 500, world: world, clients: [ResumableClient(id: 3, token: [9, 9, 9, 9])])],
-                             nextClientID: 4),
+            state: HostState(
+                rooms: [RoomState(name: "main", tick: 500, world: world, clients: [ResumableClient(id: 3, token: [9, 9, 9, 9])])],
+                nextClientID: 4),
             savedAt: savedAt)
     }
 
@@ -50,7 +53,8 @@ struct ArenaServerTests {
                 Issue.record("the state was not restored: \(server.stateRestore)")
                 return
             }
-            #expect(rooms == 1 && clients == 1 && age >= 0 && age < 10, "1 room, 1 client, saved just now; got \(rooms), \(clients), \(age) s")
+            #expect(
+                rooms == 1 && clients == 1 && age >= 0 && age < 10, "1 room, 1 client, saved just now; got \(rooms), \(clients), \(age) s")
         }
         let written = try #require(try ArenaStateFile.read(from: path), "the shutdown save wrote no file")
         let room = try #require(written.state.rooms.first { $0.name == "main" })

@@ -1,12 +1,14 @@
+import Testing
+import TickwireCodec
+import TickwireSim
+
+@testable import ArenaGame
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import Testing
-import TickwireCodec
-import TickwireSim
-@testable import ArenaGame
 
 @Suite("ArenaStateFile")
 struct ArenaStateFileTests {
@@ -90,7 +92,8 @@ struct ArenaStateFileTests {
         #expect(throws: Never.self) { _ = try ArenaStateFile.read(from: path, limits: limits) }
         limits.maximumBytes = size - 1
         let error = #expect(throws: ArenaStateError.self) { _ = try ArenaStateFile.read(from: path, limits: limits) }
-        #expect(error?.description.contains("\(size) bytes exceeds the limit of \(size - 1)") == true, "\(error?.description ?? "no error")")
+        #expect(
+            error?.description.contains("\(size) bytes exceeds the limit of \(size - 1)") == true, "\(error?.description ?? "no error")")
     }
 
     @Test("damaged, foreign and other-version files are refused with a typed error that says so")
@@ -121,7 +124,9 @@ struct ArenaStateFileTests {
     func truncations() throws {
         let bytes = Self.sample(rooms: 1, clientsPerRoom: 1).encoded()
         for length in 0..<bytes.count {
-            #expect(throws: ArenaStateError.self, "a file cut to \(length) bytes") { _ = try ArenaStateFile(decoding: Array(bytes[..<length])) }
+            #expect(throws: ArenaStateError.self, "a file cut to \(length) bytes") {
+                _ = try ArenaStateFile(decoding: Array(bytes[..<length]))
+            }
         }
     }
 
@@ -140,7 +145,9 @@ struct ArenaStateFileTests {
             limits[keyPath: limit] = actual
             #expect(throws: Never.self, "\(what) at the limit \(actual)") { _ = try ArenaStateFile(decoding: bytes, limits: limits) }
             limits[keyPath: limit] = actual - 1
-            #expect(throws: ArenaStateError.self, "\(what) one past the limit \(actual - 1)") { _ = try ArenaStateFile(decoding: bytes, limits: limits) }
+            #expect(throws: ArenaStateError.self, "\(what) one past the limit \(actual - 1)") {
+                _ = try ArenaStateFile(decoding: bytes, limits: limits)
+            }
         }
     }
 

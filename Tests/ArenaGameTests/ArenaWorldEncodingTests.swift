@@ -1,5 +1,6 @@
 import Testing
 import TickwireCodec
+
 @testable import ArenaGame
 
 @Suite("ArenaWorld encoding")
@@ -26,8 +27,9 @@ struct ArenaWorldEncodingTests {
     @Test("a busy world decodes equal to itself, and steps on exactly as the original")
     func roundTrip() throws {
         let world = Self.busyWorld()
-        #expect(!world.bullets.isEmpty && world.bots.count == 4 && world.players.count == 7,
-                "the fixture should have bullets in flight, 4 bots and 7 players")
+        #expect(
+            !world.bullets.isEmpty && world.bots.count == 4 && world.players.count == 7,
+            "the fixture should have bullets in flight, 4 bots and 7 players")
         #expect(world.players.contains { $0.score > 0 || $0.health < ArenaRules.maximumHealth }, "the fixture should show some fighting")
         let decoded = try ArenaWorld(decoding: world.encoded())
         #expect(decoded == world, "the decoded world differs from the encoded one")
@@ -127,9 +129,11 @@ struct ArenaWorldEncodingTests {
         }
     }
 
-    @Test("values the rules cannot run on are refused", arguments: [
-        "NaN position", "far position", "huge score", "players out of order", "bullet id in the player range", "bot flag 2",
-    ])
+    @Test(
+        "values the rules cannot run on are refused",
+        arguments: [
+            "NaN position", "far position", "huge score", "players out of order", "bullet id in the player range", "bot flag 2",
+        ])
     func badValues(_ change: String) throws {
         var world = Self.busyWorld()
         var bytes: [UInt8]
@@ -152,11 +156,15 @@ struct ArenaWorldEncodingTests {
             #expect(bytes[26] == 0, "the probe's bot flag should be at byte 26")
             bytes[26] = 2
         }
-        let words = [
-            "NaN position": "player 1's x is nan", "far position": "player 2's y is 1000000000000.0", "huge score": "score",
-            "players out of order": "ascending id order", "bullet id in the player range": "bullet id is 7", "bot flag 2": "bot flag is 2",
-        ][change] ?? "?"
-        let error = #expect(throws: ArenaStateError.self, "a world with a \(change) must be refused") { _ = try ArenaWorld(decoding: bytes) }
+        let words =
+            [
+                "NaN position": "player 1's x is nan", "far position": "player 2's y is 1000000000000.0", "huge score": "score",
+                "players out of order": "ascending id order", "bullet id in the player range": "bullet id is 7",
+                "bot flag 2": "bot flag is 2",
+            ][change] ?? "?"
+        let error = #expect(throws: ArenaStateError.self, "a world with a \(change) must be refused") {
+            _ = try ArenaWorld(decoding: bytes)
+        }
         #expect(error?.description.contains(words) == true, "'\(error?.description ?? "no error")' should say '\(words)'")
     }
 }

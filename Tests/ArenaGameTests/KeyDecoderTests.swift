@@ -1,14 +1,15 @@
-import Testing
 import ArenaGame
+import Testing
 
 @Suite("KeyDecoder")
 struct KeyDecoderTests {
     @Test("letters, space, enter and Ctrl-C decode to their keys")
     func plainKeys() {
         var decoder = KeyDecoder()
-        #expect(decoder.decode(Array("wasd q".utf8) + [0x0D, 0x03]) == [
-            .character("w"), .character("a"), .character("s"), .character("d"), .space, .character("q"), .enter, .interrupt,
-        ])
+        #expect(
+            decoder.decode(Array("wasd q".utf8) + [0x0D, 0x03]) == [
+                .character("w"), .character("a"), .character("s"), .character("d"), .space, .character("q"), .enter, .interrupt,
+            ])
     }
 
     @Test("arrow keys decode in CSI and SS3 forms")

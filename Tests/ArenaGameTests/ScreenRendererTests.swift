@@ -1,5 +1,5 @@
-import Testing
 import ArenaGame
+import Testing
 
 @Suite("ScreenBuffer and ScreenRenderer")
 struct ScreenRendererTests {

@@ -1,5 +1,5 @@
-import Testing
 import CommandLineSupport
+import Testing
 
 @Suite("CommandArguments")
 struct CommandArgumentsTests {

@@ -37,7 +37,7 @@ struct BitWriterTests {
             writer.write(0x2D, bits: misalignment)
             writer.writeGamma(value)
             writer.write(true)
-            writer.writeGamma(value)   // the last code ends within the final byte
+            writer.writeGamma(value)  // the last code ends within the final byte
             var reader = BitReader(writer.bytes)
             _ = try reader.read(bits: misalignment)
             #expect(try reader.readGamma() == value, "gamma \(value) mid-stream at misalignment \(misalignment)")

@@ -5,14 +5,17 @@ import TickwireCodec
 @Suite("Codec errors and limits")
 struct CodecErrorTests {
     static let oneBool = (try? Schema([EntityType("t", fields: [Field("f", .bool)])]))!
-    static let threeTypes = (try? Schema([
-        EntityType("a", fields: [Field("f", .integer(min: 0, max: 100))]),
-        EntityType("b", fields: []),
-        EntityType("c", fields: [Field("g", .float(min: 0, max: 10, resolution: 0.5))]),
-    ]))!
+    static let threeTypes =
+        (try? Schema([
+            EntityType("a", fields: [Field("f", .integer(min: 0, max: 100))]),
+            EntityType("b", fields: []),
+            EntityType("c", fields: [Field("g", .float(min: 0, max: 10, resolution: 0.5))]),
+        ]))!
 
-    func expectError(_ kind: CodecError.Kind, _ bytes: [UInt8], schema: Schema, baseline: Snapshot? = nil,
-                     limits: CodecLimits = .default, _ why: Comment) {
+    func expectError(
+        _ kind: CodecError.Kind, _ bytes: [UInt8], schema: Schema, baseline: Snapshot? = nil,
+        limits: CodecLimits = .default, _ why: Comment
+    ) {
         do {
             let decoded = try SnapshotCodec(schema: schema, limits: limits).decode(bytes, baseline: baseline)
             Issue.record("expected \(kind) (\(why)) but decoded \(decoded.count) entities")
@@ -36,10 +39,12 @@ struct CodecErrorTests {
         let pastLimit = try snapshot(Self.oneBool, tick: 2, ids: Array(0..<101))
         #expect(try strict.decode(strict.encode(atLimit, against: nil), baseline: nil) == atLimit)
         #expect(throws: CodecError.self, "the encoder respects the limit too") { try strict.encode(pastLimit, against: nil) }
-        expectError(.tooManyEntities, try lax.encode(pastLimit, against: nil), schema: Self.oneBool, limits: limits,
-                    "a full snapshot of 101 entities")
-        expectError(.tooManyEntities, try lax.encode(pastLimit, against: atLimit), schema: Self.oneBool, baseline: atLimit,
-                    limits: limits, "a delta creating the 101st entity")
+        expectError(
+            .tooManyEntities, try lax.encode(pastLimit, against: nil), schema: Self.oneBool, limits: limits,
+            "a full snapshot of 101 entities")
+        expectError(
+            .tooManyEntities, try lax.encode(pastLimit, against: atLimit), schema: Self.oneBool, baseline: atLimit,
+            limits: limits, "a delta creating the 101st entity")
         var huge = BitWriter()
         huge.writeVarint(0); huge.write(false); huge.writeVarint(UInt64(CodecLimits.maxEntitiesPerSnapshot) + 1)
         expectError(.tooManyEntities, huge.bytes, schema: Self.oneBool, "a count of 65537 at the protocol limit")
@@ -55,8 +60,9 @@ struct CodecErrorTests {
         let bytes = try codec.encode(world, against: nil)
         let exact = SnapshotCodec(schema: Self.oneBool, limits: CodecLimits(maxEncodedBytes: bytes.count))
         #expect(try exact.decode(bytes, baseline: nil) == world)
-        expectError(.inputTooLarge, bytes, schema: Self.oneBool, limits: CodecLimits(maxEncodedBytes: bytes.count - 1),
-                    "one byte over the size limit")
+        expectError(
+            .inputTooLarge, bytes, schema: Self.oneBool, limits: CodecLimits(maxEncodedBytes: bytes.count - 1),
+            "one byte over the size limit")
         #expect(throws: CodecError.self) {
             try SnapshotCodec(schema: Self.oneBool, limits: CodecLimits(maxEncodedBytes: bytes.count - 1)).encode(world, against: nil)
         }
@@ -108,29 +114,29 @@ struct CodecErrorTests {
         let base = try snapshot(schema, tick: 4, ids: [1, 2], type: 1)
         writer = BitWriter()
         writer.writeVarint(5); writer.write(true); writer.writeVarint(1)
-        writer.write(true); writer.writeVarint(1); writer.writeVarint(3)   // destroy id 3
+        writer.write(true); writer.writeVarint(1); writer.writeVarint(3)  // destroy id 3
         writer.write(false); writer.write(false)
         expectError(.unknownEntity, writer.bytes, schema: schema, baseline: base, "destroying an entity not in the baseline")
 
         writer = BitWriter()
         writer.writeVarint(5); writer.write(true); writer.writeVarint(1)
         writer.write(false); writer.write(false)
-        writer.write(true); writer.writeVarint(1); writer.writeVarint(2); writer.write(1, bits: 2)   // create id 2
+        writer.write(true); writer.writeVarint(1); writer.writeVarint(2); writer.write(1, bits: 2)  // create id 2
         expectError(.duplicateEntity, writer.bytes, schema: schema, baseline: base, "creating an entity that survives")
 
         let withValues = try snapshot(schema, tick: 4, ids: [1, 2], type: 2)
         writer = BitWriter()
         writer.writeVarint(5); writer.write(true); writer.writeVarint(1)
         writer.write(false)
-        writer.write(true); writer.write(true); writer.writeVarint(1); writer.writeGamma(3)   // list: index 2 of 2
+        writer.write(true); writer.write(true); writer.writeVarint(1); writer.writeGamma(3)  // list: index 2 of 2
         writer.write(false)
         expectError(.entityIndexOutOfRange, writer.bytes, schema: schema, baseline: withValues, "changed index 2 of 2 survivors")
 
         writer = BitWriter()
         writer.writeVarint(5); writer.write(true); writer.writeVarint(1)
         writer.write(false)
-        writer.write(true); writer.write(false); writer.write(1, bits: 2)   // mask: entity 0 changed
-        writer.write(1, bits: 1); writer.write(true); writer.writeGamma(ZigZag.encode(-1))   // field 0: delta −1 from 0
+        writer.write(true); writer.write(false); writer.write(1, bits: 2)  // mask: entity 0 changed
+        writer.write(1, bits: 1); writer.write(true); writer.writeGamma(ZigZag.encode(-1))  // field 0: delta −1 from 0
         writer.write(false)
         expectError(.valueOutOfRange, writer.bytes, schema: schema, baseline: withValues, "a delta below zero")
 

@@ -40,8 +40,9 @@ struct DeltaPropertyTests {
                     let step = Int64.random(in: -40...40, using: &rng)
                     let stepped = step < 0 ? old &- UInt64(-step) : old &+ UInt64(step)
                     let wrapped = fields[field].kind.wrapsAround ? stepped & fields[field].kind.maxQuantized : stepped
-                    current.setValue((step < 0 && wrapped > old && !fields[field].kind.wrapsAround) ? 0 : wrapped,
-                                     at: index, field: field)
+                    current.setValue(
+                        (step < 0 && wrapped > old && !fields[field].kind.wrapsAround) ? 0 : wrapped,
+                        at: index, field: field)
                 } else {
                     let top = fields[field].kind.maxQuantized
                     current.setValue(top == .max ? rng.next() : rng.next() % (top + 1), at: index, field: field)
@@ -52,8 +53,9 @@ struct DeltaPropertyTests {
         return result
     }
 
-    @Test("decode(encode(s, against: b), baseline: b) == s for random schemas, histories and baselines",
-          arguments: 0..<40)
+    @Test(
+        "decode(encode(s, against: b), baseline: b) == s for random schemas, histories and baselines",
+        arguments: 0..<40)
     func roundTrip(seed: UInt64) throws {
         var rng = SplitMix64(seed: 0xC0DEC + seed)
         let schema = try TestSchemas.randomSchema(&rng)
@@ -63,7 +65,7 @@ struct DeltaPropertyTests {
             var baselines: [Snapshot?] = [nil]
             if position > 0 { baselines.append(snapshots[position - 1]) }
             if position > 0 { baselines.append(snapshots[Int.random(in: 0..<position, using: &rng)]) }
-            if position + 1 < snapshots.count { baselines.append(snapshots[position + 1]) } // a newer baseline works too
+            if position + 1 < snapshots.count { baselines.append(snapshots[position + 1]) }  // a newer baseline works too
             for baseline in baselines {
                 let bytes = try codec.encode(snapshot, against: baseline)
                 let decoded = try codec.decode(bytes, baseline: baseline)

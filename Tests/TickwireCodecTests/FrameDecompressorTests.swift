@@ -35,7 +35,9 @@ struct FrameDecompressorTests {
         #expect(throws: FrameError.inflation(.inflatedSizeExceeded(limit: 1 << 20))) { try decompressor.decode(bomb) }
     }
 
-    @Test("an inflated body exactly at the body limit is accepted; one byte more is refused", arguments: [CompressionMode.perFrame, .streaming])
+    @Test(
+        "an inflated body exactly at the body limit is accepted; one byte more is refused",
+        arguments: [CompressionMode.perFrame, .streaming])
     func inflatedSizeLimit(mode: CompressionMode) throws {
         let limits = FrameLimits(maximumBodyBytes: 4_000)
         let atLimit = try Self.unboundedFrame([UInt8](repeating: 5, count: 4_000), mode: mode)
@@ -69,7 +71,9 @@ struct FrameDecompressorTests {
         let limits = FrameLimits(maximumBodyBytes: 10)
         let decompressor = try FrameDecompressor(mode: .none, limits: limits)
         #expect(try decompressor.decompress([0x42] + [UInt8](repeating: 0, count: 10)).body.count == 10)
-        #expect(throws: FrameError.bodyTooLarge(size: 11, limit: 10)) { try decompressor.decompress([0x42] + [UInt8](repeating: 0, count: 11)) }
+        #expect(throws: FrameError.bodyTooLarge(size: 11, limit: 10)) {
+            try decompressor.decompress([0x42] + [UInt8](repeating: 0, count: 11))
+        }
     }
 
     @Test("the compressed flag is refused in mode none and on handshake messages")
@@ -150,8 +154,9 @@ struct FrameDecompressorTests {
         }
     }
 
-    @Test("seeded garbage never crashes: every frame decodes or throws a FrameError",
-          arguments: [CompressionMode.none, .perFrame, .streaming])
+    @Test(
+        "seeded garbage never crashes: every frame decodes or throws a FrameError",
+        arguments: [CompressionMode.none, .perFrame, .streaming])
     func garbage(mode: CompressionMode) throws {
         var random = SplitMix64(seed: 0x6A5B + UInt64(mode.rawValue))
         var decompressor = try FrameDecompressor(mode: mode)
@@ -171,8 +176,9 @@ struct FrameDecompressorTests {
         #expect(decoded > 0, "some garbage should decode, or the test exercises only the first checks")
     }
 
-    @Test("truncated and bit-flipped frames decode or throw; in mode none what decodes re-encodes to the same bytes",
-          arguments: [CompressionMode.none, .perFrame, .streaming])
+    @Test(
+        "truncated and bit-flipped frames decode or throw; in mode none what decodes re-encodes to the same bytes",
+        arguments: [CompressionMode.none, .perFrame, .streaming])
     func mutations(mode: CompressionMode) throws {
         var random = SplitMix64(seed: 0xF11B + UInt64(mode.rawValue))
         var outcomes = (decoded: 0, refused: 0)
@@ -191,8 +197,9 @@ struct FrameDecompressorTests {
                     let decoded = try FrameDecompressor(mode: mode).decode(bytes)
                     outcomes.decoded += 1
                     if mode == .none {
-                        #expect(try FrameCompressor(mode: .none).encode(decoded) == bytes,
-                                "decoding is canonical: a frame that decodes must re-encode to the same bytes")
+                        #expect(
+                            try FrameCompressor(mode: .none).encode(decoded) == bytes,
+                            "decoding is canonical: a frame that decodes must re-encode to the same bytes")
                     }
                 } catch {
                     outcomes.refused += 1

@@ -29,10 +29,16 @@ struct FrameInspectorTests {
         let (first, second) = try Self.snapshots()
         let codec = SnapshotCodec(schema: TestSchemas.arena)
         let compressor = try FrameCompressor(mode: .none)
-        let full = try compressor.encode(.snapshot(.init(tick: 10, baselineTick: nil, lastProcessedInput: 0, serverTime: 500_000,
-                                                         delta: codec.encode(first, against: nil))))
-        let delta = try compressor.encode(.snapshot(.init(tick: 11, baselineTick: 10, lastProcessedInput: 3, serverTime: 550_000,
-                                                          delta: codec.encode(second, against: first))))
+        let full = try compressor.encode(
+            .snapshot(
+                .init(
+                    tick: 10, baselineTick: nil, lastProcessedInput: 0, serverTime: 500_000,
+                    delta: codec.encode(first, against: nil))))
+        let delta = try compressor.encode(
+            .snapshot(
+                .init(
+                    tick: 11, baselineTick: 10, lastProcessedInput: 3, serverTime: 550_000,
+                    delta: codec.encode(second, against: first))))
         let inspector = FrameInspector(schema: TestSchemas.arena)
         let fullLines = inspector.inspect(RecordedFrame(direction: .toClient, time: 7_000_000, bytes: full))
         #expect(fullLines[0] == "[+0.000 s] to client: snapshot, \(full.count) B on the wire, body \(full.count - 1) B uncompressed")
@@ -40,21 +46,25 @@ struct FrameInspectorTests {
         #expect(fullLines.last == "  = 2 entities: 2 created, 0 changed, 0 destroyed, 0 unchanged")
         let lines = inspector.inspect(RecordedFrame(direction: .toClient, time: 7_050_000, bytes: delta))
         #expect(lines[0].hasPrefix("[+0.050 s] to client: snapshot"))
-        #expect(lines[1] == "  snapshot tick 11 baseline 10 input 3 time 550000 µs delta \(try codec.encode(second, against: first).count) B")
-        #expect(Array(lines.dropFirst(2)) == [
-            "  changed ship 1: x 1.500000 → 2.000000, heading 90.00° → 180.00°",
-            "  destroyed ship 2",
-            "  created ship 3: x -512.000000, y -512.000000, heading 0.00°, health 0, state 5",
-            "  = 2 entities: 1 created, 1 changed, 1 destroyed, 0 unchanged",
-        ], "got:\n\(lines.joined(separator: "\n"))")
+        #expect(
+            lines[1] == "  snapshot tick 11 baseline 10 input 3 time 550000 µs delta \(try codec.encode(second, against: first).count) B")
+        #expect(
+            Array(lines.dropFirst(2)) == [
+                "  changed ship 1: x 1.500000 → 2.000000, heading 90.00° → 180.00°",
+                "  destroyed ship 2",
+                "  created ship 3: x -512.000000, y -512.000000, heading 0.00°, health 0, state 5",
+                "  = 2 entities: 1 created, 1 changed, 1 destroyed, 0 unchanged",
+            ], "got:\n\(lines.joined(separator: "\n"))")
     }
 
     @Test("a delta whose baseline was never seen, and a frame that does not decode, give error lines and no trap")
     func errors() throws {
         let (first, second) = try Self.snapshots()
         let codec = SnapshotCodec(schema: TestSchemas.arena)
-        let delta = try FrameCompressor(mode: .none).encode(.snapshot(.init(
-            tick: 11, baselineTick: 10, lastProcessedInput: 0, serverTime: 0, delta: codec.encode(second, against: first))))
+        let delta = try FrameCompressor(mode: .none).encode(
+            .snapshot(
+                .init(
+                    tick: 11, baselineTick: 10, lastProcessedInput: 0, serverTime: 0, delta: codec.encode(second, against: first))))
         let inspector = FrameInspector(schema: TestSchemas.arena)
         let lines = inspector.inspect(RecordedFrame(direction: .toClient, time: 0, bytes: delta))
         #expect(lines.last == "  error: baseline tick 10 is not among the snapshots seen, so the delta cannot be decoded")
@@ -89,9 +99,11 @@ struct FrameInspectorTests {
         #expect(text.contains("  changed player 1: x 3.00 → 4.00"), "the player moves right, read against baseline tick 2")
         #expect(text.contains("  created player 2: x 6.00, y 0.00, heading 0.00°"), "a second player joins")
         #expect(text.contains("  destroyed player 2"), "and leaves")
-        #expect(lines.filter { $0.hasPrefix("  snapshot tick") && !$0.contains("baseline none") }.count >= 10,
-                "once acknowledged, snapshots arrive as deltas")
-        #expect(lines.last(where: { $0.hasPrefix("  = ") }) == "  = 4 entities: 0 created, 0 changed, 0 destroyed, 4 unchanged",
-                "at the end the world is the player and three frozen orbs")
+        #expect(
+            lines.filter { $0.hasPrefix("  snapshot tick") && !$0.contains("baseline none") }.count >= 10,
+            "once acknowledged, snapshots arrive as deltas")
+        #expect(
+            lines.last(where: { $0.hasPrefix("  = ") }) == "  = 4 entities: 0 created, 0 changed, 0 destroyed, 4 unchanged",
+            "at the end the world is the player and three frozen orbs")
     }
 }

@@ -22,30 +22,42 @@ struct FrameLimitsTests {
     }
 
     static let cases: [Case] = [
-        Case(name: "inputs per message", limit: standard.maximumInputsPerMessage,
-             make: { .input(.init(ackTick: 1, newestSequence: 1_000, inputs: Array(repeating: [7], count: $0))) },
-             error: { .tooManyInputs(count: UInt64($0), limit: standard.maximumInputsPerMessage) }),
-        Case(name: "input bytes", limit: standard.maximumInputBytes,
-             make: { .input(.init(ackTick: nil, newestSequence: 3, inputs: [[1], [UInt8](repeating: 2, count: $0)])) },
-             error: { .lengthExceeded(field: "input", length: UInt64($0), limit: standard.maximumInputBytes) }),
-        Case(name: "reject text", limit: standard.maximumTextBytes,
-             make: { .reject(.init(reason: .roomFull, text: String(repeating: "x", count: $0))) },
-             error: { .lengthExceeded(field: "reject text", length: UInt64($0), limit: standard.maximumTextBytes) }),
-        Case(name: "disconnect text", limit: standard.maximumTextBytes,
-             make: { .disconnect(.init(reason: .kicked, text: String(repeating: "é", count: $0 / 2) + String(repeating: "x", count: $0 % 2))) },
-             error: { .lengthExceeded(field: "disconnect text", length: UInt64($0), limit: standard.maximumTextBytes) }),
-        Case(name: "hello resume token", limit: standard.maximumResumeTokenBytes,
-             make: { .hello(.init(schemaFingerprint: 9, resumeToken: [UInt8](repeating: 3, count: $0))) },
-             error: { .lengthExceeded(field: "resume token", length: UInt64($0), limit: standard.maximumResumeTokenBytes) }),
-        Case(name: "welcome resume token", limit: standard.maximumResumeTokenBytes,
-             make: { .welcome(.init(clientID: 1, tickRate: 60, currentTick: 1, serverTime: 1, resumeToken: [UInt8](repeating: 4, count: $0))) },
-             error: { .lengthExceeded(field: "resume token", length: UInt64($0), limit: standard.maximumResumeTokenBytes) }),
-        Case(name: "room name", limit: standard.maximumRoomNameBytes,
-             make: { .hello(.init(schemaFingerprint: 9, room: String(repeating: "r", count: $0))) },
-             error: { .lengthExceeded(field: "room name", length: UInt64($0), limit: standard.maximumRoomNameBytes) }),
-        Case(name: "hello payload", limit: standard.maximumHelloPayloadBytes,
-             make: { .hello(.init(schemaFingerprint: 9, payload: [UInt8](repeating: 5, count: $0))) },
-             error: { .lengthExceeded(field: "hello payload", length: UInt64($0), limit: standard.maximumHelloPayloadBytes) }),
+        Case(
+            name: "inputs per message", limit: standard.maximumInputsPerMessage,
+            make: { .input(.init(ackTick: 1, newestSequence: 1_000, inputs: Array(repeating: [7], count: $0))) },
+            error: { .tooManyInputs(count: UInt64($0), limit: standard.maximumInputsPerMessage) }),
+        Case(
+            name: "input bytes", limit: standard.maximumInputBytes,
+            make: { .input(.init(ackTick: nil, newestSequence: 3, inputs: [[1], [UInt8](repeating: 2, count: $0)])) },
+            error: { .lengthExceeded(field: "input", length: UInt64($0), limit: standard.maximumInputBytes) }),
+        Case(
+            name: "reject text", limit: standard.maximumTextBytes,
+            make: { .reject(.init(reason: .roomFull, text: String(repeating: "x", count: $0))) },
+            error: { .lengthExceeded(field: "reject text", length: UInt64($0), limit: standard.maximumTextBytes) }),
+        Case(
+            name: "disconnect text", limit: standard.maximumTextBytes,
+            make: {
+                .disconnect(.init(reason: .kicked, text: String(repeating: "é", count: $0 / 2) + String(repeating: "x", count: $0 % 2)))
+            },
+            error: { .lengthExceeded(field: "disconnect text", length: UInt64($0), limit: standard.maximumTextBytes) }),
+        Case(
+            name: "hello resume token", limit: standard.maximumResumeTokenBytes,
+            make: { .hello(.init(schemaFingerprint: 9, resumeToken: [UInt8](repeating: 3, count: $0))) },
+            error: { .lengthExceeded(field: "resume token", length: UInt64($0), limit: standard.maximumResumeTokenBytes) }),
+        Case(
+            name: "welcome resume token", limit: standard.maximumResumeTokenBytes,
+            make: {
+                .welcome(.init(clientID: 1, tickRate: 60, currentTick: 1, serverTime: 1, resumeToken: [UInt8](repeating: 4, count: $0)))
+            },
+            error: { .lengthExceeded(field: "resume token", length: UInt64($0), limit: standard.maximumResumeTokenBytes) }),
+        Case(
+            name: "room name", limit: standard.maximumRoomNameBytes,
+            make: { .hello(.init(schemaFingerprint: 9, room: String(repeating: "r", count: $0))) },
+            error: { .lengthExceeded(field: "room name", length: UInt64($0), limit: standard.maximumRoomNameBytes) }),
+        Case(
+            name: "hello payload", limit: standard.maximumHelloPayloadBytes,
+            make: { .hello(.init(schemaFingerprint: 9, payload: [UInt8](repeating: 5, count: $0))) },
+            error: { .lengthExceeded(field: "hello payload", length: UInt64($0), limit: standard.maximumHelloPayloadBytes) }),
     ]
 
     @Test("a field exactly at its limit is encoded and decoded", arguments: cases)

@@ -26,8 +26,9 @@ struct FrameVectorTests {
             let line = line.trimmingCharacters(in: .whitespaces)
             if line.hasPrefix("# mode:") {
                 let name = line.dropFirst("# mode:".count).trimmingCharacters(in: .whitespaces)
-                vector.mode = try #require([CompressionMode.none, .perFrame, .streaming].first { $0.description == name },
-                                           "\(name) is not a compression mode")
+                vector.mode = try #require(
+                    [CompressionMode.none, .perFrame, .streaming].first { $0.description == name },
+                    "\(name) is not a compression mode")
             } else if line.hasPrefix("# frame") {
                 if !hex.isEmpty { vector.frames.append(try bytes(hex)) }
                 hex = ""
@@ -55,37 +56,56 @@ struct FrameVectorTests {
 
     /// Every valid vector and the messages its frames carry.
     static let validVectors: [String: [Message]] = [
-        "frame-hello.hex": [.hello(.init(
-            schemaFingerprint: 0x0123_4567_89AB_CDEF, compressionModes: .all, room: "arena",
-            resumeToken: [0xDE, 0xAD, 0xBE, 0xEF], payload: Array("ada".utf8)
-        ))],
-        "frame-welcome.hex": [.welcome(.init(
-            clientID: 7, tickRate: 60, currentTick: 1_000, serverTime: 16_666_000, compression: .streaming,
-            resumeToken: [1, 2, 3, 4, 5, 6, 7, 8]
-        ))],
+        "frame-hello.hex": [
+            .hello(
+                .init(
+                    schemaFingerprint: 0x0123_4567_89AB_CDEF, compressionModes: .all, room: "arena",
+                    resumeToken: [0xDE, 0xAD, 0xBE, 0xEF], payload: Array("ada".utf8)
+                ))
+        ],
+        "frame-welcome.hex": [
+            .welcome(
+                .init(
+                    clientID: 7, tickRate: 60, currentTick: 1_000, serverTime: 16_666_000, compression: .streaming,
+                    resumeToken: [1, 2, 3, 4, 5, 6, 7, 8]
+                ))
+        ],
         "frame-reject.hex": [.reject(.init(reason: .schemaMismatch, text: "schema differs"))],
-        "frame-snapshot.hex": [.snapshot(.init(
-            tick: 1_000, baselineTick: 998, lastProcessedInput: 57, serverTime: 16_683_333,
-            delta: [0x03, 0x81, 0x40, 0x12, 0x34, 0x80]
-        ))],
+        "frame-snapshot.hex": [
+            .snapshot(
+                .init(
+                    tick: 1_000, baselineTick: 998, lastProcessedInput: 57, serverTime: 16_683_333,
+                    delta: [0x03, 0x81, 0x40, 0x12, 0x34, 0x80]
+                ))
+        ],
         "frame-input.hex": [.input(.init(ackTick: 998, newestSequence: 58, inputs: [[0x05, 0x01], [0x05, 0x00], [0x01, 0x00]]))],
         "frame-ping.hex": [.ping(.init(clientTime: 5_000_000))],
         "frame-pong.hex": [.pong(.init(clientTime: 5_000_000, serverTime: 16_700_000))],
         "frame-disconnect.hex": [.disconnect(.init(reason: .leaving, text: "bye"))],
-        "frame-stats.hex": [.stats(.init(
-            tick: 3_600, tickDurationP50: 850, tickDurationP99: 2_100, tickDurationMax: 4_800,
-            cpuPerMille: 420, connectedClients: 32, bytesOutPerSecond: 1_500_000
-        ))],
+        "frame-stats.hex": [
+            .stats(
+                .init(
+                    tick: 3_600, tickDurationP50: 850, tickDurationP99: 2_100, tickDurationMax: 4_800,
+                    cpuPerMille: 420, connectedClients: 32, bytesOutPerSecond: 1_500_000
+                ))
+        ],
         "frame-application.hex": [.application(type: app, body: Array("gg".utf8))],
-        "frame-perframe-snapshot.hex": [.snapshot(.init(
-            tick: 2_000, baselineTick: nil, lastProcessedInput: 0, serverTime: 33_333_333,
-            delta: Array(repeating: [0x01, 0x7F, 0x20, 0x00], count: 16).flatMap { $0 }
-        ))],
+        "frame-perframe-snapshot.hex": [
+            .snapshot(
+                .init(
+                    tick: 2_000, baselineTick: nil, lastProcessedInput: 0, serverTime: 33_333_333,
+                    delta: Array(repeating: [0x01, 0x7F, 0x20, 0x00], count: 16).flatMap { $0 }
+                ))
+        ],
         "frame-streaming-sequence.hex": [
-            .snapshot(.init(tick: 1_000, baselineTick: 998, lastProcessedInput: 57, serverTime: 16_683_333,
-                            delta: Array(repeating: [0x01, 0x7F, 0x20, 0x00], count: 8).flatMap { $0 })),
-            .snapshot(.init(tick: 1_001, baselineTick: 999, lastProcessedInput: 58, serverTime: 16_700_000,
-                            delta: Array(repeating: [0x01, 0x7F, 0x20, 0x00], count: 8).flatMap { $0 })),
+            .snapshot(
+                .init(
+                    tick: 1_000, baselineTick: 998, lastProcessedInput: 57, serverTime: 16_683_333,
+                    delta: Array(repeating: [0x01, 0x7F, 0x20, 0x00], count: 8).flatMap { $0 })),
+            .snapshot(
+                .init(
+                    tick: 1_001, baselineTick: 999, lastProcessedInput: 58, serverTime: 16_700_000,
+                    delta: Array(repeating: [0x01, 0x7F, 0x20, 0x00], count: 8).flatMap { $0 })),
             .application(type: app, body: Array("0123456789abcdefghij".utf8)),
             .application(type: app, body: Array("0123456789abcdefghij0123456789abcdefghij".utf8)),
         ],
@@ -111,8 +131,9 @@ struct FrameVectorTests {
     func coverage() throws {
         let files = try FileManager.default.contentsOfDirectory(atPath: Self.vectorsDirectory.path)
             .filter { $0.hasPrefix("frame-") && $0.hasSuffix(".hex") }
-        #expect(Set(files) == Set(Self.validVectors.keys).union(Self.invalidVectors.keys),
-                "vector files and the test's tables must match one to one")
+        #expect(
+            Set(files) == Set(Self.validVectors.keys).union(Self.invalidVectors.keys),
+            "vector files and the test's tables must match one to one")
     }
 
     @Test("each valid vector decodes to its messages and re-encodes byte for byte", arguments: Array(validVectors.keys).sorted())

@@ -52,7 +52,7 @@ struct MessageTests {
     @Test("hello flags with reserved bits are refused")
     func helloReservedFlags() throws {
         var body = try Message.hello(.init(schemaFingerprint: 1)).encodeBody()
-        body[11] |= 0x02 // byte 11 is the flags byte, after version (2), fingerprint (8), modes (1)
+        body[11] |= 0x02  // byte 11 is the flags byte, after version (2), fingerprint (8), modes (1)
         #expect(throws: FrameError.reservedBits(field: "hello flags", value: 0x02)) { try Message(type: .hello, body: body) }
     }
 
@@ -78,15 +78,16 @@ struct MessageTests {
     @Test("a welcome naming an unknown compression mode is refused")
     func welcomeUnknownMode() throws {
         var body = try Message.welcome(.init(clientID: 1, tickRate: 30, currentTick: 0, serverTime: 0)).encodeBody()
-        body[4] = 3 // client id, tick rate, tick and time take one byte each here
+        body[4] = 3  // client id, tick rate, tick and time take one byte each here
         #expect(throws: FrameError.unknownCompressionMode(3)) { try Message(type: .welcome, body: body) }
     }
 
     @Test("a snapshot baseline is an earlier tick modulo 2^32, never the tick itself")
     func snapshotBaseline() throws {
         // Decoding: tick 5 with distance 5 is baseline 0; distance 6 wraps to 2^32 − 1.
-        #expect(try Message(type: .snapshot, body: [5, 5, 0, 0]) ==
-            .snapshot(.init(tick: 5, baselineTick: 0, lastProcessedInput: 0, serverTime: 0, delta: [])))
+        #expect(
+            try Message(type: .snapshot, body: [5, 5, 0, 0])
+                == .snapshot(.init(tick: 5, baselineTick: 0, lastProcessedInput: 0, serverTime: 0, delta: [])))
         let wrapped = Message.snapshot(.init(tick: 5, baselineTick: .max, lastProcessedInput: 0, serverTime: 0, delta: []))
         #expect(try wrapped.encodeBody() == [5, 6, 0, 0])
         #expect(try Message(type: .snapshot, body: [5, 6, 0, 0]) == wrapped)
@@ -117,7 +118,10 @@ struct MessageTests {
         var writer = ByteWriter()
         writer.writeVarUInt(UInt64(UInt32.max) + 2)
         writer.writeBytes([0, 0])
-        #expect(throws: FrameError.valueOutOfRange(field: "acknowledged tick + 1", value: UInt64(UInt32.max) + 2, maximum: UInt64(UInt32.max) + 1)) {
+        #expect(
+            throws: FrameError.valueOutOfRange(
+                field: "acknowledged tick + 1", value: UInt64(UInt32.max) + 2, maximum: UInt64(UInt32.max) + 1)
+        ) {
             try Message(type: .input, body: writer.bytes)
         }
     }
@@ -127,12 +131,15 @@ struct MessageTests {
 struct MessageDescriptionTests {
     @Test("descriptions name the type and its fields")
     func descriptions() {
-        #expect(Message.snapshot(.init(tick: 1_000, baselineTick: 998, lastProcessedInput: 57, serverTime: 5, delta: [1, 2])).description
-            == "snapshot tick 1000 baseline 998 input 57 time 5 µs delta 2 B")
-        #expect(Message.input(.init(ackTick: nil, newestSequence: 3, inputs: [[1], [2, 3]])).description
-            == "input ack none newest 3 inputs 2 (3 B)")
-        #expect(Message.hello(.init(schemaFingerprint: 0xAB, compressionModes: .all, room: "r")).description
-            == "hello version 1 schema 0x00000000000000ab room \"r\" modes 0x3 payload 0 B")
+        #expect(
+            Message.snapshot(.init(tick: 1_000, baselineTick: 998, lastProcessedInput: 57, serverTime: 5, delta: [1, 2])).description
+                == "snapshot tick 1000 baseline 998 input 57 time 5 µs delta 2 B")
+        #expect(
+            Message.input(.init(ackTick: nil, newestSequence: 3, inputs: [[1], [2, 3]])).description
+                == "input ack none newest 3 inputs 2 (3 B)")
+        #expect(
+            Message.hello(.init(schemaFingerprint: 0xAB, compressionModes: .all, room: "r")).description
+                == "hello version 1 schema 0x00000000000000ab room \"r\" modes 0x3 payload 0 B")
         #expect(Message.reject(.init(reason: .roomFull, text: "full")).description == "reject room full \"full\"")
         #expect(Message.application(type: MessageType(rawValue: 0x41)!, body: [1]).description == "application(65) 1 B")
     }

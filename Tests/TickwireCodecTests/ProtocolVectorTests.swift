@@ -57,11 +57,19 @@ struct ProtocolVectorTests {
     static let mixed: Schema = {
         do {
             return try Schema([
-                EntityType("a", fields: [Field("flag", .bool), Field("score", .integer(min: -1000, max: 1000)),
-                                         Field("mode", .enumeration(cases: 3))]),
+                EntityType(
+                    "a",
+                    fields: [
+                        Field("flag", .bool), Field("score", .integer(min: -1000, max: 1000)),
+                        Field("mode", .enumeration(cases: 3)),
+                    ]),
                 EntityType("b", fields: []),
-                EntityType("c", fields: [Field("turn", .angle(bits: 8)), Field("wide", .integer(min: .min, max: .max)),
-                                         Field("level", .float(min: 0, max: 1, resolution: 0.1))]),
+                EntityType(
+                    "c",
+                    fields: [
+                        Field("turn", .angle(bits: 8)), Field("wide", .integer(min: .min, max: .max)),
+                        Field("level", .float(min: 0, max: 1, resolution: 0.1)),
+                    ]),
             ])
         } catch {
             fatalError("the mixed vector schema is valid: \(error)")
@@ -93,8 +101,9 @@ struct ProtocolVectorTests {
         #expect(!Self.names(prefix: "bits-").isEmpty, "Protocol/vectors should hold the bit vectors")
     }
 
-    @Test("delta vectors decode to the snapshot they describe and re-encode byte for byte",
-          arguments: ProtocolVectorTests.names(prefix: "delta-").filter { !$0.hasPrefix("delta-error-") })
+    @Test(
+        "delta vectors decode to the snapshot they describe and re-encode byte for byte",
+        arguments: ProtocolVectorTests.names(prefix: "delta-").filter { !$0.hasPrefix("delta-error-") })
     func deltaVector(name: String) throws {
         let vector = try Self.load(name)
         let schema = try #require(Self.schema(named: vector.keys["schema"]?.first ?? ""), "\(name) names a known schema")
@@ -109,8 +118,9 @@ struct ProtocolVectorTests {
         #expect(try codec.encode(expected, against: baseline) == vector.bytes, "\(name) re-encodes to the same bytes")
     }
 
-    @Test("error vectors are refused with the error their '# error:' line names",
-          arguments: ProtocolVectorTests.names(prefix: "delta-error-"))
+    @Test(
+        "error vectors are refused with the error their '# error:' line names",
+        arguments: ProtocolVectorTests.names(prefix: "delta-error-"))
     func errorVector(name: String) throws {
         let vector = try Self.load(name)
         let schema = try #require(Self.schema(named: vector.keys["schema"]?.first ?? ""), "\(name) names a known schema")

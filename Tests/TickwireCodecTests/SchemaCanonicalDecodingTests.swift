@@ -76,7 +76,8 @@ struct SchemaCanonicalDecodingTests {
                 bytes += [UInt8(name.count)] + name
                 appendVarint(UInt64(fields), &bytes)
                 for field in 0..<fields {
-                    let fieldName = Array(String(repeating: "f", count: max(0, nameLength - String(field).count)).utf8) + Array(String(field).utf8)
+                    let fieldName =
+                        Array(String(repeating: "f", count: max(0, nameLength - String(field).count)).utf8) + Array(String(field).utf8)
                     appendVarint(UInt64(fieldName.count), &bytes)
                     bytes += fieldName + [0]  // bool
                 }
@@ -92,7 +93,8 @@ struct SchemaCanonicalDecodingTests {
         #expect(throws: SchemaDecodingError.self) { try Schema(canonicalEncoding: encoding(types: 257, fields: 1, nameLength: 1)) }
         #expect(try Schema(canonicalEncoding: encoding(types: 1, fields: 64, nameLength: 2)).entityTypes[0].fields.count == 64)
         #expect(throws: SchemaDecodingError.self) { try Schema(canonicalEncoding: encoding(types: 1, fields: 65, nameLength: 2)) }
-        #expect(try Schema(canonicalEncoding: encoding(types: 1, fields: 1, nameLength: 255)).entityTypes[0].fields[0].name.utf8.count == 255)
+        #expect(
+            try Schema(canonicalEncoding: encoding(types: 1, fields: 1, nameLength: 255)).entityTypes[0].fields[0].name.utf8.count == 255)
         #expect(throws: SchemaDecodingError.self) { try Schema(canonicalEncoding: encoding(types: 1, fields: 1, nameLength: 256)) }
         // A count far larger than the bytes left is refused before anything is reserved.
         #expect(throws: SchemaDecodingError.self) { try Schema(canonicalEncoding: [1, 0x80, 0x02]) }

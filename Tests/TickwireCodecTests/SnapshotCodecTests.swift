@@ -63,8 +63,9 @@ struct SnapshotCodecTests {
         #expect(try codec.decode(bytes, baseline: base) == next)
     }
 
-    @Test("decode(_:baseline:into:) decodes what decode(_:baseline:) does, one snapshot reused over random histories",
-          arguments: 0..<12)
+    @Test(
+        "decode(_:baseline:into:) decodes what decode(_:baseline:) does, one snapshot reused over random histories",
+        arguments: 0..<12)
     func decodeIntoMatchesDecode(seed: UInt64) throws {
         var rng = SplitMix64(seed: 0x1_4700 + seed)
         let schema = try TestSchemas.randomSchema(&rng)
@@ -122,11 +123,11 @@ struct SnapshotCodecTests {
         var base = Snapshot(schema: schema, tick: 4)
         for id: UInt32 in [2, 4] { try base.insert(id: id, type: 0) }
         var writer = BitWriter()
-        writer.writeVarint(5); writer.write(true); writer.writeVarint(1)   // tick 5, baseline 4
-        writer.write(false); writer.write(false)                              // nothing destroyed or changed
-        writer.write(true); writer.writeVarint(2)                             // two created:
-        writer.writeVarint(2); writer.write(false)                            // id 2
-        writer.writeVarint(1); writer.write(false)                            // id 4
+        writer.writeVarint(5); writer.write(true); writer.writeVarint(1)  // tick 5, baseline 4
+        writer.write(false); writer.write(false)  // nothing destroyed or changed
+        writer.write(true); writer.writeVarint(2)  // two created:
+        writer.writeVarint(2); writer.write(false)  // id 2
+        writer.writeVarint(1); writer.write(false)  // id 4
         var target = base
         do {
             try SnapshotCodec(schema: schema).decode(writer.bytes, baseline: base, into: &target)

@@ -12,8 +12,9 @@ struct SnapshotTests {
         }
         #expect(snapshot.entityIDs == [10, 20, 30, 50, 70])
         for index in snapshot.indices {
-            #expect(snapshot.integer(at: index, field: 3) == Int64(min(snapshot.id(at: index), 100)),
-                    "entity \(snapshot.id(at: index)) kept its own values through insertions")
+            #expect(
+                snapshot.integer(at: index, field: 3) == Int64(min(snapshot.id(at: index), 100)),
+                "entity \(snapshot.id(at: index)) kept its own values through insertions")
         }
         #expect(snapshot.index(of: 30) == 2)
         #expect(snapshot.index(of: 31) == nil)

@@ -6,13 +6,15 @@ enum TestSchemas {
     static let arena: Schema = {
         do {
             return try Schema([
-                EntityType("ship", fields: [
-                    Field("x", .float(min: -512, max: 512 - 1.0 / 64, resolution: 1.0 / 64)),
-                    Field("y", .float(min: -512, max: 512 - 1.0 / 64, resolution: 1.0 / 64)),
-                    Field("heading", .angle(bits: 10)),
-                    Field("health", .integer(min: 0, max: 100)),
-                    Field("state", .enumeration(cases: 8)),
-                ]),
+                EntityType(
+                    "ship",
+                    fields: [
+                        Field("x", .float(min: -512, max: 512 - 1.0 / 64, resolution: 1.0 / 64)),
+                        Field("y", .float(min: -512, max: 512 - 1.0 / 64, resolution: 1.0 / 64)),
+                        Field("heading", .angle(bits: 10)),
+                        Field("health", .integer(min: 0, max: 100)),
+                        Field("state", .enumeration(cases: 8)),
+                    ])
             ])
         } catch {
             fatalError("the arena test schema is valid: \(error)")
@@ -31,8 +33,9 @@ enum TestSchemas {
             return .integer(min: overflow ? Int64.min : low, max: overflow ? Int64.max : high)
         case 2:
             let low = Double(Int.random(in: -1000...1000, using: &rng))
-            return .float(min: low, max: low + Double(Int.random(in: 1...2000, using: &rng)),
-                          resolution: [1.0, 0.5, 1.0 / 64, 0.01].randomElement(using: &rng) ?? 1)
+            return .float(
+                min: low, max: low + Double(Int.random(in: 1...2000, using: &rng)),
+                resolution: [1.0, 0.5, 1.0 / 64, 0.01].randomElement(using: &rng) ?? 1)
         case 3: return .angle(bits: Int.random(in: 1...32, using: &rng))
         default: return .enumeration(cases: Int.random(in: 1...256, using: &rng))
         }
@@ -41,9 +44,11 @@ enum TestSchemas {
     /// A random valid schema of 1...4 types with 0...12 fields each.
     static func randomSchema(_ rng: inout SplitMix64) throws -> Schema {
         let types = (0..<Int.random(in: 1...4, using: &rng)).map { typeNumber in
-            EntityType("type\(typeNumber)", fields: (0..<Int.random(in: 0...12, using: &rng)).map { fieldNumber in
-                Field("f\(fieldNumber)", randomKind(&rng))
-            })
+            EntityType(
+                "type\(typeNumber)",
+                fields: (0..<Int.random(in: 0...12, using: &rng)).map { fieldNumber in
+                    Field("f\(fieldNumber)", randomKind(&rng))
+                })
         }
         return try Schema(types)
     }

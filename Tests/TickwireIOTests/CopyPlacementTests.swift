@@ -37,8 +37,9 @@ struct CopyPlacementTests {
         let afterMeasuring = shifts.dropFirst(2)
         let trials = afterMeasuring.filter { $0 != fast }.count
         #expect(trials == 3, "one trial per \(CopyPlacement.trialInterval) copies, got \(trials) in \(afterMeasuring.count)")
-        #expect(Array(afterMeasuring.prefix(CopyPlacement.trialInterval)).allSatisfy { $0 == fast },
-                "the faster placement serves the copies between trials")
+        #expect(
+            Array(afterMeasuring.prefix(CopyPlacement.trialInterval)).allSatisfy { $0 == fast },
+            "the faster placement serves the copies between trials")
     }
 
     @Test("moves to the other placement when the costs swap")

@@ -58,7 +58,9 @@ struct EventLoopTests {
         let elapsedAtFirst = Shared<UInt64>(0)
         let done = TestSignal()
         loop.execute {
-            loop.schedule(after: .milliseconds(60)) { fired.withLock { $0.append(3) }; done.signal() }
+            loop.schedule(after: .milliseconds(60)) {
+                fired.withLock { $0.append(3) }; done.signal()
+            }
             loop.schedule(after: .milliseconds(20)) {
                 elapsedAtFirst.withLock { $0 = MonotonicTime.now() - start }
                 fired.withLock { $0.append(1) }

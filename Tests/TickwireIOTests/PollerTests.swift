@@ -1,6 +1,7 @@
 import Dispatch
 import Testing
 import TickwireIO
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -59,8 +60,9 @@ struct PollerTests {
         #expect(events.count == 1 && events.first?.descriptor == local && events.first?.isReadable == true)
     }
 
-    @Test("write interest reports a writable socket; modified back to read only, it is quiet; removed, it is not watched",
-          arguments: kinds)
+    @Test(
+        "write interest reports a writable socket; modified back to read only, it is quiet; removed, it is not watched",
+        arguments: kinds)
     func writable(kind: String) throws {
         let poller = try makePoller(kind)
         let (local, peer) = try socketPair()
@@ -87,8 +89,9 @@ struct PollerTests {
         #expect(events.first?.isReadable == true || events.first?.isHangup == true)
     }
 
-    @Test("wake() from another thread ends a wait that has no time limit, and is not reported as an event",
-          arguments: kinds)
+    @Test(
+        "wake() from another thread ends a wait that has no time limit, and is not reported as an event",
+        arguments: kinds)
     func wake(kind: String) throws {
         let poller = try makePoller(kind)
         let box = UncheckedPoller(poller)

@@ -1,6 +1,7 @@
 import Dispatch
 import Testing
 import TickwireCodec
+
 @testable import TickwireSim
 
 @Suite("ClientDriver")
@@ -23,12 +24,14 @@ struct ClientDriverTests {
         let clock = VirtualClock()
         let (host, client) = Self.world(clock: clock, tickRate: 30)
         var times: [Timestamp] = [], ticks: [UInt64] = [], renders = 0
-        ClientDriver().run(client, until: { times.count >= 60 }, input: { tick in
-            host.advance()
-            times.append(clock.now)
-            ticks.append(tick)
-            return DotsGame.Input(dx: 1, dy: 0)
-        }, render: { _ in renders += 1 })
+        ClientDriver().run(
+            client, until: { times.count >= 60 },
+            input: { tick in
+                host.advance()
+                times.append(clock.now)
+                ticks.append(tick)
+                return DotsGame.Input(dx: 1, dy: 0)
+            }, render: { _ in renders += 1 })
         #expect(times.count == 60 && renders == 60, "60 ticks, each followed by a frame: \(times.count) ticks, \(renders) frames")
         #expect(ticks == Array(0..<60), "ticks are numbered from 0 without gaps")
         #expect(client.state == .connected(resumed: false) && client.tickRate == 30)
@@ -44,11 +47,13 @@ struct ClientDriverTests {
         let clock = VirtualClock()
         let (host, client) = Self.world(clock: clock, tickRate: 30)
         var ticks = 0, renders = 0
-        ClientDriver(frameRate: 60).run(client, until: { clock.now >= Timestamp(seconds: 2) }, input: { _ in
-            host.advance()
-            ticks += 1
-            return nil
-        }, render: { _ in renders += 1 })
+        ClientDriver(frameRate: 60).run(
+            client, until: { clock.now >= Timestamp(seconds: 2) },
+            input: { _ in
+                host.advance()
+                ticks += 1
+                return nil
+            }, render: { _ in renders += 1 })
         #expect((58...62).contains(ticks), "about 30 ticks a second for 2 s: \(ticks)")
         #expect((119...121).contains(renders), "60 frames a second for 2 s: \(renders)")
     }
@@ -59,17 +64,21 @@ struct ClientDriverTests {
         let (host, client) = Self.world(clock: clock)
         let driver = ClientDriver()
         var ticks = 0
-        driver.run(client, input: { _ in
-            host.advance()
-            ticks += 1
-            if ticks == 10 { driver.stop() }
-            return nil
-        }, render: { _ in })
+        driver.run(
+            client,
+            input: { _ in
+                host.advance()
+                ticks += 1
+                if ticks == 10 { driver.stop() }
+                return nil
+            }, render: { _ in })
         #expect(ticks == 10 && driver.isStopRequested)
-        driver.run(client, input: { _ in
-            ticks += 1
-            return nil
-        }, render: { _ in })
+        driver.run(
+            client,
+            input: { _ in
+                ticks += 1
+                return nil
+            }, render: { _ in })
         #expect(ticks == 10, "a stopped driver returns at once")
     }
 
@@ -77,10 +86,12 @@ struct ClientDriverTests {
     func endsOnRefusal() {
         let clock = VirtualClock()
         let (host, client) = Self.world(clock: clock, clientGame: DotsGame(orbCount: 2, extraField: true))
-        ClientDriver().run(client, until: { clock.now >= Timestamp(seconds: 60) }, input: { _ in
-            host.advance()
-            return nil
-        }, render: { _ in })
+        ClientDriver().run(
+            client, until: { clock.now >= Timestamp(seconds: 60) },
+            input: { _ in
+                host.advance()
+                return nil
+            }, render: { _ in })
         guard case .refused(.schemaMismatch, _) = client.state else {
             Issue.record("the client ended \(client.state), not refused for its schema")
             return
@@ -94,12 +105,14 @@ struct ClientDriverTests {
             let clock = VirtualClock()
             let (host, client) = Self.world(clock: clock)
             var ticks = 0
-            await ClientDriver().run(client, input: { _ in
-                host.advance()
-                ticks += 1
-                if ticks == 11 { withUnsafeCurrentTask { $0?.cancel() } }
-                return nil
-            }, render: { _ in })
+            await ClientDriver().run(
+                client,
+                input: { _ in
+                    host.advance()
+                    ticks += 1
+                    if ticks == 11 { withUnsafeCurrentTask { $0?.cancel() } }
+                    return nil
+                }, render: { _ in })
             return ticks
         }.value
         #expect(ticks == 11, "the run returned at the first sleep after the cancellation, after \(ticks) ticks")
@@ -111,15 +124,17 @@ struct ClientDriverTests {
         let clock = MonotonicClock()
         let (host, client) = Self.world(clock: clock, tickRate: 20)
         var times: [Timestamp] = []
-        await driver.run(client, until: { times.count >= 100 }, input: { _ in
-            times.append(clock.now)
-            if times.count == 1 {
-                // Another thread (not the cooperative pool, which other suites may keep busy) stops the run.
-                DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(250)) { driver.stop() }
-            }
-            host.advance()
-            return nil
-        }, render: { _ in })
+        await driver.run(
+            client, until: { times.count >= 100 },
+            input: { _ in
+                times.append(clock.now)
+                if times.count == 1 {
+                    // Another thread (not the cooperative pool, which other suites may keep busy) stops the run.
+                    DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(250)) { driver.stop() }
+                }
+                host.advance()
+                return nil
+            }, render: { _ in })
         #expect(driver.isStopRequested && (2..<100).contains(times.count), "stopped after \(times.count) ticks at 20 Hz")
         let origin = try #require(times.first)
         for (index, time) in times.enumerated() {

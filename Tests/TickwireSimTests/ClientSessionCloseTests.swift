@@ -1,6 +1,7 @@
 import Testing
 import TickwireCodec
 import TickwireWebSocket
+
 @testable import TickwireSim
 
 /// After a reject or a disconnect the client session waits for the host's close, to learn its code.

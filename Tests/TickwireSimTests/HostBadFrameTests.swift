@@ -1,6 +1,7 @@
 import Testing
 import TickwireCodec
 import TickwireWebSocket
+
 @testable import TickwireSim
 
 /// The bad-frame policy: a client may send ``HostConfiguration/badFrameLimit`` bad frames within
@@ -19,7 +20,9 @@ struct HostBadFrameTests {
 
     @Test("at the limit the client stays; one bad frame past it, it is dropped with a protocol error and close 4004")
     func limit() throws {
-        let bench = RawClientBench { $0.badFrameLimit = 5; $0.badFrameWindow = .seconds(1) }
+        let bench = RawClientBench {
+            $0.badFrameLimit = 5; $0.badFrameWindow = .seconds(1)
+        }
         let (client, id) = try joined(bench)
         for _ in 0..<5 { client.connection.send(Self.garbage) }
         bench.run(milliseconds: 100, clients: [client])
@@ -37,7 +40,9 @@ struct HostBadFrameTests {
 
     @Test("the limit is a rate: bad frames older than the window no longer count")
     func rate() throws {
-        let bench = RawClientBench { $0.badFrameLimit = 5; $0.badFrameWindow = .seconds(1) }
+        let bench = RawClientBench {
+            $0.badFrameLimit = 5; $0.badFrameWindow = .seconds(1)
+        }
         let (client, id) = try joined(bench)
         for round in 0..<4 {
             for _ in 0..<5 { client.connection.send(Self.garbage) }
@@ -49,15 +54,20 @@ struct HostBadFrameTests {
 
     @Test("undecodable inputs and messages of the wrong type count as bad frames too")
     func kinds() throws {
-        let bench = RawClientBench { $0.badFrameLimit = 2; $0.badFrameWindow = .seconds(10) }
+        let bench = RawClientBench {
+            $0.badFrameLimit = 2; $0.badFrameWindow = .seconds(10)
+        }
         let (client, _) = try joined(bench)
         client.send(.input(Message.Input(ackTick: nil, newestSequence: 1, inputs: [[9, 9, 9]])))
         client.send(.pong(Message.Pong(clientTime: 1, serverTime: 2)))
         bench.run(milliseconds: 100, clients: [client])
         #expect(!client.isClosed, "two bad frames are within the limit of 2")
-        client.send(.welcome(Message.Welcome(clientID: 1, tickRate: 20, currentTick: 0, serverTime: 0, compression: .none, resumeToken: [])))
+        client.send(
+            .welcome(Message.Welcome(clientID: 1, tickRate: 20, currentTick: 0, serverTime: 0, compression: .none, resumeToken: [])))
         bench.run(milliseconds: 100, clients: [client])
-        #expect(client.closeReason?.code == .tickwireMalformedFrame, "the third bad frame drops the client; got \(String(describing: client.closeReason))")
+        #expect(
+            client.closeReason?.code == .tickwireMalformedFrame,
+            "the third bad frame drops the client; got \(String(describing: client.closeReason))")
         let text = client.disconnect?.text ?? ""
         #expect(text.contains("welcome"), "the disconnect text names the last bad frame: \(text)")
     }
@@ -95,8 +105,9 @@ struct HostBadFrameTests {
         let start = Timestamp(seconds: 10)
         var answers: [Bool] = []
         for offset in [0, 100, 200, 900, 2000] { answers.append(limiter.record(at: start + .milliseconds(Int64(offset)))) }
-        #expect(answers == [false, false, false, true, false],
-                "three within 1 s are allowed, the fourth is past the limit, and a second later only one counts")
+        #expect(
+            answers == [false, false, false, true, false],
+            "three within 1 s are allowed, the fourth is past the limit, and a second later only one counts")
         #expect(limiter.count(at: start + .milliseconds(2000)) == 1)
     }
 }

@@ -1,6 +1,7 @@
 import Testing
 import TickwireCodec
 import TickwireWebSocket
+
 @testable import TickwireSim
 
 /// Every way the host ends a connection closes with the code PROTOCOL.md 1.3 documents for it.

@@ -1,5 +1,6 @@
 import Testing
 import TickwireCodec
+
 @testable import TickwireSim
 
 @Suite("Host features: snapshot rate, input stamps, metrics, unreliable links")
@@ -25,8 +26,9 @@ struct HostFeatureTests {
     @Test("each snapshot carries the last input sequence the host applied for that client")
     func lastProcessedInput() throws {
         let simulation = Simulation(game: DotsGame(orbCount: 1))
-        simulation.addClient(upstream: LinkConditions(latency: .milliseconds(40)), downstream: LinkConditions(latency: .milliseconds(40)),
-                             input: { _, tick in tick < 25 ? DotsGame.Input(dx: 0, dy: 1) : nil })
+        simulation.addClient(
+            upstream: LinkConditions(latency: .milliseconds(40)), downstream: LinkConditions(latency: .milliseconds(40)),
+            input: { _, tick in tick < 25 ? DotsGame.Input(dx: 0, dy: 1) : nil })
         simulation.run(for: .seconds(3))
         let client = simulation.clients[0]
         // Inputs start once the welcome arrives (a round trip after the first client tick).
@@ -35,7 +37,8 @@ struct HostFeatureTests {
         #expect(client.lastProcessedInput == sent, "all \(sent) inputs applied, reported \(client.lastProcessedInput)")
         let id = try #require(client.clientID)
         #expect(simulation.room.clientMetrics(id)?.inputsApplied == Int(sent), "each input applied exactly once despite redundancy")
-        #expect(abs((simulation.room.state.players[id]?.y ?? 0) - Double(sent) * 0.5) < 1e-9, "each tick at 10 units/s for 1/20 s moves 0.5")
+        #expect(
+            abs((simulation.room.state.players[id]?.y ?? 0) - Double(sent) * 0.5) < 1e-9, "each tick at 10 units/s for 1/20 s moves 0.5")
     }
 
     @Test("metrics report round trip, rates, delay, buffer depth, sizes and tick durations")
@@ -69,8 +72,9 @@ struct HostFeatureTests {
         let simulation = Simulation(game: DotsGame(orbCount: 10, freezeAt: 4))
         simulation.addClient(configure: { $0.compressionModes = [.perFrame] })
         simulation.run(for: .milliseconds(200))
-        let lossy = LinkConditions(latency: .milliseconds(40), jitter: .milliseconds(30), delivery: .unreliable,
-                                   lossRate: 0.1, duplicationRate: 0.05, reorderRate: 0.05)
+        let lossy = LinkConditions(
+            latency: .milliseconds(40), jitter: .milliseconds(30), delivery: .unreliable,
+            lossRate: 0.1, duplicationRate: 0.05, reorderRate: 0.05)
         simulation.connections[0].setConditions(upstream: lossy, downstream: lossy)
         simulation.run(for: .seconds(6))
         let client = simulation.clients[0]

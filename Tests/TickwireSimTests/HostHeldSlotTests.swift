@@ -1,6 +1,7 @@
 import Testing
 import TickwireCodec
 import TickwireWebSocket
+
 @testable import TickwireSim
 
 /// Resume without squatting: dropped clients keep their player for a grace period, but held
@@ -20,7 +21,9 @@ struct HostHeldSlotTests {
 
     @Test("a client that never sent an input keeps its slot for resumeGracePeriodWithoutInput, not a moment more")
     func shortGraceWithoutInput() throws {
-        let bench = RawClientBench { $0.resumeGracePeriodWithoutInput = .seconds(2); $0.resumeGracePeriod = .seconds(10) }
+        let bench = RawClientBench {
+            $0.resumeGracePeriodWithoutInput = .seconds(2); $0.resumeGracePeriod = .seconds(10)
+        }
         let (squatter, squatterID) = try joined(bench, playing: false)
         let (player, playerID) = try joined(bench, playing: true)
         squatter.connection.disconnect()
@@ -73,8 +76,9 @@ struct HostHeldSlotTests {
 
         let fifth = bench.join()
         bench.run(milliseconds: 100, clients: [fifth])
-        #expect(fifth.reject?.reason == .roomFull && fifth.closeReason?.code == .tickwireRoomFull,
-                "a room of connected players is full: \(String(describing: fifth.reject))")
+        #expect(
+            fifth.reject?.reason == .roomFull && fifth.closeReason?.code == .tickwireRoomFull,
+            "a room of connected players is full: \(String(describing: fifth.reject))")
     }
 
     @Test("a dropped client resumes its player within the grace period")

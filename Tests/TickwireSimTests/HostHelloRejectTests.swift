@@ -1,6 +1,7 @@
 import Testing
 import TickwireCodec
 import TickwireWebSocket
+
 @testable import TickwireSim
 
 /// A refused first frame gets words that say what is wrong with it, with the sizes and limits.
@@ -19,8 +20,9 @@ struct HostHelloRejectTests {
     func payloadTooLarge() {
         let reject = reject { $0.rawHello(payload: Array(repeating: 7, count: 65536)) }
         #expect(reject?.reason == .invalidHello)
-        #expect(reject?.text == "the hello is malformed: hello payload of 65536 bytes exceeds the limit of 1024 bytes",
-                "got \(reject?.text ?? "no reject")")
+        #expect(
+            reject?.text == "the hello is malformed: hello payload of 65536 bytes exceeds the limit of 1024 bytes",
+            "got \(reject?.text ?? "no reject")")
     }
 
     @Test("a hello payload at the limit (1024 bytes) is welcome; one byte more is refused")
@@ -30,15 +32,18 @@ struct HostHelloRejectTests {
         let over = bench.connect(sending: bench.rawHello(payload: Array(repeating: 7, count: 1025)))
         bench.run(milliseconds: 50, clients: [atLimit, over])
         #expect(atLimit.welcome != nil, "1024 bytes of payload are allowed")
-        #expect(over.reject?.text.contains("hello payload of 1025 bytes exceeds the limit of 1024 bytes") == true,
-                "got \(over.reject?.text ?? "no reject")")
+        #expect(
+            over.reject?.text.contains("hello payload of 1025 bytes exceeds the limit of 1024 bytes") == true,
+            "got \(over.reject?.text ?? "no reject")")
     }
 
     @Test("a 65-byte room name: too long, with both sizes")
     func roomNameTooLong() {
         let reject = reject { $0.rawHello(room: Array(repeating: UInt8(ascii: "r"), count: 65)) }
         #expect(reject?.reason == .invalidHello)
-        #expect(reject?.text == "the hello is malformed: room name of 65 bytes exceeds the limit of 64 bytes", "got \(reject?.text ?? "no reject")")
+        #expect(
+            reject?.text == "the hello is malformed: room name of 65 bytes exceeds the limit of 64 bytes",
+            "got \(reject?.text ?? "no reject")")
     }
 
     @Test("a 64-byte room name is read (and refused only as an unknown room)")
@@ -67,14 +72,17 @@ struct HostHelloRejectTests {
             frame[0] |= 0x80
             return frame
         }
-        #expect(reject?.text == "the hello must not be compressed (PROTOCOL.md 5.2): its compressed flag is set", "got \(reject?.text ?? "no reject")")
+        #expect(
+            reject?.text == "the hello must not be compressed (PROTOCOL.md 5.2): its compressed flag is set",
+            "got \(reject?.text ?? "no reject")")
     }
 
     @Test("a first frame that is not a frame at all: says why")
     func notAFrame() {
         let reject = reject { _ in [0x00] }
-        #expect(reject?.text == "the first frame must be a hello, and it is not a valid frame: message type 0 is reserved and never sent",
-                "got \(reject?.text ?? "no reject")")
+        #expect(
+            reject?.text == "the first frame must be a hello, and it is not a valid frame: message type 0 is reserved and never sent",
+            "got \(reject?.text ?? "no reject")")
     }
 
     @Test("another protocol version: both versions")

@@ -1,5 +1,6 @@
 import Testing
 import TickwireCodec
+
 @testable import TickwireSim
 
 /// Rooms opened on demand close once they have stood empty for ``HostConfiguration/idleRoomTimeout``.

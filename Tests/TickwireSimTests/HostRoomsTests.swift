@@ -1,5 +1,6 @@
 import Testing
 import TickwireCodec
+
 @testable import TickwireSim
 
 /// Several rooms on one host: opening them on demand up to a bound, and the host-wide tick
@@ -83,11 +84,13 @@ struct HostRoomsTests {
         bench.run(milliseconds: 2000)
         let room = try #require(bench.host.room(named: "b"))
         #expect(room.loop.statistics.p50 == .milliseconds(2), "one room's tick costs its own step, 2 ms; got \(room.loop.statistics.p50)")
-        #expect(bench.host.passStatistics.p50 >= .milliseconds(6),
-                "a pass runs all three rooms' 2 ms steps: at least 6 ms, got \(bench.host.passStatistics.p50)")
+        #expect(
+            bench.host.passStatistics.p50 >= .milliseconds(6),
+            "a pass runs all three rooms' 2 ms steps: at least 6 ms, got \(bench.host.passStatistics.p50)")
         let stats = try #require(client.latestServerStats, "the client in room b gets stats every 500 ms")
         #expect(stats.tickDurationP50 >= 6000, "stats carry the host's pass (>= 6000 µs), got \(stats.tickDurationP50) µs")
-        #expect(stats.tickDurationP50 <= stats.tickDurationP99 && stats.tickDurationP99 <= stats.tickDurationMax,
-                "percentiles ordered: \(stats.tickDurationP50), \(stats.tickDurationP99), \(stats.tickDurationMax)")
+        #expect(
+            stats.tickDurationP50 <= stats.tickDurationP99 && stats.tickDurationP99 <= stats.tickDurationMax,
+            "percentiles ordered: \(stats.tickDurationP50), \(stats.tickDurationP99), \(stats.tickDurationMax)")
     }
 }

@@ -1,5 +1,6 @@
 import Testing
 import TickwireCodec
+
 @testable import TickwireSim
 
 /// Compares a client's view with the server's quantized world: every entity present on
@@ -46,11 +47,13 @@ struct HostSessionTests {
             let simulation = Simulation(game: DotsGame(orbCount: 20), seed: seed)
             for index in 0..<3 {
                 let jitter = LinkConditions(latency: .milliseconds(40 + Int64(index) * 20), jitter: .milliseconds(15))
-                simulation.addClient(upstream: jitter, downstream: jitter, input: { _, tick in
-                    let dx = Int8(Int(tick / 7 % 3) - 1)
-                    let dy = Int8(Int(tick / 11 % 3) - 1)
-                    return DotsGame.Input(dx: dx, dy: dy)
-                })
+                simulation.addClient(
+                    upstream: jitter, downstream: jitter,
+                    input: { _, tick in
+                        let dx = Int8(Int(tick / 7 % 3) - 1)
+                        let dy = Int8(Int(tick / 11 % 3) - 1)
+                        return DotsGame.Input(dx: dx, dy: dy)
+                    })
             }
             simulation.run(for: .seconds(3))
             return (simulation.network.wireDigest, simulation.network.deliveredBytes)
@@ -95,10 +98,13 @@ struct HostSessionTests {
         // The last ack fell out of the 16-tick history 0.8 s into the stall; from then until
         // a fresh ack arrives (the stall's end plus a round trip) every snapshot is full.
         #expect(metrics.fullSnapshotsSent > before, "the baseline fell out of the history: full snapshots again")
-        #expect(metrics.fullSnapshotsSent - before <= 30, "full snapshots only while no usable ack exists, got \(metrics.fullSnapshotsSent - before)")
+        #expect(
+            metrics.fullSnapshotsSent - before <= 30,
+            "full snapshots only while no usable ack exists, got \(metrics.fullSnapshotsSent - before)")
         simulation.run(for: .seconds(1))
-        #expect(try #require(simulation.room.clientMetrics(id)).fullSnapshotsSent == metrics.fullSnapshotsSent,
-                "once acks flow again, deltas resume")
+        #expect(
+            try #require(simulation.room.clientMetrics(id)).fullSnapshotsSent == metrics.fullSnapshotsSent,
+            "once acks flow again, deltas resume")
         #expect(simulation.clients[0].metrics.snapshotsUndecodable == 0)
         #expect(simulation.clients[0].metrics.fullSnapshotsReceived == metrics.fullSnapshotsSent)
     }
@@ -106,9 +112,11 @@ struct HostSessionTests {
     @Test("a client resuming within the grace period keeps its player; after it, it does not")
     func resumption() throws {
         let simulation = Simulation(game: DotsGame(orbCount: 4)) { $0.resumeGracePeriod = .seconds(2) }
-        simulation.addClient(downstream: LinkConditions(latency: .milliseconds(20)), input: { _, tick in
-            tick < 20 ? DotsGame.Input(dx: 1, dy: 0) : nil
-        })
+        simulation.addClient(
+            downstream: LinkConditions(latency: .milliseconds(20)),
+            input: { _, tick in
+                tick < 20 ? DotsGame.Input(dx: 1, dy: 0) : nil
+            })
         simulation.run(for: .seconds(2))
         let client = simulation.clients[0]
         let id = try #require(client.clientID)
@@ -127,8 +135,9 @@ struct HostSessionTests {
         #expect(client.metrics.fullSnapshotsReceived > fullBefore, "after reconnecting the client starts from a full snapshot")
         #expect(client.metrics.snapshotsUndecodable == 0)
         let resumedPlayer = try #require(client.latestSnapshot.flatMap { $0.index(of: id) })
-        #expect(abs((client.latestSnapshot?.double(at: resumedPlayer, field: 0) ?? 0) - position.x) < 0.01,
-                "the resumed client sees its own player where it left it")
+        #expect(
+            abs((client.latestSnapshot?.double(at: resumedPlayer, field: 0) ?? 0) - position.x) < 0.01,
+            "the resumed client sees its own player where it left it")
 
         simulation.connections[0].disconnect()
         simulation.run(for: .seconds(3))
@@ -173,8 +182,9 @@ struct HostSessionTests {
         let id = try #require(simulation.clients[0].clientID)
         let capped = try #require(simulation.room.clientMetrics(id))
         #expect(capped.snapshotsSkipped > 20, "at 1.5 kB/s most snapshots must be skipped, \(capped.snapshotsSkipped) were")
-        #expect(largestQueue <= budget + capped.largestSnapshotBytes + 100,
-                "the queue stays within the budget plus one frame (largest \(largestQueue) bytes)")
+        #expect(
+            largestQueue <= budget + capped.largestSnapshotBytes + 100,
+            "the queue stays within the budget plus one frame (largest \(largestQueue) bytes)")
         simulation.connections[0].setConditions(downstream: LinkConditions(latency: .milliseconds(20)))
         simulation.run(for: .seconds(2))
         let skippedAfterCap = try #require(simulation.room.clientMetrics(id)).snapshotsSkipped
@@ -182,7 +192,8 @@ struct HostSessionTests {
         let recovered = try #require(simulation.room.clientMetrics(id))
         #expect(recovered.snapshotsSkipped == skippedAfterCap, "no more skips once the cap is lifted")
         let newest = simulation.clients[0].latestSnapshot?.tick ?? 0
-        #expect(simulation.room.tick &- newest <= 2, "the client is up to date again (server tick \(simulation.room.tick), client \(newest))")
+        #expect(
+            simulation.room.tick &- newest <= 2, "the client is up to date again (server tick \(simulation.room.tick), client \(newest))")
         #expect(simulation.clients[0].metrics.snapshotsUndecodable == 0)
     }
 }

@@ -1,5 +1,6 @@
 import Testing
 import TickwireCodec
+
 @testable import TickwireSim
 
 @Suite("Host state carried over a server restart")
@@ -40,8 +41,9 @@ struct HostStateTests {
         #expect(simulation.room.state.players.count == 2, "no new player was added for the returning client")
         #expect(simulation.room.state.players[walker] == position, "the returning client's player is where he left it")
         let seen = try #require(client.latestSnapshot.flatMap { $0.index(of: walker) }, "the client does not see its own player")
-        #expect(abs((client.latestSnapshot?.double(at: seen, field: 0) ?? 0) - position.x) < 0.01,
-                "the client sees its player at its old position")
+        #expect(
+            abs((client.latestSnapshot?.double(at: seen, field: 0) ?? 0) - position.x) < 0.01,
+            "the client sees its player at its old position")
         #expect(simulation.room.tick &- savedTick >= 15, "the restored room ticked on from the saved tick (20 ticks in the second since)")
     }
 
@@ -145,8 +147,9 @@ struct HostStateTests {
         configuration.roomCapacity = 2
         let clock = VirtualClock()
         let error = #expect(throws: HostStateError.self, "\(bad.testDescription) must be refused") {
-            _ = try Host(game: game, listener: SimulatedNetwork(clock: clock, seed: 1), clock: clock,
-                         configuration: configuration, restoring: state)
+            _ = try Host(
+                game: game, listener: SimulatedNetwork(clock: clock, seed: 1), clock: clock,
+                configuration: configuration, restoring: state)
         }
         #expect(error?.description.contains(bad.expected) == true, "the message names the problem: \(error?.description ?? "none")")
     }
@@ -156,8 +159,11 @@ struct HostStateTests {
         let game = DotsGame(orbCount: 0)
         let token = [UInt8](repeating: 9, count: FrameLimits.standard.maximumResumeTokenBytes)
         let state = HostState(
-            rooms: [RoomState(name: "", tick: 1, world: game.addPlayer(1, to: game.makeWorld(room: "")),
-                              clients: [ResumableClient(id: 1, token: token)])],
+            rooms: [
+                RoomState(
+                    name: "", tick: 1, world: game.addPlayer(1, to: game.makeWorld(room: "")),
+                    clients: [ResumableClient(id: 1, token: token)])
+            ],
             nextClientID: 2)
         let clock = VirtualClock()
         let host = try Host(game: game, listener: SimulatedNetwork(clock: clock, seed: 1), clock: clock, restoring: state)

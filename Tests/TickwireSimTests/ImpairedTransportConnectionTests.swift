@@ -1,5 +1,6 @@
 import Testing
 import TickwireCodec
+
 @testable import TickwireSim
 
 @Suite("ImpairedTransportConnection")
@@ -54,10 +55,13 @@ struct ImpairedTransportConnectionTests {
         let (down, up) = Self.exchange(spacing: 50)
         for (name, arrivals) in [("downstream", down), ("upstream", up)] {
             #expect(arrivals.count == 200, "\(name): every frame arrives once")
-            #expect(arrivals.allSatisfy { (Duration.milliseconds(100)...Duration.milliseconds(140)).contains($0.delay) },
-                    "\(name): delays outside 100...140 ms: \(arrivals.filter { $0.delay < .milliseconds(100) || $0.delay > .milliseconds(140) }.map(\.delay))")
-            #expect(arrivals.contains { $0.delay <= .milliseconds(110) } && arrivals.contains { $0.delay >= .milliseconds(130) },
-                    "\(name): delays spread over the jitter range")
+            #expect(
+                arrivals.allSatisfy { (Duration.milliseconds(100)...Duration.milliseconds(140)).contains($0.delay) },
+                "\(name): delays outside 100...140 ms: \(arrivals.filter { $0.delay < .milliseconds(100) || $0.delay > .milliseconds(140) }.map(\.delay))"
+            )
+            #expect(
+                arrivals.contains { $0.delay <= .milliseconds(110) } && arrivals.contains { $0.delay >= .milliseconds(130) },
+                "\(name): delays spread over the jitter range")
         }
     }
 
@@ -99,10 +103,11 @@ struct ImpairedTransportConnectionTests {
             let downstream = LinkConditions(delivery: .unreliable, lossRate: 0.3)
             let (_, wrapper, server) = Self.pair(downstream: downstream, seed: seed)
             for number in 0..<200 { server.send(Self.frame(.snapshot, number)) }
-            let arrived = Set(wrapper.drain().compactMap { event -> Int? in
-                if case .frame(let bytes) = event { return Self.number(of: bytes) }
-                return nil
-            })
+            let arrived = Set(
+                wrapper.drain().compactMap { event -> Int? in
+                    if case .frame(let bytes) = event { return Self.number(of: bytes) }
+                    return nil
+                })
             return (0..<200).filter { !arrived.contains($0) }
         }
         #expect(lostNumbers(seed: 3) == lostNumbers(seed: 3))
@@ -125,6 +130,8 @@ struct ImpairedTransportConnectionTests {
         leaving.send(Self.frame(.disconnect, 7))
         #expect(leaving.bufferedBytes == 3, "the frame waits in the wrapper")
         leaving.close()
-        #expect(peer.drain() == [.frame(Self.frame(.disconnect, 7)), .closed(.closedByPeer(code: .normalClosure))], "the last words reach the peer")
+        #expect(
+            peer.drain() == [.frame(Self.frame(.disconnect, 7)), .closed(.closedByPeer(code: .normalClosure))],
+            "the last words reach the peer")
     }
 }

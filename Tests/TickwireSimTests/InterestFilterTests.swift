@@ -1,10 +1,12 @@
 import Testing
 import TickwireCodec
+
 @testable import TickwireSim
 
 @Suite("InterestFilter")
 struct InterestFilterTests {
-    @Test("the grid-accelerated radius filter keeps exactly the entities a brute-force distance check keeps", arguments: [5.0, 37.0, 300.0])
+    @Test(
+        "the grid-accelerated radius filter keeps exactly the entities a brute-force distance check keeps", arguments: [5.0, 37.0, 300.0])
     func matchesBruteForce(radius: Double) throws {
         let schema = DotsGame.makeSchema()
         var random = SplitMix64(seed: UInt64(radius * 10))

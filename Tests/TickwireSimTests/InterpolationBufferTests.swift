@@ -1,16 +1,21 @@
 import Testing
 import TickwireCodec
+
 @testable import TickwireSim
 
 /// A one-type schema for interpolation tests: x (linear), heading (angle), mode (step).
 enum InterpolationTestSchema {
     static let schema: Schema = {
         do {
-            return try Schema([EntityType("ball", fields: [
-                Field("x", .float(min: -1000, max: 1000, resolution: 0.01)),
-                Field("heading", .angle(bits: 16)),
-                Field("mode", .enumeration(cases: 4)),
-            ])])
+            return try Schema([
+                EntityType(
+                    "ball",
+                    fields: [
+                        Field("x", .float(min: -1000, max: 1000, resolution: 0.01)),
+                        Field("heading", .angle(bits: 16)),
+                        Field("mode", .enumeration(cases: 4)),
+                    ])
+            ])
         } catch {
             fatalError("test schema is invalid: \(error)")
         }
@@ -89,8 +94,9 @@ struct InterpolationBufferTests {
         var buffer = InterpolationBuffer(capacity: 3)
         // Ball 1's x is 10 × its tick; insert, sample and discard past the ring's end several times.
         for tick in 1...11 {
-            buffer.insert(try InterpolationTestSchema.snapshot(tick: UInt32(tick), balls: [(1, Double(10 * tick), 0, 0)]),
-                          serverTime: Double(tick))
+            buffer.insert(
+                try InterpolationTestSchema.snapshot(tick: UInt32(tick), balls: [(1, Double(10 * tick), 0, 0)]),
+                serverTime: Double(tick))
             #expect(buffer.count == min(tick, 3), "after tick \(tick) the buffer should hold \(min(tick, 3))")
             #expect(buffer.newestTime == Double(tick))
             if tick >= 2 {

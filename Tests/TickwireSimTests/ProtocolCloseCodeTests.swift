@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import TickwireCodec
 import TickwireWebSocket
+
 @testable import TickwireSim
 
 /// PROTOCOL.md and the code agree on close codes: section 1.3's table against the Swift
@@ -45,7 +46,8 @@ struct ProtocolCloseCodeTests {
     @Test("every code in section 1.3 is a Swift constant of the same name, and every Swift constant is in the table")
     func closeCodeTable() throws {
         let documented = Self.rows(try Self.section("### 1.3 Close codes"))
-        #expect(documented.count == Self.swiftCodes.count, "section 1.3 lists \(documented.count) codes, Swift names \(Self.swiftCodes.count)")
+        #expect(
+            documented.count == Self.swiftCodes.count, "section 1.3 lists \(documented.count) codes, Swift names \(Self.swiftCodes.count)")
         for (number, name) in documented {
             let match = Self.swiftCodes.first { Int($0.code.rawValue) == number }
             #expect(match != nil, "PROTOCOL.md 1.3 documents \(number) \(name), which has no Swift constant")

@@ -1,6 +1,7 @@
 import Testing
 import TickwireCodec
 import TickwireWebSocket
+
 @testable import TickwireSim
 
 /// A host on a simulated network, and clients that speak raw frames: for tests of what the host

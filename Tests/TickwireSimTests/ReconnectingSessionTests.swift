@@ -1,7 +1,8 @@
 import Testing
 import TickwireCodec
-@testable import TickwireSim
 import TickwireWebSocket
+
+@testable import TickwireSim
 
 @Suite("ReconnectingSession")
 struct ReconnectingSessionTests {
@@ -41,8 +42,9 @@ struct ReconnectingSessionTests {
 
         try simulation.restartHost(restoring: saved)
         let session = client.session
-        #expect(run(simulation, until: { session.status == .connected }, within: .seconds(3)),
-                "the client did not reconnect within 3 s of the restart (state \(client.state))")
+        #expect(
+            run(simulation, until: { session.status == .connected }, within: .seconds(3)),
+            "the client did not reconnect within 3 s of the restart (state \(client.state))")
         #expect(client.state == .connected(resumed: true))
         #expect(session.clientID == id, "the resumed session has the same player id")
         #expect(client.reconnects == 1)
@@ -105,11 +107,13 @@ struct ReconnectingSessionTests {
         #expect(client.failedAttempts >= 2, "the full room was tried again (\(client.failedAttempts) failed attempts)")
         #expect(client.lastFailure?.hasPrefix("refused: room full") == true, "last failure: \(client.lastFailure ?? "none")")
         let rejected = simulation.host.rejections[.roomFull] ?? 0
-        #expect((0...1).contains(rejected - client.failedAttempts), "each failed attempt was one refused hello (the newest may be on its way)")
+        #expect(
+            (0...1).contains(rejected - client.failedAttempts), "each failed attempt was one refused hello (the newest may be on its way)")
         #expect(rejected <= 5, "backoff, not a retry storm: \(rejected) hellos in 3 s")
         simulation.clients[0].leave()
-        #expect(run(simulation, until: { client.session.status == .connected }, within: .seconds(3)),
-                "the client got the freed place (state \(client.state))")
+        #expect(
+            run(simulation, until: { client.session.status == .connected }, within: .seconds(3)),
+            "the client got the freed place (state \(client.state))")
         #expect(client.state == .connected(resumed: false))
     }
 

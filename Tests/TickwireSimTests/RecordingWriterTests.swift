@@ -1,13 +1,15 @@
+import Foundation
+import Testing
+import TickwireCodec
+import TickwireWebSocket
+
+@testable import TickwireSim
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import Foundation
-import Testing
-import TickwireCodec
-import TickwireWebSocket
-@testable import TickwireSim
 
 /// Records one client of a short session on the simulated network: the recorded client joins
 /// and moves right for half a second, a second player joins and leaves, three orbs circle.
@@ -99,7 +101,8 @@ struct RecordingWriterTests {
         writer.record(direction: .toClient, time: Timestamp(nanoseconds: 9_000), bytes: [0x06, 0x02])
         let data = try #require(FileManager.default.contents(atPath: path))
         var reader = try RecordingReader(bytes: [UInt8](data))
-        #expect(try reader.readAll() == [RecordedFrame(direction: .toClient, time: 5, bytes: [0x06, 0x01])],
-                "only the frame recorded before close should be in the file, with its time in microseconds")
+        #expect(
+            try reader.readAll() == [RecordedFrame(direction: .toClient, time: 5, bytes: [0x06, 0x01])],
+            "only the frame recorded before close should be in the file, with its time in microseconds")
     }
 }

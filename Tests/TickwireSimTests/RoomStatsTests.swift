@@ -1,5 +1,6 @@
 import Testing
 import TickwireCodec
+
 @testable import TickwireSim
 
 @Suite("Room stats messages and snapshot ages")
@@ -15,9 +16,12 @@ struct RoomStatsTests {
         simulation.run(for: .milliseconds(1300))
         let stats = try #require(simulation.clients[0].latestServerStats, "stats arrive after the first interval")
         #expect(stats.connectedClients == 2, "two clients connected, stats say \(stats.connectedClients)")
-        #expect(stats.tick >= 20 && stats.tick <= simulation.room.tick, "stats tick \(stats.tick) is a recent room tick (now \(simulation.room.tick))")
-        #expect(stats.tickDurationP50 <= stats.tickDurationP99 && stats.tickDurationP99 <= stats.tickDurationMax,
-                "percentiles ordered: p50 \(stats.tickDurationP50), p99 \(stats.tickDurationP99), max \(stats.tickDurationMax)")
+        #expect(
+            stats.tick >= 20 && stats.tick <= simulation.room.tick,
+            "stats tick \(stats.tick) is a recent room tick (now \(simulation.room.tick))")
+        #expect(
+            stats.tickDurationP50 <= stats.tickDurationP99 && stats.tickDurationP99 <= stats.tickDurationMax,
+            "percentiles ordered: p50 \(stats.tickDurationP50), p99 \(stats.tickDurationP99), max \(stats.tickDurationMax)")
         #expect(stats.bytesOutPerSecond > 0, "the room sent snapshots, so bytes out per second is positive")
         #expect(simulation.clients[1].latestServerStats != nil, "every connected client gets the stats")
     }

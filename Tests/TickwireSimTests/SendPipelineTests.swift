@@ -2,8 +2,8 @@ import Foundation
 import Synchronization
 import Testing
 import TickwireCodec
-import TickwireWebSocket
 import TickwireSim
+import TickwireWebSocket
 
 /// A connection that claims it will take every frame (its readiness is the wrapped one's) but
 /// refuses them while `refuses` is set: a send buffer that filled between the question and the
@@ -136,8 +136,9 @@ struct SendPipelineTests {
         #expect((client.latestSnapshot?.tick ?? 0) + 2 >= room.tick, "and is up to date again")
     }
 
-    @Test("a per-frame or uncompressed frame refused is a skipped snapshot; the client stays connected and its deltas decode",
-          arguments: [CompressionModes.perFrame, []])
+    @Test(
+        "a per-frame or uncompressed frame refused is a skipped snapshot; the client stays connected and its deltas decode",
+        arguments: [CompressionModes.perFrame, []])
     func otherRefusalSkips(modes: CompressionModes) throws {
         let clock = VirtualClock()
         let network = SimulatedNetwork(clock: clock, seed: 5)

@@ -1,6 +1,7 @@
 import Testing
 import TickwireCodec
 import TickwireWebSocket
+
 @testable import TickwireSim
 
 @Suite("SimulatedNetwork")
@@ -111,7 +112,9 @@ struct SimulatedNetworkTests {
         clock.advance(by: .milliseconds(10))
         client.stall(for: .milliseconds(300))
         server.send([2])
-        #expect(server.bufferedBytes == 2, "nothing leaves during a stall, and the held frame counts as unsent, as unacknowledged TCP data does")
+        #expect(
+            server.bufferedBytes == 2, "nothing leaves during a stall, and the held frame counts as unsent, as unacknowledged TCP data does"
+        )
         clock.advance(by: .milliseconds(250))
         #expect(client.drain().isEmpty, "frame 1 was in flight when the stall began and is held")
         clock.advance(by: .milliseconds(50))
@@ -124,7 +127,8 @@ struct SimulatedNetworkTests {
     func closing() {
         let clock = VirtualClock()
         let network = SimulatedNetwork(clock: clock, seed: 6)
-        let client = network.connect(upstream: LinkConditions(latency: .milliseconds(5)), downstream: LinkConditions(latency: .milliseconds(5)))
+        let client = network.connect(
+            upstream: LinkConditions(latency: .milliseconds(5)), downstream: LinkConditions(latency: .milliseconds(5)))
         let server = network.acceptPending()[0]
         client.send([9])
         client.close()
@@ -158,6 +162,8 @@ struct SimulatedNetworkTests {
         }
         #expect(reason.code == .tickwireRoomFull, "the close code travels to the peer, got \(String(describing: reason.code))")
         #expect(reason.text.hasPrefix("room 'x' is full "))
-        #expect(reason.text.utf8.count <= 123 && reason.text.utf8.count >= 122, "cut at a character boundary to fit 123 bytes, got \(reason.text.utf8.count)")
+        #expect(
+            reason.text.utf8.count <= 123 && reason.text.utf8.count >= 122,
+            "cut at a character boundary to fit 123 bytes, got \(reason.text.utf8.count)")
     }
 }

@@ -1,10 +1,12 @@
+import TickwireCodec
+
+@testable import TickwireSim
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import TickwireCodec
-@testable import TickwireSim
 
 /// A small game for the tick simulation tests (named as a test fixture, not a real game):
 /// players walk on a plane with 8-way inputs; "orbs" circle around fixed centres until
@@ -59,10 +61,12 @@ struct DotsGame: Game {
         do {
             return try Schema([
                 EntityType("player", fields: playerFields),
-                EntityType("orb", fields: [
-                    Field("x", .float(min: -500, max: 500, resolution: 0.01)),
-                    Field("y", .float(min: -500, max: 500, resolution: 0.01)),
-                ]),
+                EntityType(
+                    "orb",
+                    fields: [
+                        Field("x", .float(min: -500, max: 500, resolution: 0.01)),
+                        Field("y", .float(min: -500, max: 500, resolution: 0.01)),
+                    ]),
             ])
         } catch {
             fatalError("DotsGame schema is invalid: \(error)")
@@ -78,7 +82,8 @@ struct DotsGame: Game {
     func makeWorld(room: String) -> State {
         var state = State()
         for index in 0..<orbCount {
-            state.orbs.append(Orb(centreX: Double(index % 20) * 20 - 200, centreY: Double(index / 20) * 20 - 200, radius: 5, phase: Double(index)))
+            state.orbs.append(
+                Orb(centreX: Double(index % 20) * 20 - 200, centreY: Double(index / 20) * 20 - 200, radius: 5, phase: Double(index)))
         }
         return state
     }

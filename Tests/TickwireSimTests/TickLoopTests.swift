@@ -1,5 +1,6 @@
 import Testing
 import TickwireCodec
+
 @testable import TickwireSim
 
 @Suite("TickLoop")
@@ -85,4 +86,3 @@ struct TickLoopTests {
         #expect(elapsed < .milliseconds(200), "took \(elapsed); the loop is oversleeping")
     }
 }
-

@@ -1,6 +1,6 @@
 import Testing
-import TickwireWebSocket
 import TickwireSim
+import TickwireWebSocket
 
 @Suite("Tickwire close codes")
 struct TickwireCloseCodeTests {

@@ -1,6 +1,7 @@
 import Testing
 import TickwireCodec
 import TickwireWebSocket
+
 @testable import TickwireSim
 
 @Suite("WebSocket transport")
@@ -77,8 +78,9 @@ struct WebSocketTransportTests {
             if events.contains(where: { if case .closed = $0 { true } else { false } }) { break }
             clock.sleep(until: clock.now + .milliseconds(2))
         }
-        #expect(events == [.frame([1, 2, 3, UInt8(round)]), .frame([4, 5, 6]), .closed(.closedByPeer(code: .normalClosure))],
-                "the server should get both frames, then a normal close; got \(events)")
+        #expect(
+            events == [.frame([1, 2, 3, UInt8(round)]), .frame([4, 5, 6]), .closed(.closedByPeer(code: .normalClosure))],
+            "the server should get both frames, then a normal close; got \(events)")
         #expect(client.send([7]) == .closed, "a closed client connection refuses frames")
         #expect(client.readiness(budgetBytes: .max) == .closed)
         #expect(peer.send([8]) == .closed, "a server connection whose peer closed refuses frames")
@@ -94,8 +96,9 @@ struct WebSocketTransportTests {
         let limits = SendBufferLimits(highWaterMark: 100, hardLimit: 1_000)
         #expect(TransportSendResult(buffered: 500, budgetBytes: 500, limits: limits) == .taken)
         #expect(TransportSendResult(buffered: 501, budgetBytes: 500, limits: limits) == .backedUp, "over the sender's budget")
-        #expect(TransportSendResult(buffered: 1_000, budgetBytes: .max, limits: limits) == .backedUp,
-                "at the hard limit, where the WebSocket connection refuses")
+        #expect(
+            TransportSendResult(buffered: 1_000, budgetBytes: .max, limits: limits) == .backedUp,
+            "at the hard limit, where the WebSocket connection refuses")
     }
 }
 
@@ -123,7 +126,8 @@ struct WebSocketTransportCloseCodeTests {
             return
         }
         #expect(session.closeCode == .tickwireSchemaMismatch, "got \(String(describing: session.closeReason))")
-        #expect(session.closeReason?.text.hasPrefix("the server's schema fingerprint is") == true,
-                "the close carries the reject's words: \(String(describing: session.closeReason))")
+        #expect(
+            session.closeReason?.text.hasPrefix("the server's schema fingerprint is") == true,
+            "the close carries the reject's words: \(String(describing: session.closeReason))")
     }
 }

@@ -8,12 +8,14 @@ struct ReadmeExampleTests {
     func snapshotDelta() throws {
         // 1. Declare what the game sends: one entity type, each field with its quantization.
         let schema = try Schema([
-            EntityType("ship", fields: [
-                Field("x", .float(min: -512, max: 511.984375, resolution: 1.0 / 64)),
-                Field("y", .float(min: -512, max: 511.984375, resolution: 1.0 / 64)),
-                Field("heading", .angle(bits: 10)),
-                Field("health", .integer(min: 0, max: 100)),
-            ]),
+            EntityType(
+                "ship",
+                fields: [
+                    Field("x", .float(min: -512, max: 511.984375, resolution: 1.0 / 64)),
+                    Field("y", .float(min: -512, max: 511.984375, resolution: 1.0 / 64)),
+                    Field("heading", .angle(bits: 10)),
+                    Field("health", .integer(min: 0, max: 100)),
+                ])
         ])
         let ship = 0, x = 0, y = 1, heading = 2, health = 3
 

@@ -11,8 +11,9 @@ struct ReadmeGameExampleTests {
         typealias Input = Int8  // -1, 0 or +1
 
         let schema: Schema = {
-            do { return try Schema([EntityType("dot", fields: [Field("x", .float(min: 0, max: 100, resolution: 0.01))])]) }
-            catch { fatalError("\(error)") }
+            do { return try Schema([EntityType("dot", fields: [Field("x", .float(min: 0, max: 100, resolution: 0.01))])]) } catch {
+                fatalError("\(error)")
+            }
         }()
 
         func makeWorld(room: String) -> World { World() }
@@ -95,13 +96,16 @@ struct ReadmeGameExampleTests {
         var frames = 0
         // Until the client sees its own dot, for 10 s at most; the host advances on this thread, every client tick.
         let deadline = clock.now + .seconds(10)
-        driver.run(client, until: { seen != nil || clock.now > deadline }, input: { _ in
-            host.advance()
-            return 1
-        }, render: { view in
-            frames += 1
-            if let id = client.session.clientID { seen = view?.entity(id: id) }
-        })
+        driver.run(
+            client, until: { seen != nil || clock.now > deadline },
+            input: { _ in
+                host.advance()
+                return 1
+            },
+            render: { view in
+                frames += 1
+                if let id = client.session.clientID { seen = view?.entity(id: id) }
+            })
         let dot = try #require(seen, "the client did not see its dot within 10 s (state \(client.state))")
         #expect(dot.values[0] >= 50, "the dot starts at 50 and walks right")
         #expect(states.contains(.connected(resumed: false)), "the state went to connected: \(states)")

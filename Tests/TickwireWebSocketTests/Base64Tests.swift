@@ -1,12 +1,15 @@
 import Testing
+
 @testable import TickwireWebSocket
 
 @Suite("Base64")
 struct Base64Tests {
-    @Test("RFC 4648 vectors encode and decode", arguments: [
-        ("", ""), ("f", "Zg=="), ("fo", "Zm8="), ("foo", "Zm9v"),
-        ("foob", "Zm9vYg=="), ("fooba", "Zm9vYmE="), ("foobar", "Zm9vYmFy"),
-    ])
+    @Test(
+        "RFC 4648 vectors encode and decode",
+        arguments: [
+            ("", ""), ("f", "Zg=="), ("fo", "Zm8="), ("foo", "Zm9v"),
+            ("foob", "Zm9vYg=="), ("fooba", "Zm9vYmE="), ("foobar", "Zm9vYmFy"),
+        ])
     func vectors(plain: String, encoded: String) {
         #expect(Base64.encode(Array(plain.utf8)) == encoded, "'\(plain)' must encode as RFC 4648 says")
         #expect(Base64.decode(encoded) == Array(plain.utf8), "'\(encoded)' must decode back to '\(plain)'")
@@ -14,7 +17,7 @@ struct Base64Tests {
 
     @Test("all byte values round-trip")
     func allBytes() {
-        let all = (0 ... 255).map { UInt8($0) }
+        let all = (0...255).map { UInt8($0) }
         #expect(Base64.decode(Base64.encode(all)) == all, "every byte value must survive a round trip")
     }
 

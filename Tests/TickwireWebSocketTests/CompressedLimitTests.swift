@@ -1,5 +1,6 @@
 import Testing
 import TickwireCodec
+
 @testable import TickwireWebSocket
 
 /// A message at the size limit whose deflated form is larger than itself (random bytes), sent

@@ -2,6 +2,7 @@ import Dispatch
 import Testing
 import TickwireIO
 import TickwireZlib
+
 @testable import TickwireWebSocket
 
 /// permessage-deflate inflates in bounded steps: the machine stops at its inflation budget and
@@ -18,7 +19,8 @@ struct InflationStepTests {
     }
 
     /// Feeds `wire` to a server machine `step` inflated bytes at a time; counts the steps.
-    static func feedInSteps(_ wire: [UInt8], step: Int, limit: Int) throws -> (events: [WebSocketEvent], steps: Int, error: WebSocketError?) {
+    static func feedInSteps(_ wire: [UInt8], step: Int, limit: Int) throws -> (events: [WebSocketEvent], steps: Int, error: WebSocketError?)
+    {
         let limits = WebSocketLimits(maximumFramePayloadBytes: limit, maximumMessageBytes: limit)
         let server = try WebSocketProtocolMachine(
             role: .server, configuration: WebSocketConfiguration(limits: limits), compression: PerMessageDeflateParameters())
@@ -62,7 +64,9 @@ struct InflationStepTests {
         #expect(result.events.isEmpty)
     }
 
-    @Test("during a deflate bomb on one connection, another connection is served between the bomb's inflation steps; its round trip stays small")
+    @Test(
+        "during a deflate bomb on one connection, another connection is served between the bomb's inflation steps; its round trip stays small"
+    )
     func otherConnectionsServedDuringBomb() throws {
         var configuration = WebSocketServerConfiguration()
         configuration.compression = PerMessageDeflateConfiguration()
@@ -118,17 +122,20 @@ struct InflationStepTests {
             roundTrips.append(Double(MonotonicTime.now() - start) / 1e6)
         }
         #expect(recorder.wait(seconds: 10) { _ in bombClosedAtStep.value != nil }, "the bomb should be refused")
-        let bombClose = recorder.all.first { if case .server(.closed(let c, _)) = $0 { c.requestTarget == "/bomb" } else { false } }?.serverClose
+        let bombClose = recorder.all.first { if case .server(.closed(let c, _)) = $0 { c.requestTarget == "/bomb" } else { false } }?
+            .serverClose
         #expect(bombClose?.code == .messageTooBig, "the bomb is refused with 1009, got \(String(describing: bombClose))")
         let lastStep = try #require(bombClosedAtStep.value)
         #expect(lastStep >= limit / (64 * 1024) - 2, "the bomb took about limit / step turns (\(lastStep))")
         let between = stepsAtEcho.value.filter { $0 > 0 && $0 < lastStep }
-        #expect(between.count >= 3, "the player was served between the bomb's steps (\(between.count) echoes at steps \(between.prefix(10)))")
+        #expect(
+            between.count >= 3, "the player was served between the bomb's steps (\(between.count) echoes at steps \(between.prefix(10)))")
         // Timing on a shared machine in a debug build: the 90th percentile, with a generous bound
         // (the count above is what shows the interleaving; this shows it is quick).
         let sorted = roundTrips.sorted()
         let p90 = sorted.isEmpty ? 0 : sorted[sorted.count * 9 / 10]
-        #expect(!sorted.isEmpty && p90 < 50,
-                "the player's round trip stays under 50 ms during the bomb (p90 \(p90) ms, worst \(sorted.last ?? 0) ms over \(sorted.count))")
+        #expect(
+            !sorted.isEmpty && p90 < 50,
+            "the player's round trip stays under 50 ms during the bomb (p90 \(p90) ms, worst \(sorted.last ?? 0) ms over \(sorted.count))")
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -18,7 +19,8 @@ final class InteropPeer {
     /// The Python interpreter with `websockets`, from `TICKWIRE_PYTHON` (set by `Tools/test`).
     static let python: String? = {
         guard let path = ProcessInfo.processInfo.environment["TICKWIRE_PYTHON"], !path.isEmpty,
-              FileManager.default.isExecutableFile(atPath: path) else { return nil }
+            FileManager.default.isExecutableFile(atPath: path)
+        else { return nil }
         return path
     }()
 

@@ -1,15 +1,18 @@
 import Foundation
 import Testing
 import TickwireCodec
+
 @testable import TickwireWebSocket
 
 /// Interoperability with an independent implementation: the Python `websockets` library
 /// (`Tools/interop/peer.py`), our client against its server and its client against our server.
 /// Needs `TICKWIRE_PYTHON` (a Python with `websockets`; `Tools/test` creates and sets it).
-@Suite("Interop with Python websockets",
-       .serialized,
-       .enabled(if: InteropPeer.python != nil,
-                "needs TICKWIRE_PYTHON, a Python with the websockets package (Tools/test sets it up)"))
+@Suite(
+    "Interop with Python websockets",
+    .serialized,
+    .enabled(
+        if: InteropPeer.python != nil,
+        "needs TICKWIRE_PYTHON, a Python with the websockets package (Tools/test sets it up)"))
 struct InteropTests {
     /// The default limits: 16 MiB messages pass even deflated larger than themselves.
     static let limits = WebSocketLimits.default
@@ -18,8 +21,9 @@ struct InteropTests {
 
     // MARK: - Their client, our server
 
-    @Test("Python's client passes its whole script against our server (sizes, fragments, pings, every close code)",
-          arguments: [false, true])
+    @Test(
+        "Python's client passes its whole script against our server (sizes, fragments, pings, every close code)",
+        arguments: [false, true])
     func theirClientOurServer(compression: Bool) throws {
         var configuration = WebSocketServerConfiguration()
         configuration.protocolConfiguration = WebSocketConfiguration(limits: Self.limits)
@@ -33,7 +37,10 @@ struct InteropTests {
         let peer = try InteropPeer(["client", "ws://127.0.0.1:\(port)/"] + (compression ? [] : ["--no-compression"]))
         let status = peer.waitForExit(timeout: 120)
         let checks = peer.output.split(separator: "\n").filter { $0.hasPrefix("ok:") || $0.hasPrefix("FAIL") }
-        #expect(status == 0, "peer.py client should pass every check; exit status \(status.map(String.init) ?? "none (timed out)"); its last checks:\n\(checks.suffix(4).joined(separator: "\n"))")
+        #expect(
+            status == 0,
+            "peer.py client should pass every check; exit status \(status.map(String.init) ?? "none (timed out)"); its last checks:\n\(checks.suffix(4).joined(separator: "\n"))"
+        )
         let closes = recorder.all.compactMap(\.serverClose).compactMap(\.code?.rawValue)
         for code in Self.closeCodes {
             #expect(closes.contains(code), "our server should have seen the Python client close with \(code); saw \(closes)")
@@ -42,26 +49,33 @@ struct InteropTests {
 
     // MARK: - Our client, their server
 
-    @Test("our client's text and binary messages from 0 bytes to 16 MiB come back intact from Python's server",
-          arguments: [false, true])
+    @Test(
+        "our client's text and binary messages from 0 bytes to 16 MiB come back intact from Python's server",
+        arguments: [false, true])
     func ourClientTheirServer(compression: Bool) async throws {
         let (peer, port) = try InteropPeer.server(compression ? [] : ["--no-compression"])
         defer { peer.stop() }
         let recorder = Recorder<Seen>()
-        let client = try makeClient(port: port, path: "/", configuration: Self.clientConfiguration(compression: compression),
-                                    recorder: recorder)
+        let client = try makeClient(
+            port: port, path: "/", configuration: Self.clientConfiguration(compression: compression),
+            recorder: recorder)
         defer { client.shutdown() }
         try await client.open(timeout: .seconds(10))
-        #expect((client.connection?.compression != nil) == compression,
-                "permessage-deflate should be negotiated exactly when offered (offered: \(compression))")
+        #expect(
+            (client.connection?.compression != nil) == compression,
+            "permessage-deflate should be negotiated exactly when offered (offered: \(compression))")
         var random = SplitMix64(seed: 6455)
-        var expected: [WebSocketMessage] = [.text(""), .text("h\u{e9}llo \u{2713} \u{1F600}"), .text(String(repeating: "x", count: 1 << 20))]
+        var expected: [WebSocketMessage] = [
+            .text(""), .text("h\u{e9}llo \u{2713} \u{1F600}"), .text(String(repeating: "x", count: 1 << 20)),
+        ]
         expected += Self.sizes.map { size in .binary((0..<size).map { _ in UInt8.random(in: 0...255, using: &random) }) }
         for message in expected {
             let result = await client.send(message)
             #expect(result.isAccepted, "sending \(message) was refused: \(result)")
         }
-        let arrived = recorder.wait(seconds: 90) { $0.compactMap(\.clientMessage).count >= expected.count || $0.contains(where: isDisconnect) }
+        let arrived = recorder.wait(seconds: 90) {
+            $0.compactMap(\.clientMessage).count >= expected.count || $0.contains(where: isDisconnect)
+        }
         let received = recorder.all.compactMap(\.clientMessage)
         #expect(arrived, "only \(received.count) of \(expected.count) echoes arrived; peer output: \(peer.output.suffix(500))")
         for (sent, echoed) in zip(expected, received) {
@@ -86,7 +100,9 @@ struct InteropTests {
             .binary([1, 2, 3]),
         ]
         for message in expected { await client.send(message) }
-        let arrived = recorder.wait(seconds: 30) { $0.compactMap(\.clientMessage).count >= expected.count || $0.contains(where: isDisconnect) }
+        let arrived = recorder.wait(seconds: 30) {
+            $0.compactMap(\.clientMessage).count >= expected.count || $0.contains(where: isDisconnect)
+        }
         #expect(arrived, "the fragmented messages' echoes did not all arrive; peer output: \(peer.output.suffix(500))")
         #expect(recorder.all.compactMap(\.clientMessage) == expected, "the echoes differ from the fragmented messages sent")
     }
@@ -104,9 +120,12 @@ struct InteropTests {
         // Either side drops the connection when a pong is missing: ours after 0.5 s, Python's
         // (1011) after 0.1 s. Fifteen intervals of each without a drop show both directions work.
         let dropped = recorder.wait(seconds: 1.5) { $0.contains { if case .client(.disconnected) = $0 { true } else { false } } }
-        #expect(!dropped, "the connection dropped: \(recorder.all.compactMap { if case .client(.disconnected(let f)) = $0 { f } else { nil } })")
+        #expect(
+            !dropped, "the connection dropped: \(recorder.all.compactMap { if case .client(.disconnected(let f)) = $0 { f } else { nil } })"
+        )
         client.send(text: "still here")
-        #expect(recorder.wait(seconds: 5) { $0.contains { $0.clientMessage == .text("still here") } }, "an echo after the pings should arrive")
+        #expect(
+            recorder.wait(seconds: 5) { $0.contains { $0.clientMessage == .text("still here") } }, "an echo after the pings should arrive")
     }
 
     @Test("Python's server closing with each code reaches our client with that code and reason")
@@ -115,15 +134,17 @@ struct InteropTests {
         defer { peer.stop() }
         for code in Self.closeCodes {
             let recorder = Recorder<Seen>()
-            let client = try makeClient(port: port, path: "/", configuration: Self.clientConfiguration(compression: true), recorder: recorder)
+            let client = try makeClient(
+                port: port, path: "/", configuration: Self.clientConfiguration(compression: true), recorder: recorder)
             defer { client.shutdown() }
             try await client.open(timeout: .seconds(10))
             client.send(text: "close:\(code):bye \(code)")
             let closed = recorder.wait(seconds: 10) { $0.contains(where: isDisconnect) }
             let frames = recorder.all.compactMap { if case .client(.disconnected(let frame)) = $0 { frame } else { nil } }
             #expect(closed, "our client should see Python's close \(code)")
-            #expect(frames.first?.code?.rawValue == code && frames.first?.reason == "bye \(code)",
-                    "expected close \(code) 'bye \(code)', got \(frames)")
+            #expect(
+                frames.first?.code?.rawValue == code && frames.first?.reason == "bye \(code)",
+                "expected close \(code) 'bye \(code)', got \(frames)")
         }
     }
 
@@ -133,7 +154,8 @@ struct InteropTests {
         defer { peer.stop() }
         for code in Self.closeCodes {
             let recorder = Recorder<Seen>()
-            let client = try makeClient(port: port, path: "/", configuration: Self.clientConfiguration(compression: false), recorder: recorder)
+            let client = try makeClient(
+                port: port, path: "/", configuration: Self.clientConfiguration(compression: false), recorder: recorder)
             defer { client.shutdown() }
             try await client.open(timeout: .seconds(10))
             let closeCode = try #require(WebSocketCloseCode(rawValue: code), "\(code) should be a valid close code")
@@ -171,8 +193,9 @@ struct InteropTests {
         (peer, port) = try InteropPeer.server(port: port)
         let reopened = recorder.wait(seconds: 15) { $0.filter { $0.clientState == .open }.count >= 2 }
         #expect(reopened, "our client should reconnect to the restarted server; states: \(recorder.all.compactMap(\.clientState))")
-        #expect(recorder.wait(seconds: 10) { $0.contains { $0.clientMessage == .text("queued") } },
-                "the message queued while disconnected should be sent and echoed after reconnecting")
+        #expect(
+            recorder.wait(seconds: 10) { $0.contains { $0.clientMessage == .text("queued") } },
+            "the message queued while disconnected should be sent and echoed after reconnecting")
     }
 
     /// Whether `seen` is our client losing its connection (so a wait for echoes can end early).

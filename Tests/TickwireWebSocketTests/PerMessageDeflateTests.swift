@@ -1,4 +1,5 @@
 import Testing
+
 @testable import TickwireWebSocket
 
 @Suite("PerMessageDeflate negotiation")
@@ -21,8 +22,10 @@ struct PerMessageDeflateTests {
         ("permessage-deflate; client_max_window_bits=12", "permessage-deflate; client_max_window_bits=12"),
         ("permessage-deflate; client_max_window_bits=\"12\"", "permessage-deflate; client_max_window_bits=12"),
         ("permessage-deflate; client_max_window_bits=15", "permessage-deflate"),
-        ("permessage-deflate;server_no_context_takeover;client_no_context_takeover;server_max_window_bits=11;client_max_window_bits=13",
-         "permessage-deflate; server_no_context_takeover; client_no_context_takeover; server_max_window_bits=11; client_max_window_bits=13"),
+        (
+            "permessage-deflate;server_no_context_takeover;client_no_context_takeover;server_max_window_bits=11;client_max_window_bits=13",
+            "permessage-deflate; server_no_context_takeover; client_no_context_takeover; server_max_window_bits=11; client_max_window_bits=13"
+        ),
         ("permessage-deflate; server_max_window_bits", nil),
         ("permessage-deflate; server_max_window_bits=16", nil),
         ("permessage-deflate; server_max_window_bits=7", nil),
@@ -35,7 +38,7 @@ struct PerMessageDeflateTests {
         ("x-webkit-deflate-frame, permessage-deflate", "permessage-deflate"),
     ]
 
-    @Test("server negotiation matrix with the default server configuration", arguments: 0 ..< 23)
+    @Test("server negotiation matrix with the default server configuration", arguments: 0..<23)
     func serverMatrix(index: Int) throws {
         let (offer, expected) = Self.serverMatrix[index]
         let result = PerMessageDeflateNegotiation.serverResponse(to: try offers(offer), configuration: PerMessageDeflateConfiguration())
@@ -44,17 +47,23 @@ struct PerMessageDeflateTests {
 
     @Test("a server's own settings shape its answer")
     func serverSettings() throws {
-        let config = PerMessageDeflateConfiguration(serverNoContextTakeover: true, clientNoContextTakeover: true,
-                                                    serverMaxWindowBits: 12, clientMaxWindowBits: 10)
-        let withClientBits = try #require(PerMessageDeflateNegotiation.serverResponse(
-            to: try offers("permessage-deflate; client_max_window_bits"), configuration: config))
-        #expect(withClientBits.response.description ==
-            "permessage-deflate; server_no_context_takeover; client_no_context_takeover; server_max_window_bits=12; client_max_window_bits=10")
+        let config = PerMessageDeflateConfiguration(
+            serverNoContextTakeover: true, clientNoContextTakeover: true,
+            serverMaxWindowBits: 12, clientMaxWindowBits: 10)
+        let withClientBits = try #require(
+            PerMessageDeflateNegotiation.serverResponse(
+                to: try offers("permessage-deflate; client_max_window_bits"), configuration: config))
+        #expect(
+            withClientBits.response.description
+                == "permessage-deflate; server_no_context_takeover; client_no_context_takeover; server_max_window_bits=12; client_max_window_bits=10"
+        )
         #expect(withClientBits.parameters.serverMaxWindowBits == 12 && withClientBits.parameters.clientMaxWindowBits == 10)
-        let without = try #require(PerMessageDeflateNegotiation.serverResponse(
-            to: try offers("permessage-deflate; server_max_window_bits=14"), configuration: config))
-        #expect(without.parameters.clientMaxWindowBits == 15,
-                "without client_max_window_bits in the offer the server cannot limit the client's window")
+        let without = try #require(
+            PerMessageDeflateNegotiation.serverResponse(
+                to: try offers("permessage-deflate; server_max_window_bits=14"), configuration: config))
+        #expect(
+            without.parameters.clientMaxWindowBits == 15,
+            "without client_max_window_bits in the offer the server cannot limit the client's window")
         #expect(without.parameters.serverMaxWindowBits == 12, "the smaller of requested 14 and configured 12 wins")
     }
 
@@ -77,7 +86,7 @@ struct PerMessageDeflateTests {
         (.init(), "x-webkit-deflate-frame", false),
     ]
 
-    @Test("client validation matrix of server answers", arguments: 0 ..< 15)
+    @Test("client validation matrix of server answers", arguments: 0..<15)
     func clientMatrix(index: Int) throws {
         let (config, answer, accepted) = Self.clientMatrix[index]
         let element = try #require(try offers(answer).first)
@@ -90,9 +99,14 @@ struct PerMessageDeflateTests {
     @Test("client offers say what the configuration wants")
     func clientOffers() {
         #expect(PerMessageDeflateNegotiation.clientOffer(.init()).description == "permessage-deflate; client_max_window_bits")
-        #expect(PerMessageDeflateNegotiation.clientOffer(.init(serverNoContextTakeover: true, clientNoContextTakeover: true,
-                                                               serverMaxWindowBits: 10, clientMaxWindowBits: 9)).description
-                == "permessage-deflate; server_no_context_takeover; client_no_context_takeover; server_max_window_bits=10; client_max_window_bits=9")
+        #expect(
+            PerMessageDeflateNegotiation.clientOffer(
+                .init(
+                    serverNoContextTakeover: true, clientNoContextTakeover: true,
+                    serverMaxWindowBits: 10, clientMaxWindowBits: 9)
+            ).description
+                == "permessage-deflate; server_no_context_takeover; client_no_context_takeover; server_max_window_bits=10; client_max_window_bits=9"
+        )
     }
 
     @Test("every client offer is accepted by the server and the answer by the client, with equal parameters")
@@ -100,8 +114,9 @@ struct PerMessageDeflateTests {
         for serverNCT in [false, true] {
             for clientNCT in [false, true] {
                 for bits in [9, 12, 15] {
-                    let config = PerMessageDeflateConfiguration(serverNoContextTakeover: serverNCT, clientNoContextTakeover: clientNCT,
-                                                                serverMaxWindowBits: bits, clientMaxWindowBits: bits)
+                    let config = PerMessageDeflateConfiguration(
+                        serverNoContextTakeover: serverNCT, clientNoContextTakeover: clientNCT,
+                        serverMaxWindowBits: bits, clientMaxWindowBits: bits)
                     let offer = PerMessageDeflateNegotiation.clientOffer(config)
                     let server = try #require(PerMessageDeflateNegotiation.serverResponse(to: [offer], configuration: .init()))
                     let client = try PerMessageDeflateNegotiation.clientAccept(server.response, configuration: config)

@@ -1,6 +1,7 @@
 import Testing
 import TickwireCodec
 import TickwireIO
+
 @testable import TickwireWebSocket
 
 /// The WebSocket endpoints on a loop over `poll(2)` (``PortablePoller``, Darwin's mechanism),
@@ -23,8 +24,10 @@ struct PortableEventLoopTests {
         defer { server.shutdown(timeout: .seconds(1)) }
         var clientConfiguration = WebSocketClientConfiguration()
         clientConfiguration.compression = PerMessageDeflateConfiguration()
-        let client = try WebSocketClient(url: WebSocketURL("ws://127.0.0.1:\(port)/poll"), configuration: clientConfiguration,
-                                         loop: loop) { event in recorder.push(.client(event)) }
+        let client = try WebSocketClient(
+            url: WebSocketURL("ws://127.0.0.1:\(port)/poll"), configuration: clientConfiguration,
+            loop: loop
+        ) { event in recorder.push(.client(event)) }
         defer { client.shutdown() }
         client.connect()
         #expect(recorder.wait(seconds: 5, until: isOpen), "the client should open within 5 s")

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import TickwireWebSocket
 
 /// The WebSocket vectors of `Protocol/vectors/websocket-*.hex`: decoded by a machine in the

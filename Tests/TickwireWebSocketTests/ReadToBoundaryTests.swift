@@ -1,4 +1,5 @@
 import Testing
+
 @testable import TickwireWebSocket
 
 /// The reads of one readiness event end at a message boundary when they can: the channel's read
@@ -11,10 +12,13 @@ struct ReadToBoundaryTests {
     func plan(bufferBytes: Int, bytesToBoundary: Int) -> [Int] {
         var lengths: [Int] = []
         var asked = 0
-        while let length = TCPChannel.readLength(index: lengths.count, bufferBytes: bufferBytes, bytesToBoundary: {
-            asked += 1
-            return bytesToBoundary
-        }) {
+        while let length = TCPChannel.readLength(
+            index: lengths.count, bufferBytes: bufferBytes,
+            bytesToBoundary: {
+                asked += 1
+                return bytesToBoundary
+            })
+        {
             lengths.append(length)
             #expect(lengths.count <= TCPChannel.fullReadsPerEvent + 1, "the plan must end")
             if lengths.count > TCPChannel.fullReadsPerEvent + 1 { break }

@@ -1,5 +1,6 @@
-import Synchronization
 import Dispatch
+import Synchronization
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)

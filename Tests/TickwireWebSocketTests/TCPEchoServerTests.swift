@@ -1,5 +1,6 @@
 import Testing
 import TickwireCodec
+
 @testable import tickwire
 
 /// The `tickwire` tool's plain TCP echo server, the WebSocket benchmark's baseline: the event

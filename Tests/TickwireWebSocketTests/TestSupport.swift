@@ -1,11 +1,12 @@
 import TickwireCodec
+
 @testable import TickwireWebSocket
 
 /// Bytes from a hex string; spaces are ignored.
 func bytes(hex: String) -> [UInt8] {
     let digits = hex.utf8.filter { $0 != UInt8(ascii: " ") }
     return stride(from: 0, to: digits.count, by: 2).map { index in
-        UInt8(String(decoding: digits[index ..< index + 2], as: UTF8.self), radix: 16) ?? 0
+        UInt8(String(decoding: digits[index..<index + 2], as: UTF8.self), radix: 16) ?? 0
     }
 }
 
@@ -55,9 +56,9 @@ func randomChunks(_ bytes: [UInt8], maximum: Int, using generator: inout SplitMi
     var chunks: [[UInt8]] = []
     var index = 0
     while index < bytes.count {
-        let size = Int.random(in: 1 ... max(1, maximum), using: &generator)
+        let size = Int.random(in: 1...max(1, maximum), using: &generator)
         let end = min(bytes.count, index + size)
-        chunks.append(Array(bytes[index ..< end]))
+        chunks.append(Array(bytes[index..<end]))
         index = end
     }
     return chunks
@@ -65,7 +66,7 @@ func randomChunks(_ bytes: [UInt8], maximum: Int, using generator: inout SplitMi
 
 /// Random bytes from a seeded generator.
 func randomBytes(_ count: Int, using generator: inout SplitMix64) -> [UInt8] {
-    (0 ..< count).map { _ in UInt8.random(in: 0 ... 255, using: &generator) }
+    (0..<count).map { _ in UInt8.random(in: 0...255, using: &generator) }
 }
 
 /// A deterministic masking key source for tests: keys drawn from a seeded SplitMix64

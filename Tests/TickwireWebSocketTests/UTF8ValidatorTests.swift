@@ -1,5 +1,6 @@
 import Testing
 import TickwireCodec
+
 @testable import TickwireWebSocket
 
 @Suite("UTF8Validator")
@@ -39,7 +40,7 @@ struct UTF8ValidatorTests {
         ("5-byte form", "f888808080", false),
     ]
 
-    @Test("validation table: overlongs, surrogates, > U+10FFFF, truncation", arguments: 0 ..< 31)
+    @Test("validation table: overlongs, surrogates, > U+10FFFF, truncation", arguments: 0..<31)
     func table(index: Int) {
         let (name, hex, valid) = Self.table[index]
         let data = bytes(hex: hex)
@@ -51,7 +52,7 @@ struct UTF8ValidatorTests {
     func splits() {
         for (name, hex, valid) in Self.table {
             let data = bytes(hex: hex)
-            for split in 0 ... data.count {
+            for split in 0...data.count {
                 var validator = UTF8Validator()
                 let first = validator.validate(Array(data[..<split]))
                 let second = first && validator.validate(Array(data[split...]))
@@ -81,11 +82,12 @@ struct UTF8ValidatorTests {
     @Test("agrees with the standard library on seeded random byte strings")
     func agreesWithStandardLibrary() {
         var generator = SplitMix64(seed: 42)
-        for _ in 0 ..< 3000 {
-            let length = Int.random(in: 0 ... 24, using: &generator)
+        for _ in 0..<3000 {
+            let length = Int.random(in: 0...24, using: &generator)
             // Bias toward high bytes so that multi-byte sequences are common.
-            let data = (0 ..< length).map { _ in
-                Bool.random(using: &generator) ? UInt8.random(in: 0x80 ... 0xF5, using: &generator) : UInt8.random(in: 0 ... 255, using: &generator)
+            let data = (0..<length).map { _ in
+                Bool.random(using: &generator)
+                    ? UInt8.random(in: 0x80...0xF5, using: &generator) : UInt8.random(in: 0...255, using: &generator)
             }
             let ours = data.withUnsafeBytes { UTF8Validator.isValid($0) }
             let reference = String(validating: data, as: UTF8.self) != nil
@@ -95,7 +97,7 @@ struct UTF8ValidatorTests {
 
     @Test("long ASCII runs with one bad byte at every position are caught (fast path edges)")
     func asciiFastPathEdges() {
-        for position in 0 ..< 40 {
+        for position in 0..<40 {
             var data = [UInt8](repeating: UInt8(ascii: "a"), count: 40)
             data[position] = 0xFF
             #expect(!data.withUnsafeBytes { UTF8Validator.isValid($0) }, "0xFF at \(position) must be found")

@@ -2,6 +2,7 @@ import Dispatch
 import Testing
 import TickwireCodec
 import TickwireIO
+
 @testable import TickwireWebSocket
 @testable import tickwire
 
@@ -165,7 +166,8 @@ struct WebSocketClientTests {
         #expect(frame?.code == .normalClosure, "the close handshake should end with 1000, got \(String(describing: frame))")
         client.shutdown()
         await server.shutdown(timeout: .seconds(1))
-        #expect(await serverTask.value == [.text("one"), .binary([1, 2, 3])], "the server's event stream should see both messages, then end")
+        #expect(
+            await serverTask.value == [.text("one"), .binary([1, 2, 3])], "the server's event stream should see both messages, then end")
     }
 
     @Test("open() reports a refused connection when reconnection is off")
@@ -200,8 +202,9 @@ struct WebSocketClientTests {
         let closed = recorder.wait(seconds: 5) { $0.contains { if case .client(.stateChanged(.closed)) = $0 { true } else { false } } }
         #expect(closed, "close() should end in .closed")
         #expect(client.send(text: "while closed") == .droppedNotOpen, "sends after close are refused, not queued")
-        #expect(serverRecorder.wait(seconds: 5) { $0.compactMap(\.serverClose).first?.code == .normalClosure },
-                "the server should see the client's 1000")
+        #expect(
+            serverRecorder.wait(seconds: 5) { $0.compactMap(\.serverClose).first?.code == .normalClosure },
+            "the server should see the client's 1000")
         client.connect()
         #expect(recorder.wait(seconds: 5) { $0.filter { $0.clientState == .open }.count == 2 }, "connect() after close should open again")
         #expect(client.send(text: "again").isAccepted)

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import TickwireWebSocket
 
 @Suite("WebSocket handshake")
@@ -16,7 +17,9 @@ struct WebSocketHandshakeTests {
 
         """
 
-    func request(replacing name: String? = nil, with line: String? = nil, method: String = "GET", version: String = "HTTP/1.1") throws -> HTTPRequestHead {
+    func request(replacing name: String? = nil, with line: String? = nil, method: String = "GET", version: String = "HTTP/1.1") throws
+        -> HTTPRequestHead
+    {
         var lines = Self.rfcRequest.split(separator: "\r\n").map(String.init).filter { !$0.isEmpty }
         lines[0] = "\(method) /chat \(version)"
         if let name {
@@ -30,8 +33,9 @@ struct WebSocketHandshakeTests {
 
     @Test("the RFC 6455 example key gives the example accept value")
     func acceptValue() {
-        #expect(WebSocketServerHandshake.acceptValue(forKey: "dGhlIHNhbXBsZSBub25jZQ==") == "s3pPLMBiTxaQ9kYGzzhZRbK+xOo=",
-                "RFC 6455 section 1.3: dGhlIHNhbXBsZSBub25jZQ== must map to s3pPLMBiTxaQ9kYGzzhZRbK+xOo=")
+        #expect(
+            WebSocketServerHandshake.acceptValue(forKey: "dGhlIHNhbXBsZSBub25jZQ==") == "s3pPLMBiTxaQ9kYGzzhZRbK+xOo=",
+            "RFC 6455 section 1.3: dGhlIHNhbXBsZSBub25jZQ== must map to s3pPLMBiTxaQ9kYGzzhZRbK+xOo=")
     }
 
     @Test("the RFC 6455 example request is accepted with the right 101 response")
@@ -44,22 +48,25 @@ struct WebSocketHandshakeTests {
         #expect(accepted.response.status == 101)
         #expect(accepted.response.headers["sec-websocket-accept"] == "s3pPLMBiTxaQ9kYGzzhZRbK+xOo=")
         let text = String(decoding: accepted.response.encoded(), as: UTF8.self)
-        #expect(text.hasPrefix("HTTP/1.1 101 Switching Protocols\r\n") && text.hasSuffix("\r\n\r\n"), "the response must be well-formed HTTP")
+        #expect(
+            text.hasPrefix("HTTP/1.1 101 Switching Protocols\r\n") && text.hasSuffix("\r\n\r\n"), "the response must be well-formed HTTP")
         #expect(text.contains("Upgrade: websocket\r\n") && text.contains("Connection: Upgrade\r\n"))
     }
 
-    @Test("bad requests are refused with the right HTTP status", arguments: [
-        ("Host", nil, 400, "missing Host"),
-        ("Upgrade", nil, 426, "missing Upgrade"),
-        ("Upgrade", "Upgrade: h2c", 400, "Upgrade is not websocket"),
-        ("Connection", nil, 400, "missing Connection"),
-        ("Connection", "Connection: keep-alive", 400, "Connection lacks upgrade"),
-        ("Sec-WebSocket-Key", nil, 400, "missing key"),
-        ("Sec-WebSocket-Key", "Sec-WebSocket-Key: c2hvcnQ=", 400, "key is not 16 bytes"),
-        ("Sec-WebSocket-Key", "Sec-WebSocket-Key: not base64!!", 400, "key is not Base64"),
-        ("Sec-WebSocket-Version", nil, 426, "missing version"),
-        ("Sec-WebSocket-Version", "Sec-WebSocket-Version: 8", 426, "wrong version"),
-    ] as [(String, String?, Int, String)])
+    @Test(
+        "bad requests are refused with the right HTTP status",
+        arguments: [
+            ("Host", nil, 400, "missing Host"),
+            ("Upgrade", nil, 426, "missing Upgrade"),
+            ("Upgrade", "Upgrade: h2c", 400, "Upgrade is not websocket"),
+            ("Connection", nil, 400, "missing Connection"),
+            ("Connection", "Connection: keep-alive", 400, "Connection lacks upgrade"),
+            ("Sec-WebSocket-Key", nil, 400, "missing key"),
+            ("Sec-WebSocket-Key", "Sec-WebSocket-Key: c2hvcnQ=", 400, "key is not 16 bytes"),
+            ("Sec-WebSocket-Key", "Sec-WebSocket-Key: not base64!!", 400, "key is not Base64"),
+            ("Sec-WebSocket-Version", nil, 426, "missing version"),
+            ("Sec-WebSocket-Version", "Sec-WebSocket-Version: 8", 426, "wrong version"),
+        ] as [(String, String?, Int, String)])
     func badRequests(name: String, line: String?, status: Int, why: String) throws {
         let head = try request(replacing: name, with: line)
         do {
@@ -118,7 +125,7 @@ struct WebSocketHandshakeTests {
     @Test("the header count limit holds at its value and fails one past it")
     func headerCount() throws {
         func head(fields: Int) -> [UInt8] {
-            Array(("GET / HTTP/1.1\r\n" + (0 ..< fields).map { "X-\($0): v\r\n" }.joined() + "\r\n").utf8)
+            Array(("GET / HTTP/1.1\r\n" + (0..<fields).map { "X-\($0): v\r\n" }.joined() + "\r\n").utf8)
         }
         let limits = HTTPHeadLimits(maximumHeadBytes: 16 * 1024, maximumHeaderCount: 10)
         #expect(try HTTPRequestHead.parse(head(fields: 10), limits: limits)?.head.headers.count == 10, "10 fields fit a limit of 10")
@@ -127,11 +134,13 @@ struct WebSocketHandshakeTests {
         }
     }
 
-    @Test("malformed heads are refused", arguments: [
-        "GET /\r\n\r\n", "GET  / HTTP/1.1\r\n\r\n", "GET / HTTP/x.1\r\n\r\n", "GET / HTTP/1.1\r\nNoColon\r\n\r\n",
-        "GET / HTTP/1.1\r\nBad Name: v\r\n\r\n", "GET / HTTP/1.1\r\n folded: v\r\n\r\n", "GET / HTTP/1.1\r\nX: a\u{0}b\r\n\r\n",
-        "GET / HTTP/1.1\r\nX: a\nY: b\r\n\r\n", "\r\n\r\n",
-    ])
+    @Test(
+        "malformed heads are refused",
+        arguments: [
+            "GET /\r\n\r\n", "GET  / HTTP/1.1\r\n\r\n", "GET / HTTP/x.1\r\n\r\n", "GET / HTTP/1.1\r\nNoColon\r\n\r\n",
+            "GET / HTTP/1.1\r\nBad Name: v\r\n\r\n", "GET / HTTP/1.1\r\n folded: v\r\n\r\n", "GET / HTTP/1.1\r\nX: a\u{0}b\r\n\r\n",
+            "GET / HTTP/1.1\r\nX: a\nY: b\r\n\r\n", "\r\n\r\n",
+        ])
     func malformed(text: String) {
         #expect(throws: WebSocketHandshakeError.self, "\(text.debugDescription) is not a valid head") {
             _ = try HTTPRequestHead.parse(Array(text.utf8))
@@ -140,8 +149,9 @@ struct WebSocketHandshakeTests {
 
     @Test("a client request validates against a server built from it, end to end")
     func clientServerRoundTrip() throws {
-        let client = WebSocketClientHandshake(host: "localhost:9001", path: "/game", subprotocols: ["tickwire.v1"],
-                                              compression: PerMessageDeflateConfiguration())
+        let client = WebSocketClientHandshake(
+            host: "localhost:9001", path: "/game", subprotocols: ["tickwire.v1"],
+            compression: PerMessageDeflateConfiguration())
         #expect(Base64.decode(client.key)?.count == 16, "the key must be Base64 of 16 bytes")
         let parsed = try #require(try HTTPRequestHead.parse(client.request.encoded()))
         let accepted = try WebSocketServerHandshake.accept(
@@ -149,11 +159,15 @@ struct WebSocketHandshakeTests {
         let response = try #require(try HTTPResponseHead.parse(accepted.response.encoded()))
         let agreement = try client.validate(response.head)
         #expect(agreement.subprotocol == "tickwire.v1")
-        #expect(agreement.compression != nil && agreement.compression == accepted.compression.map {
-            var p = $0
-            p.compressionLevel = 6
-            return p
-        }, "both sides must agree on the same permessage-deflate parameters")
+        #expect(
+            agreement.compression != nil
+                && agreement.compression
+                    == accepted.compression.map {
+                        var p = $0
+                        p.compressionLevel = 6
+                        return p
+                    },
+            "both sides must agree on the same permessage-deflate parameters")
     }
 
     @Test("two client handshakes use different random keys")
@@ -166,20 +180,28 @@ struct WebSocketHandshakeTests {
     @Test("a client refuses bad server responses")
     func clientRefuses() throws {
         let client = WebSocketClientHandshake(host: "h", subprotocols: ["a"], keyBytes: Array(repeating: 1, count: 16))
-        let good = try #require(try HTTPRequestHead.parse(client.request.encoded()).map {
-            try WebSocketServerHandshake.accept($0.head, configuration: .init(subprotocols: ["a"])).response
-        })
+        let good = try #require(
+            try HTTPRequestHead.parse(client.request.encoded()).map {
+                try WebSocketServerHandshake.accept($0.head, configuration: .init(subprotocols: ["a"])).response
+            })
         #expect(try client.validate(good).subprotocol == "a")
         var wrongStatus = good
         wrongStatus.status = 200
-        #expect(throws: WebSocketHandshakeError.unexpectedStatus(200, reason: "Switching Protocols")) { _ = try client.validate(wrongStatus) }
+        #expect(throws: WebSocketHandshakeError.unexpectedStatus(200, reason: "Switching Protocols")) {
+            _ = try client.validate(wrongStatus)
+        }
         var wrongAccept = good
-        wrongAccept.headers = HTTPHeaders(dictionaryLiteral: ("Upgrade", "websocket"), ("Connection", "Upgrade"),
-                                          ("Sec-WebSocket-Accept", "s3pPLMBiTxaQ9kYGzzhZRbK+xOo="))
-        #expect(throws: WebSocketHandshakeError.self, "an accept value for another key must be refused") { _ = try client.validate(wrongAccept) }
+        wrongAccept.headers = HTTPHeaders(
+            dictionaryLiteral: ("Upgrade", "websocket"), ("Connection", "Upgrade"),
+            ("Sec-WebSocket-Accept", "s3pPLMBiTxaQ9kYGzzhZRbK+xOo="))
+        #expect(throws: WebSocketHandshakeError.self, "an accept value for another key must be refused") {
+            _ = try client.validate(wrongAccept)
+        }
         var wrongProtocol = good
         wrongProtocol.headers.add(name: "Sec-WebSocket-Protocol", value: "b")
-        #expect(throws: WebSocketHandshakeError.self, "a subprotocol the client did not offer must be refused") { _ = try client.validate(wrongProtocol) }
+        #expect(throws: WebSocketHandshakeError.self, "a subprotocol the client did not offer must be refused") {
+            _ = try client.validate(wrongProtocol)
+        }
         var unofferedExtension = good
         unofferedExtension.headers.add(name: "Sec-WebSocket-Extensions", value: "permessage-deflate")
         #expect(throws: WebSocketHandshakeError.unexpectedExtension("permessage-deflate")) { _ = try client.validate(unofferedExtension) }
@@ -194,7 +216,8 @@ struct WebSocketHandshakeTests {
 
     @Test("browser variants are accepted: Connection lists, header case, repeated protocol lines")
     func browserVariants() throws {
-        let text = "GET /x HTTP/1.1\r\nhost: a\r\nupgrade: WebSocket\r\nconnection: keep-alive, Upgrade\r\n"
+        let text =
+            "GET /x HTTP/1.1\r\nhost: a\r\nupgrade: WebSocket\r\nconnection: keep-alive, Upgrade\r\n"
             + "sec-websocket-key: dGhlIHNhbXBsZSBub25jZQ==\r\nsec-websocket-version: 13\r\n"
             + "Sec-WebSocket-Protocol: x\r\nSec-WebSocket-Protocol: tickwire.v1\r\n\r\n"
         let head = try #require(try HTTPRequestHead.parse(Array(text.utf8))?.head)

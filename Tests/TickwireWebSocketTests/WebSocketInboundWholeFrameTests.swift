@@ -1,5 +1,6 @@
 import Testing
 import TickwireCodec
+
 @testable import TickwireWebSocket
 
 @Suite("WebSocketInbound whole-frame path")
@@ -8,15 +9,20 @@ struct WebSocketInboundWholeFrameTests {
     static let limits = WebSocketLimits(maximumFramePayloadBytes: 4096, maximumMessageBytes: 8192)
 
     /// A frame as `role`'s peer sends it: masked towards a server, plain towards a client.
-    func frame(_ opcode: WebSocketOpcode, _ payload: [UInt8], to role: WebSocketRole, fin: Bool = true,
-               rsv1: Bool = false) -> [UInt8] {
-        WebSocketFrame(fin: fin, rsv1: rsv1, opcode: opcode, payload: payload,
-                       maskingKey: role == .server ? Self.key : nil).encoded()
+    func frame(
+        _ opcode: WebSocketOpcode, _ payload: [UInt8], to role: WebSocketRole, fin: Bool = true,
+        rsv1: Bool = false
+    ) -> [UInt8] {
+        WebSocketFrame(
+            fin: fin, rsv1: rsv1, opcode: opcode, payload: payload,
+            maskingKey: role == .server ? Self.key : nil
+        ).encoded()
     }
 
     /// Runs the whole-frame path once on `wire` from index 0.
     func wholeFrame(_ wire: [UInt8], role: WebSocketRole, limits: WebSocketLimits = Self.limits)
-        -> (event: WebSocketEvent?, index: Int) {
+        -> (event: WebSocketEvent?, index: Int)
+    {
         var inbound = WebSocketInbound(role: role, limits: limits, allowsCompressedMessages: false)
         var index = 0
         let event = wire.withUnsafeBytes { inbound.wholeMessageFrame(in: $0, at: &index) }
@@ -25,7 +31,8 @@ struct WebSocketInboundWholeFrameTests {
 
     /// What a machine makes of `chunks`: its events, the bytes it wrote, its error and final state.
     func outcome(_ chunks: [[UInt8]], role: WebSocketRole)
-        throws -> (events: [WebSocketEvent], output: [UInt8], error: WebSocketError?, state: WebSocketConnectionState) {
+        throws -> (events: [WebSocketEvent], output: [UInt8], error: WebSocketError?, state: WebSocketConnectionState)
+    {
         // Seeded keys (a test stand-in for the CSPRNG), so that a client's masked pongs compare equal.
         let keys = SeededMaskingKeys(seed: 7)
         let machine = try WebSocketProtocolMachine(role: role, configuration: .init(limits: Self.limits), maskingKeys: keys.next)
@@ -40,10 +47,11 @@ struct WebSocketInboundWholeFrameTests {
         return (events, output, nil, machine.state)
     }
 
-    @Test("a complete final data frame is one message, with 7- and 16-bit lengths, masked to a server and plain to a client",
-          arguments: [WebSocketRole.server, .client], [0, 1, 125, 126, 300, 4096])
+    @Test(
+        "a complete final data frame is one message, with 7- and 16-bit lengths, masked to a server and plain to a client",
+        arguments: [WebSocketRole.server, .client], [0, 1, 125, 126, 300, 4096])
     func decodesWholeFrames(role: WebSocketRole, size: Int) {
-        let payload = (0 ..< size).map { UInt8(truncatingIfNeeded: $0 &* 31) }
+        let payload = (0..<size).map { UInt8(truncatingIfNeeded: $0 &* 31) }
         let binary = frame(.binary, payload, to: role)
         let decoded = wholeFrame(binary + [0x82], role: role)
         #expect(decoded.event == .binary(payload), "the payload comes back unmasked")
@@ -54,20 +62,22 @@ struct WebSocketInboundWholeFrameTests {
         #expect(wholeFrame(textFrame, role: role).event == .text(text))
     }
 
-    @Test("everything else is left to the general decoder, with the index unchanged", arguments: [
-        ("header only", [0x82, 0x85] + [0x11, 0x22, 0x33, 0x44]),
-        ("one byte short of the payload", Array([0x82, 0x85, 0x11, 0x22, 0x33, 0x44, 1, 2, 3, 4].prefix(9))),
-        ("a first fragment", [0x02, 0x81, 0x11, 0x22, 0x33, 0x44, 7]),
-        ("a continuation", [0x80, 0x81, 0x11, 0x22, 0x33, 0x44, 7]),
-        ("a ping", [0x89, 0x81, 0x11, 0x22, 0x33, 0x44, 7]),
-        ("a close", [0x88, 0x80, 0x11, 0x22, 0x33, 0x44]),
-        ("RSV1 set", [0xC2, 0x81, 0x11, 0x22, 0x33, 0x44, 7]),
-        ("RSV3 set", [0x92, 0x81, 0x11, 0x22, 0x33, 0x44, 7]),
-        ("a reserved opcode", [0x83, 0x81, 0x11, 0x22, 0x33, 0x44, 7]),
-        ("unmasked to a server", [0x82, 0x01, 7]),
-        ("invalid UTF-8 text", [0x81, 0x82, 0x11, 0x22, 0x33, 0x44, 0xFF ^ 0x11, 0xFE ^ 0x22]),
-        ("a 64-bit length", [0x82, 0xFF, 0, 0, 0, 0, 0, 0, 0, 1, 0x11, 0x22, 0x33, 0x44, 7]),
-    ] as [(String, [UInt8])])
+    @Test(
+        "everything else is left to the general decoder, with the index unchanged",
+        arguments: [
+            ("header only", [0x82, 0x85] + [0x11, 0x22, 0x33, 0x44]),
+            ("one byte short of the payload", Array([0x82, 0x85, 0x11, 0x22, 0x33, 0x44, 1, 2, 3, 4].prefix(9))),
+            ("a first fragment", [0x02, 0x81, 0x11, 0x22, 0x33, 0x44, 7]),
+            ("a continuation", [0x80, 0x81, 0x11, 0x22, 0x33, 0x44, 7]),
+            ("a ping", [0x89, 0x81, 0x11, 0x22, 0x33, 0x44, 7]),
+            ("a close", [0x88, 0x80, 0x11, 0x22, 0x33, 0x44]),
+            ("RSV1 set", [0xC2, 0x81, 0x11, 0x22, 0x33, 0x44, 7]),
+            ("RSV3 set", [0x92, 0x81, 0x11, 0x22, 0x33, 0x44, 7]),
+            ("a reserved opcode", [0x83, 0x81, 0x11, 0x22, 0x33, 0x44, 7]),
+            ("unmasked to a server", [0x82, 0x01, 7]),
+            ("invalid UTF-8 text", [0x81, 0x82, 0x11, 0x22, 0x33, 0x44, 0xFF ^ 0x11, 0xFE ^ 0x22]),
+            ("a 64-bit length", [0x82, 0xFF, 0, 0, 0, 0, 0, 0, 0, 1, 0x11, 0x22, 0x33, 0x44, 7]),
+        ] as [(String, [UInt8])])
     func leavesTheRest(name: String, wire: [UInt8]) {
         let decoded = wholeFrame(wire, role: .server)
         #expect(decoded.event == nil && decoded.index == 0, "\(name) must go through the general decoder")
@@ -93,8 +103,9 @@ struct WebSocketInboundWholeFrameTests {
             var output: [UInt8] = []
             #expect(throws: WebSocketError.self) { try machine.receive(frame(.binary, atLimit + [9], to: .server), output: &output) }
             let close = try decodeFrames([output], role: .client).last
-            #expect(close?.opcode == .close && close.map { Array($0.payload.prefix(2)) } == [0x03, 0xF1],
-                    "one byte past the limit closes with 1009")
+            #expect(
+                close?.opcode == .close && close.map { Array($0.payload.prefix(2)) } == [0x03, 0xF1],
+                "one byte past the limit closes with 1009")
         }
     }
 
@@ -129,7 +140,7 @@ struct WebSocketInboundWholeFrameTests {
     func recycling() throws {
         let machine = try WebSocketProtocolMachine(role: .server)
         var output: [UInt8] = []
-        let messages = (0 ..< 6).map { index in [UInt8](repeating: UInt8(index), count: 100 + index) }
+        let messages = (0..<6).map { index in [UInt8](repeating: UInt8(index), count: 100 + index) }
         var wire: [UInt8] = []
         for message in messages { wire += frame(.binary, message, to: .server) }
         // The returned events keep every message.
@@ -144,8 +155,9 @@ struct WebSocketInboundWholeFrameTests {
         }
         _ = try result.get()
         #expect(seen == 2)
-        #expect(machine.inbound.spareMessage.isEmpty && machine.inbound.spareMessage.capacity >= 1000,
-                "the spare storage is empty and large enough for the next 1000-byte message")
+        #expect(
+            machine.inbound.spareMessage.isEmpty && machine.inbound.spareMessage.capacity >= 1000,
+            "the spare storage is empty and large enough for the next 1000-byte message")
 
         // Large storage is not kept.
         let large = frame(.binary, [UInt8](repeating: 1, count: 4097), to: .server)
@@ -153,8 +165,9 @@ struct WebSocketInboundWholeFrameTests {
             Result { () throws(WebSocketError) in try machine.receive(bytes, output: &output) { _ in } }
         }
         _ = try largeResult.get()
-        #expect(machine.inbound.spareMessage.capacity <= machine.inbound.spareCapacityLimit,
-                "storage over \(machine.inbound.spareCapacityLimit) bytes is released, not kept per connection")
+        #expect(
+            machine.inbound.spareMessage.capacity <= machine.inbound.spareCapacityLimit,
+            "storage over \(machine.inbound.spareCapacityLimit) bytes is released, not kept per connection")
     }
 
     @Test("a small message does not get a much larger spare storage, which a receiver that keeps it would keep alive")
@@ -162,7 +175,8 @@ struct WebSocketInboundWholeFrameTests {
         let machine = try WebSocketProtocolMachine(role: .server)
         var output: [UInt8] = []
         var capacities: [Int] = []
-        let wire = frame(.binary, [UInt8](repeating: 1, count: 4000), to: .server)
+        let wire =
+            frame(.binary, [UInt8](repeating: 1, count: 4000), to: .server)
             + frame(.binary, [UInt8](repeating: 2, count: 64), to: .server)
             + frame(.binary, [UInt8](repeating: 3, count: 3000), to: .server)
         let result = wire.withUnsafeBytes { bytes in
@@ -178,17 +192,18 @@ struct WebSocketInboundWholeFrameTests {
         #expect(capacities[2] >= 4000, "the 3000-byte message reuses the 4000-byte storage")
     }
 
-    @Test("streams decoded in one read (whole-frame path) and byte by byte (general path only) give the same events, replies and errors",
-          arguments: [WebSocketRole.server, .client], 0 ..< 4 as Range<UInt64>)
+    @Test(
+        "streams decoded in one read (whole-frame path) and byte by byte (general path only) give the same events, replies and errors",
+        arguments: [WebSocketRole.server, .client], 0..<4 as Range<UInt64>)
     func agreesWithGeneralPath(role: WebSocketRole, seed: UInt64) throws {
         var generator = SplitMix64(seed: 0x5EED_0000 + seed)
         let sizes = [0, 1, 2, 125, 126, 127, 200, 1000, 4096, 4097]
-        for round in 0 ..< 30 {
+        for round in 0..<30 {
             var wire: [UInt8] = []
-            for _ in 0 ..< Int.random(in: 1 ... 12, using: &generator) {
-                let size = sizes[Int.random(in: 0 ..< sizes.count, using: &generator)]
+            for _ in 0..<Int.random(in: 1...12, using: &generator) {
+                let size = sizes[Int.random(in: 0..<sizes.count, using: &generator)]
                 let payload = randomBytes(size, using: &generator)
-                switch Int.random(in: 0 ..< 8, using: &generator) {
+                switch Int.random(in: 0..<8, using: &generator) {
                 case 0: wire += frame(.text, Array(String(repeating: "tick ", count: size / 5).utf8), to: role)
                 case 1: wire += frame(.text, payload, to: role)  // almost always invalid UTF-8
                 case 2: wire += frame(.binary, payload, to: role, fin: false) + frame(.continuation, [1], to: role)
@@ -199,13 +214,15 @@ struct WebSocketInboundWholeFrameTests {
             }
             // Some rounds break a byte, so that both paths meet the same damage.
             if round % 3 == 2, !wire.isEmpty {
-                wire[Int.random(in: 0 ..< wire.count, using: &generator)] ^= UInt8.random(in: 1 ... 255, using: &generator)
+                wire[Int.random(in: 0..<wire.count, using: &generator)] ^= UInt8.random(in: 1...255, using: &generator)
             }
             let whole = try outcome([wire], role: role)
             let byteByByte = try outcome(wire.map { [$0] }, role: role)
             #expect(whole.events == byteByByte.events, "round \(round): the events differ")
             #expect(whole.output == byteByByte.output, "round \(round): the replies (pongs, close frames) differ")
-            #expect(whole.error == byteByByte.error, "round \(round): \(String(describing: whole.error)) vs \(String(describing: byteByByte.error))")
+            #expect(
+                whole.error == byteByByte.error,
+                "round \(round): \(String(describing: whole.error)) vs \(String(describing: byteByByte.error))")
             #expect(whole.state == byteByByte.state, "round \(round): the final states differ")
         }
     }

@@ -1,5 +1,6 @@
 import Testing
 import TickwireCodec
+
 @testable import TickwireWebSocket
 
 @Suite("WebSocketMaskingKey.AppliedBytes")
@@ -15,7 +16,7 @@ struct WebSocketMaskingKeyAppliedBytesTests {
         var generator = SplitMix64(seed: 21)
         // Short, portable-loop and wide (AVX2, from 256 bytes) lengths.
         for length in [0, 1, 3, 15, 16, 17, 33, 255, 256, 257, 1029, 65_536 + 13] {
-            for phase in 0 ..< 4 {
+            for phase in 0..<4 {
                 let key = WebSocketMaskingKey.random(using: &generator)
                 let data = randomBytes(length, using: &generator)
                 let expected = Self.reference(data, key: key, phase: phase)
@@ -40,7 +41,7 @@ struct WebSocketMaskingKeyAppliedBytesTests {
     @Test("the iterator gives the same bytes one at a time")
     func iteratorMatchesReference() {
         var generator = SplitMix64(seed: 22)
-        for phase in 0 ..< 4 {
+        for phase in 0..<4 {
             let key = WebSocketMaskingKey.random(using: &generator)
             let data = randomBytes(301, using: &generator)
             var iterated: [UInt8] = []

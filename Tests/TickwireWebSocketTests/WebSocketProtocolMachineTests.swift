@@ -1,6 +1,7 @@
 import Testing
 import TickwireCodec
 import TickwireZlib
+
 @testable import TickwireWebSocket
 
 @Suite("WebSocketProtocolMachine")
@@ -14,7 +15,8 @@ struct WebSocketProtocolMachineTests {
 
     /// Feeds `wire` to a fresh server and returns the error it fails with, the close code it wrote, and the events before.
     func failure(_ wire: [UInt8], limits: WebSocketLimits = .default, compression: PerMessageDeflateParameters? = nil)
-        throws -> (error: WebSocketError?, closeCode: UInt16?, events: [WebSocketEvent]) {
+        throws -> (error: WebSocketError?, closeCode: UInt16?, events: [WebSocketEvent])
+    {
         let server = try WebSocketProtocolMachine(role: .server, configuration: .init(limits: limits), compression: compression)
         var output: [UInt8] = []
         var events: [WebSocketEvent] = []
@@ -47,7 +49,8 @@ struct WebSocketProtocolMachineTests {
     @Test("fragments reassemble with pings and pongs between them; the ping is answered at once")
     func fragmentationWithControlFrames() throws {
         let server = try WebSocketProtocolMachine(role: .server)
-        let wire = clientFrame(.text, Array("Hel".utf8), fin: false) + clientFrame(.ping, [1, 2])
+        let wire =
+            clientFrame(.text, Array("Hel".utf8), fin: false) + clientFrame(.ping, [1, 2])
             + clientFrame(.continuation, Array("lo ".utf8), fin: false) + clientFrame(.pong, [3])
             + clientFrame(.continuation, Array("world".utf8))
         var output: [UInt8] = []
@@ -112,14 +115,16 @@ struct WebSocketProtocolMachineTests {
         #expect(server.transportClosed().code == .abnormalClosure && server.state == .closed)
     }
 
-    @Test("protocol violations fail the connection with the close code RFC 6455 names", arguments: [
-        ("unmasked client frame", [0x81, 0x00], 1002),
-        ("continuation with no message", [0x80, 0x80, 1, 2, 3, 4], 1002),
-        ("reserved opcode", [0x83, 0x80, 1, 2, 3, 4], 1002),
-        ("RSV1 without permessage-deflate", [0xC1, 0x80, 1, 2, 3, 4], 1002),
-        ("fragmented ping", [0x09, 0x80, 1, 2, 3, 4], 1002),
-        ("ping over 125 bytes", [0x89, 0xFE, 0x00, 0x7E], 1002),
-    ] as [(String, [UInt8], UInt16)])
+    @Test(
+        "protocol violations fail the connection with the close code RFC 6455 names",
+        arguments: [
+            ("unmasked client frame", [0x81, 0x00], 1002),
+            ("continuation with no message", [0x80, 0x80, 1, 2, 3, 4], 1002),
+            ("reserved opcode", [0x83, 0x80, 1, 2, 3, 4], 1002),
+            ("RSV1 without permessage-deflate", [0xC1, 0x80, 1, 2, 3, 4], 1002),
+            ("fragmented ping", [0x09, 0x80, 1, 2, 3, 4], 1002),
+            ("ping over 125 bytes", [0x89, 0xFE, 0x00, 0x7E], 1002),
+        ] as [(String, [UInt8], UInt16)])
     func violations(name: String, wire: [UInt8], code: UInt16) throws {
         let result = try failure(wire)
         #expect(result.error?.closeCode.rawValue == code, "\(name) must fail with \(code)")
@@ -134,7 +139,8 @@ struct WebSocketProtocolMachineTests {
 
     @Test("invalid UTF-8 fails with 1007 in the fragment that carries it, before the message ends")
     func utf8FailFast() throws {
-        let result = try failure(clientFrame(.text, Array("κόσμε".utf8), fin: false) + clientFrame(.continuation, [0xED, 0xA0, 0x80], fin: false))
+        let result = try failure(
+            clientFrame(.text, Array("κόσμε".utf8), fin: false) + clientFrame(.continuation, [0xED, 0xA0, 0x80], fin: false))
         #expect(result.error == .invalidUTF8 && result.closeCode == 1007, "the surrogate must fail before the final fragment")
         let truncated = try failure(clientFrame(.text, [0x41, 0xE2, 0x82]))
         #expect(truncated.closeCode == 1007, "a text ending inside a character must fail with 1007")
@@ -156,7 +162,8 @@ struct WebSocketProtocolMachineTests {
         let exact = try failure(clientFrame(.binary, half, fin: false) + clientFrame(.continuation, half), limits: limits)
         #expect(exact.error == nil && exact.events == [.binary(half + half)], "500 + 500 bytes fit a 1000-byte message limit")
         // Only the second frame's header is sent: the limit must trip before its payload arrives.
-        let past = try failure(clientFrame(.binary, half, fin: false) + Array(clientFrame(.continuation, half + [1]).prefix(8)), limits: limits)
+        let past = try failure(
+            clientFrame(.binary, half, fin: false) + Array(clientFrame(.continuation, half + [1]).prefix(8)), limits: limits)
         #expect(past.error == .messageTooLarge(length: 1001, limit: 1000) && past.closeCode == 1009)
         let frame = try failure(Array(clientFrame(.binary, [UInt8](repeating: 0, count: 601)).prefix(8)), limits: limits)
         #expect(frame.error?.closeCode == .messageTooBig && frame.closeCode == 1009, "a 601-byte frame breaks the 600-byte frame limit")
@@ -204,7 +211,9 @@ struct WebSocketProtocolMachineTests {
     func sendingRules() throws {
         let client = try WebSocketProtocolMachine(role: .client)
         var output: [UInt8] = []
-        #expect(throws: WebSocketError.controlPayloadTooLong(126)) { try client.sendPing([UInt8](repeating: 0, count: 126), output: &output) }
+        #expect(throws: WebSocketError.controlPayloadTooLong(126)) {
+            try client.sendPing([UInt8](repeating: 0, count: 126), output: &output)
+        }
         #expect(throws: WebSocketError.invalidCloseCodeToSend(1005)) { try client.close(code: .noStatusReceived, output: &output) }
         #expect(throws: WebSocketError.closeReasonTooLong(124)) {
             try client.close(reason: String(repeating: "x", count: 124), output: &output)
@@ -252,7 +261,9 @@ struct WebSocketProtocolMachineTests {
         #expect(past.closeCode == 1009, "one byte past the limit fails")
     }
 
-    @Test("an incompressible message at the limit is accepted though deflate made it larger; compressed bytes past the expansion allowance fail with 1009")
+    @Test(
+        "an incompressible message at the limit is accepted though deflate made it larger; compressed bytes past the expansion allowance fail with 1009"
+    )
     func incompressibleAtLimit() throws {
         let parameters = PerMessageDeflateParameters()
         let limit = 64 * 1024
@@ -312,43 +323,46 @@ struct WebSocketProtocolMachineTests {
     func manyPings() throws {
         let server = try WebSocketProtocolMachine(role: .server)
         var wire: [UInt8] = clientFrame(.pong, [9])
-        for index in 0 ..< 10 { wire += clientFrame(.ping, [UInt8(index)]) }
+        for index in 0..<10 { wire += clientFrame(.ping, [UInt8(index)]) }
         var output: [UInt8] = []
         let events = try server.receive(wire, output: &output)
         #expect(events.first == .pong([9]) && events.count == 11)
         let pongs = try decodeFrames([output], role: .client)
-        #expect(pongs.map(\.payload) == (0 ..< 10).map { [UInt8($0)] } && pongs.allSatisfy { $0.opcode == .pong })
+        #expect(pongs.map(\.payload) == (0..<10).map { [UInt8($0)] } && pongs.allSatisfy { $0.opcode == .pong })
     }
 
     @Test("after the peer's close, later frames in the same read are ignored (Autobahn 7.1.x)")
     func afterClose() throws {
         let server = try WebSocketProtocolMachine(role: .server)
         var output: [UInt8] = []
-        let wire = clientFrame(.close, [0x03, 0xE8]) + clientFrame(.close, [0x03, 0xE8]) + clientFrame(.ping, [1])
+        let wire =
+            clientFrame(.close, [0x03, 0xE8]) + clientFrame(.close, [0x03, 0xE8]) + clientFrame(.ping, [1])
             + clientFrame(.text, Array("late".utf8))
         let events = try server.receive(wire, output: &output)
         #expect(events == [.close(WebSocketCloseFrame(code: .normalClosure))], "only the first close is seen")
         #expect(output == [0x88, 0x02, 0x03, 0xE8], "exactly one close reply and no pong")
     }
 
-    @Test("seeded garbage and mutated valid streams never crash the machine; it fails with a typed error or carries on",
-          arguments: 0 ..< 6 as Range<UInt64>)
+    @Test(
+        "seeded garbage and mutated valid streams never crash the machine; it fails with a typed error or carries on",
+        arguments: 0..<6 as Range<UInt64>)
     func garbage(seed: UInt64) throws {
         var generator = SplitMix64(seed: 0xF00D + seed)
         let keys = SeededMaskingKeys(seed: seed)
-        for round in 0 ..< 40 {
+        for round in 0..<40 {
             let compression: PerMessageDeflateParameters? = round % 2 == 0 ? PerMessageDeflateParameters() : nil
             // A valid client stream, then a few random byte flips, so that decoding gets deep before it breaks.
-            let client = try WebSocketProtocolMachine(role: .client, configuration: .init(outgoingFragmentBytes: 50),
-                                                      compression: compression, maskingKeys: keys.next)
+            let client = try WebSocketProtocolMachine(
+                role: .client, configuration: .init(outgoingFragmentBytes: 50),
+                compression: compression, maskingKeys: keys.next)
             var wire: [UInt8] = []
-            for _ in 0 ..< 5 {
-                try client.sendText(String(repeating: "κόσμε tick ", count: Int.random(in: 0 ... 30, using: &generator)), output: &wire)
-                try client.sendPing(randomBytes(Int.random(in: 0 ... 10, using: &generator), using: &generator), output: &wire)
+            for _ in 0..<5 {
+                try client.sendText(String(repeating: "κόσμε tick ", count: Int.random(in: 0...30, using: &generator)), output: &wire)
+                try client.sendPing(randomBytes(Int.random(in: 0...10, using: &generator), using: &generator), output: &wire)
             }
             if round % 3 == 0 { wire = randomBytes(wire.count, using: &generator) }
-            for _ in 0 ..< Int.random(in: 1 ... 4, using: &generator) where !wire.isEmpty {
-                wire[Int.random(in: 0 ..< wire.count, using: &generator)] ^= UInt8.random(in: 1 ... 255, using: &generator)
+            for _ in 0..<Int.random(in: 1...4, using: &generator) where !wire.isEmpty {
+                wire[Int.random(in: 0..<wire.count, using: &generator)] ^= UInt8.random(in: 1...255, using: &generator)
             }
             let server = try WebSocketProtocolMachine(
                 role: .server, configuration: .init(limits: WebSocketLimits(maximumFramePayloadBytes: 4096, maximumMessageBytes: 8192)),
@@ -375,15 +389,17 @@ struct WebSocketProtocolMachineTests {
         // The first fragment ends with its own sync flush (as Python websockets sends fragments).
         let first = deflater.compress(Array("κόσμε".utf8) + [0xED, 0xA0, 0x80], flush: .sync)
         let result = try failure(clientFrame(.text, first, fin: false, rsv1: true), compression: parameters)
-        #expect(result.error == .invalidUTF8 && result.closeCode == 1007,
-                "the surrogate must be caught when the first compressed fragment inflates")
+        #expect(
+            result.error == .invalidUTF8 && result.closeCode == 1007,
+            "the surrogate must be caught when the first compressed fragment inflates")
         // And valid compressed fragments still reassemble.
         let valid = try Deflater(format: .raw)
         let partOne = valid.compress(Array("Hello, ".utf8), flush: .sync)
         var partTwo = valid.compress(Array("world".utf8), flush: .sync)
         partTwo.removeLast(4)
-        let ok = try failure(clientFrame(.text, partOne, fin: false, rsv1: true) + clientFrame(.continuation, partTwo),
-                             compression: parameters)
+        let ok = try failure(
+            clientFrame(.text, partOne, fin: false, rsv1: true) + clientFrame(.continuation, partTwo),
+            compression: parameters)
         #expect(ok.error == nil && ok.events == [.text("Hello, world")])
     }
 }

@@ -1,6 +1,8 @@
 import Testing
 import TickwireZlib
+
 @testable import TickwireWebSocket
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -47,30 +49,39 @@ struct BadFrameCase: Sendable, CustomStringConvertible {
     }
 
     static let all: [BadFrameCase] = [
-        BadFrameCase(description: "an unmasked client frame", offersDeflate: false,
-                     bytes: frame(0x81, Array("hi".utf8), masked: false), expectedCode: 1002),
-        BadFrameCase(description: "invalid UTF-8 in a text message", offersDeflate: false,
-                     bytes: frame(0x81, [0x68, 0xC3, 0x28]), expectedCode: 1007),
-        BadFrameCase(description: "invalid UTF-8 split across fragments", offersDeflate: false,
-                     bytes: frame(0x01, [0x68, 0xE2, 0x82]) + frame(0x80, [0x41]), expectedCode: 1007),
-        BadFrameCase(description: "invalid UTF-8 in a compressed text message", offersDeflate: true,
-                     bytes: frame(0xC1, deflated([0x68, 0xC3, 0x28])), expectedCode: 1007),
-        BadFrameCase(description: "invalid UTF-8 in a close reason", offersDeflate: false,
-                     bytes: close(1000, [0xFF, 0xFE]), expectedCode: 1007),
+        BadFrameCase(
+            description: "an unmasked client frame", offersDeflate: false,
+            bytes: frame(0x81, Array("hi".utf8), masked: false), expectedCode: 1002),
+        BadFrameCase(
+            description: "invalid UTF-8 in a text message", offersDeflate: false,
+            bytes: frame(0x81, [0x68, 0xC3, 0x28]), expectedCode: 1007),
+        BadFrameCase(
+            description: "invalid UTF-8 split across fragments", offersDeflate: false,
+            bytes: frame(0x01, [0x68, 0xE2, 0x82]) + frame(0x80, [0x41]), expectedCode: 1007),
+        BadFrameCase(
+            description: "invalid UTF-8 in a compressed text message", offersDeflate: true,
+            bytes: frame(0xC1, deflated([0x68, 0xC3, 0x28])), expectedCode: 1007),
+        BadFrameCase(
+            description: "invalid UTF-8 in a close reason", offersDeflate: false,
+            bytes: close(1000, [0xFF, 0xFE]), expectedCode: 1007),
         BadFrameCase(description: "reserved data opcode 3", offersDeflate: false, bytes: frame(0x83, [1]), expectedCode: 1002),
         BadFrameCase(description: "reserved control opcode 11", offersDeflate: false, bytes: frame(0x8B, []), expectedCode: 1002),
         BadFrameCase(description: "RSV1 without permessage-deflate", offersDeflate: false, bytes: frame(0xC2, [1]), expectedCode: 1002),
         BadFrameCase(description: "RSV2 set", offersDeflate: true, bytes: frame(0xA2, [1]), expectedCode: 1002),
         BadFrameCase(description: "RSV3 set", offersDeflate: true, bytes: frame(0x92, [1]), expectedCode: 1002),
-        BadFrameCase(description: "RSV1 on a continuation frame", offersDeflate: true,
-                     bytes: frame(0x42, deflated([1, 2])) + frame(0xC0, [0]), expectedCode: 1002),
-        BadFrameCase(description: "a continuation with no message started", offersDeflate: false,
-                     bytes: frame(0x80, [1]), expectedCode: 1002),
-        BadFrameCase(description: "a new message inside a fragmented one", offersDeflate: false,
-                     bytes: frame(0x02, [1]) + frame(0x82, [2]), expectedCode: 1002),
+        BadFrameCase(
+            description: "RSV1 on a continuation frame", offersDeflate: true,
+            bytes: frame(0x42, deflated([1, 2])) + frame(0xC0, [0]), expectedCode: 1002),
+        BadFrameCase(
+            description: "a continuation with no message started", offersDeflate: false,
+            bytes: frame(0x80, [1]), expectedCode: 1002),
+        BadFrameCase(
+            description: "a new message inside a fragmented one", offersDeflate: false,
+            bytes: frame(0x02, [1]) + frame(0x82, [2]), expectedCode: 1002),
         BadFrameCase(description: "a fragmented ping", offersDeflate: false, bytes: frame(0x09, [1]), expectedCode: 1002),
-        BadFrameCase(description: "a 126-byte ping", offersDeflate: false,
-                     bytes: frame(0x89, [UInt8](repeating: 0, count: 126)), expectedCode: 1002),
+        BadFrameCase(
+            description: "a 126-byte ping", offersDeflate: false,
+            bytes: frame(0x89, [UInt8](repeating: 0, count: 126)), expectedCode: 1002),
         BadFrameCase(description: "a one-byte close payload", offersDeflate: false, bytes: frame(0x88, [3]), expectedCode: 1002),
         BadFrameCase(description: "close code 999", offersDeflate: false, bytes: close(999), expectedCode: 1002),
         BadFrameCase(description: "close code 1005 on the wire", offersDeflate: false, bytes: close(1005), expectedCode: 1002),
@@ -78,19 +89,24 @@ struct BadFrameCase: Sendable, CustomStringConvertible {
         BadFrameCase(description: "close code 1015 on the wire", offersDeflate: false, bytes: close(1015), expectedCode: 1002),
         BadFrameCase(description: "close code 2999", offersDeflate: false, bytes: close(2999), expectedCode: 1002),
         BadFrameCase(description: "close code 5000", offersDeflate: false, bytes: close(5000), expectedCode: 1002),
-        BadFrameCase(description: "a frame header one byte over the frame limit (no payload sent)", offersDeflate: false,
-                     bytes: frame(0x82, [], declaredLength: WebSocketServerBadInputTests.frameLimit + 1), expectedCode: 1009),
-        BadFrameCase(description: "a 64-bit length with the top bit set", offersDeflate: false,
-                     bytes: [0x82, 0xFF, 0x80, 0, 0, 0, 0, 0, 0, 0, 1, 2, 3, 4], expectedCode: 1002),
-        BadFrameCase(description: "fragments under the frame limit adding up past the message limit", offersDeflate: false,
-                     bytes: (0..<5).flatMap { index in
-                         frame(index == 0 ? 0x02 : (index == 4 ? 0x80 : 0x00), [UInt8](repeating: 7, count: 60 * 1024))
-                     }, expectedCode: 1009),
-        BadFrameCase(description: "a deflate bomb: 8 KiB that inflates to 8 MiB", offersDeflate: true,
-                     bytes: frame(0xC2, deflated([UInt8](repeating: 0, count: 8 << 20))), expectedCode: 1009),
+        BadFrameCase(
+            description: "a frame header one byte over the frame limit (no payload sent)", offersDeflate: false,
+            bytes: frame(0x82, [], declaredLength: WebSocketServerBadInputTests.frameLimit + 1), expectedCode: 1009),
+        BadFrameCase(
+            description: "a 64-bit length with the top bit set", offersDeflate: false,
+            bytes: [0x82, 0xFF, 0x80, 0, 0, 0, 0, 0, 0, 0, 1, 2, 3, 4], expectedCode: 1002),
+        BadFrameCase(
+            description: "fragments under the frame limit adding up past the message limit", offersDeflate: false,
+            bytes: (0..<5).flatMap { index in
+                frame(index == 0 ? 0x02 : (index == 4 ? 0x80 : 0x00), [UInt8](repeating: 7, count: 60 * 1024))
+            }, expectedCode: 1009),
+        BadFrameCase(
+            description: "a deflate bomb: 8 KiB that inflates to 8 MiB", offersDeflate: true,
+            bytes: frame(0xC2, deflated([UInt8](repeating: 0, count: 8 << 20))), expectedCode: 1009),
         // RFC 7692 only says to fail the connection; 1002, as Python websockets does.
-        BadFrameCase(description: "corrupt compressed data", offersDeflate: true,
-                     bytes: frame(0xC2, [0xFF, 0xFF, 0xFF, 0xFF, 0x00]), expectedCode: 1002),
+        BadFrameCase(
+            description: "corrupt compressed data", offersDeflate: true,
+            bytes: frame(0xC2, [0xFF, 0xFF, 0xFF, 0xFF, 0x00]), expectedCode: 1002),
     ]
 }
 
@@ -105,8 +121,9 @@ struct WebSocketServerBadInputTests {
     static func configuration() -> WebSocketServerConfiguration {
         var configuration = WebSocketServerConfiguration()
         configuration.compression = PerMessageDeflateConfiguration()
-        configuration.protocolConfiguration = WebSocketConfiguration(limits: WebSocketLimits(
-            maximumFramePayloadBytes: frameLimit, maximumMessageBytes: messageLimit))
+        configuration.protocolConfiguration = WebSocketConfiguration(
+            limits: WebSocketLimits(
+                maximumFramePayloadBytes: frameLimit, maximumMessageBytes: messageLimit))
         configuration.handshakeTimeout = .seconds(2)
         configuration.closeTimeout = .seconds(1)
         return configuration
@@ -127,19 +144,32 @@ struct WebSocketServerBadInputTests {
         let (reply, hungUp) = Self.readUntilHangUp(client)
         #expect(hungUp, "the server should close the TCP connection after \(badCase), not leave it open")
         let code = Self.closeCode(in: reply)
-        #expect(code == badCase.expectedCode,
-                "\(badCase) should be answered with close \(badCase.expectedCode), got \(code.map(String.init) ?? "no close frame") (\(reply.prefix(8)))")
+        #expect(
+            code == badCase.expectedCode,
+            "\(badCase) should be answered with close \(badCase.expectedCode), got \(code.map(String.init) ?? "no close frame") (\(reply.prefix(8)))"
+        )
         #expect(Self.waitForNoConnections(server), "the server should forget the connection; it still counts \(server.connectionCount)")
         try Self.expectStillServing(port: port)
     }
 
-    @Test("malformed upgrade requests get the HTTP status they deserve", arguments: [
-        ("GET / HTTP/1.1\r\nHost: a\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Version: 13\r\n\r\n", "400"),
-        ("GET / HTTP/1.1\r\nHost: a\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 8\r\n\r\n", "426"),
-        ("POST / HTTP/1.1\r\nHost: a\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n", "405"),
-        ("GET / HTTP/1.1\r\nHost: a\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: short\r\nSec-WebSocket-Version: 13\r\n\r\n", "400"),
-        ("\u{1}\u{2}garbage\r\n\r\n", "400"),
-    ])
+    @Test(
+        "malformed upgrade requests get the HTTP status they deserve",
+        arguments: [
+            ("GET / HTTP/1.1\r\nHost: a\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Version: 13\r\n\r\n", "400"),
+            (
+                "GET / HTTP/1.1\r\nHost: a\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 8\r\n\r\n",
+                "426"
+            ),
+            (
+                "POST / HTTP/1.1\r\nHost: a\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n",
+                "405"
+            ),
+            (
+                "GET / HTTP/1.1\r\nHost: a\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: short\r\nSec-WebSocket-Version: 13\r\n\r\n",
+                "400"
+            ),
+            ("\u{1}\u{2}garbage\r\n\r\n", "400"),
+        ])
     func malformedHandshake(request: String, expectedStatus: String) throws {
         let recorder = Recorder<Seen>()
         let (server, port) = try startEchoServer(Self.configuration(), recorder: recorder)
@@ -147,7 +177,9 @@ struct WebSocketServerBadInputTests {
         let client = try TestSocket(port: port, timeoutSeconds: 5)
         try client.send(request)
         let head = try client.receiveHead()
-        #expect(head.hasPrefix("HTTP/1.1 \(expectedStatus)"), "expected \(expectedStatus) for \(request.prefix(30).debugDescription), got '\(head.prefix(40))'")
+        #expect(
+            head.hasPrefix("HTTP/1.1 \(expectedStatus)"),
+            "expected \(expectedStatus) for \(request.prefix(30).debugDescription), got '\(head.prefix(40))'")
         #expect(Self.waitForNoConnections(server), "the refused connection should be dropped; still \(server.connectionCount)")
         try Self.expectStillServing(port: port)
     }
@@ -165,7 +197,9 @@ struct WebSocketServerBadInputTests {
             let (reply, hungUp) = Self.readUntilHangUp(client)
             #expect(hungUp, "after \(cut) bytes and a half-close the server should hang up")
             let text = String(decoding: reply, as: UTF8.self)
-            #expect(reply.isEmpty || text.hasPrefix("HTTP/1.1 400"), "the answer to a cut request should be nothing or 400, got '\(text.prefix(40))'")
+            #expect(
+                reply.isEmpty || text.hasPrefix("HTTP/1.1 400"),
+                "the answer to a cut request should be nothing or 400, got '\(text.prefix(40))'")
         }
         #expect(Self.waitForNoConnections(server), "cut handshakes should not linger; still \(server.connectionCount)")
         #expect(!recorder.all.contains { if case .server(.opened) = $0 { true } else { false } }, "no connection should open")

@@ -1,7 +1,9 @@
 import Dispatch
 import Testing
 import TickwireIO
+
 @testable import TickwireWebSocket
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -60,7 +62,9 @@ struct WebSocketServerBudgetTests {
         let extra = try TestSocket(port: port)
         let refused = try extra.receiveHead()
         #expect(refused.hasPrefix("HTTP/1.1 429"), "one past the limit gets 429, got '\(refused.prefix(40))'")
-        #expect(refused.contains("limit 3") || (try? extra.receiveUntilClosed(limit: 4096)).map { String(decoding: $0, as: UTF8.self).contains("limit 3") } == true)
+        #expect(
+            refused.contains("limit 3")
+                || (try? extra.receiveUntilClosed(limit: 4096)).map { String(decoding: $0, as: UTF8.self).contains("limit 3") } == true)
         let other = try TestSocket(port: port, source: "127.0.0.2")
         try other.send(TestSocket.upgradeRequest())
         #expect(try other.receiveHead().hasPrefix("HTTP/1.1 101"), "127.0.0.2 is not limited by 127.0.0.1's connections")
@@ -71,7 +75,9 @@ struct WebSocketServerBudgetTests {
         #expect(try again.receiveHead().hasPrefix("HTTP/1.1 101"), "below the limit again, the address may connect")
     }
 
-    @Test("the per-address handshake limit: at the limit half-open connections are kept, one more is answered 429, another address is unaffected")
+    @Test(
+        "the per-address handshake limit: at the limit half-open connections are kept, one more is answered 429, another address is unaffected"
+    )
     func handshakesPerAddress() throws {
         var configuration = WebSocketServerConfiguration()
         configuration.maximumHandshakesPerAddress = 2

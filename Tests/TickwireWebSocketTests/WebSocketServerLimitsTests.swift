@@ -2,7 +2,9 @@ import Dispatch
 import Testing
 import TickwireCodec
 import TickwireIO
+
 @testable import TickwireWebSocket
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -175,7 +177,9 @@ struct WebSocketServerLimitsTests {
         while !sawWritable() && MonotonicTime.now() - start < 10_000_000_000 {
             readBytes += (try? client.receiveSome())?.count ?? 0
         }
-        #expect(sawWritable(), """
+        #expect(
+            sawWritable(),
+            """
             the server should report the connection writable once the reader catches up; after \(results.count) \
             sends the reader took \(readBytes) bytes, the server still buffers \(connection.bufferedByteCount) \
             bytes; it closed the connection: \(recorder.all.compactMap(\.serverClose).first.map { "\($0)" } ?? "no")
@@ -254,8 +258,10 @@ struct WebSocketServerLimitsTests {
         try client.send(TestSocket.upgradeRequest())
         #expect(try client.receiveHead().hasPrefix("HTTP/1.1 101"))
         var random = SplitMix64(seed: 3)
-        let frame = WebSocketFrame(opcode: .binary, payload: [UInt8](repeating: 1, count: 32 * 1024),
-                                   maskingKey: .random(using: &random)).encoded()
+        let frame = WebSocketFrame(
+            opcode: .binary, payload: [UInt8](repeating: 1, count: 32 * 1024),
+            maskingKey: .random(using: &random)
+        ).encoded()
         var sent = 0
         while sent < 512 << 20 {
             do { try client.send(frame) } catch { break }

@@ -1,10 +1,12 @@
 import Testing
+
+@testable import TickwireWebSocket
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-@testable import TickwireWebSocket
 
 /// The order of what a server writes when one read holds several frames: messages the handler
 /// sends, the pongs the library owes, and a close frame must leave in the order of their causes
@@ -33,7 +35,8 @@ struct WebSocketServerOrderingTests {
 
     @Test("messages before a bad frame in the same read are echoed before the failing close frame")
     func echoesBeforeFailure() throws {
-        let bytes = BadFrameCase.frame(0x82, [1, 2, 3]) + BadFrameCase.frame(0x81, Array("ok".utf8))
+        let bytes =
+            BadFrameCase.frame(0x82, [1, 2, 3]) + BadFrameCase.frame(0x81, Array("ok".utf8))
             + BadFrameCase.frame(0x83, [9])  // reserved opcode 3: fail with 1002
         let frames = try Self.replies(to: bytes)
         try #require(frames.count == 3, "expected two echoes and a close frame, got \(frames.map(\.header.opcode))")
@@ -44,7 +47,8 @@ struct WebSocketServerOrderingTests {
 
     @Test("a ping between two fragments is answered before the message's echo")
     func pongBeforeEcho() throws {
-        let bytes = BadFrameCase.frame(0x01, Array("frag1".utf8)) + BadFrameCase.frame(0x89, Array("ping".utf8))
+        let bytes =
+            BadFrameCase.frame(0x01, Array("frag1".utf8)) + BadFrameCase.frame(0x89, Array("ping".utf8))
             + BadFrameCase.frame(0x80, Array("frag2".utf8)) + BadFrameCase.close(1000)
         let frames = try Self.replies(to: bytes)
         try #require(frames.count == 3, "expected a pong, an echo and a close reply, got \(frames.map(\.header.opcode))")
@@ -59,8 +63,9 @@ struct WebSocketServerOrderingTests {
     /// there when a later one relays to it, and those must leave first. With 600-byte messages
     /// from eight clients a turn's replies pass ``WebSocketChannel/replyGatheringBytes``, and
     /// the loop sends them mid-turn (once a run, when this test was written).
-    @Test("relayed messages keep each sender's order when several connections are served in one loop turn",
-          arguments: [20, 600])
+    @Test(
+        "relayed messages keep each sender's order when several connections are served in one loop turn",
+        arguments: [20, 600])
     func relayOrder(payloadSize: Int) throws {
         let clientCount = 8
         let burstCount = 3
@@ -74,7 +79,8 @@ struct WebSocketServerOrderingTests {
                 // The first message of client 0's bursts holds the loop for a moment, so that the
                 // other clients' bursts are all waiting when it looks again (one turn serves them).
                 if case .binary(let bytes) = message, bytes.count == payloadSize, bytes[0] == 0,
-                   (Int(bytes[1]) << 8 | Int(bytes[2])) % messagesPerBurst == 0 {
+                    (Int(bytes[1]) << 8 | Int(bytes[2])) % messagesPerBurst == 0
+                {
                     usleep(20_000)
                 }
                 for connection in open.all { connection.send(message) }
@@ -98,13 +104,16 @@ struct WebSocketServerOrderingTests {
         // connections readable at once.
         var bursts: [[[UInt8]]] = []
         for burst in 0..<burstCount {
-            bursts.append((0..<clientCount).map { sender in
-                (0..<messagesPerBurst).flatMap { index in
-                    let sequence = burst * messagesPerBurst + index
-                    return BadFrameCase.frame(0x82, [UInt8(sender), UInt8(sequence >> 8), UInt8(sequence & 0xFF)]
-                        + Array(repeating: 0xAB, count: payloadSize - 3))
-                }
-            })
+            bursts.append(
+                (0..<clientCount).map { sender in
+                    (0..<messagesPerBurst).flatMap { index in
+                        let sequence = burst * messagesPerBurst + index
+                        return BadFrameCase.frame(
+                            0x82,
+                            [UInt8(sender), UInt8(sequence >> 8), UInt8(sequence & 0xFF)]
+                                + Array(repeating: 0xAB, count: payloadSize - 3))
+                    }
+                })
         }
         for burst in bursts {
             for (client, bytes) in zip(clients, burst) { try client.send(bytes) }
@@ -123,17 +132,21 @@ struct WebSocketServerOrderingTests {
                 #expect(sequence == nextSequence[sender], "client \(receiver): sender \(sender)'s message \(sequence) arrived out of order")
                 nextSequence[sender] = sequence + 1
             }
-            #expect(nextSequence == Array(repeating: burstCount * messagesPerBurst, count: clientCount),
-                    "client \(receiver) should get every sender's messages")
+            #expect(
+                nextSequence == Array(repeating: burstCount * messagesPerBurst, count: clientCount),
+                "client \(receiver) should get every sender's messages")
         }
     }
 
     @Test("a message after the peer's close frame in the same read is not delivered")
     func nothingAfterClose() throws {
-        let bytes = BadFrameCase.frame(0x81, Array("before".utf8)) + BadFrameCase.close(1000)
+        let bytes =
+            BadFrameCase.frame(0x81, Array("before".utf8)) + BadFrameCase.close(1000)
             + BadFrameCase.frame(0x81, Array("after".utf8))
         let frames = try Self.replies(to: bytes)
-        #expect(frames.map(\.header.opcode) == [.text, .close], "only the message before the close is echoed, got \(frames.map(\.header.opcode))")
+        #expect(
+            frames.map(\.header.opcode) == [.text, .close],
+            "only the message before the close is echoed, got \(frames.map(\.header.opcode))")
         #expect(frames.first?.payload == Array("before".utf8), "the echo should be of the first message")
         #expect(Self.closeCode(of: frames.last) == 1000, "the close reply should echo 1000")
     }

@@ -1,11 +1,13 @@
 import Testing
+import TickwireIO
+
+@testable import TickwireWebSocket
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import TickwireIO
-@testable import TickwireWebSocket
 
 /// Slow readers are bounded: a send buffer over its high-water mark for longer than the write
 /// timeout closes the connection with 1008; past the server's output budget the fullest buffers
@@ -14,8 +16,10 @@ import TickwireIO
 struct WebSocketServerSlowReaderTests {
     /// A server that, when a connection opens on `/send/N`, sends it N bytes in 64 KiB messages,
     /// and on `/more/N` sends N bytes again for every message it receives.
-    static func startSendingServer(_ configuration: WebSocketServerConfiguration, recorder: Recorder<Seen>,
-                                   overHighWater: Shared<Int>? = nil) throws -> (WebSocketServer, Int) {
+    static func startSendingServer(
+        _ configuration: WebSocketServerConfiguration, recorder: Recorder<Seen>,
+        overHighWater: Shared<Int>? = nil
+    ) throws -> (WebSocketServer, Int) {
         let server = try WebSocketServer(configuration: configuration) { event in
             recorder.push(.server(event))
             func send(_ connection: WebSocketConnection) {
@@ -117,7 +121,9 @@ struct WebSocketServerSlowReaderTests {
         let closed = recorder.wait(seconds: 5) { !Self.closes($0, path: "/send/20971520").isEmpty }
         #expect(closed, "the connection with the fullest buffer should be closed")
         #expect(Self.closes(recorder.all, path: "/send/20971520").first?.code == .policyViolation, "with 1008")
-        #expect(Self.closes(recorder.all, path: "/send/12582912").isEmpty, "the other connection stays open: the total is within the budget again")
+        #expect(
+            Self.closes(recorder.all, path: "/send/12582912").isEmpty,
+            "the other connection stays open: the total is within the budget again")
         #expect(server.connectionCount == 1)
     }
 }

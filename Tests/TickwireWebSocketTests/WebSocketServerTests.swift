@@ -1,6 +1,7 @@
-import TickwireCodec
 import Dispatch
 import Testing
+import TickwireCodec
+
 @testable import TickwireWebSocket
 
 /// Server and client events in one list, so a test can wait on either.
@@ -30,8 +31,10 @@ enum Seen: Sendable {
 }
 
 /// An echo server that records what it sees.
-func startEchoServer(_ configuration: WebSocketServerConfiguration = WebSocketServerConfiguration(),
-                     recorder: Recorder<Seen>, echo: Bool = true) throws -> (WebSocketServer, Int) {
+func startEchoServer(
+    _ configuration: WebSocketServerConfiguration = WebSocketServerConfiguration(),
+    recorder: Recorder<Seen>, echo: Bool = true
+) throws -> (WebSocketServer, Int) {
     let server = try WebSocketServer(configuration: configuration) { event in
         recorder.push(.server(event))
         if echo, case .message(let connection, let message) = event { connection.send(message) }
@@ -41,8 +44,10 @@ func startEchoServer(_ configuration: WebSocketServerConfiguration = WebSocketSe
 }
 
 /// A client on 127.0.0.1:`port` that records its events.
-func makeClient(port: Int, path: String = "/echo", configuration: WebSocketClientConfiguration = WebSocketClientConfiguration(),
-                recorder: Recorder<Seen>) throws -> WebSocketClient {
+func makeClient(
+    port: Int, path: String = "/echo", configuration: WebSocketClientConfiguration = WebSocketClientConfiguration(),
+    recorder: Recorder<Seen>
+) throws -> WebSocketClient {
     try WebSocketClient(url: WebSocketURL("ws://127.0.0.1:\(port)\(path)"), configuration: configuration) { event in
         recorder.push(.client(event))
     }
@@ -85,8 +90,9 @@ struct WebSocketServerTests {
     func largeMessage() throws {
         let recorder = Recorder<Seen>()
         var serverConfiguration = WebSocketServerConfiguration()
-        serverConfiguration.protocolConfiguration = WebSocketConfiguration(limits: WebSocketLimits(
-            maximumFramePayloadBytes: 16 << 20, maximumMessageBytes: 16 << 20))
+        serverConfiguration.protocolConfiguration = WebSocketConfiguration(
+            limits: WebSocketLimits(
+                maximumFramePayloadBytes: 16 << 20, maximumMessageBytes: 16 << 20))
         let (server, port) = try startEchoServer(serverConfiguration, recorder: recorder)
         defer { server.shutdown(timeout: .seconds(1)) }
         let client = try makeClient(port: port, recorder: recorder)
@@ -133,7 +139,8 @@ struct WebSocketServerTests {
         for index in 0..<count {
             let got = perClient[index].wait(seconds: 10) { !$0.compactMap(\.clientMessage).isEmpty }
             #expect(got, "client \(index) should get its echo within 10 s")
-            #expect(perClient[index].all.compactMap(\.clientMessage).first == .text("client \(index)"), "client \(index) got another's message")
+            #expect(
+                perClient[index].all.compactMap(\.clientMessage).first == .text("client \(index)"), "client \(index) got another's message")
         }
         #expect(server.connectionCount == count, "the server should count \(count) open connections")
     }

@@ -1,16 +1,18 @@
-import TickwireCodec
 import Testing
+import TickwireCodec
 import TickwireWebSocket
 
 @Suite("WebSocket URL")
 struct WebSocketURLTests {
-    @Test("parses host, port, path and query", arguments: [
-        ("ws://127.0.0.1:9000/game?room=1", "127.0.0.1", 9000, "/game", "room=1" as String?),
-        ("ws://example.com", "example.com", 80, "/", nil),
-        ("ws://[::1]:8080/a/b", "::1", 8080, "/a/b", nil),
-        ("WS://localhost:1?x", "localhost", 1, "/", "x"),
-        ("ws://user@host:2/p#frag", "host", 2, "/p", nil),
-    ])
+    @Test(
+        "parses host, port, path and query",
+        arguments: [
+            ("ws://127.0.0.1:9000/game?room=1", "127.0.0.1", 9000, "/game", "room=1" as String?),
+            ("ws://example.com", "example.com", 80, "/", nil),
+            ("ws://[::1]:8080/a/b", "::1", 8080, "/a/b", nil),
+            ("WS://localhost:1?x", "localhost", 1, "/", "x"),
+            ("ws://user@host:2/p#frag", "host", 2, "/p", nil),
+        ])
     func parses(text: String, host: String, port: Int, path: String, query: String?) throws {
         let url = try WebSocketURL(text)
         #expect(url.host == host)
@@ -27,10 +29,12 @@ struct WebSocketURLTests {
         #expect(try WebSocketURL("ws://h/").hostHeader == "h", "the default port is left out of Host")
     }
 
-    @Test("refuses what it cannot connect to", arguments: [
-        "wss://secure.example", "http://example.com", "ws://", "ws://:80/", "ws://h:0", "ws://h:65536",
-        "ws://h:port", "ws://[::1/x", "ws://h/a b",
-    ])
+    @Test(
+        "refuses what it cannot connect to",
+        arguments: [
+            "wss://secure.example", "http://example.com", "ws://", "ws://:80/", "ws://h:0", "ws://h:65536",
+            "ws://h:port", "ws://[::1/x", "ws://h/a b",
+        ])
     func refuses(text: String) {
         #expect(throws: WebSocketURL.ParseError.self, "'\(text)' should be refused") { try WebSocketURL(text) }
     }

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import TickwireZlib
 
 @Suite("Deflater and Inflater")
@@ -101,7 +102,7 @@ struct InflaterTests {
             let count = Int(state % 300)
             var bytes: [UInt8] = []
             for _ in 0..<count {
-                state = state &* 6364136223846793005 &+ 1442695040888963407 // LCG step, wraps by design
+                state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407  // LCG step, wraps by design
                 bytes.append(UInt8(truncatingIfNeeded: state >> 56))
             }
             let inflater = try Inflater(format: .raw)

@@ -1,5 +1,5 @@
-import Foundation
 import CommandLineSupport
+import Foundation
 
 /// `tickwire bench all [--json]`: runs every benchmark this build has, one after another, each
 /// in its own `tickwire bench NAME` process (so one's memory and threads do not disturb the
@@ -40,7 +40,8 @@ enum BenchAllCommand {
         let wantsHelp = parsed.flag("help")
         try parsed.rejectUnknown()
         if wantsHelp {
-            print("""
+            print(
+                """
                 usage: tickwire bench all [--json] [--only codec,ws,sim]
                   runs each benchmark in its own process and prints one JSON document (machine, date,
                   each benchmark's JSON, and the ones this build lacks under "missing");
@@ -95,7 +96,8 @@ enum BenchAllCommand {
         // Standard error goes to a file (read after the exit), so neither pipe can fill and block the child.
         let errorPath = NSTemporaryDirectory() + "tickwire-bench-all-\(getpid())-\(arguments[1]).err"
         guard FileManager.default.createFile(atPath: errorPath, contents: nil),
-              let errorFile = FileHandle(forWritingAtPath: errorPath) else {
+            let errorFile = FileHandle(forWritingAtPath: errorPath)
+        else {
             throw Failure(description: "cannot create \(errorPath)")
         }
         defer { try? FileManager.default.removeItem(atPath: errorPath) }
@@ -124,8 +126,9 @@ enum BenchAllCommand {
     static func machine() -> [String: Any] {
         var info: [String: Any] = ["cpus": ProcessInfo.processInfo.activeProcessorCount]
         if let cpuinfo = try? String(contentsOfFile: "/proc/cpuinfo", encoding: .utf8),
-           let line = cpuinfo.split(separator: "\n").first(where: { $0.hasPrefix("model name") }),
-           let colon = line.firstIndex(of: ":") {
+            let line = cpuinfo.split(separator: "\n").first(where: { $0.hasPrefix("model name") }),
+            let colon = line.firstIndex(of: ":")
+        {
             info["cpuModel"] = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
         }
         info["memoryBytes"] = ProcessInfo.processInfo.physicalMemory

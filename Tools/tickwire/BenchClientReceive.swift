@@ -1,6 +1,6 @@
+import ArenaGame
 import Synchronization
 import Tickwire
-import ArenaGame
 
 // The client-receive rows of `tickwire bench codec`: what one game client pays to take in
 // the snapshots of a busy arena room, the load generator's (and a phone's) per-snapshot cost.
@@ -75,9 +75,12 @@ struct BenchClientScene {
             let baseline = snapshots.last
             let delta = try codec.encode(snapshot, against: baseline)
             if baseline != nil { deltas.append(delta) }
-            frames.append(try compressor.encode(.snapshot(Message.Snapshot(
-                tick: snapshot.tick, baselineTick: baseline?.tick, lastProcessedInput: 0,
-                serverTime: UInt64(snapshot.tick) * 1_000_000 / UInt64(hz), delta: delta))))
+            frames.append(
+                try compressor.encode(
+                    .snapshot(
+                        Message.Snapshot(
+                            tick: snapshot.tick, baselineTick: baseline?.tick, lastProcessedInput: 0,
+                            serverTime: UInt64(snapshot.tick) * 1_000_000 / UInt64(hz), delta: delta))))
             snapshots.append(snapshot)
         }
         return BenchClientScene(schema: game.schema, snapshots: snapshots, deltas: deltas, frames: frames)
@@ -104,12 +107,14 @@ struct BenchClientReceiveReport: Codable {
     func table() -> String {
         var lines = [
             "\(name): \(summary)",
-            String(format: "  %d deltas per run, %.1f entities each, %.1f B per delta; thread CPU time, median of the runs",
-                   snapshotsPerRun, entitiesPerSnapshot, bytesPerDelta),
+            String(
+                format: "  %d deltas per run, %.1f entities each, %.1f B per delta; thread CPU time, median of the runs",
+                snapshotsPerRun, entitiesPerSnapshot, bytesPerDelta),
         ]
         for row in rows {
-            lines.append("  " + row.name.padding(toLength: 48, withPad: " ", startingAt: 0)
-                         + String(format: "%9.2f µs/snap", row.microsecondsPerSnapshot))
+            lines.append(
+                "  " + row.name.padding(toLength: 48, withPad: " ", startingAt: 0)
+                    + String(format: "%9.2f µs/snap", row.microsecondsPerSnapshot))
         }
         return lines.joined(separator: "\n")
     }
@@ -126,22 +131,24 @@ enum BenchClientReceive {
             throw BenchCodecCommand.RoundTripFailure(description: "\(BenchClientScene.name) delta \(index + 1) did not round-trip")
         }
         var rows: [BenchClientReceiveReport.Row] = []
-        rows.append(try time("decode(_:baseline:) → new Snapshot", runs: runs, count: deltas.count) {
-            var total = 0
-            for (index, delta) in deltas.enumerated() {
-                total &+= try codec.decode(delta, baseline: snapshots[index]).count
-            }
-            return total
-        })
+        rows.append(
+            try time("decode(_:baseline:) → new Snapshot", runs: runs, count: deltas.count) {
+                var total = 0
+                for (index, delta) in deltas.enumerated() {
+                    total &+= try codec.decode(delta, baseline: snapshots[index]).count
+                }
+                return total
+            })
         var reused = Snapshot(schema: scene.schema, tick: 0)
-        rows.append(try time("decode(_:baseline:into:) reusing one Snapshot", runs: runs, count: deltas.count) {
-            var total = 0
-            for (index, delta) in deltas.enumerated() {
-                try codec.decode(delta, baseline: snapshots[index], into: &reused)
-                total &+= reused.count
-            }
-            return total
-        })
+        rows.append(
+            try time("decode(_:baseline:into:) reusing one Snapshot", runs: runs, count: deltas.count) {
+                var total = 0
+                for (index, delta) in deltas.enumerated() {
+                    try codec.decode(delta, baseline: snapshots[index], into: &reused)
+                    total &+= reused.count
+                }
+                return total
+            })
         rows.append(try receiveRow(scene, runs: runs))
         let entities = Double(snapshots.dropFirst().reduce(0) { $0 + $1.count }) / Double(deltas.count)
         return BenchClientReceiveReport(

@@ -1,7 +1,7 @@
+import CommandLineSupport
 import Foundation
 import Tickwire
 import TickwireZlib
-import CommandLineSupport
 
 /// `tickwire bench codec [--json] [--runs N] [--scene NAME] [--no-json]`: sizes and speeds of JSON, the full binary
 /// snapshot, the delta, and the delta with per-frame and streaming zlib, on three seeded
@@ -28,7 +28,8 @@ enum BenchCodecCommand {
         let wantsHelp = parsed.flag("help")
         try parsed.rejectUnknown()
         if wantsHelp {
-            print("""
+            print(
+                """
                 usage: tickwire bench codec [--json] [--runs N] [--scene NAME] [--no-json]
                   --json        machine-readable output
                   --runs N      timed runs per encoding, median reported (default 5; JSON at most 3)
@@ -110,58 +111,64 @@ enum BenchCodecCommand {
                     throw RoundTripFailure(description: "delta \(tick) against \(tick - distance) did not round-trip")
                 }
             }
-            result.append(Pipeline(name: "delta (\(label))", baselineDistance: distance) {
-                (
-                    { tick in Payload(bytes: try codec.encode(snapshots[tick], against: snapshots[tick - distance])) },
-                    { tick, payload, verify in
-                        try check(tick, try codec.decode(payload.bytes, baseline: snapshots[tick - distance]), verify)
-                    }
-                )
-            })
+            result.append(
+                Pipeline(name: "delta (\(label))", baselineDistance: distance) {
+                    (
+                        { tick in Payload(bytes: try codec.encode(snapshots[tick], against: snapshots[tick - distance])) },
+                        { tick, payload, verify in
+                            try check(tick, try codec.decode(payload.bytes, baseline: snapshots[tick - distance]), verify)
+                        }
+                    )
+                })
             // Per-frame zlib as PROTOCOL.md §6.2 sends it: each delta its own zlib stream, sent
             // compressed only when that is shorter.
-            result.append(Pipeline(name: "delta+zlib frame (\(label))", baselineDistance: distance) {
-                let deflater = try Deflater(format: .zlib), inflater = try Inflater(format: .zlib)
-                return (
-                    { tick in
-                        let delta = try codec.encode(snapshots[tick], against: snapshots[tick - distance])
-                        let compressed = deflater.compress(delta, flush: .finish)
-                        return compressed.count < delta.count ? Payload(bytes: compressed, isCompressed: true) : Payload(bytes: delta)
-                    },
-                    { tick, payload, verify in
-                        let delta = payload.isCompressed
-                            ? try inflater.inflate(payload.bytes, limit: limit, requiresEnd: true) : payload.bytes
-                        try check(tick, try codec.decode(delta, baseline: snapshots[tick - distance]), verify)
-                    }
-                )
-            })
+            result.append(
+                Pipeline(name: "delta+zlib frame (\(label))", baselineDistance: distance) {
+                    let deflater = try Deflater(format: .zlib), inflater = try Inflater(format: .zlib)
+                    return (
+                        { tick in
+                            let delta = try codec.encode(snapshots[tick], against: snapshots[tick - distance])
+                            let compressed = deflater.compress(delta, flush: .finish)
+                            return compressed.count < delta.count ? Payload(bytes: compressed, isCompressed: true) : Payload(bytes: delta)
+                        },
+                        { tick, payload, verify in
+                            let delta =
+                                payload.isCompressed
+                                ? try inflater.inflate(payload.bytes, limit: limit, requiresEnd: true) : payload.bytes
+                            try check(tick, try codec.decode(delta, baseline: snapshots[tick - distance]), verify)
+                        }
+                    )
+                })
             // Streaming zlib as PROTOCOL.md §6.3 sends it: one raw deflate stream with a sync flush
             // per delta, the 00 00 FF FF trailer stripped, sent compressed only when that is shorter;
             // an uncompressed delta still joins the receiver's window as a stored block.
-            result.append(Pipeline(name: "delta+zlib stream (\(label))", baselineDistance: distance) {
-                let deflater = try Deflater(format: .raw), inflater = try Inflater(format: .raw)
-                return (
-                    { tick in
-                        let delta = try codec.encode(snapshots[tick], against: snapshots[tick - distance])
-                        var compressed = deflater.compress(delta, flush: .sync)
-                        if compressed.suffix(4).elementsEqual(syncTrailer) { compressed.removeLast(4) }
-                        return compressed.count < delta.count ? Payload(bytes: compressed, isCompressed: true) : Payload(bytes: delta)
-                    },
-                    { tick, payload, verify in
-                        let delta: [UInt8]
-                        if payload.isCompressed {
-                            delta = try inflater.inflate(payload.bytes + syncTrailer, limit: limit)
-                        } else {
-                            // A stored block (BFINAL 0, BTYPE 00), LEN and NLEN little-endian; deltas are < 64 KiB here.
-                            let length = UInt16(payload.bytes.count)
-                            let header: [UInt8] = [0, UInt8(length & 0xFF), UInt8(length >> 8), UInt8(~length & 0xFF), UInt8(~length >> 8)]
-                            _ = try inflater.inflate(header + payload.bytes, limit: limit)
-                            delta = payload.bytes
+            result.append(
+                Pipeline(name: "delta+zlib stream (\(label))", baselineDistance: distance) {
+                    let deflater = try Deflater(format: .raw), inflater = try Inflater(format: .raw)
+                    return (
+                        { tick in
+                            let delta = try codec.encode(snapshots[tick], against: snapshots[tick - distance])
+                            var compressed = deflater.compress(delta, flush: .sync)
+                            if compressed.suffix(4).elementsEqual(syncTrailer) { compressed.removeLast(4) }
+                            return compressed.count < delta.count ? Payload(bytes: compressed, isCompressed: true) : Payload(bytes: delta)
+                        },
+                        { tick, payload, verify in
+                            let delta: [UInt8]
+                            if payload.isCompressed {
+                                delta = try inflater.inflate(payload.bytes + syncTrailer, limit: limit)
+                            } else {
+                                // A stored block (BFINAL 0, BTYPE 00), LEN and NLEN little-endian; deltas are < 64 KiB here.
+                                let length = UInt16(payload.bytes.count)
+                                let header: [UInt8] = [
+                                    0, UInt8(length & 0xFF), UInt8(length >> 8), UInt8(~length & 0xFF), UInt8(~length >> 8),
+                                ]
+                                _ = try inflater.inflate(header + payload.bytes, limit: limit)
+                                delta = payload.bytes
+                            }
+                            try check(tick, try codec.decode(delta, baseline: snapshots[tick - distance]), verify)
                         }
-                        try check(tick, try codec.decode(delta, baseline: snapshots[tick - distance]), verify)
-                    }
-                )
-            })
+                    )
+                })
         }
         return result
     }
@@ -205,21 +212,22 @@ enum BenchCodecCommand {
             }
             let changedPerSnapshot = changed[pipeline.baselineDistance ?? 1] ?? 0
             let encodeTime = median(encodeTimes), decodeTime = median(decodeTimes)
-            encodings.append(BenchEncodingReport(
-                name: pipeline.name,
-                bytesPerSnapshot: bytesPerSnapshot,
-                bytesPerEntity: bytesPerSnapshot / max(entities, 1),
-                bytesPerChangedEntity: changedPerSnapshot > 0 ? bytesPerSnapshot / changedPerSnapshot : nil,
-                kbitPerSecond: bytesPerSnapshot * 8 * Double(scene.hz) / 1000,
-                encodeMicrosecondsPerSnapshot: encodeTime * 1e6,
-                decodeMicrosecondsPerSnapshot: decodeTime * 1e6,
-                encodeNanosecondsPerEntity: encodeTime * 1e9 / max(entities, 1),
-                decodeNanosecondsPerEntity: decodeTime * 1e9 / max(entities, 1),
-                codecNanosecondsPerChangedEntity: changedPerSnapshot > 0 ? (encodeTime + decodeTime) * 1e9 / changedPerSnapshot : nil,
-                wallEncodeMicrosecondsPerSnapshot: median(wallEncodeTimes) * 1e6,
-                wallDecodeMicrosecondsPerSnapshot: median(wallDecodeTimes) * 1e6,
-                timesSmallerThanJSON: jsonBytes.map { $0 / bytesPerSnapshot }
-            ))
+            encodings.append(
+                BenchEncodingReport(
+                    name: pipeline.name,
+                    bytesPerSnapshot: bytesPerSnapshot,
+                    bytesPerEntity: bytesPerSnapshot / max(entities, 1),
+                    bytesPerChangedEntity: changedPerSnapshot > 0 ? bytesPerSnapshot / changedPerSnapshot : nil,
+                    kbitPerSecond: bytesPerSnapshot * 8 * Double(scene.hz) / 1000,
+                    encodeMicrosecondsPerSnapshot: encodeTime * 1e6,
+                    decodeMicrosecondsPerSnapshot: decodeTime * 1e6,
+                    encodeNanosecondsPerEntity: encodeTime * 1e9 / max(entities, 1),
+                    decodeNanosecondsPerEntity: decodeTime * 1e9 / max(entities, 1),
+                    codecNanosecondsPerChangedEntity: changedPerSnapshot > 0 ? (encodeTime + decodeTime) * 1e9 / changedPerSnapshot : nil,
+                    wallEncodeMicrosecondsPerSnapshot: median(wallEncodeTimes) * 1e6,
+                    wallDecodeMicrosecondsPerSnapshot: median(wallDecodeTimes) * 1e6,
+                    timesSmallerThanJSON: jsonBytes.map { $0 / bytesPerSnapshot }
+                ))
         }
         return BenchSceneReport(
             name: scene.name, summary: scene.summary, hz: scene.hz, entitiesPerSnapshot: entities,
@@ -242,7 +250,8 @@ enum BenchCodecCommand {
                 let type = current.typeIndex(at: i)
                 let fields = current.schema.entityTypes[type].fields.indices
                 if type != baseline.typeIndex(at: j)
-                    || fields.contains(where: { current.value(at: i, field: $0) != baseline.value(at: j, field: $0) }) {
+                    || fields.contains(where: { current.value(at: i, field: $0) != baseline.value(at: j, field: $0) })
+                {
                     count += 1
                 }
                 i += 1

@@ -69,22 +69,26 @@ enum BenchScenes {
 
     static func arenaSchema() throws -> Schema {
         try Schema([
-            EntityType("ship", fields: [
-                Field("x", .float(min: -512, max: bound, resolution: 1.0 / 64)),
-                Field("y", .float(min: -512, max: bound, resolution: 1.0 / 64)),
-                Field("heading", .angle(bits: 10)),
-                Field("health", .integer(min: 0, max: 100)),
-                Field("state", .enumeration(cases: 8)),
-            ]),
+            EntityType(
+                "ship",
+                fields: [
+                    Field("x", .float(min: -512, max: bound, resolution: 1.0 / 64)),
+                    Field("y", .float(min: -512, max: bound, resolution: 1.0 / 64)),
+                    Field("heading", .angle(bits: 10)),
+                    Field("health", .integer(min: 0, max: 100)),
+                    Field("state", .enumeration(cases: 8)),
+                ])
         ])
     }
 
     static func movingSchema() throws -> Schema {
         try Schema([
-            EntityType("dot", fields: [
-                Field("x", .float(min: -512, max: bound, resolution: 1.0 / 64)),
-                Field("y", .float(min: -512, max: bound, resolution: 1.0 / 64)),
-            ]),
+            EntityType(
+                "dot",
+                fields: [
+                    Field("x", .float(min: -512, max: bound, resolution: 1.0 / 64)),
+                    Field("y", .float(min: -512, max: bound, resolution: 1.0 / 64)),
+                ])
         ])
     }
 
@@ -121,8 +125,10 @@ enum BenchScenes {
                 snapshot.set(entity.heading, at: index, field: 2)
                 snapshot.set(integer: Int64(entity.health), at: index, field: 3)
                 snapshot.set(integer: Int64(entity.state), at: index, field: 4)
-                entities.append(JSONWorldEntity(id: entity.id, x: entity.x, y: entity.y, heading: entity.heading,
-                                                health: entity.health, state: entity.state))
+                entities.append(
+                    JSONWorldEntity(
+                        id: entity.id, x: entity.x, y: entity.y, heading: entity.heading,
+                        health: entity.health, state: entity.state))
             } else {
                 entities.append(JSONWorldEntity(id: entity.id, x: entity.x, y: entity.y))
             }

@@ -1,4 +1,5 @@
 import Foundation
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -40,7 +41,8 @@ final class BenchEchoServerProcess {
     /// - Throws: ``BenchFailure`` when it cannot start or does not report a port.
     init(kind: Kind, compression: Bool = false, python: String? = nil, repository: URL) throws(BenchFailure) {
         self.kind = kind
-        directory = FileManager.default.temporaryDirectory.appendingPathComponent("tickwire-bench-\(getpid())-\(kind.rawValue)-\(UInt32.random(in: 0...UInt32.max))")
+        directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "tickwire-bench-\(getpid())-\(kind.rawValue)-\(UInt32.random(in: 0...UInt32.max))")
         let output = directory.appendingPathComponent("output")
         let portFile = directory.appendingPathComponent("port")
         process = Process()
@@ -104,7 +106,8 @@ final class BenchEchoServerProcess {
     /// User + system CPU seconds so far (fields 14 and 15 of `/proc/PID/stat`).
     func cpuSeconds() -> Double? {
         guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
-              let close = stat.lastIndex(of: ")") else { return nil }
+            let close = stat.lastIndex(of: ")")
+        else { return nil }
         // After the command name: state is field 3, so utime (14) and stime (15) are at 11 and 12.
         let fields = stat[stat.index(after: close)...].split(separator: " ")
         guard fields.count > 12, let user = Double(fields[11]), let system = Double(fields[12]) else { return nil }
@@ -127,8 +130,9 @@ final class BenchEchoServerProcess {
         case .tickwire, .tcp:
             // `tickwire echo` prints "listening on ws://127.0.0.1:PORT/" (or tcp://) once bound.
             guard let text = try? String(contentsOf: output, encoding: .utf8),
-                  let line = text.split(separator: "\n").first(where: { $0.hasPrefix("listening on ") }),
-                  let colon = line.lastIndex(of: ":") else { return nil }
+                let line = text.split(separator: "\n").first(where: { $0.hasPrefix("listening on ") }),
+                let colon = line.lastIndex(of: ":")
+            else { return nil }
             return Int(line[line.index(after: colon)...].prefix { $0.isNumber })
         }
     }

@@ -1,6 +1,7 @@
-import TickwireWebSocket
 import TickwireIO
+import TickwireWebSocket
 import TickwireZlib
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -228,7 +229,8 @@ final class BenchLoadClient {
         let readTime = MonotonicTime.now()
         for event in events {
             guard Int(event.descriptor) < connectionsByDescriptor.count,
-                  let connection = connectionsByDescriptor[Int(event.descriptor)] else { continue }
+                let connection = connectionsByDescriptor[Int(event.descriptor)]
+            else { continue }
             if event.isReadable || event.isHangup { receive(on: connection, at: readTime) }
             if connection.pendingFrames > 0 { flush(connection) }
             watchWrites(of: connection)
@@ -344,7 +346,7 @@ final class BenchLoadClient {
             }
             return
         }
-        readBuffer.withUnsafeBufferPointer { parse($0[offset ..< offset + count], on: connection, at: time) }
+        readBuffer.withUnsafeBufferPointer { parse($0[offset..<offset + count], on: connection, at: time) }
     }
 
     /// Walks server frames to their boundaries: a header read in place when it is all there (else
@@ -372,7 +374,8 @@ final class BenchLoadClient {
             connection.headerCount += 1
             index += 1
             guard connection.headerCount >= 2,
-                  connection.headerCount == Self.headerLength(second: connection.header[1]) else { continue }
+                connection.headerCount == Self.headerLength(second: connection.header[1])
+            else { continue }
             let length = Self.payloadLength(second: connection.header[1]) { connection.header[2 + $0] }
             connection.headerCount = 0
             beginFrame(first: connection.header[0], length: length, on: connection, at: time)
@@ -437,7 +440,9 @@ final class BenchLoadClient {
         address.sin_port = in_port_t(UInt16(port).bigEndian)
         address.sin_addr.s_addr = UInt32(0x7F00_0001).bigEndian
         let status = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                Glibc.connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
         }
         guard status == 0 else { throw BenchFailure(description: "connect to 127.0.0.1:\(port) failed, errno \(errno)") }
         var one: Int32 = 1
@@ -452,7 +457,8 @@ final class BenchLoadClient {
     /// Sends an upgrade request and reads the response head byte by byte (so no frame byte is
     /// consumed with it); blocking, bounded by the socket's 5 s timeouts.
     private static func handshake(on descriptor: Int32, port: Int, offersCompression: Bool) throws(BenchFailure) {
-        var request = "GET / HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+        var request =
+            "GET / HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
             + "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n"
         if offersCompression { request += "Sec-WebSocket-Extensions: permessage-deflate; client_max_window_bits\r\n" }
         request += "\r\n"

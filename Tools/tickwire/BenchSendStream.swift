@@ -44,7 +44,7 @@ final class BenchSendStream {
         storage.initializeMemory(as: UInt8.self, repeating: 0)
         for index in 0..<count {
             let start = shift + index * frame.count
-            frame.withUnsafeBytes { UnsafeMutableRawBufferPointer(rebasing: storage[start ..< start + $0.count]).copyMemory(from: $0) }
+            frame.withUnsafeBytes { UnsafeMutableRawBufferPointer(rebasing: storage[start..<start + $0.count]).copyMemory(from: $0) }
         }
         return storage
     }

@@ -1,6 +1,6 @@
+import CommandLineSupport
 import Foundation
 import Tickwire
-import CommandLineSupport
 
 /// `tickwire bench sim [--json] [--ticks N] [--radius R] [--level L] [--compression MODE] [--clients N]`: the host's cost per tick
 /// (receive acknowledgements, filter, delta-encode, compress, hand to the transport) for
@@ -40,13 +40,16 @@ enum BenchSimCommand {
         var rows: [BenchSimRow] = []
         for useRadius in [false, true] {
             for clients in onlyClients > 0 ? [onlyClients] : [10, 100, 1000] {
-                let result = measure(game: game, clients: clients, radius: useRadius ? radius : nil, ticks: ticks(for: clients), settings: settings)
+                let result = measure(
+                    game: game, clients: clients, radius: useRadius ? radius : nil, ticks: ticks(for: clients), settings: settings)
                 let perClient = max(0, result.microsecondsPerTick - empty.microsecondsPerTick) / Double(clients)
-                rows.append(BenchSimRow(
-                    clients: clients, measuredTicks: ticks(for: clients) - ticks(for: clients) / 2, interestRadius: useRadius ? radius : nil,
-                    microsecondsPerTick: result.microsecondsPerTick, microsecondsPerClientPerTick: perClient,
-                    bytesPerClientPerTick: result.bytesPerClientPerTick, fullSnapshots: result.fullSnapshots,
-                    skippedSnapshots: result.skipped))
+                rows.append(
+                    BenchSimRow(
+                        clients: clients, measuredTicks: ticks(for: clients) - ticks(for: clients) / 2,
+                        interestRadius: useRadius ? radius : nil,
+                        microsecondsPerTick: result.microsecondsPerTick, microsecondsPerClientPerTick: perClient,
+                        bytesPerClientPerTick: result.bytesPerClientPerTick, fullSnapshots: result.fullSnapshots,
+                        skippedSnapshots: result.skipped))
             }
         }
         let report = BenchSimReport(
@@ -188,14 +191,18 @@ struct BenchSimReport: Codable {
         ]
         for row in rows {
             let radius = row.interestRadius.map { String(format: "%.0f", $0) } ?? "none"
-            lines.append(String(
-                format: "%7d  %6@  %5d  %9.1f  %14.2f  %17.1f  %4d  %7d", row.clients, radius as NSString, row.measuredTicks, row.microsecondsPerTick,
-                row.microsecondsPerClientPerTick, row.bytesPerClientPerTick, row.fullSnapshots, row.skippedSnapshots))
+            lines.append(
+                String(
+                    format: "%7d  %6@  %5d  %9.1f  %14.2f  %17.1f  %4d  %7d", row.clients, radius as NSString, row.measuredTicks,
+                    row.microsecondsPerTick,
+                    row.microsecondsPerClientPerTick, row.bytesPerClientPerTick, row.fullSnapshots, row.skippedSnapshots))
         }
         let withRadius = rows.filter { $0.interestRadius != nil }.map(\.microsecondsPerClientPerTick).max() ?? 0
         lines.append("")
-        lines.append(String(format: "goal: ≤ %.0f µs per client per tick with an interest radius; worst measured %.2f µs: %@",
-                            goalMicrosecondsPerClient, withRadius, (withRadius <= goalMicrosecondsPerClient ? "met" : "NOT met") as NSString))
+        lines.append(
+            String(
+                format: "goal: ≤ %.0f µs per client per tick with an interest radius; worst measured %.2f µs: %@",
+                goalMicrosecondsPerClient, withRadius, (withRadius <= goalMicrosecondsPerClient ? "met" : "NOT met") as NSString))
         return lines.joined(separator: "\n")
     }
 }

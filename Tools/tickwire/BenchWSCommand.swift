@@ -1,5 +1,6 @@
 import CommandLineSupport
 import Foundation
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -49,7 +50,9 @@ enum BenchWSCommand {
         guard seconds > 0 && seconds <= 60 else { throw CommandArguments.UsageError(description: "--seconds wants 0...60") }
         guard (1...20).contains(roundCount) else { throw CommandArguments.UsageError(description: "--rounds wants 1...20") }
         guard (10...5000).contains(idleCount) else { throw CommandArguments.UsageError(description: "--idle wants 10...5000") }
-        guard (0...100).contains(maximumStealPercent) else { throw CommandArguments.UsageError(description: "--max-steal wants 0...100 (percent)") }
+        guard (0...100).contains(maximumStealPercent) else {
+            throw CommandArguments.UsageError(description: "--max-steal wants 0...100 (percent)")
+        }
         #if DEBUG
         StandardError.write("tickwire: a debug build; measure with `swift run -c release tickwire bench ws`\n")
         #endif
@@ -88,7 +91,9 @@ enum BenchWSCommand {
                         let steal = shares.max() ?? 0
                         if steal * 100 > maximumStealPercent && attempts < roundCount * 3 {
                             report.roundsDroppedForSteal += 1
-                            progress("\(report.name), round \(round) dropped: the host took \(decimalText(steal * 100, places: 0))% of the CPU time; measuring it again")
+                            progress(
+                                "\(report.name), round \(round) dropped: the host took \(decimalText(steal * 100, places: 0))% of the CPU time; measuring it again"
+                            )
                             continue
                         }
                         if !shares.isEmpty { report.highestStealKept = max(report.highestStealKept ?? 0, steal) }
@@ -96,7 +101,8 @@ enum BenchWSCommand {
                     }
                     report.results = rounds.map(median)
                     if let ours = kinds.firstIndex(of: .tickwire), let tcp = kinds.firstIndex(of: .tcp),
-                       let spread = roundRatioSpread(rounds[ours], over: rounds[tcp]) {
+                        let spread = roundRatioSpread(rounds[ours], over: rounds[tcp])
+                    {
                         report.results[ours].tcpRatioLowestRound = spread.lowest
                         report.results[ours].tcpRatioHighestRound = spread.highest
                     }
@@ -110,8 +116,9 @@ enum BenchWSCommand {
             progress("memory, \(idleCount) idle connections, compression \(compression ? "on" : "off")")
             memory.append(measureIdleMemory(connections: idleCount, compression: compression, repository: repository))
         }
-        let report = BenchWSReport(secondsPerCase: seconds, rounds: roundCount, maximumStealShare: maximumStealPercent / 100,
-                                   cases: cases, memory: memory)
+        let report = BenchWSReport(
+            secondsPerCase: seconds, rounds: roundCount, maximumStealShare: maximumStealPercent / 100,
+            cases: cases, memory: memory)
         try report.print(asJSON: asJSON)
     }
 
@@ -120,7 +127,8 @@ enum BenchWSCommand {
         guard let text else { return allowed }
         let values = text.split(separator: ",").map { Int($0.trimmingCharacters(in: .whitespaces)) }
         guard !values.isEmpty, values.allSatisfy({ $0.map(allowed.contains) ?? false }) else {
-            throw CommandArguments.UsageError(description: "--\(option) wants a comma-separated subset of \(allowed.map(String.init).joined(separator: ","))")
+            throw CommandArguments.UsageError(
+                description: "--\(option) wants a comma-separated subset of \(allowed.map(String.init).joined(separator: ","))")
         }
         return values.compactMap { $0 }
     }
@@ -144,8 +152,10 @@ enum BenchWSCommand {
     }
 
     /// Loads one server with one case on fresh connections; a failure is recorded, not thrown.
-    static func measure(_ server: BenchEchoServerProcess, size: Int, connections: Int, inFlight: Int,
-                        seconds: Double) -> BenchWSResult {
+    static func measure(
+        _ server: BenchEchoServerProcess, size: Int, connections: Int, inFlight: Int,
+        seconds: Double
+    ) -> BenchWSResult {
         let wire: BenchWire = server.kind == .tcp ? .tcp : .webSocket(offersCompression: false)
         do throws(BenchFailure) {
             let client = try BenchLoadClient(wire: wire, messageSize: size, inFlight: inFlight)
@@ -155,8 +165,9 @@ enum BenchWSCommand {
             let timesBefore = SystemCPUTimes.current()
             let measurement = try client.run(warmUp: warmUpSeconds, duration: seconds)
             let serverCPU = server.cpuSeconds().flatMap { after in serverCPUBefore.map { after - $0 } }
-            var result = BenchWSResult(server: server.kind, size: size, measurement: measurement,
-                                       serverCPUSeconds: serverCPU, warmUpSeconds: warmUpSeconds)
+            var result = BenchWSResult(
+                server: server.kind, size: size, measurement: measurement,
+                serverCPUSeconds: serverCPU, warmUpSeconds: warmUpSeconds)
             result.stealShare = SystemCPUTimes.current().flatMap { after in timesBefore.flatMap { after.stealShare(since: $0) } }
             return result
         } catch {
@@ -225,7 +236,9 @@ enum BenchWSCommand {
     }
 
     private static func findPython(repository: URL) -> String? {
-        let candidates: [String?] = [ProcessInfo.processInfo.environment["TICKWIRE_PYTHON"], repository.appendingPathComponent(".venv/bin/python").path]
+        let candidates: [String?] = [
+            ProcessInfo.processInfo.environment["TICKWIRE_PYTHON"], repository.appendingPathComponent(".venv/bin/python").path,
+        ]
         return candidates.compactMap { $0 }.first { FileManager.default.isExecutableFile(atPath: $0) }
     }
 }

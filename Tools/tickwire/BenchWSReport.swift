@@ -36,8 +36,10 @@ struct BenchWSResult: Codable {
         self.failure = failure
     }
 
-    init(server: BenchEchoServerProcess.Kind, size: Int, measurement: LoadMeasurement, serverCPUSeconds: Double?,
-         warmUpSeconds: Double) {
+    init(
+        server: BenchEchoServerProcess.Kind, size: Int, measurement: LoadMeasurement, serverCPUSeconds: Double?,
+        warmUpSeconds: Double
+    ) {
         self.server = server
         let seconds = max(measurement.seconds, 1e-9)
         messagesPerSecond = Double(measurement.messages) / seconds
@@ -116,8 +118,10 @@ struct BenchWSReport: Codable {
     /// ``maximumStealShare``: its figures then measure the host's load as much as the servers.
     var stealWarning: String?
 
-    init(secondsPerCase: Double, rounds: Int, maximumStealShare: Double, cases: [BenchWSCaseReport],
-         memory: [BenchWSMemoryReport]) {
+    init(
+        secondsPerCase: Double, rounds: Int, maximumStealShare: Double, cases: [BenchWSCaseReport],
+        memory: [BenchWSMemoryReport]
+    ) {
         self.secondsPerCase = secondsPerCase
         self.rounds = rounds
         self.maximumStealShare = maximumStealShare
@@ -126,7 +130,8 @@ struct BenchWSReport: Codable {
         goals = Self.evaluate(cases, memory)
         let stolen = cases.filter { ($0.highestStealKept ?? 0) > maximumStealShare }
         if !stolen.isEmpty {
-            stealWarning = "\(stolen.count) of \(cases.count) cases kept rounds in which the host took more than "
+            stealWarning =
+                "\(stolen.count) of \(cases.count) cases kept rounds in which the host took more than "
                 + "\(decimalText(maximumStealShare * 100, places: 0))% of the CPU time (\(stolen.map(\.name).joined(separator: "; "))): "
                 + "their figures, and the goals that rest on them, measure the host's load as much as the servers"
         }
@@ -136,8 +141,10 @@ struct BenchWSReport: Codable {
         var goals: [BenchGoal] = []
         let againstTCP = cases.compactMap { item in item.ratioToTCP.map { (item.name, $0) } }
         if let worst = againstTCP.min(by: { $0.1 < $1.1 }) {
-            goals.append(BenchGoal(goal: "messages/s vs plain TCP echo, worst case (\(worst.0))", measured: worst.1,
-                                   target: ">= 0.80 in every case", met: worst.1 >= 0.8 && againstTCP.count == cases.count))
+            goals.append(
+                BenchGoal(
+                    goal: "messages/s vs plain TCP echo, worst case (\(worst.0))", measured: worst.1,
+                    target: ">= 0.80 in every case", met: worst.1 >= 0.8 && againstTCP.count == cases.count))
         }
         // The issue derives "about 5x websockets" from its reference case, 64 B x 100 connections x 1
         // in flight, measured on its machine (websockets ~20k/s, plain TCP ~105k/s, so 80% of TCP
@@ -147,31 +154,37 @@ struct BenchWSReport: Codable {
         // Elsewhere plain TCP itself can be as little as 2x websockets (64 KiB messages), so the
         // ratio is reported per case but judged only here.
         if let reference = cases.first(where: { $0.size == 64 && $0.connections == 100 && $0.inFlight == 1 }),
-           let ratio = reference.ratioToPython, let tcpMultiple = reference.tcpRatioToPython {
+            let ratio = reference.ratioToPython, let tcpMultiple = reference.tcpRatioToPython
+        {
             let target = 0.8 * tcpMultiple
-            goals.append(BenchGoal(
-                goal: "messages/s vs Python websockets, the issue's reference case (\(reference.name))", measured: ratio,
-                target: ">= \(decimalText(target, places: 2)) (80% of plain TCP's \(decimalText(tcpMultiple, places: 2))x "
-                    + "websockets in this run; 4.2 on the issue's machine)",
-                met: ratio >= target))
+            goals.append(
+                BenchGoal(
+                    goal: "messages/s vs Python websockets, the issue's reference case (\(reference.name))", measured: ratio,
+                    target: ">= \(decimalText(target, places: 2)) (80% of plain TCP's \(decimalText(tcpMultiple, places: 2))x "
+                        + "websockets in this run; 4.2 on the issue's machine)",
+                    met: ratio >= target))
         }
         if let plain = memory.first(where: { !$0.compression }), let perConnection = plain.bytesPerConnection {
-            goals.append(BenchGoal(goal: "server memory per idle uncompressed connection, KiB", measured: perConnection / 1024,
-                                   target: "<= 16", met: perConnection <= 16 * 1024))
+            goals.append(
+                BenchGoal(
+                    goal: "server memory per idle uncompressed connection, KiB", measured: perConnection / 1024,
+                    target: "<= 16", met: perConnection <= 16 * 1024))
         }
         return goals
     }
 
     func table() -> String {
         var lines: [String] = []
-        lines.append("echo throughput: binary messages; per server the median of \(rounds) rounds of \(decimalText(secondsPerCase, places: 1)) s after 0.5 s warm-up; "
-            + "MB/s = payload one way; CPU = core-seconds per second (client: one thread; server: whole process); "
-            + "rounds = lowest-highest of each round's ratio to the TCP echo in the same round")
+        lines.append(
+            "echo throughput: binary messages; per server the median of \(rounds) rounds of \(decimalText(secondsPerCase, places: 1)) s after 0.5 s warm-up; "
+                + "MB/s = payload one way; CPU = core-seconds per second (client: one thread; server: whole process); "
+                + "rounds = lowest-highest of each round's ratio to the TCP echo in the same round")
         let header = ["case / server", "msg/s", "MB/s", "p50 µs", "p99 µs", "client CPU", "server CPU", "×TCP", "rounds", "×py"]
         let widths = [38, 10, 8, 9, 9, 10, 10, 6, 10, 6]
         func row(_ cells: [String]) -> String {
             zip(cells, widths).enumerated().map { index, pair in
-                index == 0 ? pair.0.padding(toLength: pair.1, withPad: " ", startingAt: 0)
+                index == 0
+                    ? pair.0.padding(toLength: pair.1, withPad: " ", startingAt: 0)
                     : String(repeating: " ", count: max(0, pair.1 - pair.0.count)) + pair.0
             }.joined(separator: " ")
         }
@@ -190,26 +203,33 @@ struct BenchWSReport: Codable {
                     lines.append("  \(result.server.label): FAILED: \(failure)")
                     continue
                 }
-                lines.append(row([
-                    "  " + result.server.label,
-                    decimalText(result.messagesPerSecond, places: 0), decimalText(result.megabytesPerSecond, places: 1),
-                    decimalText(result.p50Microseconds, places: 0), decimalText(result.p99Microseconds, places: 0),
-                    decimalText(result.clientCPUShare, places: 2), result.serverCPUShare.map { decimalText($0, places: 2) } ?? "-",
-                    isOurs ? item.ratioToTCP.map { decimalText($0, places: 2) } ?? "-" : "",
-                    isOurs ? result.tcpRatioLowestRound.flatMap { low in result.tcpRatioHighestRound.map { high in
-                        "\(decimalText(low, places: 2))-\(decimalText(high, places: 2))" } } ?? "-" : "",
-                    isOurs ? item.ratioToPython.map { decimalText($0, places: 1) } ?? "-" : "",
-                ]))
+                lines.append(
+                    row([
+                        "  " + result.server.label,
+                        decimalText(result.messagesPerSecond, places: 0), decimalText(result.megabytesPerSecond, places: 1),
+                        decimalText(result.p50Microseconds, places: 0), decimalText(result.p99Microseconds, places: 0),
+                        decimalText(result.clientCPUShare, places: 2), result.serverCPUShare.map { decimalText($0, places: 2) } ?? "-",
+                        isOurs ? item.ratioToTCP.map { decimalText($0, places: 2) } ?? "-" : "",
+                        isOurs
+                            ? result.tcpRatioLowestRound.flatMap { low in
+                                result.tcpRatioHighestRound.map { high in
+                                    "\(decimalText(low, places: 2))-\(decimalText(high, places: 2))"
+                                }
+                            } ?? "-" : "",
+                        isOurs ? item.ratioToPython.map { decimalText($0, places: 1) } ?? "-" : "",
+                    ]))
             }
         }
         lines.append("")
-        lines.append("memory per idle connection (fresh tickwire echo, deflate offered by the server; each connection exchanged one 64 B message):")
+        lines.append(
+            "memory per idle connection (fresh tickwire echo, deflate offered by the server; each connection exchanged one 64 B message):")
         for item in memory {
             let label = "  \(item.connections) connections, client \(item.compression ? "negotiates" : "does not offer") permessage-deflate"
             if let failure = item.failure {
                 lines.append("\(label): FAILED: \(failure)")
             } else if let perConnection = item.bytesPerConnection, let before = item.serverRSSBefore, let after = item.serverRSSAfter {
-                lines.append("\(label): \(decimalText(perConnection / 1024, places: 1)) KiB each (RSS \(before / 1024) KiB -> \(after / 1024) KiB)")
+                lines.append(
+                    "\(label): \(decimalText(perConnection / 1024, places: 1)) KiB each (RSS \(before / 1024) KiB -> \(after / 1024) KiB)")
             }
         }
         lines.append("")

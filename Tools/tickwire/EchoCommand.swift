@@ -1,6 +1,7 @@
 import CommandLineSupport
 import Dispatch
 import TickwireWebSocket
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -21,10 +22,12 @@ import Darwin
 /// SIGINT or SIGTERM, then closes every connection with 1001 and exits 0.
 enum EchoCommand {
     static func run(_ arguments: [String]) throws {
-        var parsed = try CommandArguments(arguments, valueOptions: [
-            "port", "host", "max-message-bytes", "max-connections-per-address", "max-handshakes-per-address", "write-timeout",
-            "output-budget-bytes",
-        ])
+        var parsed = try CommandArguments(
+            arguments,
+            valueOptions: [
+                "port", "host", "max-message-bytes", "max-connections-per-address", "max-handshakes-per-address", "write-timeout",
+                "output-budget-bytes",
+            ])
         let port = try parsed.integer("port", default: 9001)
         let host = parsed.string("host") ?? "127.0.0.1"
         let isTCP = parsed.flag("tcp")
@@ -52,8 +55,9 @@ enum EchoCommand {
 
         var configuration = WebSocketServerConfiguration(host: host, port: port)
         if isCompressed { configuration.compression = PerMessageDeflateConfiguration() }
-        configuration.protocolConfiguration = WebSocketConfiguration(limits: WebSocketLimits(
-            maximumFramePayloadBytes: maximumMessageBytes, maximumMessageBytes: maximumMessageBytes))
+        configuration.protocolConfiguration = WebSocketConfiguration(
+            limits: WebSocketLimits(
+                maximumFramePayloadBytes: maximumMessageBytes, maximumMessageBytes: maximumMessageBytes))
         // An echo answers what it reads: stop reading at 1 MiB of unsent echo, so a client that
         // never reads cannot grow memory, but never drop an echo of a large message.
         configuration.sendBuffer = SendBufferLimits(

@@ -1,6 +1,6 @@
+import CommandLineSupport
 import Foundation
 import Tickwire
-import CommandLineSupport
 
 /// `tickwire inspect [FILE] [--hex] [--schema-hex HEX]`: prints the frames of a recording
 /// (`Protocol/PROTOCOL.md` §9, written by `RecordingWriter`, e.g. `arena join --record FILE`)
@@ -64,7 +64,8 @@ enum InspectCommand {
         let attributes = try FileManager.default.attributesOfItem(atPath: path)
         let size = (attributes[.size] as? NSNumber)?.intValue ?? 0
         guard size <= RecordingReader.maximumRecordingBytes else {
-            throw CommandArguments.UsageError(description: "\(path) is \(size) bytes, over the \(RecordingReader.maximumRecordingBytes)-byte limit")
+            throw CommandArguments.UsageError(
+                description: "\(path) is \(size) bytes, over the \(RecordingReader.maximumRecordingBytes)-byte limit")
         }
         guard let data = FileManager.default.contents(atPath: path) else {
             throw CommandArguments.UsageError(description: "cannot read \(path)")
@@ -80,8 +81,10 @@ enum InspectCommand {
             if line.isEmpty || line.hasPrefix("#") { continue }
             var direction = RecordingDirection.toClient
             if line.hasPrefix(">") { direction = .toServer; line.removeFirst() } else if line.hasPrefix("<") { line.removeFirst() }
-            frames.append(RecordedFrame(direction: direction, time: UInt64(number) * 1_000,
-                                        bytes: try bytes(fromHex: line, what: "line \(number + 1)")))
+            frames.append(
+                RecordedFrame(
+                    direction: direction, time: UInt64(number) * 1_000,
+                    bytes: try bytes(fromHex: line, what: "line \(number + 1)")))
         }
         return frames
     }

@@ -1,8 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import ArenaGame
 import CommandLineSupport
 import Foundation
@@ -10,6 +5,12 @@ import Synchronization
 import TickwireCodec
 import TickwireSim
 import TickwireWebSocket
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// `tickwire load ws://HOST:PORT/ROOM --clients N --duration S [--ramp S] [--json]`: runs N
 /// simulated arena players in this process, each a real WebSocket connection driven by a
@@ -60,7 +61,8 @@ enum LoadCommand {
     static let reconnectsPerTick = 10
 
     static func run(_ arguments: [String]) throws {
-        var parsed = try CommandArguments(arguments, valueOptions: ["clients", "duration", "ramp", "loops", "rate", "seed", "drivers", "rooms"])
+        var parsed = try CommandArguments(
+            arguments, valueOptions: ["clients", "duration", "ramp", "loops", "rate", "seed", "drivers", "rooms"])
         let json = parsed.flag("json")
         let clientCount = try parsed.integer("clients", default: 100)
         let duration = try parsed.double("duration", default: 60)
@@ -77,8 +79,10 @@ enum LoadCommand {
         let url = try WebSocketURL(text)
         guard (1...20_000).contains(clientCount) else { throw CommandArguments.UsageError(description: "--clients must be 1...20000") }
         guard duration > 0, ramp >= 0, (1...16).contains(loopCount), (1...240).contains(rate), (1...8).contains(driverCount),
-              (0...64).contains(roomCount) else {
-            throw CommandArguments.UsageError(description: "--duration must be > 0, --ramp >= 0, --loops 1...16, --rate 1...240, --drivers 1...8, --rooms 1...64")
+            (0...64).contains(roomCount)
+        else {
+            throw CommandArguments.UsageError(
+                description: "--duration must be > 0, --ramp >= 0, --loops 1...16, --rate 1...240, --drivers 1...8, --rooms 1...64")
         }
         let rooms = roomCount > 0 ? ArenaServer.Options.roomNames(count: roomCount) : [String(url.path.drop { $0 == "/" })]
 
@@ -88,10 +92,15 @@ enum LoadCommand {
             return loop
         }
         let clock = MonotonicClock()
-        let plan = Plan(url: url, rooms: rooms, clients: clientCount, drivers: driverCount, duration: duration, ramp: ramp, rate: rate, seed: seed,
-                        loops: loops, clock: clock, start: clock.now, quiet: json)
+        let plan = Plan(
+            url: url, rooms: rooms, clients: clientCount, drivers: driverCount, duration: duration, ramp: ramp, rate: rate, seed: seed,
+            loops: loops, clock: clock, start: clock.now, quiet: json)
         let placement = rooms.count > 1 ? "\(url) in \(rooms.count) rooms" : "\(url)"
-        if !json { print("load: \(clientCount) clients on \(placement), ramp \(ramp) s, then \(duration) s at \(rate) Hz, \(driverCount) driver threads, \(loopCount) socket loops") }
+        if !json {
+            print(
+                "load: \(clientCount) clients on \(placement), ramp \(ramp) s, then \(duration) s at \(rate) Hz, \(driverCount) driver threads, \(loopCount) socket loops"
+            )
+        }
         let results = Mutex<[LoadReport]>([])
         let threads = (0..<driverCount).map { shard in
             Thread {
@@ -149,7 +158,8 @@ enum LoadCommand {
 
         func connect(_ player: Player, index: Int) {
             do {
-                let connection = try WebSocketClientTransportConnection(url: url, configuration: socketConfiguration, loop: loops[(index * plan.drivers + shard) % loops.count])
+                let connection = try WebSocketClientTransportConnection(
+                    url: url, configuration: socketConfiguration, loop: loops[(index * plan.drivers + shard) % loops.count])
                 player.isAttemptPending = true
                 player.session.connect(over: connection)
             } catch {
@@ -245,7 +255,9 @@ enum LoadCommand {
                 if !json {
                     let p99 = stats.map { decimalText(Double($0.tickDurationP99) / 1000, places: 2) } ?? "-"
                     let serverCPU = stats.map { "\($0.cpuPerMille / 10)%" } ?? "-"
-                    print("driver 0: t+\(Int((now - start).secondsValue)) s  connected \(connected)/\(players.count)  server tick p99 \(p99) ms  server CPU \(serverCPU)  in \(connected > 0 ? bytes / connected : 0) B/s per client")
+                    print(
+                        "driver 0: t+\(Int((now - start).secondsValue)) s  connected \(connected)/\(players.count)  server tick p99 \(p99) ms  server CPU \(serverCPU)  in \(connected > 0 ? bytes / connected : 0) B/s per client"
+                    )
                     fflush(nil)
                 }
             }

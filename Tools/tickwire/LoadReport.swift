@@ -54,7 +54,6 @@ struct LoadReport: Sendable {
         return sorted[max(0, min(sorted.count - 1, rank - 1))]
     }
 
-
     var bytesPerClientPerSecond: Double {
         bytesPerClientSamples.isEmpty ? 0 : bytesPerClientSamples.reduce(0, +) / Double(bytesPerClientSamples.count)
     }

@@ -1,10 +1,11 @@
+import Synchronization
+@_spi(LoopThread) import TickwireIO
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import Synchronization
-@_spi(LoopThread) import TickwireIO
 
 /// A plain TCP echo server on an ``EventLoop``: every byte received is sent back.
 ///

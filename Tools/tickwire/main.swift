@@ -1,9 +1,10 @@
+import CommandLineSupport
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import CommandLineSupport
 
 // The `tickwire` tool: benchmarks, load generation, inspection and an echo server.
 // Each subcommand lives in its own file; this file only dispatches.

@@ -74,7 +74,8 @@ public final class ArenaClient {
             var configuration = WebSocketClientConfiguration()
             configuration.handshakeTimeout = .seconds(3)
             let socket = try WebSocketClientTransportConnection(url: options.url, configuration: configuration)
-            impaired = options.isImpaired
+            impaired =
+                options.isImpaired
                 ? ImpairedTransportConnection(
                     wrapping: socket, upstream: options.upstream, downstream: options.downstream, clock: clock, seed: attempts)
                 : nil

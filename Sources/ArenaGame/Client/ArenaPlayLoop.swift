@@ -13,7 +13,8 @@ public enum ArenaPlayLoop {
     ///   - usesColor: Whether to draw in colour (off when `NO_COLOR` is set).
     /// - Returns: Why play ended, in words.
     /// - Throws: ``TerminalSession/OpenError`` when standard input or output is not a terminal.
-    public static func playInteractively(_ client: ArenaClient, notice: String, usesColor: Bool) throws(TerminalSession.OpenError) -> String {
+    public static func playInteractively(_ client: ArenaClient, notice: String, usesColor: Bool) throws(TerminalSession.OpenError) -> String
+    {
         let terminal = try TerminalSession.open()
         defer { terminal.close() }
         var renderer = ScreenRenderer(usesColor: usesColor)
@@ -47,7 +48,8 @@ public enum ArenaPlayLoop {
             nextTick = max(nextTick + period, clock.now - period)
             client.tick(input: held.input(at: clock.now.seconds))
             switch client.connectionState {
-            case .refused(let reason, let text): return text.isEmpty ? "the server refused: \(reason)" : "the server refused: \(reason): \(text)"
+            case .refused(let reason, let text):
+                return text.isEmpty ? "the server refused: \(reason)" : "the server refused: \(reason): \(text)"
             case .left: return "gave up reconnecting after \(client.connection.failedAttempts) failed attempts"
             default: break
             }
@@ -102,7 +104,9 @@ public enum ArenaPlayLoop {
     static func header(frame: Int, scene: ArenaScene) -> String {
         var parts = ["--- frame \(frame)"]
         if let me = scene.localPlayerID, let player = scene.players.first(where: { $0.id == me }) {
-            parts.append("you \(decimalText(player.x, places: 2)),\(decimalText(player.y, places: 2)) hp \(player.health) kills \(player.score) id \(player.id)")
+            parts.append(
+                "you \(decimalText(player.x, places: 2)),\(decimalText(player.y, places: 2)) hp \(player.health) kills \(player.score) id \(player.id)"
+            )
         } else {
             parts.append("you -")
         }

@@ -96,7 +96,7 @@ public enum ArenaRules {
     ///   - inputs: Each human's input this tick by id; players without one stand still.
     ///   - dt: The tick's duration in seconds.
     public static func step(_ world: inout ArenaWorld, inputs: [UInt32: ArenaInput], dt: Double) {
-        world.tick &+= 1 // tick numbers wrap after 2^32 ticks (4.5 years at 30 Hz)
+        world.tick &+= 1  // tick numbers wrap after 2^32 ticks (4.5 years at 30 Hz)
         var inputs = inputs
         for index in world.bots.indices {
             inputs[world.bots[index].playerID] = world.bots[index].decide(in: world)

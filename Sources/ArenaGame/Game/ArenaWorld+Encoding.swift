@@ -136,7 +136,9 @@ extension ArenaWorld {
             if let previous = players.last?.id, previous >= id { throw ArenaStateError(.notInOrder(what: "player", id: id)) }
             let name = try reader.string(field: "player name", limit: Self.maximumSavedNameBytes)
             let botFlag = try reader.uint8()
-            guard botFlag <= 1 else { throw ArenaStateError(.outOfRange(field: "player \(id)'s bot flag", value: String(botFlag), allowed: "0 or 1")) }
+            guard botFlag <= 1 else {
+                throw ArenaStateError(.outOfRange(field: "player \(id)'s bot flag", value: String(botFlag), allowed: "0 or 1"))
+            }
             let x = try reader.double(field: "player \(id)'s x", magnitude: Self.maximumSavedCoordinate)
             let y = try reader.double(field: "player \(id)'s y", magnitude: Self.maximumSavedCoordinate)
             let heading = try reader.double(field: "player \(id)'s heading", magnitude: Self.maximumSavedCoordinate)
@@ -144,9 +146,10 @@ extension ArenaWorld {
             let score = try reader.integer(field: "player \(id)'s score", magnitude: Self.maximumSavedCounter)
             let respawn = try reader.integer(field: "player \(id)'s respawn ticks", magnitude: Self.maximumSavedCounter)
             let cooldown = try reader.integer(field: "player \(id)'s cooldown ticks", magnitude: Self.maximumSavedCounter)
-            players.append(ArenaPlayer(
-                id: id, name: name, isBot: botFlag == 1, x: x, y: y, heading: heading, health: health, score: score,
-                respawnTicks: respawn, cooldownTicks: cooldown))
+            players.append(
+                ArenaPlayer(
+                    id: id, name: name, isBot: botFlag == 1, x: x, y: y, heading: heading, health: health, score: score,
+                    respawnTicks: respawn, cooldownTicks: cooldown))
         }
 
         let bulletCount = try reader.count(of: "bullets", limit: limits.maximumBullets)
@@ -167,7 +170,8 @@ extension ArenaWorld {
             let wanderX = try reader.integer(field: "bot \(playerID)'s wander x", magnitude: 1)
             let wanderY = try reader.integer(field: "bot \(playerID)'s wander y", magnitude: 1)
             let wanderTicks = try reader.integer(field: "bot \(playerID)'s wander ticks", magnitude: Self.maximumSavedCounter)
-            bots.append(ArenaBot(playerID: playerID, random: SplitMix64(seed: state), wanderX: wanderX, wanderY: wanderY, wanderTicks: wanderTicks))
+            bots.append(
+                ArenaBot(playerID: playerID, random: SplitMix64(seed: state), wanderX: wanderX, wanderY: wanderY, wanderTicks: wanderTicks))
         }
         guard reader.isAtEnd else { throw ArenaStateError(.trailingBytes(count: reader.remainingCount)) }
     }

@@ -81,10 +81,11 @@ public struct Arena: Game {
         world.tick = snapshot.tick
         for index in snapshot.indices where snapshot.typeIndex(at: index) == ArenaSchema.playerType {
             let drawn = ArenaSchema.player(in: snapshot, at: index)
-            world.players.append(ArenaPlayer(
-                id: drawn.id, name: drawn.name, isBot: drawn.isBot, x: drawn.x, y: drawn.y, heading: drawn.heading,
-                health: drawn.health, score: drawn.score, respawnTicks: drawn.health > 0 ? 0 : Int.max / 2, cooldownTicks: 0
-            ))
+            world.players.append(
+                ArenaPlayer(
+                    id: drawn.id, name: drawn.name, isBot: drawn.isBot, x: drawn.x, y: drawn.y, heading: drawn.heading,
+                    health: drawn.health, score: drawn.score, respawnTicks: drawn.health > 0 ? 0 : Int.max / 2, cooldownTicks: 0
+                ))
         }
         return world
     }

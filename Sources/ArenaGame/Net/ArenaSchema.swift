@@ -65,7 +65,8 @@ public enum ArenaSchema {
         // Both lists are sorted by id; merging them appends in id order, the cheap way to insert.
         var playerIndex = 0, bulletIndex = 0
         while playerIndex < world.players.count || bulletIndex < world.bullets.count {
-            let takesPlayer = bulletIndex == world.bullets.count
+            let takesPlayer =
+                bulletIndex == world.bullets.count
                 || (playerIndex < world.players.count && world.players[playerIndex].id < world.bullets[bulletIndex].id)
             if takesPlayer {
                 let player = world.players[playerIndex]
@@ -153,9 +154,10 @@ public enum ArenaSchema {
             case playerType:
                 scene.players.append(player(in: snapshot, at: index))
             case bulletType:
-                scene.bullets.append(ArenaScene.Bullet(
-                    x: snapshot.double(at: index, field: BulletField.x), y: snapshot.double(at: index, field: BulletField.y)
-                ))
+                scene.bullets.append(
+                    ArenaScene.Bullet(
+                        x: snapshot.double(at: index, field: BulletField.x), y: snapshot.double(at: index, field: BulletField.y)
+                    ))
             default:
                 continue
             }

@@ -131,12 +131,14 @@ public final class ArenaServer {
                         throw ArenaStateError(.otherMap(width: world.map.width, height: world.map.height))
                     }
                     do {
-                        restored = try Host(game: game, listener: transport, clock: clock, configuration: configuration, restoring: file.state)
+                        restored = try Host(
+                            game: game, listener: transport, clock: clock, configuration: configuration, restoring: file.state)
                     } catch {
                         throw ArenaStateError(.refusedByHost(error.description))
                     }
                     restore = .restored(
-                        rooms: file.state.rooms.count, clients: file.state.rooms.reduce(0) { $0 + $1.clients.count }, age: file.age(now: now))
+                        rooms: file.state.rooms.count, clients: file.state.rooms.reduce(0) { $0 + $1.clients.count },
+                        age: file.age(now: now))
                 }
             } catch {
                 restore = .refused(error)

@@ -1,9 +1,10 @@
+import Tickwire
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import Tickwire
 
 /// Why a saved arena world or state file (``ArenaStateFile``) could not be read, loaded or
 /// written. Every case carries what a person needs to see what is wrong.

@@ -1,9 +1,10 @@
+import Tickwire
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import Tickwire
 
 /// The arena server's saved state (`arena serve --state FILE`): every room's world and the
 /// clients that may resume in it, so that a server restarted within the grace period gives
@@ -194,7 +195,9 @@ public struct ArenaStateFile: Sendable {
         }
         if failure == nil, fsync(descriptor) != 0 { failure = ArenaStateError(.system(path: temporary, operation: "fsync", errno: errno)) }
         if close(descriptor) != 0, failure == nil { failure = ArenaStateError(.system(path: temporary, operation: "close", errno: errno)) }
-        if failure == nil, rename(temporary, path) != 0 { failure = ArenaStateError(.system(path: path, operation: "rename", errno: errno)) }
+        if failure == nil, rename(temporary, path) != 0 {
+            failure = ArenaStateError(.system(path: path, operation: "rename", errno: errno))
+        }
         if let failure {
             unlink(temporary)
             throw failure

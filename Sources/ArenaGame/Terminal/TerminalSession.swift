@@ -29,7 +29,10 @@ public final class TerminalSession {
     /// - Throws: ``OpenError`` when standard input or output is not a terminal.
     public static func open() throws(OpenError) -> TerminalSession {
         guard isatty(STDIN_FILENO) == 1 else {
-            throw OpenError(description: "standard input is not a terminal: run the arena in a terminal, or use `arena join … --script … --dump` for headless play")
+            throw OpenError(
+                description:
+                    "standard input is not a terminal: run the arena in a terminal, or use `arena join … --script … --dump` for headless play"
+            )
         }
         guard isatty(STDOUT_FILENO) == 1 else {
             throw OpenError(description: "standard output is not a terminal: use `--dump` to print frames as text")

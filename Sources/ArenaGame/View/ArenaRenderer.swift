@@ -41,7 +41,9 @@ public enum ArenaRenderer {
             guard column >= 0, column < viewWidth, row >= 0, row < viewHeight else { continue }
             screen[left + column, top + row] = ScreenCell(character: "*", color: .brightYellow)
         }
-        for player in scene.players.sorted(by: { ($0.id == scene.localPlayerID ? 1 : 0, $0.id) < ($1.id == scene.localPlayerID ? 1 : 0, $1.id) }) {
+        for player in scene.players.sorted(by: {
+            ($0.id == scene.localPlayerID ? 1 : 0, $0.id) < ($1.id == scene.localPlayerID ? 1 : 0, $1.id)
+        }) {
             let column = Int(player.x.rounded(.down)) - originX, row = Int(player.y.rounded(.down)) - originY
             guard column >= 0, column < viewWidth, row >= 0, row < viewHeight else { continue }
             let isLocal = player.id == scene.localPlayerID
@@ -73,7 +75,9 @@ public enum ArenaRenderer {
     }
 
     private static func drawScoreboard(_ scene: ArenaScene, into screen: inout ScreenBuffer, column: Int, top: Int, height: Int) {
-        screen.write(" \(scene.roomName.isEmpty ? "arena" : scene.roomName)".prefix(panelWidth).description, column: column, row: top, color: .white, isBold: true)
+        screen.write(
+            " \(scene.roomName.isEmpty ? "arena" : scene.roomName)".prefix(panelWidth).description, column: column, row: top, color: .white,
+            isBold: true)
         screen.write(" name       K  hp", column: column, row: top + 1, color: .grey)
         let ranked = scene.players.sorted { ($1.score, $0.id) < ($0.score, $1.id) }
         for (index, player) in ranked.prefix(max(height - 2, 0)).enumerated() {
@@ -86,10 +90,13 @@ public enum ArenaRenderer {
         }
     }
 
-    private static func drawFooter(_ scene: ArenaScene, local: ArenaScene.Player?, into screen: inout ScreenBuffer, left: Int, row: Int, width: Int) {
+    private static func drawFooter(
+        _ scene: ArenaScene, local: ArenaScene.Player?, into screen: inout ScreenBuffer, left: Int, row: Int, width: Int
+    ) {
         var status = ""
         if let local {
-            status = local.health > 0
+            status =
+                local.health > 0
                 ? "HP \(healthBar(local.health, width: 10)) \(String(local.health).leftPadded(to: 3))  kills \(local.score)"
                 : "you are down, respawning…  kills \(local.score)"
         } else {

@@ -99,7 +99,7 @@ final class ClientCore {
             let tcp = try TCPChannel(socket: socket, peer: address, loop: loop, isConnecting: !isConnected)
             self.tcp = tcp
             tcp.onClose = { [weak self] error in
-            guard let self else { return }
+                guard let self else { return }
                 self.tcp = nil
                 self.fail("the connection closed during the handshake\(error.map { ": \($0)" } ?? "")")
             }
@@ -108,7 +108,7 @@ final class ClientCore {
                 sendRequest(on: tcp)
             } else {
                 tcp.onConnect = { [weak self] error in
-            guard let self else { return }
+                    guard let self else { return }
                     if let error {
                         self.tcp = nil
                         tryNext("\(error) (\(address))")

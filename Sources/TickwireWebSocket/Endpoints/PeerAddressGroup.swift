@@ -1,4 +1,5 @@
 import TickwireIO
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)

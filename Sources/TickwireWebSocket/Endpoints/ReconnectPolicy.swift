@@ -25,8 +25,10 @@ public struct ReconnectPolicy: Hashable, Sendable {
     ///   - maximumDelay: The cap on every delay.
     ///   - jitter: The randomized fraction of each delay, clamped to 0...1.
     ///   - maximumAttempts: Attempts in a row before giving up, or `nil` for no limit.
-    public init(isEnabled: Bool = true, baseDelay: Duration = .seconds(1), maximumDelay: Duration = .seconds(30),
-                jitter: Double = 0.5, maximumAttempts: Int? = nil) {
+    public init(
+        isEnabled: Bool = true, baseDelay: Duration = .seconds(1), maximumDelay: Duration = .seconds(30),
+        jitter: Double = 0.5, maximumAttempts: Int? = nil
+    ) {
         self.isEnabled = isEnabled
         self.baseDelay = baseDelay
         self.maximumDelay = maximumDelay

@@ -25,8 +25,10 @@ final class ServerCore {
     private var shutdownCompletions: [() -> Void] = []
     private var shutdownTimer: TimerHandle?
 
-    init(configuration: WebSocketServerConfiguration, loop: EventLoop,
-         handler: @escaping @Sendable (WebSocketServerEvent) -> Void, publishCount: @escaping (Int) -> Void) {
+    init(
+        configuration: WebSocketServerConfiguration, loop: EventLoop,
+        handler: @escaping @Sendable (WebSocketServerEvent) -> Void, publishCount: @escaping (Int) -> Void
+    ) {
         self.configuration = configuration
         handshakeConfiguration = WebSocketServerHandshake.Configuration(
             subprotocols: configuration.subprotocols, requiresSubprotocol: configuration.requiresSubprotocol,
@@ -60,7 +62,9 @@ final class ServerCore {
     private func accept(_ socket: Socket, peer: SocketAddress?) {
         guard let tcp = try? TCPChannel(socket: socket, peer: peer, loop: loop) else { return }
         if isShuttingDown || channels.count >= configuration.maximumConnections {
-            let detail = isShuttingDown ? "the server is shutting down" : "the server is at its limit of \(configuration.maximumConnections) connections"
+            let detail =
+                isShuttingDown
+                ? "the server is shutting down" : "the server is at its limit of \(configuration.maximumConnections) connections"
             tcp.write(ServerHandshake.errorResponse(status: 503, reason: "Service Unavailable", detail: detail))
             tcp.closeAfterFlush()
             return
@@ -69,11 +73,15 @@ final class ServerCore {
         if let group {
             let count = addressCounts[group] ?? AddressCount()
             if count.connections >= configuration.maximumConnectionsPerAddress {
-                Self.refuseAtOnce(tcp, status: 429, detail: "too many connections from your address (limit \(configuration.maximumConnectionsPerAddress))")
+                Self.refuseAtOnce(
+                    tcp, status: 429, detail: "too many connections from your address (limit \(configuration.maximumConnectionsPerAddress))"
+                )
                 return
             }
             if count.handshakes >= configuration.maximumHandshakesPerAddress {
-                Self.refuseAtOnce(tcp, status: 429, detail: "too many handshakes in progress from your address (limit \(configuration.maximumHandshakesPerAddress))")
+                Self.refuseAtOnce(
+                    tcp, status: 429,
+                    detail: "too many handshakes in progress from your address (limit \(configuration.maximumHandshakesPerAddress))")
                 return
             }
         }
@@ -150,8 +158,10 @@ final class ServerCore {
         }
     }
 
-    func handshakeSucceeded(_ handshake: ServerHandshake, tcp: TCPChannel, machine: WebSocketProtocolMachine,
-                            connection: WebSocketConnection, initialBytes: [UInt8]) {
+    func handshakeSucceeded(
+        _ handshake: ServerHandshake, tcp: TCPChannel, machine: WebSocketProtocolMachine,
+        connection: WebSocketConnection, initialBytes: [UInt8]
+    ) {
         forget(handshake, opened: true)
         let handler = self.handler
         let group = handshake.addressGroup

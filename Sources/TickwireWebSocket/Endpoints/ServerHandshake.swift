@@ -36,8 +36,9 @@ final class ServerHandshake {
     }
 
     private var limits: HTTPHeadLimits {
-        HTTPHeadLimits(maximumHeadBytes: configuration.maximumHandshakeBytes,
-                       maximumHeaderCount: configuration.maximumHeaderCount)
+        HTTPHeadLimits(
+            maximumHeadBytes: configuration.maximumHandshakeBytes,
+            maximumHeaderCount: configuration.maximumHeaderCount)
     }
 
     private func receive(_ bytes: UnsafeRawBufferPointer) {

@@ -67,9 +67,11 @@ final class WebSocketChannel {
     private(set) var isClosed = false
 
     /// Takes over `tcp` after a successful handshake (loop thread only). Call ``start(initialBytes:)`` next.
-    init(tcp: TCPChannel, machine: WebSocketProtocolMachine, connection: WebSocketConnection,
-         closeTimeout: Duration, keepalive: KeepalivePolicy?, writeTimeout: Duration? = nil, outputBudget: OutputBudget? = nil,
-         inflationStepBytes: Int = WebSocketServerConfiguration().inflationStepBytes, onEvent: @escaping (Event) -> Void) {
+    init(
+        tcp: TCPChannel, machine: WebSocketProtocolMachine, connection: WebSocketConnection,
+        closeTimeout: Duration, keepalive: KeepalivePolicy?, writeTimeout: Duration? = nil, outputBudget: OutputBudget? = nil,
+        inflationStepBytes: Int = WebSocketServerConfiguration().inflationStepBytes, onEvent: @escaping (Event) -> Void
+    ) {
         self.tcp = tcp
         writeTimeoutNanoseconds = writeTimeout.map { max($0.nanoseconds, 1) } ?? 0
         self.outputBudget = outputBudget
@@ -350,7 +352,8 @@ final class WebSocketChannel {
             if machine.state == .open { try? machine.sendPong(payload, output: &output) }
         case .pong(let payload):
             if keepaliveState?.pongReceived(payload, now: MonotonicTime.now()) == true,
-               let roundTrip = keepaliveState?.lastRoundTrip {
+                let roundTrip = keepaliveState?.lastRoundTrip
+            {
                 connection.lastRoundTripNanoseconds.store(Int64(clamping: roundTrip), ordering: .relaxed)
             }
         case .close(let frame):

@@ -102,7 +102,9 @@ extension WebSocketClient {
     ///   - timeout: The longest wait. Default 10 s.
     /// - Returns: The final close frame, or `nil` when the wait timed out.
     @discardableResult
-    public func close(code: WebSocketCloseCode = .normalClosure, reason: String = "", timeout: Duration = .seconds(10)) async -> WebSocketCloseFrame? {
+    public func close(code: WebSocketCloseCode = .normalClosure, reason: String = "", timeout: Duration = .seconds(10)) async
+        -> WebSocketCloseFrame?
+    {
         closeNow(code: code, reason: reason)
         let event = await wait(timeout: timeout) { event in
             if case .stateChanged(.closed) = event { return true }

@@ -58,8 +58,10 @@ public final class WebSocketClient: Sendable {
     ///   - loop: The loop to run on, or `nil` to start one of its own (stopped by ``shutdown()``).
     ///   - handler: Receives every event on the loop thread; keep it quick.
     /// - Throws: ``SystemError`` when a loop of its own cannot be started.
-    public convenience init(url: WebSocketURL, configuration: WebSocketClientConfiguration = WebSocketClientConfiguration(),
-                            loop: EventLoop? = nil, handler: @escaping @Sendable (WebSocketClientEvent) -> Void) throws(SystemError) {
+    public convenience init(
+        url: WebSocketURL, configuration: WebSocketClientConfiguration = WebSocketClientConfiguration(),
+        loop: EventLoop? = nil, handler: @escaping @Sendable (WebSocketClientEvent) -> Void
+    ) throws(SystemError) {
         try self.init(url: url, configuration: configuration, loop: loop, handler: handler, stream: nil)
     }
 
@@ -70,16 +72,21 @@ public final class WebSocketClient: Sendable {
     ///   - configuration: Subprotocols, compression, keepalive, reconnection and buffers.
     ///   - loop: The loop to run on, or `nil` to start one of its own.
     /// - Throws: ``SystemError`` when a loop of its own cannot be started.
-    public convenience init(url: WebSocketURL, configuration: WebSocketClientConfiguration = WebSocketClientConfiguration(),
-                            loop: EventLoop? = nil) throws(SystemError) {
+    public convenience init(
+        url: WebSocketURL, configuration: WebSocketClientConfiguration = WebSocketClientConfiguration(),
+        loop: EventLoop? = nil
+    ) throws(SystemError) {
         let (stream, continuation) = AsyncStream<WebSocketClientEvent>.makeStream()
-        try self.init(url: url, configuration: configuration, loop: loop, handler: { continuation.yield($0) },
-                      stream: (stream, continuation))
+        try self.init(
+            url: url, configuration: configuration, loop: loop, handler: { continuation.yield($0) },
+            stream: (stream, continuation))
     }
 
-    private init(url: WebSocketURL, configuration: WebSocketClientConfiguration, loop: EventLoop?,
-                 handler: @escaping @Sendable (WebSocketClientEvent) -> Void,
-                 stream: (AsyncStream<WebSocketClientEvent>, AsyncStream<WebSocketClientEvent>.Continuation)?) throws(SystemError) {
+    private init(
+        url: WebSocketURL, configuration: WebSocketClientConfiguration, loop: EventLoop?,
+        handler: @escaping @Sendable (WebSocketClientEvent) -> Void,
+        stream: (AsyncStream<WebSocketClientEvent>, AsyncStream<WebSocketClientEvent>.Continuation)?
+    ) throws(SystemError) {
         self.url = url
         self.configuration = configuration
         (self.loop, ownsLoop) = try EventLoop.sharedOrOwn(loop)
@@ -117,24 +124,26 @@ public final class WebSocketClient: Sendable {
     }
 
     private func makeCore() -> ClientCore {
-        ClientCore(url: url, configuration: configuration, loop: loop, callbacks: ClientCore.Callbacks(
-            setState: { [weak self] state in
-                self?.shared.withLock { $0.state = state }
-                self?.publish(.stateChanged(state))
-            },
-            publish: { [weak self] event in self?.publish(event) },
-            opened: { [weak self] connection in
-                self?.shared.withLock { shared in
-                    shared.connection = connection
-                    let queued = shared.queue
-                    shared.queue = []
-                    shared.queuedBytes = 0
-                    // Sent under the lock so that no other send can slip in ahead of the queue.
-                    for message in queued { connection.send(message) }
-                }
-            },
-            lost: { [weak self] in self?.shared.withLock { $0.connection = nil } }
-        ))
+        ClientCore(
+            url: url, configuration: configuration, loop: loop,
+            callbacks: ClientCore.Callbacks(
+                setState: { [weak self] state in
+                    self?.shared.withLock { $0.state = state }
+                    self?.publish(.stateChanged(state))
+                },
+                publish: { [weak self] event in self?.publish(event) },
+                opened: { [weak self] connection in
+                    self?.shared.withLock { shared in
+                        shared.connection = connection
+                        let queued = shared.queue
+                        shared.queue = []
+                        shared.queuedBytes = 0
+                        // Sent under the lock so that no other send can slip in ahead of the queue.
+                        for message in queued { connection.send(message) }
+                    }
+                },
+                lost: { [weak self] in self?.shared.withLock { $0.connection = nil } }
+            ))
     }
 
     /// Sends a text message (see ``send(_:)``).

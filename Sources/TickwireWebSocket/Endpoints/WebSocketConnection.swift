@@ -40,8 +40,10 @@ public final class WebSocketConnection: Sendable, Hashable, CustomStringConverti
 
     private static let nextID = Atomic<UInt64>(1)
 
-    init(loop: EventLoop, remoteAddress: SocketAddress?, requestTarget: String, subprotocol: String?,
-         compression: PerMessageDeflateParameters?, sendBufferLimits: SendBufferLimits) {
+    init(
+        loop: EventLoop, remoteAddress: SocketAddress?, requestTarget: String, subprotocol: String?,
+        compression: PerMessageDeflateParameters?, sendBufferLimits: SendBufferLimits
+    ) {
         id = Self.nextID.wrappingAdd(1, ordering: .relaxed).oldValue
         self.loop = loop
         self.remoteAddress = remoteAddress

@@ -1,6 +1,7 @@
 import Dispatch
 import Synchronization
 @_spi(LoopThread) import TickwireIO
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -41,8 +42,10 @@ public final class WebSocketServer: Sendable {
     ///   - loop: The loop to serve on, or `nil` to start one of its own (stopped by ``shutdown(timeout:)``).
     ///   - handler: Receives every event, on the loop thread; keep it quick.
     /// - Throws: ``SystemError`` when a loop of its own cannot be started.
-    public convenience init(configuration: WebSocketServerConfiguration = WebSocketServerConfiguration(), loop: EventLoop? = nil,
-                            handler: @escaping @Sendable (WebSocketServerEvent) -> Void) throws(SystemError) {
+    public convenience init(
+        configuration: WebSocketServerConfiguration = WebSocketServerConfiguration(), loop: EventLoop? = nil,
+        handler: @escaping @Sendable (WebSocketServerEvent) -> Void
+    ) throws(SystemError) {
         try self.init(configuration: configuration, loop: loop, handler: handler, stream: nil)
     }
 
@@ -52,16 +55,21 @@ public final class WebSocketServer: Sendable {
     ///   - configuration: Address, limits, subprotocols, compression and hooks.
     ///   - loop: The loop to serve on, or `nil` to start one of its own.
     /// - Throws: ``SystemError`` when a loop of its own cannot be started.
-    public convenience init(configuration: WebSocketServerConfiguration = WebSocketServerConfiguration(),
-                            loop: EventLoop? = nil) throws(SystemError) {
+    public convenience init(
+        configuration: WebSocketServerConfiguration = WebSocketServerConfiguration(),
+        loop: EventLoop? = nil
+    ) throws(SystemError) {
         let (stream, continuation) = AsyncStream<WebSocketServerEvent>.makeStream()
-        try self.init(configuration: configuration, loop: loop, handler: { continuation.yield($0) },
-                      stream: (stream, continuation))
+        try self.init(
+            configuration: configuration, loop: loop, handler: { continuation.yield($0) },
+            stream: (stream, continuation))
     }
 
-    private init(configuration: WebSocketServerConfiguration, loop: EventLoop?,
-                 handler: @escaping @Sendable (WebSocketServerEvent) -> Void,
-                 stream: (AsyncStream<WebSocketServerEvent>, AsyncStream<WebSocketServerEvent>.Continuation)?) throws(SystemError) {
+    private init(
+        configuration: WebSocketServerConfiguration, loop: EventLoop?,
+        handler: @escaping @Sendable (WebSocketServerEvent) -> Void,
+        stream: (AsyncStream<WebSocketServerEvent>, AsyncStream<WebSocketServerEvent>.Continuation)?
+    ) throws(SystemError) {
         self.configuration = configuration
         (self.loop, ownsLoop) = try EventLoop.sharedOrOwn(loop)
         self.handler = handler

@@ -58,7 +58,11 @@ public struct WebSocketURL: Hashable, Sendable, CustomStringConvertible {
             guard let close = authority.firstIndex(of: "]") else { throw fail("an IPv6 address needs a closing ']'") }
             host = authority[authority.index(after: authority.startIndex)..<close]
             let after = authority[authority.index(after: close)...]
-            if after.hasPrefix(":") { portText = after.dropFirst() } else if !after.isEmpty { throw fail("unexpected '\(after)' after the IPv6 address") }
+            if after.hasPrefix(":") {
+                portText = after.dropFirst()
+            } else if !after.isEmpty {
+                throw fail("unexpected '\(after)' after the IPv6 address")
+            }
         } else if let colon = authority.lastIndex(of: ":") {
             host = authority[..<colon]
             portText = authority[authority.index(after: colon)...]
@@ -68,7 +72,9 @@ public struct WebSocketURL: Hashable, Sendable, CustomStringConvertible {
         guard !host.isEmpty else { throw fail("the host is empty") }
         var port = 80
         if let portText {
-            guard let value = Int(portText), (1...65535).contains(value) else { throw fail("the port must be 1...65535, not '\(portText)'") }
+            guard let value = Int(portText), (1...65535).contains(value) else {
+                throw fail("the port must be 1...65535, not '\(portText)'")
+            }
             port = value
         }
         var path = "/"
@@ -80,7 +86,10 @@ public struct WebSocketURL: Hashable, Sendable, CustomStringConvertible {
         } else if !target.isEmpty {
             path = String(target)
         }
-        guard !path.contains(where: { $0 == " " || $0 == "\r" || $0 == "\n" }) && !(query ?? "").contains(where: { $0 == " " || $0 == "\r" || $0 == "\n" }) else {
+        guard
+            !path.contains(where: { $0 == " " || $0 == "\r" || $0 == "\n" })
+                && !(query ?? "").contains(where: { $0 == " " || $0 == "\r" || $0 == "\n" })
+        else {
             throw fail("spaces and line breaks must be percent-encoded")
         }
         self.host = String(host)

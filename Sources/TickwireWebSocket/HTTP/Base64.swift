@@ -52,7 +52,7 @@ package enum Base64 {
             let isLast = index + 4 == input.count
             let padding = isLast ? (input[index + 3] == UInt8(ascii: "=") ? (input[index + 2] == UInt8(ascii: "=") ? 2 : 1) : 0) : 0
             var value: UInt32 = 0
-            for offset in 0 ..< 4 {
+            for offset in 0..<4 {
                 let byte = input[index + offset]
                 if offset >= 4 - padding {
                     value <<= 6

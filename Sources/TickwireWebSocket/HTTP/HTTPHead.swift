@@ -69,7 +69,8 @@ public struct HTTPRequestHead: Hashable, Sendable {
         guard let (lines, byteCount) = try HTTPHeadParser.splitLines(bytes, limits: limits) else { return nil }
         let parts = lines[0].split(separator: " ", omittingEmptySubsequences: false)
         guard parts.count == 3, !parts[0].isEmpty, parts[0].utf8.allSatisfy(HeaderScanner.isTokenCharacter),
-              !parts[1].isEmpty, let version = HTTPVersion(parsing: parts[2]) else {
+            !parts[1].isEmpty, let version = HTTPVersion(parsing: parts[2])
+        else {
             throw .malformedHead("bad request line '\(lines[0].prefix(100))'")
         }
         let headers = try HTTPHeadParser.parseFields(lines.dropFirst(), limits: limits)
@@ -142,7 +143,8 @@ public struct HTTPResponseHead: Hashable, Sendable {
         guard let (lines, byteCount) = try HTTPHeadParser.splitLines(bytes, limits: limits) else { return nil }
         let parts = lines[0].split(separator: " ", maxSplits: 2, omittingEmptySubsequences: false)
         guard parts.count >= 2, let version = HTTPVersion(parsing: parts[0]), parts[1].utf8.count == 3,
-              let status = Int(parts[1]), (100...999).contains(status) else {
+            let status = Int(parts[1]), (100...999).contains(status)
+        else {
             throw .malformedHead("bad status line '\(lines[0].prefix(100))'")
         }
         let headers = try HTTPHeadParser.parseFields(lines.dropFirst(), limits: limits)
@@ -191,8 +193,9 @@ public struct HTTPVersion: Hashable, Sendable, Comparable, CustomStringConvertib
         guard text.hasPrefix("HTTP/"), text.utf8.count == 8 else { return nil }
         let digits = Array(text.utf8.dropFirst(5))
         guard digits[1] == UInt8(ascii: "."),
-              (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(digits[0]),
-              (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(digits[2]) else { return nil }
+            (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(digits[0]),
+            (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(digits[2])
+        else { return nil }
         major = Int(digits[0] - UInt8(ascii: "0"))
         minor = Int(digits[2] - UInt8(ascii: "0"))
     }
@@ -215,7 +218,7 @@ enum HTTPHeadParser {
         let searchable = min(bytes.count, limits.maximumHeadBytes)
         var end: Int?
         if searchable >= 4 {
-            for index in 0 ... searchable - 4
+            for index in 0...searchable - 4
             where bytes[index] == 13 && bytes[index + 1] == 10 && bytes[index + 2] == 13 && bytes[index + 3] == 10 {
                 end = index
                 break
@@ -226,13 +229,13 @@ enum HTTPHeadParser {
             return nil
         }
         // Only visible ASCII, obs-text, space, tab and CRLF may appear in a head.
-        for index in 0 ..< end {
+        for index in 0..<end {
             let byte = bytes[index]
             if byte < 0x20 && byte != 9 && byte != 10 && byte != 13 || byte == 0x7F {
                 throw .malformedHead("control byte 0x\(String(byte, radix: 16)) in the head")
             }
         }
-        let text = String(decoding: UnsafeRawBufferPointer(rebasing: bytes[0 ..< end]), as: UTF8.self)
+        let text = String(decoding: UnsafeRawBufferPointer(rebasing: bytes[0..<end]), as: UTF8.self)
         let lines = text.split(separator: "\r\n", omittingEmptySubsequences: false)
         for line in lines where line.contains("\r") || line.contains("\n") {
             throw .malformedHead("bare CR or LF inside a line")

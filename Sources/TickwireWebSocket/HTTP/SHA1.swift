@@ -41,7 +41,7 @@ package struct SHA1: Sendable {
         var index = 0
         if !block.isEmpty {
             let taken = min(64 - block.count, bytes.count)
-            block.append(contentsOf: bytes[0 ..< taken])
+            block.append(contentsOf: bytes[0..<taken])
             index = taken
             if block.count == 64 {
                 let full = block
@@ -51,7 +51,7 @@ package struct SHA1: Sendable {
         }
         bytes.withUnsafeBytes { buffer in
             while index + 64 <= buffer.count {
-                compress(UnsafeRawBufferPointer(rebasing: buffer[index ..< index + 64]))
+                compress(UnsafeRawBufferPointer(rebasing: buffer[index..<index + 64]))
                 index += 64
             }
         }
@@ -87,21 +87,22 @@ package struct SHA1: Sendable {
     /// Processes one 64-byte block (FIPS 180-4 section 6.1.2). All additions wrap, as the standard specifies.
     mutating func compress(_ chunk: UnsafeRawBufferPointer) {
         var w = [UInt32](repeating: 0, count: 80)
-        for t in 0 ..< 16 {
-            w[t] = UInt32(chunk[4 * t]) << 24 | UInt32(chunk[4 * t + 1]) << 16
+        for t in 0..<16 {
+            w[t] =
+                UInt32(chunk[4 * t]) << 24 | UInt32(chunk[4 * t + 1]) << 16
                 | UInt32(chunk[4 * t + 2]) << 8 | UInt32(chunk[4 * t + 3])
         }
-        for t in 16 ..< 80 {
+        for t in 16..<80 {
             w[t] = Self.rotl(w[t - 3] ^ w[t - 8] ^ w[t - 14] ^ w[t - 16], 1)
         }
         var a = h0, b = h1, c = h2, d = h3, e = h4
-        for t in 0 ..< 80 {
+        for t in 0..<80 {
             let f: UInt32
             let k: UInt32
             switch t {
-            case 0 ..< 20: f = (b & c) | (~b & d); k = 0x5A82_7999
-            case 20 ..< 40: f = b ^ c ^ d; k = 0x6ED9_EBA1
-            case 40 ..< 60: f = (b & c) | (b & d) | (c & d); k = 0x8F1B_BCDC
+            case 0..<20: f = (b & c) | (~b & d); k = 0x5A82_7999
+            case 20..<40: f = b ^ c ^ d; k = 0x6ED9_EBA1
+            case 40..<60: f = (b & c) | (b & d) | (c & d); k = 0x8F1B_BCDC
             default: f = b ^ c ^ d; k = 0xCA62_C1D6
             }
             let temp = Self.rotl(a, 5) &+ f &+ e &+ k &+ w[t]

@@ -31,8 +31,9 @@ public struct WebSocketClientHandshake: Hashable, Sendable {
         compression: PerMessageDeflateConfiguration? = nil, extraHeaders: HTTPHeaders = HTTPHeaders()
     ) {
         var generator = SystemRandomNumberGenerator()
-        self.init(host: host, path: path, subprotocols: subprotocols, compression: compression,
-                  extraHeaders: extraHeaders, keyBytes: (0 ..< 16).map { _ in UInt8.random(in: 0 ... 255, using: &generator) })
+        self.init(
+            host: host, path: path, subprotocols: subprotocols, compression: compression,
+            extraHeaders: extraHeaders, keyBytes: (0..<16).map { _ in UInt8.random(in: 0...255, using: &generator) })
     }
 
     /// Builds an upgrade request with the given key bytes (for tests that need a fixed key).

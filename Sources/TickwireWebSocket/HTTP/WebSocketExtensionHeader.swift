@@ -113,7 +113,7 @@ struct HeaderScanner {
         let start = index
         while let byte = peek, Self.isTokenCharacter(byte) { index += 1 }
         guard index > start else { return nil }
-        return String(decoding: bytes[start ..< index], as: UTF8.self)
+        return String(decoding: bytes[start..<index], as: UTF8.self)
     }
 
     /// Reads a quoted string, undoing backslash escapes.
@@ -138,8 +138,8 @@ struct HeaderScanner {
     /// Whether `byte` is a `tchar` of RFC 7230 section 3.2.6.
     static func isTokenCharacter(_ byte: UInt8) -> Bool {
         switch byte {
-        case UInt8(ascii: "a") ... UInt8(ascii: "z"), UInt8(ascii: "A") ... UInt8(ascii: "Z"),
-             UInt8(ascii: "0") ... UInt8(ascii: "9"):
+        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+            UInt8(ascii: "0")...UInt8(ascii: "9"):
             return true
         default:
             return "!#$%&'*+-.^_`|~".utf8.contains(byte)

@@ -107,8 +107,9 @@ public enum WebSocketServerHandshake {
             let extensionValues = headers.values(for: "Sec-WebSocket-Extensions")
             // An unparsable extension header is not fatal: the server simply accepts no extension.
             if !extensionValues.isEmpty,
-               let offers = WebSocketExtensionElement.parseList(extensionValues.joined(separator: ", ")),
-               let (parameters, element) = PerMessageDeflateNegotiation.serverResponse(to: offers, configuration: wanted) {
+                let offers = WebSocketExtensionElement.parseList(extensionValues.joined(separator: ", ")),
+                let (parameters, element) = PerMessageDeflateNegotiation.serverResponse(to: offers, configuration: wanted)
+            {
                 compression = parameters
                 response.headers.add(name: "Sec-WebSocket-Extensions", value: element.description)
             }
@@ -126,13 +127,14 @@ public enum WebSocketServerHandshake {
     /// - Returns: The response head; send ``HTTPResponseHead/encoded()``, then close.
     public static func errorResponse(for error: WebSocketHandshakeError) -> HTTPResponseHead {
         let status = error.httpStatus
-        let reason = switch status {
-        case 405: "Method Not Allowed"
-        case 426: "Upgrade Required"
-        case 431: "Request Header Fields Too Large"
-        case 505: "HTTP Version Not Supported"
-        default: "Bad Request"
-        }
+        let reason =
+            switch status {
+            case 405: "Method Not Allowed"
+            case 426: "Upgrade Required"
+            case 431: "Request Header Fields Too Large"
+            case 505: "HTTP Version Not Supported"
+            default: "Bad Request"
+            }
         var headers = HTTPHeaders()
         if status == 426 {
             headers.add(name: "Upgrade", value: "websocket")

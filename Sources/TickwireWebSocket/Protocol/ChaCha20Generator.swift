@@ -44,8 +44,8 @@ struct ChaCha20Generator: RandomNumberGenerator, Sendable {
 
     mutating func rekey() {
         var system = SystemRandomNumberGenerator()
-        key = (0 ..< 8).map { _ in UInt32(truncatingIfNeeded: system.next()) }
-        nonce = (0 ..< 3).map { _ in UInt32(truncatingIfNeeded: system.next()) }
+        key = (0..<8).map { _ in UInt32(truncatingIfNeeded: system.next()) }
+        nonce = (0..<3).map { _ in UInt32(truncatingIfNeeded: system.next()) }
         counter = 0
         blocksUntilRekey = Self.blocksPerKey
     }
@@ -73,7 +73,7 @@ struct ChaCha20Generator: RandomNumberGenerator, Sendable {
         var x0 = c0, x1 = c1, x2 = c2, x3 = c3
         var x4 = k[0], x5 = k[1], x6 = k[2], x7 = k[3], x8 = k[4], x9 = k[5], x10 = k[6], x11 = k[7]
         var x12 = counter, x13 = n[0], x14 = n[1], x15 = n[2]
-        for _ in 0 ..< 10 {
+        for _ in 0..<10 {
             Self.quarterRound(&x0, &x4, &x8, &x12)
             Self.quarterRound(&x1, &x5, &x9, &x13)
             Self.quarterRound(&x2, &x6, &x10, &x14)

@@ -105,10 +105,11 @@ public enum PerMessageDeflateNegotiation {
         if configuration.serverMaxWindowBits < 15 {
             element.parameters.append(.init(name: "server_max_window_bits", value: String(configuration.serverMaxWindowBits)))
         }
-        element.parameters.append(.init(
-            name: "client_max_window_bits",
-            value: configuration.clientMaxWindowBits < 15 ? String(configuration.clientMaxWindowBits) : nil
-        ))
+        element.parameters.append(
+            .init(
+                name: "client_max_window_bits",
+                value: configuration.clientMaxWindowBits < 15 ? String(configuration.clientMaxWindowBits) : nil
+            ))
         return element
     }
 
@@ -260,8 +261,9 @@ public enum PerMessageDeflateNegotiation {
         /// A window-bits value: decimal 8...15 without leading zeros.
         static func windowBits(_ text: String) -> Int? {
             guard let first = text.utf8.first, first != UInt8(ascii: "0"),
-                  text.utf8.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }),
-                  let value = Int(text), (8...15).contains(value) else { return nil }
+                text.utf8.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }),
+                let value = Int(text), (8...15).contains(value)
+            else { return nil }
             return value
         }
     }

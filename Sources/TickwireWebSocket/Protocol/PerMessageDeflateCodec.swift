@@ -23,8 +23,9 @@ final class PerMessageDeflateCodec {
         do throws(ZlibError) {
             // zlib cannot deflate with a 256-byte window (8 bits); the handshake never agrees to that
             // for our side. Inflating with a window larger than the sender's is always correct.
-            deflater = try Deflater(format: .raw, level: parameters.compressionLevel,
-                                    windowBits: max(9, sendBits), memoryLevel: parameters.memoryLevel)
+            deflater = try Deflater(
+                format: .raw, level: parameters.compressionLevel,
+                windowBits: max(9, sendBits), memoryLevel: parameters.memoryLevel)
             inflater = try Inflater(format: .raw, windowBits: max(9, receiveBits))
         } catch {
             throw .compressionSetupFailed(error.description)

@@ -86,18 +86,18 @@ package struct UTF8Validator: Hashable, Sendable {
     ///  4: C0–C1, F5–FF never   5: C2–DF two-byte lead   6: E0 (next A0–BF)       7: E1–EC, EE–EF three-byte lead
     ///  8: ED (next 80–9F)      9: F0 (next 90–BF)      10: F1–F3 four-byte lead 11: F4 (next 80–8F)
     @usableFromInline
-    static let byteClasses: [UInt8] = (0 ... 255).map { (byte: Int) -> UInt8 in
+    static let byteClasses: [UInt8] = (0...255).map { (byte: Int) -> UInt8 in
         switch byte {
-        case 0x00 ... 0x7F: 0
-        case 0x80 ... 0x8F: 1
-        case 0x90 ... 0x9F: 2
-        case 0xA0 ... 0xBF: 3
-        case 0xC2 ... 0xDF: 5
+        case 0x00...0x7F: 0
+        case 0x80...0x8F: 1
+        case 0x90...0x9F: 2
+        case 0xA0...0xBF: 3
+        case 0xC2...0xDF: 5
         case 0xE0: 6
-        case 0xE1 ... 0xEC, 0xEE ... 0xEF: 7
+        case 0xE1...0xEC, 0xEE...0xEF: 7
         case 0xED: 8
         case 0xF0: 9
-        case 0xF1 ... 0xF3: 10
+        case 0xF1...0xF3: 10
         case 0xF4: 11
         default: 4
         }

@@ -79,7 +79,7 @@ public struct WebSocketFrameHeader: Hashable, Sendable {
             } else {
                 header[1] = maskBit | 127
                 let length = UInt64(payloadLength)
-                for index in 0 ..< 8 {
+                for index in 0..<8 {
                     header[2 + index] = UInt8(truncatingIfNeeded: length >> UInt64(56 - 8 * index))
                 }
                 count = 10

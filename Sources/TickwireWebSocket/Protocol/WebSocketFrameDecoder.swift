@@ -63,8 +63,10 @@ public struct WebSocketFrameDecoder: Sendable {
     ///   - role: Who is decoding: `.server` decodes client frames (masked), `.client` server frames (unmasked).
     ///   - maximumFramePayloadBytes: The frame size limit.
     ///   - allowsCompressedMessages: Whether permessage-deflate was negotiated (RSV1 allowed on data frames).
-    public init(role: WebSocketRole, maximumFramePayloadBytes: Int = WebSocketLimits.default.maximumFramePayloadBytes,
-                allowsCompressedMessages: Bool = false) {
+    public init(
+        role: WebSocketRole, maximumFramePayloadBytes: Int = WebSocketLimits.default.maximumFramePayloadBytes,
+        allowsCompressedMessages: Bool = false
+    ) {
         self.role = role
         self.maximumFramePayloadBytes = maximumFramePayloadBytes
         self.allowsCompressedMessages = allowsCompressedMessages
@@ -102,7 +104,7 @@ public struct WebSocketFrameDecoder: Sendable {
                 }
                 guard index < count else { return nil }
                 let taken = min(remaining, count - index)
-                let range = index ..< index + taken
+                let range = index..<index + taken
                 let offset = payloadOffset
                 index += taken
                 remaining -= taken

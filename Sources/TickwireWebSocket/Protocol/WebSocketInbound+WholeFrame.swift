@@ -28,7 +28,8 @@ extension WebSocketInbound {
         var length = Int(second & 0x7F)
         if length == 126 {
             guard available >= 4 else { return nil }
-            length = Int(base.load(fromByteOffset: index &+ 2, as: UInt8.self)) << 8
+            length =
+                Int(base.load(fromByteOffset: index &+ 2, as: UInt8.self)) << 8
                 | Int(base.load(fromByteOffset: index &+ 3, as: UInt8.self))
             headerSize = 4
         } else if length == 127 {

@@ -53,7 +53,8 @@ struct WebSocketInbound {
 
     init(role: WebSocketRole, limits: WebSocketLimits, allowsCompressedMessages: Bool) {
         // A deflated frame of incompressible data is a little larger than the data itself.
-        let frameLimit = limits.maximumFramePayloadBytes
+        let frameLimit =
+            limits.maximumFramePayloadBytes
             + (allowsCompressedMessages ? WebSocketLimits.deflateExpansion(of: limits.maximumFramePayloadBytes) : 0)
         decoder = WebSocketFrameDecoder(
             role: role, maximumFramePayloadBytes: frameLimit, allowsCompressedMessages: allowsCompressedMessages
@@ -116,8 +117,9 @@ struct WebSocketInbound {
         if messageIsCompressed, let codec {
             try inflate(chunk, payloadOffset: payloadOffset, codec: codec)
         } else {
-            Self.append(chunk, to: &messagePayload, unmaskingWith: frameHeader.maskingKey, phase: payloadOffset,
-                        capacity: expectedPayloadBytes)
+            Self.append(
+                chunk, to: &messagePayload, unmaskingWith: frameHeader.maskingKey, phase: payloadOffset,
+                capacity: expectedPayloadBytes)
         }
         if messageOpcode == .text { try validateUTF8(from: start) }
     }
@@ -167,7 +169,8 @@ struct WebSocketInbound {
         inflationBudget -= messagePayload.count - before
         if step.isStopped {
             isInflationSuspended = true
-            pendingCompressed.append(contentsOf: UnsafeRawBufferPointer(rebasing: piece[step.consumedBytes...]).assumingMemoryBound(to: UInt8.self))
+            pendingCompressed.append(
+                contentsOf: UnsafeRawBufferPointer(rebasing: piece[step.consumedBytes...]).assumingMemoryBound(to: UInt8.self))
         }
     }
 

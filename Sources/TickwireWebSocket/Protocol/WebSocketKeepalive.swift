@@ -67,7 +67,7 @@ public struct WebSocketKeepalive: Hashable, Sendable {
         guard now >= nextPingAt else { return .idle }
         sequence &+= 1
         outstanding = (sequence, now)
-        return .sendPing((0 ..< 8).reversed().map { UInt8(truncatingIfNeeded: sequence >> UInt64($0 * 8)) })
+        return .sendPing((0..<8).reversed().map { UInt8(truncatingIfNeeded: sequence >> UInt64($0 * 8)) })
     }
 
     /// Records a pong; if it answers the outstanding ping, schedules the next ping.

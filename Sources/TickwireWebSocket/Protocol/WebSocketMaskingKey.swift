@@ -26,8 +26,9 @@ public struct WebSocketMaskingKey: Hashable, Sendable, CustomStringConvertible {
     /// - Parameter word: The key, first wire byte in the least significant eight bits.
     @inlinable
     public init(word: UInt32) {
-        self.init(UInt8(truncatingIfNeeded: word), UInt8(truncatingIfNeeded: word >> 8),
-                  UInt8(truncatingIfNeeded: word >> 16), UInt8(truncatingIfNeeded: word >> 24))
+        self.init(
+            UInt8(truncatingIfNeeded: word), UInt8(truncatingIfNeeded: word >> 8),
+            UInt8(truncatingIfNeeded: word >> 16), UInt8(truncatingIfNeeded: word >> 24))
     }
 
     /// A fresh key from `SystemRandomNumberGenerator` (the kernel's CSPRNG), as RFC 6455 requires.

@@ -58,7 +58,8 @@ extension WebSocketProtocolMachine {
     public func sendBinaryHeader(payloadCount: Int, output: inout [UInt8]) throws(WebSocketError) -> Bool {
         guard state == .open else { throw .connectionNotOpen }
         guard role == .server, payloadCount <= configuration.outgoingFragmentBytes ?? Int.max,
-              codec == nil || payloadCount < configuration.minimumBytesToCompress else { return false }
+            codec == nil || payloadCount < configuration.minimumBytesToCompress
+        else { return false }
         WebSocketFrameHeader(opcode: .binary, payloadLength: payloadCount).encode(into: &output)
         return true
     }
@@ -151,7 +152,7 @@ extension WebSocketProtocolMachine {
             writeFrame(
                 opcode: offset == 0 ? opcode : .continuation, fin: end == payload.count,
                 rsv1: compressed && offset == 0,  // RSV1 marks only a compressed message's first frame
-                payload: UnsafeRawBufferPointer(rebasing: payload[offset ..< end]), output: &output
+                payload: UnsafeRawBufferPointer(rebasing: payload[offset..<end]), output: &output
             )
             offset = end
         }

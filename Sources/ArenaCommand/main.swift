@@ -14,6 +14,7 @@ let usage = """
                   [--compression perframe|streaming|none] [--compression-level 6] [--state FILE]
                   [--max-rooms 16] [--idle-room-timeout 30] [--resume-grace 30]
                   [--hello-timeout 5] [--client-timeout 5] [--tls-cert CHAIN.pem --tls-key KEY.pem]
+                  [--max-connections-per-address 64] [--max-handshakes-per-address 16] [--write-timeout 10]
             run a headless server; prints a status line every few seconds;
             --max-rooms caps the rooms (the --rooms ones and those opened on demand by the
             URL's path); a room opened on demand closes after --idle-room-timeout seconds
@@ -21,6 +22,9 @@ let usage = """
             one that never sent an input); --hello-timeout and --client-timeout are the
             seconds a connection may stay silent before its hello and while playing;
             --tls-cert/--tls-key serve wss:// (TLS 1.2/1.3); SIGHUP reloads both files;
+            the per-address limits count IPv6 addresses by /64; 0 lifts a limit (needed for
+            `tickwire load` with many clients from one address); a client whose send buffer
+            stays backed up for --write-timeout seconds (it stopped reading) is closed with 1008;
             --state saves the rooms and players to FILE every second and on exit, and on
             start restores them from FILE if it was saved within the --resume-grace period, so
             players who reconnect after a restart get their places back
@@ -48,6 +52,7 @@ func serve(_ arguments: [String]) throws {
     let valueOptions: Set<String> = [
         "host", "port", "bots", "tick", "rooms", "status-interval", "capacity", "compression", "compression-level", "state",
         "max-rooms", "idle-room-timeout", "resume-grace", "hello-timeout", "client-timeout", "tls-cert", "tls-key",
+        "max-connections-per-address", "max-handshakes-per-address", "write-timeout",
     ]
     var parsed = try CommandArguments(arguments, valueOptions: valueOptions)
     if parsed.flag("help") { print(usage); return }
@@ -74,6 +79,15 @@ func serve(_ arguments: [String]) throws {
     options.helloTimeout = try parsed.double("hello-timeout", default: options.helloTimeout)
     options.clientTimeout = try parsed.double("client-timeout", default: options.clientTimeout)
     let certificateFile = parsed.string("tls-cert"), keyFile = parsed.string("tls-key")
+    let perAddress = try parsed.integer("max-connections-per-address", default: options.maximumConnectionsPerAddress)
+    let handshakesPerAddress = try parsed.integer("max-handshakes-per-address", default: options.maximumHandshakesPerAddress)
+    options.writeTimeout = try parsed.double("write-timeout", default: options.writeTimeout)
+    guard perAddress >= 0, handshakesPerAddress >= 0 else {
+        fail("--max-connections-per-address and --max-handshakes-per-address must be 0 (no limit) or more")
+    }
+    guard options.writeTimeout >= 0 else { fail("--write-timeout must be 0 (none) or more seconds") }
+    options.maximumConnectionsPerAddress = perAddress == 0 ? .max : perAddress
+    options.maximumHandshakesPerAddress = handshakesPerAddress == 0 ? .max : handshakesPerAddress
     try parsed.rejectUnknown()
     if let certificateFile, let keyFile {
         do { options.tls = try TLSServerContext(certificateChainFile: certificateFile, privateKeyFile: keyFile) } catch {

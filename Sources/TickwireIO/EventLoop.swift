@@ -65,6 +65,10 @@ public final class EventLoop: @unchecked Sendable {
     @exclusivity(unchecked) private var turnObservers: [any LoopTurnObserver] = []
     /// State a protocol layer keeps once per loop, by its type (``loopLocal(_:create:)``).
     private var loopLocals: [ObjectIdentifier: AnyObject] = [:]
+    /// Work to continue in the next turn (``requestPendingWork(_:)``), and the list being run,
+    /// swapped each turn so that neither allocates once warm.
+    private var pendingWork: [any LoopPendingWork] = []
+    private var runningWork: [any LoopPendingWork] = []
 
     /// Creates a loop; call ``start()`` to run it on its own thread.
     ///
@@ -242,6 +246,15 @@ public final class EventLoop: @unchecked Sendable {
         turnObservers.append(observer)
     }
 
+    /// Has `work.continuePendingWork()` called once in the next turn, after that turn's readiness
+    /// events (so every connection with input is served first), without waiting for readiness.
+    /// Loop thread only.
+    ///
+    /// - Parameter work: What continues; it asks again to continue for another turn.
+    package func requestPendingWork(_ work: any LoopPendingWork) {
+        pendingWork.append(work)
+    }
+
     /// The state of type `Value` that a protocol layer keeps once for this loop, created by
     /// `create` on first use and kept until the loop ends. Loop thread only.
     ///
@@ -293,7 +306,7 @@ public final class EventLoop: @unchecked Sendable {
                 // Round up so a timer never fires early; cap so a far deadline fits in Int32 milliseconds.
                 timeout = deadline <= now ? 0 : Int32(min((deadline - now + 999_999) / 1_000_000, 60_000))
             }
-            if inbox.withLock({ !$0.work.isEmpty || $0.isStopRequested }) { timeout = 0 }
+            if !pendingWork.isEmpty || inbox.withLock({ !$0.work.isEmpty || $0.isStopRequested }) { timeout = 0 }
             do {
                 try poller.wait(timeoutMilliseconds: timeout, into: &events)
             } catch {
@@ -310,7 +323,12 @@ public final class EventLoop: @unchecked Sendable {
                 return (inbox.work, inbox.isStopRequested)
             }
             for item in work { item() }
-            endTurn()  // replies made by a timer or work item
+            if !pendingWork.isEmpty {
+                swap(&pendingWork, &runningWork)
+                for item in runningWork { item.continuePendingWork() }
+                runningWork.removeAll(keepingCapacity: true)
+            }
+            endTurn()  // replies made by a timer, work item or pending work
             while !flushQueue.isEmpty {
                 let channels = flushQueue
                 flushQueue.removeAll(keepingCapacity: true)
@@ -334,6 +352,7 @@ public final class EventLoop: @unchecked Sendable {
         for descriptor in Array(handlers.keys) { deregister(descriptor) }
         timers = TimerQueue()
         turnObservers = []
+        pendingWork = []
         loopLocals = [:]
     }
 }

@@ -31,7 +31,8 @@ package final class TCPChannel: EventLoopHandler {
     @exclusivity(unchecked) package var onReadsDone: () -> Void = {}
     /// The connection ended: `nil` for end of stream or a local close, else the failing call.
     @exclusivity(unchecked) package var onClose: (SystemError?) -> Void = { _ in }
-    /// The outbound buffer emptied after having held bytes.
+    /// The kernel took bytes from the outbound buffer: it emptied, or at least shrank (so an
+    /// owner can tell a peer that reads slowly from one that stopped reading).
     @exclusivity(unchecked) package var onWritable: () -> Void = {}
     /// A non-blocking connect finished: `nil` on success, else why it failed.
     @exclusivity(unchecked) package var onConnect: ((SystemError?) -> Void)?
@@ -293,7 +294,7 @@ package final class TCPChannel: EventLoopHandler {
     }
 
     func flush() {
-        let hadBytes = bufferedByteCount > 0
+        let startBytes = bufferedByteCount
         while bufferedByteCount > 0 {
             let start = outboundStart
             let result = outbound.withUnsafeBytes { raw in
@@ -319,7 +320,7 @@ package final class TCPChannel: EventLoopHandler {
             return
         }
         updateInterest()
-        if hadBytes && bufferedByteCount == 0 { onWritable() }
+        if bufferedByteCount < startBytes { onWritable() }
     }
 
     /// Closes once every buffered byte has been sent (or at once when none is buffered).

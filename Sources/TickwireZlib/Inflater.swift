@@ -7,7 +7,7 @@ import CZlib
 ///
 /// Not thread-safe: use one inflater from one thread at a time.
 public final class Inflater {
-    private let stream: UnsafeMutablePointer<z_stream>
+    let stream: UnsafeMutablePointer<z_stream>
     private var scratch: [UInt8]
     /// The format this inflater reads.
     public let format: DeflateFormat
@@ -39,6 +39,11 @@ public final class Inflater {
         inflateEnd(stream)
         stream.deinitialize(count: 1)
         stream.deallocate()
+    }
+
+    /// Runs `body` over the 16 KiB output scratch buffer.
+    func withScratch(_ body: (UnsafeMutableBufferPointer<UInt8>) -> Void) {
+        scratch.withUnsafeMutableBufferPointer { body($0) }
     }
 
     /// Forgets the history, as if the inflater were new.

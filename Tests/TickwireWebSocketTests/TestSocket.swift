@@ -14,8 +14,9 @@ final class TestSocket {
 
     private(set) var descriptor: Int32
 
-    /// Connects to `host:port` (IPv4 or IPv6 numeric) with `timeoutSeconds` on every send and receive.
-    init(host: String = "127.0.0.1", port: Int, timeoutSeconds: Int = 5) throws {
+    /// Connects to `host:port` (IPv4 or IPv6 numeric) with `timeoutSeconds` on every send and
+    /// receive, from the IPv4 address `source` when given (127.0.0.2 for a second client address).
+    init(host: String = "127.0.0.1", port: Int, timeoutSeconds: Int = 5, source: String? = nil) throws {
         let isV6 = host.contains(":")
         #if canImport(Glibc)
         descriptor = socket(isV6 ? AF_INET6 : AF_INET, Int32(SOCK_STREAM.rawValue), 0)
@@ -26,6 +27,19 @@ final class TestSocket {
         var timeout = timeval(tv_sec: timeoutSeconds, tv_usec: 0)
         setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
         setsockopt(descriptor, SOL_SOCKET, SO_SNDTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        if let source {
+            var local = sockaddr_in()
+            local.sin_family = sa_family_t(AF_INET)
+            inet_pton(AF_INET, source, &local.sin_addr)
+            let bound = withUnsafePointer(to: &local) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+            }
+            guard bound == 0 else {
+                let code = errno
+                Glibc.close(descriptor)
+                throw Failure(description: "bind to \(source) failed, errno \(code)")
+            }
+        }
         let status: Int32
         if isV6 {
             var address = sockaddr_in6()

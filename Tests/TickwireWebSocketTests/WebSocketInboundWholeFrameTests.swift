@@ -153,7 +153,7 @@ struct WebSocketInboundWholeFrameTests {
         let result = (dropped + dropped).withUnsafeBytes { bytes in
             Result { () throws(WebSocketError) in try machine.receive(bytes, output: &output) { _ in seen += 1 } }
         }
-        try result.get()
+        _ = try result.get()
         #expect(seen == 2)
         #expect(
             machine.inbound.spareMessage.isEmpty && machine.inbound.spareMessage.capacity >= 1000,
@@ -164,7 +164,7 @@ struct WebSocketInboundWholeFrameTests {
         let largeResult = large.withUnsafeBytes { bytes in
             Result { () throws(WebSocketError) in try machine.receive(bytes, output: &output) { _ in } }
         }
-        try largeResult.get()
+        _ = try largeResult.get()
         #expect(
             machine.inbound.spareMessage.capacity <= machine.inbound.spareCapacityLimit,
             "storage over \(machine.inbound.spareCapacityLimit) bytes is released, not kept per connection")
@@ -186,7 +186,7 @@ struct WebSocketInboundWholeFrameTests {
                 }
             }
         }
-        try result.get()
+        _ = try result.get()
         #expect(capacities.count == 3)
         #expect(capacities[1] < 1000, "the 64-byte message has \(capacities[1]) bytes of storage, not the 4000-byte spare")
         #expect(capacities[2] >= 4000, "the 3000-byte message reuses the 4000-byte storage")

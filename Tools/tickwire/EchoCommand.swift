@@ -8,8 +8,13 @@ import Glibc
 import Darwin
 #endif
 
-/// `tickwire echo [--port P] [--host H] [--tcp] [--no-compression] [--tls-cert CHAIN --tls-key KEY]`: an echo server for
-/// conformance suites (Autobahn's fuzzingclient), interop tests and benchmarks.
+/// `tickwire echo [--port P] [--host H] [--tcp] [--no-compression] [--max-message-bytes N]
+/// [--tls-cert CHAIN --tls-key KEY] [--max-connections-per-address N] [--max-handshakes-per-address N]
+/// [--write-timeout S] [--output-budget-bytes N]`: an echo server for conformance suites
+/// (Autobahn's fuzzingclient), interop tests and benchmarks.
+///
+/// Every client of a benchmark comes from 127.0.0.1, so the per-address limits are off by
+/// default (0); the write timeout (10 s) and the output budget (256 MiB) are the library's.
 ///
 /// Echoes every text and binary message as received, with permessage-deflate offered to clients
 /// that ask for it. `--tcp` runs the plain TCP echo instead (the benchmark baseline). Prints
@@ -18,13 +23,25 @@ import Darwin
 /// SIGINT or SIGTERM, then closes every connection with 1001 and exits 0.
 enum EchoCommand {
     static func run(_ arguments: [String]) throws {
-        var parsed = try CommandArguments(arguments, valueOptions: ["port", "host", "max-message-bytes", "tls-cert", "tls-key"])
+        var parsed = try CommandArguments(
+            arguments,
+            valueOptions: [
+                "port", "host", "max-message-bytes", "tls-cert", "tls-key", "max-connections-per-address", "max-handshakes-per-address",
+                "write-timeout", "output-budget-bytes",
+            ])
         let port = try parsed.integer("port", default: 9001)
         let host = parsed.string("host") ?? "127.0.0.1"
         let isTCP = parsed.flag("tcp")
         let isCompressed = !parsed.flag("no-compression")
         let maximumMessageBytes = try parsed.integer("max-message-bytes", default: 64 << 20)
         let certificateFile = parsed.string("tls-cert"), keyFile = parsed.string("tls-key")
+        let perAddress = try parsed.integer("max-connections-per-address", default: 0)
+        let handshakesPerAddress = try parsed.integer("max-handshakes-per-address", default: 0)
+        let writeTimeout = try parsed.double("write-timeout", default: 10)
+        let outputBudget = try parsed.integer("output-budget-bytes", default: WebSocketServerConfiguration().outputBudgetBytes)
+        guard perAddress >= 0, handshakesPerAddress >= 0, writeTimeout >= 0, outputBudget > 0 else {
+            throw CommandArguments.UsageError(description: "limits must be 0 (none) or more; --output-budget-bytes more than 0")
+        }
         try parsed.rejectUnknown()
         guard (certificateFile == nil) == (keyFile == nil) else {
             throw CommandArguments.UsageError(description: "--tls-cert and --tls-key go together")
@@ -54,6 +71,10 @@ enum EchoCommand {
         if let certificateFile, let keyFile {
             configuration.tls = try TLSServerContext(certificateChainFile: certificateFile, privateKeyFile: keyFile)
         }
+        configuration.maximumConnectionsPerAddress = perAddress == 0 ? .max : perAddress
+        configuration.maximumHandshakesPerAddress = handshakesPerAddress == 0 ? .max : handshakesPerAddress
+        configuration.writeTimeout = writeTimeout > 0 ? .milliseconds(Int64(writeTimeout * 1000)) : nil
+        configuration.outputBudgetBytes = outputBudget
         let server = try WebSocketServer(configuration: configuration) { event in
             if case .message(let connection, let message) = event { connection.send(message) }
         }

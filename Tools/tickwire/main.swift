@@ -24,10 +24,14 @@ let usage = """
       bench js [--json] [--runs N]
                                the browser client's snapshot decode (JavaScript, in node) against Swift's
       bench all [--json]       every benchmark this build has (codec, ws, sim), one JSON document
-      echo [--port P] [--host H] [--tcp] [--no-compression] [--tls-cert CHAIN.pem --tls-key KEY.pem]
+      echo [--port P] [--host H] [--tcp] [--no-compression] [--max-message-bytes 67108864]
+           [--tls-cert CHAIN.pem --tls-key KEY.pem]
+           [--max-connections-per-address 0] [--max-handshakes-per-address 0] [--write-timeout 10]
+           [--output-budget-bytes 268435456]
                                WebSocket echo server (permessage-deflate on) for Autobahn and interop;
                                prints the bound port; --tcp: plain TCP echo (benchmark baseline);
-                               --tls-cert/--tls-key: wss:// (TLS 1.2/1.3)
+                               --tls-cert/--tls-key: wss:// (TLS 1.2/1.3);
+                               per-address limits off by default (0), every bench client is 127.0.0.1
       load ws://HOST:PORT/ROOM [--clients 100] [--duration 60] [--ramp 10] [--json] [--loops 2] [--rate 30] [--drivers 1]
            [--rooms N]         (or wss://HOST:PORT/ROOM [--ca CA.pem]) N simulated arena players over real WebSockets; reports connections, snapshots,
                                bytes per client, snapshot age, the server's tick p99 and CPU, and its own CPU;

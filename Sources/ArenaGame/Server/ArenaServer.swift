@@ -55,6 +55,15 @@ public final class ArenaServer {
         /// `GET /` the page, its scripts, 404 for anything else. `false`: they are refused as
         /// failed WebSocket handshakes.
         public var servesWebClient = true
+        /// The most connections from one address (IPv6: one /64), handshaking or open; `Int.max`
+        /// for no limit (``WebSocketServerConfiguration/maximumConnectionsPerAddress``).
+        public var maximumConnectionsPerAddress = WebSocketServerConfiguration().maximumConnectionsPerAddress
+        /// The most handshakes in progress from one address
+        /// (``WebSocketServerConfiguration/maximumHandshakesPerAddress``).
+        public var maximumHandshakesPerAddress = WebSocketServerConfiguration().maximumHandshakesPerAddress
+        /// Seconds a client's send buffer may stay over the host's outbound budget (it stopped
+        /// reading) before it is closed with 1008; 0 never (``WebSocketServerConfiguration/writeTimeout``).
+        public var writeTimeout = 10.0
 
         /// The defaults: port 7777 on this machine, six bots, 30 Hz, one room `main`.
         public init() {}
@@ -107,6 +116,13 @@ public final class ArenaServer {
         socket.maximumConnections = options.roomCapacity * options.maximumRooms + 64
         socket.tls = options.tls
         if options.servesWebClient { socket.httpHandler = ArenaWebSite.respond(to:) }
+        socket.maximumConnectionsPerAddress = options.maximumConnectionsPerAddress
+        socket.maximumHandshakesPerAddress = options.maximumHandshakesPerAddress
+        socket.writeTimeout = options.writeTimeout > 0 ? .milliseconds(Int64(options.writeTimeout * 1000)) : nil
+        // The host stops sending snapshots to a client once it holds its outbound budget: the
+        // high-water mark there makes a client that stopped reading stay over it, and so closed
+        // after the write timeout, while a slow one that still reads keeps dipping under it.
+        socket.sendBuffer.highWaterMark = HostConfiguration().outboundBudgetBytes
         transport = try WebSocketTransportServer(configuration: socket)
         port = transport.address?.port ?? options.port
         var configuration = HostConfiguration()

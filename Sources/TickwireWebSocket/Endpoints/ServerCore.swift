@@ -1,6 +1,8 @@
 import TickwireIO
 
-/// The loop-thread state of a ``WebSocketServer``: listener, handshakes in progress, open channels.
+/// The loop-thread state of a ``WebSocketServer``: listener, handshakes in progress, open
+/// channels, and the connection budgets of ``WebSocketServerConfiguration``: open connections,
+/// handshakes (the oldest evicted when full), both per address, and buffered output.
 ///
 /// Not thread-safe: loop thread only.
 final class ServerCore {
@@ -11,6 +13,13 @@ final class ServerCore {
     private let publishCount: (Int) -> Void
     private var listener: Listener?
     private var handshakes: [ObjectIdentifier: ServerHandshake] = [:]
+    /// Handshakes in the order they started, for evicting the oldest; finished ones are skipped
+    /// and dropped lazily (from `handshakeQueueStart`, and by compaction).
+    private var handshakeQueue: [ServerHandshake] = []
+    private var handshakeQueueStart = 0
+    /// Connections (handshaking or open) and handshakes per address group.
+    private var addressCounts: [PeerAddressGroup: AddressCount] = [:]
+    let outputBudget: OutputBudget
     private var channels: [UInt64: WebSocketChannel] = [:]
     private var isShuttingDown = false
     private var shutdownCompletions: [() -> Void] = []
@@ -30,6 +39,13 @@ final class ServerCore {
         self.loop = loop
         self.handler = handler
         self.publishCount = publishCount
+        outputBudget = OutputBudget(limitBytes: configuration.outputBudgetBytes, loop: loop)
+        outputBudget.enforce = { [weak self] in self?.enforceOutputBudget() }
+    }
+
+    struct AddressCount {
+        var connections = 0
+        var handshakes = 0
     }
 
     /// Connections handshaking or open.
@@ -49,7 +65,7 @@ final class ServerCore {
         guard case .success(let tls) = tlsSession(for: socket),
             let tcp = try? TCPChannel(socket: socket, peer: peer, loop: loop, tls: tls)
         else { return }
-        if isShuttingDown || connectionCount >= configuration.maximumConnections {
+        if isShuttingDown || channels.count >= configuration.maximumConnections {
             let detail =
                 isShuttingDown
                 ? "the server is shutting down" : "the server is at its limit of \(configuration.maximumConnections) connections"
@@ -57,26 +73,106 @@ final class ServerCore {
             tcp.closeAfterFlush()
             return
         }
-        let handshake = ServerHandshake(tcp: tcp, core: self)
+        let group = peer.flatMap { PeerAddressGroup($0, ipv6PrefixLength: configuration.ipv6PrefixLength) }
+        if let group {
+            let count = addressCounts[group] ?? AddressCount()
+            if count.connections >= configuration.maximumConnectionsPerAddress {
+                Self.refuseAtOnce(
+                    tcp, status: 429, detail: "too many connections from your address (limit \(configuration.maximumConnectionsPerAddress))"
+                )
+                return
+            }
+            if count.handshakes >= configuration.maximumHandshakesPerAddress {
+                Self.refuseAtOnce(
+                    tcp, status: 429,
+                    detail: "too many handshakes in progress from your address (limit \(configuration.maximumHandshakesPerAddress))")
+                return
+            }
+        }
+        while handshakes.count >= max(configuration.maximumHandshakes, 1), let oldest = oldestHandshake() {
+            oldest.evict(detail: "the server's \(configuration.maximumHandshakes) handshake places are full and this one was the oldest")
+        }
+        let handshake = ServerHandshake(tcp: tcp, core: self, addressGroup: group)
         handshakes[ObjectIdentifier(handshake)] = handshake
+        handshakeQueue.append(handshake)
+        if let group {
+            addressCounts[group, default: AddressCount()].connections += 1
+            addressCounts[group, default: AddressCount()].handshakes += 1
+        }
         publishCount(connectionCount)
     }
 
-    func handshakeEnded(_ handshake: ServerHandshake) {
+    /// Answers with an HTTP error and closes at once, without waiting for the peer's end of
+    /// stream (a peer over a per-address limit is likely flooding; the answer may be lost to a reset).
+    static func refuseAtOnce(_ tcp: TCPChannel, status: Int, detail: String) {
+        ServerHandshake.errorResponse(status: status, reason: ServerHandshake.reasonPhrase(status), detail: detail).withUnsafeBytes {
+            tcp.writeNow($0)
+        }
+        tcp.close()
+    }
+
+    /// The oldest handshake still in progress, dropping finished ones from the front of the queue.
+    private func oldestHandshake() -> ServerHandshake? {
+        while handshakeQueueStart < handshakeQueue.count {
+            let handshake = handshakeQueue[handshakeQueueStart]
+            handshakeQueueStart += 1
+            if handshakes[ObjectIdentifier(handshake)] != nil { return handshake }
+        }
+        return nil
+    }
+
+    /// Whether the open connections leave room for one more (checked before answering 101).
+    var hasRoomForConnection: Bool { channels.count < configuration.maximumConnections }
+
+    private func forget(_ handshake: ServerHandshake, opened: Bool) {
         handshakes[ObjectIdentifier(handshake)] = nil
+        if let group = handshake.addressGroup, var count = addressCounts[group] {
+            count.handshakes -= 1
+            if !opened { count.connections -= 1 }
+            addressCounts[group] = count.connections <= 0 ? nil : count
+        }
+        // Finished handshakes wait in the queue until the front passes them; compact when they dominate.
+        let queued = handshakeQueue.count - handshakeQueueStart
+        if queued > 2 * handshakes.count + 64 {
+            handshakeQueue = handshakeQueue[handshakeQueueStart...].filter { handshakes[ObjectIdentifier($0)] != nil }
+            handshakeQueueStart = 0
+        }
+    }
+
+    private func connectionClosed(group: PeerAddressGroup?) {
+        guard let group, var count = addressCounts[group] else { return }
+        count.connections -= 1
+        addressCounts[group] = count.connections <= 0 ? nil : count
+    }
+
+    func handshakeEnded(_ handshake: ServerHandshake) {
+        forget(handshake, opened: false)
         publishCount(connectionCount)
         checkShutdownComplete()
+    }
+
+    /// Closes the connections with the fullest send buffers until the server's buffered output
+    /// is within ``WebSocketServerConfiguration/outputBudgetBytes`` again.
+    private func enforceOutputBudget() {
+        let fullest = channels.values.filter { $0.outputBudgetBytes > 0 }.sorted { $0.outputBudgetBytes > $1.outputBudgetBytes }
+        for channel in fullest {
+            guard outputBudget.isExceeded else { break }
+            channel.closeDroppingOutput(
+                reason: "the server's output budget of \(outputBudget.limitBytes) bytes is spent; this connection held the most")
+        }
     }
 
     func handshakeSucceeded(
         _ handshake: ServerHandshake, tcp: TCPChannel, machine: WebSocketProtocolMachine,
         connection: WebSocketConnection, initialBytes: [UInt8]
     ) {
-        handshakes[ObjectIdentifier(handshake)] = nil
+        forget(handshake, opened: true)
         let handler = self.handler
+        let group = handshake.addressGroup
         let channel = WebSocketChannel(
             tcp: tcp, machine: machine, connection: connection, closeTimeout: configuration.closeTimeout,
-            keepalive: configuration.keepalive
+            keepalive: configuration.keepalive, writeTimeout: configuration.writeTimeout, outputBudget: outputBudget,
+            inflationStepBytes: configuration.inflationStepBytes
         ) { [weak self] event in
             switch event {
             case .message(let message): handler(.message(connection, message))  // no weak load per message
@@ -84,6 +180,7 @@ final class ServerCore {
             case .closed(let frame):
                 guard let self else { return }
                 self.channels[connection.id] = nil
+                self.connectionClosed(group: group)
                 self.publishCount(self.connectionCount)
                 handler(.closed(connection, frame))
                 self.checkShutdownComplete()

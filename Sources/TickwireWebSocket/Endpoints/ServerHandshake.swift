@@ -17,9 +17,12 @@ final class ServerHandshake {
     private var received: [UInt8] = []
     private var timer: TimerHandle?
     private var isFinished = false
+    /// The peer's address group, counted in the server's per-address limits.
+    let addressGroup: PeerAddressGroup?
 
-    init(tcp: TCPChannel, core: ServerCore) {
+    init(tcp: TCPChannel, core: ServerCore, addressGroup: PeerAddressGroup?) {
         self.tcp = tcp
+        self.addressGroup = addressGroup
         self.core = core
         configuration = core.configuration
         handshakeConfiguration = core.handshakeConfiguration
@@ -89,6 +92,11 @@ final class ServerHandshake {
             reject(status: status, reason: Self.reasonPhrase(status), detail: reason)
             return
         }
+        if let core, !core.hasRoomForConnection {
+            let limit = configuration.maximumConnections
+            reject(status: 503, reason: Self.reasonPhrase(503), detail: "the server is at its limit of \(limit) connections")
+            return
+        }
         let machine: WebSocketProtocolMachine
         do {
             machine = try WebSocketProtocolMachine(
@@ -100,6 +108,7 @@ final class ServerHandshake {
         }
         cancelTimer()
         isFinished = true
+        received = []
         tcp.write(acceptance.response.encoded())
         let connection = WebSocketConnection(
             loop: tcp.loop, remoteAddress: tcp.peer, requestTarget: head.target, subprotocol: acceptance.subprotocol,
@@ -122,8 +131,20 @@ final class ServerHandshake {
         guard !isFinished else { return }
         cancelTimer()
         isFinished = true
+        received = []
         tcp.write(Self.errorResponse(status: status, reason: reason, detail: detail))
         tcp.closeAfterFlush()
+        core?.handshakeEnded(self)
+    }
+
+    /// Makes room for a newer handshake: answers HTTP 503 and closes at once (see
+    /// ``WebSocketServerConfiguration/maximumHandshakes``).
+    func evict(detail: String) {
+        guard !isFinished else { return }
+        cancelTimer()
+        isFinished = true
+        received = []
+        ServerCore.refuseAtOnce(tcp, status: 503, detail: detail)
         core?.handshakeEnded(self)
     }
 

@@ -7,6 +7,11 @@
 /// (``WebSocketLoopState``): it holds the buffer while it handles its reads and sends its
 /// replies at the end of the loop turn.
 ///
+/// It bounds what a peer can cost the loop: a send buffer over its high-water mark for longer
+/// than the write timeout closes the connection (1008), its buffered bytes count against its
+/// server's ``OutputBudget``, and it inflates at most ``inflationStepBytes`` per loop turn,
+/// going on in the next turn (``LoopPendingWork``) with reading paused meanwhile.
+///
 /// Not thread-safe: every member is for the loop thread. The public handle is ``WebSocketConnection``.
 final class WebSocketChannel {
     /// What the channel reports to its owner (server or client), on the loop thread.
@@ -16,10 +21,10 @@ final class WebSocketChannel {
         case closed(WebSocketCloseFrame)
     }
 
-    private let tcp: TCPChannel
+    let tcp: TCPChannel
     /// What the connections on `tcp`'s loop share: the reply buffer, its holder, the spare message.
-    private let shared: WebSocketLoopState
-    private let machine: WebSocketProtocolMachine
+    let shared: WebSocketLoopState
+    let machine: WebSocketProtocolMachine
     let connection: WebSocketConnection
     private let closeTimeout: Duration
     private let onEvent: (Event) -> Void
@@ -33,6 +38,22 @@ final class WebSocketChannel {
     private var keepaliveState: WebSocketKeepalive?
     private var keepaliveTimer: TimerHandle?
     private var isOverHighWaterMark = false
+    /// ``WebSocketServerConfiguration/writeTimeout`` in nanoseconds, 0 for none.
+    let writeTimeoutNanoseconds: UInt64
+    /// Runs while the send buffer is over its high-water mark; closes the connection when it fires.
+    /// Unchecked exclusivity, like `budgetedBytes`: read on every settling of the accounting
+    /// (after each flush), loop thread only, and no access to it overlaps another.
+    @exclusivity(unchecked) var writeTimer: TimerHandle?
+    /// The server's budget for all its connections' buffered bytes (`nil` for a client), and
+    /// this channel's bytes counted in it.
+    private let outputBudget: OutputBudget?
+    @exclusivity(unchecked) private var budgetedBytes = 0
+    /// The most bytes inflated per loop turn (``WebSocketProtocolMachine/inflationBudget``).
+    private let inflationStepBytes: Int
+    /// Input read but not yet taken by the machine, whose inflation stopped at its budget; reading
+    /// is paused until the pending work has fed it all.
+    var unreadInput: [UInt8] = []
+    var isInflationPending = false
     /// From the first read of a readiness event until ``writeReplies()``: `output` is then the
     /// loop's reply buffer, and sends (from the owner's event handlers) only frame into it,
     /// after ``replyStart``. The loop state's ``WebSocketLoopState/replyBufferHolder`` is the one record of it.
@@ -48,9 +69,13 @@ final class WebSocketChannel {
     /// Takes over `tcp` after a successful handshake (loop thread only). Call ``start(initialBytes:)`` next.
     init(
         tcp: TCPChannel, machine: WebSocketProtocolMachine, connection: WebSocketConnection,
-        closeTimeout: Duration, keepalive: KeepalivePolicy?, onEvent: @escaping (Event) -> Void
+        closeTimeout: Duration, keepalive: KeepalivePolicy?, writeTimeout: Duration? = nil, outputBudget: OutputBudget? = nil,
+        inflationStepBytes: Int = WebSocketServerConfiguration().inflationStepBytes, onEvent: @escaping (Event) -> Void
     ) {
         self.tcp = tcp
+        writeTimeoutNanoseconds = writeTimeout.map { max($0.nanoseconds, 1) } ?? 0
+        self.outputBudget = outputBudget
+        self.inflationStepBytes = max(inflationStepBytes, 1)
         shared = WebSocketLoopState.of(tcp.loop)
         self.machine = machine
         self.connection = connection
@@ -149,12 +174,26 @@ final class WebSocketChannel {
 
     private func updateBufferAccounting() {
         guard !isClosed else { return }
-        connection.wireBytes.store(unsentByteCount, ordering: .relaxed)
+        let unsent = unsentByteCount
+        connection.wireBytes.store(unsent, ordering: .relaxed)
+        if let outputBudget, unsent != budgetedBytes {
+            outputBudget.add(unsent &- budgetedBytes)
+            budgetedBytes = unsent
+        }
         let buffered = connection.bufferedByteCount
         let limits = connection.sendBufferLimits
-        if buffered > limits.highWaterMark { isOverHighWaterMark = true }
+        if buffered > limits.highWaterMark {
+            isOverHighWaterMark = true
+            if writeTimer == nil && writeTimeoutNanoseconds > 0 { startWriteTimer() }
+        } else if let writeTimer {
+            tcp.loop.cancel(writeTimer)
+            self.writeTimer = nil
+        }
         if buffered >= limits.pauseReadingThreshold { tcp.isReadPaused = true }
     }
+
+    /// Bytes this channel holds in send buffers, as counted in its ``OutputBudget``.
+    var outputBudgetBytes: Int { budgetedBytes }
 
     /// Bytes sent by the owner or the protocol and not yet taken by the kernel: the TCP
     /// channel's buffer, this channel's frames in `output`, and its deferred replies.
@@ -174,7 +213,7 @@ final class WebSocketChannel {
     func checkDrain() {
         let buffered = connection.bufferedByteCount
         let limits = connection.sendBufferLimits
-        if tcp.isReadPaused && buffered <= limits.highWaterMark && !isClosed { tcp.isReadPaused = false }
+        if tcp.isReadPaused && buffered <= limits.highWaterMark && !isClosed && !isInflationPending { tcp.isReadPaused = false }
         if isOverHighWaterMark && buffered <= limits.lowWaterMark && !isClosed {
             isOverHighWaterMark = false
             onEvent(.writable)
@@ -183,7 +222,7 @@ final class WebSocketChannel {
 
     // MARK: Receiving
 
-    private func receive(_ bytes: UnsafeRawBufferPointer) {
+    func receive(_ bytes: UnsafeRawBufferPointer) {
         guard !isClosed else { return }
         keepaliveState?.activityObserved(now: MonotonicTime.now())
         // Events reach the owner as the machine completes them, so a handler may send (framed
@@ -201,11 +240,13 @@ final class WebSocketChannel {
             swap(&output, &shared.replyBuffer)
             shared.replyBufferHolder = self
             replyStart = output.count
+            machine.inbound.inflationBudget = inflationStepBytes  // a new turn for this connection
         }
         var failure: WebSocketError?
         swap(&machine.inbound.spareMessage, &shared.spareMessage)
         do {
-            try machine.receive(bytes, output: &replies) { handle($0) }
+            let taken = try machine.receive(bytes, output: &replies) { handle($0) }
+            if machine.inbound.isInflationSuspended { suspendReading(keeping: UnsafeRawBufferPointer(rebasing: bytes[taken...])) }
         } catch {
             failure = error
         }
@@ -252,7 +293,7 @@ final class WebSocketChannel {
     /// than being woken once per connection between reads. With `deferring` false they are
     /// written now; once the buffer holds ``replyGatheringBytes``, the loop sends every
     /// connection's gathered replies and starts again.
-    private func writeReplies(deferring: Bool = true) {
+    func writeReplies(deferring: Bool = true) {
         guard isHoldingReplyBuffer else { return }
         if !deferring { writeReplyBufferNow() }
         let end = output.count
@@ -369,13 +410,18 @@ final class WebSocketChannel {
     // MARK: Ending
 
     /// Reports the connection closed, once, and releases timers and the handle's link.
-    private func finish(_ frame: WebSocketCloseFrame) {
+    func finish(_ frame: WebSocketCloseFrame) {
         guard !isClosed else { return }
         isClosed = true
         connection.isClosing.store(true, ordering: .releasing)
-        for timer in [closeTimer, keepaliveTimer].compactMap({ $0 }) { tcp.loop.cancel(timer) }
+        for timer in [closeTimer, keepaliveTimer, writeTimer].compactMap({ $0 }) { tcp.loop.cancel(timer) }
         closeTimer = nil
         keepaliveTimer = nil
+        writeTimer = nil
+        if let outputBudget, budgetedBytes != 0 {
+            outputBudget.add(-budgetedBytes)
+            budgetedBytes = 0
+        }
         connection.channel.value = nil
         onEvent(.closed(frame))
     }

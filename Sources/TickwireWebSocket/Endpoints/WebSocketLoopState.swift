@@ -23,6 +23,9 @@ final class WebSocketLoopState: LoopTurnObserver {
     /// one read (loop thread only), so that one warm buffer serves every connection rather than
     /// each keeping its own or allocating. Unchecked exclusivity, like `replyBuffer`.
     @exclusivity(unchecked) var spareMessage: [UInt8] = []
+    /// Inflation steps continued in a later turn by this loop's connections, for tests and
+    /// diagnostics: a deflate bomb takes many, with other connections served in between.
+    var inflationSteps = 0
 
     private init() {}
 

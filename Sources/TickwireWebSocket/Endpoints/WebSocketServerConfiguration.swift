@@ -49,8 +49,40 @@ public struct WebSocketServerConfiguration: Sendable {
     public var host: String = "127.0.0.1"
     /// The port; 0 lets the kernel choose (read it back from ``WebSocketServer/start()``).
     public var port: Int = 0
-    /// The most connections at once, handshaking or open; more are answered with HTTP 503. Default 10 000.
+    /// The most open connections (past their upgrade handshake); a new connection while this
+    /// many are open is answered with HTTP 503. Default 10 000.
+    ///
+    /// Connections still in their handshake do not count here but against ``maximumHandshakes``,
+    /// so half-open connections can never take the places of players. At most this many plus
+    /// ``maximumHandshakes`` sockets are held at once: keep the process's descriptor limit above that.
     public var maximumConnections: Int = 10_000
+    /// The most connections in their upgrade handshake at once, server-wide. Default 512.
+    ///
+    /// A new connection beyond it evicts the oldest handshake still in progress (closed at once
+    /// after an HTTP 503), the classic defence against slowloris floods from many addresses: a
+    /// real client's handshake takes one round trip, so the oldest half-open connection is
+    /// almost always an attacker's, and a flood must open this many connections within one
+    /// round trip to push a real client out. 512 lets a burst of players (a server restart that
+    /// makes everyone reconnect) handshake together.
+    public var maximumHandshakes: Int = 512
+    /// The most connections from one address (see ``ipv6PrefixLength``), handshaking or open; one
+    /// more is answered with HTTP 429 and closed at once. Default 64; `Int.max` for no limit.
+    ///
+    /// Enough for a household, a LAN party or an office behind one NAT address; it stops one
+    /// address from taking ``maximumConnections``. Raise it for players behind carrier-grade
+    /// NAT, and for load tests that run every client from one address.
+    public var maximumConnectionsPerAddress: Int = 64
+    /// The most connections from one address in their upgrade handshake at once; one more is
+    /// answered with HTTP 429 and closed at once. Default 16; `Int.max` for no limit.
+    ///
+    /// A real client's handshake lasts one round trip, so even many players behind one address
+    /// rarely have more than a few in flight; a slowloris from one address keeps at most this
+    /// many sockets, and cannot push other addresses' handshakes out of ``maximumHandshakes``.
+    public var maximumHandshakesPerAddress: Int = 16
+    /// How many leading bits of an IPv6 peer address the per-address limits count as one
+    /// address, 0...128. Default 64: a host or home network usually holds a whole /64 and can
+    /// use a fresh address from it for every connection. IPv4 addresses count one by one.
+    public var ipv6PrefixLength: Int = 64
     /// The longest a client may take to send its whole upgrade request; then HTTP 408. Default 10 s.
     public var handshakeTimeout: Duration = .seconds(10)
     /// The largest upgrade request head, in bytes; larger is answered with HTTP 431. Default 8 KiB.
@@ -69,6 +101,31 @@ public struct WebSocketServerConfiguration: Sendable {
     public var protocolConfiguration = WebSocketConfiguration()
     /// Per-connection send buffer bounds.
     public var sendBuffer = SendBufferLimits()
+    /// How long a connection's send buffer may stay over its high-water mark
+    /// (``SendBufferLimits/highWaterMark``) before the connection is closed with 1008 (policy
+    /// violation) and its buffer dropped; `nil` never closes. Default 10 s.
+    ///
+    /// A peer that reads slowly but keeps up brings the buffer back under the mark again and
+    /// again and is never closed; one that stopped reading keeps it over the mark. 10 s rides
+    /// out a stalled Wi-Fi link or a TCP retransmission backoff; an owner that stops sending
+    /// to a backed-up connection (a game host skipping snapshots) should put the high-water mark
+    /// at the size it stops at, so that a client that stops reading is still closed.
+    public var writeTimeout: Duration? = .seconds(10)
+    /// The most bytes all of the server's connections together may hold in their send buffers.
+    /// Past it, the connections with the fullest buffers are closed with 1008 (policy violation),
+    /// their buffers dropped, until the total is within it again. Default 256 MiB; `Int.max` for none.
+    ///
+    /// The per-connection hard limit bounds one peer; this bounds many peers that read slowly
+    /// together (ten that never read once took an echo server from 20 to 143 MB). Closing the
+    /// fullest first frees the most memory for the fewest connections closed.
+    public var outputBudgetBytes: Int = 256 << 20
+    /// The most bytes a connection inflates from compressed messages (permessage-deflate) in
+    /// one loop turn; then it yields to the other connections on its loop and goes on in the
+    /// next turn. Default 256 KiB (about 0.1–0.3 ms of zlib).
+    ///
+    /// A message that inflates toward the message limit (a deflate bomb) then costs its own
+    /// connection time, not every connection's: it is still refused with 1009 at the limit.
+    public var inflationStepBytes: Int = 256 * 1024
     /// How long to wait for the peer's close reply before closing the socket. Default 5 s.
     public var closeTimeout: Duration = .seconds(5)
     /// Pings idle clients and drops those that do not answer; `nil` (default) disables it.

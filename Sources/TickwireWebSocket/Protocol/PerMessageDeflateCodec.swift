@@ -74,6 +74,28 @@ final class PerMessageDeflateCodec {
         }
     }
 
+    /// Inflates at most `stepBytes` of the next piece of a compressed message, appending to
+    /// `message` (see ``inflate(_:into:maximumBytes:)``).
+    ///
+    /// - Parameters:
+    ///   - piece: Compressed bytes, unmasked.
+    ///   - message: The message inflated so far; the new output is appended.
+    ///   - maximumBytes: The message size limit; `message` may not grow past it.
+    ///   - stepBytes: The most output this step writes.
+    /// - Returns: How much of `piece` the step consumed and whether it stopped at `stepBytes`.
+    /// - Throws: As ``inflate(_:into:maximumBytes:)``.
+    func inflate(
+        _ piece: UnsafeRawBufferPointer, into message: inout [UInt8], maximumBytes: Int, stepBytes: Int
+    ) throws(WebSocketError) -> InflationStep {
+        let limit = InflationLimit(maximumBytes: max(0, maximumBytes - message.count), maximumRatio: .max, ratioAllowanceBytes: .max)
+        do throws(ZlibError) {
+            return try inflater.inflateStep(piece, limit: limit, stepBytes: stepBytes, appendingTo: &message)
+        } catch {
+            if error.isLimitExceeded { throw .inflatedMessageTooLarge(error.description) }
+            throw .corruptCompressedData(error.description)
+        }
+    }
+
     /// Ends a compressed message: inflates the sync-flush tail the sender removed and, without
     /// context takeover, resets the history.
     ///

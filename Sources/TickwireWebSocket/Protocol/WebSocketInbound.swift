@@ -36,6 +36,14 @@ struct WebSocketInbound {
     var compressedByteCount = 0
     /// Unmasking space for compressed pieces, which are inflated rather than stored.
     var compressedScratch: [UInt8] = []
+    /// Output bytes this connection may still inflate before inflation stops and waits
+    /// (``isInflationSuspended``); the I/O layer refills it every loop turn. `Int.max`: never stop.
+    var inflationBudget = Int.max
+    /// Set when inflation stopped at ``inflationBudget`` with more to do: the compressed bytes not
+    /// inflated yet wait, unmasked, in ``pendingCompressed``, and the machine reads no input until
+    /// ``resumeInflation(codec:)`` has finished them.
+    var isInflationSuspended = false
+    var pendingCompressed: [UInt8] = []
     var utf8 = UTF8Validator()
     /// Empty storage for the next message (see ``recycle(_:)``).
     var spareMessage: [UInt8] = []
@@ -116,22 +124,54 @@ struct WebSocketInbound {
         if messageOpcode == .text { try validateUTF8(from: start) }
     }
 
-    /// Inflates a compressed piece into the message, unmasking it first if needed.
+    /// Inflates a compressed piece into the message within ``inflationBudget``, unmasking it first if needed.
     mutating func inflate(_ chunk: UnsafeRawBufferPointer, payloadOffset: Int, codec: PerMessageDeflateCodec) throws(WebSocketError) {
         guard let key = frameHeader.maskingKey else {
-            try codec.inflate(chunk, into: &messagePayload, maximumBytes: maximumMessageBytes)
+            try inflateWithinBudget(chunk, codec: codec)
             return
         }
         compressedScratch.removeAll(keepingCapacity: compressedScratch.capacity <= 256 * 1024)
         Self.append(chunk, to: &compressedScratch, unmaskingWith: key, phase: payloadOffset)
-        var message = messagePayload
-        messagePayload = []
-        defer { messagePayload = message }
-        let limit = maximumMessageBytes
-        let result = compressedScratch.withUnsafeBytes { piece in
-            Result { () throws(WebSocketError) in try codec.inflate(piece, into: &message, maximumBytes: limit) }
+        var scratch: [UInt8] = []
+        swap(&scratch, &compressedScratch)
+        defer { swap(&scratch, &compressedScratch) }
+        let result = scratch.withUnsafeBytes { piece in
+            Result { () throws(WebSocketError) in try inflateWithinBudget(piece, codec: codec) }
         }
         try result.get()
+    }
+
+    /// Goes on with the inflation that stopped at the budget (``isInflationSuspended``), within
+    /// the refilled budget; it may stop again.
+    mutating func resumeInflation(codec: PerMessageDeflateCodec?) throws(WebSocketError) {
+        isInflationSuspended = false
+        var pending: [UInt8] = []
+        swap(&pending, &pendingCompressed)
+        guard let codec else { return }
+        let start = messagePayload.count
+        let result = pending.withUnsafeBytes { piece in
+            Result { () throws(WebSocketError) in try inflateWithinBudget(piece, codec: codec) }
+        }
+        try result.get()
+        if messageOpcode == .text { try validateUTF8(from: start) }
+    }
+
+    /// Inflates `piece` (unmasked) into the message, at most ``inflationBudget`` bytes of it;
+    /// what is left when the budget runs out waits in ``pendingCompressed``.
+    private mutating func inflateWithinBudget(_ piece: UnsafeRawBufferPointer, codec: PerMessageDeflateCodec) throws(WebSocketError) {
+        guard inflationBudget > 0 else {
+            isInflationSuspended = true
+            pendingCompressed.append(contentsOf: piece.assumingMemoryBound(to: UInt8.self))
+            return
+        }
+        let before = messagePayload.count
+        let step = try codec.inflate(piece, into: &messagePayload, maximumBytes: maximumMessageBytes, stepBytes: inflationBudget)
+        inflationBudget -= messagePayload.count - before
+        if step.isStopped {
+            isInflationSuspended = true
+            pendingCompressed.append(
+                contentsOf: UnsafeRawBufferPointer(rebasing: piece[step.consumedBytes...]).assumingMemoryBound(to: UInt8.self))
+        }
     }
 
     /// Fail fast: rejects invalid UTF-8 in the piece that carries it, not at the message's end.
@@ -175,6 +215,8 @@ struct WebSocketInbound {
     mutating func discardMessage() {
         messageOpcode = nil
         messagePayload = []
+        isInflationSuspended = false
+        pendingCompressed = []
     }
 
     /// Appends `chunk` to `buffer`, unmasking it when the frame has a key, in one pass either way.

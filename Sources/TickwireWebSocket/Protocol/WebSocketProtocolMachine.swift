@@ -138,12 +138,16 @@ public final class WebSocketProtocolMachine {
     ///   - onEvent: Called for each event, in order, before `receive` returns. It may send
     ///     (``sendBinary(_:output:)-([UInt8],_)`` into another buffer) or ``close(code:reason:output:)``,
     ///     but must not call `receive` again.
+    /// - Returns: How many of `bytes` it took: all of them, unless inflation stopped at the
+    ///   ``inflationBudget`` (``isInflationSuspended``); then pass the rest, with a new budget,
+    ///   to a later call.
     /// - Throws: ``WebSocketError`` when the peer broke the protocol or a limit; the failing
     ///   close frame is already in `output` and the state is `closed`.
+    @discardableResult
     public func receive(
         _ bytes: UnsafeRawBufferPointer, output: inout [UInt8], onEvent: (WebSocketEvent) -> Void
-    ) throws(WebSocketError) {
-        guard state != .closed else { return }
+    ) throws(WebSocketError) -> Int {
+        guard state != .closed else { return bytes.count }
         // Borrow the receive state for the whole call (see WebSocketInbound); `receive` must not
         // be re-entered from `onEvent`.
         var inbound = WebSocketInbound.placeholder
@@ -152,6 +156,10 @@ public final class WebSocketProtocolMachine {
         let codec = self.codec
         var index = 0
         do throws(WebSocketError) {
+            if inbound.isInflationSuspended {
+                try inbound.resumeInflation(codec: codec)
+                if inbound.isInflationSuspended { return 0 }
+            }
             while true {
                 if let message = inbound.wholeMessageFrame(in: bytes, at: &index) {
                     onEvent(message)
@@ -164,6 +172,7 @@ public final class WebSocketProtocolMachine {
                     try inbound.beginFrame(header)
                 case .payload(let range, let payloadOffset):
                     try inbound.appendPayload(UnsafeRawBufferPointer(rebasing: bytes[range]), payloadOffset: payloadOffset, codec: codec)
+                    if inbound.isInflationSuspended { return index }
                 case .end:
                     guard let completion = try inbound.endFrame(codec: codec) else { continue }
                     switch completion {
@@ -179,7 +188,7 @@ public final class WebSocketProtocolMachine {
                         onEvent(.pong(payload))
                     case .close(let payload):
                         try handleClose(payload, output: &output, onEvent: onEvent)
-                        return
+                        return bytes.count
                     }
                 }
             }
@@ -188,7 +197,23 @@ public final class WebSocketProtocolMachine {
             failConnection(error, output: &output)
             throw error
         }
+        return bytes.count
     }
+
+    /// The most bytes the machine inflates from compressed messages before ``receive(_:output:onEvent:)``
+    /// stops early; each inflated byte uses one up. `Int.max` (default): never stop.
+    ///
+    /// An I/O layer serving many connections on one thread refills it every turn, so that a
+    /// message inflating toward the message limit (a deflate bomb) takes its own connection
+    /// many turns rather than every connection one long one.
+    public var inflationBudget: Int {
+        get { inbound.inflationBudget }
+        set { inbound.inflationBudget = newValue }
+    }
+
+    /// Whether inflation stopped at ``inflationBudget`` with more of a message to inflate: the
+    /// next ``receive(_:output:onEvent:)`` (with no new bytes, if need be) goes on with it first.
+    public var isInflationSuspended: Bool { inbound.isInflationSuspended }
 
     /// Feeds received bytes and returns the events they complete.
     ///
@@ -204,7 +229,7 @@ public final class WebSocketProtocolMachine {
                 try receive(buffer, output: &output) { events.append($0) }
             }
         }
-        try result.get()
+        _ = try result.get()
         return events
     }
 

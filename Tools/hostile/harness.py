@@ -1,5 +1,5 @@
-"""The suite's frame: the servers it starts (stopped by PID at the end), the report (PASS, FAIL,
-SKIPPED with the measured figures) and what a good client must see beside every attack."""
+"""The suite's frame: the servers it starts (stopped by PID at the end), the report (PASS or FAIL
+with the measured figures) and what a good client must see beside every attack."""
 import os
 import re
 import signal
@@ -117,7 +117,7 @@ class Report:
     """Counts and prints each check's verdict with the figures it measured."""
 
     def __init__(self):
-        self.passed, self.failed, self.skipped = 0, 0, 0
+        self.passed, self.failed = 0, 0
 
     def verdict(self, name, problems, figures):
         shown = "  ".join("%s %s" % (key, format_figure(value)) for key, value in figures.items())
@@ -130,16 +130,8 @@ class Report:
             self.passed += 1
             print("PASS %s: %s" % (name, shown), flush=True)
 
-    def skip(self, name, why, figures=None):
-        self.skipped += 1
-        shown = ("  (measured: %s)" % "  ".join("%s %s" % (k, format_figure(v)) for k, v in figures.items())) if figures else ""
-        print("SKIPPED %s: %s%s" % (name, why, shown), flush=True)
-
     def summary(self):
-        line = "hostile: %d passed, %d failed" % (self.passed, self.failed)
-        if self.skipped:
-            line += ", %d skipped" % self.skipped
-        return line
+        return "hostile: %d passed, %d failed" % (self.passed, self.failed)
 
 
 def format_figure(value):

@@ -6,7 +6,7 @@ beside the attack and whose snapshots per second, round trips and join times are
 Every process is stopped by PID at the end; every wait is bounded.
 
 Usage: hostile.py [WORD ...]   run only the checks whose function name contains a WORD
-Prints PASS, FAIL or SKIPPED per check with its figures, then `hostile: N passed, M failed[, K skipped]`;
+Prints PASS or FAIL per check with its figures, then `hostile: N passed, M failed`;
 exits non-zero when a check failed.
 """
 import asyncio

@@ -1,5 +1,5 @@
 /// A handle to a timer scheduled on an ``EventLoop``; pass it to the loop's `cancel(_:)`.
-public struct TimerHandle: Hashable, Sendable {
+package struct TimerHandle: Hashable, Sendable {
     let id: UInt64
 }
 

@@ -4,4 +4,4 @@
 @_exported import TickwireIO
 
 /// The WebSocket protocol version this library implements (RFC 6455, `Sec-WebSocket-Version: 13`).
-public let webSocketProtocolVersion = 13
+package let webSocketProtocolVersion = 13

@@ -1,41 +1,41 @@
 /// One element of a `Sec-WebSocket-Extensions` header: an extension name and its
 /// parameters (RFC 6455 section 9.1), e.g. `permessage-deflate; client_max_window_bits=10`.
-public struct WebSocketExtensionElement: Hashable, Sendable, CustomStringConvertible {
+package struct WebSocketExtensionElement: Hashable, Sendable, CustomStringConvertible {
     /// One `name` or `name=value` parameter.
-    public struct Parameter: Hashable, Sendable {
+    package struct Parameter: Hashable, Sendable {
         /// The parameter name, lowercased.
-        public var name: String
+        package var name: String
         /// The value with any quoting removed, or `nil` for a bare name.
-        public var value: String?
+        package var value: String?
 
         /// Creates a parameter.
         ///
         /// - Parameters:
         ///   - name: The parameter name.
         ///   - value: The value, or `nil` for a bare name.
-        public init(name: String, value: String? = nil) {
+        package init(name: String, value: String? = nil) {
             self.name = name.lowercased()
             self.value = value
         }
     }
 
     /// The extension name, lowercased.
-    public var name: String
+    package var name: String
     /// The parameters in the order they appeared.
-    public var parameters: [Parameter]
+    package var parameters: [Parameter]
 
     /// Creates an element.
     ///
     /// - Parameters:
     ///   - name: The extension name.
     ///   - parameters: Its parameters.
-    public init(name: String, parameters: [Parameter] = []) {
+    package init(name: String, parameters: [Parameter] = []) {
         self.name = name.lowercased()
         self.parameters = parameters
     }
 
     /// The element in header syntax, e.g. `permessage-deflate; server_max_window_bits=10`.
-    public var description: String {
+    package var description: String {
         var text = name
         for parameter in parameters {
             text += "; " + parameter.name
@@ -52,7 +52,7 @@ public struct WebSocketExtensionElement: Hashable, Sendable, CustomStringConvert
     ///
     /// - Parameter value: The header value.
     /// - Returns: The elements in order, or `nil` when the value breaks the grammar.
-    public static func parseList(_ value: String) -> [WebSocketExtensionElement]? {
+    package static func parseList(_ value: String) -> [WebSocketExtensionElement]? {
         var scanner = HeaderScanner(Array(value.utf8))
         var elements: [WebSocketExtensionElement] = []
         while true {

@@ -87,9 +87,9 @@ public struct PerMessageDeflateParameters: Hashable, Sendable {
 }
 
 /// The permessage-deflate negotiation of RFC 7692 section 7.1, for both ends.
-public enum PerMessageDeflateNegotiation {
+package enum PerMessageDeflateNegotiation {
     /// The extension's registered name.
-    public static let extensionName = "permessage-deflate"
+    package static let extensionName = "permessage-deflate"
 
     /// The offer a client sends for `configuration`.
     ///
@@ -98,7 +98,7 @@ public enum PerMessageDeflateNegotiation {
     ///
     /// - Parameter configuration: What the client wants.
     /// - Returns: The extension element for the `Sec-WebSocket-Extensions` request header.
-    public static func clientOffer(_ configuration: PerMessageDeflateConfiguration) -> WebSocketExtensionElement {
+    package static func clientOffer(_ configuration: PerMessageDeflateConfiguration) -> WebSocketExtensionElement {
         var element = WebSocketExtensionElement(name: extensionName)
         if configuration.serverNoContextTakeover { element.parameters.append(.init(name: "server_no_context_takeover")) }
         if configuration.clientNoContextTakeover { element.parameters.append(.init(name: "client_no_context_takeover")) }
@@ -122,7 +122,7 @@ public enum PerMessageDeflateNegotiation {
     ///   - offers: The client's `Sec-WebSocket-Extensions` elements, in its order of preference.
     ///   - configuration: What the server wants.
     /// - Returns: The agreed parameters and the response element, or `nil` to run without compression.
-    public static func serverResponse(
+    package static func serverResponse(
         to offers: [WebSocketExtensionElement], configuration: PerMessageDeflateConfiguration
     ) -> (parameters: PerMessageDeflateParameters, response: WebSocketExtensionElement)? {
         for offer in offers where offer.name == extensionName {
@@ -174,7 +174,7 @@ public enum PerMessageDeflateNegotiation {
     /// - Returns: The agreed parameters.
     /// - Throws: ``WebSocketHandshakeError`` when the answer is malformed, exceeds the
     ///   offer, or demands an 8-bit client window zlib cannot produce.
-    public static func clientAccept(
+    package static func clientAccept(
         _ response: WebSocketExtensionElement, configuration: PerMessageDeflateConfiguration
     ) throws(WebSocketHandshakeError) -> PerMessageDeflateParameters {
         guard response.name == extensionName else { throw .unexpectedExtension(response.name) }

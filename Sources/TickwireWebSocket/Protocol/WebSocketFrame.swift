@@ -1,20 +1,20 @@
 /// The fixed part of a WebSocket frame: flags, opcode, payload length and masking key
 /// (RFC 6455 section 5.2).
-public struct WebSocketFrameHeader: Hashable, Sendable {
+package struct WebSocketFrameHeader: Hashable, Sendable {
     /// Whether this is the final frame of its message.
-    public var fin: Bool
+    package var fin: Bool
     /// The RSV1 bit; permessage-deflate uses it to flag a compressed message.
-    public var rsv1: Bool
+    package var rsv1: Bool
     /// The RSV2 bit; no extension Tickwire supports defines it.
-    public var rsv2: Bool
+    package var rsv2: Bool
     /// The RSV3 bit; no extension Tickwire supports defines it.
-    public var rsv3: Bool
+    package var rsv3: Bool
     /// The frame's opcode.
-    public var opcode: WebSocketOpcode
+    package var opcode: WebSocketOpcode
     /// The payload length in bytes.
-    public var payloadLength: Int
+    package var payloadLength: Int
     /// The masking key, present on every client-to-server frame.
-    public var maskingKey: WebSocketMaskingKey?
+    package var maskingKey: WebSocketMaskingKey?
 
     /// Creates a header.
     ///
@@ -26,7 +26,7 @@ public struct WebSocketFrameHeader: Hashable, Sendable {
     ///   - opcode: The frame's opcode.
     ///   - payloadLength: The payload length in bytes.
     ///   - maskingKey: The masking key, or `nil` for an unmasked frame.
-    public init(
+    package init(
         fin: Bool = true, rsv1: Bool = false, rsv2: Bool = false, rsv3: Bool = false,
         opcode: WebSocketOpcode, payloadLength: Int, maskingKey: WebSocketMaskingKey? = nil
     ) {
@@ -40,7 +40,7 @@ public struct WebSocketFrameHeader: Hashable, Sendable {
     }
 
     /// The size of this header on the wire: 2 bytes, plus 2 or 8 for an extended length, plus 4 for a mask.
-    public var encodedSize: Int {
+    package var encodedSize: Int {
         let lengthBytes = payloadLength <= 125 ? 0 : (payloadLength <= 0xFFFF ? 2 : 8)
         return 2 + lengthBytes + (maskingKey == nil ? 0 : 4)
     }
@@ -52,7 +52,7 @@ public struct WebSocketFrameHeader: Hashable, Sendable {
     ///
     /// - Parameter output: Receives the header bytes after its current contents.
     @inlinable
-    public func encode(into output: inout [UInt8]) {
+    package func encode(into output: inout [UInt8]) {
         var first = opcode.rawValue
         if fin { first |= 0x80 }
         if rsv1 { first |= 0x40 }
@@ -100,14 +100,14 @@ public struct WebSocketFrameHeader: Hashable, Sendable {
 ///
 /// The ``WebSocketProtocolMachine`` does not build these on its hot path; they serve tests,
 /// tools and anyone who wants frames rather than messages (see ``WebSocketFrameDecoder``).
-public struct WebSocketFrame: Hashable, Sendable {
+package struct WebSocketFrame: Hashable, Sendable {
     /// The frame's opcode type, a `struct` with `static let` members.
-    public typealias Opcode = WebSocketOpcode
+    package typealias Opcode = WebSocketOpcode
 
     /// The frame's header; its `payloadLength` always equals `payload.count`.
-    public private(set) var header: WebSocketFrameHeader
+    package private(set) var header: WebSocketFrameHeader
     /// The payload, unmasked.
-    public var payload: [UInt8] {
+    package var payload: [UInt8] {
         didSet { header.payloadLength = payload.count }
     }
 
@@ -119,7 +119,7 @@ public struct WebSocketFrame: Hashable, Sendable {
     ///   - opcode: The frame's opcode.
     ///   - payload: The unmasked payload.
     ///   - maskingKey: The key to mask the payload with on the wire, or `nil`.
-    public init(
+    package init(
         fin: Bool = true, rsv1: Bool = false, opcode: WebSocketOpcode, payload: [UInt8],
         maskingKey: WebSocketMaskingKey? = nil
     ) {
@@ -132,30 +132,30 @@ public struct WebSocketFrame: Hashable, Sendable {
     /// - Parameters:
     ///   - header: The header; its length is replaced by `payload.count`.
     ///   - payload: The unmasked payload.
-    public init(header: WebSocketFrameHeader, payload: [UInt8]) {
+    package init(header: WebSocketFrameHeader, payload: [UInt8]) {
         self.header = header
         self.header.payloadLength = payload.count
         self.payload = payload
     }
 
     /// Whether this is the final frame of its message.
-    public var fin: Bool { header.fin }
+    package var fin: Bool { header.fin }
     /// The frame's opcode.
-    public var opcode: WebSocketOpcode { header.opcode }
+    package var opcode: WebSocketOpcode { header.opcode }
     /// The masking key, if the frame is masked.
-    public var maskingKey: WebSocketMaskingKey? { header.maskingKey }
+    package var maskingKey: WebSocketMaskingKey? { header.maskingKey }
 
     /// Appends the frame in its wire form, masking the payload if the frame has a key.
     ///
     /// - Parameter output: Receives the frame bytes after its current contents.
-    public func encode(into output: inout [UInt8]) {
+    package func encode(into output: inout [UInt8]) {
         payload.withUnsafeBytes { WebSocketFrame.encode(header: header, payload: $0, into: &output) }
     }
 
     /// The frame in its wire form.
     ///
     /// - Returns: Header and (masked, if keyed) payload bytes.
-    public func encoded() -> [UInt8] {
+    package func encoded() -> [UInt8] {
         var output: [UInt8] = []
         output.reserveCapacity(header.encodedSize + payload.count)
         encode(into: &output)
@@ -170,7 +170,7 @@ public struct WebSocketFrame: Hashable, Sendable {
     ///   - payload: The unmasked payload.
     ///   - output: Receives the frame bytes after its current contents.
     @inlinable
-    public static func encode(header: WebSocketFrameHeader, payload: UnsafeRawBufferPointer, into output: inout [UInt8]) {
+    package static func encode(header: WebSocketFrameHeader, payload: UnsafeRawBufferPointer, into output: inout [UInt8]) {
         precondition(header.payloadLength == payload.count, "frame header length must match the payload")
         header.encode(into: &output)
         if let key = header.maskingKey {

@@ -20,9 +20,9 @@
 /// ```
 /// `next` returns `nil` once it needs more input; keep the decoder and call it again with
 /// the next chunk. After it throws, the decoder keeps throwing the same error.
-public struct WebSocketFrameDecoder: Sendable {
+package struct WebSocketFrameDecoder: Sendable {
     /// One step of decoding.
-    public enum Element: Hashable, Sendable {
+    package enum Element: Hashable, Sendable {
         /// A frame's header is complete and valid.
         case header(WebSocketFrameHeader)
         /// `range` of the input holds payload bytes starting at `payloadOffset` in the
@@ -43,11 +43,11 @@ public struct WebSocketFrameDecoder: Sendable {
 
     /// The largest payload accepted in one frame; a longer declared length fails with
     /// ``WebSocketError/frameTooLarge(length:limit:)`` before any payload is read.
-    public let maximumFramePayloadBytes: Int
+    package let maximumFramePayloadBytes: Int
     /// The role of the endpoint decoding: a server requires masked frames, a client refuses them.
-    public let role: WebSocketRole
+    package let role: WebSocketRole
     /// Whether RSV1 may be set on the first frame of a data message (permessage-deflate negotiated).
-    public let allowsCompressedMessages: Bool
+    package let allowsCompressedMessages: Bool
 
     var state: State = .firstByte
     var header = WebSocketFrameHeader(opcode: .continuation, payloadLength: 0)
@@ -63,7 +63,7 @@ public struct WebSocketFrameDecoder: Sendable {
     ///   - role: Who is decoding: `.server` decodes client frames (masked), `.client` server frames (unmasked).
     ///   - maximumFramePayloadBytes: The frame size limit.
     ///   - allowsCompressedMessages: Whether permessage-deflate was negotiated (RSV1 allowed on data frames).
-    public init(
+    package init(
         role: WebSocketRole, maximumFramePayloadBytes: Int = WebSocketLimits.default.maximumFramePayloadBytes,
         allowsCompressedMessages: Bool = false
     ) {
@@ -73,12 +73,12 @@ public struct WebSocketFrameDecoder: Sendable {
     }
 
     /// Whether the decoder sits between frames (no partial header or payload pending).
-    public var isAtFrameBoundary: Bool { state == .firstByte }
+    package var isAtFrameBoundary: Bool { state == .firstByte }
 
     /// Payload bytes of the current frame still to come: 0 between frames and within a header.
     ///
     /// A reader may use it to size its next read so that it ends where the frame does.
-    public var payloadBytesRemaining: Int { state == .payload ? remaining : 0 }
+    package var payloadBytesRemaining: Int { state == .payload ? remaining : 0 }
 
     /// Decodes the next element from `bytes`, starting at `index` and advancing it past what it consumed.
     ///
@@ -88,7 +88,7 @@ public struct WebSocketFrameDecoder: Sendable {
     /// - Returns: The next element, or `nil` when `bytes` is used up mid-frame or between frames.
     /// - Throws: ``WebSocketError`` for a frame that breaks RFC 6455 or the size limit.
     @inlinable
-    public mutating func next(in bytes: UnsafeRawBufferPointer, at index: inout Int) throws(WebSocketError) -> Element? {
+    package mutating func next(in bytes: UnsafeRawBufferPointer, at index: inout Int) throws(WebSocketError) -> Element? {
         try nextElement(in: bytes, at: &index)
     }
 

@@ -20,6 +20,17 @@ public protocol TickClock: AnyObject, Sendable {
     ///
     /// - Parameter deadline: The time to wait for; a past deadline returns at once.
     func sleep(until deadline: Timestamp)
+
+    /// Whether the clock follows real time. A ``Host`` runs its rooms on its tick threads
+    /// (``HostConfiguration/tickThreads``) only on such a clock; on any other (a
+    /// ``VirtualClock``) it ticks them inline on the calling thread, so that a simulation stays
+    /// single-threaded and deterministic. The default is `false`; ``MonotonicClock`` says `true`.
+    var isRealTime: Bool { get }
+}
+
+extension TickClock {
+    /// `false`: a clock is taken for virtual unless it says otherwise.
+    public var isRealTime: Bool { false }
 }
 
 /// The real monotonic clock: `clock_gettime(CLOCK_MONOTONIC)` (read once for the whole library,
@@ -39,6 +50,9 @@ public final class MonotonicClock: TickClock {
 
     /// The time since this clock was created.
     public var now: Timestamp { Timestamp(nanoseconds: MonotonicClock.rawNanoseconds() - origin) }
+
+    /// `true`: this is the real clock, and a host ticks its rooms on its tick threads.
+    public var isRealTime: Bool { true }
 
     /// Sleeps until `deadline` with `clock_nanosleep(..., TIMER_ABSTIME, ...)`, resuming after signals.
     ///

@@ -13,8 +13,10 @@ let usage = """
       arena serve [--host H] [--port 7777] [--bots 6] [--tick 30] [--rooms N] [--capacity 32]
                   [--compression perframe|streaming|none] [--compression-level 6] [--state FILE]
                   [--max-rooms 16] [--idle-room-timeout 30] [--resume-grace 30]
-                  [--hello-timeout 5] [--client-timeout 5]
+                  [--hello-timeout 5] [--client-timeout 5] [--threads N]
             run a headless server; prints a status line every few seconds;
+            --threads ticks the rooms on N threads (1...256; default one per processor),
+            each room on one of them;
             --max-rooms caps the rooms (the --rooms ones and those opened on demand by the
             URL's path); a room opened on demand closes after --idle-room-timeout seconds
             without players; a dropped player's place is kept --resume-grace seconds (2 s for
@@ -44,7 +46,7 @@ let serverStop = ServerStopRequest()
 func serve(_ arguments: [String]) throws {
     let valueOptions: Set<String> = [
         "host", "port", "bots", "tick", "rooms", "status-interval", "capacity", "compression", "compression-level", "state",
-        "max-rooms", "idle-room-timeout", "resume-grace", "hello-timeout", "client-timeout",
+        "max-rooms", "idle-room-timeout", "resume-grace", "hello-timeout", "client-timeout", "threads",
     ]
     var parsed = try CommandArguments(arguments, valueOptions: valueOptions)
     if parsed.flag("help") { print(usage); return }
@@ -70,6 +72,7 @@ func serve(_ arguments: [String]) throws {
     options.resumeGracePeriod = try parsed.double("resume-grace", default: options.resumeGracePeriod)
     options.helloTimeout = try parsed.double("hello-timeout", default: options.helloTimeout)
     options.clientTimeout = try parsed.double("client-timeout", default: options.clientTimeout)
+    options.tickThreads = try parsed.integer("threads", default: options.tickThreads)
     try parsed.rejectUnknown()
     if let path = options.statePath, path.isEmpty { fail("--state needs a file name") }
     guard (0...65535).contains(options.port) else { fail("--port must be 0...65535") }
@@ -77,6 +80,9 @@ func serve(_ arguments: [String]) throws {
     guard (0...64).contains(options.bots) else { fail("--bots must be 0...64") }
     guard (1...64).contains(roomCount) else { fail("--rooms must be 1...64") }
     guard (1...1024).contains(options.maximumRooms) else { fail("--max-rooms must be 1...1024") }
+    guard (1...HostConfiguration.maximumTickThreads).contains(options.tickThreads) else {
+        fail("--threads must be 1...\(HostConfiguration.maximumTickThreads)")
+    }
     let durations = [
         ("idle-room-timeout", options.idleRoomTimeout), ("resume-grace", options.resumeGracePeriod),
         ("hello-timeout", options.helloTimeout), ("client-timeout", options.clientTimeout),
@@ -91,7 +97,7 @@ func serve(_ arguments: [String]) throws {
     for signalNumber in [SIGINT, SIGTERM] {
         signal(signalNumber) { _ in serverStop.requestStop() }
     }
-    print("arena server on ws://\(options.host):\(server.port)/ — rooms \(options.rooms.joined(separator: ", ")), \(options.bots) bots per room, \(options.tickRate) Hz")
+    print("arena server on ws://\(options.host):\(server.port)/ — rooms \(options.rooms.joined(separator: ", ")), \(options.bots) bots per room, \(options.tickRate) Hz, \(options.tickThreads) tick threads")
     print("join with: swift run arena join ws://\(options.host == "0.0.0.0" ? "HOST" : options.host):\(server.port)/main --name YOU")
     if let path = options.statePath {
         switch server.stateRestore {

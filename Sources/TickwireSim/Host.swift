@@ -104,7 +104,9 @@ public final class Host<G: Game> {
     /// The rooms' names, in the order they were opened.
     public var roomNames: [String] { roomOrder }
 
-    /// The room named `name`, if the host runs it.
+    /// The room named `name`, if the host runs it. Read or change it on the thread that drives
+    /// the host, between calls of ``advance()`` (in ``run(until:)``, from its `shouldStop`): the
+    /// room ticks on its tick thread only while a pass runs.
     ///
     /// - Parameter name: The room's name.
     /// - Returns: The room, or `nil`.

@@ -19,6 +19,8 @@ let usage = """
                                memory per idle connection; --sizes 64,1024,65536 --connections 1,100
                                --in-flight 1,16 run a subset of the cases (for profiling)
       bench sim [--json]       host cost per client per tick, 10/100/1000 clients, with and without interest
+      bench sim --threads 1,2 [--rooms 40] [--clients 25] [--passes 150] [--json]
+                               room ticks per second on 1, 2, … tick threads (arena rooms flat out)
       bench all [--json]       every benchmark this build has (codec, ws, sim), one JSON document
       echo [--port P] [--host H] [--tcp] [--no-compression]
                                WebSocket echo server (permessage-deflate on) for Autobahn and interop;

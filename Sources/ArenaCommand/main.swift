@@ -93,6 +93,9 @@ func serve(_ arguments: [String]) throws {
     guard (1...10_000).contains(options.roomCapacity) else { fail("--capacity must be 1...10000") }
     options.rooms = ArenaServer.Options.roomNames(count: roomCount)
     options.maximumRooms = max(options.maximumRooms, roomCount)
+    // The tick threads' freed memory stays with them rather than being faulted in anew every
+    // tick (glibc's trim threshold; AllocatorTuning in TickwireSim).
+    AllocatorTuning.keepFreedHeapMemory()
     let server = try ArenaServer(options: options, stopRequest: serverStop)
     for signalNumber in [SIGINT, SIGTERM] {
         signal(signalNumber) { _ in serverStop.requestStop() }

@@ -15,7 +15,9 @@ import Tickwire
 /// on one tick period between passes, so the rooms run flat out, never waiting for a deadline.
 /// Only `Host.advance()` is timed, in wall time (the clients decode and acknowledge their
 /// snapshots between passes, untimed), after `--warmup` passes of joining and full snapshots.
-/// Room ticks per second = rooms × timed passes ÷ timed seconds.
+/// Room ticks per second = rooms × timed passes ÷ timed seconds. The process's CPU time over the
+/// same passes (`getrusage`) tells contention (more CPU per pass with more threads) from a
+/// machine busy with other work (as much CPU, but the threads wait for a core).
 enum BenchSimThreadsCommand {
     /// The speed-up two threads should reach over one on a two-core machine (issue #21).
     static let goalSpeedup = 1.7
@@ -36,6 +38,9 @@ enum BenchSimThreadsCommand {
         else {
             throw CommandArguments.UsageError(description: "--rooms wants 1...1024, --clients 0...256, --passes 10...100000, --warmup 0...10000, --bots 0...64")
         }
+        // As `arena serve` does: without it glibc hands each tick thread's freed heap back to the
+        // kernel every pass, and two threads run slower than one (AllocatorTuning.swift).
+        let isAllocatorTuned = AllocatorTuning.keepFreedHeapMemory()
         var rows: [BenchSimThreadsRow] = []
         for threads in counts.compactMap({ $0 }) {
             var row = measure(threads: threads, rooms: rooms, clients: clients, passes: passes, warmup: warmup, bots: bots)
@@ -44,7 +49,7 @@ enum BenchSimThreadsCommand {
         }
         let report = BenchSimThreadsReport(
             rooms: rooms, clientsPerRoom: clients, botsPerRoom: bots, passes: passes, processors: HostConfiguration.processorCount,
-            goalSpeedup: goalSpeedup, rows: rows)
+            isAllocatorTuned: isAllocatorTuned, goalSpeedup: goalSpeedup, rows: rows)
         try report.print(asJSON: asJSON)
     }
 
@@ -77,11 +82,16 @@ enum BenchSimThreadsCommand {
         // a pass that came a nanosecond early would tick no room.
         let period = Duration.nanoseconds((1_000_000_000 + 29) / 30)
         var timed: Duration = .zero
+        var cpu: Duration = .zero
         let wall = MonotonicClock()
         for pass in 0..<(warmup + passes) {
             let started = wall.now
+            let cpuStarted = processCPUTime()
             host.advance()
-            if pass >= warmup { timed += wall.now - started }
+            if pass >= warmup {
+                timed += wall.now - started
+                cpu += processCPUTime() - cpuStarted
+            }
             for session in sessions { session.tick(input: nil) }
             clock.advance(by: period)
         }
@@ -95,7 +105,7 @@ enum BenchSimThreadsCommand {
         }
         return BenchSimThreadsRow(
             threads: threads, roomTicksPerSecond: Double(rooms * passes) / seconds,
-            millisecondsPerPass: seconds * 1000 / Double(passes), speedup: 1, roomTicks: Int(ticks), connectedClients: connected)
+            millisecondsPerPass: seconds * 1000 / Double(passes), cpuMillisecondsPerPass: cpu.secondsValue * 1000 / Double(passes), speedup: 1, roomTicks: Int(ticks), connectedClients: connected)
     }
 }
 
@@ -104,6 +114,9 @@ struct BenchSimThreadsRow: Codable {
     var threads: Int
     var roomTicksPerSecond: Double
     var millisecondsPerPass: Double
+    /// CPU time of the whole process (every thread) per pass: near ``millisecondsPerPass`` ×
+    /// threads when the threads ran side by side, higher than one thread's when they contend.
+    var cpuMillisecondsPerPass: Double
     /// Room ticks per second over the first row's.
     var speedup: Double
     /// Ticks every room ran, warm-up included (rooms × passes when every pass ticked every room).
@@ -119,6 +132,8 @@ struct BenchSimThreadsReport: Codable, BenchReport {
     var botsPerRoom: Int
     var passes: Int
     var processors: Int
+    /// Whether glibc took ``AllocatorTuning/keepFreedHeapMemory(upTo:largeBlockBytes:)``.
+    var isAllocatorTuned: Bool
     var goalSpeedup: Double
     var rows: [BenchSimThreadsRow]
 
@@ -126,12 +141,14 @@ struct BenchSimThreadsReport: Codable, BenchReport {
         var lines = [
             "bench sim --threads: \(rooms) arena rooms × \(clientsPerRoom) clients (+\(botsPerRoom) bots), \(passes) passes flat out,"
                 + " wall time of Host.advance(), \(processors) processors online",
+            "allocator keeps freed memory (AllocatorTuning): \(isAllocatorTuned ? "yes" : "no")",
             "",
-            "threads  room ticks/s  ms/pass  speed-up  room ticks  clients",
+            "threads  room ticks/s  ms/pass  CPU ms/pass  speed-up  room ticks  clients",
         ]
         for row in rows {
             lines.append(String(
-                format: "%7d  %12.0f  %7.2f  %7.2f×  %10d  %7d", row.threads, row.roomTicksPerSecond, row.millisecondsPerPass, row.speedup,
+                format: "%7d  %12.0f  %7.2f  %11.2f  %7.2f×  %10d  %7d", row.threads, row.roomTicksPerSecond, row.millisecondsPerPass,
+                row.cpuMillisecondsPerPass, row.speedup,
                 row.roomTicks, row.connectedClients))
         }
         if let two = rows.first(where: { $0.threads == 2 }), rows.first?.threads == 1 {
@@ -141,4 +158,12 @@ struct BenchSimThreadsReport: Codable, BenchReport {
         }
         return lines.joined(separator: "\n")
     }
+}
+
+/// CPU time consumed by the whole process, every thread (`getrusage(RUSAGE_SELF)`, user and system).
+func processCPUTime() -> Timestamp {
+    var usage = rusage()
+    getrusage(RUSAGE_SELF.rawValue, &usage)
+    let micros = (Int64(usage.ru_utime.tv_sec) + Int64(usage.ru_stime.tv_sec)) * 1_000_000 + Int64(usage.ru_utime.tv_usec) + Int64(usage.ru_stime.tv_usec)
+    return Timestamp(nanoseconds: micros * 1000)
 }

@@ -97,6 +97,8 @@ public struct HostConfiguration: Sendable {
     /// the calling thread between passes. Only on a real-time clock (``TickClock/isRealTime``):
     /// on a virtual clock the host ticks every room inline on the calling thread (as if this were
     /// 1), so that simulations stay deterministic, unless ``usesTickThreadsOnVirtualClock``.
+    /// With more than one, call ``AllocatorTuning/keepFreedHeapMemory(upTo:largeBlockBytes:)``
+    /// at the start of the process.
     public var tickThreads = HostConfiguration.processorCount
     /// Whether a host on a virtual clock ticks its rooms on its tick threads all the same: for
     /// capacity benchmarks that advance the clock by one tick period per ``Host/advance()`` and so

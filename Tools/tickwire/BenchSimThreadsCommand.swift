@@ -45,6 +45,7 @@ enum BenchSimThreadsCommand {
         for threads in counts.compactMap({ $0 }) {
             var row = measure(threads: threads, rooms: rooms, clients: clients, passes: passes, warmup: warmup, bots: bots)
             row.speedup = rows.first.map { row.roomTicksPerSecond / $0.roomTicksPerSecond } ?? 1
+            row.cpuEfficiency = rows.first.map { $0.cpuMillisecondsPerPass / max(row.cpuMillisecondsPerPass, 1e-9) } ?? 1
             rows.append(row)
         }
         let report = BenchSimThreadsReport(
@@ -105,7 +106,8 @@ enum BenchSimThreadsCommand {
         }
         return BenchSimThreadsRow(
             threads: threads, roomTicksPerSecond: Double(rooms * passes) / seconds,
-            millisecondsPerPass: seconds * 1000 / Double(passes), cpuMillisecondsPerPass: cpu.secondsValue * 1000 / Double(passes), speedup: 1, roomTicks: Int(ticks), connectedClients: connected)
+            millisecondsPerPass: seconds * 1000 / Double(passes), cpuMillisecondsPerPass: cpu.secondsValue * 1000 / Double(passes), speedup: 1,
+            cpuEfficiency: 1, roomTicks: Int(ticks), connectedClients: connected)
     }
 }
 
@@ -119,6 +121,9 @@ struct BenchSimThreadsRow: Codable {
     var cpuMillisecondsPerPass: Double
     /// Room ticks per second over the first row's.
     var speedup: Double
+    /// The first row's CPU time per pass over this row's: 1 when the threads cost nothing
+    /// extra (no contention), so that on an idle machine the speed-up could reach the thread count.
+    var cpuEfficiency: Double
     /// Ticks every room ran, warm-up included (rooms × passes when every pass ticked every room).
     var roomTicks: Int
     /// Clients connected at the end (rooms × clients when every one joined).
@@ -143,18 +148,19 @@ struct BenchSimThreadsReport: Codable, BenchReport {
                 + " wall time of Host.advance(), \(processors) processors online",
             "allocator keeps freed memory (AllocatorTuning): \(isAllocatorTuned ? "yes" : "no")",
             "",
-            "threads  room ticks/s  ms/pass  CPU ms/pass  speed-up  room ticks  clients",
+            "threads  room ticks/s  ms/pass  CPU ms/pass  speed-up  CPU efficiency  room ticks  clients",
         ]
         for row in rows {
             lines.append(String(
-                format: "%7d  %12.0f  %7.2f  %11.2f  %7.2f×  %10d  %7d", row.threads, row.roomTicksPerSecond, row.millisecondsPerPass,
-                row.cpuMillisecondsPerPass, row.speedup,
+                format: "%7d  %12.0f  %7.2f  %11.2f  %7.2f×  %14.2f  %10d  %7d", row.threads, row.roomTicksPerSecond, row.millisecondsPerPass,
+                row.cpuMillisecondsPerPass, row.speedup, row.cpuEfficiency,
                 row.roomTicks, row.connectedClients))
         }
         if let two = rows.first(where: { $0.threads == 2 }), rows.first?.threads == 1 {
             lines.append("")
             lines.append(String(format: "goal: ≥ %.1f× with 2 threads; measured %.2f×: %@", goalSpeedup, two.speedup,
                                 (two.speedup >= goalSpeedup ? "met" : "NOT met") as NSString))
+            lines.append("(a speed-up far below 2 × the CPU efficiency means the threads waited for a core: other work on the machine)")
         }
         return lines.joined(separator: "\n")
     }

@@ -84,19 +84,23 @@ final class TickThreadPool: @unchecked Sendable {
         let start = Unmanaged.passRetained(WorkerStart(pool: self, index: index))
         #if canImport(Glibc)
         var thread = pthread_t()
-        let status = pthread_create(&thread, nil, { argument in
-            guard let argument else { return nil }
-            let start = Unmanaged<WorkerStart>.fromOpaque(argument).takeRetainedValue()
-            start.pool.work(index: start.index)
-            return nil
-        }, start.toOpaque())
+        let status = pthread_create(
+            &thread, nil,
+            { argument in
+                guard let argument else { return nil }
+                let start = Unmanaged<WorkerStart>.fromOpaque(argument).takeRetainedValue()
+                start.pool.work(index: start.index)
+                return nil
+            }, start.toOpaque())
         #else
         var created: pthread_t?
-        let status = pthread_create(&created, nil, { argument in
-            let start = Unmanaged<WorkerStart>.fromOpaque(argument).takeRetainedValue()
-            start.pool.work(index: start.index)
-            return nil
-        }, start.toOpaque())
+        let status = pthread_create(
+            &created, nil,
+            { argument in
+                let start = Unmanaged<WorkerStart>.fromOpaque(argument).takeRetainedValue()
+                start.pool.work(index: start.index)
+                return nil
+            }, start.toOpaque())
         guard let thread = created else {
             start.release()
             return nil

@@ -1,14 +1,16 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import Synchronization
 import Testing
 import TickwireCodec
 import TickwireIO
 import TickwireWebSocket
+
 @testable import TickwireSim
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// A test game that records, for each room, the threads its steps ran on.
 struct ThreadRecordingGame: Game {
@@ -77,13 +79,15 @@ struct HostTickThreadsTests {
         configuration.tickThreads = threads
         let host = Host(game: game, listener: server, clock: clock, configuration: configuration)
         #expect(host.tickThreadCount == threads)
-        #expect(configuration.rooms.map { host.tickThread(ofRoom: $0) } == (threads == 1 ? [0, 0, 0, 0] : [0, 1, 0, 1]),
-                "rooms go to the thread with the fewest rooms, the lowest first")
+        #expect(
+            configuration.rooms.map { host.tickThread(ofRoom: $0) } == (threads == 1 ? [0, 0, 0, 0] : [0, 1, 0, 1]),
+            "rooms go to the thread with the fewest rooms, the lowest first")
         var clients: [(room: String, session: ClientSession<DotsGame>)] = []
         var connections: [WebSocketClientTransportConnection] = []
         for room in configuration.rooms {
             for _ in 0..<2 {
-                let connection = try WebSocketClientTransportConnection(url: try WebSocketURL("ws://127.0.0.1:\(port)/\(room)"), loop: clientLoop)
+                let connection = try WebSocketClientTransportConnection(
+                    url: try WebSocketURL("ws://127.0.0.1:\(port)/\(room)"), loop: clientLoop)
                 connections.append(connection)
                 var clientConfiguration = ClientConfiguration()
                 clientConfiguration.room = room
@@ -133,7 +137,8 @@ struct HostTickThreadsTests {
         configuration.tickRate = 200
         configuration.rooms = ["a", "b", "c", "d", "e"]
         configuration.tickThreads = 2
-        let host = Host(game: game, listener: SimulatedNetwork(clock: MonotonicClock(), seed: 1), clock: MonotonicClock(), configuration: configuration)
+        let host = Host(
+            game: game, listener: SimulatedNetwork(clock: MonotonicClock(), seed: 1), clock: MonotonicClock(), configuration: configuration)
         var passes = 0
         host.run {
             passes += 1
@@ -170,7 +175,8 @@ struct HostTickThreadsTests {
         var connections: [WebSocketClientTransportConnection] = []
         defer { for connection in connections { connection.close() } }
         func join(_ room: String) throws -> ClientSession<DotsGame> {
-            let connection = try WebSocketClientTransportConnection(url: try WebSocketURL("ws://127.0.0.1:\(port)/\(room)"), loop: clientLoop)
+            let connection = try WebSocketClientTransportConnection(
+                url: try WebSocketURL("ws://127.0.0.1:\(port)/\(room)"), loop: clientLoop)
             connections.append(connection)
             var clientConfiguration = ClientConfiguration()
             clientConfiguration.room = room
@@ -262,12 +268,26 @@ struct HostTickThreadsTests {
         func count(_ threads: Int, clock: any TickClock = MonotonicClock()) -> Int {
             var configuration = HostConfiguration()
             configuration.tickThreads = threads
-            return Host(game: DotsGame(), listener: SimulatedNetwork(clock: clock, seed: 1), clock: clock, configuration: configuration).tickThreadCount
+            return Host(game: DotsGame(), listener: SimulatedNetwork(clock: clock, seed: 1), clock: clock, configuration: configuration)
+                .tickThreadCount
         }
         #expect(count(0) == 1 && count(1) == 1 && count(2) == 2)
         #expect(count(HostConfiguration.maximumTickThreads) == HostConfiguration.maximumTickThreads)
         #expect(count(HostConfiguration.maximumTickThreads + 1) == HostConfiguration.maximumTickThreads)
         #expect(count(8, clock: VirtualClock()) == 1, "a virtual clock ticks every room inline")
         #expect(HostConfiguration().tickThreads == HostConfiguration.processorCount && HostConfiguration.processorCount >= 1)
+    }
+
+    @Test("the allocator takes the settings that keep a tick thread's freed memory (glibc)")
+    func allocatorTuning() {
+        #if canImport(Glibc)
+        #expect(AllocatorTuning.keepFreedHeapMemory(), "mallopt should accept the trim and mmap thresholds")
+        #expect(
+            AllocatorTuning.keepFreedHeapMemory(upTo: 1 << 20, largeBlockBytes: 1 << 40),
+            "a large block size past glibc's 32 MiB maximum is clamped to it, not refused")
+        AllocatorTuning.keepFreedHeapMemory()
+        #else
+        #expect(!AllocatorTuning.keepFreedHeapMemory(), "only glibc has these settings")
+        #endif
     }
 }

@@ -31,12 +31,14 @@ enum BenchSimThreadsCommand {
         try parsed.rejectUnknown()
         let counts = threadList.split(separator: ",").map { Int($0.trimmingCharacters(in: .whitespaces)) }
         guard !counts.isEmpty, counts.allSatisfy({ ($0 ?? 0) >= 1 && ($0 ?? 0) <= HostConfiguration.maximumTickThreads }) else {
-            throw CommandArguments.UsageError(description: "--threads wants a list such as 1,2 of counts in 1...\(HostConfiguration.maximumTickThreads)")
+            throw CommandArguments.UsageError(
+                description: "--threads wants a list such as 1,2 of counts in 1...\(HostConfiguration.maximumTickThreads)")
         }
         guard (1...1024).contains(rooms), (0...256).contains(clients), (10...100_000).contains(passes), (0...10_000).contains(warmup),
             (0...64).contains(bots)
         else {
-            throw CommandArguments.UsageError(description: "--rooms wants 1...1024, --clients 0...256, --passes 10...100000, --warmup 0...10000, --bots 0...64")
+            throw CommandArguments.UsageError(
+                description: "--rooms wants 1...1024, --clients 0...256, --passes 10...100000, --warmup 0...10000, --bots 0...64")
         }
         // As `arena serve` does: without it glibc hands each tick thread's freed heap back to the
         // kernel every pass, and two threads run slower than one (AllocatorTuning.swift).
@@ -106,7 +108,8 @@ enum BenchSimThreadsCommand {
         }
         return BenchSimThreadsRow(
             threads: threads, roomTicksPerSecond: Double(rooms * passes) / seconds,
-            millisecondsPerPass: seconds * 1000 / Double(passes), cpuMillisecondsPerPass: cpu.secondsValue * 1000 / Double(passes), speedup: 1,
+            millisecondsPerPass: seconds * 1000 / Double(passes), cpuMillisecondsPerPass: cpu.secondsValue * 1000 / Double(passes),
+            speedup: 1,
             cpuEfficiency: 1, roomTicks: Int(ticks), connectedClients: connected)
     }
 }
@@ -151,15 +154,19 @@ struct BenchSimThreadsReport: Codable, BenchReport {
             "threads  room ticks/s  ms/pass  CPU ms/pass  speed-up  CPU efficiency  room ticks  clients",
         ]
         for row in rows {
-            lines.append(String(
-                format: "%7d  %12.0f  %7.2f  %11.2f  %7.2f×  %14.2f  %10d  %7d", row.threads, row.roomTicksPerSecond, row.millisecondsPerPass,
-                row.cpuMillisecondsPerPass, row.speedup, row.cpuEfficiency,
-                row.roomTicks, row.connectedClients))
+            lines.append(
+                String(
+                    format: "%7d  %12.0f  %7.2f  %11.2f  %7.2f×  %14.2f  %10d  %7d", row.threads, row.roomTicksPerSecond,
+                    row.millisecondsPerPass,
+                    row.cpuMillisecondsPerPass, row.speedup, row.cpuEfficiency,
+                    row.roomTicks, row.connectedClients))
         }
         if let two = rows.first(where: { $0.threads == 2 }), rows.first?.threads == 1 {
             lines.append("")
-            lines.append(String(format: "goal: ≥ %.1f× with 2 threads; measured %.2f×: %@", goalSpeedup, two.speedup,
-                                (two.speedup >= goalSpeedup ? "met" : "NOT met") as NSString))
+            lines.append(
+                String(
+                    format: "goal: ≥ %.1f× with 2 threads; measured %.2f×: %@", goalSpeedup, two.speedup,
+                    (two.speedup >= goalSpeedup ? "met" : "NOT met") as NSString))
             lines.append("(a speed-up far below 2 × the CPU efficiency means the threads waited for a core: other work on the machine)")
         }
         return lines.joined(separator: "\n")
@@ -170,6 +177,8 @@ struct BenchSimThreadsReport: Codable, BenchReport {
 func processCPUTime() -> Timestamp {
     var usage = rusage()
     getrusage(RUSAGE_SELF.rawValue, &usage)
-    let micros = (Int64(usage.ru_utime.tv_sec) + Int64(usage.ru_stime.tv_sec)) * 1_000_000 + Int64(usage.ru_utime.tv_usec) + Int64(usage.ru_stime.tv_usec)
+    let micros =
+        (Int64(usage.ru_utime.tv_sec) + Int64(usage.ru_stime.tv_sec)) * 1_000_000 + Int64(usage.ru_utime.tv_usec)
+        + Int64(usage.ru_stime.tv_usec)
     return Timestamp(nanoseconds: micros * 1000)
 }

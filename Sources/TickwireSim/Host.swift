@@ -131,8 +131,9 @@ public final class Host<G: Game> {
         return room
     }
 
-    /// Accepts new connections, advances handshakes, runs every room's due ticks, and closes
-    /// rooms opened on demand that have stood empty for ``HostConfiguration/idleRoomTimeout``.
+    /// Accepts new connections, advances handshakes, runs every room's due ticks (each room on
+    /// its tick thread, the threads side by side, and waits for them), and closes rooms opened
+    /// on demand that have stood empty for ``HostConfiguration/idleRoomTimeout``.
     public func advance() {
         let now = clock.now
         for connection in listener.acceptPending() { pending.append(Pending(connection: connection, acceptedAt: now)) }

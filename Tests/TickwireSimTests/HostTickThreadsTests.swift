@@ -1,4 +1,3 @@
-import Synchronization
 import Testing
 import TickwireCodec
 import TickwireIO
@@ -12,20 +11,17 @@ import Glibc
 import Darwin
 #endif
 
-/// A test game that records, for each room, the threads its steps ran on.
+/// A test game whose world records the threads its steps ran on: each room's in its own world,
+/// which only that room's thread touches, so the record needs no lock of its own.
 struct ThreadRecordingGame: Game {
-    /// Threads seen by room name (`pthread_self()` as a number).
-    final class Recorder: Sendable {
-        let threads = Mutex<[String: Set<UInt>]>([:])
-        let steps = Mutex<[String: Int]>([:])
-    }
-
     struct State: Sendable {
         var room: String
+        /// The threads (`pthread_self()` as a number) the room's steps ran on.
+        var threads: Set<UInt> = []
+        var steps = 0
     }
 
     let schema = DotsGame.makeSchema()
-    let recorder = Recorder()
 
     static var currentThread: UInt {
         #if canImport(Darwin)
@@ -38,10 +34,10 @@ struct ThreadRecordingGame: Game {
     func makeWorld(room: String) -> State { State(room: room) }
 
     func step(_ state: State, inputs: [UInt32: UInt8], dt: Double) -> State {
-        let thread = Self.currentThread
-        recorder.threads.withLock { _ = $0[state.room, default: []].insert(thread) }
-        recorder.steps.withLock { $0[state.room, default: 0] += 1 }
-        return state
+        var next = state
+        next.threads.insert(Self.currentThread)
+        next.steps += 1
+        return next
     }
 
     func addPlayer(_ player: UInt32, to state: State) -> State { state }
@@ -142,13 +138,16 @@ struct HostTickThreadsTests {
         var passes = 0
         host.run {
             passes += 1
-            return passes > 5000 || game.recorder.steps.withLock { steps in configuration.rooms.allSatisfy { (steps[$0] ?? 0) >= 40 } }
+            // Between passes, on the driving thread: no room ticks now, so its world may be read.
+            return passes > 5000 || configuration.rooms.allSatisfy { (host.room(named: $0)?.state.steps ?? 0) >= 40 }
         }
         #expect(host.pool == nil, "run(until:) stops and joins its tick threads before it returns")
-        let threads = game.recorder.threads.withLock { $0 }
+        var threads: [String: Set<UInt>] = [:]
+        for room in configuration.rooms { threads[room] = host.room(named: room)?.state.threads }
         let driver = ThreadRecordingGame.currentThread
         for room in configuration.rooms {
             let seen = try #require(threads[room], "room \(room) never ticked")
+            #expect(!seen.isEmpty, "room \(room) never ticked")
             #expect(seen.count == 1, "room \(room) ticked on \(seen.count) threads")
             let thread = try #require(host.tickThread(ofRoom: room))
             #expect((seen.first == driver) == (thread == 0), "room \(room) is on tick thread \(thread): the driving thread is 0 only")

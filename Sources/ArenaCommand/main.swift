@@ -13,9 +13,11 @@ let usage = """
       arena serve [--host H] [--port 7777] [--bots 6] [--tick 30] [--rooms N] [--capacity 32]
                   [--compression perframe|streaming|none] [--compression-level 6] [--state FILE]
                   [--max-rooms 16] [--idle-room-timeout 30] [--resume-grace 30]
-                  [--hello-timeout 5] [--client-timeout 5] [--tls-cert CHAIN.pem --tls-key KEY.pem]
+                  [--hello-timeout 5] [--client-timeout 5] [--threads N] [--tls-cert CHAIN.pem --tls-key KEY.pem]
                   [--max-connections-per-address 64] [--max-handshakes-per-address 16] [--write-timeout 10]
             run a headless server; prints a status line every few seconds;
+            --threads ticks the rooms on N threads (1...256; default one per processor),
+            each room on one of them;
             --max-rooms caps the rooms (the --rooms ones and those opened on demand by the
             URL's path); a room opened on demand closes after --idle-room-timeout seconds
             without players; a dropped player's place is kept --resume-grace seconds (2 s for
@@ -51,7 +53,7 @@ let serverStop = ServerStopRequest()
 func serve(_ arguments: [String]) throws {
     let valueOptions: Set<String> = [
         "host", "port", "bots", "tick", "rooms", "status-interval", "capacity", "compression", "compression-level", "state",
-        "max-rooms", "idle-room-timeout", "resume-grace", "hello-timeout", "client-timeout", "tls-cert", "tls-key",
+        "max-rooms", "idle-room-timeout", "resume-grace", "hello-timeout", "client-timeout", "threads", "tls-cert", "tls-key",
         "max-connections-per-address", "max-handshakes-per-address", "write-timeout",
     ]
     var parsed = try CommandArguments(arguments, valueOptions: valueOptions)
@@ -78,6 +80,7 @@ func serve(_ arguments: [String]) throws {
     options.resumeGracePeriod = try parsed.double("resume-grace", default: options.resumeGracePeriod)
     options.helloTimeout = try parsed.double("hello-timeout", default: options.helloTimeout)
     options.clientTimeout = try parsed.double("client-timeout", default: options.clientTimeout)
+    options.tickThreads = try parsed.integer("threads", default: options.tickThreads)
     let certificateFile = parsed.string("tls-cert"), keyFile = parsed.string("tls-key")
     let perAddress = try parsed.integer("max-connections-per-address", default: options.maximumConnectionsPerAddress)
     let handshakesPerAddress = try parsed.integer("max-handshakes-per-address", default: options.maximumHandshakesPerAddress)
@@ -102,6 +105,9 @@ func serve(_ arguments: [String]) throws {
     guard (0...64).contains(options.bots) else { fail("--bots must be 0...64") }
     guard (1...64).contains(roomCount) else { fail("--rooms must be 1...64") }
     guard (1...1024).contains(options.maximumRooms) else { fail("--max-rooms must be 1...1024") }
+    guard (1...HostConfiguration.maximumTickThreads).contains(options.tickThreads) else {
+        fail("--threads must be 1...\(HostConfiguration.maximumTickThreads)")
+    }
     let durations = [
         ("idle-room-timeout", options.idleRoomTimeout), ("resume-grace", options.resumeGracePeriod),
         ("hello-timeout", options.helloTimeout), ("client-timeout", options.clientTimeout),
@@ -112,13 +118,16 @@ func serve(_ arguments: [String]) throws {
     guard (1...10_000).contains(options.roomCapacity) else { fail("--capacity must be 1...10000") }
     options.rooms = ArenaServer.Options.roomNames(count: roomCount)
     options.maximumRooms = max(options.maximumRooms, roomCount)
+    // The tick threads' freed memory stays with them rather than being faulted in anew every
+    // tick (glibc's trim threshold; AllocatorTuning in TickwireSim).
+    AllocatorTuning.keepFreedHeapMemory()
     let server = try ArenaServer(options: options, stopRequest: serverStop)
     for signalNumber in [SIGINT, SIGTERM] {
         signal(signalNumber) { _ in serverStop.requestStop() }
     }
     let scheme = options.tls == nil ? "ws" : "wss"
     print(
-        "arena server on \(scheme)://\(options.host):\(server.port)/ — rooms \(options.rooms.joined(separator: ", ")), \(options.bots) bots per room, \(options.tickRate) Hz"
+        "arena server on \(scheme)://\(options.host):\(server.port)/ — rooms \(options.rooms.joined(separator: ", ")), \(options.bots) bots per room, \(options.tickRate) Hz, \(options.tickThreads) tick threads"
     )
     let shownHost =
         options.host == "0.0.0.0" || options.host == "::" ? "HOST" : options.host.contains(":") ? "[\(options.host)]" : options.host

@@ -39,6 +39,10 @@ public final class EventLoop: @unchecked Sendable {
         var isFinished = false
         /// Open ``EventLoop/withHeldWakeups(_:)`` calls; while above zero, queued work wakes nobody.
         var heldWakeups = 0
+        /// Open ``EventLoop/withHeldWakeups(_:)`` calls by thread (``EventLoop/currentThreadID``):
+        /// a thread's outermost hold ending wakes the loop for what waits, whatever other threads
+        /// hold (a host's tick threads each batch their own rooms' sends).
+        var holdsByThread: [UInt: Int] = [:]
     }
 
     private let poller: any ReadinessPoller
@@ -196,15 +200,25 @@ public final class EventLoop: @unchecked Sendable {
     /// instead of one each. Work queued by other threads meanwhile waits as well, so keep
     /// `body` short (one room's tick, not a whole second). Calls may nest.
     ///
+    /// Several threads may hold at once (a host's tick threads, one room each): each thread's
+    /// outermost hold, when it ends, wakes the loop for everything queued so far, even while
+    /// another thread still holds; so a thread's batch never waits for another thread's.
+    ///
     /// - Parameter body: The work that queues.
     /// - Returns: What `body` returns.
     /// - Throws: What `body` throws.
     public func withHeldWakeups<Result, Failure: Error>(_ body: () throws(Failure) -> Result) throws(Failure) -> Result {
-        inbox.withLock { $0.heldWakeups += 1 }
+        let thread = Self.currentThreadID
+        inbox.withLock { inbox in
+            inbox.heldWakeups += 1
+            inbox.holdsByThread[thread, default: 0] += 1
+        }
         defer {
             let shouldWake = inbox.withLock { inbox in
                 inbox.heldWakeups -= 1
-                return inbox.heldWakeups == 0 && !inbox.work.isEmpty
+                let depth = (inbox.holdsByThread[thread] ?? 1) - 1
+                inbox.holdsByThread[thread] = depth > 0 ? depth : nil
+                return depth == 0 && !inbox.work.isEmpty
             }
             if shouldWake {
                 wakeupsSent.wrappingAdd(1, ordering: .relaxed)

@@ -23,7 +23,19 @@ import TickwireCodec
 /// worlds and resumable clients over a restart of the server process.
 ///
 /// Driven by calls: ``advance()`` (tests, on a ``VirtualClock``) or ``run(until:)`` (real
-/// time). Not thread-safe: one thread drives it; transports fill their inboxes from any thread.
+/// time). Not thread-safe: one thread drives it (calls every method and reads every room);
+/// transports fill their inboxes from any thread.
+///
+/// Tick threads: on a real-time clock the rooms tick on ``HostConfiguration/tickThreads``
+/// threads, the driving thread and more of the host's own, each room always on the one it was
+/// placed on when it opened (the thread with the fewest rooms). Each ``advance()`` is one pass:
+/// the driving thread accepts connections and runs every handshake (room placement, capacity,
+/// held slots, resume tokens, on-demand rooms) while no room ticks; then every thread with a
+/// room due ticks its rooms, at the same time, each room's inbox, tick and sends on its thread,
+/// and the driving thread waits for all of them before it goes on (closing idle rooms, and
+/// anything its caller does between passes, such as ``exportState()``). So a room is only ever
+/// touched by one thread at a time, and the handshakes need no lock. On a virtual clock
+/// every room ticks inline on the driving thread, as with one tick thread.
 public final class Host<G: Game> {
     struct Pending {
         var connection: any TransportConnection
@@ -51,9 +63,19 @@ public final class Host<G: Game> {
     var nextClientID: UInt32 = 1
     var seededTokens: SplitMix64?
     /// How long each pass of ``advance()`` that ran a tick took: accepting, handshakes and the
-    /// due ticks of every room, one after another on the host's one thread. This is what a tick
-    /// period must cover, however many rooms there are; stats messages (PROTOCOL.md 5.11) report it.
+    /// due ticks of every room, each tick thread's rooms one after another, the threads side by
+    /// side. This is what a tick period must cover, however many rooms there are; stats messages
+    /// (PROTOCOL.md 5.11) report it.
     public private(set) var passStatistics = TickStatistics()
+    /// How many threads tick the rooms: ``HostConfiguration/tickThreads`` (clamped to
+    /// 1...``HostConfiguration/maximumTickThreads``) on a real-time clock or with
+    /// ``HostConfiguration/usesTickThreadsOnVirtualClock``, else 1 (inline on the driving thread).
+    public let tickThreadCount: Int
+    /// The tick thread of each room (0 is the driving thread).
+    var threadOfRoom: [String: Int] = [:]
+    /// The threads besides the driving one, started by the first pass that needs them and
+    /// stopped when ``run(until:)`` returns and when the host goes.
+    var pool: TickThreadPool?
     /// Handshakes refused so far, by reason.
     public internal(set) var rejections: [Message.Reject.Reason: Int] = [:]
 
@@ -70,13 +92,21 @@ public final class Host<G: Game> {
         self.clock = clock
         self.configuration = configuration
         self.seededTokens = configuration.tokenSeed.map(SplitMix64.init(seed:))
+        let threads = min(max(configuration.tickThreads, 1), HostConfiguration.maximumTickThreads)
+        self.tickThreadCount = clock.isRealTime || configuration.usesTickThreadsOnVirtualClock ? threads : 1
         for name in configuration.rooms { _ = openRoom(named: name) }
+    }
+
+    deinit {
+        pool?.stop()
     }
 
     /// The rooms' names, in the order they were opened.
     public var roomNames: [String] { roomOrder }
 
-    /// The room named `name`, if the host runs it.
+    /// The room named `name`, if the host runs it. Read or change it on the thread that drives
+    /// the host, between calls of ``advance()`` (in ``run(until:)``, from its `shouldStop`): the
+    /// room ticks on its tick thread only while a pass runs.
     ///
     /// - Parameter name: The room's name.
     /// - Returns: The room, or `nil`.
@@ -97,24 +127,18 @@ public final class Host<G: Game> {
         room.serverTickStatistics = { [weak self] in self?.passStatistics }
         roomsByName[name] = room
         roomOrder.append(name)
+        threadOfRoom[name] = leastLoadedTickThread()
         return room
     }
 
-    /// Accepts new connections, advances handshakes, runs every room's due ticks, and closes
-    /// rooms opened on demand that have stood empty for ``HostConfiguration/idleRoomTimeout``.
+    /// Accepts new connections, advances handshakes, runs every room's due ticks (each room on
+    /// its tick thread, the threads side by side, and waits for them), and closes rooms opened
+    /// on demand that have stood empty for ``HostConfiguration/idleRoomTimeout``.
     public func advance() {
         let now = clock.now
         for connection in listener.acceptPending() { pending.append(Pending(connection: connection, acceptedAt: now)) }
         listener.batchingSends { handshake(now: now) }
-        var ticked = false
-        for name in roomOrder {
-            guard let room = roomsByName[name] else { continue }
-            // One batch per room: its clients' frames leave together, right after its tick.
-            var ticksRun = 0
-            listener.batchingSends { ticksRun = room.advance().ticksRun }
-            if ticksRun > 0 { ticked = true }
-        }
-        if ticked {
+        if runTickPass() {
             passStatistics.record(clock.now - now, period: .nanoseconds(1_000_000_000 / Int64(max(1, configuration.tickRate))))
         }
         closeIdleRooms(now: now)
@@ -161,6 +185,7 @@ public final class Host<G: Game> {
         guard let room = roomsByName.removeValue(forKey: name) else { return }
         roomOrder.removeAll { $0 == name }
         onDemandRooms[name] = nil
+        threadOfRoom[name] = nil
         listener.batchingSends { room.closeAll(text: text, now: clock.now) }
     }
 
@@ -182,10 +207,13 @@ public final class Host<G: Game> {
     }
 
     /// Runs the host in real time until `shouldStop` returns `true`: sleeps to the next room
-    /// deadline (at most 5 ms, to answer handshakes promptly), then advances.
+    /// deadline (at most 5 ms, to answer handshakes promptly), then advances. Returns once
+    /// every tick thread has stopped (they start again with the next ``advance()``).
     ///
-    /// - Parameter shouldStop: Checked before every sleep.
+    /// - Parameter shouldStop: Checked before every sleep, on the calling thread, between passes
+    ///   (so it may read the rooms and call ``exportState()``).
     public func run(until shouldStop: () -> Bool) {
+        defer { stopTickThreads() }
         while !shouldStop() {
             let soonest = roomOrder.compactMap { roomsByName[$0]?.loop.nextDeadline }.min()
             let limit = clock.now + .milliseconds(5)

@@ -1,5 +1,11 @@
 import TickwireCodec
 
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// How a ``Host`` runs its rooms and treats its clients.
 public struct HostConfiguration: Sendable {
     /// Simulation ticks per second of every room.
@@ -79,6 +85,36 @@ public struct HostConfiguration: Sendable {
     /// section 5.11: the room's tick durations, the process's CPU share, clients, bytes out);
     /// `nil`, the default, sends none.
     public var statsInterval: Duration?
+
+    /// How many threads tick the rooms: the thread that calls ``Host/advance()`` (or
+    /// ``Host/run(until:)``) and `tickThreads − 1` more, clamped to
+    /// 1...``maximumTickThreads``. The default is the number of processors online
+    /// (``processorCount``).
+    ///
+    /// Each room is placed on one tick thread when it opens, the one with the fewest rooms (the
+    /// lowest-numbered among equals), and every tick of it, with its inbox and its sends, runs
+    /// there. Each pass of ``Host/advance()`` ticks the threads' rooms at the same time and waits
+    /// for all of them; handshakes, room placement, idle rooms and ``Host/exportState()`` run on
+    /// the calling thread between passes. Only on a real-time clock (``TickClock/isRealTime``):
+    /// on a virtual clock the host ticks every room inline on the calling thread (as if this were
+    /// 1), so that simulations stay deterministic, unless ``usesTickThreadsOnVirtualClock``.
+    /// With more than one, call ``AllocatorTuning/keepFreedHeapMemory(upTo:largeBlockBytes:)``
+    /// at the start of the process.
+    public var tickThreads = HostConfiguration.processorCount
+    /// Whether a host on a virtual clock ticks its rooms on its tick threads all the same: for
+    /// capacity benchmarks that advance the clock by one tick period per ``Host/advance()`` and so
+    /// step every room as fast as the threads allow (`tickwire bench sim --threads`). The
+    /// transports must then be thread-safe (``SimulatedNetwork`` is). `false` by default.
+    public var usesTickThreadsOnVirtualClock = false
+
+    /// The most tick threads a host runs (``tickThreads``).
+    public static let maximumTickThreads = 256
+
+    /// The processors online (`sysconf(_SC_NPROCESSORS_ONLN)`), at least 1: the default of
+    /// ``tickThreads``.
+    public static var processorCount: Int {
+        max(1, sysconf(Int32(_SC_NPROCESSORS_ONLN)))
+    }
 
     /// Creates the default configuration.
     public init() {}

@@ -16,7 +16,8 @@ import TickwireCodec
 /// within ``HostConfiguration/badFrameWindow`` it is dropped with a protocol error (close code
 /// 4004). How clients leave, and the rules of held slots: `Room+Departures.swift`.
 ///
-/// Not thread-safe: driven by its host on the tick thread.
+/// Not thread-safe: driven by its host on its tick thread (``Host/tickThread(ofRoom:)``) during a
+/// pass, and read or changed on the host's driving thread only between passes.
 public final class Room<G: Game> {
     /// The room's name (the empty string for the default room).
     public let name: String

@@ -21,6 +21,17 @@ public protocol TickClock: AnyObject, Sendable {
     ///
     /// - Parameter deadline: The time to wait for; a past deadline returns at once.
     func sleep(until deadline: Timestamp)
+
+    /// Whether the clock follows real time. A ``Host`` runs its rooms on its tick threads
+    /// (``HostConfiguration/tickThreads``) only on such a clock; on any other (a
+    /// ``VirtualClock``) it ticks them inline on the calling thread, so that a simulation stays
+    /// single-threaded and deterministic. The default is `false`; ``MonotonicClock`` says `true`.
+    var isRealTime: Bool { get }
+}
+
+extension TickClock {
+    /// `false`: a clock is taken for virtual unless it says otherwise.
+    public var isRealTime: Bool { false }
 }
 
 /// The real monotonic clock: `clock_gettime(CLOCK_MONOTONIC)` (read once for the whole library,
@@ -40,6 +51,9 @@ public final class MonotonicClock: TickClock {
 
     /// The time since this clock was created.
     public var now: Timestamp { Timestamp(nanoseconds: MonotonicClock.rawNanoseconds() - origin) }
+
+    /// `true`: this is the real clock, and a host ticks its rooms on its tick threads.
+    public var isRealTime: Bool { true }
 
     /// Sleeps until `deadline` with `clock_nanosleep(..., TIMER_ABSTIME, ...)`, resuming after signals.
     ///
@@ -70,33 +84,35 @@ public final class MonotonicClock: TickClock {
 /// A clock that moves only when told to: tests advance it by hand, and `sleep(until:)`
 /// jumps straight to the deadline, so a tick loop runs an hour of ticks in milliseconds.
 ///
-/// Thread-safe: the only state, the current time, lives in a `Mutex`.
+/// Thread-safe: the only state, the current time, is an `Atomic` (reading it takes no lock, so
+/// a host's tick threads on a virtual clock, ``HostConfiguration/usesTickThreadsOnVirtualClock``,
+/// do not contend for it).
 public final class VirtualClock: TickClock, Sendable {
-    private let current: Mutex<Int64>
+    private let current: Atomic<Int64>
 
     /// Creates a virtual clock reading `start`.
     ///
     /// - Parameter start: The initial time.
     public init(start: Timestamp = .zero) {
-        current = Mutex(start.nanoseconds)
+        current = Atomic(start.nanoseconds)
     }
 
     /// The current virtual time.
-    public var now: Timestamp { Timestamp(nanoseconds: current.withLock { $0 }) }
+    public var now: Timestamp { Timestamp(nanoseconds: current.load(ordering: .acquiring)) }
 
     /// Moves the clock forward by `duration` (a negative duration is ignored: time never runs back).
     ///
     /// - Parameter duration: How far to advance.
     public func advance(by duration: Duration) {
         let step = max(0, duration.wholeNanoseconds)
-        current.withLock { $0 += step }
+        current.add(step, ordering: .acquiringAndReleasing)
     }
 
     /// Moves the clock to `time`, if that is later than now.
     ///
     /// - Parameter time: The time to move to.
     public func advance(to time: Timestamp) {
-        current.withLock { $0 = max($0, time.nanoseconds) }
+        current.max(time.nanoseconds, ordering: .acquiringAndReleasing)
     }
 
     /// Jumps to `deadline` at once (if it is in the future).

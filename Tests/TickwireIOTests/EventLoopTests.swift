@@ -1,3 +1,4 @@
+import Dispatch
 import Synchronization
 import Testing
 import TickwireIO
@@ -46,6 +47,35 @@ struct EventLoopTests {
         #expect(loop.wakeupsSent.load(ordering: .relaxed) - before <= 1, "at most one wake-up for 200 queued items")
         loop.runAndWait {}
         #expect(counter.withLock { $0 } == 200, "every item queued under the hold runs once it ends")
+    }
+
+    @Test("a thread's hold ending wakes the loop for its work while another thread still holds")
+    func heldWakeupsOnTwoThreads() throws {
+        let loop = try EventLoop()
+        try loop.start()
+        defer { loop.stop() }
+        loop.runAndWait {}
+        let ran = TestSignal()
+        let otherHolds = TestSignal()
+        let otherMayEnd = TestSignal()
+        let otherEnded = TestSignal()
+        // Another thread (a second tick thread) holds the loop's wake-ups until told to stop.
+        DispatchQueue.global().async {
+            loop.withHeldWakeups {
+                otherHolds.signal()
+                _ = otherMayEnd.wait(seconds: 10)
+            }
+            otherEnded.signal()
+        }
+        #expect(otherHolds.wait(seconds: 10), "the other thread should start holding")
+        let before = loop.wakeupsSent.load(ordering: .relaxed)
+        loop.withHeldWakeups {
+            loop.execute { ran.signal() }
+        }
+        #expect(loop.wakeupsSent.load(ordering: .relaxed) - before == 1, "this thread's hold ending should wake the loop once")
+        #expect(ran.wait(seconds: 10), "work queued under this thread's hold should run while the other thread still holds")
+        otherMayEnd.signal()
+        #expect(otherEnded.wait(seconds: 10), "the other thread's hold should end")
     }
 
     @Test("timers fire in deadline order, not before their delay, and cancelled ones never")

@@ -14,8 +14,13 @@ import Tickwire
 /// per-client figure is `(tick time with N clients − tick time with none) / N`.
 enum BenchSimCommand {
     static func run(_ arguments: [String]) throws {
-        var parsed = try CommandArguments(arguments, valueOptions: ["ticks", "radius", "level", "compression", "clients"])
+        var parsed = try CommandArguments(
+            arguments, valueOptions: ["ticks", "radius", "level", "compression", "clients", "threads", "rooms", "passes", "warmup", "bots"])
         let asJSON = parsed.flag("json")
+        if let threadList = parsed.string("threads") {
+            // The other benchmark: rooms on tick threads (BenchSimThreadsCommand.swift).
+            return try BenchSimThreadsCommand.run(&parsed, threadList: threadList, asJSON: asJSON)
+        }
         // More ticks for fewer clients, so every configuration times thousands of sends.
         let fixedTicks = try parsed.integer("ticks", default: 0)
         let radius = try parsed.double("radius", default: 128)

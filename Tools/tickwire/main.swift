@@ -23,6 +23,8 @@ let usage = """
       bench sim [--json]       host cost per client per tick, 10/100/1000 clients, with and without interest
       bench js [--json] [--runs N]
                                the browser client's snapshot decode (JavaScript, in node) against Swift's
+      bench sim --threads 1,2 [--rooms 40] [--clients 25] [--passes 150] [--json]
+                               room ticks per second on 1, 2, … tick threads (arena rooms flat out)
       bench all [--json]       every benchmark this build has (codec, ws, sim), one JSON document
       echo [--port P] [--host H] [--tcp] [--no-compression] [--max-message-bytes 67108864]
            [--tls-cert CHAIN.pem --tls-key KEY.pem]

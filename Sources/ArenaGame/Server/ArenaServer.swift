@@ -64,6 +64,9 @@ public final class ArenaServer {
         /// Seconds a client's send buffer may stay over the host's outbound budget (it stopped
         /// reading) before it is closed with 1008; 0 never (``WebSocketServerConfiguration/writeTimeout``).
         public var writeTimeout = 10.0
+        /// Threads that tick the rooms (``HostConfiguration/tickThreads``): by default one per
+        /// processor online; each room ticks on one of them.
+        public var tickThreads = HostConfiguration.processorCount
 
         /// The defaults: port 7777 on this machine, six bots, 30 Hz, one room `main`.
         public init() {}
@@ -138,6 +141,7 @@ public final class ArenaServer {
         configuration.clientTimeout = .milliseconds(Int64(options.clientTimeout * 1000))
         configuration.compressionPreference = options.compressionPreference
         configuration.compressionLevel = options.compressionLevel
+        configuration.tickThreads = options.tickThreads
         configuration.statsInterval = options.statsInterval > 0 ? .milliseconds(Int64(options.statsInterval * 1000)) : nil
         let game = Arena(botCount: options.bots)
         var restore = StateRestore.none
@@ -217,7 +221,7 @@ public final class ArenaServer {
     /// One line about the server now: rooms, clients, bots, tick p99 and outgoing kbit/s.
     ///
     /// The tick p99 is the host's (``Host/passStatistics``): every room's tick of one period
-    /// together, since the rooms share one thread.
+    /// together, each tick thread's rooms one after another.
     public func statusLine() -> String {
         var clients = 0, bots = 0, bytesOut = 0, ticks: UInt64 = 0
         for name in host.roomNames {

@@ -15,7 +15,7 @@ struct ConnectionOutcomesTests {
         arguments: [
             ("no open connection within 10.0 seconds", ConnectionOutcomes.Failure.handshakeTimeout),
             ("connect(2) failed: Connection refused (errno 111) (127.0.0.1:9)", .connectionRefused),
-            ("connect(2) failed: Network is unreachable (errno 101) (10.0.0.1:9)", .connectFailed),
+            ("connect(2) failed: Network is unreachable (errno 101) (127.0.0.1:9)", .connectFailed),
             ("handshake refused: the status is 404, not 101", .handshakeFailed),
             ("the connection closed during the handshake", .handshakeFailed),
             ("the handshake response is over 16384 bytes", .handshakeFailed),

@@ -120,3 +120,36 @@ test('garbage never escapes as anything but a CodecError', () => {
     }
   }
 });
+
+test('destroying up to 8 entities (spliced out) and more (copied around) leaves the same survivors and refuses an unknown id', () => {
+  const schema = vectorSchemas.mixed;
+  // A whole snapshot at tick 5 of entities 0 … 19 of type b (no fields).
+  const whole = new BitWriter();
+  whole.writeVarint(5); whole.writeBool(false); whole.writeVarint(20);
+  for (let index = 0; index < 20; index++) { whole.writeVarint(0); whole.write(1, 2); }
+  const decoder = new SnapshotDecoder(schema);
+  const baseline = decoder.decode(whole.bytes, undefined);
+  // A delta at tick 6 that destroys the given increasing ids and changes and creates nothing.
+  const destroying = (/** @type {number[]} */ ids) => {
+    const writer = new BitWriter();
+    writer.writeVarint(6); writer.writeBool(true); writer.writeVarint(1);
+    writer.writeBool(true); writer.writeVarint(ids.length);
+    ids.forEach((id, index) => writer.writeVarint(index === 0 ? id : id - ids[index - 1] - 1));
+    writer.writeBool(false); writer.writeBool(false);
+    return writer.bytes;
+  };
+  for (const count of [1, 8, 9, 20]) {
+    const ids = Array.from({ length: count }, (_, index) => (index * 2 + 1) % 20).sort((a, b) => a - b);
+    const unique = [...new Set(ids)];
+    const snapshot = decoder.decode(destroying(unique), baseline);
+    assert.deepEqual(snapshot.ids, baseline.ids.filter((id) => !unique.includes(id)), `${unique.length} destroyed`);
+    assert.equal(snapshot.types.length, snapshot.count);
+    assert.equal(snapshot.values.length, snapshot.count);
+    assert.deepEqual(baseline.ids, Array.from({ length: 20 }, (_, index) => index), 'the baseline is untouched');
+  }
+  for (const count of [2, 12]) {
+    // Two ids past the baseline's last: the first of them is the one reported.
+    const ids = [...Array.from({ length: count - 2 }, (_, index) => index), 25, 30];
+    assert.throws(() => decoder.decode(destroying(ids), baseline), (error) => error instanceof CodecError && error.kind === 'unknownEntity' && error.details.id === 25);
+  }
+});

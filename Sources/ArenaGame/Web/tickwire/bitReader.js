@@ -28,6 +28,16 @@ export class BitReader {
     this.endBit = bytes.length * 8;
   }
 
+  /**
+   * Starts reading other bytes from their first bit, so that one reader serves many decodes.
+   * @param {Uint8Array} bytes
+   */
+  reset(bytes) {
+    this.bytes = bytes;
+    this.position = 0;
+    this.endBit = bytes.length * 8;
+  }
+
   /** @returns {number} Bits not read yet. */
   get remainingBits() {
     return this.endBit - this.position;

@@ -150,6 +150,11 @@ export class BitReader {
       const window = available >= 25 ? word & 0x1ffffff : word & ((1 << available) - 1);
       if (window !== 0) {
         zeros = 31 - Math.clz32(window & -window);
+        if (zeros <= 12 && 2 * zeros + 1 <= available) {
+          // The whole code (at most 25 bits) is in the word already.
+          this.position = start + 2 * zeros + 1;
+          return (1 << zeros) | ((word >>> (zeros + 1)) & ((1 << zeros) - 1));
+        }
         this.position = start + zeros + 1;
         // Small integers stay small integers (zeros ≤ 24 here), which keeps the caller's arithmetic in int32.
         return (1 << zeros) | this.read(zeros);

@@ -298,7 +298,14 @@ class DeltaDecoder {
       }
     } else {
       this.requireBits(survivors);
-      for (let index = 0; index < survivors; index++) if (reader.readBool()) changed[changedCount++] = index;
+      // One bit per survivor, 25 at a time; only the set bits are visited.
+      for (let base = 0; base < survivors; base += 25) {
+        let bits = reader.read(Math.min(25, survivors - base));
+        while (bits !== 0) {
+          changed[changedCount++] = base + 31 - Math.clz32(bits & -bits);
+          bits &= bits - 1;
+        }
+      }
       if (changedCount === 0) throw outOfRange('changed entity bits', 'all 0', 'at least one 1');
     }
     const allValues = snapshot.values, layouts = this.schema.layouts;

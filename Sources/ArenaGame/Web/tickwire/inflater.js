@@ -162,11 +162,25 @@ class InflateState {
 
   /** @param {Huffman} code @returns {number} */
   symbol(code) {
+    // One bit at a time as `bits(1)` would, with the bit buffer in locals.
+    const input = this.input, counts = code.counts;
+    let buffer = this.bitBuffer, left = this.bitCount;
     let value = 0, first = 0, index = 0;
     for (let length = 1; length < 16; length++) {
-      value |= this.bits(1);
-      const count = code.counts[length];
-      if (value - first < count) return code.symbols[index + value - first];
+      if (left === 0) {
+        if (this.offset >= input.length) throw truncatedStream();
+        buffer = input[this.offset++];
+        left = 8;
+      }
+      value |= buffer & 1;
+      buffer >>>= 1;
+      left -= 1;
+      const count = counts[length];
+      if (value - first < count) {
+        this.bitBuffer = buffer;
+        this.bitCount = left;
+        return code.symbols[index + value - first];
+      }
       index += count;
       first = (first + count) << 1;
       value <<= 1;

@@ -351,47 +351,70 @@ class DeltaDecoder {
    */
   readFieldChange(id, values, field, layout) {
     const reader = this.reader;
-    const isDelta = layout.deltaMode !== 0 ? reader.readBool() : false;
-    if (!isDelta) {
+    if (layout.deltaMode === 0 || !reader.readBool()) {
       values[field] = this.readWhole(layout, field, id);
       return;
     }
     const z = reader.readGamma();
     const old = values[field];
-    if (typeof z === 'number' && typeof old === 'number' && z <= 2 ** 52) {
-      // Unzigzag: even z is z/2, odd z is −(z+1)/2 (in 32-bit integer arithmetic when z fits).
-      const delta = z <= 0x7fffffff ? (z >>> 1) ^ -(z & 1) : z % 2 === 0 ? z / 2 : -(z + 1) / 2;
-      if (layout.deltaMode === 2) {
-        if (layout.width <= 30) {
-          values[field] = (old + delta) & ((1 << layout.width) - 1);
-        } else {
-          const modulus = 2 ** layout.width;
-          values[field] = (((old + delta) % modulus) + modulus) % modulus;
-        }
-      } else {
-        const next = old + delta;
-        if (next < 0 || next > /** @type {number} */ (layout.maxQ)) {
-          throw outOfRange(`field ${field} of entity ${id} after a delta of ${delta} from ${old}`, String(next), `0...${layout.maxQ}`);
-        }
-        values[field] = next;
-      }
+    if (typeof z !== 'number' || typeof old !== 'number' || z > 0x7fffffff || (layout.deltaMode === 2 && layout.width > 30)) {
+      values[field] = applyWideDelta(id, old, field, layout, z);
       return;
     }
-    // The wide path: 64-bit arithmetic in bigints.
-    const big = BigInt(z);
-    const delta = BigInt.asIntN(64, (big >> 1n) ^ -(big & 1n));
-    const oldBig = BigInt(old);
-    let next;
+    // The hot path, small enough to inline: unzigzag in 32-bit integer arithmetic (even z is
+    // z/2, odd z is −(z+1)/2), then wrap or check the range.
+    const delta = (z >>> 1) ^ -(z & 1);
     if (layout.deltaMode === 2) {
-      next = BigInt.asUintN(layout.width, oldBig + delta);
-    } else {
-      next = oldBig + delta;
-      if (next < 0n || next > BigInt(layout.maxQ) || next >= 1n << 63n) {
-        throw outOfRange(`field ${field} of entity ${id} after a delta of ${delta} from ${old}`, next >= 1n << 63n ? 'overflow' : String(next), `0...${layout.maxQ}`);
-      }
+      values[field] = (old + delta) & ((1 << layout.width) - 1);
+      return;
     }
-    values[field] = layout.isWide ? next : Number(next);
+    const next = old + delta;
+    if (next < 0 || next > /** @type {number} */ (layout.maxQ)) {
+      throw outOfRange(`field ${field} of entity ${id} after a delta of ${delta} from ${old}`, String(next), `0...${layout.maxQ}`);
+    }
+    values[field] = next;
   }
+}
+
+/**
+ * Applies a delta the hot path does not take: a gamma code over 31 bits, a bigint value, or a
+ * wrapping field over 30 bits.
+ * @param {number} id
+ * @param {number | bigint} old
+ * @param {number} field
+ * @param {FieldLayout} layout
+ * @param {number | bigint} z The zigzag-encoded delta.
+ * @returns {number | bigint} The new value.
+ * @throws {CodecError} `valueOutOfRange`.
+ */
+function applyWideDelta(id, old, field, layout, z) {
+  if (typeof z === 'number' && typeof old === 'number' && z <= 2 ** 52) {
+    const delta = z <= 0x7fffffff ? (z >>> 1) ^ -(z & 1) : z % 2 === 0 ? z / 2 : -(z + 1) / 2;
+    if (layout.deltaMode === 2) {
+      if (layout.width <= 30) return (old + delta) & ((1 << layout.width) - 1);
+      const modulus = 2 ** layout.width;
+      return (((old + delta) % modulus) + modulus) % modulus;
+    }
+    const next = old + delta;
+    if (next < 0 || next > /** @type {number} */ (layout.maxQ)) {
+      throw outOfRange(`field ${field} of entity ${id} after a delta of ${delta} from ${old}`, String(next), `0...${layout.maxQ}`);
+    }
+    return next;
+  }
+  // 64-bit arithmetic in bigints.
+  const big = BigInt(z);
+  const delta = BigInt.asIntN(64, (big >> 1n) ^ -(big & 1n));
+  const oldBig = BigInt(old);
+  let next;
+  if (layout.deltaMode === 2) {
+    next = BigInt.asUintN(layout.width, oldBig + delta);
+  } else {
+    next = oldBig + delta;
+    if (next < 0n || next > BigInt(layout.maxQ) || next >= 1n << 63n) {
+      throw outOfRange(`field ${field} of entity ${id} after a delta of ${delta} from ${old}`, next >= 1n << 63n ? 'overflow' : String(next), `0...${layout.maxQ}`);
+    }
+  }
+  return layout.isWide ? next : Number(next);
 }
 
 /**

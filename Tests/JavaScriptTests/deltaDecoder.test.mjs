@@ -153,3 +153,30 @@ test('destroying up to 8 entities (spliced out) and more (copied around) leaves 
     assert.throws(() => decoder.decode(destroying(ids), baseline), (error) => error instanceof CodecError && error.kind === 'unknownEntity' && error.details.id === 25);
   }
 });
+
+test('gamma codes read back across the word path (up to 12 leading zeros), the long path and the end of the stream', () => {
+  const values = [1n, 2n, 3n, 4095n, 4096n, 8191n, 8192n, 16383n, 16384n, (1n << 24n) - 1n, 1n << 24n, (1n << 40n) + 5n, (1n << 52n) - 1n, 1n << 53n, (1n << 64n) - 1n];
+  for (let offset = 0; offset < 8; offset++) {
+    const writer = new BitWriter();
+    writer.write(0n, offset);
+    for (const value of values) writer.writeGamma(value);
+    // The last codes end the stream, so that the word path is refused near the end.
+    writer.writeGamma(4096n);
+    writer.writeGamma(3n);
+    const reader = new BitReader(writer.bytes);
+    reader.read(offset);
+    for (const value of [...values, 4096n, 3n]) {
+      const read = reader.readGamma();
+      assert.equal(BigInt(read), value, `offset ${offset}`);
+      assert.equal(typeof read, value < 1n << 53n ? 'number' : 'bigint', `offset ${offset}: ${value} as a number while it fits in 52 value bits`);
+    }
+    reader.finish();
+  }
+  // Fewer bits than the code needs: truncated, on both paths.
+  for (const value of [5n, 9000n]) {
+    const writer = new BitWriter();
+    writer.writeGamma(value);
+    const bytes = writer.bytes.subarray(0, value < 8n ? 0 : 2);
+    assert.throws(() => new BitReader(bytes).readGamma(), (error) => error instanceof CodecError && error.kind === 'truncated');
+  }
+});

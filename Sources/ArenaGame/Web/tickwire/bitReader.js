@@ -140,9 +140,33 @@ export class BitReader {
    */
   readGamma() {
     const start = this.position;
+    const bytes = this.bytes;
+    // The hot path, small enough to inline: a code of up to 25 bits, found with one word and clz32.
+    const available = this.endBit - start;
+    if (available >= 25) {
+      const index = start >>> 3;
+      const word = (bytes[index] | (bytes[index + 1] << 8) | (bytes[index + 2] << 16) | (bytes[index + 3] << 24)) >>> (start & 7);
+      const window = word & 0x1fff;
+      if (window !== 0) {
+        const zeros = 31 - Math.clz32(window & -window);
+        this.position = start + 2 * zeros + 1;
+        return (1 << zeros) | ((word >>> (zeros + 1)) & ((1 << zeros) - 1));
+      }
+    }
+    return this.readLongGamma();
+  }
+
+  /**
+   * Reads an Elias-gamma code the hot path of `readGamma` does not take: more than 12 leading
+   * zeros, or near the end of the stream.
+   * @returns {number | bigint}
+   * @throws {CodecError} `truncated`, `malformedGammaCode`.
+   */
+  readLongGamma() {
+    const start = this.position;
     let zeros = 0;
     const bytes = this.bytes;
-    // The hot path: the first 1 bit within the next 25 bits, found with one word and clz32.
+    // The first 1 bit within the next 25 bits, found with one word and clz32.
     const available = this.endBit - start;
     if (available > 0) {
       const index = start >>> 3;
@@ -150,11 +174,6 @@ export class BitReader {
       const window = available >= 25 ? word & 0x1ffffff : word & ((1 << available) - 1);
       if (window !== 0) {
         zeros = 31 - Math.clz32(window & -window);
-        if (zeros <= 12 && 2 * zeros + 1 <= available) {
-          // The whole code (at most 25 bits) is in the word already.
-          this.position = start + 2 * zeros + 1;
-          return (1 << zeros) | ((word >>> (zeros + 1)) & ((1 << zeros) - 1));
-        }
         this.position = start + zeros + 1;
         // Small integers stay small integers (zeros ≤ 24 here), which keeps the caller's arithmetic in int32.
         return (1 << zeros) | this.read(zeros);

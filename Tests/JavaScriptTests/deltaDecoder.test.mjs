@@ -120,3 +120,63 @@ test('garbage never escapes as anything but a CodecError', () => {
     }
   }
 });
+
+test('destroying up to 8 entities (spliced out) and more (copied around) leaves the same survivors and refuses an unknown id', () => {
+  const schema = vectorSchemas.mixed;
+  // A whole snapshot at tick 5 of entities 0 … 19 of type b (no fields).
+  const whole = new BitWriter();
+  whole.writeVarint(5); whole.writeBool(false); whole.writeVarint(20);
+  for (let index = 0; index < 20; index++) { whole.writeVarint(0); whole.write(1, 2); }
+  const decoder = new SnapshotDecoder(schema);
+  const baseline = decoder.decode(whole.bytes, undefined);
+  // A delta at tick 6 that destroys the given increasing ids and changes and creates nothing.
+  const destroying = (/** @type {number[]} */ ids) => {
+    const writer = new BitWriter();
+    writer.writeVarint(6); writer.writeBool(true); writer.writeVarint(1);
+    writer.writeBool(true); writer.writeVarint(ids.length);
+    ids.forEach((id, index) => writer.writeVarint(index === 0 ? id : id - ids[index - 1] - 1));
+    writer.writeBool(false); writer.writeBool(false);
+    return writer.bytes;
+  };
+  for (const count of [1, 8, 9, 20]) {
+    const ids = Array.from({ length: count }, (_, index) => (index * 2 + 1) % 20).sort((a, b) => a - b);
+    const unique = [...new Set(ids)];
+    const snapshot = decoder.decode(destroying(unique), baseline);
+    assert.deepEqual(snapshot.ids, baseline.ids.filter((id) => !unique.includes(id)), `${unique.length} destroyed`);
+    assert.equal(snapshot.types.length, snapshot.count);
+    assert.equal(snapshot.values.length, snapshot.count);
+    assert.deepEqual(baseline.ids, Array.from({ length: 20 }, (_, index) => index), 'the baseline is untouched');
+  }
+  for (const count of [2, 12]) {
+    // Two ids past the baseline's last: the first of them is the one reported.
+    const ids = [...Array.from({ length: count - 2 }, (_, index) => index), 25, 30];
+    assert.throws(() => decoder.decode(destroying(ids), baseline), (error) => error instanceof CodecError && error.kind === 'unknownEntity' && error.details.id === 25);
+  }
+});
+
+test('gamma codes read back across the word path (up to 12 leading zeros), the long path and the end of the stream', () => {
+  const values = [1n, 2n, 3n, 4095n, 4096n, 8191n, 8192n, 16383n, 16384n, (1n << 24n) - 1n, 1n << 24n, (1n << 40n) + 5n, (1n << 52n) - 1n, 1n << 53n, (1n << 64n) - 1n];
+  for (let offset = 0; offset < 8; offset++) {
+    const writer = new BitWriter();
+    writer.write(0n, offset);
+    for (const value of values) writer.writeGamma(value);
+    // The last codes end the stream, so that the word path is refused near the end.
+    writer.writeGamma(4096n);
+    writer.writeGamma(3n);
+    const reader = new BitReader(writer.bytes);
+    reader.read(offset);
+    for (const value of [...values, 4096n, 3n]) {
+      const read = reader.readGamma();
+      assert.equal(BigInt(read), value, `offset ${offset}`);
+      assert.equal(typeof read, value < 1n << 53n ? 'number' : 'bigint', `offset ${offset}: ${value} as a number while it fits in 52 value bits`);
+    }
+    reader.finish();
+  }
+  // Fewer bits than the code needs: truncated, on both paths.
+  for (const value of [5n, 9000n]) {
+    const writer = new BitWriter();
+    writer.writeGamma(value);
+    const bytes = writer.bytes.subarray(0, value < 8n ? 0 : 2);
+    assert.throws(() => new BitReader(bytes).readGamma(), (error) => error instanceof CodecError && error.kind === 'truncated');
+  }
+});

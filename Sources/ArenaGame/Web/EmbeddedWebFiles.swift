@@ -70,6 +70,16 @@ enum EmbeddedWebFiles {
                 this.endBit = bytes.length * 8;
               }
 
+              /**
+               * Starts reading other bytes from their first bit, so that one reader serves many decodes.
+               * @param {Uint8Array} bytes
+               */
+              reset(bytes) {
+                this.bytes = bytes;
+                this.position = 0;
+                this.endBit = bytes.length * 8;
+              }
+
               /** @returns {number} Bits not read yet. */
               get remainingBits() {
                 return this.endBit - this.position;
@@ -172,9 +182,33 @@ enum EmbeddedWebFiles {
                */
               readGamma() {
                 const start = this.position;
+                const bytes = this.bytes;
+                // The hot path, small enough to inline: a code of up to 25 bits, found with one word and clz32.
+                const available = this.endBit - start;
+                if (available >= 25) {
+                  const index = start >>> 3;
+                  const word = (bytes[index] | (bytes[index + 1] << 8) | (bytes[index + 2] << 16) | (bytes[index + 3] << 24)) >>> (start & 7);
+                  const window = word & 0x1fff;
+                  if (window !== 0) {
+                    const zeros = 31 - Math.clz32(window & -window);
+                    this.position = start + 2 * zeros + 1;
+                    return (1 << zeros) | ((word >>> (zeros + 1)) & ((1 << zeros) - 1));
+                  }
+                }
+                return this.readLongGamma();
+              }
+
+              /**
+               * Reads an Elias-gamma code the hot path of `readGamma` does not take: more than 12 leading
+               * zeros, or near the end of the stream.
+               * @returns {number | bigint}
+               * @throws {CodecError} `truncated`, `malformedGammaCode`.
+               */
+              readLongGamma() {
+                const start = this.position;
                 let zeros = 0;
                 const bytes = this.bytes;
-                // The hot path: the first 1 bit within the next 25 bits, found with one word and clz32.
+                // The first 1 bit within the next 25 bits, found with one word and clz32.
                 const available = this.endBit - start;
                 if (available > 0) {
                   const index = start >>> 3;
@@ -374,9 +408,15 @@ enum EmbeddedWebFiles {
               readVarUIntBig() {
                 const start = this.offset;
                 const end = this.scanVarint();
+                this.offset = end;
+                if (end - start <= 7) {
+                  // Up to 49 bits: exact in a number, and one bigint conversion instead of one per group.
+                  let small = 0;
+                  for (let index = end - 1; index >= start; index--) small = small * 128 + (this.bytes[index] & 0x7f);
+                  return BigInt(small);
+                }
                 let value = 0n;
                 for (let index = end - 1; index >= start; index--) value = (value << 7n) | BigInt(this.bytes[index] & 0x7f);
-                this.offset = end;
                 return value;
               }
 
@@ -456,6 +496,17 @@ enum EmbeddedWebFiles {
                 const slice = this.bytes.slice(this.offset);
                 this.offset = this.bytes.length;
                 return slice;
+              }
+
+              /**
+               * The rest of the body without copying it: a view that shares the body's bytes, which the
+               * frame decoder never reuses (a received frame, or a fresh inflater output).
+               * @returns {Uint8Array}
+               */
+              readRemainingView() {
+                const view = this.bytes.subarray(this.offset);
+                this.offset = this.bytes.length;
+                return view;
               }
 
               /**
@@ -1199,6 +1250,8 @@ enum EmbeddedWebFiles {
                 this.maxEntities = Math.min(Math.max(limits.maxEntities ?? CodecLimits.maxEntitiesPerSnapshot, 0), CodecLimits.maxEntitiesPerSnapshot);
                 /** @type {number} */
                 this.maxEncodedBytes = Math.max(limits.maxEncodedBytes ?? CodecLimits.defaultMaxEncodedBytes, 0);
+                /** @type {DeltaDecoder} One decode pass, reused by every call (decoding is synchronous). */
+                this.pass = new DeltaDecoder(schema, this.maxEntities, new BitReader(new Uint8Array(0)));
               }
 
               /**
@@ -1231,11 +1284,15 @@ enum EmbeddedWebFiles {
                   throw new CodecError('schemaMismatch', { expected: this.schema.fingerprint, given: baseline.schema.fingerprint },
                     `schema fingerprint 0x${baseline.schema.fingerprint.toString(16)} where the codec's is 0x${this.schema.fingerprint.toString(16)}`);
                 }
-                return new DeltaDecoder(this.schema, this.maxEntities, new BitReader(bytes)).decode(baseline);
+                this.pass.reader.reset(bytes);
+                return this.pass.decode(baseline);
               }
             }
 
-            /** One decode pass over one bit stream. */
+            /** Destroyed entities up to which the survivors are copied whole and the destroyed spliced out. */
+            const fewDestroyed = 8;
+
+            /** Decode passes over bit streams, one at a time: the reader is reset before each. */
             class DeltaDecoder {
               /**
                * @param {Schema} schema
@@ -1246,6 +1303,8 @@ enum EmbeddedWebFiles {
                 this.schema = schema;
                 this.maxEntities = maxEntities;
                 this.reader = reader;
+                /** @type {Int32Array} Scratch for the changed entities' indices; grows to the most survivors seen. */
+                this.changed = new Int32Array(64);
               }
 
               /**
@@ -1376,19 +1435,15 @@ enum EmbeddedWebFiles {
 
               /**
                * @param {Snapshot} baseline
-               * @param {number[]} destroyed Sorted ids, each of which must be in the baseline.
+               * @param {number[]} destroyed Sorted ids, each of which must be in the baseline; overwritten with their indices there.
                * @param {Snapshot} snapshot
                */
               copySurvivors(baseline, destroyed, snapshot) {
-                if (destroyed.length === 0 && snapshot.count === 0) {
-                  // Most ticks destroy nothing: copy the arrays whole (the value arrays stay shared until they change).
-                  snapshot.ids = baseline.ids.slice();
-                  snapshot.types = baseline.types.slice();
-                  snapshot.values = baseline.values.slice();
-                  return;
-                }
+                // Each destroyed id's index in the baseline, checked in increasing order.
+                const indices = destroyed;
                 let position = 0;
-                for (const id of destroyed) {
+                for (let number = 0; number < destroyed.length; number++) {
+                  const id = destroyed[number];
                   let low = position, high = baseline.count;
                   while (low < high) {
                     const middle = (low + high) >>> 1;
@@ -1397,6 +1452,25 @@ enum EmbeddedWebFiles {
                   if (low >= baseline.count || baseline.ids[low] !== id) {
                     throw new CodecError('unknownEntity', { id }, `destroyed entity ${id} is not in the baseline`);
                   }
+                  indices[number] = low;
+                  position = low + 1;
+                }
+                if (indices.length <= fewDestroyed) {
+                  // Most ticks destroy none or a few: copy the arrays whole (the value arrays stay shared
+                  // until they change), then take the destroyed out, the last first.
+                  const ids = baseline.ids.slice(), types = baseline.types.slice(), values = baseline.values.slice();
+                  for (let number = indices.length - 1; number >= 0; number--) {
+                    ids.splice(indices[number], 1);
+                    types.splice(indices[number], 1);
+                    values.splice(indices[number], 1);
+                  }
+                  snapshot.ids = ids;
+                  snapshot.types = types;
+                  snapshot.values = values;
+                  return;
+                }
+                position = 0;
+                for (const low of indices) {
                   for (let index = position; index < low; index++) snapshot.append(baseline.ids[index], baseline.types[index], baseline.values[index]);
                   position = low + 1;
                 }
@@ -1407,8 +1481,9 @@ enum EmbeddedWebFiles {
               readChanges(snapshot) {
                 const reader = this.reader;
                 const survivors = snapshot.count;
-                /** @type {number[]} */
-                const changed = [];
+                if (this.changed.length < survivors) this.changed = new Int32Array(Math.max(survivors, this.changed.length * 2));
+                const changed = this.changed;
+                let changedCount = 0;
                 if (reader.readBool()) {
                   const count = reader.readVarint();
                   if (count < 1 || count > survivors) throw outOfRange('changed entity count', String(count), `1...${survivors}`);
@@ -1422,18 +1497,27 @@ enum EmbeddedWebFiles {
                         `changed entity index ${next} but only ${survivors} entities survive from the baseline`);
                     }
                     index = next;
-                    changed.push(index);
+                    changed[changedCount++] = index;
                   }
                 } else {
                   this.requireBits(survivors);
-                  for (let index = 0; index < survivors; index++) if (reader.readBool()) changed.push(index);
-                  if (changed.length === 0) throw outOfRange('changed entity bits', 'all 0', 'at least one 1');
+                  // One bit per survivor, 25 at a time; only the set bits are visited.
+                  for (let base = 0; base < survivors; base += 25) {
+                    let bits = reader.read(Math.min(25, survivors - base));
+                    while (bits !== 0) {
+                      changed[changedCount++] = base + 31 - Math.clz32(bits & -bits);
+                      bits &= bits - 1;
+                    }
+                  }
+                  if (changedCount === 0) throw outOfRange('changed entity bits', 'all 0', 'at least one 1');
                 }
-                for (const index of changed) {
+                const allValues = snapshot.values, layouts = this.schema.layouts;
+                for (let number = 0; number < changedCount; number++) {
+                  const index = changed[number];
                   // Copy on write: the survivor's values are the baseline's until they change.
-                  const values = snapshot.values[index].slice();
-                  snapshot.values[index] = values;
-                  this.readFieldChanges(snapshot.ids[index], values, this.schema.layouts[snapshot.types[index]]);
+                  const values = allValues[index].slice();
+                  allValues[index] = values;
+                  this.readFieldChanges(snapshot.ids[index], values, layouts[snapshot.types[index]]);
                 }
               }
 
@@ -1470,47 +1554,70 @@ enum EmbeddedWebFiles {
                */
               readFieldChange(id, values, field, layout) {
                 const reader = this.reader;
-                const isDelta = layout.deltaMode !== 0 ? reader.readBool() : false;
-                if (!isDelta) {
+                if (layout.deltaMode === 0 || !reader.readBool()) {
                   values[field] = this.readWhole(layout, field, id);
                   return;
                 }
                 const z = reader.readGamma();
                 const old = values[field];
-                if (typeof z === 'number' && typeof old === 'number' && z <= 2 ** 52) {
-                  // Unzigzag: even z is z/2, odd z is −(z+1)/2 (in 32-bit integer arithmetic when z fits).
-                  const delta = z <= 0x7fffffff ? (z >>> 1) ^ -(z & 1) : z % 2 === 0 ? z / 2 : -(z + 1) / 2;
-                  if (layout.deltaMode === 2) {
-                    if (layout.width <= 30) {
-                      values[field] = (old + delta) & ((1 << layout.width) - 1);
-                    } else {
-                      const modulus = 2 ** layout.width;
-                      values[field] = (((old + delta) % modulus) + modulus) % modulus;
-                    }
-                  } else {
-                    const next = old + delta;
-                    if (next < 0 || next > /** @type {number} */ (layout.maxQ)) {
-                      throw outOfRange(`field ${field} of entity ${id} after a delta of ${delta} from ${old}`, String(next), `0...${layout.maxQ}`);
-                    }
-                    values[field] = next;
-                  }
+                if (typeof z !== 'number' || typeof old !== 'number' || z > 0x7fffffff || (layout.deltaMode === 2 && layout.width > 30)) {
+                  values[field] = applyWideDelta(id, old, field, layout, z);
                   return;
                 }
-                // The wide path: 64-bit arithmetic in bigints.
-                const big = BigInt(z);
-                const delta = BigInt.asIntN(64, (big >> 1n) ^ -(big & 1n));
-                const oldBig = BigInt(old);
-                let next;
+                // The hot path, small enough to inline: unzigzag in 32-bit integer arithmetic (even z is
+                // z/2, odd z is −(z+1)/2), then wrap or check the range.
+                const delta = (z >>> 1) ^ -(z & 1);
                 if (layout.deltaMode === 2) {
-                  next = BigInt.asUintN(layout.width, oldBig + delta);
-                } else {
-                  next = oldBig + delta;
-                  if (next < 0n || next > BigInt(layout.maxQ) || next >= 1n << 63n) {
-                    throw outOfRange(`field ${field} of entity ${id} after a delta of ${delta} from ${old}`, next >= 1n << 63n ? 'overflow' : String(next), `0...${layout.maxQ}`);
-                  }
+                  values[field] = (old + delta) & ((1 << layout.width) - 1);
+                  return;
                 }
-                values[field] = layout.isWide ? next : Number(next);
+                const next = old + delta;
+                if (next < 0 || next > /** @type {number} */ (layout.maxQ)) {
+                  throw outOfRange(`field ${field} of entity ${id} after a delta of ${delta} from ${old}`, String(next), `0...${layout.maxQ}`);
+                }
+                values[field] = next;
               }
+            }
+
+            /**
+             * Applies a delta the hot path does not take: a gamma code over 31 bits, a bigint value, or a
+             * wrapping field over 30 bits.
+             * @param {number} id
+             * @param {number | bigint} old
+             * @param {number} field
+             * @param {FieldLayout} layout
+             * @param {number | bigint} z The zigzag-encoded delta.
+             * @returns {number | bigint} The new value.
+             * @throws {CodecError} `valueOutOfRange`.
+             */
+            function applyWideDelta(id, old, field, layout, z) {
+              if (typeof z === 'number' && typeof old === 'number' && z <= 2 ** 52) {
+                const delta = z <= 0x7fffffff ? (z >>> 1) ^ -(z & 1) : z % 2 === 0 ? z / 2 : -(z + 1) / 2;
+                if (layout.deltaMode === 2) {
+                  if (layout.width <= 30) return (old + delta) & ((1 << layout.width) - 1);
+                  const modulus = 2 ** layout.width;
+                  return (((old + delta) % modulus) + modulus) % modulus;
+                }
+                const next = old + delta;
+                if (next < 0 || next > /** @type {number} */ (layout.maxQ)) {
+                  throw outOfRange(`field ${field} of entity ${id} after a delta of ${delta} from ${old}`, String(next), `0...${layout.maxQ}`);
+                }
+                return next;
+              }
+              // 64-bit arithmetic in bigints.
+              const big = BigInt(z);
+              const delta = BigInt.asIntN(64, (big >> 1n) ^ -(big & 1n));
+              const oldBig = BigInt(old);
+              let next;
+              if (layout.deltaMode === 2) {
+                next = BigInt.asUintN(layout.width, oldBig + delta);
+              } else {
+                next = oldBig + delta;
+                if (next < 0n || next > BigInt(layout.maxQ) || next >= 1n << 63n) {
+                  throw outOfRange(`field ${field} of entity ${id} after a delta of ${delta} from ${old}`, next >= 1n << 63n ? 'overflow' : String(next), `0...${layout.maxQ}`);
+                }
+              }
+              return layout.isWide ? next : Number(next);
             }
 
             /**
@@ -2110,6 +2217,8 @@ enum EmbeddedWebFiles {
             import { ZlibError } from './errors.js';
 
             const windowSize = 32 * 1024;
+            /** The history of a zlib stream, which starts afresh with every call. */
+            const noHistory = new Uint8Array(0);
 
             /**
              * @typedef {{maximumBytes: number, maximumRatio: number, ratioAllowanceBytes: number}} InflationLimit
@@ -2170,7 +2279,7 @@ enum EmbeddedWebFiles {
                * @throws {ZlibError} `corruptData`, `truncated`, `inflatedSizeExceeded`, `ratioExceeded`.
                */
               inflate(input, limit) {
-                const state = new InflateState(input, this.format === 'raw' ? this.history : new Uint8Array(0), limit);
+                const state = new InflateState(input, this.format === 'raw' ? this.history : noHistory, limit);
                 if (this.format === 'zlib') {
                   const cmf = state.byte(), flg = state.byte();
                   if ((cmf & 0x0f) !== 8 || cmf >> 4 > 7 || ((cmf << 8) | flg) % 31 !== 0 || flg & 0x20) throw corrupt('incorrect header check');
@@ -2267,11 +2376,25 @@ enum EmbeddedWebFiles {
 
               /** @param {Huffman} code @returns {number} */
               symbol(code) {
+                // One bit at a time as `bits(1)` would, with the bit buffer in locals.
+                const input = this.input, counts = code.counts;
+                let buffer = this.bitBuffer, left = this.bitCount;
                 let value = 0, first = 0, index = 0;
                 for (let length = 1; length < 16; length++) {
-                  value |= this.bits(1);
-                  const count = code.counts[length];
-                  if (value - first < count) return code.symbols[index + value - first];
+                  if (left === 0) {
+                    if (this.offset >= input.length) throw truncatedStream();
+                    buffer = input[this.offset++];
+                    left = 8;
+                  }
+                  value |= buffer & 1;
+                  buffer >>>= 1;
+                  left -= 1;
+                  const count = counts[length];
+                  if (value - first < count) {
+                    this.bitBuffer = buffer;
+                    this.bitCount = left;
+                    return code.symbols[index + value - first];
+                  }
                   index += count;
                   first = (first + count) << 1;
                   value <<= 1;
@@ -2395,9 +2518,9 @@ enum EmbeddedWebFiles {
                 }
               }
 
-              /** @returns {Uint8Array} What this call produced. */
+              /** @returns {Uint8Array} What this call produced: a view of this call's own output buffer, which nothing reuses. */
               output() {
-                return this.out.slice(this.start, this.position);
+                return this.out.subarray(this.start, this.position);
               }
 
               /** @returns {Uint8Array} The last 32 KiB of everything inflated, for the next call. */
@@ -2826,7 +2949,8 @@ enum EmbeddedWebFiles {
                   const distance = reader.readVarUInt32('baseline distance');
                   const lastProcessedInput = reader.readVarUInt32('last processed input');
                   const serverTime = reader.readVarUIntBig();
-                  const delta = reader.readRemainingBytes();
+                  // A view, not a copy: the snapshot decoder only reads it, and no frame buffer is reused.
+                  const delta = reader.readRemainingView();
                   message = { type: 'snapshot', tick, baselineTick: distance === 0 ? undefined : (tick - distance) >>> 0, lastProcessedInput, serverTime, delta };
                   break;
                 }

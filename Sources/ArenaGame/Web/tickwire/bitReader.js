@@ -28,6 +28,16 @@ export class BitReader {
     this.endBit = bytes.length * 8;
   }
 
+  /**
+   * Starts reading other bytes from their first bit, so that one reader serves many decodes.
+   * @param {Uint8Array} bytes
+   */
+  reset(bytes) {
+    this.bytes = bytes;
+    this.position = 0;
+    this.endBit = bytes.length * 8;
+  }
+
   /** @returns {number} Bits not read yet. */
   get remainingBits() {
     return this.endBit - this.position;
@@ -130,9 +140,33 @@ export class BitReader {
    */
   readGamma() {
     const start = this.position;
+    const bytes = this.bytes;
+    // The hot path, small enough to inline: a code of up to 25 bits, found with one word and clz32.
+    const available = this.endBit - start;
+    if (available >= 25) {
+      const index = start >>> 3;
+      const word = (bytes[index] | (bytes[index + 1] << 8) | (bytes[index + 2] << 16) | (bytes[index + 3] << 24)) >>> (start & 7);
+      const window = word & 0x1fff;
+      if (window !== 0) {
+        const zeros = 31 - Math.clz32(window & -window);
+        this.position = start + 2 * zeros + 1;
+        return (1 << zeros) | ((word >>> (zeros + 1)) & ((1 << zeros) - 1));
+      }
+    }
+    return this.readLongGamma();
+  }
+
+  /**
+   * Reads an Elias-gamma code the hot path of `readGamma` does not take: more than 12 leading
+   * zeros, or near the end of the stream.
+   * @returns {number | bigint}
+   * @throws {CodecError} `truncated`, `malformedGammaCode`.
+   */
+  readLongGamma() {
+    const start = this.position;
     let zeros = 0;
     const bytes = this.bytes;
-    // The hot path: the first 1 bit within the next 25 bits, found with one word and clz32.
+    // The first 1 bit within the next 25 bits, found with one word and clz32.
     const available = this.endBit - start;
     if (available > 0) {
       const index = start >>> 3;

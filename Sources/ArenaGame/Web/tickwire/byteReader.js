@@ -69,9 +69,15 @@ export class ByteReader {
   readVarUIntBig() {
     const start = this.offset;
     const end = this.scanVarint();
+    this.offset = end;
+    if (end - start <= 7) {
+      // Up to 49 bits: exact in a number, and one bigint conversion instead of one per group.
+      let small = 0;
+      for (let index = end - 1; index >= start; index--) small = small * 128 + (this.bytes[index] & 0x7f);
+      return BigInt(small);
+    }
     let value = 0n;
     for (let index = end - 1; index >= start; index--) value = (value << 7n) | BigInt(this.bytes[index] & 0x7f);
-    this.offset = end;
     return value;
   }
 
@@ -151,6 +157,17 @@ export class ByteReader {
     const slice = this.bytes.slice(this.offset);
     this.offset = this.bytes.length;
     return slice;
+  }
+
+  /**
+   * The rest of the body without copying it: a view that shares the body's bytes, which the
+   * frame decoder never reuses (a received frame, or a fresh inflater output).
+   * @returns {Uint8Array}
+   */
+  readRemainingView() {
+    const view = this.bytes.subarray(this.offset);
+    this.offset = this.bytes.length;
+    return view;
   }
 
   /**

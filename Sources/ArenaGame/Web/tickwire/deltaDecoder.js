@@ -47,6 +47,8 @@ export class SnapshotDecoder {
     this.maxEntities = Math.min(Math.max(limits.maxEntities ?? CodecLimits.maxEntitiesPerSnapshot, 0), CodecLimits.maxEntitiesPerSnapshot);
     /** @type {number} */
     this.maxEncodedBytes = Math.max(limits.maxEncodedBytes ?? CodecLimits.defaultMaxEncodedBytes, 0);
+    /** @type {DeltaDecoder} One decode pass, reused by every call (decoding is synchronous). */
+    this.pass = new DeltaDecoder(schema, this.maxEntities, new BitReader(new Uint8Array(0)));
   }
 
   /**
@@ -79,11 +81,15 @@ export class SnapshotDecoder {
       throw new CodecError('schemaMismatch', { expected: this.schema.fingerprint, given: baseline.schema.fingerprint },
         `schema fingerprint 0x${baseline.schema.fingerprint.toString(16)} where the codec's is 0x${this.schema.fingerprint.toString(16)}`);
     }
-    return new DeltaDecoder(this.schema, this.maxEntities, new BitReader(bytes)).decode(baseline);
+    this.pass.reader.reset(bytes);
+    return this.pass.decode(baseline);
   }
 }
 
-/** One decode pass over one bit stream. */
+/** Destroyed entities up to which the survivors are copied whole and the destroyed spliced out. */
+const fewDestroyed = 8;
+
+/** Decode passes over bit streams, one at a time: the reader is reset before each. */
 class DeltaDecoder {
   /**
    * @param {Schema} schema
@@ -94,6 +100,8 @@ class DeltaDecoder {
     this.schema = schema;
     this.maxEntities = maxEntities;
     this.reader = reader;
+    /** @type {Int32Array} Scratch for the changed entities' indices; grows to the most survivors seen. */
+    this.changed = new Int32Array(64);
   }
 
   /**
@@ -224,19 +232,15 @@ class DeltaDecoder {
 
   /**
    * @param {Snapshot} baseline
-   * @param {number[]} destroyed Sorted ids, each of which must be in the baseline.
+   * @param {number[]} destroyed Sorted ids, each of which must be in the baseline; overwritten with their indices there.
    * @param {Snapshot} snapshot
    */
   copySurvivors(baseline, destroyed, snapshot) {
-    if (destroyed.length === 0 && snapshot.count === 0) {
-      // Most ticks destroy nothing: copy the arrays whole (the value arrays stay shared until they change).
-      snapshot.ids = baseline.ids.slice();
-      snapshot.types = baseline.types.slice();
-      snapshot.values = baseline.values.slice();
-      return;
-    }
+    // Each destroyed id's index in the baseline, checked in increasing order.
+    const indices = destroyed;
     let position = 0;
-    for (const id of destroyed) {
+    for (let number = 0; number < destroyed.length; number++) {
+      const id = destroyed[number];
       let low = position, high = baseline.count;
       while (low < high) {
         const middle = (low + high) >>> 1;
@@ -245,6 +249,25 @@ class DeltaDecoder {
       if (low >= baseline.count || baseline.ids[low] !== id) {
         throw new CodecError('unknownEntity', { id }, `destroyed entity ${id} is not in the baseline`);
       }
+      indices[number] = low;
+      position = low + 1;
+    }
+    if (indices.length <= fewDestroyed) {
+      // Most ticks destroy none or a few: copy the arrays whole (the value arrays stay shared
+      // until they change), then take the destroyed out, the last first.
+      const ids = baseline.ids.slice(), types = baseline.types.slice(), values = baseline.values.slice();
+      for (let number = indices.length - 1; number >= 0; number--) {
+        ids.splice(indices[number], 1);
+        types.splice(indices[number], 1);
+        values.splice(indices[number], 1);
+      }
+      snapshot.ids = ids;
+      snapshot.types = types;
+      snapshot.values = values;
+      return;
+    }
+    position = 0;
+    for (const low of indices) {
       for (let index = position; index < low; index++) snapshot.append(baseline.ids[index], baseline.types[index], baseline.values[index]);
       position = low + 1;
     }
@@ -255,8 +278,9 @@ class DeltaDecoder {
   readChanges(snapshot) {
     const reader = this.reader;
     const survivors = snapshot.count;
-    /** @type {number[]} */
-    const changed = [];
+    if (this.changed.length < survivors) this.changed = new Int32Array(Math.max(survivors, this.changed.length * 2));
+    const changed = this.changed;
+    let changedCount = 0;
     if (reader.readBool()) {
       const count = reader.readVarint();
       if (count < 1 || count > survivors) throw outOfRange('changed entity count', String(count), `1...${survivors}`);
@@ -270,18 +294,27 @@ class DeltaDecoder {
             `changed entity index ${next} but only ${survivors} entities survive from the baseline`);
         }
         index = next;
-        changed.push(index);
+        changed[changedCount++] = index;
       }
     } else {
       this.requireBits(survivors);
-      for (let index = 0; index < survivors; index++) if (reader.readBool()) changed.push(index);
-      if (changed.length === 0) throw outOfRange('changed entity bits', 'all 0', 'at least one 1');
+      // One bit per survivor, 25 at a time; only the set bits are visited.
+      for (let base = 0; base < survivors; base += 25) {
+        let bits = reader.read(Math.min(25, survivors - base));
+        while (bits !== 0) {
+          changed[changedCount++] = base + 31 - Math.clz32(bits & -bits);
+          bits &= bits - 1;
+        }
+      }
+      if (changedCount === 0) throw outOfRange('changed entity bits', 'all 0', 'at least one 1');
     }
-    for (const index of changed) {
+    const allValues = snapshot.values, layouts = this.schema.layouts;
+    for (let number = 0; number < changedCount; number++) {
+      const index = changed[number];
       // Copy on write: the survivor's values are the baseline's until they change.
-      const values = snapshot.values[index].slice();
-      snapshot.values[index] = values;
-      this.readFieldChanges(snapshot.ids[index], values, this.schema.layouts[snapshot.types[index]]);
+      const values = allValues[index].slice();
+      allValues[index] = values;
+      this.readFieldChanges(snapshot.ids[index], values, layouts[snapshot.types[index]]);
     }
   }
 
@@ -318,47 +351,70 @@ class DeltaDecoder {
    */
   readFieldChange(id, values, field, layout) {
     const reader = this.reader;
-    const isDelta = layout.deltaMode !== 0 ? reader.readBool() : false;
-    if (!isDelta) {
+    if (layout.deltaMode === 0 || !reader.readBool()) {
       values[field] = this.readWhole(layout, field, id);
       return;
     }
     const z = reader.readGamma();
     const old = values[field];
-    if (typeof z === 'number' && typeof old === 'number' && z <= 2 ** 52) {
-      // Unzigzag: even z is z/2, odd z is −(z+1)/2 (in 32-bit integer arithmetic when z fits).
-      const delta = z <= 0x7fffffff ? (z >>> 1) ^ -(z & 1) : z % 2 === 0 ? z / 2 : -(z + 1) / 2;
-      if (layout.deltaMode === 2) {
-        if (layout.width <= 30) {
-          values[field] = (old + delta) & ((1 << layout.width) - 1);
-        } else {
-          const modulus = 2 ** layout.width;
-          values[field] = (((old + delta) % modulus) + modulus) % modulus;
-        }
-      } else {
-        const next = old + delta;
-        if (next < 0 || next > /** @type {number} */ (layout.maxQ)) {
-          throw outOfRange(`field ${field} of entity ${id} after a delta of ${delta} from ${old}`, String(next), `0...${layout.maxQ}`);
-        }
-        values[field] = next;
-      }
+    if (typeof z !== 'number' || typeof old !== 'number' || z > 0x7fffffff || (layout.deltaMode === 2 && layout.width > 30)) {
+      values[field] = applyWideDelta(id, old, field, layout, z);
       return;
     }
-    // The wide path: 64-bit arithmetic in bigints.
-    const big = BigInt(z);
-    const delta = BigInt.asIntN(64, (big >> 1n) ^ -(big & 1n));
-    const oldBig = BigInt(old);
-    let next;
+    // The hot path, small enough to inline: unzigzag in 32-bit integer arithmetic (even z is
+    // z/2, odd z is −(z+1)/2), then wrap or check the range.
+    const delta = (z >>> 1) ^ -(z & 1);
     if (layout.deltaMode === 2) {
-      next = BigInt.asUintN(layout.width, oldBig + delta);
-    } else {
-      next = oldBig + delta;
-      if (next < 0n || next > BigInt(layout.maxQ) || next >= 1n << 63n) {
-        throw outOfRange(`field ${field} of entity ${id} after a delta of ${delta} from ${old}`, next >= 1n << 63n ? 'overflow' : String(next), `0...${layout.maxQ}`);
-      }
+      values[field] = (old + delta) & ((1 << layout.width) - 1);
+      return;
     }
-    values[field] = layout.isWide ? next : Number(next);
+    const next = old + delta;
+    if (next < 0 || next > /** @type {number} */ (layout.maxQ)) {
+      throw outOfRange(`field ${field} of entity ${id} after a delta of ${delta} from ${old}`, String(next), `0...${layout.maxQ}`);
+    }
+    values[field] = next;
   }
+}
+
+/**
+ * Applies a delta the hot path does not take: a gamma code over 31 bits, a bigint value, or a
+ * wrapping field over 30 bits.
+ * @param {number} id
+ * @param {number | bigint} old
+ * @param {number} field
+ * @param {FieldLayout} layout
+ * @param {number | bigint} z The zigzag-encoded delta.
+ * @returns {number | bigint} The new value.
+ * @throws {CodecError} `valueOutOfRange`.
+ */
+function applyWideDelta(id, old, field, layout, z) {
+  if (typeof z === 'number' && typeof old === 'number' && z <= 2 ** 52) {
+    const delta = z <= 0x7fffffff ? (z >>> 1) ^ -(z & 1) : z % 2 === 0 ? z / 2 : -(z + 1) / 2;
+    if (layout.deltaMode === 2) {
+      if (layout.width <= 30) return (old + delta) & ((1 << layout.width) - 1);
+      const modulus = 2 ** layout.width;
+      return (((old + delta) % modulus) + modulus) % modulus;
+    }
+    const next = old + delta;
+    if (next < 0 || next > /** @type {number} */ (layout.maxQ)) {
+      throw outOfRange(`field ${field} of entity ${id} after a delta of ${delta} from ${old}`, String(next), `0...${layout.maxQ}`);
+    }
+    return next;
+  }
+  // 64-bit arithmetic in bigints.
+  const big = BigInt(z);
+  const delta = BigInt.asIntN(64, (big >> 1n) ^ -(big & 1n));
+  const oldBig = BigInt(old);
+  let next;
+  if (layout.deltaMode === 2) {
+    next = BigInt.asUintN(layout.width, oldBig + delta);
+  } else {
+    next = oldBig + delta;
+    if (next < 0n || next > BigInt(layout.maxQ) || next >= 1n << 63n) {
+      throw outOfRange(`field ${field} of entity ${id} after a delta of ${delta} from ${old}`, next >= 1n << 63n ? 'overflow' : String(next), `0...${layout.maxQ}`);
+    }
+  }
+  return layout.isWide ? next : Number(next);
 }
 
 /**

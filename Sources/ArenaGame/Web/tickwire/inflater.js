@@ -5,6 +5,8 @@
 import { ZlibError } from './errors.js';
 
 const windowSize = 32 * 1024;
+/** The history of a zlib stream, which starts afresh with every call. */
+const noHistory = new Uint8Array(0);
 
 /**
  * @typedef {{maximumBytes: number, maximumRatio: number, ratioAllowanceBytes: number}} InflationLimit
@@ -65,7 +67,7 @@ export class Inflater {
    * @throws {ZlibError} `corruptData`, `truncated`, `inflatedSizeExceeded`, `ratioExceeded`.
    */
   inflate(input, limit) {
-    const state = new InflateState(input, this.format === 'raw' ? this.history : new Uint8Array(0), limit);
+    const state = new InflateState(input, this.format === 'raw' ? this.history : noHistory, limit);
     if (this.format === 'zlib') {
       const cmf = state.byte(), flg = state.byte();
       if ((cmf & 0x0f) !== 8 || cmf >> 4 > 7 || ((cmf << 8) | flg) % 31 !== 0 || flg & 0x20) throw corrupt('incorrect header check');
@@ -162,11 +164,25 @@ class InflateState {
 
   /** @param {Huffman} code @returns {number} */
   symbol(code) {
+    // One bit at a time as `bits(1)` would, with the bit buffer in locals.
+    const input = this.input, counts = code.counts;
+    let buffer = this.bitBuffer, left = this.bitCount;
     let value = 0, first = 0, index = 0;
     for (let length = 1; length < 16; length++) {
-      value |= this.bits(1);
-      const count = code.counts[length];
-      if (value - first < count) return code.symbols[index + value - first];
+      if (left === 0) {
+        if (this.offset >= input.length) throw truncatedStream();
+        buffer = input[this.offset++];
+        left = 8;
+      }
+      value |= buffer & 1;
+      buffer >>>= 1;
+      left -= 1;
+      const count = counts[length];
+      if (value - first < count) {
+        this.bitBuffer = buffer;
+        this.bitCount = left;
+        return code.symbols[index + value - first];
+      }
       index += count;
       first = (first + count) << 1;
       value <<= 1;
@@ -290,9 +306,9 @@ class InflateState {
     }
   }
 
-  /** @returns {Uint8Array} What this call produced. */
+  /** @returns {Uint8Array} What this call produced: a view of this call's own output buffer, which nothing reuses. */
   output() {
-    return this.out.slice(this.start, this.position);
+    return this.out.subarray(this.start, this.position);
   }
 
   /** @returns {Uint8Array} The last 32 KiB of everything inflated, for the next call. */

@@ -194,7 +194,8 @@ export function decodeBody(type, body, limits = FrameLimits.standard) {
       const distance = reader.readVarUInt32('baseline distance');
       const lastProcessedInput = reader.readVarUInt32('last processed input');
       const serverTime = reader.readVarUIntBig();
-      const delta = reader.readRemainingBytes();
+      // A view, not a copy: the snapshot decoder only reads it, and no frame buffer is reused.
+      const delta = reader.readRemainingView();
       message = { type: 'snapshot', tick, baselineTick: distance === 0 ? undefined : (tick - distance) >>> 0, lastProcessedInput, serverTime, delta };
       break;
     }

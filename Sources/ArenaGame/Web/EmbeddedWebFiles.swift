@@ -666,7 +666,8 @@ enum EmbeddedWebFiles {
 
             /** Configuration; the defaults are Swift's `ClientConfiguration`'s. */
             export const defaultClientConfiguration = Object.freeze({
-              room: '',
+              /** The room to join; empty for the server's default. */
+              room: /** @type {string} */ (''),
               /** Modes offered in the hello: perFrame and streaming (the library inflates both). */
               compressionModes: CompressionModes.all,
               /** Unacknowledged inputs repeated in every input message. */
@@ -3434,7 +3435,7 @@ enum EmbeddedWebFiles {
 
             /**
              * @typedef {{name: string, kind: FieldKind}} FieldDeclaration A field: its name and kind.
-             * @typedef {{name: string, fields: FieldDeclaration[]}} EntityTypeDeclaration An entity type.
+             * @typedef {{name: string, fields: ReadonlyArray<FieldDeclaration>}} EntityTypeDeclaration An entity type.
              * @typedef {{width: number, maxQ: number | bigint, isWide: boolean, deltaMode: 0 | 1 | 2}} FieldLayout
              *   What the decoder needs of a field: width, `maxQ` (a bigint when `isWide`, width over 52 bits),
              *   delta mode 0 none, 1 linear, 2 wrapping.

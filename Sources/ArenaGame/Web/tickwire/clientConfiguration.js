@@ -4,7 +4,8 @@ import { CompressionModes, protocolVersion } from './message.js';
 
 /** Configuration; the defaults are Swift's `ClientConfiguration`'s. */
 export const defaultClientConfiguration = Object.freeze({
-  room: '',
+  /** The room to join; empty for the server's default. */
+  room: /** @type {string} */ (''),
   /** Modes offered in the hello: perFrame and streaming (the library inflates both). */
   compressionModes: CompressionModes.all,
   /** Unacknowledged inputs repeated in every input message. */

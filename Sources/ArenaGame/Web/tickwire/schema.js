@@ -18,7 +18,7 @@ export const SchemaLimits = Object.freeze({
 
 /**
  * @typedef {{name: string, kind: FieldKind}} FieldDeclaration A field: its name and kind.
- * @typedef {{name: string, fields: FieldDeclaration[]}} EntityTypeDeclaration An entity type.
+ * @typedef {{name: string, fields: ReadonlyArray<FieldDeclaration>}} EntityTypeDeclaration An entity type.
  * @typedef {{width: number, maxQ: number | bigint, isWide: boolean, deltaMode: 0 | 1 | 2}} FieldLayout
  *   What the decoder needs of a field: width, `maxQ` (a bigint when `isWide`, width over 52 bits),
  *   delta mode 0 none, 1 linear, 2 wrapping.

@@ -7,13 +7,13 @@ struct EntropyDeltaDecoder {
     let schema: Schema
     let limits: CodecLimits
     let bytes: [UInt8]
-    private var models: EntropyModels
+    private let models: EntropyModels
 
-    init(schema: Schema, limits: CodecLimits, bytes: [UInt8]) {
+    init(schema: Schema, limits: CodecLimits, bytes: [UInt8], models: EntropyModels) {
         self.schema = schema
         self.limits = limits
         self.bytes = bytes
-        self.models = EntropyModels(schema: schema)
+        self.models = models
     }
 
     /// Decodes into `snapshot`, replacing its contents. On error `snapshot` is left empty.
@@ -70,12 +70,12 @@ struct EntropyDeltaDecoder {
 
     private mutating func decodeDelta(baseline: Snapshot, coder: inout RangeDecoder, into snapshot: inout Snapshot) throws(CodecError) {
         snapshot.reserve(entities: baseline.count, values: baseline.liveValueCount, headroom: true)
-        if try coder.decode(&models.probabilities[EntropyModels.hasDestroyed]) {
+        if try coder.decode(&models.p[EntropyModels.hasDestroyed]) {
             var previous = 0
             var runStart = 0
             var destroyedCount = 0
             for j in 0..<baseline.count {
-                let destroyed = try coder.decode(&models.probabilities[EntropyModels.destroyed + previous])
+                let destroyed = try coder.decode(&models.p[EntropyModels.destroyed + previous])
                 previous = destroyed ? 1 : 0
                 if destroyed {
                     snapshot.appendEntities(of: baseline, in: runStart..<j)
@@ -91,12 +91,12 @@ struct EntropyDeltaDecoder {
             snapshot.appendEntities(of: baseline, in: 0..<baseline.count)
         }
 
-        if try coder.decode(&models.probabilities[EntropyModels.hasChanged]) {
+        if try coder.decode(&models.p[EntropyModels.hasChanged]) {
             var history = 0
             var anyChanged = false
             for index in 0..<snapshot.count {
                 let activity = models.activity(of: snapshot, at: index)
-                let changed = try coder.decode(&models.probabilities[EntropyModels.changed + history + 4 * activity])
+                let changed = try coder.decode(&models.p[EntropyModels.changed + history + 4 * activity])
                 history = (history << 1 | (changed ? 1 : 0)) & 3
                 if changed {
                     anyChanged = true
@@ -108,7 +108,7 @@ struct EntropyDeltaDecoder {
             }
         }
 
-        if try coder.decode(&models.probabilities[EntropyModels.hasCreated]) {
+        if try coder.decode(&models.p[EntropyModels.hasCreated]) {
             let survivors = snapshot.count
             let count = try decodeInteger(tree: EntropyModels.countTree, coder: &coder) + 1
             try checkEntityCount(existing: survivors, adding: count)
@@ -131,7 +131,7 @@ struct EntropyDeltaDecoder {
         for field in 0..<fieldCount {
             let base = models.fieldBase(type: type, field: field)
             let changed = field < fieldCount - 1 || state != 0
-                ? try coder.decode(&models.probabilities[base + EntropyModels.fieldChanged + state + 3 * activity])
+                ? try coder.decode(&models.p[base + EntropyModels.fieldChanged + state + 3 * activity])
                 : true
             state = changed ? 2 : (state == 0 ? 0 : 1)
             guard changed else { continue }
@@ -172,23 +172,15 @@ struct EntropyDeltaDecoder {
     /// Decodes a delta: its sign and magnitude (≥ 1).
     @inline(__always)
     private mutating func decodeDelta(base: Int, bucketBits: Int, coder: inout RangeDecoder) throws(CodecError) -> (Bool, UInt64) {
-        let negative = try coder.decode(&models.probabilities[base + EntropyModels.sign])
-        var failure: CodecError?
+        let negative = try coder.decode(&models.p[base + EntropyModels.sign])
         var magnitude: UInt64 = 1
-        models.probabilities.withUnsafeMutableBufferPointer { buffer in
-            let table = buffer.baseAddress.unsafelyUnwrapped + base
-            do throws(CodecError) {
-                let bucket = Int(try coder.decodeTree(bits: bucketBits, models: table + EntropyModels.bucket))
-                if bucket >= 1 {
-                    let top = min(EntropyModels.modelledTopBits, bucket)
-                    let high = (1 << UInt64(top)) | (try coder.decodeTree(bits: top, models: table + EntropyModels.topBits + 2 * bucket))
-                    magnitude = high << UInt64(bucket - top) | (try coder.decodeRaw(count: bucket - top))
-                }
-            } catch {
-                failure = error
-            }
+        let table = models.p + base
+        let bucket = Int(try coder.decodeTree(bits: bucketBits, models: table + EntropyModels.bucket))
+        if bucket >= 1 {
+            let top = min(EntropyModels.modelledTopBits, bucket)
+            let high = (1 << UInt64(top)) | (try coder.decodeTree(bits: top, models: table + EntropyModels.topBits + 2 * bucket))
+            magnitude = high << UInt64(bucket - top) | (try coder.decodeRaw(count: bucket - top))
         }
-        if let failure { throw failure }
         return (negative, magnitude)
     }
 
@@ -196,31 +188,12 @@ struct EntropyDeltaDecoder {
     @inline(__always)
     private mutating func decodeValue(_ layout: TypeLayout.FieldLayout, base: Int, coder: inout RangeDecoder) throws(CodecError) -> UInt64 {
         guard layout.width <= 8 else { return try coder.decodeRaw(count: layout.width) }
-        var failure: CodecError?
-        var value: UInt64 = 0
-        models.probabilities.withUnsafeMutableBufferPointer { buffer in
-            do throws(CodecError) {
-                value = try coder.decodeTree(bits: layout.width, models: buffer.baseAddress.unsafelyUnwrapped + base + EntropyModels.whole)
-            } catch {
-                failure = error
-            }
-        }
-        if let failure { throw failure }
-        return value
+        return try coder.decodeTree(bits: layout.width, models: models.p + base + EntropyModels.whole)
     }
 
     /// Decodes an integer below 2^32 coded by ``EntropyDeltaEncoder``'s integer code.
     private mutating func decodeInteger(tree: Int, coder: inout RangeDecoder) throws(CodecError) -> UInt64 {
-        var failure: CodecError?
-        var bucket: UInt64 = 0
-        models.probabilities.withUnsafeMutableBufferPointer { buffer in
-            do throws(CodecError) {
-                bucket = try coder.decodeTree(bits: 6, models: buffer.baseAddress.unsafelyUnwrapped + tree)
-            } catch {
-                failure = error
-            }
-        }
-        if let failure { throw failure }
+        let bucket = try coder.decodeTree(bits: 6, models: models.p + tree)
         guard bucket <= 32 else {
             throw CodecError(.valueOutOfRange(what: "integer bucket", value: "\(bucket)", allowed: "0...32"))
         }
@@ -244,15 +217,7 @@ struct EntropyDeltaDecoder {
             previous = id
             var type = 0
             if schema.typeIndexBits > 0 {
-                var failure: CodecError?
-                models.probabilities.withUnsafeMutableBufferPointer { buffer in
-                    do throws(CodecError) {
-                        type = Int(try coder.decodeTree(bits: schema.typeIndexBits, models: buffer.baseAddress.unsafelyUnwrapped + EntropyModels.typeTree))
-                    } catch {
-                        failure = error
-                    }
-                }
-                if let failure { throw failure }
+                type = Int(try coder.decodeTree(bits: schema.typeIndexBits, models: models.p + EntropyModels.typeTree))
                 guard type < typeCount else { throw CodecError(.unknownEntityType(index: UInt64(type), typeCount: typeCount)) }
             }
             models.prepare(type: type)

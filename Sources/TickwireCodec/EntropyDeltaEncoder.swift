@@ -5,13 +5,13 @@
 /// table are per snapshot, never per entity.
 struct EntropyDeltaEncoder {
     let schema: Schema
-    private var models: EntropyModels
+    private let models: EntropyModels
     private var coder: RangeEncoder
 
-    init(schema: Schema, capacity: Int) {
+    init(schema: Schema, models: EntropyModels) {
         self.schema = schema
-        self.models = EntropyModels(schema: schema)
-        self.coder = RangeEncoder(capacity: capacity)
+        self.models = models
+        self.coder = RangeEncoder(capacity: 0)
     }
 
     /// Encodes `snapshot` against `baseline` (whole when `nil`) and returns the bytes.
@@ -23,6 +23,8 @@ struct EntropyDeltaEncoder {
             // Wrapping subtraction: ticks are counted modulo 2^32.
             header.writeVarint(UInt64(snapshot.tick &- baseline.tick))
         }
+        // The payload follows the header, padded to a byte, in the same array.
+        coder = RangeEncoder(prefix: header.bytes, capacity: 64 + snapshot.count)
         if let baseline {
             encodeDelta(snapshot, against: baseline)
         } else {
@@ -31,9 +33,7 @@ struct EntropyDeltaEncoder {
             for index in snapshot.indices { encodeWhole(snapshot, index, previous: &previous) }
         }
         coder.finish()
-        var bytes = header.bytes
-        bytes.append(contentsOf: coder.bytes)
-        return bytes
+        return coder.bytes
     }
 
     private mutating func encodeDelta(_ snapshot: Snapshot, against baseline: Snapshot) {
@@ -63,14 +63,14 @@ struct EntropyDeltaEncoder {
 
         // Destroyed: a bit per baseline entity, when any is.
         let anyDestroyed = survivorCount < baseline.count
-        coder.encode(anyDestroyed, &models.probabilities[EntropyModels.hasDestroyed])
+        coder.encode(anyDestroyed, &models.p[EntropyModels.hasDestroyed])
         if anyDestroyed {
             var next = 0
             var previous = 0
             for j in 0..<baseline.count {
                 let survives = next < survivorCount && Int(survivors[2 * next + 1]) == j
                 if survives { next += 1 }
-                coder.encode(!survives, &models.probabilities[EntropyModels.destroyed + previous])
+                coder.encode(!survives, &models.p[EntropyModels.destroyed + previous])
                 previous = survives ? 0 : 1
             }
         }
@@ -81,21 +81,21 @@ struct EntropyDeltaEncoder {
             anyChanged = true
             break
         }
-        coder.encode(anyChanged, &models.probabilities[EntropyModels.hasChanged])
+        coder.encode(anyChanged, &models.p[EntropyModels.hasChanged])
         if anyChanged {
             var history = 0
             for pair in 0..<survivorCount {
                 let current = Int(survivors[2 * pair]), old = Int(survivors[2 * pair + 1])
                 let changed = differs(snapshot, current, baseline, old)
                 let activity = models.activity(of: baseline, at: old)
-                coder.encode(changed, &models.probabilities[EntropyModels.changed + history + 4 * activity])
+                coder.encode(changed, &models.p[EntropyModels.changed + history + 4 * activity])
                 history = (history << 1 | (changed ? 1 : 0)) & 3
                 if changed { encodeChanges(snapshot, current, baseline, old, activity: activity) }
             }
         }
 
         // Created, whole.
-        coder.encode(!created.isEmpty, &models.probabilities[EntropyModels.hasCreated])
+        coder.encode(!created.isEmpty, &models.p[EntropyModels.hasCreated])
         if !created.isEmpty {
             encodeInteger(UInt64(created.count - 1), tree: EntropyModels.countTree)
             var previous: Int64 = -1
@@ -123,7 +123,7 @@ struct EntropyDeltaEncoder {
             let base = models.fieldBase(type: type, field: field)
             let changed = new != old
             if field < fieldCount - 1 || state != 0 {
-                coder.encode(changed, &models.probabilities[base + EntropyModels.fieldChanged + state + 3 * activity])
+                coder.encode(changed, &models.p[base + EntropyModels.fieldChanged + state + 3 * activity])
             }
             state = changed ? 2 : (state == 0 ? 0 : 1)
             guard changed else { continue }
@@ -148,18 +148,15 @@ struct EntropyDeltaEncoder {
     /// Codes a non-zero delta: sign, magnitude bucket, two bits below the leading one, the rest raw.
     @inline(__always)
     private mutating func encodeDelta(_ delta: Int64, base: Int, bucketBits: Int) {
-        coder.encode(delta < 0, &models.probabilities[base + EntropyModels.sign])
+        coder.encode(delta < 0, &models.p[base + EntropyModels.sign])
         let magnitude = delta.magnitude
         let bucket = 63 - magnitude.leadingZeroBitCount
-        models.probabilities.withUnsafeMutableBufferPointer { buffer in
-            // The buffer's base is non-nil: the table holds at least the global block.
-            let table = buffer.baseAddress.unsafelyUnwrapped + base
-            coder.encodeTree(UInt64(bucket), bits: bucketBits, models: table + EntropyModels.bucket)
-            if bucket >= 1 {
-                let top = min(EntropyModels.modelledTopBits, bucket)
-                coder.encodeTree(magnitude >> UInt64(bucket - top), bits: top, models: table + EntropyModels.topBits + 2 * bucket)
-                coder.encodeRaw(magnitude, count: bucket - top)
-            }
+        let table = models.p + base
+        coder.encodeTree(UInt64(bucket), bits: bucketBits, models: table + EntropyModels.bucket)
+        if bucket >= 1 {
+            let top = min(EntropyModels.modelledTopBits, bucket)
+            coder.encodeTree(magnitude >> UInt64(bucket - top), bits: top, models: table + EntropyModels.topBits + 2 * bucket)
+            coder.encodeRaw(magnitude, count: bucket - top)
         }
     }
 
@@ -167,9 +164,7 @@ struct EntropyDeltaEncoder {
     @inline(__always)
     private mutating func encodeValue(_ value: UInt64, _ layout: TypeLayout.FieldLayout, base: Int) {
         if layout.width <= 8 {
-            models.probabilities.withUnsafeMutableBufferPointer { buffer in
-                coder.encodeTree(value, bits: layout.width, models: buffer.baseAddress.unsafelyUnwrapped + base + EntropyModels.whole)
-            }
+            coder.encodeTree(value, bits: layout.width, models: models.p + base + EntropyModels.whole)
         } else {
             coder.encodeRaw(value, count: layout.width)
         }
@@ -179,9 +174,7 @@ struct EntropyDeltaEncoder {
     private mutating func encodeInteger(_ value: UInt64, tree: Int) {
         let shifted = value + 1
         let bucket = 63 - shifted.leadingZeroBitCount
-        models.probabilities.withUnsafeMutableBufferPointer { buffer in
-            coder.encodeTree(UInt64(bucket), bits: 6, models: buffer.baseAddress.unsafelyUnwrapped + tree)
-        }
+        coder.encodeTree(UInt64(bucket), bits: 6, models: models.p + tree)
         coder.encodeRaw(shifted, count: bucket)
     }
 
@@ -192,9 +185,7 @@ struct EntropyDeltaEncoder {
         previous = id
         let type = Int(snapshot.types[index])
         if schema.typeIndexBits > 0 {
-            models.probabilities.withUnsafeMutableBufferPointer { buffer in
-                coder.encodeTree(UInt64(type), bits: schema.typeIndexBits, models: buffer.baseAddress.unsafelyUnwrapped + EntropyModels.typeTree)
-            }
+            coder.encodeTree(UInt64(type), bits: schema.typeIndexBits, models: models.p + EntropyModels.typeTree)
         }
         models.prepare(type: type)
         let layout = schema.layouts[type]

@@ -4,7 +4,8 @@
 /// Every probability starts at one half for each snapshot, so a snapshot decodes from its one
 /// baseline alone. A type's blocks are set up the first time the snapshot touches the type, so
 /// a large schema costs only the types a snapshot uses. Its size is bounded by the schema:
-/// ``globalCount`` plus ``perField`` probabilities (2 bytes each) per field.
+/// ``globalCount`` plus ``perField`` probabilities (2 bytes each) per field, plus one per type.
+/// It lives in a temporary allocation for one snapshot (``with(schema:activityFields:_:)``).
 struct EntropyModels {
     // Global block.
     static let hasDestroyed = 0
@@ -38,21 +39,48 @@ struct EntropyModels {
     static let whole = 7 + 64 + 128
     static let perField = 7 + 64 + 128 + 256
 
-    var probabilities: [UInt16]
-    private var typeReady: [Bool]
+    /// The table: the global block, the field blocks, then one readiness slot per type.
+    let p: UnsafeMutablePointer<UInt16>
     private let fieldStarts: [Int]
+    private let readyBase: Int
     /// Per type, the index of its first bool field (the **activity field**), or −1.
     let activityFields: [Int]
 
-    init(schema: Schema) {
-        fieldStarts = schema.fieldStarts
-        activityFields = schema.entityTypes.map { type in type.fields.firstIndex { $0.kind == .bool } ?? -1 }
-        typeReady = [Bool](repeating: false, count: schema.layouts.count)
-        let count = Self.globalCount + schema.flatFields.count * Self.perField
-        probabilities = [UInt16](unsafeUninitializedCapacity: count) { buffer, initialized in
-            for index in 0..<Self.globalCount { buffer[index] = RangeEncoder.initialProbability }
-            initialized = count
+    /// The probabilities a table for `schema` holds (readiness slots included).
+    static func tableSize(_ schema: Schema) -> Int {
+        globalCount + schema.flatFields.count * perField + schema.layouts.count
+    }
+
+    /// Per type, the index of its first bool field, or −1.
+    static func activityFields(_ schema: Schema) -> [Int] {
+        schema.entityTypes.map { type in type.fields.firstIndex { $0.kind == .bool } ?? -1 }
+    }
+
+    /// Runs `body` with fresh models for one snapshot, in a temporary allocation (on the stack
+    /// when small).
+    static func with<R>(
+        schema: Schema, activityFields: [Int], _ body: (EntropyModels) throws(CodecError) -> R
+    ) throws(CodecError) -> R {
+        let size = tableSize(schema)
+        let result: Result<R, CodecError> = withUnsafeTemporaryAllocation(of: UInt16.self, capacity: size) { buffer in
+            // The buffer's base is non-nil: the table holds at least the global block.
+            let models = EntropyModels(base: buffer.baseAddress.unsafelyUnwrapped, schema: schema, activityFields: activityFields)
+            do throws(CodecError) {
+                return .success(try body(models))
+            } catch {
+                return .failure(error)
+            }
         }
+        return try result.get()
+    }
+
+    private init(base: UnsafeMutablePointer<UInt16>, schema: Schema, activityFields: [Int]) {
+        p = base
+        fieldStarts = schema.fieldStarts
+        self.activityFields = activityFields
+        readyBase = Self.globalCount + schema.flatFields.count * Self.perField
+        (base).initialize(repeating: RangeEncoder.initialProbability, count: Self.globalCount)
+        (base + readyBase).initialize(repeating: 0, count: schema.layouts.count)
     }
 
     /// The index of field `field` of type `type`'s block.
@@ -63,14 +91,12 @@ struct EntropyModels {
 
     /// Sets the blocks of `type`'s fields to their initial probabilities, once per snapshot.
     @inline(__always)
-    mutating func prepare(type: Int) {
-        guard !typeReady[type] else { return }
-        typeReady[type] = true
+    func prepare(type: Int) {
+        guard p[readyBase + type] == 0 else { return }
+        p[readyBase + type] = 1
         let start = Self.globalCount + fieldStarts[type] * Self.perField
         let end = Self.globalCount + fieldStarts[type + 1] * Self.perField
-        probabilities.withUnsafeMutableBufferPointer { buffer in
-            for index in start..<end { buffer[index] = RangeEncoder.initialProbability }
-        }
+        (p + start).initialize(repeating: RangeEncoder.initialProbability, count: end - start)
     }
 
     /// The bits of the tree that codes the magnitude bucket of a field `width` bits wide: enough for `width − 1`.
@@ -81,7 +107,7 @@ struct EntropyModels {
 
     /// The entity's activity bit: its activity field's value in the baseline (0 for a type without one).
     @inline(__always)
-    func activity(of snapshot: Snapshot, at index: Int) -> Int {
+    func activity(of snapshot: borrowing Snapshot, at index: Int) -> Int {
         let field = activityFields[Int(snapshot.types[index])]
         return field < 0 ? 0 : Int(snapshot.values[Int(snapshot.offsets[index]) + field] & 1)
     }

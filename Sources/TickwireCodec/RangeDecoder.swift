@@ -1,12 +1,10 @@
 /// Decodes what ``RangeEncoder`` wrote (`Protocol/PROTOCOL.md` §4.5.2).
 ///
-/// Reads the bytes of `input` from `start`; past the end it reads zeros, at most
-/// ``implicitZeroBytes`` of them (the flush dropped that many): one more is `truncated`, and
-/// ``finish()`` refuses a stream that did not read exactly that many (`trailingData`).
+/// Reads the bytes of `input` from `start`, exactly: a read past the end is `truncated`, and
+/// ``finish()`` refuses bytes left over (`trailingData`). Because the decoder reads the same
+/// bytes as the encoder wrote, along the same path, every truncation of a valid payload runs
+/// out before its end.
 struct RangeDecoder {
-    /// The zero bytes the encoder's flush leaves out and the decoder reads past the end.
-    static let implicitZeroBytes = 3
-
     private let input: [UInt8]
     private var position: Int
     private var range: UInt32 = 0xFFFF_FFFF
@@ -29,12 +27,9 @@ struct RangeDecoder {
     @inline(__always)
     private mutating func nextByte() throws(CodecError) -> UInt8 {
         let index = position
+        guard index < input.count else { throw CodecError(.truncated(neededBits: 8, availableBits: 0)) }
         position += 1
-        if index < input.count { return input[index] }
-        guard index < input.count + Self.implicitZeroBytes else {
-            throw CodecError(.truncated(neededBits: 8, availableBits: 0))
-        }
-        return 0
+        return input[index]
     }
 
     @inline(__always)
@@ -96,9 +91,9 @@ struct RangeDecoder {
         return UInt64(node - (1 << bits))
     }
 
-    /// Checks that the stream ended exactly: all of the payload read, and exactly the implicit zeros after it.
+    /// Checks that the stream ended exactly: all of the payload read.
     mutating func finish() throws(CodecError) {
-        let left = input.count + Self.implicitZeroBytes - position
+        let left = input.count - position
         guard left == 0 else { throw CodecError(.trailingData(bits: left * 8)) }
     }
 }

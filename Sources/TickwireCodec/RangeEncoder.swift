@@ -2,9 +2,9 @@
 /// arithmetic (32-bit range, carry propagation through a cached byte) with 12-bit adaptive
 /// probabilities, writing bytes most significant first.
 ///
-/// The first byte LZMA's encoder emits is always 0 and is not written; the flush rounds the
-/// final interval to a multiple of 2^24 and drops the three zero bytes that leaves, which the
-/// decoder reads back as implicit zeros.
+/// The first byte LZMA's encoder emits is always 0 and is not written; the flush writes the
+/// four bytes of `low`, so that the decoder reads exactly the payload (a truncated payload
+/// always runs out, and bytes left over are an error).
 struct RangeEncoder {
     /// Probability precision: a probability is the chance of a 0 bit in units of 2^-12.
     static let probabilityBits: UInt32 = 12
@@ -38,9 +38,10 @@ struct RangeEncoder {
     /// Whether LZMA's leading zero byte is still to be dropped.
     private var dropsNextByte = true
 
-    init(capacity: Int = 64) {
-        bytes = []
-        bytes.reserveCapacity(capacity)
+    /// Creates an encoder whose output starts with `prefix` (a header written before the payload).
+    init(prefix: [UInt8] = [], capacity: Int = 64) {
+        bytes = prefix
+        bytes.reserveCapacity(prefix.count + capacity)
     }
 
     /// Codes `bit` with the adaptive probability `probability`, then adapts it.
@@ -121,12 +122,8 @@ struct RangeEncoder {
         }
     }
 
-    /// Ends the stream: picks the multiple of 2^24 in the final interval, writes it out and
-    /// drops its three low zero bytes.
+    /// Ends the stream: writes out the cached byte and the four bytes of `low`.
     mutating func finish() {
-        // The range is at least 2^24 here, so the rounded-up value is still inside the interval.
-        low = (low + 0x00FF_FFFF) & ~UInt64(0x00FF_FFFF)
         for _ in 0..<5 { shiftLow() }
-        bytes.removeLast(3)
     }
 }

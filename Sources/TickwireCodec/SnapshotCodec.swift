@@ -29,7 +29,11 @@ public struct SnapshotCodec: Sendable {
     public init(schema: Schema, limits: CodecLimits = .default) {
         self.schema = schema
         self.limits = limits
+        self.activityFields = EntropyModels.activityFields(schema)
     }
+
+    /// Per type, the field whose baseline value is the entropy coder's activity bit (§4.5).
+    let activityFields: [Int]
 
     /// Encodes `snapshot` as a delta against `baseline`, or whole when `baseline` is `nil`.
     ///
@@ -61,8 +65,10 @@ public struct SnapshotCodec: Sendable {
         guard snapshot.count <= limits.maxEntities else {
             throw CodecError(.tooManyEntities(count: UInt64(snapshot.count), limit: limits.maxEntities))
         }
-        var encoder = EntropyDeltaEncoder(schema: schema, capacity: 64 + snapshot.count)
-        let bytes = encoder.encode(snapshot, against: baseline)
+        let bytes = try EntropyModels.with(schema: schema, activityFields: activityFields) { models throws(CodecError) in
+            var encoder = EntropyDeltaEncoder(schema: schema, models: models)
+            return encoder.encode(snapshot, against: baseline)
+        }
         guard bytes.count <= limits.maxEncodedBytes else {
             throw CodecError(.inputTooLarge(count: bytes.count, limit: limits.maxEncodedBytes))
         }
@@ -155,8 +161,10 @@ public struct SnapshotCodec: Sendable {
             snapshot.removeAll()
             throw error
         }
-        var decoder = EntropyDeltaDecoder(schema: schema, limits: limits, bytes: bytes)
-        try decoder.decode(baseline: baseline, into: &snapshot)
+        try EntropyModels.with(schema: schema, activityFields: activityFields) { models throws(CodecError) in
+            var decoder = EntropyDeltaDecoder(schema: schema, limits: limits, bytes: bytes, models: models)
+            try decoder.decode(baseline: baseline, into: &snapshot)
+        }
     }
 
     /// Decodes an encoding made by ``encode(_:against:coding:)`` in `coding`.

@@ -192,6 +192,10 @@ def encode(types, tick, entities, baseline=None):
     header.bool(baseline is not None)
     if baseline is not None:
         header.varint((tick - baseline[0]) % (1 << 32))
+    empty = entities == (baseline[1] if baseline is not None else {})
+    header.bool(empty)
+    if empty:
+        return header.bytes()
     rc, m = RangeEncoder(), Models(types)
     type_bits = (len(types) - 1).bit_length()
 
@@ -280,6 +284,7 @@ def decode(types, data, baseline=None, max_entities=65536):
     has_baseline = r.bool()
     if has_baseline:
         base_tick = (tick - r.varint32()) % (1 << 32)
+    empty = r.bool()
     if r.u((8 - r.pos % 8) % 8) != 0:
         raise CodecError("malformedRangeCode")
     if has_baseline:
@@ -287,6 +292,10 @@ def decode(types, data, baseline=None, max_entities=65536):
             raise CodecError("baselineMissing")
         if baseline[0] != base_tick:
             raise CodecError("baselineMismatch")
+    if empty:
+        if r.pos // 8 != len(data):
+            raise CodecError("trailingData")
+        return tick, ({i: (t, list(v)) for i, (t, v) in baseline[1].items()} if has_baseline else {})
     rc, m = RangeDecoder(data, r.pos // 8), Models(types)
     type_bits = (len(types) - 1).bit_length()
 
@@ -450,13 +459,17 @@ An unchanged world: tick 102 against entropy-05 (tick 101), entropy-coded.""",
     write_error_vector("entropy-error-truncated.hex", """
 entropy-02 without its last byte: the decoder runs out of payload.""",
                        "arena", "delta-01-arena-full.hex", "truncated", data[:-1])
+    _, _, idle = read_vector("entropy-06-arena-idle.hex")
+    write_error_vector("entropy-error-empty-trailing-data.hex", """
+entropy-06 (an unchanged world: the isEmpty bit, no payload) followed by one more byte.""",
+                       "arena", "entropy-05-arena-moves.hex", "trailingData", idle + b"\0")
     write_error_vector("entropy-error-trailing-data.hex", """
 entropy-02 followed by one more byte: the payload is not read to its end.""",
                        "arena", "delta-01-arena-full.hex", "trailingData", data + b"\0")
     # Entity 7's health (integer 0...100, 3 in the baseline) after a delta of +98: 101.
     types = SCHEMAS["arena"]
     header = BitWriter()
-    header.varint(101); header.bool(True); header.varint(1)
+    header.varint(101); header.bool(True); header.varint(1); header.bool(False)
     rc, m = RangeEncoder(), Models(types)
     rc.bit(0, m.p, G_HAS_DESTROYED)
     rc.bit(1, m.p, G_HAS_CHANGED)

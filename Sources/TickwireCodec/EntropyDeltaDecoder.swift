@@ -41,6 +41,7 @@ struct EntropyDeltaDecoder {
             // Wrapping subtraction: ticks are counted modulo 2^32.
             baselineTick = tick &- age
         }
+        let isEmpty = try header.readBool()
         let padding = (8 - header.bitPosition % 8) % 8
         guard try header.read(bits: padding) == 0 else {
             throw CodecError(.malformedRangeCode(atByte: header.bitPosition / 8 - 1))
@@ -50,6 +51,17 @@ struct EntropyDeltaDecoder {
             guard baseline.tick == baselineTick else {
                 throw CodecError(.baselineMismatch(expected: baselineTick, given: baseline.tick))
             }
+        }
+        if isEmpty {
+            // No payload: no entities, or the baseline's unchanged.
+            guard header.bitPosition / 8 == bytes.count else {
+                throw CodecError(.trailingData(bits: bytes.count * 8 - header.bitPosition))
+            }
+            if let baseline, hasBaseline {
+                snapshot.reserve(entities: baseline.count, values: baseline.liveValueCount, headroom: true)
+                snapshot.appendEntities(of: baseline, in: 0..<baseline.count)
+            }
+            return
         }
         var coder = try RangeDecoder(bytes, start: header.bitPosition / 8)
         if let baseline, hasBaseline {

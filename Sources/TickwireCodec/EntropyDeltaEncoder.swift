@@ -23,6 +23,10 @@ struct EntropyDeltaEncoder {
             // Wrapping subtraction: ticks are counted modulo 2^32.
             header.writeVarint(UInt64(snapshot.tick &- baseline.tick))
         }
+        // Nothing to code (no entities, or the baseline's entities unchanged): the isEmpty bit, no payload.
+        let isEmpty = baseline.map { Self.sameEntities(snapshot, $0) } ?? snapshot.isEmpty
+        header.write(isEmpty)
+        if isEmpty { return header.bytes }
         // The payload follows the header, padded to a byte, in the same array.
         coder = RangeEncoder(prefix: header.bytes, capacity: 64 + snapshot.count)
         if let baseline {
@@ -34,6 +38,19 @@ struct EntropyDeltaEncoder {
         }
         coder.finish()
         return coder.bytes
+    }
+
+    /// Whether `snapshot` holds exactly `baseline`'s entities, types and values.
+    private static func sameEntities(_ snapshot: Snapshot, _ baseline: Snapshot) -> Bool {
+        guard snapshot.ids == baseline.ids, snapshot.types == baseline.types else { return false }
+        let layouts = snapshot.schema.layouts
+        for index in snapshot.indices {
+            let a = Int(snapshot.offsets[index]), b = Int(baseline.offsets[index])
+            for field in 0..<layouts[Int(snapshot.types[index])].fieldCount where snapshot.values[a + field] != baseline.values[b + field] {
+                return false
+            }
+        }
+        return true
     }
 
     private mutating func encodeDelta(_ snapshot: Snapshot, against baseline: Snapshot) {

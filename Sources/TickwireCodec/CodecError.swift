@@ -39,6 +39,8 @@ public struct CodecError: Error, Hashable, Sendable, CustomStringConvertible {
         public static let schemaMismatch = Kind(name: "schemaMismatch")
         /// Bytes or non-zero padding bits follow the end of the encoding.
         public static let trailingData = Kind(name: "trailingData")
+        /// A range-coded payload (entropy-coded delta) reached a state no encoder produces.
+        public static let malformedRangeCode = Kind(name: "malformedRangeCode")
 
         /// The kind's name, as in the static member (`truncated`, …).
         public var description: String { name }
@@ -61,6 +63,7 @@ public struct CodecError: Error, Hashable, Sendable, CustomStringConvertible {
         case baselineMismatch(expected: UInt32, given: UInt32)
         case schemaMismatch(expected: UInt64, given: UInt64)
         case trailingData(bits: Int)
+        case malformedRangeCode(atByte: Int)
     }
 
     let reason: Reason
@@ -88,6 +91,7 @@ public struct CodecError: Error, Hashable, Sendable, CustomStringConvertible {
         case .baselineMismatch: .baselineMismatch
         case .schemaMismatch: .schemaMismatch
         case .trailingData: .trailingData
+        case .malformedRangeCode: .malformedRangeCode
         }
     }
 
@@ -127,6 +131,8 @@ public struct CodecError: Error, Hashable, Sendable, CustomStringConvertible {
             return "schema fingerprint \(hex(given)) where the codec's is \(hex(expected))"
         case let .trailingData(bits):
             return "\(bits) bits follow the end of the encoding (only zero padding to a byte boundary is allowed)"
+        case let .malformedRangeCode(position):
+            return "range-coded data near byte \(position) is in a state no encoder produces"
         }
     }
 }

@@ -86,7 +86,7 @@ struct DeltaDecoder {
             // Created ids are increasing; usually they are all above the survivors' (new ids
             // grow), otherwise the two sorted runs are merged in place.
             if survivors > 0 && snapshot.ids[survivors] <= snapshot.ids[survivors - 1] {
-                try mergeCreated(from: survivors, into: &snapshot)
+                try Self.mergeCreated(from: survivors, into: &snapshot)
             }
         }
         try reader.finish()
@@ -306,7 +306,7 @@ struct DeltaDecoder {
     /// before them, in place; the value pool is then repacked in id order.
     ///
     /// - Throws: ``CodecError`` `.duplicateEntity` for the first created id a survivor holds.
-    private func mergeCreated(from start: Int, into snapshot: inout Snapshot) throws(CodecError) {
+    static func mergeCreated(from start: Int, into snapshot: inout Snapshot) throws(CodecError) {
         // Check first, in increasing id order, so that the error names the first duplicate.
         var i = 0
         for j in start..<snapshot.count {

@@ -25,6 +25,8 @@ public final class FrameInspector {
     /// The limits every frame must respect.
     public let limits: FrameLimits
     private let codec: SnapshotCodec
+    /// How snapshot deltas are coded, from the welcome.
+    private var deltaCoding = DeltaCoding.bitPacked
     private var toClient: FrameDecompressor?
     private var toServer: FrameDecompressor?
     private var snapshots: [UInt32: Snapshot] = [:]
@@ -82,6 +84,7 @@ public final class FrameInspector {
             // Both directions use the announced compression from the next frame on.
             toClient = try? FrameDecompressor(mode: welcome.compression, limits: limits)
             toServer = try? FrameDecompressor(mode: welcome.compression, limits: limits)
+            deltaCoding = welcome.deltaCoding
         case .snapshot(let snapshot):
             lines.append(contentsOf: describe(snapshot))
         default:
@@ -101,7 +104,7 @@ public final class FrameInspector {
         }
         let snapshot: Snapshot
         do {
-            snapshot = try codec.decode(message.delta, baseline: baseline)
+            snapshot = try codec.decode(message.delta, baseline: baseline, coding: deltaCoding)
         } catch {
             return ["  error: \(error)"]
         }

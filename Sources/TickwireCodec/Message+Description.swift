@@ -5,11 +5,12 @@ extension Message: CustomStringConvertible {
         switch self {
         case .hello(let hello):
             "hello version \(hello.protocolVersion) schema \(hex64(hello.schemaFingerprint)) room \"\(hello.room)\""
-                + " modes 0x\(String(hello.compressionModes.rawValue, radix: 16))"
+                + " modes 0x\(String(hello.compressionModes.rawValue, radix: 16))" + (hello.offersEntropyDeltas ? " entropy deltas" : "")
                 + (hello.resumeToken.map { " resume token \($0.count) B" } ?? "") + " payload \(hello.payload.count) B"
         case .welcome(let welcome):
             "welcome client \(welcome.clientID) rate \(welcome.tickRate) Hz tick \(welcome.currentTick)"
-                + " time \(welcome.serverTime) µs compression \(welcome.compression) resume token \(welcome.resumeToken.count) B"
+                + " time \(welcome.serverTime) µs compression \(welcome.compression)"
+                + (welcome.deltaCoding == .entropy ? " entropy deltas" : "") + " resume token \(welcome.resumeToken.count) B"
         case .reject(let reject):
             "reject \(reject.reason) \"\(reject.text)\""
         case .snapshot(let snapshot):

@@ -2,7 +2,7 @@ extension Message {
     /// The client's first message: who it is, what it speaks, and where it wants to go.
     ///
     /// Body (`Protocol/PROTOCOL.md` section 5.3): protocol version (u16), schema fingerprint
-    /// (u64), compression modes offered (u8 bit set), flags (u8: bit 0 = resume token present),
+    /// (u64), compression modes offered (u8 bit set; bit 7 offers entropy-coded deltas), flags (u8: bit 0 = resume token present),
     /// room name (text), resume token (byte string, only when flagged), application payload
     /// (byte string).
     public struct Hello: Hashable, Sendable {
@@ -10,8 +10,13 @@ extension Message {
         public var protocolVersion: UInt16
         /// A fingerprint of the client's game schema; the server rejects a mismatch.
         public var schemaFingerprint: UInt64
-        /// The compression modes the client can use, for the server to choose from.
+        /// The compression modes the client can use, for the server to choose from (bits 0–6
+        /// of the hello's compression byte).
         public var compressionModes: CompressionModes
+        /// Whether the client decodes entropy-coded snapshot deltas (``DeltaCoding/entropy``,
+        /// `Protocol/PROTOCOL.md` §4.5): bit 7 of the compression byte, which servers without
+        /// the extension ignore.
+        public var offersEntropyDeltas: Bool
         /// The room the client wants to join (UTF-8, at most ``FrameLimits/maximumRoomNameBytes``).
         public var room: String
         /// The token of an earlier session to resume, if any (at most ``FrameLimits/maximumResumeTokenBytes``).
@@ -28,20 +33,24 @@ extension Message {
         ///   - room: The room to join.
         ///   - resumeToken: The token of a session to resume, or `nil`.
         ///   - payload: Opaque application data.
+        ///   - offersEntropyDeltas: Whether the client decodes entropy-coded deltas.
         public init(
             protocolVersion: UInt16 = tickwireProtocolVersion, schemaFingerprint: UInt64,
             compressionModes: CompressionModes = .all, room: String = "", resumeToken: [UInt8]? = nil,
-            payload: [UInt8] = []
+            payload: [UInt8] = [], offersEntropyDeltas: Bool = false
         ) {
             self.protocolVersion = protocolVersion
             self.schemaFingerprint = schemaFingerprint
-            self.compressionModes = compressionModes
+            self.compressionModes = CompressionModes(rawValue: compressionModes.rawValue & ~Self.entropyDeltasBit)
+            self.offersEntropyDeltas = offersEntropyDeltas || compressionModes.rawValue & Self.entropyDeltasBit != 0
             self.room = room
             self.resumeToken = resumeToken
             self.payload = payload
         }
 
         static let resumeTokenFlag: UInt8 = 0x01
+        /// The bit of the compression byte that offers entropy-coded deltas.
+        static let entropyDeltasBit: UInt8 = 0x80
 
         /// Reads the protocol version of a hello frame without decoding the rest, which a
         /// client of another protocol version may lay out differently: the version is the first
@@ -58,7 +67,7 @@ extension Message {
         func encode(into writer: inout ByteWriter, limits: FrameLimits) throws(FrameError) {
             writer.writeUInt16(protocolVersion)
             writer.writeUInt64(schemaFingerprint)
-            writer.writeUInt8(compressionModes.rawValue)
+            writer.writeUInt8(compressionModes.rawValue & ~Self.entropyDeltasBit | (offersEntropyDeltas ? Self.entropyDeltasBit : 0))
             writer.writeUInt8(resumeToken == nil ? 0 : Self.resumeTokenFlag)
             try writer.writeString(room, field: "room name", limit: limits.maximumRoomNameBytes)
             if let resumeToken {
@@ -70,7 +79,9 @@ extension Message {
         init(from reader: inout ByteReader, limits: FrameLimits) throws(FrameError) {
             protocolVersion = try reader.readUInt16()
             schemaFingerprint = try reader.readUInt64()
-            compressionModes = CompressionModes(rawValue: try reader.readUInt8())
+            let modes = try reader.readUInt8()
+            compressionModes = CompressionModes(rawValue: modes & ~Self.entropyDeltasBit)
+            offersEntropyDeltas = modes & Self.entropyDeltasBit != 0
             let flags = try reader.readUInt8()
             if flags & ~Self.resumeTokenFlag != 0 { throw .reservedBits(field: "hello flags", value: flags) }
             room = try reader.readString(field: "room name", limit: limits.maximumRoomNameBytes)

@@ -3,7 +3,8 @@ extension Message {
     /// both directions use from the next frame on.
     ///
     /// Body (`Protocol/PROTOCOL.md` section 5.4): client id (varint), tick rate (varint, Hz),
-    /// current tick (varint), server time (varint, µs), compression mode (u8), resume token
+    /// current tick (varint), server time (varint, µs), compression mode (u8: bits 0–6 the
+    /// mode, bit 7 set when snapshots use entropy-coded deltas), resume token
     /// (byte string, empty when the server does not offer resumption).
     public struct Welcome: Hashable, Sendable {
         /// The id the server gave this client; snapshots refer to the client's entity by it.
@@ -16,6 +17,9 @@ extension Message {
         public var serverTime: UInt64
         /// The compression both directions use for every frame after the welcome.
         public var compression: CompressionMode
+        /// How the server codes the snapshot deltas it sends: ``DeltaCoding/entropy`` only when
+        /// the hello offered it (bit 7 of the compression byte).
+        public var deltaCoding: DeltaCoding
         /// A token the client may send in a later hello to resume this session; empty for none.
         public var resumeToken: [UInt8]
 
@@ -28,10 +32,12 @@ extension Message {
         ///   - serverTime: The server's clock in microseconds.
         ///   - compression: The chosen compression mode.
         ///   - resumeToken: The session's resume token, or empty.
+        ///   - deltaCoding: How snapshot deltas are coded.
         public init(
             clientID: UInt32, tickRate: UInt16, currentTick: UInt32, serverTime: UInt64,
-            compression: CompressionMode = .none, resumeToken: [UInt8] = []
+            compression: CompressionMode = .none, resumeToken: [UInt8] = [], deltaCoding: DeltaCoding = .bitPacked
         ) {
+            self.deltaCoding = deltaCoding
             self.clientID = clientID
             self.tickRate = tickRate
             self.currentTick = currentTick
@@ -40,12 +46,15 @@ extension Message {
             self.resumeToken = resumeToken
         }
 
+        /// The bit of the compression byte that names entropy-coded deltas.
+        static let entropyDeltasBit: UInt8 = 0x80
+
         func encode(into writer: inout ByteWriter, limits: FrameLimits) throws(FrameError) {
             writer.writeVarUInt(UInt64(clientID))
             writer.writeVarUInt(UInt64(tickRate))
             writer.writeVarUInt(UInt64(currentTick))
             writer.writeVarUInt(serverTime)
-            writer.writeUInt8(compression.rawValue)
+            writer.writeUInt8(compression.rawValue | (deltaCoding.isEntropy ? Self.entropyDeltasBit : 0))
             try writer.writeLengthPrefixedBytes(resumeToken, field: "resume token", limit: limits.maximumResumeTokenBytes)
         }
 
@@ -55,8 +64,9 @@ extension Message {
             currentTick = try reader.readVarUInt32(field: "current tick")
             serverTime = try reader.readVarUInt()
             let mode = try reader.readUInt8()
-            guard let compression = CompressionMode(rawValue: mode) else { throw .unknownCompressionMode(mode) }
+            guard let compression = CompressionMode(rawValue: mode & ~Self.entropyDeltasBit) else { throw .unknownCompressionMode(mode) }
             self.compression = compression
+            deltaCoding = mode & Self.entropyDeltasBit != 0 ? .entropy : .bitPacked
             resumeToken = try reader.readLengthPrefixedBytes(field: "resume token", limit: limits.maximumResumeTokenBytes)
         }
     }

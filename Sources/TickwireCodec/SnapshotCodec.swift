@@ -29,7 +29,11 @@ public struct SnapshotCodec: Sendable {
     public init(schema: Schema, limits: CodecLimits = .default) {
         self.schema = schema
         self.limits = limits
+        self.activityFields = EntropyModels.activityFields(schema)
     }
+
+    /// Per type, the field whose baseline value is the entropy coder's activity bit (§4.5).
+    let activityFields: [Int]
 
     /// Encodes `snapshot` as a delta against `baseline`, or whole when `baseline` is `nil`.
     ///
@@ -43,6 +47,32 @@ public struct SnapshotCodec: Sendable {
         var writer = BitWriter(capacity: 64)
         try encode(snapshot, against: baseline, into: &writer)
         return writer.bytes
+    }
+
+    /// Encodes `snapshot` against `baseline` (whole when `nil`) in the given coding.
+    ///
+    /// - Parameters:
+    ///   - snapshot: The snapshot to send.
+    ///   - baseline: A snapshot the receiver holds (usually the newest it acknowledged), or `nil`.
+    ///   - coding: ``DeltaCoding/bitPacked`` (§4.1, as ``encode(_:against:)``) or
+    ///     ``DeltaCoding/entropy`` (§4.5, only for a peer that offered it).
+    /// - Returns: The encoding; its header names `snapshot.tick` and the baseline's tick.
+    /// - Throws: ``CodecError`` as ``encode(_:against:)``.
+    public func encode(_ snapshot: Snapshot, against baseline: Snapshot?, coding: DeltaCoding) throws(CodecError) -> [UInt8] {
+        guard coding.isEntropy else { return try encode(snapshot, against: baseline) }
+        try checkSchema(snapshot.schema)
+        if let baseline { try checkSchema(baseline.schema) }
+        guard snapshot.count <= limits.maxEntities else {
+            throw CodecError(.tooManyEntities(count: UInt64(snapshot.count), limit: limits.maxEntities))
+        }
+        let bytes = try EntropyModels.with(schema: schema, activityFields: activityFields) { models throws(CodecError) in
+            var encoder = EntropyDeltaEncoder(schema: schema, models: models)
+            return encoder.encode(snapshot, against: baseline)
+        }
+        guard bytes.count <= limits.maxEncodedBytes else {
+            throw CodecError(.inputTooLarge(count: bytes.count, limit: limits.maxEncodedBytes))
+        }
+        return bytes
     }
 
     /// Encodes `snapshot` as ``encode(_:against:)`` does, appending to `writer`.
@@ -110,7 +140,49 @@ public struct SnapshotCodec: Sendable {
         try decoder.decode(baseline: baseline, into: &snapshot)
     }
 
-    /// Reads the header of an encoding: its tick and the baseline tick it needs.
+    /// Decodes an encoding made by ``encode(_:against:coding:)`` in `coding` into `snapshot`,
+    /// replacing its contents (see ``decode(_:baseline:into:)``).
+    ///
+    /// - Parameters:
+    ///   - bytes: The encoding, exactly (trailing bytes are an error).
+    ///   - baseline: The snapshot the encoding was made against, or `nil` for a full snapshot.
+    ///   - coding: The coding the sender used (the one the welcome named).
+    ///   - snapshot: Receives the decoded snapshot; left empty on error.
+    /// - Throws: ``CodecError`` as ``decode(_:baseline:)``, and `.malformedRangeCode` for an
+    ///   entropy-coded payload no encoder produces.
+    public func decode(_ bytes: [UInt8], baseline: Snapshot?, coding: DeltaCoding, into snapshot: inout Snapshot) throws(CodecError) {
+        guard coding.isEntropy else { return try decode(bytes, baseline: baseline, into: &snapshot) }
+        do throws(CodecError) {
+            guard bytes.count <= limits.maxEncodedBytes else {
+                throw CodecError(.inputTooLarge(count: bytes.count, limit: limits.maxEncodedBytes))
+            }
+            if let baseline { try checkSchema(baseline.schema) }
+        } catch {
+            snapshot.removeAll()
+            throw error
+        }
+        try EntropyModels.with(schema: schema, activityFields: activityFields) { models throws(CodecError) in
+            var decoder = EntropyDeltaDecoder(schema: schema, limits: limits, bytes: bytes, models: models)
+            try decoder.decode(baseline: baseline, into: &snapshot)
+        }
+    }
+
+    /// Decodes an encoding made by ``encode(_:against:coding:)`` in `coding`.
+    ///
+    /// - Parameters:
+    ///   - bytes: The encoding, exactly (trailing bytes are an error).
+    ///   - baseline: The snapshot the encoding was made against, or `nil` for a full snapshot.
+    ///   - coding: The coding the sender used.
+    /// - Returns: The snapshot.
+    /// - Throws: ``CodecError`` as ``decode(_:baseline:coding:into:)``.
+    public func decode(_ bytes: [UInt8], baseline: Snapshot?, coding: DeltaCoding) throws(CodecError) -> Snapshot {
+        var snapshot = Snapshot(schema: schema, tick: 0)
+        try decode(bytes, baseline: baseline, coding: coding, into: &snapshot)
+        return snapshot
+    }
+
+    /// Reads the header of an encoding: its tick and the baseline tick it needs. Both codings
+    /// (``DeltaCoding``) start with the same header.
     ///
     /// - Parameter bytes: An encoding.
     /// - Returns: The header.

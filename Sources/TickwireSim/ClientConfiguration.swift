@@ -6,6 +6,9 @@ public struct ClientConfiguration: Sendable {
     public var room = ""
     /// The compression modes offered in the hello.
     public var compressionModes = CompressionModes.all
+    /// Whether the hello offers to decode entropy-coded snapshot deltas (``DeltaCoding/entropy``,
+    /// `Protocol/PROTOCOL.md` §4.5); the host decides whether to use them.
+    public var offersEntropyDeltas = true
     /// How many of the newest unacknowledged inputs each input message carries.
     public var inputRedundancy = 3
     /// Time between clock-sync pings.

@@ -8,7 +8,7 @@ extension ClientSession {
     /// (copy on write) by the history, ``latestSnapshot`` and the interpolation buffer.
     func take(_ message: Message.Snapshot, frameBytes: Int, now: Timestamp) {
         let snapshot: Snapshot
-        switch received.receive(message, codec: codec, spare: &spareSnapshot) {
+        switch received.receive(message, codec: codec, coding: deltaCoding, spare: &spareSnapshot) {
         case .stored(let decoded): snapshot = decoded
         case .undecodable:
             counters.snapshotsUndecodable += 1

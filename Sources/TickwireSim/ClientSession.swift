@@ -32,6 +32,8 @@ public final class ClientSession<G: Game> {
     public private(set) var wasResumed = false
     /// The server's tick rate, from the welcome.
     public private(set) var tickRate = 20
+    /// How the host codes the snapshot deltas it sends, from the welcome.
+    public private(set) var deltaCoding = DeltaCoding.bitPacked
     /// The newest snapshot decoded.
     public internal(set) var latestSnapshot: Snapshot?
     /// The last input sequence the server reported applied.
@@ -133,7 +135,7 @@ public final class ClientSession<G: Game> {
         let hello = Message.Hello(
             protocolVersion: configuration.protocolVersion, schemaFingerprint: game.schema.fingerprint,
             compressionModes: configuration.compressionModes, room: configuration.room, resumeToken: resumeToken,
-            payload: configuration.helloPayload)
+            payload: configuration.helloPayload, offersEntropyDeltas: configuration.offersEntropyDeltas)
         send(.hello(hello))
     }
 
@@ -237,6 +239,13 @@ public final class ClientSession<G: Game> {
             tickRate = max(1, Int(welcome.tickRate))
             provisionalOffset = Double(welcome.serverTime) / 1e6 - now.seconds
             delay = ClientSession.makeDelay(configuration, interval: 1 / Double(tickRate))
+            guard welcome.deltaCoding == .bitPacked || configuration.offersEntropyDeltas else {
+                status = .disconnected("the welcome chose entropy-coded deltas, which the hello did not offer")
+                connection?.close()
+                connection = nil
+                return
+            }
+            deltaCoding = welcome.deltaCoding
             do {
                 compressor = try FrameCompressor(mode: welcome.compression, limits: configuration.frameLimits)
                 decompressor = try FrameDecompressor(mode: welcome.compression, limits: configuration.frameLimits)

@@ -116,6 +116,7 @@ extension Host {
             return reject(connection, .unknownRoom, "there is no room named '\(hello.room)'")
         }
         let compression = hello.compressionModes.choose(from: configuration.compressionPreference)
+        let coding: DeltaCoding = hello.offersEntropyDeltas && configuration.entropyDeltas ? .entropy : .bitPacked
 
         if let token = hello.resumeToken, let client = room.client(withToken: token) {
             if let old = client.connection {
@@ -127,6 +128,7 @@ extension Host {
             } catch {
                 return reject(connection, .unspecified, "could not set up compression: \(error)")
             }
+            client.deltaCoding = coding
             return welcome(client, in: room, compression: compression, on: connection)
         }
         if room.isFull {
@@ -150,6 +152,7 @@ extension Host {
         } catch {
             return reject(connection, .unspecified, "could not set up compression: \(error)")
         }
+        client.deltaCoding = coding
         room.admit(client, payload: hello.payload)
         welcome(client, in: room, compression: compression, on: connection)
     }
@@ -157,7 +160,8 @@ extension Host {
     private func welcome(_ client: RoomClient<G>, in room: Room<G>, compression: CompressionMode, on connection: any TransportConnection) {
         let welcome = Message.Welcome(
             clientID: client.id, tickRate: UInt16(clamping: room.loop.rate), currentTick: room.tick,
-            serverTime: UInt64(max(0, clock.now.nanoseconds / 1000)), compression: compression, resumeToken: client.token)
+            serverTime: UInt64(max(0, clock.now.nanoseconds / 1000)), compression: compression, resumeToken: client.token,
+            deltaCoding: client.deltaCoding)
         // The welcome is part of the handshake: never compressed, never in the compression stream.
         FrameCompressor.uncompressed(limits: configuration.frameLimits).send(.welcome(welcome), over: connection)
     }

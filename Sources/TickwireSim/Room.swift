@@ -275,8 +275,9 @@ public final class Room<G: Game> {
         let serverTime = UInt64(max(0, now.nanoseconds / 1000))
         // Without an interest filter every client sees the same snapshot, so deltas against
         // the same baseline are equal: encode each once per tick.
-        var sharedDeltas: [UInt32: [UInt8]] = [:]
-        var sharedFull: [UInt8]?
+        // Encodings shared by clients without an interest filter, by coding: [bit-packed, entropy].
+        var sharedDeltas: [[UInt32: [UInt8]]] = [[:], [:]]
+        var sharedFull: [[UInt8]?] = [nil, nil]
         let interest = configuration.interestFilter?.prepare(snapshot)
         for id in clientOrder {
             guard let client = clients[id], let connection = client.connection else { continue }
@@ -301,20 +302,22 @@ public final class Room<G: Game> {
             let baseline = client.needsFullSnapshot ? nil : client.acknowledgedTick.flatMap { client.sent.snapshot(at: $0) }
             let delta: [UInt8]
             do {
+                let coding = client.deltaCoding
+                let slot = coding == .entropy ? 1 : 0
                 if interest != nil {
-                    delta = try codec.encode(view, against: baseline)
+                    delta = try codec.encode(view, against: baseline, coding: coding)
                 } else if let baseline {
-                    if let cached = sharedDeltas[baseline.tick] {
+                    if let cached = sharedDeltas[slot][baseline.tick] {
                         delta = cached
                     } else {
-                        delta = try codec.encode(view, against: baseline)
-                        sharedDeltas[baseline.tick] = delta
+                        delta = try codec.encode(view, against: baseline, coding: coding)
+                        sharedDeltas[slot][baseline.tick] = delta
                     }
-                } else if let cached = sharedFull {
+                } else if let cached = sharedFull[slot] {
                     delta = cached
                 } else {
-                    delta = try codec.encode(view, against: nil)
-                    sharedFull = delta
+                    delta = try codec.encode(view, against: nil, coding: coding)
+                    sharedFull[slot] = delta
                 }
             } catch {
                 continue

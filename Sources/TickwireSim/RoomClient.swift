@@ -11,6 +11,9 @@ final class RoomClient<G: Game> {
     /// The client's compression stream; it alone decides which frames are deflated.
     var compressor: FrameCompressor
     var decompressor: FrameDecompressor
+    /// How this client's snapshot deltas are coded: entropy-coded when its hello offered it and
+    /// the host allows it (``HostConfiguration/entropyDeltas``).
+    var deltaCoding = DeltaCoding.bitPacked
     /// The snapshots sent to this client (after its interest filter), by tick.
     var sent: SnapshotHistory
     /// The server time each snapshot in `sent` was sent at (a ring by tick, like `sent`),

@@ -21,9 +21,11 @@ extension SnapshotHistory {
     /// - Parameters:
     ///   - message: The snapshot message.
     ///   - codec: The codec of the session's schema and limits.
+    ///   - coding: How the host codes its deltas (from the welcome).
     ///   - spare: Storage to decode into, and afterwards storage for the next call.
     /// - Returns: What became of the snapshot.
-    mutating func receive(_ message: Message.Snapshot, codec: SnapshotCodec, spare: inout Snapshot?) -> SnapshotReceipt {
+    mutating func receive(_ message: Message.Snapshot, codec: SnapshotCodec, coding: DeltaCoding, spare: inout Snapshot?) -> SnapshotReceipt
+    {
         var baseline: Snapshot?
         if let baselineTick = message.baselineTick {
             guard let stored = snapshot(at: baselineTick) else { return .undecodable }
@@ -31,7 +33,7 @@ extension SnapshotHistory {
         }
         var decoded = spare.take() ?? Snapshot(schema: codec.schema, tick: 0)
         do {
-            try codec.decode(message.delta, baseline: baseline, into: &decoded)
+            try codec.decode(message.delta, baseline: baseline, coding: coding, into: &decoded)
         } catch {
             spare = decoded
             return .undecodable

@@ -64,7 +64,12 @@ struct HostFeatureTests {
         #expect(room.connectedClients == 1 && room.snapshotsSent == host.snapshotsSent)
         #expect(room.ticks.ticksRun == 80, "4 s at 20 Hz: ticks at 0, 0.05 … 3.95 s")
         #expect(room.ticks.p99 >= room.ticks.p50)
-        #expect(room.bytesOutPerSecond == host.bytesOutPerSecond)
+        // The room's one-second windows start at its first tick, the client's at its first
+        // frame, so with frames of varying size (entropy-coded deltas) the two may differ by
+        // the frames in between.
+        #expect(
+            abs(room.bytesOutPerSecond - host.bytesOutPerSecond) <= host.bytesOutPerSecond / 20,
+            "room \(room.bytesOutPerSecond) B/s, its only client \(host.bytesOutPerSecond) B/s")
     }
 
     @Test("over an unreliable link with loss, duplication and reordering, per-frame compression keeps the view converging")

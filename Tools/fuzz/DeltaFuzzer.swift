@@ -35,8 +35,9 @@ enum SnapshotFuzzerFixtures {
     }
 }
 
-/// libFuzzer entry: byte 0 picks the schema (bit 0) and whether to pass the baseline (bit 1);
-/// the rest is an encoded snapshot. Decoding must never crash, and a snapshot that decodes must
+/// libFuzzer entry: byte 0 picks the schema (bit 0), whether to pass the baseline (bit 1) and
+/// the coding (bit 2: entropy-coded, PROTOCOL.md §4.5; else bit-packed, §4.1); the rest is an
+/// encoded snapshot. Decoding must never crash, and a snapshot that decodes must
 /// survive encode and decode unchanged.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func snapshotFuzzerTestOneInput(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
@@ -44,10 +45,11 @@ public func snapshotFuzzerTestOneInput(_ data: UnsafePointer<UInt8>, _ size: Int
     guard let first = input.first,
           let schema = first & 1 == 0 ? SnapshotFuzzerFixtures.arena : SnapshotFuzzerFixtures.mixed else { return 0 }
     let baseline = first & 2 == 0 ? nil : SnapshotFuzzerFixtures.baseline(schema)
+    let coding: DeltaCoding = first & 4 == 0 ? .bitPacked : .entropy
     let codec = SnapshotCodec(schema: schema, limits: CodecLimits(maxEntities: 4096, maxEncodedBytes: 1 << 16))
-    guard let decoded = try? codec.decode(Array(input.dropFirst()), baseline: baseline) else { return 0 }
-    guard let again = try? codec.encode(decoded, against: baseline),
-          let twice = try? codec.decode(again, baseline: baseline), twice == decoded else {
+    guard let decoded = try? codec.decode(Array(input.dropFirst()), baseline: baseline, coding: coding) else { return 0 }
+    guard let again = try? codec.encode(decoded, against: baseline, coding: coding),
+          let twice = try? codec.decode(again, baseline: baseline, coding: coding), twice == decoded else {
         fatalError("a decoded snapshot of \(decoded.count) entities did not survive encode and decode")
     }
     return 0

@@ -4,8 +4,9 @@ import Tickwire
 import TickwireZlib
 
 /// `tickwire bench codec [--json] [--runs N] [--scene NAME] [--no-json]`: sizes and speeds of JSON, the full binary
-/// snapshot, the delta, and the delta with per-frame and streaming zlib, on three seeded
-/// scenes (see `BenchCodecScenes.swift`); then a game client's cost to receive a busy arena
+/// snapshot, the delta, the entropy-coded delta, and the delta with per-frame and streaming
+/// zlib, on four seeded scenes (see `BenchCodecScenes.swift`, `BenchCodecCubes.swift`), each
+/// encoding also as a ratio to the scene's zeroth-order bound (`BenchCodecBound.swift`); then a game client's cost to receive a busy arena
 /// room's snapshots (scene `arena-client-56`, see `BenchClientReceive.swift`).
 ///
 /// Every encoding is first run once untimed and decoded back and compared with its input
@@ -33,7 +34,7 @@ enum BenchCodecCommand {
                 usage: tickwire bench codec [--json] [--runs N] [--scene NAME] [--no-json]
                   --json        machine-readable output
                   --runs N      timed runs per encoding, median reported (default 5; JSON at most 3)
-                  --scene NAME  only arena-1000, moving-60, idle-1000 or arena-client-56
+                  --scene NAME  only arena-1000, moving-60, idle-1000, cubes-900 or arena-client-56
                   --no-json     skip the slow Codable JSON rows (for profiling; ratios are then left out)
                 """)
             return
@@ -120,6 +121,17 @@ enum BenchCodecCommand {
                         }
                     )
                 })
+            // The entropy-coded delta of PROTOCOL.md §4.5 (used with peers that offered it).
+            result.append(
+                Pipeline(name: "entropy (\(label))", baselineDistance: distance) {
+                    (
+                        { tick in Payload(bytes: try codec.encode(snapshots[tick], against: snapshots[tick - distance], coding: .entropy))
+                        },
+                        { tick, payload, verify in
+                            try check(tick, try codec.decode(payload.bytes, baseline: snapshots[tick - distance], coding: .entropy), verify)
+                        }
+                    )
+                })
             // Per-frame zlib as PROTOCOL.md §6.2 sends it: each delta its own zlib stream, sent
             // compressed only when that is shorter.
             result.append(
@@ -181,6 +193,10 @@ enum BenchCodecCommand {
             let total = ticks.reduce(0) { $0 + changedEntities(scene.snapshots[$1], against: scene.snapshots[$1 - distance]) }
             changed[distance] = Double(total) / Double(ticks.count)
         }
+        let bounds = [
+            1: BenchBound.bytesPerSnapshot(scene, distance: 1, ticks: ticks),
+            6: BenchBound.bytesPerSnapshot(scene, distance: 6, ticks: ticks),
+        ]
         var encodings: [BenchEncodingReport] = []
         var jsonBytes: Double?
         for pipeline in pipelines(for: scene) where !(skipJSON && pipeline.name.hasPrefix("JSON")) {
@@ -226,13 +242,17 @@ enum BenchCodecCommand {
                     codecNanosecondsPerChangedEntity: changedPerSnapshot > 0 ? (encodeTime + decodeTime) * 1e9 / changedPerSnapshot : nil,
                     wallEncodeMicrosecondsPerSnapshot: median(wallEncodeTimes) * 1e6,
                     wallDecodeMicrosecondsPerSnapshot: median(wallDecodeTimes) * 1e6,
-                    timesSmallerThanJSON: jsonBytes.map { $0 / bytesPerSnapshot }
+                    timesSmallerThanJSON: jsonBytes.map { $0 / bytesPerSnapshot },
+                    ratioToZerothOrderBound: (bounds[pipeline.baselineDistance ?? 1] ?? 0) > 0
+                        ? bytesPerSnapshot / (bounds[pipeline.baselineDistance ?? 1] ?? 1) : nil
                 ))
         }
         return BenchSceneReport(
             name: scene.name, summary: scene.summary, hz: scene.hz, entitiesPerSnapshot: entities,
             snapshotsMeasured: ticks.count, changedPerSnapshotVsPrevious: changed[1] ?? 0,
-            changedPerSnapshotVsSixBack: changed[6] ?? 0, encodings: encodings
+            changedPerSnapshotVsSixBack: changed[6] ?? 0,
+            zerothOrderBoundBytesVsPrevious: bounds[1] ?? 0, zerothOrderBoundBytesVsSixBack: bounds[6] ?? 0,
+            encodings: encodings
         )
     }
 

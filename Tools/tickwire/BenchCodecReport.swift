@@ -22,9 +22,9 @@ struct BenchCodecReport: Codable {
         var lines: [String] = []
         let header = [
             "encoding", "B/snap", "B/entity", "B/changed", "kbit/s", "enc µs/snap", "dec µs/snap",
-            "enc ns/ent", "dec ns/ent", "e+d ns/chg", "×JSON",
+            "enc ns/ent", "dec ns/ent", "e+d ns/chg", "×JSON", "×bound",
         ]
-        let widths = [26, 10, 9, 10, 9, 12, 12, 11, 11, 11, 8]
+        let widths = [26, 10, 9, 10, 9, 12, 12, 11, 11, 11, 8, 7]
         func row(_ cells: [String]) -> String {
             zip(cells, widths).enumerated().map { index, pair in
                 index == 0
@@ -40,7 +40,13 @@ struct BenchCodecReport: Codable {
                         "  %d snapshots measured, %.1f entities each; changed per snapshot: %.1f vs previous tick, %.1f vs six ticks back",
                     scene.snapshotsMeasured, scene.entitiesPerSnapshot,
                     scene.changedPerSnapshotVsPrevious, scene.changedPerSnapshotVsSixBack))
-            lines.append("  times: thread CPU time, median of the runs; ×JSON: how many times smaller than JSON")
+            lines.append(
+                String(
+                    format:
+                        "  zeroth-order bound (per-field delta entropy + changed flags, see README): %.1f B/snapshot vs previous tick, %.1f vs six back",
+                    scene.zerothOrderBoundBytesVsPrevious, scene.zerothOrderBoundBytesVsSixBack))
+            lines.append(
+                "  times: thread CPU time, median of the runs; ×JSON: how many times smaller than JSON; ×bound: bytes / that bound")
             lines.append(row(header))
             for encoding in scene.encodings {
                 lines.append(
@@ -55,6 +61,7 @@ struct BenchCodecReport: Codable {
                         decimalText(encoding.decodeNanosecondsPerEntity, places: 1),
                         encoding.codecNanosecondsPerChangedEntity.map { decimalText($0, places: 1) } ?? "-",
                         encoding.timesSmallerThanJSON.map { decimalText($0, places: 1) } ?? "-",
+                        encoding.ratioToZerothOrderBound.map { decimalText($0, places: 2) } ?? "-",
                     ]))
             }
             lines.append("")
@@ -79,6 +86,10 @@ struct BenchSceneReport: Codable {
     var snapshotsMeasured: Int
     var changedPerSnapshotVsPrevious: Double
     var changedPerSnapshotVsSixBack: Double
+    /// The empirical zeroth-order bound of the deltas against the previous tick, bytes per snapshot (BenchBound).
+    var zerothOrderBoundBytesVsPrevious: Double
+    /// The same against six ticks back.
+    var zerothOrderBoundBytesVsSixBack: Double
     var encodings: [BenchEncodingReport]
 
     func encoding(_ name: String) -> BenchEncodingReport? {
@@ -106,6 +117,9 @@ struct BenchEncodingReport: Codable {
     var wallDecodeMicrosecondsPerSnapshot: Double
     /// JSON bytes per snapshot divided by this encoding's; absent when the JSON rows were skipped.
     var timesSmallerThanJSON: Double?
+    /// Bytes per snapshot divided by the scene's zeroth-order bound for this encoding's baseline
+    /// distance (the previous tick's bound for encodings without a baseline).
+    var ratioToZerothOrderBound: Double?
 }
 
 /// One of the issue's goals, measured.
@@ -148,6 +162,41 @@ struct BenchGoal: Codable {
                         goal: "\(name) delta (prev) encode+decode, ns per changed entity",
                         measured: perChanged, target: "<= 1000", met: perChanged <= 1000))
             }
+        }
+        goals += entropyGoals(byName)
+        return goals
+    }
+
+    /// The goals of the entropy-coded delta (issue 22), against the same run's bound and delta.
+    static func entropyGoals(_ byName: [String: BenchSceneReport]) -> [BenchGoal] {
+        var goals: [BenchGoal] = []
+        if let ratio = byName["cubes-900"]?.encoding("entropy (6 back)")?.ratioToZerothOrderBound {
+            goals.append(
+                BenchGoal(
+                    goal: "cubes-900 entropy (6 back), ratio to the zeroth-order bound", measured: ratio,
+                    target: "<= 0.85", met: ratio <= 0.85))
+        }
+        if let arena = byName["arena-1000"], let entropy = arena.encoding("entropy (prev)"), let delta = arena.encoding("delta (prev)") {
+            let saving = 1 - entropy.bytesPerSnapshot / delta.bytesPerSnapshot
+            goals.append(
+                BenchGoal(
+                    goal: "arena-1000 entropy (prev), fraction of bytes saved against delta (prev)", measured: saving,
+                    target: ">= 0.20", met: saving >= 0.20))
+        }
+        if let moving = byName["moving-60"]?.encoding("entropy (prev)") {
+            goals.append(
+                BenchGoal(
+                    goal: "moving-60 entropy (prev), bytes per entity per tick", measured: moving.bytesPerEntity,
+                    target: "<= 1.8", met: moving.bytesPerEntity <= 1.8))
+        }
+        for (name, label) in [("arena-1000", "prev"), ("moving-60", "prev"), ("cubes-900", "6 back")] {
+            guard let scene = byName[name], let entropy = scene.encoding("entropy (\(label))")?.codecNanosecondsPerChangedEntity,
+                let delta = scene.encoding("delta (\(label))")?.codecNanosecondsPerChangedEntity, delta > 0
+            else { continue }
+            goals.append(
+                BenchGoal(
+                    goal: "\(name) entropy (\(label)) encode+decode per changed entity, times delta's", measured: entropy / delta,
+                    target: "<= 3", met: entropy / delta <= 3))
         }
         return goals
     }

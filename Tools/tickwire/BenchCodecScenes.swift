@@ -1,7 +1,7 @@
 import Foundation
 import Tickwire
 
-// The three scenes of `tickwire bench codec`. Each is seeded and deterministic: the same
+// The scenes of `tickwire bench codec` (cubes-900 is in BenchCodecCubes.swift). Each is seeded and deterministic: the same
 // build prints the same sizes every run.
 //
 // - arena-1000: 1000 entities of one type {x, y: float in [-512, 512) at 1/64 resolution;
@@ -35,14 +35,18 @@ struct JSONWorldSnapshot: Codable, Equatable {
     var entities: [JSONWorldEntity]
 }
 
-/// One entity with real `Double` positions; arena-only fields are omitted when absent.
+/// One entity with real `Double` positions; fields a scene does not have are omitted.
 struct JSONWorldEntity: Codable, Equatable {
     var id: UInt32
     var x: Double
     var y: Double
-    var heading: Double?
-    var health: Int?
-    var state: Int?
+    var z: Double? = nil
+    var heading: Double? = nil
+    var health: Int? = nil
+    var state: Int? = nil
+    /// A quaternion, x, y, z, w (cubes-900).
+    var orientation: [Double]? = nil
+    var interacting: Bool? = nil
 }
 
 /// The real-valued state the scenes simulate.
@@ -64,7 +68,7 @@ enum BenchScenes {
     static let bound = 512.0 - 1.0 / 64
 
     static func all() throws -> [BenchScene] {
-        [try arena(), try moving(), try idle()]
+        [try arena(), try moving(), try idle(), try BenchCubes.scene()]
     }
 
     static func arenaSchema() throws -> Schema {

@@ -1,0 +1,15 @@
+/// How a snapshot's entities are coded on the wire: the bit-packed format every peer decodes
+/// (`Protocol/PROTOCOL.md` §4.1), or the entropy-coded extension (§4.5) that a client offers
+/// in its hello and the server chooses in its welcome (§5.3, §5.4).
+public struct DeltaCoding: Hashable, Sendable, CustomStringConvertible {
+    let isEntropy: Bool
+
+    /// The bit-packed format of §4.1: what version 1 peers speak.
+    public static let bitPacked = DeltaCoding(isEntropy: false)
+    /// The entropy-coded format of §4.5: an adaptive binary range coder with per-field context
+    /// models; fewer bytes, a few times the coding time.
+    public static let entropy = DeltaCoding(isEntropy: true)
+
+    /// The coding's name: `bitPacked` or `entropy`.
+    public var description: String { isEntropy ? "entropy" : "bitPacked" }
+}

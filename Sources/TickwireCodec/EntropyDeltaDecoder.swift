@@ -1,0 +1,258 @@
+/// Reads one snapshot in the entropy-coded delta format (`Protocol/PROTOCOL.md` §4.5).
+///
+/// Every entity count is checked against ``CodecLimits`` before it is used, and the room
+/// reserved for entities is bounded by the bytes left, so a short hostile input cannot make
+/// it allocate much. Every decoded value is checked against its field.
+struct EntropyDeltaDecoder {
+    let schema: Schema
+    let limits: CodecLimits
+    let bytes: [UInt8]
+    private let models: EntropyModels
+
+    init(schema: Schema, limits: CodecLimits, bytes: [UInt8], models: EntropyModels) {
+        self.schema = schema
+        self.limits = limits
+        self.bytes = bytes
+        self.models = models
+    }
+
+    /// Decodes into `snapshot`, replacing its contents. On error `snapshot` is left empty.
+    mutating func decode(baseline: Snapshot?, into snapshot: inout Snapshot) throws(CodecError) {
+        if snapshot.schema.fingerprint != schema.fingerprint {
+            snapshot = Snapshot(schema: schema, tick: 0)
+        }
+        snapshot.removeAll()
+        do throws(CodecError) {
+            try decodeEntities(baseline: baseline, into: &snapshot)
+        } catch {
+            snapshot.removeAll()
+            throw error
+        }
+    }
+
+    private mutating func decodeEntities(baseline: Snapshot?, into snapshot: inout Snapshot) throws(CodecError) {
+        var header = BitReader(bytes)
+        let tick = try header.readVarint32("snapshot tick")
+        snapshot.tick = tick
+        let hasBaseline = try header.readBool()
+        var baselineTick: UInt32?
+        if hasBaseline {
+            let age = try header.readVarint32("baseline age")
+            // Wrapping subtraction: ticks are counted modulo 2^32.
+            baselineTick = tick &- age
+        }
+        let isEmpty = try header.readBool()
+        let padding = (8 - header.bitPosition % 8) % 8
+        guard try header.read(bits: padding) == 0 else {
+            throw CodecError(.malformedRangeCode(atByte: header.bitPosition / 8 - 1))
+        }
+        if let baselineTick {
+            guard let baseline else { throw CodecError(.baselineMissing(tick: baselineTick)) }
+            guard baseline.tick == baselineTick else {
+                throw CodecError(.baselineMismatch(expected: baselineTick, given: baseline.tick))
+            }
+        }
+        if isEmpty {
+            // No payload: no entities, or the baseline's unchanged.
+            guard header.bitPosition / 8 == bytes.count else {
+                throw CodecError(.trailingData(bits: bytes.count * 8 - header.bitPosition))
+            }
+            if let baseline, hasBaseline {
+                snapshot.reserve(entities: baseline.count, values: baseline.liveValueCount, headroom: true)
+                snapshot.appendEntities(of: baseline, in: 0..<baseline.count)
+            }
+            return
+        }
+        var coder = try RangeDecoder(bytes, start: header.bitPosition / 8)
+        if let baseline, hasBaseline {
+            try decodeDelta(baseline: baseline, coder: &coder, into: &snapshot)
+        } else {
+            let count = try decodeInteger(tree: EntropyModels.countTree, coder: &coder)
+            try checkEntityCount(existing: 0, adding: count)
+            try decodeWhole(count: Int(count), coder: &coder, into: &snapshot)
+        }
+        try coder.finish()
+    }
+
+    private func checkEntityCount(existing: Int, adding count: UInt64) throws(CodecError) {
+        guard UInt64(existing) + count <= UInt64(limits.maxEntities) else {
+            throw CodecError(.tooManyEntities(count: UInt64(existing) + count, limit: limits.maxEntities))
+        }
+    }
+
+    private mutating func decodeDelta(baseline: Snapshot, coder: inout RangeDecoder, into snapshot: inout Snapshot) throws(CodecError) {
+        snapshot.reserve(entities: baseline.count, values: baseline.liveValueCount, headroom: true)
+        if try coder.decode(&models.p[EntropyModels.hasDestroyed]) {
+            var previous = 0
+            var runStart = 0
+            var destroyedCount = 0
+            for j in 0..<baseline.count {
+                let destroyed = try coder.decode(&models.p[EntropyModels.destroyed + previous])
+                previous = destroyed ? 1 : 0
+                if destroyed {
+                    snapshot.appendEntities(of: baseline, in: runStart..<j)
+                    runStart = j + 1
+                    destroyedCount += 1
+                }
+            }
+            snapshot.appendEntities(of: baseline, in: runStart..<baseline.count)
+            guard destroyedCount > 0 else {
+                throw CodecError(.valueOutOfRange(what: "destroyed entity bits", value: "all 0", allowed: "at least one 1"))
+            }
+        } else {
+            snapshot.appendEntities(of: baseline, in: 0..<baseline.count)
+        }
+
+        if try coder.decode(&models.p[EntropyModels.hasChanged]) {
+            var history = 0
+            var anyChanged = false
+            for index in 0..<snapshot.count {
+                let activity = models.activity(of: snapshot, at: index)
+                let changed = try coder.decode(&models.p[EntropyModels.changed + history + 4 * activity])
+                history = (history << 1 | (changed ? 1 : 0)) & 3
+                if changed {
+                    anyChanged = true
+                    try decodeChanges(at: index, activity: activity, coder: &coder, into: &snapshot)
+                }
+            }
+            guard anyChanged else {
+                throw CodecError(.valueOutOfRange(what: "changed entity bits", value: "all 0", allowed: "at least one 1"))
+            }
+        }
+
+        if try coder.decode(&models.p[EntropyModels.hasCreated]) {
+            let survivors = snapshot.count
+            let count = try decodeInteger(tree: EntropyModels.countTree, coder: &coder) + 1
+            try checkEntityCount(existing: survivors, adding: count)
+            try decodeWhole(count: Int(count), coder: &coder, into: &snapshot)
+            if survivors > 0 && snapshot.count > survivors && snapshot.ids[survivors] <= snapshot.ids[survivors - 1] {
+                try DeltaDecoder.mergeCreated(from: survivors, into: &snapshot)
+            }
+        }
+    }
+
+    /// Decodes a changed survivor's fields and applies them in place.
+    private mutating func decodeChanges(at index: Int, activity: Int, coder: inout RangeDecoder, into snapshot: inout Snapshot)
+        throws(CodecError)
+    {
+        let type = Int(snapshot.types[index])
+        models.prepare(type: type)
+        let fieldCount = schema.layouts[type].fieldCount
+        let start = schema.fieldStarts[type]
+        let offset = Int(snapshot.offsets[index])
+        let id = snapshot.ids[index]
+        var state = 0
+        for field in 0..<fieldCount {
+            let base = models.fieldBase(type: type, field: field)
+            let changed =
+                field < fieldCount - 1 || state != 0
+                ? try coder.decode(&models.p[base + EntropyModels.fieldChanged + state + 3 * activity])
+                : true
+            state = changed ? 2 : (state == 0 ? 0 : 1)
+            guard changed else { continue }
+            let layout = schema.flatFields[start + field]
+            let old = snapshot.values[offset + field]
+            let new: UInt64
+            if layout.deltaMode == .none {
+                new = layout.width > 1 ? try decodeValue(layout, base: base, coder: &coder) : 1 &- old
+                guard new != old, new <= layout.maxQuantized else {
+                    throw CodecError(
+                        .valueOutOfRange(
+                            what: "changed field \(field) of entity \(id)", value: "\(new)",
+                            allowed: "0...\(layout.maxQuantized) other than \(old)"))
+                }
+            } else {
+                let (negative, magnitude) = try decodeDelta(
+                    base: base, bucketBits: EntropyModels.bucketBits(width: layout.width), coder: &coder)
+                if layout.deltaMode == .wrapping {
+                    guard magnitude <= 1 << UInt64(layout.width - 1) else {
+                        throw CodecError(
+                            .valueOutOfRange(
+                                what: "delta magnitude of field \(field) of entity \(id)", value: "\(magnitude)",
+                                allowed: "1...\(1 << UInt64(layout.width - 1))"))
+                    }
+                    // Wrapping arithmetic: angles live modulo 2^width.
+                    new = (negative ? old &- magnitude : old &+ magnitude) & BitWriter.mask(layout.width)
+                } else {
+                    let inRange = negative ? magnitude <= old : magnitude <= layout.maxQuantized - old
+                    guard inRange else {
+                        throw CodecError(
+                            .valueOutOfRange(
+                                what: "field \(field) of entity \(id) after a delta of \(negative ? "-" : "+")\(magnitude) from \(old)",
+                                value: "outside", allowed: "0...\(layout.maxQuantized)"))
+                    }
+                    new = negative ? old - magnitude : old + magnitude
+                }
+            }
+            snapshot.values[offset + field] = new
+        }
+    }
+
+    /// Decodes a delta: its sign and magnitude (≥ 1).
+    @inline(__always)
+    private mutating func decodeDelta(base: Int, bucketBits: Int, coder: inout RangeDecoder) throws(CodecError) -> (Bool, UInt64) {
+        let negative = try coder.decode(&models.p[base + EntropyModels.sign])
+        var magnitude: UInt64 = 1
+        let table = models.p + base
+        let bucket = Int(try coder.decodeTree(bits: bucketBits, models: table + EntropyModels.bucket))
+        if bucket >= 1 {
+            let top = min(EntropyModels.modelledTopBits, bucket)
+            let high = (1 << UInt64(top)) | (try coder.decodeTree(bits: top, models: table + EntropyModels.topBits + 2 * bucket))
+            magnitude = high << UInt64(bucket - top) | (try coder.decodeRaw(count: bucket - top))
+        }
+        return (negative, magnitude)
+    }
+
+    /// Decodes a whole value (not yet checked against the field's range).
+    @inline(__always)
+    private mutating func decodeValue(_ layout: TypeLayout.FieldLayout, base: Int, coder: inout RangeDecoder) throws(CodecError) -> UInt64 {
+        guard layout.width <= 8 else { return try coder.decodeRaw(count: layout.width) }
+        return try coder.decodeTree(bits: layout.width, models: models.p + base + EntropyModels.whole)
+    }
+
+    /// Decodes an integer below 2^32 coded by ``EntropyDeltaEncoder``'s integer code.
+    private mutating func decodeInteger(tree: Int, coder: inout RangeDecoder) throws(CodecError) -> UInt64 {
+        let bucket = try coder.decodeTree(bits: 6, models: models.p + tree)
+        guard bucket <= 32 else {
+            throw CodecError(.valueOutOfRange(what: "integer bucket", value: "\(bucket)", allowed: "0...32"))
+        }
+        let shifted = UInt64(1) << bucket | (try coder.decodeRaw(count: Int(bucket)))
+        return shifted - 1
+    }
+
+    /// Decodes `count` whole entities and appends them (ids increasing).
+    private mutating func decodeWhole(count: Int, coder: inout RangeDecoder, into snapshot: inout Snapshot) throws(CodecError) {
+        // Room bounded by the input: a hostile count costs no more than the bytes that carry it.
+        let room = min(count, 64 + 8 * bytes.count)
+        snapshot.reserve(entities: snapshot.count + room, values: snapshot.values.count + room * schema.widestFieldCount)
+        var previous: UInt64? = nil
+        let typeCount = schema.layouts.count
+        for _ in 0..<count {
+            let gap = try decodeInteger(tree: EntropyModels.gapTree, coder: &coder)
+            let id = previous.map { $0 + 1 + gap } ?? gap
+            guard id <= UInt64(UInt32.max) else {
+                throw CodecError(.entityIDOutOfRange(previous: previous ?? 0, gap: gap))
+            }
+            previous = id
+            var type = 0
+            if schema.typeIndexBits > 0 {
+                type = Int(try coder.decodeTree(bits: schema.typeIndexBits, models: models.p + EntropyModels.typeTree))
+                guard type < typeCount else { throw CodecError(.unknownEntityType(index: UInt64(type), typeCount: typeCount)) }
+            }
+            models.prepare(type: type)
+            let layout = schema.layouts[type]
+            snapshot.ids.append(UInt32(id))
+            snapshot.types.append(UInt8(type))
+            snapshot.offsets.append(UInt32(snapshot.values.count))
+            for field in 0..<layout.fieldCount {
+                let fieldLayout = layout.fields[field]
+                let value = try decodeValue(fieldLayout, base: models.fieldBase(type: type, field: field), coder: &coder)
+                guard value <= fieldLayout.maxQuantized else {
+                    throw CodecError(
+                        .valueOutOfRange(what: "field \(field) value", value: "\(value)", allowed: "0...\(fieldLayout.maxQuantized)"))
+                }
+                snapshot.values.append(value)
+            }
+        }
+    }
+}

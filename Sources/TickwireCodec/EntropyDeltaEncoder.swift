@@ -1,0 +1,214 @@
+/// Writes one snapshot in the entropy-coded delta format (`Protocol/PROTOCOL.md` §4.5): the
+/// bit-stream header of §4.1 padded to a byte, then one range-coded payload.
+///
+/// The caller (``SnapshotCodec``) has checked schemas and limits. Scratch lists and the model
+/// table are per snapshot, never per entity.
+struct EntropyDeltaEncoder {
+    let schema: Schema
+    private let models: EntropyModels
+    private var coder: RangeEncoder
+
+    init(schema: Schema, models: EntropyModels) {
+        self.schema = schema
+        self.models = models
+        self.coder = RangeEncoder(capacity: 0)
+    }
+
+    /// Encodes `snapshot` against `baseline` (whole when `nil`) and returns the bytes.
+    mutating func encode(_ snapshot: Snapshot, against baseline: Snapshot?) -> [UInt8] {
+        var header = BitWriter(capacity: 16)
+        header.writeVarint(UInt64(snapshot.tick))
+        header.write(baseline != nil)
+        if let baseline {
+            // Wrapping subtraction: ticks are counted modulo 2^32.
+            header.writeVarint(UInt64(snapshot.tick &- baseline.tick))
+        }
+        // Nothing to code (no entities, or the baseline's entities unchanged): the isEmpty bit, no payload.
+        let isEmpty = baseline.map { Self.sameEntities(snapshot, $0) } ?? snapshot.isEmpty
+        header.write(isEmpty)
+        if isEmpty { return header.bytes }
+        // The payload follows the header, padded to a byte, in the same array.
+        coder = RangeEncoder(prefix: header.bytes, capacity: 64 + snapshot.count)
+        if let baseline {
+            encodeDelta(snapshot, against: baseline)
+        } else {
+            encodeInteger(UInt64(snapshot.count), tree: EntropyModels.countTree)
+            var previous: Int64 = -1
+            for index in snapshot.indices { encodeWhole(snapshot, index, previous: &previous) }
+        }
+        coder.finish()
+        return coder.bytes
+    }
+
+    /// Whether `snapshot` holds exactly `baseline`'s entities, types and values.
+    private static func sameEntities(_ snapshot: Snapshot, _ baseline: Snapshot) -> Bool {
+        guard snapshot.ids == baseline.ids, snapshot.types == baseline.types else { return false }
+        let layouts = snapshot.schema.layouts
+        for index in snapshot.indices {
+            let a = Int(snapshot.offsets[index]), b = Int(baseline.offsets[index])
+            for field in 0..<layouts[Int(snapshot.types[index])].fieldCount where snapshot.values[a + field] != baseline.values[b + field] {
+                return false
+            }
+        }
+        return true
+    }
+
+    private mutating func encodeDelta(_ snapshot: Snapshot, against baseline: Snapshot) {
+        // One merge pass: survivors as (current, baseline) index pairs, created current indices.
+        var survivors: [Int32] = []
+        var created: [Int32] = []
+        survivors.reserveCapacity(2 * min(snapshot.count, baseline.count))
+        var i = 0, j = 0
+        while i < snapshot.count || j < baseline.count {
+            if j == baseline.count || (i < snapshot.count && snapshot.ids[i] < baseline.ids[j]) {
+                created.append(Int32(i))
+                i += 1
+            } else if i == snapshot.count || baseline.ids[j] < snapshot.ids[i] {
+                j += 1
+            } else {
+                if snapshot.types[i] == baseline.types[j] {
+                    survivors.append(Int32(i))
+                    survivors.append(Int32(j))
+                } else {
+                    created.append(Int32(i))
+                }
+                i += 1
+                j += 1
+            }
+        }
+        let survivorCount = survivors.count / 2
+
+        // Destroyed: a bit per baseline entity, when any is.
+        let anyDestroyed = survivorCount < baseline.count
+        coder.encode(anyDestroyed, &models.p[EntropyModels.hasDestroyed])
+        if anyDestroyed {
+            var next = 0
+            var previous = 0
+            for j in 0..<baseline.count {
+                let survives = next < survivorCount && Int(survivors[2 * next + 1]) == j
+                if survives { next += 1 }
+                coder.encode(!survives, &models.p[EntropyModels.destroyed + previous])
+                previous = survives ? 0 : 1
+            }
+        }
+
+        // Changed: a bit per survivor, then the changed entity's fields.
+        var anyChanged = false
+        for pair in 0..<survivorCount where differs(snapshot, Int(survivors[2 * pair]), baseline, Int(survivors[2 * pair + 1])) {
+            anyChanged = true
+            break
+        }
+        coder.encode(anyChanged, &models.p[EntropyModels.hasChanged])
+        if anyChanged {
+            var history = 0
+            for pair in 0..<survivorCount {
+                let current = Int(survivors[2 * pair]), old = Int(survivors[2 * pair + 1])
+                let changed = differs(snapshot, current, baseline, old)
+                let activity = models.activity(of: baseline, at: old)
+                coder.encode(changed, &models.p[EntropyModels.changed + history + 4 * activity])
+                history = (history << 1 | (changed ? 1 : 0)) & 3
+                if changed { encodeChanges(snapshot, current, baseline, old, activity: activity) }
+            }
+        }
+
+        // Created, whole.
+        coder.encode(!created.isEmpty, &models.p[EntropyModels.hasCreated])
+        if !created.isEmpty {
+            encodeInteger(UInt64(created.count - 1), tree: EntropyModels.countTree)
+            var previous: Int64 = -1
+            for index in created { encodeWhole(snapshot, Int(index), previous: &previous) }
+        }
+    }
+
+    private func differs(_ snapshot: Snapshot, _ i: Int, _ baseline: Snapshot, _ j: Int) -> Bool {
+        let count = schema.layouts[Int(snapshot.types[i])].fieldCount
+        let a = Int(snapshot.offsets[i]), b = Int(baseline.offsets[j])
+        for field in 0..<count where snapshot.values[a + field] != baseline.values[b + field] { return true }
+        return false
+    }
+
+    /// Codes a changed survivor's fields: per field a changed bit, then its new value or delta.
+    private mutating func encodeChanges(_ snapshot: Snapshot, _ i: Int, _ baseline: Snapshot, _ j: Int, activity: Int) {
+        let type = Int(snapshot.types[i])
+        models.prepare(type: type)
+        let fieldCount = schema.layouts[type].fieldCount
+        let start = schema.fieldStarts[type]
+        let a = Int(snapshot.offsets[i]), b = Int(baseline.offsets[j])
+        var state = 0
+        for field in 0..<fieldCount {
+            let new = snapshot.values[a + field], old = baseline.values[b + field]
+            let base = models.fieldBase(type: type, field: field)
+            let changed = new != old
+            if field < fieldCount - 1 || state != 0 {
+                coder.encode(changed, &models.p[base + EntropyModels.fieldChanged + state + 3 * activity])
+            }
+            state = changed ? 2 : (state == 0 ? 0 : 1)
+            guard changed else { continue }
+            let layout = schema.flatFields[start + field]
+            if layout.deltaMode == .none {
+                if layout.width > 1 { encodeValue(new, layout, base: base) }
+                continue
+            }
+            let delta: Int64
+            if layout.deltaMode == .wrapping {
+                // Wrapping arithmetic: angle deltas are taken modulo 2^width, then centred on 0.
+                let raw = (new &- old) & BitWriter.mask(layout.width)
+                delta = raw >= (1 << UInt64(layout.width - 1)) ? Int64(raw) - (1 << Int64(layout.width)) : Int64(raw)
+            } else {
+                // Both values are below 2^62, so the difference fits.
+                delta = Int64(new) - Int64(old)
+            }
+            encodeDelta(delta, base: base, bucketBits: EntropyModels.bucketBits(width: layout.width))
+        }
+    }
+
+    /// Codes a non-zero delta: sign, magnitude bucket, two bits below the leading one, the rest raw.
+    @inline(__always)
+    private mutating func encodeDelta(_ delta: Int64, base: Int, bucketBits: Int) {
+        coder.encode(delta < 0, &models.p[base + EntropyModels.sign])
+        let magnitude = delta.magnitude
+        let bucket = 63 - magnitude.leadingZeroBitCount
+        let table = models.p + base
+        coder.encodeTree(UInt64(bucket), bits: bucketBits, models: table + EntropyModels.bucket)
+        if bucket >= 1 {
+            let top = min(EntropyModels.modelledTopBits, bucket)
+            coder.encodeTree(magnitude >> UInt64(bucket - top), bits: top, models: table + EntropyModels.topBits + 2 * bucket)
+            coder.encodeRaw(magnitude, count: bucket - top)
+        }
+    }
+
+    /// Codes a whole value: through the field's tree when at most 8 bits wide, raw otherwise.
+    @inline(__always)
+    private mutating func encodeValue(_ value: UInt64, _ layout: TypeLayout.FieldLayout, base: Int) {
+        if layout.width <= 8 {
+            coder.encodeTree(value, bits: layout.width, models: models.p + base + EntropyModels.whole)
+        } else {
+            coder.encodeRaw(value, count: layout.width)
+        }
+    }
+
+    /// Codes an integer below 2^32: the bucket of `value + 1` through a 6-bit tree, then its bits below the leading one raw.
+    private mutating func encodeInteger(_ value: UInt64, tree: Int) {
+        let shifted = value + 1
+        let bucket = 63 - shifted.leadingZeroBitCount
+        coder.encodeTree(UInt64(bucket), bits: 6, models: models.p + tree)
+        coder.encodeRaw(shifted, count: bucket)
+    }
+
+    /// Codes one entity whole: id gap, type index, every field.
+    private mutating func encodeWhole(_ snapshot: Snapshot, _ index: Int, previous: inout Int64) {
+        let id = Int64(snapshot.ids[index])
+        encodeInteger(UInt64(id - previous - 1), tree: EntropyModels.gapTree)
+        previous = id
+        let type = Int(snapshot.types[index])
+        if schema.typeIndexBits > 0 {
+            coder.encodeTree(UInt64(type), bits: schema.typeIndexBits, models: models.p + EntropyModels.typeTree)
+        }
+        models.prepare(type: type)
+        let layout = schema.layouts[type]
+        let offset = Int(snapshot.offsets[index])
+        for field in 0..<layout.fieldCount {
+            encodeValue(snapshot.values[offset + field], layout.fields[field], base: models.fieldBase(type: type, field: field))
+        }
+    }
+}

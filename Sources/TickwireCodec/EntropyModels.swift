@@ -1,0 +1,114 @@
+/// The adaptive probabilities of one entropy-coded snapshot (`Protocol/PROTOCOL.md` §4.5.3):
+/// a fixed global block, then one block per field of the schema (in type order, field order).
+///
+/// Every probability starts at one half for each snapshot, so a snapshot decodes from its one
+/// baseline alone. A type's blocks are set up the first time the snapshot touches the type, so
+/// a large schema costs only the types a snapshot uses. Its size is bounded by the schema:
+/// ``globalCount`` plus ``perField`` probabilities (2 bytes each) per field, plus one per type.
+/// It lives in a temporary allocation for one snapshot (``with(schema:activityFields:_:)``).
+struct EntropyModels {
+    // Global block.
+    static let hasDestroyed = 0
+    static let hasChanged = 1
+    static let hasCreated = 2
+    /// 2 contexts: whether the previous baseline entity was destroyed.
+    static let destroyed = 3
+    /// 8 contexts: the changed bits of the previous two survivors, and the entity's activity bit.
+    static let changed = 5
+    /// A 6-bit tree: the bucket of entity counts.
+    static let countTree = 13
+    /// A 6-bit tree: the bucket of id gaps.
+    static let gapTree = 13 + 64
+    /// An 8-bit tree: type indices.
+    static let typeTree = 13 + 128
+    static let globalCount = 13 + 128 + 256
+
+    // Per-field block.
+    /// 6 contexts: (no field of the entity changed yet; some did but not the previous one; the
+    /// previous one did) × the entity's activity bit.
+    static let fieldChanged = 0
+    /// The sign of a delta.
+    static let sign = 6
+    /// A tree of up to 6 bits (``bucketBits(width:)``): the bucket (bit length − 1) of a delta's magnitude.
+    static let bucket = 7
+    /// Per bucket `k` ≥ 1, a 1-bit tree (2 slots, slot 0 unused): the magnitude's bit below its leading one.
+    static let topBits = 7 + 64
+    /// How many bits below a magnitude's leading one are modelled (the rest are sent raw).
+    static let modelledTopBits = 1
+    /// An 8-bit tree: values of fields at most 8 bits wide sent whole.
+    static let whole = 7 + 64 + 128
+    static let perField = 7 + 64 + 128 + 256
+
+    /// The table: the global block, the field blocks, then one readiness slot per type.
+    let p: UnsafeMutablePointer<UInt16>
+    private let fieldStarts: [Int]
+    private let readyBase: Int
+    /// Per type, the index of its first bool field (the **activity field**), or −1.
+    let activityFields: [Int]
+
+    /// The probabilities a table for `schema` holds (readiness slots included).
+    static func tableSize(_ schema: Schema) -> Int {
+        globalCount + schema.flatFields.count * perField + schema.layouts.count
+    }
+
+    /// Per type, the index of its first bool field, or −1.
+    static func activityFields(_ schema: Schema) -> [Int] {
+        schema.entityTypes.map { type in type.fields.firstIndex { $0.kind == .bool } ?? -1 }
+    }
+
+    /// Runs `body` with fresh models for one snapshot, in a temporary allocation (on the stack
+    /// when small).
+    static func with<R>(
+        schema: Schema, activityFields: [Int], _ body: (EntropyModels) throws(CodecError) -> R
+    ) throws(CodecError) -> R {
+        let size = tableSize(schema)
+        let result: Result<R, CodecError> = withUnsafeTemporaryAllocation(of: UInt16.self, capacity: size) { buffer in
+            // The buffer's base is non-nil: the table holds at least the global block.
+            let models = EntropyModels(base: buffer.baseAddress.unsafelyUnwrapped, schema: schema, activityFields: activityFields)
+            do throws(CodecError) {
+                return .success(try body(models))
+            } catch {
+                return .failure(error)
+            }
+        }
+        return try result.get()
+    }
+
+    private init(base: UnsafeMutablePointer<UInt16>, schema: Schema, activityFields: [Int]) {
+        p = base
+        fieldStarts = schema.fieldStarts
+        self.activityFields = activityFields
+        readyBase = Self.globalCount + schema.flatFields.count * Self.perField
+        (base).initialize(repeating: RangeEncoder.initialProbability, count: Self.globalCount)
+        (base + readyBase).initialize(repeating: 0, count: schema.layouts.count)
+    }
+
+    /// The index of field `field` of type `type`'s block.
+    @inline(__always)
+    func fieldBase(type: Int, field: Int) -> Int {
+        Self.globalCount + (fieldStarts[type] + field) * Self.perField
+    }
+
+    /// Sets the blocks of `type`'s fields to their initial probabilities, once per snapshot.
+    @inline(__always)
+    func prepare(type: Int) {
+        guard p[readyBase + type] == 0 else { return }
+        p[readyBase + type] = 1
+        let start = Self.globalCount + fieldStarts[type] * Self.perField
+        let end = Self.globalCount + fieldStarts[type + 1] * Self.perField
+        (p + start).initialize(repeating: RangeEncoder.initialProbability, count: end - start)
+    }
+
+    /// The bits of the tree that codes the magnitude bucket of a field `width` bits wide: enough for `width − 1`.
+    @inline(__always)
+    static func bucketBits(width: Int) -> Int {
+        64 - UInt64(width - 1).leadingZeroBitCount
+    }
+
+    /// The entity's activity bit: its activity field's value in the baseline (0 for a type without one).
+    @inline(__always)
+    func activity(of snapshot: borrowing Snapshot, at index: Int) -> Int {
+        let field = activityFields[Int(snapshot.types[index])]
+        return field < 0 ? 0 : Int(snapshot.values[Int(snapshot.offsets[index]) + field] & 1)
+    }
+}

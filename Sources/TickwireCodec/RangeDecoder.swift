@@ -1,0 +1,99 @@
+/// Decodes what ``RangeEncoder`` wrote (`Protocol/PROTOCOL.md` §4.5.2).
+///
+/// Reads the bytes of `input` from `start`, exactly: a read past the end is `truncated`, and
+/// ``finish()`` refuses bytes left over (`trailingData`). Because the decoder reads the same
+/// bytes as the encoder wrote, along the same path, every truncation of a valid payload runs
+/// out before its end.
+struct RangeDecoder {
+    private let input: [UInt8]
+    private var position: Int
+    private var range: UInt32 = 0xFFFF_FFFF
+    private var code: UInt32 = 0
+
+    /// Starts decoding `input` at byte `start`.
+    ///
+    /// - Throws: ``CodecError`` `.truncated` when the payload is empty, `.malformedRangeCode`
+    ///   when its first four bytes are `FF FF FF FF` (no encoder writes them).
+    init(_ input: [UInt8], start: Int) throws(CodecError) {
+        self.input = input
+        self.position = start
+        guard start < input.count else {
+            throw CodecError(.truncated(neededBits: 8, availableBits: 0))
+        }
+        for _ in 0..<4 { code = code << 8 | UInt32(try nextByte()) }
+        guard code < range else { throw CodecError(.malformedRangeCode(atByte: start)) }
+    }
+
+    @inline(__always)
+    private mutating func nextByte() throws(CodecError) -> UInt8 {
+        let index = position
+        guard index < input.count else { throw CodecError(.truncated(neededBits: 8, availableBits: 0)) }
+        position += 1
+        return input[index]
+    }
+
+    @inline(__always)
+    private mutating func normalize() throws(CodecError) {
+        while range < RangeEncoder.topValue {
+            range <<= 8
+            code = code << 8 | UInt32(try nextByte())
+        }
+    }
+
+    /// Decodes one bit with the adaptive probability `probability`, then adapts it.
+    @inline(__always)
+    mutating func decode(_ probability: inout UInt16) throws(CodecError) -> Bool {
+        let bound = (range >> RangeEncoder.probabilityBits) &* UInt32(probability >> 4)
+        let bit: Bool
+        if code < bound {
+            range = bound
+            bit = false
+        } else {
+            code &-= bound
+            range &-= bound
+            bit = true
+        }
+        probability = RangeEncoder.adapted(probability, bit)
+        try normalize()
+        return bit
+    }
+
+    /// Decodes `count` (1...8) bits coded at probability one half each, as one symbol.
+    @inline(__always)
+    mutating func decodeDirect(count: Int) throws(CodecError) -> UInt64 {
+        range >>= UInt32(count)
+        let value = code / range
+        guard value >> UInt32(count) == 0 else { throw CodecError(.malformedRangeCode(atByte: position)) }
+        code &-= value &* range
+        try normalize()
+        return UInt64(value)
+    }
+
+    /// Decodes `count` (0...64) uniform bits written by ``RangeEncoder/encodeRaw(_:count:)``.
+    mutating func decodeRaw(count: Int) throws(CodecError) -> UInt64 {
+        var value: UInt64 = 0
+        var left = count
+        while left > 0 {
+            let chunk = min(left, 8)
+            left -= chunk
+            value = value << UInt64(chunk) | (try decodeDirect(count: chunk))
+        }
+        return value
+    }
+
+    /// Decodes a `bits`-bit value through the bit tree at `models` (see ``RangeEncoder/encodeTree(_:bits:models:)``).
+    @inline(__always)
+    mutating func decodeTree(bits: Int, models: UnsafeMutablePointer<UInt16>) throws(CodecError) -> UInt64 {
+        var node = 1
+        for _ in 0..<bits {
+            node = node << 1 | (try decode(&models[node]) ? 1 : 0)
+        }
+        return UInt64(node - (1 << bits))
+    }
+
+    /// Checks that the stream ended exactly: all of the payload read.
+    mutating func finish() throws(CodecError) {
+        let left = input.count - position
+        guard left == 0 else { throw CodecError(.trailingData(bits: left * 8)) }
+    }
+}

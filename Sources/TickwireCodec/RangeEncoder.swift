@@ -1,0 +1,129 @@
+/// The binary range coder of the entropy-coded delta (`Protocol/PROTOCOL.md` §4.5.2): LZMA's
+/// arithmetic (32-bit range, carry propagation through a cached byte) with 12-bit adaptive
+/// probabilities, writing bytes most significant first.
+///
+/// The first byte LZMA's encoder emits is always 0 and is not written; the flush writes the
+/// four bytes of `low`, so that the decoder reads exactly the payload (a truncated payload
+/// always runs out, and bytes left over are an error).
+struct RangeEncoder {
+    /// Probability precision: a probability is the chance of a 0 bit in units of 2^-12.
+    static let probabilityBits: UInt32 = 12
+    /// The initial state of every model: probability one half (high 12 bits), nothing seen (low 4 bits).
+    static let initialProbability: UInt16 = (1 << 11) << 4
+    /// The adaptation shift after `n` bits seen (nibble `n` of this table, `n` saturating at 15):
+    /// a model moves 1/2^shift of the way towards each bit, fast while it has seen little.
+    static let adaptationShifts: UInt64 = 0x4444_4444_3333_3221
+
+    /// The model after coding `bit` with it: the probability adapted, the count advanced.
+    @inline(__always)
+    static func adapted(_ model: UInt16, _ bit: Bool) -> UInt16 {
+        let count = model & 15
+        let shift = UInt16(truncatingIfNeeded: adaptationShifts >> UInt64(count << 2)) & 15
+        var probability = model >> 4
+        if bit {
+            probability &-= probability >> shift
+        } else {
+            probability &+= ((1 << 12) &- probability) >> shift
+        }
+        return probability << 4 | (count == 15 ? 15 : count &+ 1)
+    }
+    /// Below this the range is renormalized (shifted left by one byte).
+    static let topValue: UInt32 = 1 << 24
+
+    private(set) var bytes: [UInt8]
+    private var low: UInt64 = 0
+    private var range: UInt32 = 0xFFFF_FFFF
+    private var cache: UInt8 = 0
+    private var cacheSize = 1
+    /// Whether LZMA's leading zero byte is still to be dropped.
+    private var dropsNextByte = true
+
+    /// Creates an encoder whose output starts with `prefix` (a header written before the payload).
+    init(prefix: [UInt8] = [], capacity: Int = 64) {
+        bytes = prefix
+        bytes.reserveCapacity(prefix.count + capacity)
+    }
+
+    /// Codes `bit` with the adaptive probability `probability`, then adapts it.
+    @inline(__always)
+    mutating func encode(_ bit: Bool, _ probability: inout UInt16) {
+        let bound = (range >> Self.probabilityBits) &* UInt32(probability >> 4)
+        if bit {
+            low &+= UInt64(bound)
+            range &-= bound
+        } else {
+            range = bound
+        }
+        probability = Self.adapted(probability, bit)
+        while range < Self.topValue {
+            range <<= 8
+            shiftLow()
+        }
+    }
+
+    /// Codes the `count` (1...8) low bits of `value` at probability one half each, as one symbol.
+    @inline(__always)
+    mutating func encodeDirect(_ value: UInt64, count: Int) {
+        range >>= UInt32(count)
+        low &+= UInt64(range) &* (value & ((1 << UInt64(count)) - 1))
+        while range < Self.topValue {
+            range <<= 8
+            shiftLow()
+        }
+    }
+
+    /// Codes the `count` (0...64) low bits of `value` uniformly, in chunks of at most 8 bits,
+    /// the most significant chunk first.
+    mutating func encodeRaw(_ value: UInt64, count: Int) {
+        var left = count
+        while left > 0 {
+            let chunk = min(left, 8)
+            left -= chunk
+            encodeDirect(value >> UInt64(left), count: chunk)
+        }
+    }
+
+    /// Codes the `bits` low bits of `value`, most significant first, through a bit tree of
+    /// adaptive probabilities starting at `base` in `models` (node 1 is the root; node `n`'s
+    /// children are `2n` and `2n + 1`).
+    @inline(__always)
+    mutating func encodeTree(_ value: UInt64, bits: Int, models: UnsafeMutablePointer<UInt16>) {
+        var node = 1
+        var shift = bits
+        while shift > 0 {
+            shift -= 1
+            let bit = (value >> UInt64(shift)) & 1 == 1
+            encode(bit, &models[node])
+            node = node << 1 | (bit ? 1 : 0)
+        }
+    }
+
+    private mutating func shiftLow() {
+        if low < 0xFF00_0000 || low >= 1 << 32 {
+            let carry = UInt8(truncatingIfNeeded: low >> 32)
+            var pending = cache
+            repeat {
+                emit(pending &+ carry)
+                pending = 0xFF
+                cacheSize -= 1
+            } while cacheSize != 0
+            cache = UInt8(truncatingIfNeeded: low >> 24)
+        }
+        cacheSize += 1
+        low = (low & 0x00FF_FFFF) << 8
+    }
+
+    @inline(__always)
+    private mutating func emit(_ byte: UInt8) {
+        if dropsNextByte {
+            dropsNextByte = false
+        } else {
+            bytes.append(byte)
+        }
+    }
+
+    /// Ends the stream: writes out the cached byte and the four bytes of `low`.
+    mutating func finish() {
+        for _ in 0..<5 { shiftLow() }
+    }
+}

@@ -66,7 +66,7 @@ public struct HostConfiguration: Sendable {
     /// 2.4–3.2× the coding time per changed entity and a byte or two more on the smallest
     /// snapshots, so they are off by default: turn them on where bandwidth costs more than the
     /// host's CPU.
-    public var entropyDeltas = true
+    public var entropyDeltas = false
     /// Room names clients may join; a hello naming another is rejected. The empty name is the default room.
     public var rooms: [String] = [""]
     /// Whether a hello naming an unknown room creates it instead of being rejected.

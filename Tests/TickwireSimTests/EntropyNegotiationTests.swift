@@ -25,7 +25,7 @@ struct EntropyNegotiationTests {
 
     @Test("a client that offers entropy deltas gets them; a version 1 client (no offer) gets bit-packed deltas; both see the world")
     func negotiation() throws {
-        let simulation = Simulation(game: DotsGame(orbCount: 30))
+        let simulation = Simulation(game: DotsGame(orbCount: 30), configure: { $0.entropyDeltas = true })
         let modern = simulation.addClient(downstream: LinkConditions(latency: .milliseconds(20)))
         let legacy = simulation.addClient(
             downstream: LinkConditions(latency: .milliseconds(20)), configure: { $0.offersEntropyDeltas = false })

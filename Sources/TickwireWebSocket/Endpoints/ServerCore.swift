@@ -105,7 +105,7 @@ final class ServerCore {
     /// Answers with an HTTP error and closes at once, without waiting for the peer's end of
     /// stream (a peer over a per-address limit is likely flooding; the answer may be lost to a reset).
     static func refuseAtOnce(_ tcp: TCPChannel, status: Int, detail: String) {
-        ServerHandshake.errorResponse(status: status, reason: ServerHandshake.reasonPhrase(status), detail: detail).withUnsafeBytes {
+        ServerHandshake.errorResponse(status: status, reason: HTTPResponse.reasonPhrase(for: status), detail: detail).withUnsafeBytes {
             tcp.writeNow($0)
         }
         tcp.close()

@@ -52,12 +52,14 @@ final class ServerHandshake {
         do {
             parsed = try HTTPRequestHead.parse(received, limits: limits)
         } catch {
-            reject(status: error.httpStatus, reason: Self.reasonPhrase(error.httpStatus), detail: error.description)
+            reject(status: error.httpStatus, reason: HTTPResponse.reasonPhrase(for: error.httpStatus), detail: error.description)
             return
         }
         guard let (head, byteCount) = parsed else {
             if received.count > limits.maximumHeadBytes {
-                reject(status: 431, reason: Self.reasonPhrase(431), detail: "the handshake is over \(limits.maximumHeadBytes) bytes")
+                reject(
+                    status: 431, reason: HTTPResponse.reasonPhrase(for: 431),
+                    detail: "the handshake is over \(limits.maximumHeadBytes) bytes")
             }
             return
         }
@@ -76,7 +78,7 @@ final class ServerHandshake {
         do {
             acceptance = try WebSocketServerHandshake.accept(head, configuration: handshakeConfiguration)
         } catch {
-            reject(status: error.httpStatus, reason: Self.reasonPhrase(error.httpStatus), detail: error.description)
+            reject(status: error.httpStatus, reason: HTTPResponse.reasonPhrase(for: error.httpStatus), detail: error.description)
             return
         }
         let target = head.target
@@ -89,12 +91,12 @@ final class ServerHandshake {
             remoteAddress: tcp.peer
         )
         if let hook = configuration.shouldAccept, case .reject(let status, let reason) = hook(request).kind {
-            reject(status: status, reason: Self.reasonPhrase(status), detail: reason)
+            reject(status: status, reason: HTTPResponse.reasonPhrase(for: status), detail: reason)
             return
         }
         if let core, !core.hasRoomForConnection {
             let limit = configuration.maximumConnections
-            reject(status: 503, reason: Self.reasonPhrase(503), detail: "the server is at its limit of \(limit) connections")
+            reject(status: 503, reason: HTTPResponse.reasonPhrase(for: 503), detail: "the server is at its limit of \(limit) connections")
             return
         }
         let machine: WebSocketProtocolMachine
@@ -169,24 +171,6 @@ final class ServerHandshake {
         headers.add(name: "Connection", value: "close")
         if status == 426 { headers.add(name: "Sec-WebSocket-Version", value: "13") }
         return HTTPResponseHead(status: status, reason: reason, headers: headers).encoded() + Array(body.utf8)
-    }
-
-    static func reasonPhrase(_ status: Int) -> String {
-        switch status {
-        case 400: "Bad Request"
-        case 401: "Unauthorized"
-        case 403: "Forbidden"
-        case 404: "Not Found"
-        case 405: "Method Not Allowed"
-        case 408: "Request Timeout"
-        case 426: "Upgrade Required"
-        case 429: "Too Many Requests"
-        case 431: "Request Header Fields Too Large"
-        case 500: "Internal Server Error"
-        case 503: "Service Unavailable"
-        case 505: "HTTP Version Not Supported"
-        default: "Error"
-        }
     }
 }
 

@@ -28,32 +28,31 @@ extension Host {
     /// - Parameter passDuration: How long this pass's ticks took, observed in the tick duration
     ///   histogram; `nil` when no room ticked.
     func publishMetrics(passDuration: Duration?) {
-        var totals = metricsBookkeeping.closedRooms
-        var ticksDropped = metricsBookkeeping.closedRoomsTicksDropped
-        var connected = 0, held = 0
-        for name in roomOrder {
-            guard let room = roomsByName[name] else { continue }
-            let counts = room.clientCounts
-            connected += counts.connected
-            held += counts.held
-            totals.bytesInTotal += room.bytesInTotal
-            totals.bytesOutTotal += room.bytesOutTotal
-            totals.snapshotsSent += room.totals.snapshotsSent
-            totals.snapshotsSkipped += room.totals.snapshotsSkipped
-            totals.badFrames += room.totals.badFrames
-            ticksDropped += Int(clamping: room.loop.statistics.ticksDropped)
-        }
         metricsBookkeeping.publishedRoomCount = roomOrder.count
+        // One walk over the rooms, under the lock (a scrape waits microseconds at most): the
+        // per-room list is refilled in place, so a pass allocates nothing here.
         publishedMetrics.update { metrics in
+            var totals = metricsBookkeeping.closedRooms
+            var ticksDropped = metricsBookkeeping.closedRoomsTicksDropped
+            var connected = 0, held = 0
+            metrics.roomClients.removeAll(keepingCapacity: true)
+            for name in roomOrder {
+                guard let room = roomsByName[name] else { continue }
+                let counts = room.clientCounts
+                connected += counts.connected
+                held += counts.held
+                metrics.roomClients.append(HostMetrics.RoomClients(room: name, connected: counts.connected, held: counts.held))
+                totals.bytesInTotal += room.bytesInTotal
+                totals.bytesOutTotal += room.bytesOutTotal
+                totals.snapshotsSent += room.totals.snapshotsSent
+                totals.snapshotsSkipped += room.totals.snapshotsSkipped
+                totals.badFrames += room.totals.badFrames
+                ticksDropped += Int(clamping: room.loop.statistics.ticksDropped)
+            }
             metrics.rooms = roomOrder.count
             metrics.connectedClients = connected
             metrics.heldClients = held
             metrics.pendingHandshakes = pending.count
-            metrics.roomClients.removeAll(keepingCapacity: true)
-            for name in roomOrder {
-                guard let counts = roomsByName[name]?.clientCounts else { continue }
-                metrics.roomClients.append(HostMetrics.RoomClients(room: name, connected: counts.connected, held: counts.held))
-            }
             metrics.tickThreads = tickThreadCount
             metrics.isShuttingDown = isShuttingDown
             metrics.joins = joins

@@ -122,7 +122,8 @@ extension HostMetrics: MetricsSource {
         writer.counter(
             "tickwire_idle_rooms_closed_total", help: "Rooms opened on demand that closed after standing empty.", value: idleRoomsClosed)
         writer.histogram(
-            "tickwire_tick_duration_seconds", help: "Duration of the host's passes that ran ticks: every due room, the tick threads side by side.",
+            "tickwire_tick_duration_seconds",
+            help: "Duration of the host's passes that ran ticks: every due room, the tick threads side by side.",
             tickDuration)
         writer.counter("tickwire_tick_overruns_total", help: "Passes that took longer than the tick period.", value: tickOverruns)
     }

@@ -46,7 +46,9 @@ struct MetricsRegistryTests {
         let registry = MetricsRegistry()
         let site: @Sendable (HTTPRequestHead) -> HTTPResponse = { .text(status: 200, "page \($0.target)") }
         #expect(registry.httpHandler(otherwise: site)(HTTPRequestHead(target: "/index.html")).body == Array("page /index.html\n".utf8))
-        #expect(registry.httpHandler(otherwise: site)(HTTPRequestHead(target: "/metrics")).headers["Content-Type"] == PrometheusWriter.contentType)
+        #expect(
+            registry.httpHandler(otherwise: site)(HTTPRequestHead(target: "/metrics")).headers["Content-Type"]
+                == PrometheusWriter.contentType)
         #expect(registry.httpHandler(otherwise: nil)(HTTPRequestHead(target: "/")).status == 404)
     }
 
@@ -69,7 +71,9 @@ struct MetricsRegistryTests {
         return nil
     }
 
-    @Test("a real server on 127.0.0.1 answers GET /metrics with its own connection counters, which change as connections open and are refused")
+    @Test(
+        "a real server on 127.0.0.1 answers GET /metrics with its own connection counters, which change as connections open and are refused"
+    )
     func realServer() throws {
         let registry = MetricsRegistry()
         var configuration = WebSocketServerConfiguration(host: "127.0.0.1", port: 0)
@@ -97,7 +101,8 @@ struct MetricsRegistryTests {
         let refused = try TestSocket(port: port, timeoutSeconds: 2)
         // Refused at once: the 429 may be lost to the reset of the close.
         let answer = (try? refused.receiveUntilClosed(limit: 4096)).map { String(decoding: $0, as: UTF8.self) } ?? ""
-        #expect(answer.isEmpty || answer.hasPrefix("HTTP/1.1 429"), "a third connection from one address is refused: '\(answer.prefix(40))'")
+        #expect(
+            answer.isEmpty || answer.hasPrefix("HTTP/1.1 429"), "a third connection from one address is refused: '\(answer.prefix(40))'")
         holder.close()
 
         // The holder's slot frees once the server sees its end: scrape until it does (bounded).

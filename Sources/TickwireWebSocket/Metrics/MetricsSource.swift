@@ -10,7 +10,7 @@ public protocol MetricsSource: Sendable {
     func writeMetrics(to writer: inout PrometheusWriter)
 }
 
-/// A source made of a closure (``MetricsRegistry/register(_:)-(PrometheusWriter)``).
+/// A source made of a closure, as `MetricsRegistry.register(_:)` takes one.
 struct ClosureMetricsSource: MetricsSource {
     let write: @Sendable (inout PrometheusWriter) -> Void
 

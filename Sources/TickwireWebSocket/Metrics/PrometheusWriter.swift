@@ -203,7 +203,8 @@ public struct PrometheusWriter: Sendable {
     private mutating func appendName(_ name: String, allowsColon: Bool) {
         guard !name.isEmpty else { return append("_") }
         for (index, byte) in name.utf8.enumerated() {
-            let isLetter = (byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "z")) || (byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z"))
+            let isLetter =
+                (byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "z")) || (byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z"))
             let isDigit = byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9")
             let isAllowed = isLetter || byte == UInt8(ascii: "_") || (allowsColon && byte == UInt8(ascii: ":")) || (isDigit && index > 0)
             bytes.append(isAllowed ? byte : UInt8(ascii: "_"))

@@ -15,7 +15,9 @@ let usage = """
                   [--max-rooms 16] [--idle-room-timeout 30] [--resume-grace 30]
                   [--hello-timeout 5] [--client-timeout 5] [--threads N] [--tls-cert CHAIN.pem --tls-key KEY.pem]
                   [--max-connections-per-address 64] [--max-handshakes-per-address 16] [--write-timeout 10]
+                  [--no-metrics]
             run a headless server; prints a status line every few seconds;
+            GET /metrics on its port answers in the Prometheus text format (--no-metrics: not);
             --threads ticks the rooms on N threads (1...256; default one per processor),
             each room on one of them;
             --max-rooms caps the rooms (the --rooms ones and those opened on demand by the
@@ -85,6 +87,7 @@ func serve(_ arguments: [String]) throws {
     let perAddress = try parsed.integer("max-connections-per-address", default: options.maximumConnectionsPerAddress)
     let handshakesPerAddress = try parsed.integer("max-handshakes-per-address", default: options.maximumHandshakesPerAddress)
     options.writeTimeout = try parsed.double("write-timeout", default: options.writeTimeout)
+    options.servesMetrics = !parsed.flag("no-metrics")
     guard perAddress >= 0, handshakesPerAddress >= 0 else {
         fail("--max-connections-per-address and --max-handshakes-per-address must be 0 (no limit) or more")
     }

@@ -92,6 +92,7 @@ extension Host {
     }
 
     private func accept(_ hello: Message.Hello, on connection: any TransportConnection, now: Timestamp) {
+        if hello.resumeToken != nil { reconnects += 1 }
         guard !isShuttingDown else {
             return reject(connection, .serverShuttingDown, "the server is shutting down")
         }
@@ -129,6 +130,7 @@ extension Host {
                 return reject(connection, .unspecified, "could not set up compression: \(error)")
             }
             client.deltaCoding = coding
+            resumes += 1
             return welcome(client, in: room, compression: compression, on: connection)
         }
         if room.isFull {
@@ -154,6 +156,7 @@ extension Host {
         }
         client.deltaCoding = coding
         room.admit(client, payload: hello.payload)
+        joins += 1
         welcome(client, in: room, compression: compression, on: connection)
     }
 

@@ -1,4 +1,5 @@
 import TickwireCodec
+import TickwireWebSocket
 
 /// A server process's game host: accepts connections from a ``TransportListener``,
 /// performs the handshake, and runs any number of named ``Room``s, each with its own
@@ -78,6 +79,19 @@ public final class Host<G: Game> {
     var pool: TickThreadPool?
     /// Handshakes refused so far, by reason.
     public internal(set) var rejections: [Message.Reject.Reason: Int] = [:]
+    /// Hellos that carried a resume token (clients reconnecting), resumed or not, over the host's life.
+    public internal(set) var reconnects = 0
+    /// Hellos whose resume token found its client within the grace period, which got its id and
+    /// player back, over the host's life.
+    public internal(set) var resumes = 0
+    /// New players admitted (hellos that did not resume a client), over the host's life.
+    public internal(set) var joins = 0
+    /// The host's figures for a metrics endpoint (``HostMetrics``; register it with a
+    /// ``MetricsRegistry``), published by the driving thread after each pass that ticked or
+    /// handshook, readable from any thread.
+    public let publishedMetrics = PublishedMetrics(HostMetrics())
+    /// The figures of closed rooms, kept for ``publishedMetrics``.
+    var metricsBookkeeping = HostMetricsBookkeeping()
 
     /// Creates a host and the rooms its configuration names.
     ///
@@ -137,11 +151,17 @@ public final class Host<G: Game> {
     public func advance() {
         let now = clock.now
         for connection in listener.acceptPending() { pending.append(Pending(connection: connection, acceptedAt: now)) }
+        let handshook = !pending.isEmpty
         listener.batchingSends { handshake(now: now) }
+        var passDuration: Duration?
         if runTickPass() {
+            passDuration = clock.now - now
             passStatistics.record(clock.now - now, period: .nanoseconds(1_000_000_000 / Int64(max(1, configuration.tickRate))))
         }
         closeIdleRooms(now: now)
+        if passDuration != nil || handshook || roomOrder.count != metricsBookkeeping.publishedRoomCount {
+            publishMetrics(passDuration: passDuration)
+        }
     }
 
     /// Opens a room for a hello that names it: like ``openRoom(named:)``, but the room closes
@@ -183,6 +203,7 @@ public final class Host<G: Game> {
     ///   - text: Words for the players, sent in the disconnect message and the close.
     public func closeRoom(named name: String, text: String = "the room closed") {
         guard let room = roomsByName.removeValue(forKey: name) else { return }
+        retireMetrics(of: room)
         roomOrder.removeAll { $0 == name }
         onDemandRooms[name] = nil
         threadOfRoom[name] = nil
@@ -204,6 +225,7 @@ public final class Host<G: Game> {
             pending.removeAll()
             for name in roomOrder { roomsByName[name]?.disconnectAll(reason: .serverShuttingDown, text: text, now: now) }
         }
+        publishMetrics(passDuration: nil)
     }
 
     /// Runs the host in real time until `shouldStop` returns `true`: sleeps to the next room

@@ -46,6 +46,10 @@ public struct RoomMetrics: Sendable {
     public var bytesOutPerSecond = 0
     /// Frame bytes received from all clients in the last complete second.
     public var bytesInPerSecond = 0
+    /// Frame bytes sent to all clients (snapshots, pongs, stats), over the room's life.
+    public var bytesOutTotal = 0
+    /// Frame bytes received from all clients, over the room's life.
+    public var bytesInTotal = 0
     /// Snapshots sent, over the room's life.
     public var snapshotsSent = 0
     /// Snapshots skipped for backed-up clients, over the room's life.

@@ -100,8 +100,24 @@ public final class Room<G: Game> {
         metrics.resumableClients = clientOrder.count - metrics.connectedClients
         metrics.bytesOutPerSecond = bytesOut.perSecond
         metrics.bytesInPerSecond = bytesIn.perSecond
+        metrics.bytesOutTotal = bytesOut.total
+        metrics.bytesInTotal = bytesIn.total
         return metrics
     }
+
+    /// Clients connected now and held (within their grace period), counted without allocating
+    /// (the host's metrics read it once per pass).
+    var clientCounts: (connected: Int, held: Int) {
+        var connected = 0
+        for id in clientOrder where clients[id]?.isConnected ?? false { connected += 1 }
+        return (connected, clientOrder.count - connected)
+    }
+
+    /// Frame bytes sent to all clients over the room's life.
+    var bytesOutTotal: Int { bytesOut.total }
+
+    /// Frame bytes received from all clients over the room's life.
+    var bytesInTotal: Int { bytesIn.total }
 
     var isFull: Bool { clientOrder.count >= configuration.roomCapacity }
 

@@ -191,6 +191,10 @@ public final class WebSocketTransportServer: TransportListener, Sendable {
     /// The address the server listens on (with the port the kernel chose for port 0).
     public var address: SocketAddress? { server.address }
 
+    /// The WebSocket server's connection figures (``WebSocketServer/statistics``), readable from
+    /// any thread; a ``MetricsSource``.
+    public var statistics: WebSocketServerStatistics { server.statistics }
+
     /// Takes the connections opened since the last call.
     ///
     /// - Returns: The new connections, in the order they opened.

@@ -55,6 +55,10 @@ public final class ArenaServer {
         /// `GET /` the page, its scripts, 404 for anything else. `false`: they are refused as
         /// failed WebSocket handshakes.
         public var servesWebClient = true
+        /// Whether `GET /metrics` on the port answers with the server's metrics in the Prometheus
+        /// text format (``metrics``; README, "Metrics"). With ``servesWebClient`` off, other plain
+        /// HTTP requests get `404`.
+        public var servesMetrics = true
         /// The most connections from one address (IPv6: one /64), handshaking or open; `Int.max`
         /// for no limit (``WebSocketServerConfiguration/maximumConnectionsPerAddress``).
         public var maximumConnectionsPerAddress = WebSocketServerConfiguration().maximumConnectionsPerAddress
@@ -97,6 +101,11 @@ public final class ArenaServer {
     public let stateRestore: StateRestore
     /// The port the server listens on (the kernel's choice when asked for port 0).
     public let port: Int
+    /// What `GET /metrics` on ``port`` renders (with ``Options/servesMetrics``): the host's
+    /// figures, the WebSocket server's connections and the arena's bots, in that order. Register
+    /// more sources here (a room directory's state).
+    public let metrics = MetricsRegistry()
+    private let arenaMetrics = ArenaMetrics()
     let transport: WebSocketTransportServer
     private let host: Host<Arena>
     private let clock = MonotonicClock()
@@ -118,7 +127,8 @@ public final class ArenaServer {
         var socket = WebSocketServerConfiguration(host: options.host, port: options.port)
         socket.maximumConnections = options.roomCapacity * options.maximumRooms + 64
         socket.tls = options.tls
-        if options.servesWebClient { socket.httpHandler = ArenaWebSite.respond(to:) }
+        let webSite: (@Sendable (HTTPRequestHead) -> HTTPResponse)? = options.servesWebClient ? ArenaWebSite.respond(to:) : nil
+        socket.httpHandler = options.servesMetrics ? metrics.httpHandler(otherwise: webSite) : webSite
         socket.maximumConnectionsPerAddress = options.maximumConnectionsPerAddress
         socket.maximumHandshakesPerAddress = options.maximumHandshakesPerAddress
         socket.writeTimeout = options.writeTimeout > 0 ? .milliseconds(Int64(options.writeTimeout * 1000)) : nil
@@ -171,6 +181,10 @@ public final class ArenaServer {
         stateRestore = restore
         saver = options.statePath.map(ArenaStateSaver.init(path:))
         host = restored ?? Host(game: game, listener: transport, clock: clock, configuration: configuration)
+        metrics.register(host.publishedMetrics)
+        let transport = self.transport
+        metrics.register { writer in transport.statistics.writeMetrics(to: &writer) }
+        metrics.register(arenaMetrics)
     }
 
     /// Saves every room's world and resumable clients to ``Options/statePath`` now, on this
@@ -201,6 +215,7 @@ public final class ArenaServer {
         let saveInterval = Duration.secondsValue(max(options.stateSaveInterval, 0.05))
         var nextSave = clock.now + saveInterval
         host.run {
+            recordArenaMetrics()
             if clock.now >= nextStatus {
                 status(statusLine())
                 nextStatus = clock.now + .secondsValue(statusInterval)
@@ -216,6 +231,13 @@ public final class ArenaServer {
         // Every player hears why (disconnect message, close 1001) before the sockets go.
         host.shutdown()
         transport.shutdown(timeout: .seconds(1))
+    }
+
+    /// Stores the bots for ``metrics``, between passes.
+    private func recordArenaMetrics() {
+        var bots = 0
+        for name in host.roomNames { bots += host.room(named: name)?.state.bots.count ?? 0 }
+        arenaMetrics.record(bots: bots)
     }
 
     /// One line about the server now: rooms, clients, bots, tick p99 and outgoing kbit/s.

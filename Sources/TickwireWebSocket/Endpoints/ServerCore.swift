@@ -11,6 +11,8 @@ final class ServerCore {
     private let loop: EventLoop
     private let handler: @Sendable (WebSocketServerEvent) -> Void
     private let publishCount: (Int) -> Void
+    /// What the server has done with its connections, for ``WebSocketServer/statistics``.
+    let counters: ServerCounters
     private var listener: Listener?
     private var handshakes: [ObjectIdentifier: ServerHandshake] = [:]
     /// Handshakes in the order they started, for evicting the oldest; finished ones are skipped
@@ -29,8 +31,10 @@ final class ServerCore {
 
     init(
         configuration: WebSocketServerConfiguration, loop: EventLoop,
-        handler: @escaping @Sendable (WebSocketServerEvent) -> Void, publishCount: @escaping (Int) -> Void
+        handler: @escaping @Sendable (WebSocketServerEvent) -> Void, counters: ServerCounters = ServerCounters(),
+        publishCount: @escaping (Int) -> Void
     ) {
+        self.counters = counters
         self.configuration = configuration
         handshakeConfiguration = WebSocketServerHandshake.Configuration(
             subprotocols: configuration.subprotocols, requiresSubprotocol: configuration.requiresSubprotocol,
@@ -51,6 +55,14 @@ final class ServerCore {
     /// Connections handshaking or open.
     var connectionCount: Int { handshakes.count + channels.count }
 
+    /// Publishes the connection count (``WebSocketServer/connectionCount``) and the gauges of
+    /// ``WebSocketServer/statistics``.
+    private func publishCounts() {
+        publishCount(connectionCount)
+        counters.handshakesInProgress.store(handshakes.count, ordering: .relaxed)
+        counters.openConnections.store(channels.count, ordering: .relaxed)
+    }
+
     /// Binds and listens.
     func listen(on address: SocketAddress) throws(SystemError) -> SocketAddress {
         let listener = try Listener(address: address, loop: loop) { [weak self] socket, peer in
@@ -69,6 +81,11 @@ final class ServerCore {
             let detail =
                 isShuttingDown
                 ? "the server is shutting down" : "the server is at its limit of \(configuration.maximumConnections) connections"
+            if isShuttingDown {
+                counters.refusedShuttingDown.wrappingAdd(1, ordering: .relaxed)
+            } else {
+                counters.refusedAtConnectionLimit.wrappingAdd(1, ordering: .relaxed)
+            }
             tcp.write(ServerHandshake.errorResponse(status: 503, reason: "Service Unavailable", detail: detail))
             tcp.closeAfterFlush()
             return
@@ -77,12 +94,14 @@ final class ServerCore {
         if let group {
             let count = addressCounts[group] ?? AddressCount()
             if count.connections >= configuration.maximumConnectionsPerAddress {
+                counters.refusedPerAddressConnections.wrappingAdd(1, ordering: .relaxed)
                 Self.refuseAtOnce(
                     tcp, status: 429, detail: "too many connections from your address (limit \(configuration.maximumConnectionsPerAddress))"
                 )
                 return
             }
             if count.handshakes >= configuration.maximumHandshakesPerAddress {
+                counters.refusedPerAddressHandshakes.wrappingAdd(1, ordering: .relaxed)
                 Self.refuseAtOnce(
                     tcp, status: 429,
                     detail: "too many handshakes in progress from your address (limit \(configuration.maximumHandshakesPerAddress))")
@@ -90,6 +109,7 @@ final class ServerCore {
             }
         }
         while handshakes.count >= max(configuration.maximumHandshakes, 1), let oldest = oldestHandshake() {
+            counters.handshakesEvicted.wrappingAdd(1, ordering: .relaxed)
             oldest.evict(detail: "the server's \(configuration.maximumHandshakes) handshake places are full and this one was the oldest")
         }
         let handshake = ServerHandshake(tcp: tcp, core: self, addressGroup: group)
@@ -99,7 +119,7 @@ final class ServerCore {
             addressCounts[group, default: AddressCount()].connections += 1
             addressCounts[group, default: AddressCount()].handshakes += 1
         }
-        publishCount(connectionCount)
+        publishCounts()
     }
 
     /// Answers with an HTTP error and closes at once, without waiting for the peer's end of
@@ -147,7 +167,7 @@ final class ServerCore {
 
     func handshakeEnded(_ handshake: ServerHandshake) {
         forget(handshake, opened: false)
-        publishCount(connectionCount)
+        publishCounts()
         checkShutdownComplete()
     }
 
@@ -157,6 +177,7 @@ final class ServerCore {
         let fullest = channels.values.filter { $0.outputBudgetBytes > 0 }.sorted { $0.outputBudgetBytes > $1.outputBudgetBytes }
         for channel in fullest {
             guard outputBudget.isExceeded else { break }
+            counters.closedForOutputBudget.wrappingAdd(1, ordering: .relaxed)
             channel.closeDroppingOutput(
                 reason: "the server's output budget of \(outputBudget.limitBytes) bytes is spent; this connection held the most")
         }
@@ -167,6 +188,7 @@ final class ServerCore {
         connection: WebSocketConnection, initialBytes: [UInt8]
     ) {
         forget(handshake, opened: true)
+        counters.connectionsOpened.wrappingAdd(1, ordering: .relaxed)
         let handler = self.handler
         let group = handshake.addressGroup
         let channel = WebSocketChannel(
@@ -181,13 +203,13 @@ final class ServerCore {
                 guard let self else { return }
                 self.channels[connection.id] = nil
                 self.connectionClosed(group: group)
-                self.publishCount(self.connectionCount)
+                self.publishCounts()
                 handler(.closed(connection, frame))
                 self.checkShutdownComplete()
             }
         }
         channels[connection.id] = channel
-        publishCount(connectionCount)
+        publishCounts()
         handler(.opened(connection))
         channel.start(initialBytes: initialBytes)
     }

@@ -96,7 +96,10 @@ final class ServerHandshake {
         }
         if let core, !core.hasRoomForConnection {
             let limit = configuration.maximumConnections
-            reject(status: 503, reason: HTTPResponse.reasonPhrase(for: 503), detail: "the server is at its limit of \(limit) connections")
+            core.counters.refusedAtConnectionLimit.wrappingAdd(1, ordering: .relaxed)
+            reject(
+                status: 503, reason: HTTPResponse.reasonPhrase(for: 503), detail: "the server is at its limit of \(limit) connections",
+                countsAsFailed: false)
             return
         }
         let machine: WebSocketProtocolMachine
@@ -123,14 +126,17 @@ final class ServerHandshake {
     private func answer(_ request: HTTPRequestHead, with response: HTTPResponse) {
         cancelTimer()
         isFinished = true
+        core?.counters.httpRequests.wrappingAdd(1, ordering: .relaxed)
         tcp.write(response.encoded(includesBody: request.method != "HEAD"))
         tcp.closeAfterFlush()
         core?.handshakeEnded(self)
     }
 
-    /// Answers with an HTTP error and closes once it is sent.
-    func reject(status: Int, reason: String, detail: String) {
+    /// Answers with an HTTP error and closes once it is sent; counted as a failed handshake
+    /// (``WebSocketServerStatistics/handshakesFailed``) unless `countsAsFailed` is `false`.
+    func reject(status: Int, reason: String, detail: String, countsAsFailed: Bool = true) {
         guard !isFinished else { return }
+        if countsAsFailed { core?.counters.handshakesFailed.wrappingAdd(1, ordering: .relaxed) }
         cancelTimer()
         isFinished = true
         received = []

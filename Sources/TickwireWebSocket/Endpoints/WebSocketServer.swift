@@ -32,6 +32,7 @@ public final class WebSocketServer: Sendable {
     private let handler: @Sendable (WebSocketServerEvent) -> Void
     private let state = Mutex<SocketAddress?>(nil)
     private let count = Atomic<Int>(0)
+    private let counters = ServerCounters()
     private let stream: AsyncStream<WebSocketServerEvent>?
     private let continuation: AsyncStream<WebSocketServerEvent>.Continuation?
 
@@ -100,7 +101,7 @@ public final class WebSocketServer: Sendable {
             throw SystemError(call: "inet_pton(\(configuration.host))", code: EINVAL)
         }
         let result = loop.runAndWait { [self] () -> Result<SocketAddress, SystemError> in
-            let core = ServerCore(configuration: configuration, loop: loop, handler: handler) { [weak self] value in
+            let core = ServerCore(configuration: configuration, loop: loop, handler: handler, counters: counters) { [weak self] value in
                 self?.count.store(value, ordering: .relaxed)
             }
             self.core.value = core
@@ -117,6 +118,11 @@ public final class WebSocketServer: Sendable {
 
     /// Connections handshaking or open right now.
     public var connectionCount: Int { count.load(ordering: .relaxed) }
+
+    /// What the server has done with its connections since it started: open connections,
+    /// handshakes, and those its budgets refused or closed. Readable from any thread; a
+    /// ``MetricsSource`` for a ``MetricsRegistry``.
+    public var statistics: WebSocketServerStatistics { counters.statistics }
 
     /// Stops listening, closes every connection with 1001 (going away) and waits until their close
     /// handshakes finish or `timeout` passes; then cuts off the rest. Stops a loop of its own.

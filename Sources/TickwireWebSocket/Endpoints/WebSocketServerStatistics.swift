@@ -1,0 +1,99 @@
+/// What a ``WebSocketServer`` has done with its connections, read through
+/// ``WebSocketServer/statistics``: open connections, and those its budgets
+/// (``WebSocketServerConfiguration``) refused or closed. Counts run from the server's start.
+///
+/// As a ``MetricsSource`` it writes the `tickwire_websocket_*` families and
+/// `tickwire_http_requests_total` (README, "Metrics").
+public struct WebSocketServerStatistics: Hashable, Sendable {
+    /// WebSocket connections open now (past their upgrade, not yet closed).
+    public var openConnections = 0
+    /// Upgrade handshakes in progress now.
+    public var handshakesInProgress = 0
+    /// Connections upgraded to WebSocket.
+    public var connectionsOpened = 0
+    /// Connections refused at ``WebSocketServerConfiguration/maximumConnections`` (HTTP 503),
+    /// when accepted or when about to be upgraded.
+    public var refusedAtConnectionLimit = 0
+    /// Connections refused because the server was shutting down (HTTP 503).
+    public var refusedShuttingDown = 0
+    /// Connections refused at ``WebSocketServerConfiguration/maximumConnectionsPerAddress`` (HTTP 429).
+    public var refusedPerAddressConnections = 0
+    /// Connections refused at ``WebSocketServerConfiguration/maximumHandshakesPerAddress`` (HTTP 429).
+    public var refusedPerAddressHandshakes = 0
+    /// Handshakes cut off to make room for newer ones at
+    /// ``WebSocketServerConfiguration/maximumHandshakes`` (HTTP 503).
+    public var handshakesEvicted = 0
+    /// Handshakes answered with an HTTP error other than the ones above: a malformed or
+    /// oversized request, a missing subprotocol, a refusal of
+    /// ``WebSocketServerConfiguration/shouldAccept``, a timeout.
+    public var handshakesFailed = 0
+    /// Connections closed because the server's buffered output went over
+    /// ``WebSocketServerConfiguration/outputBudgetBytes`` and they held the most.
+    public var closedForOutputBudget = 0
+    /// Plain HTTP requests answered by ``WebSocketServerConfiguration/httpHandler``.
+    public var httpRequests = 0
+
+    /// Creates statistics, all zero unless given.
+    ///
+    /// - Parameters:
+    ///   - openConnections: WebSocket connections open now.
+    ///   - handshakesInProgress: Handshakes in progress now.
+    ///   - connectionsOpened: Connections upgraded.
+    ///   - refusedAtConnectionLimit: Refused at the connection limit.
+    ///   - refusedShuttingDown: Refused while shutting down.
+    ///   - refusedPerAddressConnections: Refused at the per-address connection limit.
+    ///   - refusedPerAddressHandshakes: Refused at the per-address handshake limit.
+    ///   - handshakesEvicted: Handshakes cut off for newer ones.
+    ///   - handshakesFailed: Handshakes answered with another HTTP error.
+    ///   - closedForOutputBudget: Connections closed for the output budget.
+    ///   - httpRequests: Plain HTTP requests answered.
+    public init(
+        openConnections: Int = 0, handshakesInProgress: Int = 0, connectionsOpened: Int = 0, refusedAtConnectionLimit: Int = 0,
+        refusedShuttingDown: Int = 0, refusedPerAddressConnections: Int = 0, refusedPerAddressHandshakes: Int = 0,
+        handshakesEvicted: Int = 0, handshakesFailed: Int = 0, closedForOutputBudget: Int = 0, httpRequests: Int = 0
+    ) {
+        self.openConnections = openConnections
+        self.handshakesInProgress = handshakesInProgress
+        self.connectionsOpened = connectionsOpened
+        self.refusedAtConnectionLimit = refusedAtConnectionLimit
+        self.refusedShuttingDown = refusedShuttingDown
+        self.refusedPerAddressConnections = refusedPerAddressConnections
+        self.refusedPerAddressHandshakes = refusedPerAddressHandshakes
+        self.handshakesEvicted = handshakesEvicted
+        self.handshakesFailed = handshakesFailed
+        self.closedForOutputBudget = closedForOutputBudget
+        self.httpRequests = httpRequests
+    }
+}
+
+extension WebSocketServerStatistics: MetricsSource {
+    /// Writes `tickwire_websocket_connections`, `tickwire_websocket_handshakes`,
+    /// `tickwire_websocket_connections_opened_total`, `tickwire_websocket_connections_refused_total`
+    /// (by `reason`: `connection_limit`, `shutting_down`, `address_connection_limit`,
+    /// `address_handshake_limit`, `handshake_evicted`), `tickwire_websocket_handshakes_failed_total`,
+    /// `tickwire_websocket_output_budget_closes_total` and `tickwire_http_requests_total`.
+    ///
+    /// - Parameter writer: The body being written.
+    public func writeMetrics(to writer: inout PrometheusWriter) {
+        writer.gauge("tickwire_websocket_connections", help: "WebSocket connections open.", value: openConnections)
+        writer.gauge("tickwire_websocket_handshakes", help: "WebSocket upgrade handshakes in progress.", value: handshakesInProgress)
+        writer.counter(
+            "tickwire_websocket_connections_opened_total", help: "Connections upgraded to WebSocket.", value: connectionsOpened)
+        writer.counter(
+            "tickwire_websocket_connections_refused_total", help: "Connections refused by the server's connection budgets, by budget.",
+            label: "reason",
+            values: [
+                ("connection_limit", refusedAtConnectionLimit), ("shutting_down", refusedShuttingDown),
+                ("address_connection_limit", refusedPerAddressConnections), ("address_handshake_limit", refusedPerAddressHandshakes),
+                ("handshake_evicted", handshakesEvicted),
+            ])
+        writer.counter(
+            "tickwire_websocket_handshakes_failed_total",
+            help: "Upgrade handshakes answered with an HTTP error: malformed, refused by the application, timed out.",
+            value: handshakesFailed)
+        writer.counter(
+            "tickwire_websocket_output_budget_closes_total",
+            help: "Connections closed because the server's buffered output went over its budget.", value: closedForOutputBudget)
+        writer.counter("tickwire_http_requests_total", help: "Plain HTTP requests answered on the WebSocket port.", value: httpRequests)
+    }
+}

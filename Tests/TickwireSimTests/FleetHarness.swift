@@ -73,7 +73,7 @@ final class FleetHarness {
     ///   - directory: A test double in place of each host's in-memory directory view, by index.
     init(
         hosts count: Int, claimTTL: Duration = .seconds(3), answerDelay: Duration = .zero,
-        directory: ((Int) -> (any RoomDirectory)?)? = nil
+        configure: (inout HostConfiguration) -> Void = { _ in }, directory: ((Int) -> (any RoomDirectory)?)? = nil
     ) {
         store = InMemoryDirectoryStore(clock: clock, claimTTL: claimTTL, answerDelay: answerDelay)
         for index in 0..<count {
@@ -83,6 +83,7 @@ final class FleetHarness {
             configuration.createsRoomsOnDemand = true
             configuration.tokenSeed = UInt64(index + 1) * 0x9E37_79B9
             configuration.resumeGracePeriod = .seconds(15)
+            configure(&configuration)
             let host = Host(game: game, listener: network, clock: clock, configuration: configuration, directory: view)
             hosts.append(host)
             networks.append(network)

@@ -52,7 +52,7 @@ struct FleetRoutingTests {
 
     @Test("a redirect loop gives up after maximumRedirects hops with a RedirectError naming the URLs")
     func redirectLoop() throws {
-        let fleet = FleetHarness(hosts: 2) { index in RedirectingDirectory(url: FleetHarness.url(1 - index)) }
+        let fleet = FleetHarness(hosts: 2, directory: { index in RedirectingDirectory(url: FleetHarness.url(1 - index)) })
         let client = fleet.addClient(room: "r", entries: [0])
         fleet.run(for: .seconds(2))
         let session = fleet.clients[client]
@@ -167,5 +167,29 @@ struct FleetRoutingTests {
         #expect(fleet.hosts[0].room(named: "r") == nil, "the idle room closed")
         #expect(fleet.store.holder(ofRoom: "r") == nil, "its claim was released")
         #expect(fleet.store.savedState(ofRoom: "r") != nil, "its last state was saved")
+    }
+
+    @Test("a chain of exactly maximumRedirects (3) redirects lands; one more hop gives up", arguments: [3, 4])
+    func redirectChainLimit(hops: Int) throws {
+        // Hosts 0..<hops redirect to the next one; host `hops` holds the room.
+        let fleet = FleetHarness(hosts: hops + 1, directory: { index in index < hops ? RedirectingDirectory(url: FleetHarness.url(index + 1)) : nil })
+        let client = fleet.addClient(room: "r", entries: [0])
+        fleet.run(for: .seconds(1))
+        if hops <= ReconnectingSession<DotsGame>.defaultMaximumRedirects {
+            #expect(fleet.host(of: client) == hops, "after \(hops) redirects the client plays on host \(hops): \(fleet.clients[client].state)")
+        } else {
+            #expect(fleet.clients[client].redirectError != nil, "\(hops) redirects in a row are one too many")
+            #expect(fleet.host(of: client) == nil)
+        }
+    }
+
+    @Test("a room state over roomStateLimits.maximumBytes is not saved, and counted")
+    func oversizedStateNotSaved() throws {
+        let fleet = FleetHarness(hosts: 1, configure: { $0.roomStateLimits.maximumBytes = 64 })
+        let client = fleet.addClient(room: "r", entries: [0])
+        #expect(fleet.run(until: { fleet.host(of: client) == 0 }, within: .seconds(1)))
+        fleet.run(for: .seconds(2))
+        #expect(fleet.store.savedState(ofRoom: "r") == nil, "nothing over 64 bytes reaches the directory")
+        #expect(fleet.hosts[0].fleetMetrics.statesTooLarge >= 2, "each refused save is counted")
     }
 }

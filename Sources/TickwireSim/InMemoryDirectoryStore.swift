@@ -50,7 +50,8 @@ public final class InMemoryDirectoryStore: Sendable {
         self.answerDelay = answerDelay
     }
 
-    /// A process's view of the store; the process is registered with its URL.
+    /// A process's view of the store; the process is registered with its URL (or, when it is
+    /// registered already, its URL is updated: for a server that learns its port after binding).
     ///
     /// - Parameters:
     ///   - id: The process's id, unique in the fleet.
@@ -58,8 +59,18 @@ public final class InMemoryDirectoryStore: Sendable {
     /// - Returns: Its directory.
     public func directory(forProcess id: String, publicURL: String) -> InMemoryRoomDirectory {
         let now = clock.now
-        state.withLock { $0.processes[id] = Process(url: publicURL, lastSeen: now) }
-        return InMemoryRoomDirectory(store: self, processID: id, publicURL: publicURL)
+        state.withLock { state in
+            if state.processes[id] != nil {
+                state.processes[id]?.url = publicURL
+            } else {
+                state.processes[id] = Process(url: publicURL, lastSeen: now)
+            }
+        }
+        return InMemoryRoomDirectory(store: self, processID: id)
+    }
+
+    func url(of process: String) -> String? {
+        state.withLock { $0.processes[process]?.url }
     }
 
     /// Kills a process, for tests: from now on its calls are ignored (it cannot renew its claims,

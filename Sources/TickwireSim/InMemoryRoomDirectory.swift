@@ -21,13 +21,12 @@ public final class InMemoryRoomDirectory: RoomDirectory {
     public let store: InMemoryDirectoryStore
     /// The process this view belongs to.
     public let processID: String
-    /// The process's public URL, where redirects to its rooms point.
-    public let publicURL: String
+    /// The process's public URL, where redirects to its rooms point (as last registered).
+    public var publicURL: String { store.url(of: processID) ?? "" }
 
-    init(store: InMemoryDirectoryStore, processID: String, publicURL: String) {
+    init(store: InMemoryDirectoryStore, processID: String) {
         self.store = store
         self.processID = processID
-        self.publicURL = publicURL
     }
 
     /// Where `room` lives, claiming it for this process when no process holds it (see

@@ -72,7 +72,8 @@ extension Host {
             return .refused(.unknownRoom, "there is no room named '\(name)'")
         }
         guard roomOrder.count < configuration.maximumRooms else {
-            return .refused(.unknownRoom, "the server runs its most rooms (\(configuration.maximumRooms)); there is no room named '\(name)'")
+            return .refused(
+                .unknownRoom, "the server runs its most rooms (\(configuration.maximumRooms)); there is no room named '\(name)'")
         }
         switch fleet.directory.placement(ofRoom: name) {
         case .pending:
@@ -108,8 +109,14 @@ extension Host {
         guard let fleet, !isShuttingDown else { return }
         for name in fleet.directory.takeLostRooms() where roomsByName[name] != nil {
             fleetMetrics.roomsLost += 1
-            let url: String
-            if case .elsewhere(let holder) = fleet.directory.placement(ofRoom: name) { url = holder } else { url = "" }
+            // Where the room went, when the directory says; asking may claim a room no one holds
+            // any more, a claim this host gives straight back (its clients go through their entries).
+            var url = ""
+            switch fleet.directory.placement(ofRoom: name) {
+            case .elsewhere(let holder): url = holder
+            case .here: fleet.directory.release(room: name)
+            case .pending, .unavailable: break
+            }
             removeRoom(named: name) { room, now in
                 room.disconnectAll(reason: .moved, text: url, now: now)
             }

@@ -59,7 +59,8 @@ extension Host {
         for client in saved.clients {
             do {
                 restored.append(
-                    try RoomClient(id: client.id, token: client.token, connection: nil, compression: .none, configuration: configuration, now: now))
+                    try RoomClient(
+                        id: client.id, token: client.token, connection: nil, compression: .none, configuration: configuration, now: now))
             } catch {
                 throw HostStateError(.compression(error.description))
             }

@@ -92,7 +92,9 @@ public final class Host<G: Game> {
     ///   - listener: Where new connections come from.
     ///   - clock: The clock to tick on.
     ///   - configuration: Rooms, rates, limits and policies.
-    public convenience init(game: G, listener: any TransportListener, clock: any TickClock, configuration: HostConfiguration = HostConfiguration()) {
+    public convenience init(
+        game: G, listener: any TransportListener, clock: any TickClock, configuration: HostConfiguration = HostConfiguration()
+    ) {
         self.init(game: game, listener: listener, clock: clock, configuration: configuration, fleet: nil)
     }
 

@@ -172,11 +172,13 @@ struct FleetRoutingTests {
     @Test("a chain of exactly maximumRedirects (3) redirects lands; one more hop gives up", arguments: [3, 4])
     func redirectChainLimit(hops: Int) throws {
         // Hosts 0..<hops redirect to the next one; host `hops` holds the room.
-        let fleet = FleetHarness(hosts: hops + 1, directory: { index in index < hops ? RedirectingDirectory(url: FleetHarness.url(index + 1)) : nil })
+        let fleet = FleetHarness(
+            hosts: hops + 1, directory: { index in index < hops ? RedirectingDirectory(url: FleetHarness.url(index + 1)) : nil })
         let client = fleet.addClient(room: "r", entries: [0])
         fleet.run(for: .seconds(1))
         if hops <= ReconnectingSession<DotsGame>.defaultMaximumRedirects {
-            #expect(fleet.host(of: client) == hops, "after \(hops) redirects the client plays on host \(hops): \(fleet.clients[client].state)")
+            #expect(
+                fleet.host(of: client) == hops, "after \(hops) redirects the client plays on host \(hops): \(fleet.clients[client].state)")
         } else {
             #expect(fleet.clients[client].redirectError != nil, "\(hops) redirects in a row are one too many")
             #expect(fleet.host(of: client) == nil)

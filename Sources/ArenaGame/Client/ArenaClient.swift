@@ -118,8 +118,8 @@ public final class ArenaClient {
         let dialer = Dialer(options: options, clock: clock, recorder: recorder)
         self.dialer = dialer
         connection = ReconnectingSession(
-            game: Arena(), clock: clock, configuration: configuration, entryURLs: ([options.url] + options.moreEntryURLs).map(\.description),
-            policy: options.reconnect
+            game: Arena(), clock: clock, configuration: configuration,
+            entryURLs: ([options.url] + options.moreEntryURLs).map(\.description), policy: options.reconnect
         ) { url in
             try dialer.open(url)
         }

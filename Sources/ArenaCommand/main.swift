@@ -15,9 +15,12 @@ let usage = """
                   [--max-rooms 16] [--idle-room-timeout 30] [--resume-grace 30]
                   [--hello-timeout 5] [--client-timeout 5] [--threads N] [--tls-cert CHAIN.pem --tls-key KEY.pem]
                   [--max-connections-per-address 64] [--max-handshakes-per-address 16] [--write-timeout 10]
-                  [--no-metrics]
+                  [--no-metrics] [--public-url ws://THIS-HOST:PORT]
             run a headless server; prints a status line every few seconds;
             GET /metrics on its port answers in the Prometheus text format (--no-metrics: not);
+            --public-url is where other processes of a fleet send clients of this
+            process's rooms (with a room directory); SIGTERM drains a fleet process (saves
+            and releases its rooms, sends its players to another process) and stops;
             --threads ticks the rooms on N threads (1...256; default one per processor),
             each room on one of them;
             --max-rooms caps the rooms (the --rooms ones and those opened on demand by the
@@ -32,10 +35,12 @@ let usage = """
             --state saves the rooms and players to FILE every second and on exit, and on
             start restores them from FILE if it was saved within the --resume-grace period, so
             players who reconnect after a restart get their places back
-      arena join ws://HOST:PORT/ROOM [--name NAME] [--lag MS] [--jitter MS] [--loss PERCENT]
+      arena join ws://HOST:PORT/ROOM [ws://HOST2:PORT …] [--name NAME] [--lag MS] [--jitter MS] [--loss PERCENT]
                  [--script "d5 w3 space _10" --frames N [--dump]] [--record FILE]
       arena join wss://HOST:PORT/ROOM [--ca CA.pem] [--insecure-skip-verification-for-local-testing-only] …
-            join a server; wss:// checks the server's certificate against the system's CAs
+            join a server; more URLs are more processes of a fleet to enter through, tried
+            in turn when one fails (redirects to the room's process are followed by
+            themselves); wss:// checks the server's certificate against the system's CAs
             or --ca; --lag/--jitter/--loss play through a bad network on purpose;
             --script plays headless for N ticks, --dump prints every frame as text;
             --record writes every frame to FILE for `tickwire inspect FILE`
@@ -56,7 +61,7 @@ func serve(_ arguments: [String]) throws {
     let valueOptions: Set<String> = [
         "host", "port", "bots", "tick", "rooms", "status-interval", "capacity", "compression", "compression-level", "state",
         "max-rooms", "idle-room-timeout", "resume-grace", "hello-timeout", "client-timeout", "threads", "tls-cert", "tls-key",
-        "max-connections-per-address", "max-handshakes-per-address", "write-timeout",
+        "max-connections-per-address", "max-handshakes-per-address", "write-timeout", "public-url",
     ]
     var parsed = try CommandArguments(arguments, valueOptions: valueOptions)
     if parsed.flag("help") { print(usage); return }
@@ -88,6 +93,10 @@ func serve(_ arguments: [String]) throws {
     let handshakesPerAddress = try parsed.integer("max-handshakes-per-address", default: options.maximumHandshakesPerAddress)
     options.writeTimeout = try parsed.double("write-timeout", default: options.writeTimeout)
     options.servesMetrics = !parsed.flag("no-metrics")
+    options.publicURL = parsed.string("public-url")
+    if let url = options.publicURL {
+        do throws(WebSocketURL.ParseError) { _ = try WebSocketURL(url) } catch { fail("--public-url: \(error)") }
+    }
     guard perAddress >= 0, handshakesPerAddress >= 0 else {
         fail("--max-connections-per-address and --max-handshakes-per-address must be 0 (no limit) or more")
     }
@@ -177,7 +186,10 @@ func join(_ arguments: [String]) throws {
         arguments, valueOptions: ["name", "lag", "jitter", "loss", "script", "frames", "width", "height", "record", "ca"])
     if parsed.flag("help") { print(usage); return }
     guard let url = parsed.positionals.first else { fail("join needs a URL, e.g. ws://127.0.0.1:7777/main\n\n\(usage)") }
-    let options = try makeClientOptions(url: url, parsed: &parsed)
+    var options = try makeClientOptions(url: url, parsed: &parsed)
+    for more in parsed.positionals.dropFirst() {
+        do throws(WebSocketURL.ParseError) { options.moreEntryURLs.append(try WebSocketURL(more)) } catch { fail(error.description) }
+    }
     let script = parsed.string("script")
     let frames = try parsed.integer("frames", default: 300)
     let dump = parsed.flag("dump")

@@ -30,6 +30,10 @@ extension Message {
             public static let tooSlow = Reason(rawValue: 6)
             /// Another connection resumed this session with its token.
             public static let replaced = Reason(rawValue: 7)
+            /// The server process is draining (or lost the room): reconnect at once, without
+            /// backoff, to the URL in the disconnect's text, or to the client's entry URLs when
+            /// the text is empty (PROTOCOL.md 5.10). The player is kept for the client to resume.
+            public static let moved = Reason(rawValue: 8)
 
             /// The reason's name, or its code when it has none.
             public var description: String {
@@ -42,6 +46,7 @@ extension Message {
                 case .protocolError: "protocol error"
                 case .tooSlow: "too slow"
                 case .replaced: "replaced"
+                case .moved: "moved"
                 default: "reason \(rawValue)"
                 }
             }

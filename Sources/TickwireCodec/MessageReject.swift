@@ -30,6 +30,11 @@ extension Message {
             public static let serverShuttingDown = Reason(rawValue: 6)
             /// The first frame was not a well-formed hello.
             public static let invalidHello = Reason(rawValue: 7)
+            /// Another process of the fleet holds the room: the reject's text is that process's
+            /// URL (an absolute `ws://` or `wss://` URL, at most ``FrameLimits/maximumTextBytes``),
+            /// and the client sends the same hello there (PROTOCOL.md 5.5). A client that does not
+            /// know the reason still reads it as a reject, with the URL as its words.
+            public static let redirect = Reason(rawValue: 8)
 
             /// The reason's name, or its code when it has none.
             public var description: String {
@@ -42,6 +47,7 @@ extension Message {
                 case .badResumeToken: "bad resume token"
                 case .serverShuttingDown: "server shutting down"
                 case .invalidHello: "invalid hello"
+                case .redirect: "redirect"
                 default: "reason \(rawValue)"
                 }
             }

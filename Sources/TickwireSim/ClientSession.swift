@@ -50,6 +50,10 @@ public final class ClientSession<G: Game> {
     /// host's close arrives (at most ``closeWait``), so that this holds its code: 4000 (schema
     /// mismatch) and 4003 (unsupported version) say that trying again is pointless.
     public private(set) var closeReason: TransportCloseReason?
+    /// The disconnect message that ended the last connection, if the host sent one (its reason,
+    /// and its text: for ``Message/Disconnect/Reason/moved``, the URL to reconnect to). `nil`
+    /// from ``connect(over:)`` until one arrives.
+    public private(set) var lastDisconnect: Message.Disconnect?
     /// The close code of ``closeReason``, if the host sent one.
     public var closeCode: WebSocketCloseCode? { closeReason?.code }
     /// How long the session waits, after a reject or a disconnect message, for the host's close
@@ -116,6 +120,7 @@ public final class ClientSession<G: Game> {
         self.connection = connection
         closeReason = nil
         closingSince = nil
+        lastDisconnect = nil
         compressor = .uncompressed(limits: configuration.frameLimits)
         decompressor = .uncompressed(limits: configuration.frameLimits)
         received.removeAll()
@@ -266,6 +271,7 @@ public final class ClientSession<G: Game> {
         case .pong(let pong):
             clockSync.addSample(sent: Double(pong.clientTime) / 1e6, serverTime: Double(pong.serverTime) / 1e6, received: now.seconds)
         case .disconnect(let disconnect):
+            lastDisconnect = disconnect
             status = .disconnected(disconnect.text.isEmpty ? disconnect.reason.description : "\(disconnect.reason): \(disconnect.text)")
             closingSince = now
         default:

@@ -12,14 +12,15 @@ extension Message.Reject.Reason {
     /// Version mismatch 4003, schema mismatch 4000, room full 4001, invalid hello 4004 (the
     /// first frame was not a well-formed hello: a malformed frame), server shutting down 1001,
     /// unknown room and bad resume token 1008 (a server policy: which rooms it runs, which
-    /// tokens it honours), unspecified 1011 (the server could not set the session up), and an
-    /// application's own reason (32768 and up) 1008.
+    /// tokens it honours), unspecified 1011 (the server could not set the session up), redirect
+    /// 4007 (the room is on another process), and an application's own reason (32768 and up) 1008.
     public var closeCode: WebSocketCloseCode {
         switch self {
         case .versionMismatch: .tickwireUnsupportedVersion
         case .schemaMismatch: .tickwireSchemaMismatch
         case .roomFull: .tickwireRoomFull
         case .invalidHello: .tickwireMalformedFrame
+        case .redirect: .tickwireMoved
         case .serverShuttingDown: .goingAway
         case .unspecified: .internalServerError
         default: .policyViolation
@@ -31,7 +32,7 @@ extension Message.Disconnect.Reason {
     /// The close code that follows a disconnect message for this reason (PROTOCOL.md section 5.10).
     ///
     /// Leaving, replaced and unspecified 1000, server shutting down 1001, kicked 4002, timed
-    /// out 4005, protocol error 4004, too slow 1008, and an application's own reason 1000.
+    /// out 4005, protocol error 4004, too slow 1008, moved 4007, and an application's own reason 1000.
     public var closeCode: WebSocketCloseCode {
         switch self {
         case .serverShuttingDown: .goingAway
@@ -39,6 +40,7 @@ extension Message.Disconnect.Reason {
         case .timedOut: .tickwireIdleTimeout
         case .protocolError: .tickwireMalformedFrame
         case .tooSlow: .policyViolation
+        case .moved: .tickwireMoved
         default: .normalClosure
         }
     }

@@ -53,7 +53,7 @@ extension Host {
     func handshake(now: Timestamp) {
         var waiting: [Pending] = []
         for entry in pending {
-            var first: FirstFrame?
+            var first: FirstFrame? = entry.hello.map { .hello($0) }
             var closed = false
             for event in entry.connection.drain() {
                 switch event {
@@ -62,16 +62,26 @@ extension Host {
                 case .closed:
                     closed = true
                 }
-                if first != nil { break }
+                if first != nil && entry.hello == nil { break }
             }
             if closed { continue }
+            let timedOut = now - entry.acceptedAt > configuration.handshakeTimeout
             switch first {
             case .hello(let hello):
-                accept(hello, on: entry.connection, now: now)
+                guard !accept(hello, on: entry.connection, now: now) else { continue }
+                // The directory has not placed the room yet: the hello waits, within the handshake timeout.
+                if timedOut {
+                    entry.connection.close(
+                        code: .tickwireIdleTimeout, reason: "the room directory did not place room '\(hello.room)' in time")
+                } else {
+                    var held = entry
+                    held.hello = hello
+                    waiting.append(held)
+                }
             case .refused(let reason, let text):
                 reject(entry.connection, reason, text)
             case nil:
-                if now - entry.acceptedAt > configuration.handshakeTimeout {
+                if timedOut {
                     entry.connection.close(code: .tickwireIdleTimeout, reason: "no hello within \(configuration.handshakeTimeout)")
                 } else {
                     waiting.append(entry)
@@ -91,11 +101,38 @@ extension Host {
         connection.close(code: reason.closeCode, reason: text)
     }
 
-    private func accept(_ hello: Message.Hello, on connection: any TransportConnection, now: Timestamp) {
-        if hello.resumeToken != nil { reconnects += 1 }
+    /// Answers a hello: a welcome or a reject, or nothing yet while the room directory has not
+    /// placed its room.
+    ///
+    /// - Returns: `false` when the hello must wait for the directory (ask again next pass).
+    private func accept(_ hello: Message.Hello, on connection: any TransportConnection, now: Timestamp) -> Bool {
         guard !isShuttingDown else {
-            return reject(connection, .serverShuttingDown, "the server is shutting down")
+            if let url = fleet?.directory.anotherProcessURL() {
+                reject(connection, .redirect, url)
+            } else {
+                reject(connection, .serverShuttingDown, "the server is shutting down")
+            }
+            return true
         }
+        let matches = hello.protocolVersion == tickwireProtocolVersion && hello.schemaFingerprint == game.schema.fingerprint
+        if fleet != nil, matches, roomsByName[hello.room] == nil {
+            // A room this host does not run: the directory says where it lives (answer() reports mismatches).
+            switch placeRoom(named: hello.room, now: now) {
+            case .waiting:
+                return false
+            case .refused(let reason, let text):
+                reject(connection, reason, text)
+                return true
+            case .ready:
+                break
+            }
+        }
+        answer(hello, on: connection, now: now)
+        return true
+    }
+
+    private func answer(_ hello: Message.Hello, on connection: any TransportConnection, now: Timestamp) {
+        if hello.resumeToken != nil { reconnects += 1 }
         guard hello.protocolVersion == tickwireProtocolVersion else {
             return reject(connection, .versionMismatch, Self.versionText(client: hello.protocolVersion))
         }

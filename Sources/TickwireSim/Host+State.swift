@@ -28,31 +28,52 @@ extension Host {
     ) throws(HostStateError) {
         try Self.validate(state, configuration: configuration)
         self.init(game: game, listener: listener, clock: clock, configuration: configuration)
-        let now = clock.now
-        var highestID: UInt32 = 0
         for saved in state.rooms {
-            var restored: [RoomClient<G>] = []
-            for client in saved.clients {
-                do {
-                    restored.append(
-                        try RoomClient(
-                            id: client.id, token: client.token, connection: nil, compression: .none,
-                            configuration: configuration, now: now))
-                } catch {
-                    throw HostStateError(.compression(error.description))
-                }
-                highestID = max(highestID, client.id)
-            }
             // A room the configuration does not name was opened on demand: it closes when idle again.
             let isOnDemand = configuration.createsRoomsOnDemand && !configuration.rooms.contains(saved.name)
-            let target = isOnDemand && roomsByName[saved.name] == nil ? openRoomOnDemand(named: saved.name) : openRoom(named: saved.name)
-            target.restore(world: saved.world, tick: saved.tick, clients: restored)
+            try restoreRoom(saved, onDemand: isOnDemand && roomsByName[saved.name] == nil, validated: true)
         }
+        let highestID = state.rooms.flatMap(\.clients).map(\.id).max() ?? 0
         nextClientID = max(state.nextClientID, 1)
-        if highestID >= nextClientID {
-            // Wrapping: past the largest id, numbering starts again at 1 (as for a fresh host).
-            nextClientID = highestID &+ 1 == 0 ? 1 : highestID &+ 1
+        moveClientIDs(past: highestID)
+    }
+
+    /// Opens (or takes, when open) the room `saved` names and restores its world, tick and
+    /// clients: the one path of a restart's ``HostState`` and of a room state from a
+    /// ``RoomDirectory``. New clients get ids above the restored ones.
+    ///
+    /// - Parameters:
+    ///   - saved: The room's state.
+    ///   - onDemand: Whether the room closes once idle (``HostConfiguration/idleRoomTimeout``).
+    ///   - validated: Whether `saved` was checked already (with its whole ``HostState``).
+    /// - Throws: ``HostStateError`` when the room's clients are inconsistent (see
+    ///   ``init(game:listener:clock:configuration:restoring:)``).
+    func restoreRoom(_ saved: RoomState<G.State>, onDemand: Bool, validated: Bool = false) throws(HostStateError) {
+        if !validated {
+            var ids: Set<UInt32> = []
+            var tokens: Set<[UInt8]> = []
+            try Self.validate(saved, configuration: configuration, ids: &ids, tokens: &tokens)
         }
+        let now = clock.now
+        var restored: [RoomClient<G>] = []
+        for client in saved.clients {
+            do {
+                restored.append(
+                    try RoomClient(
+                        id: client.id, token: client.token, connection: nil, compression: .none, configuration: configuration, now: now))
+            } catch {
+                throw HostStateError(.compression(error.description))
+            }
+        }
+        let target = onDemand ? openRoomOnDemand(named: saved.name) : openRoom(named: saved.name)
+        target.restore(world: saved.world, tick: saved.tick, clients: restored)
+        moveClientIDs(past: saved.clients.map(\.id).max() ?? 0)
+    }
+
+    /// Moves the next client id past `highest` (wrapping: past the largest id, numbering starts
+    /// again at 1, as for a fresh host).
+    func moveClientIDs(past highest: UInt32) {
+        if highest >= nextClientID { nextClientID = highest &+ 1 == 0 ? 1 : highest &+ 1 }
     }
 
     /// What this host would need to carry on in another process: every room's world, tick and
@@ -68,20 +89,27 @@ extension Host {
         var names: Set<String> = []
         var ids: Set<UInt32> = []
         var tokens: Set<[UInt8]> = []
-        let tokenLimit = configuration.frameLimits.maximumResumeTokenBytes
         for room in state.rooms {
             guard names.insert(room.name).inserted else { throw HostStateError(.duplicateRoom(room.name)) }
-            guard room.clients.count <= configuration.roomCapacity else {
-                throw HostStateError(.overCapacity(room: room.name, clients: room.clients.count, capacity: configuration.roomCapacity))
+            try validate(room, configuration: configuration, ids: &ids, tokens: &tokens)
+        }
+    }
+
+    /// Checks one room's clients; `ids` and `tokens` collect those seen so far (across rooms).
+    private static func validate(
+        _ room: RoomState<G.State>, configuration: HostConfiguration, ids: inout Set<UInt32>, tokens: inout Set<[UInt8]>
+    ) throws(HostStateError) {
+        let tokenLimit = configuration.frameLimits.maximumResumeTokenBytes
+        guard room.clients.count <= configuration.roomCapacity else {
+            throw HostStateError(.overCapacity(room: room.name, clients: room.clients.count, capacity: configuration.roomCapacity))
+        }
+        for client in room.clients {
+            guard client.id != 0 else { throw HostStateError(.invalidClientID(room: room.name)) }
+            guard ids.insert(client.id).inserted else { throw HostStateError(.duplicateClientID(client.id)) }
+            guard !client.token.isEmpty, client.token.count <= tokenLimit else {
+                throw HostStateError(.invalidToken(client: client.id, length: client.token.count, limit: tokenLimit))
             }
-            for client in room.clients {
-                guard client.id != 0 else { throw HostStateError(.invalidClientID(room: room.name)) }
-                guard ids.insert(client.id).inserted else { throw HostStateError(.duplicateClientID(client.id)) }
-                guard !client.token.isEmpty, client.token.count <= tokenLimit else {
-                    throw HostStateError(.invalidToken(client: client.id, length: client.token.count, limit: tokenLimit))
-                }
-                guard tokens.insert(client.token).inserted else { throw HostStateError(.duplicateToken(client: client.id)) }
-            }
+            guard tokens.insert(client.token).inserted else { throw HostStateError(.duplicateToken(client: client.id)) }
         }
     }
 }

@@ -41,6 +41,8 @@ public final class Host<G: Game> {
     struct Pending {
         var connection: any TransportConnection
         var acceptedAt: Timestamp
+        /// A hello read already, waiting for the room directory to place its room.
+        var hello: Message.Hello?
     }
 
     /// The game hosted.
@@ -57,7 +59,7 @@ public final class Host<G: Game> {
     /// with the time each became empty: these close after ``HostConfiguration/idleRoomTimeout``.
     var onDemandRooms: [String: Timestamp?] = [:]
     /// Whether ``shutdown(text:)`` ran: every later hello is rejected as shutting down.
-    public private(set) var isShuttingDown = false
+    public internal(set) var isShuttingDown = false
     /// Rooms opened on demand that closed after standing empty, over the host's life.
     public private(set) var idleRoomsClosed = 0
     /// The id the next new client gets (never 0); ``init(game:listener:clock:configuration:restoring:)`` moves it past restored ids.
@@ -92,6 +94,10 @@ public final class Host<G: Game> {
     public let publishedMetrics = PublishedMetrics(HostMetrics())
     /// The figures of closed rooms, kept for ``publishedMetrics``.
     var metricsBookkeeping = HostMetricsBookkeeping()
+    /// The room directory and what the host needs to use it, or `nil` for a standalone host.
+    var fleet: FleetLink<G>?
+    /// The host's figures of its work with a room directory (all 0 without one).
+    public internal(set) var fleetMetrics = FleetMetrics()
 
     /// Creates a host and the rooms its configuration names.
     ///
@@ -100,7 +106,15 @@ public final class Host<G: Game> {
     ///   - listener: Where new connections come from.
     ///   - clock: The clock to tick on.
     ///   - configuration: Rooms, rates, limits and policies.
-    public init(game: G, listener: any TransportListener, clock: any TickClock, configuration: HostConfiguration = HostConfiguration()) {
+    public convenience init(
+        game: G, listener: any TransportListener, clock: any TickClock, configuration: HostConfiguration = HostConfiguration()
+    ) {
+        self.init(game: game, listener: listener, clock: clock, configuration: configuration, fleet: nil)
+    }
+
+    /// Creates a host, standalone (`fleet` `nil`: it opens the rooms its configuration names) or
+    /// with a room directory (it opens rooms as the directory places them).
+    init(game: G, listener: any TransportListener, clock: any TickClock, configuration: HostConfiguration, fleet: FleetLink<G>?) {
         self.game = game
         self.listener = listener
         self.clock = clock
@@ -108,7 +122,10 @@ public final class Host<G: Game> {
         self.seededTokens = configuration.tokenSeed.map(SplitMix64.init(seed:))
         let threads = min(max(configuration.tickThreads, 1), HostConfiguration.maximumTickThreads)
         self.tickThreadCount = clock.isRealTime || configuration.usesTickThreadsOnVirtualClock ? threads : 1
-        for name in configuration.rooms { _ = openRoom(named: name) }
+        self.fleet = fleet
+        if fleet == nil {
+            for name in configuration.rooms { _ = openRoom(named: name) }
+        }
     }
 
     deinit {
@@ -162,6 +179,7 @@ public final class Host<G: Game> {
         if passDuration != nil || handshook || roomOrder.count != metricsBookkeeping.publishedRoomCount {
             publishMetrics(passDuration: passDuration)
         }
+        if fleet != nil { directoryPass(now: now) }
     }
 
     /// Opens a room for a hello that names it: like ``openRoom(named:)``, but the room closes
@@ -196,18 +214,27 @@ public final class Host<G: Game> {
     /// Closes a room: each of its connected clients gets a disconnect message and a close with
     /// code 4006 (room closed), its held slots are dropped, and the room's place counts towards
     /// ``HostConfiguration/maximumRooms`` again. A later hello naming it opens a fresh room
-    /// when the host creates rooms on demand, and is rejected otherwise.
+    /// when the host creates rooms on demand, and is rejected otherwise. With a room directory,
+    /// the room's state is saved a last time and its claim released first.
     ///
     /// - Parameters:
     ///   - name: The room's name; nothing happens when the host runs no such room.
     ///   - text: Words for the players, sent in the disconnect message and the close.
     public func closeRoom(named name: String, text: String = "the room closed") {
+        guard roomsByName[name] != nil else { return }
+        saveAndRelease(room: name)
+        removeRoom(named: name) { room, now in room.closeAll(text: text, now: now) }
+    }
+
+    /// Takes a room out of the host, after `farewell` has ended its clients' connections.
+    func removeRoom(named name: String, farewell: (Room<G>, Timestamp) -> Void) {
         guard let room = roomsByName.removeValue(forKey: name) else { return }
         retireMetrics(of: room)
         roomOrder.removeAll { $0 == name }
         onDemandRooms[name] = nil
         threadOfRoom[name] = nil
-        listener.batchingSends { room.closeAll(text: text, now: clock.now) }
+        fleet?.unclaimed.remove(name)
+        listener.batchingSends { farewell(room, clock.now) }
     }
 
     /// Stops taking players before the process exits: every connected client of every room

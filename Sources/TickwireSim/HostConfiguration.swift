@@ -114,6 +114,16 @@ public struct HostConfiguration: Sendable {
     /// transports must then be thread-safe (``SimulatedNetwork`` is). `false` by default.
     public var usesTickThreadsOnVirtualClock = false
 
+    /// With a ``RoomDirectory`` (``Host/init(game:listener:clock:configuration:directory:)``): how
+    /// often the host reports its rooms' loads to the directory (its heartbeat, which keeps its
+    /// claims alive) and saves every room it holds there. Default 1 s; keep it well under the
+    /// directory's claim time to live.
+    public var directoryInterval: Duration = .seconds(1)
+    /// The limits of a saved room state the host reads from its ``RoomDirectory``
+    /// (``RoomStateEncoding/Limits``); a room whose state grows past
+    /// ``RoomStateEncoding/Limits/maximumBytes`` is not saved (``FleetMetrics/statesTooLarge``).
+    public var roomStateLimits = RoomStateEncoding.Limits.standard
+
     /// The most tick threads a host runs (``tickThreads``).
     public static let maximumTickThreads = 256
 

@@ -30,10 +30,33 @@ import TickwireWebSocket
 /// application reason (32768 and up, such as "banned") are final: the same hello would be
 /// refused again.
 ///
+/// **A fleet of processes.** Made with entry URLs and an opener that takes a URL
+/// (``init(session:entryURLs:policy:seed:open:)``), the session finds its room by itself:
+/// - a hello refused with reason ``Message/Reject/Reason/redirect`` (another process holds the
+///   room) is sent again at once to the URL the reject carries, at most ``maximumRedirects``
+///   times in a row; one more and the session stops, refused, with a ``RedirectError`` in
+///   ``redirectError`` saying which URLs it went through;
+/// - a lost connection or a failed attempt is retried (with backoff) at the entry URLs, not at
+///   the process it was redirected to, which may be the one that died; each failed attempt at an
+///   entry moves on to the next entry, so a list of entry URLs (every process, or any few)
+///   stands in for a load balancer in front of the fleet;
+/// - a disconnect with reason ``Message/Disconnect/Reason/moved`` (the process is draining, or
+///   lost the room) reconnects at once, without backoff and without counting a setback, to the
+///   URL it carries, or to the entries when it carries none.
+///
+/// The resume token carries over every hop, so the process that holds the room (restored from
+/// the directory) gives the client its own player back.
+///
 /// Not thread-safe: one thread drives it, as it drives the ``ClientSession`` inside.
 public final class ReconnectingSession<G: Game> {
     /// Opens one new connection to the host; throwing counts as a failed attempt.
     public typealias Opener = () throws -> any TransportConnection
+    /// Opens one new connection to the process at a URL (an entry URL, or where a redirect or a
+    /// moved disconnect points); throwing counts as a failed attempt.
+    public typealias URLOpener = (String) throws -> any TransportConnection
+
+    /// The most redirects followed in a row before the session gives up: 3.
+    public static var defaultMaximumRedirects: Int { 3 }
 
     /// The session inside: the view, prediction, metrics and the resume token live there.
     public let session: ClientSession<G>
@@ -61,8 +84,31 @@ public final class ReconnectingSession<G: Game> {
     public private(set) var hasGivenUp = false
     /// The connection the current (or last) attempt opened.
     public private(set) var connection: (any TransportConnection)?
+    /// Where the session enters the fleet: tried in turn, one further on after each failed
+    /// attempt at one. A session made with an ``Opener`` has one, the empty string.
+    public let entryURLs: [String]
+    /// The most redirects followed in a row (without a welcome or a failed attempt between
+    /// them); one more ends the session with a ``RedirectError``. Default
+    /// ``defaultMaximumRedirects``.
+    public var maximumRedirects = ReconnectingSession.defaultMaximumRedirects
+    /// The URL of the current (or last) attempt.
+    public private(set) var currentURL: String?
+    /// Redirects followed, over the session's life.
+    public private(set) var redirectsFollowed = 0
+    /// Moved disconnects followed (reconnections at once), over the session's life.
+    public private(set) var movesFollowed = 0
+    /// Why the session stopped at a redirect, when it did (state ``ConnectionState/refused(reason:text:)``
+    /// with reason ``Message/Reject/Reason/redirect``).
+    public private(set) var redirectError: RedirectError?
 
-    private let open: Opener
+    private let open: URLOpener
+    /// Whether the opener takes a URL (a session made with an ``Opener`` cannot follow a redirect).
+    private let followsURLs: Bool
+    /// Where the next attempt goes instead of an entry: a redirect's or a moved disconnect's URL.
+    private var target: String?
+    private var entryIndex = 0
+    /// The URLs of the redirects followed in a row.
+    private var redirectChain: [String] = []
     private var random: SplitMix64
     /// Lost connections and failed attempts since the last welcome.
     private var setbacks = 0
@@ -83,7 +129,31 @@ public final class ReconnectingSession<G: Game> {
         self.session = session
         self.policy = policy
         self.random = SplitMix64(seed: seed)
+        self.open = { _ in try open() }
+        self.entryURLs = [""]
+        self.followsURLs = false
+    }
+
+    /// Wraps a session that is not connected yet and enters a fleet through `entryURLs`,
+    /// following redirects and moved disconnects by itself.
+    ///
+    /// - Parameters:
+    ///   - session: The session to keep connected.
+    ///   - entryURLs: Where to enter the fleet, tried in turn (at least one; with none, every
+    ///     attempt fails).
+    ///   - policy: Backoff between attempts, and when to give up.
+    ///   - seed: Seeds the jitter of the backoff delays.
+    ///   - open: Opens a new connection to a URL, once per attempt.
+    public init(
+        session: ClientSession<G>, entryURLs: [String], policy: ReconnectPolicy = ReconnectPolicy(), seed: UInt64 = 0x7157,
+        open: @escaping URLOpener
+    ) {
+        self.session = session
+        self.policy = policy
+        self.random = SplitMix64(seed: seed)
         self.open = open
+        self.entryURLs = entryURLs
+        self.followsURLs = true
     }
 
     /// Creates the session and wraps it.
@@ -100,6 +170,25 @@ public final class ReconnectingSession<G: Game> {
         policy: ReconnectPolicy = ReconnectPolicy(), seed: UInt64 = 0x7157, open: @escaping Opener
     ) {
         self.init(session: ClientSession(game: game, clock: clock, configuration: configuration), policy: policy, seed: seed, open: open)
+    }
+
+    /// Creates the session and wraps it, entering a fleet through `entryURLs`.
+    ///
+    /// - Parameters:
+    ///   - game: The game (the same schema and step as the host's).
+    ///   - clock: The clock to read.
+    ///   - configuration: Room, hello payload, compression and view settings.
+    ///   - entryURLs: Where to enter the fleet, tried in turn.
+    ///   - policy: Backoff between attempts, and when to give up.
+    ///   - seed: Seeds the jitter of the backoff delays.
+    ///   - open: Opens a new connection to a URL, once per attempt.
+    public convenience init(
+        game: G, clock: any TickClock, configuration: ClientConfiguration = ClientConfiguration(), entryURLs: [String],
+        policy: ReconnectPolicy = ReconnectPolicy(), seed: UInt64 = 0x7157, open: @escaping URLOpener
+    ) {
+        self.init(
+            session: ClientSession(game: game, clock: clock, configuration: configuration), entryURLs: entryURLs, policy: policy,
+            seed: seed, open: open)
     }
 
     /// The clock the session reads.
@@ -153,8 +242,11 @@ public final class ReconnectingSession<G: Game> {
         attempt += 1
         attemptStartedAt = clock.now
         state = .connecting(attempt: attempt)
+        let url = target ?? (entryURLs.isEmpty ? nil : entryURLs[entryIndex % entryURLs.count])
+        currentURL = url
+        guard let url else { return failAttempt(because: "no entry URL was given") }
         do {
-            let connection = try open()
+            let connection = try open(url)
             self.connection = connection
             session.connect(over: connection)
         } catch {
@@ -172,7 +264,11 @@ public final class ReconnectingSession<G: Game> {
                 hasConnected = true
                 setbacks = 0
                 attempt = 0
+                target = nil
+                redirectChain.removeAll()
                 state = .connected(resumed: session.wasResumed)
+            case .rejected(.redirect, let url) where followsURLs && !url.isEmpty:
+                follow(redirectTo: url)
             case .rejected(let reason, let text):
                 if retryableRefusals.contains(reason) {
                     failAttempt(because: text.isEmpty ? "refused: \(reason)" : "refused: \(reason): \(text)")
@@ -191,6 +287,15 @@ public final class ReconnectingSession<G: Game> {
         case .connected:
             switch session.status {
             case .connected: break
+            case .disconnected where session.lastDisconnect?.reason == .moved:
+                // Draining or lost room: at once, to the URL given or the entries, no setback.
+                let url = session.lastDisconnect?.text ?? ""
+                movesFollowed += 1
+                lastFailure = url.isEmpty ? "moved: reconnecting through the entry URLs" : "moved to \(url)"
+                target = url.isEmpty || !followsURLs ? nil : url
+                redirectChain.removeAll()
+                attempt = 0
+                openConnection()
             case .disconnected(let reason): scheduleNextAttempt(because: reason)
             case .rejected(_, let text): scheduleNextAttempt(because: text)
             case .idle, .handshaking: scheduleNextAttempt(because: "the connection was reset")
@@ -200,14 +305,35 @@ public final class ReconnectingSession<G: Game> {
         }
     }
 
+    /// Sends the hello again at once to where a redirect points, or stops past ``maximumRedirects``.
+    private func follow(redirectTo url: String) {
+        redirectChain.append(url)
+        guard redirectChain.count <= maximumRedirects else {
+            let error = RedirectError(.tooManyRedirects(limit: maximumRedirects, urls: redirectChain))
+            redirectError = error
+            connection?.close()
+            connection = nil
+            state = .refused(reason: .redirect, text: error.description)
+            return
+        }
+        redirectsFollowed += 1
+        target = url
+        openConnection()
+    }
+
     private func failAttempt(because reason: String) {
         failedAttempts += 1
+        // The next attempt starts a new search from the entries, the next entry when this one failed.
+        if target == nil, !entryURLs.isEmpty { entryIndex = (entryIndex + 1) % entryURLs.count }
+        target = nil
+        redirectChain.removeAll()
         scheduleNextAttempt(because: reason)
     }
 
     /// Counts a setback and waits for the next attempt, or gives up as the policy says.
     private func scheduleNextAttempt(because reason: String) {
         lastFailure = reason
+        target = nil
         setbacks += 1
         let attemptsExhausted = policy.maximumAttempts.map { attempt >= $0 } ?? false
         guard policy.isEnabled, !attemptsExhausted else {

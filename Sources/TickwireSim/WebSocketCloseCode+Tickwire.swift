@@ -18,4 +18,7 @@ extension WebSocketCloseCode {
     public static let tickwireIdleTimeout = WebSocketCloseCode(uncheckedValue: 4005)
     /// 4006: the server is shutting the room down (end of match, maintenance).
     public static let tickwireRoomClosed = WebSocketCloseCode(uncheckedValue: 4006)
+    /// 4007: the room is served by another process of the fleet: reconnect to the URL the
+    /// reject (redirect) or the disconnect (moved) carries, or to the client's entry URLs.
+    public static let tickwireMoved = WebSocketCloseCode(uncheckedValue: 4007)
 }

@@ -102,12 +102,12 @@ struct ArenaStateFileTests {
         var flipped = bytes
         flipped[40] ^= 0x10
         var otherVersion = bytes
-        otherVersion[9] = 2
+        otherVersion[9] = 3
         var otherSchema = bytes
         otherSchema[12] ^= 0xFF
         let cases: [(String, [UInt8], String)] = [
             ("a flipped bit", flipped, "checksum"),
-            ("another format version", otherVersion, "version 2 is not supported"),
+            ("another format version", otherVersion, "version 3 is not supported"),
             ("another schema", Self.resealed(otherSchema), "schema"),
             ("another file", Array("hello, world".utf8), "not an arena state file"),
             ("an empty file", [], "not an arena state file"),

@@ -4,7 +4,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { ClientSession, closeWait } from '../../Sources/ArenaGame/Web/tickwire/clientSession.js';
-import { CompressionMode, RejectReason } from '../../Sources/ArenaGame/Web/tickwire/message.js';
+import { CompressionMode, DisconnectReason, RejectReason } from '../../Sources/ArenaGame/Web/tickwire/message.js';
 import { ReconnectPolicy } from '../../Sources/ArenaGame/Web/tickwire/reconnectPolicy.js';
 import { ReconnectingSession } from '../../Sources/ArenaGame/Web/tickwire/reconnectingSession.js';
 import { FakeSocket, MemoryStorage, VirtualClock } from './fakes.mjs';
@@ -277,4 +277,46 @@ test('no welcome within the handshake timeout counts as a failed attempt', () =>
   client.tick(undefined);
   assert.equal(client.state.kind, 'waitingToReconnect');
   assert.match(client.lastFailure ?? '', /no welcome/);
+});
+
+test('a redirect is followed at once to its URL with the same hello; past three in a row the session gives up', () => {
+  const { client, sockets } = reconnecting(new MemoryStorage());
+  client.tick(undefined);
+  for (let hop = 1; hop <= 3; hop++) {
+    sockets[sockets.length - 1].open();
+    sockets[sockets.length - 1].deliverMessage({ type: 'reject', reason: RejectReason.redirect, text: `ws://host-${hop}/r` });
+    client.tick(undefined);
+    assert.equal(sockets.length, hop + 1, `redirect ${hop} opens a connection at once`);
+    assert.equal(sockets[hop].url, `ws://host-${hop}/r`);
+  }
+  sockets[3].open();
+  assert.equal(/** @type {any} */ (sockets[3].messages[0]).room, 'r', 'the same hello goes to the new URL');
+  sockets[3].deliverMessage({ type: 'reject', reason: RejectReason.redirect, text: 'ws://host-4/r' });
+  client.tick(undefined);
+  assert.equal(client.state.kind, 'refused');
+  assert.match(/** @type {any} */ (client.state).text, /gave up after 3 redirects/);
+});
+
+test('a moved disconnect reconnects at once to its URL; a later drop comes back to the entry URL', () => {
+  const { client, sockets, clock } = reconnecting(new MemoryStorage());
+  client.tick(undefined);
+  sockets[0].open();
+  sockets[0].deliverMessage(welcome(4, [9, 9]));
+  client.tick(undefined);
+  sockets[0].deliverMessage({ type: 'disconnect', reason: DisconnectReason.moved, text: 'ws://other/r' });
+  client.tick(undefined);
+  assert.equal(sockets.length, 2, 'no backoff');
+  assert.equal(sockets[1].url, 'ws://other/r');
+  sockets[1].open();
+  assert.deepEqual(/** @type {any} */ (sockets[1].messages[0]).resumeToken, Uint8Array.of(9, 9), 'it resumes with its token');
+  sockets[1].deliverMessage(welcome(4, [9, 9]));
+  client.tick(undefined);
+  assert.deepEqual(client.state, { kind: 'connected', resumed: true });
+  sockets[1].drop(1006);
+  client.tick(undefined);
+  const state = /** @type {any} */ (client.state);
+  assert.equal(state.kind, 'waitingToReconnect');
+  clock.time = state.at;
+  client.tick(undefined);
+  assert.equal(sockets[2].url, 'ws://127.0.0.1:7000/', 'after a drop the client comes back through its entry URL');
 });

@@ -72,6 +72,7 @@ struct FrameVectorTests {
                 ))
         ],
         "frame-reject.hex": [.reject(.init(reason: .schemaMismatch, text: "schema differs"))],
+        "frame-reject-redirect.hex": [.reject(.init(reason: .redirect, text: "ws://10.0.0.2:7777/r"))],
         "frame-snapshot.hex": [
             .snapshot(
                 .init(
@@ -83,6 +84,7 @@ struct FrameVectorTests {
         "frame-ping.hex": [.ping(.init(clientTime: 5_000_000))],
         "frame-pong.hex": [.pong(.init(clientTime: 5_000_000, serverTime: 16_700_000))],
         "frame-disconnect.hex": [.disconnect(.init(reason: .leaving, text: "bye"))],
+        "frame-disconnect-moved.hex": [.disconnect(.init(reason: .moved, text: "ws://10.0.0.3:7777/r"))],
         "frame-stats.hex": [
             .stats(
                 .init(

@@ -21,6 +21,7 @@ struct ProtocolCloseCodeTests {
         (.tickwireSchemaMismatch, "schema mismatch"), (.tickwireRoomFull, "room full"), (.tickwireKicked, "kicked"),
         (.tickwireUnsupportedVersion, "unsupported version"), (.tickwireMalformedFrame, "malformed frame"),
         (.tickwireIdleTimeout, "idle timeout"), (.tickwireRoomClosed, "room closed"),
+        (.tickwireMoved, "moved"),
     ]
 
     /// The text of one section: from its heading to the next heading of any level.
@@ -61,12 +62,12 @@ struct ProtocolCloseCodeTests {
     @Test("section 5.5's reject table gives each reason the close code the host closes with")
     func rejectTable() throws {
         let rows = Self.rows(try Self.section("### 5.5 Reject (0x03)")).filter { $0.1.allSatisfy(\.isNumber) }
-        #expect(rows.count == 9, "eight reasons and the application range, got \(rows)")
+        #expect(rows.count == 10, "nine reasons and the application range, got \(rows)")
         for (reason, code) in rows {
             let swift = Message.Reject.Reason(rawValue: UInt16(reason)).closeCode.rawValue
             #expect("\(swift)" == code, "reject reason \(reason): PROTOCOL.md says \(code), the host closes with \(swift)")
         }
-        for raw in UInt16(0)...7 {
+        for raw in UInt16(0)...8 {
             #expect(rows.contains { $0.0 == Int(raw) }, "reject reason \(raw) has no row")
         }
     }
@@ -74,7 +75,7 @@ struct ProtocolCloseCodeTests {
     @Test("section 5.10's disconnect table gives each reason the close code that follows it")
     func disconnectTable() throws {
         let rows = Self.rows(try Self.section("### 5.10 Disconnect (0x08)")).filter { $0.1.allSatisfy(\.isNumber) }
-        #expect(rows.count == 9, "eight reasons and the application range, got \(rows)")
+        #expect(rows.count == 10, "nine reasons and the application range, got \(rows)")
         for (reason, code) in rows {
             let swift = Message.Disconnect.Reason(rawValue: UInt16(reason)).closeCode.rawValue
             #expect("\(swift)" == code, "disconnect reason \(reason): PROTOCOL.md says \(code), the code is \(swift)")

@@ -28,6 +28,7 @@ NOT_TRIGGERABLE = {
     1011: "a reject with reason unspecified: only when the server cannot set up a client's compression",
     4002: "kicked: an operator's action (Room.kick)",
     4006: "room closed: an operator's action (Host.closeRoom); idle rooms close only when empty",
+    4007: "moved: a redirect or a drain, only from a server with a room directory (a fleet)",
 }
 
 

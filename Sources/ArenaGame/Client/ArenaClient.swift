@@ -9,8 +9,12 @@ import Tickwire
 public final class ArenaClient {
     /// How the client connects and plays.
     public struct Options: Hashable, Sendable {
-        /// The server and room, `ws://HOST:PORT/ROOM`.
+        /// The server and room, `ws://HOST:PORT/ROOM`: the first entry URL.
         public var url: WebSocketURL
+        /// More processes of a fleet to enter through (`arena join URL URL…`), tried in turn after
+        /// ``url`` when an attempt fails; the room is ``url``'s. Redirects and moved disconnects
+        /// are followed whatever the entries (``ReconnectingSession``).
+        public var moreEntryURLs: [WebSocketURL] = []
         /// The name on the scoreboard.
         public var name: String
         /// How a `wss://` URL's server is checked (the system trust store by default, or a CA file).
@@ -71,12 +75,13 @@ public final class ArenaClient {
             self.recorder = recorder
         }
 
-        func open() throws -> any TransportConnection {
+        func open(_ text: String) throws -> any TransportConnection {
             attempts += 1
             var configuration = WebSocketClientConfiguration()
             configuration.handshakeTimeout = .seconds(3)
             configuration.tls = options.tls
-            let socket = try WebSocketClientTransportConnection(url: options.url, configuration: configuration)
+            let url = try WebSocketURL(text)
+            let socket = try WebSocketClientTransportConnection(url: url, configuration: configuration)
             impaired =
                 options.isImpaired
                 ? ImpairedTransportConnection(
@@ -112,8 +117,11 @@ public final class ArenaClient {
         }
         let dialer = Dialer(options: options, clock: clock, recorder: recorder)
         self.dialer = dialer
-        connection = ReconnectingSession(game: Arena(), clock: clock, configuration: configuration, policy: options.reconnect) {
-            try dialer.open()
+        connection = ReconnectingSession(
+            game: Arena(), clock: clock, configuration: configuration,
+            entryURLs: ([options.url] + options.moreEntryURLs).map(\.description), policy: options.reconnect
+        ) { url in
+            try dialer.open(url)
         }
         connection.start()
     }

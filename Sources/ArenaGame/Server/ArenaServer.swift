@@ -8,6 +8,13 @@ import Tickwire
 /// Rooms are picked by the URL path (`ws://host:port/ROOM`); unknown rooms open on demand
 /// up to ``Options/maximumRooms``. With ``Options/statePath`` the rooms and their resumable
 /// players survive a restart of the process (see ``ArenaStateFile``).
+///
+/// With a ``RoomDirectory`` (``init(options:stopRequest:directory:)``) the server is one process
+/// of a fleet: it runs the rooms the directory places here (``Host/init(game:listener:clock:configuration:directory:)``),
+/// redirects clients of other rooms, saves its rooms there every second, and when stopped
+/// (SIGTERM) drains: saves and releases every room and sends its players to another process.
+/// Its configured ``Options/rooms`` then open only when a client asks for them, and the state
+/// file is written but not read at start (the directory holds the rooms' states).
 public final class ArenaServer {
     /// How the server runs.
     public struct Options: Hashable, Sendable {
@@ -68,6 +75,9 @@ public final class ArenaServer {
         /// Seconds a client's send buffer may stay over the host's outbound budget (it stopped
         /// reading) before it is closed with 1008; 0 never (``WebSocketServerConfiguration/writeTimeout``).
         public var writeTimeout = 10.0
+        /// This process's public URL (`--public-url`), where other processes of a fleet send
+        /// the clients of its rooms; a room directory is made with it. `nil`: none (standalone).
+        public var publicURL: String?
         /// Threads that tick the rooms (``HostConfiguration/tickThreads``): by default one per
         /// processor online; each room ticks on one of them.
         public var tickThreads = HostConfiguration.processorCount
@@ -120,8 +130,11 @@ public final class ArenaServer {
     /// - Parameters:
     ///   - options: Address, rates, rooms and bots.
     ///   - stopRequest: The flag that ends ``run(status:)``; pass one to stop the server from another thread.
+    ///   - directory: The fleet's room directory, or `nil` (default) for a standalone server.
     /// - Throws: ``SystemError`` when the port cannot be bound.
-    public init(options: Options, stopRequest: ServerStopRequest = ServerStopRequest()) throws(SystemError) {
+    public init(
+        options: Options, stopRequest: ServerStopRequest = ServerStopRequest(), directory: (any RoomDirectory)? = nil
+    ) throws(SystemError) {
         self.options = options
         self.stopRequest = stopRequest
         var socket = WebSocketServerConfiguration(host: options.host, port: options.port)
@@ -156,7 +169,7 @@ public final class ArenaServer {
         let game = Arena(botCount: options.bots)
         var restore = StateRestore.none
         var restored: Host<Arena>?
-        if let path = options.statePath {
+        if let path = options.statePath, directory == nil {
             do throws(ArenaStateError) {
                 if let file = try ArenaStateFile.read(from: path) {
                     let now = ArenaStateFile.wallClockMilliseconds()
@@ -180,7 +193,11 @@ public final class ArenaServer {
         }
         stateRestore = restore
         saver = options.statePath.map(ArenaStateSaver.init(path:))
-        host = restored ?? Host(game: game, listener: transport, clock: clock, configuration: configuration)
+        if let directory {
+            host = Host(game: game, listener: transport, clock: clock, configuration: configuration, directory: directory)
+        } else {
+            host = restored ?? Host(game: game, listener: transport, clock: clock, configuration: configuration)
+        }
         metrics.register(host.publishedMetrics)
         let transport = self.transport
         metrics.register { writer in transport.statistics.writeMetrics(to: &writer) }
@@ -205,7 +222,9 @@ public final class ArenaServer {
 
     /// Ticks every room in real time until ``ServerStopRequest/requestStop()``, then saves
     /// the state (with ``Options/statePath``), tells every player the server is shutting down
-    /// (``Host/shutdown(text:)``), closes every connection (code 1001) and returns.
+    /// (``Host/shutdown(text:)``), closes every connection (code 1001) and returns. With a room
+    /// directory it drains instead (``Host/drain(text:)``): every room saved and released, every
+    /// player told to reconnect at once to another process (close code 4007).
     ///
     /// - Parameter status: Called every `statusInterval` seconds with a line describing the
     ///   server (clients, bots, tick p99, kbit/s out), on this thread.
@@ -228,8 +247,9 @@ public final class ArenaServer {
         }
         // A failure was reported on standard error; the server stops all the same.
         try? saveState()
-        // Every player hears why (disconnect message, close 1001) before the sockets go.
-        host.shutdown()
+        // Every player hears why (disconnect message, close 1001, or moved and 4007 when
+        // draining a fleet process) before the sockets go.
+        host.drain()
         transport.shutdown(timeout: .seconds(1))
     }
 

@@ -25,6 +25,7 @@ public struct ArenaStateError: Error, Hashable, Sendable, CustomStringConvertibl
         case otherMap(width: Int, height: Int)
         case system(path: String, operation: String, errno: Int32)
         case refusedByHost(String)
+        case room(index: Int, RoomStateError)
     }
 
     let reason: Reason
@@ -75,6 +76,8 @@ public struct ArenaStateError: Error, Hashable, Sendable, CustomStringConvertibl
             return "\(operation)(\(path)) failed: \(ArenaStateError.errorText(code))"
         case let .refusedByHost(text):
             return "the saved state is inconsistent: \(text)"
+        case let .room(index, error):
+            return "room \(index + 1): \(error)"
         }
     }
 

@@ -10,17 +10,19 @@ import Darwin
 /// clients that may resume in it, so that a server restarted within the grace period gives
 /// returning players their places back.
 ///
-/// Not a wire format: only the server that wrote a file reads it. Version 1, integers
-/// big-endian, varints unsigned LEB128, texts a varint UTF-8 length and the bytes:
+/// Not a wire format: only the server that wrote a file reads it. Version 2, integers
+/// big-endian, varints unsigned LEB128, byte strings a varint length and the bytes; each room
+/// is a room state of Tickwire's ``RoomStateEncoding`` (the bytes a fleet's room directory
+/// stores), so one piece of code reads both:
 ///
 /// | bytes | field |
 /// |---|---|
 /// | 8 | magic `TWARENA` and a zero byte |
-/// | 2 | format version (1) |
+/// | 2 | format version (2; version 1 files, without the room-state framing, are refused) |
 /// | 8 | the arena's schema fingerprint (``ArenaSchema/schema``) |
 /// | 8 | saved at: milliseconds since the UNIX epoch, wall clock |
 /// | 4 | the next client id |
-/// | varint | room count (at most ``Limits/maximumRooms``), then per room: name (text, at most ``Limits/maximumRoomNameBytes``), tick (u32), client count (varint, at most ``Limits/maximumClientsPerRoom``), per client its id (varint) and resume token (varint length and bytes, at most ``Limits/maximumTokenBytes``), and the world (varint length, at most ``ArenaWorld/EncodingLimits/maximumBytes``, and ``ArenaWorld/encoded()``) |
+/// | varint | room count (at most ``Limits/maximumRooms``), then per room its ``RoomStateEncoding`` as a byte string: name (at most ``Limits/maximumRoomNameBytes``), tick, clients (at most ``Limits/maximumClientsPerRoom``) with ids and resume tokens (at most ``Limits/maximumTokenBytes``), and the world (at most ``ArenaWorld/EncodingLimits/maximumBytes``, ``ArenaWorld/encoded()``) |
 /// | 8 | checksum: 64-bit FNV-1a of every byte before it |
 ///
 /// A file is refused before it is read when it is larger than ``Limits/maximumBytes``.
@@ -52,7 +54,7 @@ public struct ArenaStateFile: Sendable {
     /// The first eight bytes of every file.
     public static let magic: [UInt8] = Array("TWARENA".utf8) + [0]
     /// The format version this code writes and reads.
-    public static let version: UInt16 = 1
+    public static let version: UInt16 = 2
     /// The bytes of a file with no room: header, room count and checksum.
     static let minimumBytes = 8 + 2 + 8 + 8 + 4 + 1 + 8
 
@@ -82,16 +84,8 @@ public struct ArenaStateFile: Sendable {
         writer.writeUInt64(savedAt)
         writer.writeUInt32(state.nextClientID)
         writer.writeVarUInt(UInt64(state.rooms.count))
-        for room in state.rooms {
-            writer.writeString(room.name)
-            writer.writeUInt32(room.tick)
-            writer.writeVarUInt(UInt64(room.clients.count))
-            for client in room.clients {
-                writer.writeVarUInt(UInt64(client.id))
-                writer.writeLengthPrefixedBytes(client.token)
-            }
-            writer.writeLengthPrefixedBytes(room.world.encoded())
-        }
+        let game = Arena(botCount: 0)
+        for room in state.rooms { writer.writeLengthPrefixedBytes(game.encodeRoomState(room)) }
         writer.writeUInt64(Self.checksum(writer.bytes[...]))
         return writer.bytes
     }
@@ -129,23 +123,35 @@ public struct ArenaStateFile: Sendable {
         let nextClientID = try reader.uint32()
         let roomCount = try reader.count(of: "rooms", limit: limits.maximumRooms)
         var rooms: [RoomState<ArenaWorld>] = []
-        for _ in 0..<roomCount {
-            let name = try reader.string(field: "room name", limit: limits.maximumRoomNameBytes)
-            let tick = try reader.uint32()
-            let clientCount = try reader.count(of: "clients in room '\(name)'", limit: limits.maximumClientsPerRoom)
-            var clients: [ResumableClient] = []
-            for _ in 0..<clientCount {
-                let id = try reader.varUInt32(field: "client id")
-                let token = try reader.lengthPrefixedBytes(field: "client \(id)'s resume token", limit: limits.maximumTokenBytes)
-                clients.append(ResumableClient(id: id, token: token))
+        var roomLimits = RoomStateEncoding.Limits()
+        roomLimits.maximumBytes = limits.maximumBytes
+        roomLimits.maximumWorldBytes = limits.world.maximumBytes
+        roomLimits.maximumClients = limits.maximumClientsPerRoom
+        roomLimits.maximumRoomNameBytes = limits.maximumRoomNameBytes
+        roomLimits.maximumTokenBytes = limits.maximumTokenBytes
+        for index in 0..<roomCount {
+            let bytes = try reader.lengthPrefixedBytes(field: "room \(index + 1)", limit: limits.maximumBytes)
+            do throws(RoomStateError) {
+                let world = limits.world
+                rooms.append(
+                    try RoomStateEncoding.decode(bytes, schemaFingerprint: ArenaSchema.schema.fingerprint, limits: roomLimits) {
+                        (encoded: [UInt8]) throws(RoomStateError) -> ArenaWorld in try Self.world(encoded, limits: world)
+                    })
+            } catch {
+                throw ArenaStateError(.room(index: index, error))
             }
-            let world = try ArenaWorld(
-                decoding: try reader.lengthPrefixedBytes(field: "room '\(name)''s world", limit: limits.world.maximumBytes),
-                limits: limits.world)
-            rooms.append(RoomState(name: name, tick: tick, world: world, clients: clients))
         }
         guard reader.isAtEnd else { throw ArenaStateError(.trailingBytes(count: reader.remainingCount)) }
         state = HostState(rooms: rooms, nextClientID: nextClientID)
+    }
+
+    /// A room's world, with the arena's errors in the room state's.
+    private static func world(_ bytes: [UInt8], limits: ArenaWorld.EncodingLimits) throws(RoomStateError) -> ArenaWorld {
+        do throws(ArenaStateError) {
+            return try ArenaWorld(decoding: bytes, limits: limits)
+        } catch {
+            throw RoomStateError.invalidWorld(error.description)
+        }
     }
 
     /// Throws unless the file was saved at most `maximumAge` seconds before `now` (and not

@@ -763,6 +763,8 @@ enum EmbeddedWebFiles {
                 this.decoder = new SnapshotDecoder(game.schema, this.configuration.codecLimits);
                 /** @type {ClientStatus} */
                 this.status = { kind: 'idle' };
+                /** @type {{reason: number, text: string} | undefined} The disconnect message that ended the last connection (moved: its text is the URL to go to). */
+                this.lastDisconnect = undefined;
                 /** @type {number | undefined} */
                 this.clientID = undefined;
                 /** @type {Uint8Array | undefined} The token to resume this session in a later hello. */
@@ -832,6 +834,7 @@ enum EmbeddedWebFiles {
                 this.closeReason = undefined;
                 this.resetConnectionState();
                 this.status = { kind: 'handshaking' };
+                this.lastDisconnect = undefined;
                 socket.binaryType = 'arraybuffer';
                 socket.onmessage = (event) => this.handle(event.data);
                 socket.onclose = (event) => this.closed(event.code, event.reason);
@@ -990,6 +993,7 @@ enum EmbeddedWebFiles {
                     this.clockSync.addSample(Number(message.clientTime) / 1e6, Number(message.serverTime) / 1e6, now);
                     break;
                   case 'disconnect':
+                    this.lastDisconnect = { reason: message.reason, text: message.text };
                     this.status = { kind: 'disconnected', reason: message.text ? `${disconnectReasonName(message.reason)}: ${message.text}` : disconnectReasonName(message.reason) };
                     this.closingSince = now;
                     break;
@@ -2779,12 +2783,12 @@ enum EmbeddedWebFiles {
             /** Reject reasons (PROTOCOL.md 5.5); 32768…65535 are the application's. */
             export const RejectReason = Object.freeze({
               unspecified: 0, versionMismatch: 1, schemaMismatch: 2, roomFull: 3, unknownRoom: 4,
-              badResumeToken: 5, serverShuttingDown: 6, invalidHello: 7,
+              badResumeToken: 5, serverShuttingDown: 6, invalidHello: 7, redirect: 8,
             });
 
             /** Disconnect reasons (PROTOCOL.md 5.10); 32768…65535 are the application's. */
             export const DisconnectReason = Object.freeze({
-              unspecified: 0, leaving: 1, serverShuttingDown: 2, kicked: 3, timedOut: 4, protocolError: 5, tooSlow: 6, replaced: 7,
+              unspecified: 0, leaving: 1, serverShuttingDown: 2, kicked: 3, timedOut: 4, protocolError: 5, tooSlow: 6, replaced: 7, moved: 8,
             });
 
             /**
@@ -3124,7 +3128,7 @@ enum EmbeddedWebFiles {
              * @returns {string} The disconnect reason's name (PROTOCOL.md 5.10).
              */
             export function disconnectReasonName(reason) {
-              return ['unspecified', 'leaving', 'server shutting down', 'kicked', 'timed out', 'protocol error', 'too slow', 'replaced'][reason] ?? `reason ${reason}`;
+              return ['unspecified', 'leaving', 'server shutting down', 'kicked', 'timed out', 'protocol error', 'too slow', 'replaced', 'moved'][reason] ?? `reason ${reason}`;
             }
 
             /**
@@ -3132,7 +3136,7 @@ enum EmbeddedWebFiles {
              * @returns {string} The reject reason's name (PROTOCOL.md 5.5).
              */
             export function rejectReasonName(reason) {
-              return ['unspecified', 'version mismatch', 'schema mismatch', 'room full', 'unknown room', 'bad resume token', 'server shutting down', 'invalid hello'][reason] ?? `reason ${reason}`;
+              return ['unspecified', 'version mismatch', 'schema mismatch', 'room full', 'unknown room', 'bad resume token', 'server shutting down', 'invalid hello', 'redirect'][reason] ?? `reason ${reason}`;
             }
 
             """#
@@ -3175,10 +3179,11 @@ enum EmbeddedWebFiles {
             path: "/tickwire/reconnectingSession.js",
             text: #"""
             // A client session that reconnects with backoff and jitter and resumes its player with the
-            // resume token, kept in sessionStorage; mirrors ReconnectingSession.swift.
+            // resume token, kept in sessionStorage; mirrors ReconnectingSession.swift: it follows a fleet's
+            // redirects (at most maximumRedirects in a row) and moved disconnects (at once, no backoff).
             import { ClientSession, subprotocol } from './clientSession.js';
             import { ReconnectPolicy } from './reconnectPolicy.js';
-            import { RejectReason } from './message.js';
+            import { DisconnectReason, RejectReason } from './message.js';
 
             /** @typedef {import('./clientSession.js').SocketLike} SocketLike */
             /** @typedef {import('./clientSession.js').GameAdapter} GameAdapter */
@@ -3233,8 +3238,11 @@ enum EmbeddedWebFiles {
                *   storage?: StorageLike | null,
                *   random?: () => number,
                *   handshakeTimeout?: number,
+               *   maximumRedirects?: number,
                * }} options `openSocket` defaults to `new WebSocket(url, 'tickwire.v1')`; `storage` to `sessionStorage`
-               *   (null: keep the token in memory only); `handshakeTimeout` to 10 s.
+               *   (null: keep the token in memory only); `handshakeTimeout` to 10 s; `maximumRedirects` (redirects
+               *   followed in a row before giving up, PROTOCOL.md 5.5) to 3. `url` is the entry URL: a redirect or
+               *   a moved disconnect (5.10) sends the next attempt elsewhere, a lost connection comes back to it.
                */
               constructor(game, options) {
                 this.session = new ClientSession(game, { clock: options.clock, configuration: options.configuration });
@@ -3261,6 +3269,13 @@ enum EmbeddedWebFiles {
                 this.attemptStartedAt = 0;
                 this.hasStarted = false;
                 this.hasConnected = false;
+                this.maximumRedirects = options.maximumRedirects ?? 3;
+                /** @type {string | undefined} Where the next attempt goes instead of the entry URL. */
+                this.target = undefined;
+                /** @type {string[]} The URLs of the redirects followed in a row. */
+                this.redirectChain = [];
+                this.redirectsFollowed = 0;
+                this.movesFollowed = 0;
                 this.session.resumeToken = this.loadToken();
               }
 
@@ -3343,7 +3358,7 @@ enum EmbeddedWebFiles {
                 this.setState({ kind: 'connecting', attempt: this.attempt });
                 let socket;
                 try {
-                  socket = this.openSocket(this.url, subprotocol);
+                  socket = this.openSocket(this.target ?? this.url, subprotocol);
                 } catch (error) {
                   this.failAttempt(`could not open a connection: ${error instanceof Error ? error.message : error}`);
                   return;
@@ -3361,11 +3376,15 @@ enum EmbeddedWebFiles {
                       this.hasConnected = true;
                       this.setbacks = 0;
                       this.attempt = 0;
+                      this.target = undefined;
+                      this.redirectChain = [];
                       this.saveToken();
                       this.setState({ kind: 'connected', resumed: this.session.wasResumed });
                       break;
                     case 'rejected':
-                      if (this.retryableRefusals.has(status.reason)) {
+                      if (status.reason === RejectReason.redirect && status.text) {
+                        this.followRedirect(status.text);
+                      } else if (this.retryableRefusals.has(status.reason)) {
                         this.failAttempt(status.text ? `refused: ${status.text}` : `refused: reason ${status.reason}`);
                       } else {
                         this.session.closeSocket(1000, '');
@@ -3382,21 +3401,50 @@ enum EmbeddedWebFiles {
                       }
                   }
                 } else if (this.state.kind === 'connected') {
-                  if (status.kind === 'disconnected') this.scheduleNextAttempt(status.reason);
+                  const moved = this.session.lastDisconnect?.reason === DisconnectReason.moved;
+                  if (status.kind === 'disconnected' && moved) {
+                    // The server drains or lost the room: at once, to the URL given or the entry URL.
+                    this.movesFollowed += 1;
+                    this.target = this.session.lastDisconnect?.text || undefined;
+                    this.redirectChain = [];
+                    this.attempt = 0;
+                    this.lastFailure = `moved${this.target ? ` to ${this.target}` : ''}`;
+                    this.openConnection();
+                  } else if (status.kind === 'disconnected') this.scheduleNextAttempt(status.reason);
                   else if (status.kind === 'rejected') this.scheduleNextAttempt(status.text);
                   else if (status.kind !== 'connected') this.scheduleNextAttempt('the connection was reset');
                 }
               }
 
+              /**
+               * Sends the hello again at once to where a redirect points, or gives up past `maximumRedirects`.
+               * @param {string} url
+               */
+              followRedirect(url) {
+                this.redirectChain.push(url);
+                if (this.redirectChain.length > this.maximumRedirects) {
+                  const text = `gave up after ${this.maximumRedirects} redirects in a row: ${this.redirectChain.join(' -> ')}`;
+                  this.session.closeSocket(1000, '');
+                  this.setState({ kind: 'refused', reason: RejectReason.redirect, text });
+                  return;
+                }
+                this.redirectsFollowed += 1;
+                this.target = url;
+                this.openConnection();
+              }
+
               /** @param {string} reason */
               failAttempt(reason) {
                 this.failedAttempts += 1;
+                this.target = undefined;
+                this.redirectChain = [];
                 this.scheduleNextAttempt(reason);
               }
 
               /** @param {string} reason */
               scheduleNextAttempt(reason) {
                 this.lastFailure = reason;
+                this.target = undefined;
                 this.setbacks += 1;
                 const exhausted = this.policy.maximumAttempts !== undefined && this.attempt >= this.policy.maximumAttempts;
                 if (!this.policy.isEnabled || exhausted) {

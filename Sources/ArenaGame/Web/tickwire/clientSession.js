@@ -69,6 +69,8 @@ export class ClientSession {
     this.decoder = new SnapshotDecoder(game.schema, this.configuration.codecLimits);
     /** @type {ClientStatus} */
     this.status = { kind: 'idle' };
+    /** @type {{reason: number, text: string} | undefined} The disconnect message that ended the last connection (moved: its text is the URL to go to). */
+    this.lastDisconnect = undefined;
     /** @type {number | undefined} */
     this.clientID = undefined;
     /** @type {Uint8Array | undefined} The token to resume this session in a later hello. */
@@ -138,6 +140,7 @@ export class ClientSession {
     this.closeReason = undefined;
     this.resetConnectionState();
     this.status = { kind: 'handshaking' };
+    this.lastDisconnect = undefined;
     socket.binaryType = 'arraybuffer';
     socket.onmessage = (event) => this.handle(event.data);
     socket.onclose = (event) => this.closed(event.code, event.reason);
@@ -296,6 +299,7 @@ export class ClientSession {
         this.clockSync.addSample(Number(message.clientTime) / 1e6, Number(message.serverTime) / 1e6, now);
         break;
       case 'disconnect':
+        this.lastDisconnect = { reason: message.reason, text: message.text };
         this.status = { kind: 'disconnected', reason: message.text ? `${disconnectReasonName(message.reason)}: ${message.text}` : disconnectReasonName(message.reason) };
         this.closingSince = now;
         break;

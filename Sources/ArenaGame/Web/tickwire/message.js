@@ -23,12 +23,12 @@ export const CompressionModes = Object.freeze({ none: 0, perFrame: 1, streaming:
 /** Reject reasons (PROTOCOL.md 5.5); 32768…65535 are the application's. */
 export const RejectReason = Object.freeze({
   unspecified: 0, versionMismatch: 1, schemaMismatch: 2, roomFull: 3, unknownRoom: 4,
-  badResumeToken: 5, serverShuttingDown: 6, invalidHello: 7,
+  badResumeToken: 5, serverShuttingDown: 6, invalidHello: 7, redirect: 8,
 });
 
 /** Disconnect reasons (PROTOCOL.md 5.10); 32768…65535 are the application's. */
 export const DisconnectReason = Object.freeze({
-  unspecified: 0, leaving: 1, serverShuttingDown: 2, kicked: 3, timedOut: 4, protocolError: 5, tooSlow: 6, replaced: 7,
+  unspecified: 0, leaving: 1, serverShuttingDown: 2, kicked: 3, timedOut: 4, protocolError: 5, tooSlow: 6, replaced: 7, moved: 8,
 });
 
 /**

@@ -5,7 +5,7 @@
  * @returns {string} The disconnect reason's name (PROTOCOL.md 5.10).
  */
 export function disconnectReasonName(reason) {
-  return ['unspecified', 'leaving', 'server shutting down', 'kicked', 'timed out', 'protocol error', 'too slow', 'replaced'][reason] ?? `reason ${reason}`;
+  return ['unspecified', 'leaving', 'server shutting down', 'kicked', 'timed out', 'protocol error', 'too slow', 'replaced', 'moved'][reason] ?? `reason ${reason}`;
 }
 
 /**
@@ -13,5 +13,5 @@ export function disconnectReasonName(reason) {
  * @returns {string} The reject reason's name (PROTOCOL.md 5.5).
  */
 export function rejectReasonName(reason) {
-  return ['unspecified', 'version mismatch', 'schema mismatch', 'room full', 'unknown room', 'bad resume token', 'server shutting down', 'invalid hello'][reason] ?? `reason ${reason}`;
+  return ['unspecified', 'version mismatch', 'schema mismatch', 'room full', 'unknown room', 'bad resume token', 'server shutting down', 'invalid hello', 'redirect'][reason] ?? `reason ${reason}`;
 }

@@ -1,8 +1,9 @@
 // A client session that reconnects with backoff and jitter and resumes its player with the
-// resume token, kept in sessionStorage; mirrors ReconnectingSession.swift.
+// resume token, kept in sessionStorage; mirrors ReconnectingSession.swift: it follows a fleet's
+// redirects (at most maximumRedirects in a row) and moved disconnects (at once, no backoff).
 import { ClientSession, subprotocol } from './clientSession.js';
 import { ReconnectPolicy } from './reconnectPolicy.js';
-import { RejectReason } from './message.js';
+import { DisconnectReason, RejectReason } from './message.js';
 
 /** @typedef {import('./clientSession.js').SocketLike} SocketLike */
 /** @typedef {import('./clientSession.js').GameAdapter} GameAdapter */
@@ -57,8 +58,11 @@ export class ReconnectingSession {
    *   storage?: StorageLike | null,
    *   random?: () => number,
    *   handshakeTimeout?: number,
+   *   maximumRedirects?: number,
    * }} options `openSocket` defaults to `new WebSocket(url, 'tickwire.v1')`; `storage` to `sessionStorage`
-   *   (null: keep the token in memory only); `handshakeTimeout` to 10 s.
+   *   (null: keep the token in memory only); `handshakeTimeout` to 10 s; `maximumRedirects` (redirects
+   *   followed in a row before giving up, PROTOCOL.md 5.5) to 3. `url` is the entry URL: a redirect or
+   *   a moved disconnect (5.10) sends the next attempt elsewhere, a lost connection comes back to it.
    */
   constructor(game, options) {
     this.session = new ClientSession(game, { clock: options.clock, configuration: options.configuration });
@@ -85,6 +89,13 @@ export class ReconnectingSession {
     this.attemptStartedAt = 0;
     this.hasStarted = false;
     this.hasConnected = false;
+    this.maximumRedirects = options.maximumRedirects ?? 3;
+    /** @type {string | undefined} Where the next attempt goes instead of the entry URL. */
+    this.target = undefined;
+    /** @type {string[]} The URLs of the redirects followed in a row. */
+    this.redirectChain = [];
+    this.redirectsFollowed = 0;
+    this.movesFollowed = 0;
     this.session.resumeToken = this.loadToken();
   }
 
@@ -167,7 +178,7 @@ export class ReconnectingSession {
     this.setState({ kind: 'connecting', attempt: this.attempt });
     let socket;
     try {
-      socket = this.openSocket(this.url, subprotocol);
+      socket = this.openSocket(this.target ?? this.url, subprotocol);
     } catch (error) {
       this.failAttempt(`could not open a connection: ${error instanceof Error ? error.message : error}`);
       return;
@@ -185,11 +196,15 @@ export class ReconnectingSession {
           this.hasConnected = true;
           this.setbacks = 0;
           this.attempt = 0;
+          this.target = undefined;
+          this.redirectChain = [];
           this.saveToken();
           this.setState({ kind: 'connected', resumed: this.session.wasResumed });
           break;
         case 'rejected':
-          if (this.retryableRefusals.has(status.reason)) {
+          if (status.reason === RejectReason.redirect && status.text) {
+            this.followRedirect(status.text);
+          } else if (this.retryableRefusals.has(status.reason)) {
             this.failAttempt(status.text ? `refused: ${status.text}` : `refused: reason ${status.reason}`);
           } else {
             this.session.closeSocket(1000, '');
@@ -206,21 +221,50 @@ export class ReconnectingSession {
           }
       }
     } else if (this.state.kind === 'connected') {
-      if (status.kind === 'disconnected') this.scheduleNextAttempt(status.reason);
+      const moved = this.session.lastDisconnect?.reason === DisconnectReason.moved;
+      if (status.kind === 'disconnected' && moved) {
+        // The server drains or lost the room: at once, to the URL given or the entry URL.
+        this.movesFollowed += 1;
+        this.target = this.session.lastDisconnect?.text || undefined;
+        this.redirectChain = [];
+        this.attempt = 0;
+        this.lastFailure = `moved${this.target ? ` to ${this.target}` : ''}`;
+        this.openConnection();
+      } else if (status.kind === 'disconnected') this.scheduleNextAttempt(status.reason);
       else if (status.kind === 'rejected') this.scheduleNextAttempt(status.text);
       else if (status.kind !== 'connected') this.scheduleNextAttempt('the connection was reset');
     }
   }
 
+  /**
+   * Sends the hello again at once to where a redirect points, or gives up past `maximumRedirects`.
+   * @param {string} url
+   */
+  followRedirect(url) {
+    this.redirectChain.push(url);
+    if (this.redirectChain.length > this.maximumRedirects) {
+      const text = `gave up after ${this.maximumRedirects} redirects in a row: ${this.redirectChain.join(' -> ')}`;
+      this.session.closeSocket(1000, '');
+      this.setState({ kind: 'refused', reason: RejectReason.redirect, text });
+      return;
+    }
+    this.redirectsFollowed += 1;
+    this.target = url;
+    this.openConnection();
+  }
+
   /** @param {string} reason */
   failAttempt(reason) {
     this.failedAttempts += 1;
+    this.target = undefined;
+    this.redirectChain = [];
     this.scheduleNextAttempt(reason);
   }
 
   /** @param {string} reason */
   scheduleNextAttempt(reason) {
     this.lastFailure = reason;
+    this.target = undefined;
     this.setbacks += 1;
     const exhausted = this.policy.maximumAttempts !== undefined && this.attempt >= this.policy.maximumAttempts;
     if (!this.policy.isEnabled || exhausted) {

@@ -1,0 +1,22 @@
+/// A ``Host``'s figures of its work with a ``RoomDirectory`` (``Host/fleetMetrics``), over its life.
+public struct FleetMetrics: Hashable, Sendable {
+    /// Rooms the directory placed here (opened on a ``RoomPlacement/here(savedState:)``).
+    public var roomsClaimed = 0
+    /// Of those, rooms restored from a saved state.
+    public var roomsRestored = 0
+    /// Saved states that could not be read or restored (the room opened fresh instead).
+    public var statesRefused = 0
+    /// Room states saved to the directory.
+    public var statesSaved = 0
+    /// Room states not saved because they were over ``RoomStateEncoding/Limits/maximumBytes``.
+    public var statesTooLarge = 0
+    /// Hellos redirected to another process (reject reason redirect).
+    public var redirects = 0
+    /// Rooms opened without a claim because the directory was unavailable (standalone mode).
+    public var standaloneRooms = 0
+    /// Rooms closed because the directory reported them lost (another process holds them now).
+    public var roomsLost = 0
+
+    /// Creates zeroed figures.
+    public init() {}
+}

@@ -670,6 +670,8 @@ enum EmbeddedWebFiles {
               room: /** @type {string} */ (''),
               /** Modes offered in the hello: perFrame and streaming (the library inflates both). */
               compressionModes: CompressionModes.all,
+              /** Whether the hello offers render times with inputs, for a lag-compensating host (PROTOCOL.md 5.7.1). */
+              offersRenderTimes: true,
               /** Unacknowledged inputs repeated in every input message. */
               inputRedundancy: 3,
               /** Seconds between pings. */
@@ -701,7 +703,7 @@ enum EmbeddedWebFiles {
             import { FrameDecoder, encodeFrame } from './frameDecoder.js';
             import { InterpolationBuffer } from './interpolationBuffer.js';
             import { InterpolationDelay } from './interpolationDelay.js';
-            import { CompressionMode, DisconnectReason } from './message.js';
+            import { CompressionMode, DisconnectReason, renderTimesBit } from './message.js';
             import { PlaybackClock } from './playbackClock.js';
             import { PredictionBuffer } from './predictionBuffer.js';
             import { disconnectReasonName } from './reasons.js';
@@ -803,6 +805,10 @@ enum EmbeddedWebFiles {
                 this.latestSnapshot = undefined;
                 this.lastProcessedInput = 0;
                 this.sequence = 0;
+                /** @type {boolean} Whether the welcome accepted render times: every input then carries one. */
+                this.sendsRenderTimes = false;
+                /** @type {import('./message.js').RenderTime[]} The newest inputs' render times, oldest first, one per sequence number. */
+                this.inputRenderTimes = [];
                 /** @type {number | undefined} */
                 this.lastPing = undefined;
                 /** @type {number | undefined} */
@@ -838,7 +844,7 @@ enum EmbeddedWebFiles {
                 socket.onerror = () => {};
                 const sendHello = () => this.send({
                   type: 'hello', protocolVersion: this.configuration.protocolVersion, schemaFingerprint: this.game.schema.fingerprint,
-                  compressionModes: this.configuration.compressionModes, room: this.configuration.room, resumeToken: this.resumeToken,
+                  compressionModes: this.configuration.compressionModes | (this.configuration.offersRenderTimes ? renderTimesBit : 0), room: this.configuration.room, resumeToken: this.resumeToken,
                   payload: this.configuration.helloPayload,
                 });
                 if (socket.readyState === 1) sendHello(); else socket.onopen = sendHello;
@@ -890,12 +896,24 @@ enum EmbeddedWebFiles {
                 if (input !== undefined) {
                   this.sequence = (this.sequence + 1) >>> 0;
                   this.prediction.record(input, this.sequence);
+                  if (this.sendsRenderTimes) {
+                    // Before the first snapshot nothing is shown: tick 0, which the host replaces by its estimate.
+                    this.inputRenderTimes.push(this.renderTime ?? { tick: 0, fraction: 0 });
+                    const limit = this.configuration.frameLimits.maximumInputsPerMessage;
+                    if (this.inputRenderTimes.length > limit) this.inputRenderTimes.splice(0, this.inputRenderTimes.length - limit);
+                  }
                   const predict = this.game.predict;
                   if (predict && this.predictedState !== undefined) this.predictedState = predict.step(this.predictedState, input, 1 / this.tickRate);
                 }
                 const count = Math.min(this.configuration.inputRedundancy, this.sequence, this.configuration.frameLimits.maximumInputsPerMessage);
                 const inputs = this.prediction.newest(count).map((each) => this.game.encodeInput(each));
-                this.send({ type: 'input', ackTick: this.received.newestTick, newestSequence: this.sequence, inputs });
+                // One render time per input, newest first, as the inputs are (5.7.1).
+                const renderTimes = inputs.length > 0 ? this.inputRenderTimes.slice(-inputs.length).reverse() : [];
+                if (this.sendsRenderTimes && renderTimes.length === inputs.length) {
+                  this.send({ type: 'input', ackTick: this.received.newestTick, newestSequence: this.sequence, inputs, renderTimes });
+                } else {
+                  this.send({ type: 'input', ackTick: this.received.newestTick, newestSequence: this.sequence, inputs });
+                }
                 const now = this.clock();
                 if (this.lastPing === undefined || now - this.lastPing >= this.configuration.pingInterval) {
                   this.lastPing = now;
@@ -973,6 +991,7 @@ enum EmbeddedWebFiles {
                     this.provisionalOffset = Number(message.serverTime) / 1e6 - now;
                     this.delay = this.makeDelay(1 / this.tickRate);
                     this.frames = new FrameDecoder(message.compression, this.configuration.frameLimits);
+                    this.sendsRenderTimes = message.acceptsRenderTimes && this.configuration.offersRenderTimes;
                     this.status = { kind: 'connected' };
                     break;
                   }
@@ -1055,6 +1074,20 @@ enum EmbeddedWebFiles {
                 const dt = 1 / this.tickRate;
                 for (const input of this.prediction.inputs) state = predict.step(state, input, dt);
                 this.predictedState = state;
+              }
+
+              /**
+               * What the session shows now, in ticks (what `render()` last showed, or estimated server time −
+               * interpolation delay before the first frame), as a lag-compensating host wants it with each input.
+               * @returns {import('./message.js').RenderTime | undefined} Undefined before the first snapshot.
+               */
+              get renderTime() {
+                const serverNow = this.estimatedServerTime;
+                const time = this.playback.renderTime ?? (serverNow === undefined ? undefined : serverNow - this.delay.target);
+                const ticks = time === undefined ? undefined : this.buffer.ticks(time);
+                if (ticks === undefined || Number.isNaN(ticks)) return undefined;
+                const scaled = Math.min(Math.max(Math.round(ticks * 256), 0), 0xffffffff * 256 + 255);
+                return { tick: Math.floor(scaled / 256), fraction: scaled % 256 };
               }
 
               /** @returns {number | undefined} The server's clock now, from ping/pong or, before, the welcome. */
@@ -2631,6 +2664,32 @@ enum EmbeddedWebFiles {
               }
 
               /**
+               * Where a render time falls on the snapshots' tick numbers (the older bracketing snapshot's
+               * tick plus the fraction of the way to the newer one's): what a client tells a
+               * lag-compensating server it showed (PROTOCOL.md 5.7.1). Mirrors `ticks(at:)` in Swift.
+               * @param {number} renderTime
+               * @returns {number | undefined} The render time in ticks, or undefined when the buffer is empty.
+               */
+              ticks(renderTime) {
+                const newest = this.newestTime;
+                if (newest === undefined) return undefined;
+                const count = this.snapshots.length;
+                if (renderTime <= this.times[0] || count === 1) return this.snapshots[renderTime <= this.times[0] ? 0 : count - 1].tick;
+                if (renderTime >= newest) {
+                  const previous = count - 2;
+                  const interval = newest - this.times[previous];
+                  const ahead = Math.min(renderTime - newest, this.maximumExtrapolation);
+                  const span = (this.snapshots[count - 1].tick - this.snapshots[previous].tick) >>> 0;
+                  return this.snapshots[count - 1].tick + (interval > 0 ? (ahead / interval) * span : 0);
+                }
+                let upper = 1;
+                while (this.times[upper] <= renderTime) upper += 1;
+                const fraction = (renderTime - this.times[upper - 1]) / (this.times[upper] - this.times[upper - 1]);
+                const older = this.snapshots[upper - 1].tick;
+                return older + fraction * ((this.snapshots[upper].tick - older) >>> 0);
+              }
+
+              /**
                * The world at a render time: interpolated between the snapshots around it, extrapolated at
                * most `maximumExtrapolation` past the newest, the oldest held before the first.
                * @param {number} renderTime
@@ -2776,6 +2835,9 @@ enum EmbeddedWebFiles {
             /** Bits of the hello's compression modes field: bit 0 perFrame, bit 1 streaming. */
             export const CompressionModes = Object.freeze({ none: 0, perFrame: 1, streaming: 2, all: 3 });
 
+            /** Bit 6 of the hello's and the welcome's compression byte: render times with inputs (PROTOCOL.md 5.7.1). */
+            export const renderTimesBit = 0x40;
+
             /** Reject reasons (PROTOCOL.md 5.5); 32768…65535 are the application's. */
             export const RejectReason = Object.freeze({
               unspecified: 0, versionMismatch: 1, schemaMismatch: 2, roomFull: 3, unknownRoom: 4,
@@ -2789,10 +2851,11 @@ enum EmbeddedWebFiles {
 
             /**
              * @typedef {{type: 'hello', protocolVersion: number, schemaFingerprint: bigint, compressionModes: number, room: string, resumeToken: Uint8Array | undefined, payload: Uint8Array}} Hello
-             * @typedef {{type: 'welcome', clientID: number, tickRate: number, currentTick: number, serverTime: bigint, compression: number, resumeToken: Uint8Array}} Welcome
+             * @typedef {{type: 'welcome', clientID: number, tickRate: number, currentTick: number, serverTime: bigint, compression: number, acceptsRenderTimes: boolean, resumeToken: Uint8Array}} Welcome
              * @typedef {{type: 'reject', reason: number, text: string}} Reject
              * @typedef {{type: 'snapshot', tick: number, baselineTick: number | undefined, lastProcessedInput: number, serverTime: bigint, delta: Uint8Array}} SnapshotMessage
-             * @typedef {{type: 'input', ackTick: number | undefined, newestSequence: number, inputs: Uint8Array[]}} Input
+             * @typedef {{tick: number, fraction: number}} RenderTime What the client showed when it sampled an input: `tick + fraction / 256` ticks (5.7.1).
+             * @typedef {{type: 'input', ackTick: number | undefined, newestSequence: number, inputs: Uint8Array[], renderTimes?: RenderTime[]}} Input
              * @typedef {{type: 'ping', clientTime: bigint}} Ping
              * @typedef {{type: 'pong', clientTime: bigint, serverTime: bigint}} Pong
              * @typedef {{type: 'disconnect', reason: number, text: string}} Disconnect
@@ -2835,7 +2898,7 @@ enum EmbeddedWebFiles {
                   writer.writeVarUInt(message.tickRate);
                   writer.writeVarUInt(message.currentTick);
                   writer.writeVarUInt(message.serverTime);
-                  writer.writeUInt8(message.compression);
+                  writer.writeUInt8(message.compression | (message.acceptsRenderTimes ? renderTimesBit : 0));
                   writer.writeLengthPrefixedBytes(message.resumeToken, 'resume token', limits.maximumResumeTokenBytes);
                   break;
                 case 'reject':
@@ -2867,8 +2930,16 @@ enum EmbeddedWebFiles {
                   }
                   writer.writeVarUInt(message.ackTick === undefined ? 0 : message.ackTick + 1);
                   writer.writeVarUInt(message.newestSequence);
+                  if (message.renderTimes !== undefined && message.renderTimes.length !== message.inputs.length) {
+                    throw new FrameError('renderTimeCountMismatch', { inputs: message.inputs.length, renderTimes: message.renderTimes.length },
+                      `input message has ${message.renderTimes.length} render times for ${message.inputs.length} inputs: it carries one per input or none`);
+                  }
                   writer.writeVarUInt(message.inputs.length);
                   for (const input of message.inputs) writer.writeLengthPrefixedBytes(input, 'input', limits.maximumInputBytes);
+                  for (const renderTime of message.renderTimes ?? []) {
+                    writer.writeVarUInt(renderTime.tick);
+                    writer.writeUInt8(renderTime.fraction);
+                  }
                   break;
                 case 'ping':
                   writer.writeVarUInt(message.clientTime);
@@ -2932,9 +3003,13 @@ enum EmbeddedWebFiles {
                   const currentTick = reader.readVarUInt32('current tick');
                   const serverTime = reader.readVarUIntBig();
                   const compression = reader.readUInt8();
-                  if (compression > 2) throw new FrameError('unknownCompressionMode', { mode: compression }, `unknown compression mode ${compression}`);
+                  // Bit 6 accepts render times (5.7.1); this client does not decode entropy-coded deltas (bit 7).
+                  if ((compression & ~renderTimesBit) > 2) throw new FrameError('unknownCompressionMode', { mode: compression }, `unknown compression mode ${compression}`);
                   const resumeToken = reader.readLengthPrefixedBytes('resume token', limits.maximumResumeTokenBytes);
-                  message = { type: 'welcome', clientID, tickRate, currentTick, serverTime, compression, resumeToken };
+                  message = {
+                    type: 'welcome', clientID, tickRate, currentTick, serverTime, compression: compression & ~renderTimesBit,
+                    acceptsRenderTimes: (compression & renderTimesBit) !== 0, resumeToken,
+                  };
                   break;
                 }
                 case MessageType.reject:
@@ -2969,6 +3044,10 @@ enum EmbeddedWebFiles {
                   const inputs = [];
                   for (let index = 0; index < Number(count); index++) inputs.push(reader.readLengthPrefixedBytes('input', limits.maximumInputBytes));
                   message = { type: 'input', ackTick: ack === 0 ? undefined : ack - 1, newestSequence, inputs };
+                  // Section 5.7.1: bytes after the inputs are one render time per input.
+                  if (!reader.isAtEnd) {
+                    message.renderTimes = inputs.map(() => ({ tick: reader.readVarUInt32('render tick'), fraction: reader.readUInt8() }));
+                  }
                   break;
                 }
                 case MessageType.ping:

@@ -24,7 +24,7 @@ enum EmbeddedWebFiles {
             </style>
             </head>
             <body>
-            <canvas id="arena" aria-label="The arena: WASD or arrows move, space fires, n shows the net graph"></canvas>
+            <canvas id="arena" aria-label="The arena: WASD or arrows move, space fires, e fires the rail, n shows the net graph"></canvas>
             <form id="join" hidden>
               <label for="name">Your name</label><br><br>
               <input id="name" name="name" maxlength="10" pattern="[A-Za-z0-9_\-]*" autocomplete="nickname">
@@ -4017,7 +4017,7 @@ enum EmbeddedWebFiles {
             path: "/arena/arenaCanvas.js",
             text: #"""
             // Draws one frame of the arena on a canvas, as the terminal's ArenaRenderer lays it out: the map
-            // on the left (walls, bullets, players as arrows with names and health bars), the scoreboard on
+            // on the left (walls, rail traces, bullets, players as arrows with names and health bars), the scoreboard on
             // the right (or below on a narrow window), status and keys below, the net graph over the map.
             import { ArenaRules } from './arenaRules.js';
 
@@ -4027,7 +4027,8 @@ enum EmbeddedWebFiles {
             /**
              * Everything one frame shows.
              * @typedef {{
-             *   map: ArenaMap, players: ScenePlayer[], bullets: Array<{x: number, y: number}>, localID: number | undefined,
+             *   map: ArenaMap, players: ScenePlayer[], bullets: Array<{x: number, y: number}>, rails?: import('./arenaScene.js').SceneRail[],
+             *   localID: number | undefined,
              *   room: string, status: string, isConnected: boolean, message: string, netGraph: string[] | undefined,
              * }} Frame
              */
@@ -4081,6 +4082,14 @@ enum EmbeddedWebFiles {
                 for (let column = 0; column < map.width; column++) {
                   if (map.isWallCell(column, row)) context.fillRect(left + column * tile, top + row * tile, tile, tile);
                 }
+              }
+              context.strokeStyle = '#60e0f0';
+              context.lineWidth = Math.max(2, tile * 0.12);
+              for (const rail of frame.rails ?? []) {
+                context.beginPath();
+                context.moveTo(left + rail.x * tile, top + rail.y * tile);
+                context.lineTo(left + rail.endX * tile, top + rail.endY * tile);
+                context.stroke();
               }
               context.fillStyle = '#ffe060';
               for (const bullet of frame.bullets) {
@@ -4196,7 +4205,7 @@ enum EmbeddedWebFiles {
               context.fillText(status, Math.max(left + 220, left + width - context.measureText(status).width), top + 14);
               context.fillStyle = '#909098';
               context.font = `12px ${font}`;
-              context.fillText('WASD or arrows move · space fires · n net graph · q leaves', left, top + 34);
+              context.fillText('WASD or arrows move · space fires · e rail · n net graph · q leaves', left, top + 34);
             }
 
             /**
@@ -4350,12 +4359,12 @@ enum EmbeddedWebFiles {
             }
 
             /**
-             * A player's input for one tick: a direction (each −1, 0 or 1) and the fire button.
-             * @typedef {{moveX: number, moveY: number, fires: boolean}} ArenaInput
+             * A player's input for one tick: a direction (each −1, 0 or 1), the fire button and the rail.
+             * @typedef {{moveX: number, moveY: number, fires: boolean, firesRail?: boolean}} ArenaInput
              */
 
             /** @type {ArenaInput} */
-            export const idleInput = Object.freeze({ moveX: 0, moveY: 0, fires: false });
+            export const idleInput = Object.freeze({ moveX: 0, moveY: 0, fires: false, firesRail: false });
 
             /**
              * Encodes an input in the arena's one byte (`ArenaInput.encoded`).
@@ -4364,7 +4373,7 @@ enum EmbeddedWebFiles {
              */
             export function encodeInput(input) {
               const clamp = (/** @type {number} */ value) => Math.min(Math.max(Math.trunc(value), -1), 1);
-              return Uint8Array.of((clamp(input.moveX) + 1) | ((clamp(input.moveY) + 1) << 2) | (input.fires ? 0x10 : 0));
+              return Uint8Array.of((clamp(input.moveX) + 1) | ((clamp(input.moveY) + 1) << 2) | (input.fires ? 0x10 : 0) | (input.firesRail ? 0x20 : 0));
             }
 
             /**
@@ -4373,8 +4382,8 @@ enum EmbeddedWebFiles {
              * @returns {ArenaInput}
              */
             export function decodeInput(bytes) {
-              if (bytes.length !== 1 || (bytes[0] & 0xe0) !== 0 || (bytes[0] & 0x03) === 3 || ((bytes[0] >> 2) & 0x03) === 3) return idleInput;
-              return { moveX: (bytes[0] & 0x03) - 1, moveY: ((bytes[0] >> 2) & 0x03) - 1, fires: (bytes[0] & 0x10) !== 0 };
+              if (bytes.length !== 1 || (bytes[0] & 0xc0) !== 0 || (bytes[0] & 0x03) === 3 || ((bytes[0] >> 2) & 0x03) === 3) return idleInput;
+              return { moveX: (bytes[0] & 0x03) - 1, moveY: ((bytes[0] >> 2) & 0x03) - 1, fires: (bytes[0] & 0x10) !== 0, firesRail: (bytes[0] & 0x20) !== 0 };
             }
 
             /**
@@ -4409,11 +4418,11 @@ enum EmbeddedWebFiles {
         (
             path: "/arena/arenaScene.js",
             text: #"""
-            // What the page needs between the Tickwire session and the canvas: players and bullets read
+            // What the page needs between the Tickwire session and the canvas: players, bullets and rail traces read
             // from a world view (ArenaSchema.player(from:) in Swift), the prediction adapter for the local
             // player (Arena.restore and ArenaRules.move), and the name as the hello's payload (ArenaClient).
             import { ArenaMap, movePlayer } from './arenaRules.js';
-            import { ArenaType, PlayerField, nameAlphabet } from './arenaSchema.js';
+            import { ArenaType, PlayerField, RailField, nameAlphabet } from './arenaSchema.js';
             import { ArenaRules } from './arenaRules.js';
 
             /** @typedef {import('../tickwire/interpolationBuffer.js').EntityView} EntityView */
@@ -4444,20 +4453,31 @@ enum EmbeddedWebFiles {
             }
 
             /**
-             * The players and bullets of a world view.
+             * A rail shot's trace as drawn: from the shooter to what the ray hit.
+             * @typedef {{x: number, y: number, endX: number, endY: number}} SceneRail
+             */
+
+            /**
+             * The players, bullets and rail traces of a world view.
              * @param {WorldView | undefined} view
-             * @returns {{players: ScenePlayer[], bullets: Array<{x: number, y: number}>}}
+             * @returns {{players: ScenePlayer[], bullets: Array<{x: number, y: number}>, rails: SceneRail[]}}
              */
             export function sceneFromView(view) {
               /** @type {ScenePlayer[]} */
               const players = [];
               /** @type {Array<{x: number, y: number}>} */
               const bullets = [];
+              /** @type {SceneRail[]} */
+              const rails = [];
               for (const entity of view?.entities ?? []) {
                 if (entity.typeIndex === ArenaType.player) players.push(playerFromEntity(entity));
                 else if (entity.typeIndex === ArenaType.bullet) bullets.push({ x: entity.values[0] ?? 0, y: entity.values[1] ?? 0 });
+                else if (entity.typeIndex === ArenaType.rail) {
+                  const value = (/** @type {number} */ field) => entity.values[field] ?? 0;
+                  rails.push({ x: value(RailField.x), y: value(RailField.y), endX: value(RailField.endX), endY: value(RailField.endY) });
+                }
               }
-              return { players, bullets };
+              return { players, bullets, rails };
             }
 
             /**
@@ -4545,12 +4565,15 @@ enum EmbeddedWebFiles {
             /** Field indices of the bullet type. */
             export const BulletField = Object.freeze({ x: 0, y: 1 });
 
+            /** Field indices of the rail type (a rail shot's trace). */
+            export const RailField = Object.freeze({ x: 0, y: 1, endX: 2, endY: 3 });
+
             /** Type indices. */
-            export const ArenaType = Object.freeze({ player: 0, bullet: 1 });
+            export const ArenaType = Object.freeze({ player: 0, bullet: 1, rail: 2 });
 
             const position = FieldKind.float(0, 64, 1 / 64);
 
-            /** The arena schema: players (position, heading, health, score, bot flag, name) and bullets. */
+            /** The arena schema: players (position, heading, health, score, bot flag, name), bullets and rail traces. */
             export const arenaSchema = new Schema([
               entityType('player', [
                 field('x', position), field('y', position), field('heading', FieldKind.angle(4)),
@@ -4559,6 +4582,7 @@ enum EmbeddedWebFiles {
                 ...Array.from({ length: ArenaRules.maximumNameLength }, (_, index) => field(`name${index}`, FieldKind.enumeration(nameAlphabet.length + 1))),
               ]),
               entityType('bullet', [field('x', position), field('y', position)]),
+              entityType('rail', [field('x', position), field('y', position), field('endX', position), field('endY', position)]),
             ]);
 
             """#
@@ -4617,7 +4641,7 @@ enum EmbeddedWebFiles {
             path: "/arena/keyboardInput.js",
             text: #"""
             // The keys a player holds, from the browser's keydown and keyup events: WASD or the arrows
-            // move, space (or f) fires, as in the terminal (HeldKeys.swift, which has only presses to go by).
+            // move, space (or f) fires, e fires the rail, as in the terminal (HeldKeys.swift, which has only presses to go by).
 
             /** @typedef {import('./arenaRules.js').ArenaInput} ArenaInput */
 
@@ -4626,6 +4650,7 @@ enum EmbeddedWebFiles {
               KeyA: [-1, 0], ArrowLeft: [-1, 0], KeyD: [1, 0], ArrowRight: [1, 0],
             });
             const fireKeys = new Set(['Space', 'KeyF']);
+            const railKeys = new Set(['KeyE']);
 
             /**
              * @param {EventTarget | null} target
@@ -4643,14 +4668,17 @@ enum EmbeddedWebFiles {
                 this.held = new Set();
                 /** Whether fire was pressed since the last tick (a tap shorter than a tick still fires). */
                 this.firePressed = false;
+                /** Whether the rail was pressed since the last tick. */
+                this.railPressed = false;
                 /** @type {(key: string) => void} Called with `n`, `q`, … for keys that are not moves. */
                 this.onKey = () => {};
                 target.addEventListener('keydown', (/** @type {any} */ event) => {
                   if (isTextField(event.target) || event.ctrlKey || event.metaKey || event.altKey) return;
-                  if (event.code in moves || fireKeys.has(event.code)) {
+                  if (event.code in moves || fireKeys.has(event.code) || railKeys.has(event.code)) {
                     event.preventDefault();
                     this.held.add(event.code);
                     if (fireKeys.has(event.code)) this.firePressed = true;
+                    if (railKeys.has(event.code)) this.railPressed = true;
                   } else if (!event.repeat) {
                     this.onKey(event.key.toLowerCase());
                   }
@@ -4670,13 +4698,15 @@ enum EmbeddedWebFiles {
                   }
                 }
                 const fires = this.firePressed || [...fireKeys].some((code) => this.held.has(code));
-                return { moveX: Math.sign(moveX), moveY: Math.sign(moveY), fires };
+                const firesRail = this.railPressed || [...railKeys].some((code) => this.held.has(code));
+                return { moveX: Math.sign(moveX), moveY: Math.sign(moveY), fires, firesRail };
               }
 
               /** @returns {ArenaInput} This tick's input; a fire press counts once. */
               input() {
                 const input = this.peek();
                 this.firePressed = false;
+                this.railPressed = false;
                 return input;
               }
             }
@@ -4813,7 +4843,7 @@ enum EmbeddedWebFiles {
               let showsNetGraph = false;
               let framesDrawn = 0;
               /** @type {ReturnType<typeof sceneFromView>} */
-              let scene = { players: [], bullets: [] };
+              let scene = { players: [], bullets: [], rails: [] };
 
               keys.onKey = (key) => {
                 if (key === 'n') showsNetGraph = !showsNetGraph;
@@ -4845,7 +4875,7 @@ enum EmbeddedWebFiles {
                 scene = sceneFromView(client.render());
                 const state = client.state;
                 drawFrame(context, {
-                  map: ArenaMap.standard, players: scene.players, bullets: scene.bullets, localID: session.clientID, room,
+                  map: ArenaMap.standard, players: scene.players, bullets: scene.bullets, rails: scene.rails, localID: session.clientID, room,
                   status: statusText(state, session.clock(), client.hasGivenUp), isConnected: state.kind === 'connected', message: message(),
                   netGraph: showsNetGraph ? netGraph.lines(session, client) : undefined,
                 }, window.innerWidth, window.innerHeight);

@@ -6,7 +6,7 @@ import TickwireCodec
 /// The host builds one per tick for a game that asks (``Game/compensatesLag``) and passes it to
 /// ``Game/step(_:inputs:dt:lag:)``; a hitscan weapon tests its ray against
 /// ``world(seenBy:)`` instead of the present state. Views are interpolated from the room's
-/// history with the client's own rules (``InterpolationBuffer``), never across a teleport.
+/// history with the client's own rules (the same interpolation code), never across a teleport.
 ///
 /// ```swift
 /// func step(_ state: State, inputs: [UInt32: Input], dt: Double, lag: LagCompensation) -> State {

@@ -97,7 +97,8 @@ struct ArenaRailTests {
         scene.players = [me, bot(13.5, 13.6)]
         #expect(ArenaScript.aim(in: scene, map: scene.map) == ArenaInput(moveX: 1, moveY: 1, fires: false, firesRail: true))
         scene.players = [me, bot(14.5, 11.5)]
-        #expect(ArenaScript.aim(in: scene, map: scene.map) == ArenaInput(moveX: 0, moveY: 1, fires: false), "one row off: step onto its row")
+        #expect(
+            ArenaScript.aim(in: scene, map: scene.map) == ArenaInput(moveX: 0, moveY: 1, fires: false), "one row off: step onto its row")
     }
 
     @Test("e in the terminal fires the rail once, on the next tick")

@@ -68,7 +68,9 @@ struct LagRenderTimeCodecTests {
     @Test("a render-time block cut short, or followed by more bytes, is refused")
     func truncatedAndTrailing() throws {
         let body = try Message.input(
-            .init(ackTick: nil, newestSequence: 3, inputs: Self.inputs, renderTimes: Array(repeating: .init(tick: 300, fraction: 1), count: 3))
+            .init(
+                ackTick: nil, newestSequence: 3, inputs: Self.inputs, renderTimes: Array(repeating: .init(tick: 300, fraction: 1), count: 3)
+            )
         ).encodeBody()
         let v1Length = try Message.input(.init(ackTick: nil, newestSequence: 3, inputs: Self.inputs)).encodeBody().count
         for cut in (v1Length + 1)..<body.count {
@@ -101,14 +103,18 @@ struct LagRenderTimeCodecTests {
             return
         }
         #expect(decodedHello.offersRenderTimes && decodedHello.offersEntropyDeltas && decodedHello.compressionModes == .all)
-        let welcome = Message.welcome(.init(clientID: 1, tickRate: 20, currentTick: 0, serverTime: 0, compression: .streaming, acceptsRenderTimes: true))
+        let welcome = Message.welcome(
+            .init(clientID: 1, tickRate: 20, currentTick: 0, serverTime: 0, compression: .streaming, acceptsRenderTimes: true))
         let welcomeBody = try welcome.encodeBody()
         guard case .welcome(let decodedWelcome) = try Message(type: .welcome, body: welcomeBody) else {
             Issue.record("not a welcome")
             return
         }
         #expect(decodedWelcome.acceptsRenderTimes && decodedWelcome.compression == .streaming && decodedWelcome.deltaCoding == .bitPacked)
-        let plain = try Message.welcome(.init(clientID: 1, tickRate: 20, currentTick: 0, serverTime: 0, compression: .streaming)).encodeBody()
-        #expect(plain.count == welcomeBody.count && plain != welcomeBody, "a welcome that does not accept render times keeps the version 1 byte")
+        let plain = try Message.welcome(.init(clientID: 1, tickRate: 20, currentTick: 0, serverTime: 0, compression: .streaming))
+            .encodeBody()
+        #expect(
+            plain.count == welcomeBody.count && plain != welcomeBody, "a welcome that does not accept render times keeps the version 1 byte"
+        )
     }
 }

@@ -59,7 +59,8 @@ struct LagCompensationTests {
     @Test("a render time claimed 5 s old is clamped to the 1 s window")
     func oldClaimClampedToWindow() throws {
         let fiveSeconds = { (claim: Message.RenderTime) in Message.RenderTime(tick: claim.tick &- 100, fraction: claim.fraction) }
-        let (simulation, shooter) = Self.run(game: RangeGame(), seconds: 8, configure: { $0.lagCompensation.tolerance = nil }, claim: fiveSeconds)
+        let (simulation, shooter) = Self.run(
+            game: RangeGame(), seconds: 8, configure: { $0.lagCompensation.tolerance = nil }, claim: fiveSeconds)
         let state = simulation.room.state
         let renderTick = try #require(state.renderTicks[shooter], "the shooter fired")
         #expect(state.presentTick - renderTick == 20, "1 s at 20 Hz is 20 ticks back, not \(state.presentTick - renderTick)")

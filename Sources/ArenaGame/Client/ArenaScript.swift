@@ -127,17 +127,17 @@ public struct ArenaScript: Hashable, Sendable {
             }
         }
         if let best { return ArenaInput(moveX: best.x, moveY: best.y, fires: false, firesRail: true) }
+        func distanceSquared(_ other: ArenaScene.Player) -> Double {
+            (other.x - me.x) * (other.x - me.x) + (other.y - me.y) * (other.y - me.y)
+        }
         let bots = scene.players.filter { $0.isBot && $0.health > 0 }
-        guard
-            let nearest = bots.min(by: {
-                ($0.x - me.x) * ($0.x - me.x) + ($0.y - me.y) * ($0.y - me.y) < ($1.x - me.x) * ($1.x - me.x) + ($1.y - me.y) * ($1.y - me.y)
-            })
-        else { return .idle }
+        guard let nearest = bots.min(by: { distanceSquared($0) < distanceSquared($1) }) else { return .idle }
         let dx = nearest.x - me.x, dy = nearest.y - me.y
         func sign(_ value: Double) -> Int { value > 0 ? 1 : value < 0 ? -1 : 0 }
         guard map.hasLineOfSight(fromX: me.x, y: me.y, toX: nearest.x, y: nearest.y) else {
             return ArenaInput(moveX: sign(dx), moveY: sign(dy), fires: false)
         }
-        return abs(dx) >= abs(dy) ? ArenaInput(moveX: 0, moveY: sign(dy), fires: false) : ArenaInput(moveX: sign(dx), moveY: 0, fires: false)
+        return abs(dx) >= abs(dy)
+            ? ArenaInput(moveX: 0, moveY: sign(dy), fires: false) : ArenaInput(moveX: sign(dx), moveY: 0, fires: false)
     }
 }

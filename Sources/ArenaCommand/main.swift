@@ -45,7 +45,7 @@ let usage = """
             --script plays headless for N ticks, --dump prints every frame as text;
             --record writes every frame to FILE for `tickwire inspect FILE`
 
-    keys: WASD or arrows move, space fires, n toggles the net graph, q quits
+    keys: WASD or arrows move, space fires, e fires the rail, n toggles the net graph, q quits
     """
 
 /// Ends the program with a message on standard error.

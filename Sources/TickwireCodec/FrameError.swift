@@ -31,6 +31,7 @@ public struct FrameError: Error, Hashable, Sendable, CustomStringConvertible {
         case inputSequenceUnderflow(newest: UInt32, count: Int)
         case trailingBytes(type: UInt8, count: Int)
         case notApplicationType(UInt8)
+        case renderTimeCountMismatch(inputs: Int, renderTimes: Int)
     }
 
     let kind: Kind
@@ -147,6 +148,12 @@ public struct FrameError: Error, Hashable, Sendable, CustomStringConvertible {
         FrameError(.notApplicationType(rawValue))
     }
 
+    /// An input message was given `renderTimes` render times for `inputs` inputs; it carries
+    /// one per input or none (an encoding error only: on the wire the count is implied).
+    public static func renderTimeCountMismatch(inputs: Int, renderTimes: Int) -> FrameError {
+        FrameError(.renderTimeCountMismatch(inputs: inputs, renderTimes: renderTimes))
+    }
+
     /// Whether the error came from an ``InflationLimit`` (size or ratio) rather than bad data.
     public var isInflationLimitExceeded: Bool {
         if case .inflation(let error) = kind { return error.isLimitExceeded }
@@ -184,6 +191,8 @@ public struct FrameError: Error, Hashable, Sendable, CustomStringConvertible {
             "input message carries \(count) inputs but its newest sequence number is only \(newest)"
         case .trailingBytes(let type, let count): "message type \(type) is followed by \(count) unexpected bytes"
         case .notApplicationType(let raw): "message type \(raw) is not in the application range 64...127"
+        case .renderTimeCountMismatch(let inputs, let renderTimes):
+            "input message has \(renderTimes) render times for \(inputs) inputs: it carries one per input or none"
         }
     }
 }

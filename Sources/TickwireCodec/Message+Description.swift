@@ -6,11 +6,13 @@ extension Message: CustomStringConvertible {
         case .hello(let hello):
             "hello version \(hello.protocolVersion) schema \(hex64(hello.schemaFingerprint)) room \"\(hello.room)\""
                 + " modes 0x\(String(hello.compressionModes.rawValue, radix: 16))" + (hello.offersEntropyDeltas ? " entropy deltas" : "")
+                + (hello.offersRenderTimes ? " render times" : "")
                 + (hello.resumeToken.map { " resume token \($0.count) B" } ?? "") + " payload \(hello.payload.count) B"
         case .welcome(let welcome):
             "welcome client \(welcome.clientID) rate \(welcome.tickRate) Hz tick \(welcome.currentTick)"
                 + " time \(welcome.serverTime) µs compression \(welcome.compression)"
-                + (welcome.deltaCoding == .entropy ? " entropy deltas" : "") + " resume token \(welcome.resumeToken.count) B"
+                + (welcome.deltaCoding == .entropy ? " entropy deltas" : "") + (welcome.acceptsRenderTimes ? " render times" : "")
+                + " resume token \(welcome.resumeToken.count) B"
         case .reject(let reject):
             "reject \(reject.reason) \"\(reject.text)\""
         case .snapshot(let snapshot):
@@ -19,6 +21,7 @@ extension Message: CustomStringConvertible {
         case .input(let input):
             "input ack \(input.ackTick.map(String.init) ?? "none") newest \(input.newestSequence)"
                 + " inputs \(input.inputs.count) (\(input.inputs.reduce(0) { $0 + $1.count }) B)"
+                + (input.renderTimes?.first.map { " render time \($0)" } ?? "")
         case .ping(let ping):
             "ping client time \(ping.clientTime) µs"
         case .pong(let pong):

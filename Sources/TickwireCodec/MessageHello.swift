@@ -2,7 +2,8 @@ extension Message {
     /// The client's first message: who it is, what it speaks, and where it wants to go.
     ///
     /// Body (`Protocol/PROTOCOL.md` section 5.3): protocol version (u16), schema fingerprint
-    /// (u64), compression modes offered (u8 bit set; bit 7 offers entropy-coded deltas), flags (u8: bit 0 = resume token present),
+    /// (u64), compression modes offered (u8 bit set; bit 7 offers entropy-coded deltas, bit 6
+    /// render times with inputs), flags (u8: bit 0 = resume token present),
     /// room name (text), resume token (byte string, only when flagged), application payload
     /// (byte string).
     public struct Hello: Hashable, Sendable {
@@ -10,13 +11,17 @@ extension Message {
         public var protocolVersion: UInt16
         /// A fingerprint of the client's game schema; the server rejects a mismatch.
         public var schemaFingerprint: UInt64
-        /// The compression modes the client can use, for the server to choose from (bits 0–6
+        /// The compression modes the client can use, for the server to choose from (bits 0–5
         /// of the hello's compression byte).
         public var compressionModes: CompressionModes
         /// Whether the client decodes entropy-coded snapshot deltas (``DeltaCoding/entropy``,
         /// `Protocol/PROTOCOL.md` §4.5): bit 7 of the compression byte, which servers without
         /// the extension ignore.
         public var offersEntropyDeltas: Bool
+        /// Whether the client can send render times with its inputs (``Message/RenderTime``,
+        /// `Protocol/PROTOCOL.md` §5.7.1) for lag compensation: bit 6 of the compression byte,
+        /// which servers without the extension ignore.
+        public var offersRenderTimes: Bool
         /// The room the client wants to join (UTF-8, at most ``FrameLimits/maximumRoomNameBytes``).
         public var room: String
         /// The token of an earlier session to resume, if any (at most ``FrameLimits/maximumResumeTokenBytes``).
@@ -34,15 +39,17 @@ extension Message {
         ///   - resumeToken: The token of a session to resume, or `nil`.
         ///   - payload: Opaque application data.
         ///   - offersEntropyDeltas: Whether the client decodes entropy-coded deltas.
+        ///   - offersRenderTimes: Whether the client can send render times with its inputs.
         public init(
             protocolVersion: UInt16 = tickwireProtocolVersion, schemaFingerprint: UInt64,
             compressionModes: CompressionModes = .all, room: String = "", resumeToken: [UInt8]? = nil,
-            payload: [UInt8] = [], offersEntropyDeltas: Bool = false
+            payload: [UInt8] = [], offersEntropyDeltas: Bool = false, offersRenderTimes: Bool = false
         ) {
             self.protocolVersion = protocolVersion
             self.schemaFingerprint = schemaFingerprint
-            self.compressionModes = CompressionModes(rawValue: compressionModes.rawValue & ~Self.entropyDeltasBit)
+            self.compressionModes = CompressionModes(rawValue: compressionModes.rawValue & ~Self.extensionBits)
             self.offersEntropyDeltas = offersEntropyDeltas || compressionModes.rawValue & Self.entropyDeltasBit != 0
+            self.offersRenderTimes = offersRenderTimes || compressionModes.rawValue & Self.renderTimesBit != 0
             self.room = room
             self.resumeToken = resumeToken
             self.payload = payload
@@ -51,6 +58,10 @@ extension Message {
         static let resumeTokenFlag: UInt8 = 0x01
         /// The bit of the compression byte that offers entropy-coded deltas.
         static let entropyDeltasBit: UInt8 = 0x80
+        /// The bit of the compression byte that offers render times with inputs.
+        static let renderTimesBit: UInt8 = 0x40
+        /// The bits of the compression byte that offer extensions rather than modes.
+        static let extensionBits: UInt8 = entropyDeltasBit | renderTimesBit
 
         /// Reads the protocol version of a hello frame without decoding the rest, which a
         /// client of another protocol version may lay out differently: the version is the first
@@ -67,7 +78,9 @@ extension Message {
         func encode(into writer: inout ByteWriter, limits: FrameLimits) throws(FrameError) {
             writer.writeUInt16(protocolVersion)
             writer.writeUInt64(schemaFingerprint)
-            writer.writeUInt8(compressionModes.rawValue & ~Self.entropyDeltasBit | (offersEntropyDeltas ? Self.entropyDeltasBit : 0))
+            writer.writeUInt8(
+                compressionModes.rawValue & ~Self.extensionBits | (offersEntropyDeltas ? Self.entropyDeltasBit : 0)
+                    | (offersRenderTimes ? Self.renderTimesBit : 0))
             writer.writeUInt8(resumeToken == nil ? 0 : Self.resumeTokenFlag)
             try writer.writeString(room, field: "room name", limit: limits.maximumRoomNameBytes)
             if let resumeToken {
@@ -80,8 +93,9 @@ extension Message {
             protocolVersion = try reader.readUInt16()
             schemaFingerprint = try reader.readUInt64()
             let modes = try reader.readUInt8()
-            compressionModes = CompressionModes(rawValue: modes & ~Self.entropyDeltasBit)
+            compressionModes = CompressionModes(rawValue: modes & ~Self.extensionBits)
             offersEntropyDeltas = modes & Self.entropyDeltasBit != 0
+            offersRenderTimes = modes & Self.renderTimesBit != 0
             let flags = try reader.readUInt8()
             if flags & ~Self.resumeTokenFlag != 0 { throw .reservedBits(field: "hello flags", value: flags) }
             room = try reader.readString(field: "room name", limit: limits.maximumRoomNameBytes)

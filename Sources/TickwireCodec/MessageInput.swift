@@ -5,6 +5,8 @@ extension Message {
     /// Body (`Protocol/PROTOCOL.md` section 5.7): acknowledged tick (varint: 0 for none, else
     /// `tick + 1`), newest sequence number (varint), input count (varint), then each input as a
     /// byte string, newest first: input `i` (from 0) has sequence number `newestSequence − i`.
+    /// Then, only from a client whose welcome accepted render times (section 5.7.1), one
+    /// ``RenderTime`` per input in the same order; a body that ends after the inputs has none.
     public struct Input: Hashable, Sendable {
         /// The tick of the newest snapshot the client holds (its ack), or `nil` before the first.
         public var ackTick: UInt32?
@@ -13,6 +15,10 @@ extension Message {
         /// The last few inputs, newest first, each in the game's own encoding (at most
         /// ``FrameLimits/maximumInputsPerMessage`` of at most ``FrameLimits/maximumInputBytes``).
         public var inputs: [[UInt8]]
+        /// What the client showed when it sampled each input, in the order of ``inputs``
+        /// (section 5.7.1), or `nil` for the version 1 form without them. When set it holds one
+        /// render time per input.
+        public var renderTimes: [RenderTime]?
 
         /// Creates an input message.
         ///
@@ -20,10 +26,22 @@ extension Message {
         ///   - ackTick: The newest snapshot tick held, or `nil`.
         ///   - newestSequence: The sequence number of `inputs[0]`; at least `inputs.count`.
         ///   - inputs: The inputs, newest first.
-        public init(ackTick: UInt32?, newestSequence: UInt32, inputs: [[UInt8]]) {
+        ///   - renderTimes: One render time per input, in the same order, or `nil` for none
+        ///     (only a client whose welcome accepted render times sends them).
+        public init(ackTick: UInt32?, newestSequence: UInt32, inputs: [[UInt8]], renderTimes: [RenderTime]? = nil) {
             self.ackTick = ackTick
             self.newestSequence = newestSequence
             self.inputs = inputs
+            self.renderTimes = renderTimes
+        }
+
+        /// The render time of the input at `index` in ``inputs``, if the message carries render times.
+        ///
+        /// - Parameter index: An index into ``inputs``.
+        /// - Returns: Its render time, or `nil`.
+        public func renderTime(at index: Int) -> RenderTime? {
+            guard let renderTimes, renderTimes.indices.contains(index) else { return nil }
+            return renderTimes[index]
         }
 
         /// The sequence number of the input at `index` in ``inputs``.
@@ -41,12 +59,16 @@ extension Message {
             if inputs.count > Int(newestSequence) {
                 throw .inputSequenceUnderflow(newest: newestSequence, count: inputs.count)
             }
+            if let renderTimes, renderTimes.count != inputs.count {
+                throw .renderTimeCountMismatch(inputs: inputs.count, renderTimes: renderTimes.count)
+            }
             writer.writeVarUInt(ackTick.map { UInt64($0) + 1 } ?? 0)
             writer.writeVarUInt(UInt64(newestSequence))
             writer.writeVarUInt(UInt64(inputs.count))
             for input in inputs {
                 try writer.writeLengthPrefixedBytes(input, field: "input", limit: limits.maximumInputBytes)
             }
+            for renderTime in renderTimes ?? [] { renderTime.encode(into: &writer) }
         }
 
         init(from reader: inout ByteReader, limits: FrameLimits) throws(FrameError) {
@@ -66,6 +88,15 @@ extension Message {
                 inputs.append(try reader.readLengthPrefixedBytes(field: "input", limit: limits.maximumInputBytes))
             }
             self.inputs = inputs
+            // Section 5.7.1: bytes after the inputs are their render times, one per input.
+            if reader.isAtEnd {
+                renderTimes = nil
+            } else {
+                var renderTimes: [RenderTime] = []
+                renderTimes.reserveCapacity(Int(count))
+                for _ in 0..<count { renderTimes.append(try RenderTime(from: &reader)) }
+                self.renderTimes = renderTimes
+            }
         }
     }
 }

@@ -3,8 +3,9 @@ extension Message {
     /// both directions use from the next frame on.
     ///
     /// Body (`Protocol/PROTOCOL.md` section 5.4): client id (varint), tick rate (varint, Hz),
-    /// current tick (varint), server time (varint, µs), compression mode (u8: bits 0–6 the
-    /// mode, bit 7 set when snapshots use entropy-coded deltas), resume token
+    /// current tick (varint), server time (varint, µs), compression mode (u8: bits 0–5 the
+    /// mode, bit 7 set when snapshots use entropy-coded deltas, bit 6 when the server takes
+    /// render times with inputs), resume token
     /// (byte string, empty when the server does not offer resumption).
     public struct Welcome: Hashable, Sendable {
         /// The id the server gave this client; snapshots refer to the client's entity by it.
@@ -20,6 +21,10 @@ extension Message {
         /// How the server codes the snapshot deltas it sends: ``DeltaCoding/entropy`` only when
         /// the hello offered it (bit 7 of the compression byte).
         public var deltaCoding: DeltaCoding
+        /// Whether the client's input messages carry render times from now on (``Message/RenderTime``,
+        /// `Protocol/PROTOCOL.md` §5.7.1): set only when the hello offered them (bit 6 of the
+        /// compression byte) and the server compensates lag.
+        public var acceptsRenderTimes: Bool
         /// A token the client may send in a later hello to resume this session; empty for none.
         public var resumeToken: [UInt8]
 
@@ -33,11 +38,14 @@ extension Message {
         ///   - compression: The chosen compression mode.
         ///   - resumeToken: The session's resume token, or empty.
         ///   - deltaCoding: How snapshot deltas are coded.
+        ///   - acceptsRenderTimes: Whether the client's inputs carry render times from now on.
         public init(
             clientID: UInt32, tickRate: UInt16, currentTick: UInt32, serverTime: UInt64,
-            compression: CompressionMode = .none, resumeToken: [UInt8] = [], deltaCoding: DeltaCoding = .bitPacked
+            compression: CompressionMode = .none, resumeToken: [UInt8] = [], deltaCoding: DeltaCoding = .bitPacked,
+            acceptsRenderTimes: Bool = false
         ) {
             self.deltaCoding = deltaCoding
+            self.acceptsRenderTimes = acceptsRenderTimes
             self.clientID = clientID
             self.tickRate = tickRate
             self.currentTick = currentTick
@@ -48,13 +56,16 @@ extension Message {
 
         /// The bit of the compression byte that names entropy-coded deltas.
         static let entropyDeltasBit: UInt8 = 0x80
+        /// The bit of the compression byte that accepts render times with inputs.
+        static let renderTimesBit: UInt8 = 0x40
 
         func encode(into writer: inout ByteWriter, limits: FrameLimits) throws(FrameError) {
             writer.writeVarUInt(UInt64(clientID))
             writer.writeVarUInt(UInt64(tickRate))
             writer.writeVarUInt(UInt64(currentTick))
             writer.writeVarUInt(serverTime)
-            writer.writeUInt8(compression.rawValue | (deltaCoding.isEntropy ? Self.entropyDeltasBit : 0))
+            writer.writeUInt8(
+                compression.rawValue | (deltaCoding.isEntropy ? Self.entropyDeltasBit : 0) | (acceptsRenderTimes ? Self.renderTimesBit : 0))
             try writer.writeLengthPrefixedBytes(resumeToken, field: "resume token", limit: limits.maximumResumeTokenBytes)
         }
 
@@ -64,9 +75,12 @@ extension Message {
             currentTick = try reader.readVarUInt32(field: "current tick")
             serverTime = try reader.readVarUInt()
             let mode = try reader.readUInt8()
-            guard let compression = CompressionMode(rawValue: mode & ~Self.entropyDeltasBit) else { throw .unknownCompressionMode(mode) }
+            guard let compression = CompressionMode(rawValue: mode & ~(Self.entropyDeltasBit | Self.renderTimesBit)) else {
+                throw .unknownCompressionMode(mode)
+            }
             self.compression = compression
             deltaCoding = mode & Self.entropyDeltasBit != 0 ? .entropy : .bitPacked
+            acceptsRenderTimes = mode & Self.renderTimesBit != 0
             resumeToken = try reader.readLengthPrefixedBytes(field: "resume token", limit: limits.maximumResumeTokenBytes)
         }
     }

@@ -9,6 +9,10 @@ public struct ClientConfiguration: Sendable {
     /// Whether the hello offers to decode entropy-coded snapshot deltas (``DeltaCoding/entropy``,
     /// `Protocol/PROTOCOL.md` §4.5); the host decides whether to use them.
     public var offersEntropyDeltas = true
+    /// Whether the hello offers to send render times with inputs (``Message/RenderTime``,
+    /// `Protocol/PROTOCOL.md` §5.7.1), for a host that compensates lag; the session then fills
+    /// them in itself, from what ``ClientSession/render()`` last showed.
+    public var offersRenderTimes = true
     /// How many of the newest unacknowledged inputs each input message carries.
     public var inputRedundancy = 3
     /// Time between clock-sync pings.

@@ -1,3 +1,5 @@
+import TickwireCodec
+
 // What the app draws: the estimated server time and the interpolated, predicted view.
 extension ClientSession {
     /// The estimated server time now, in seconds, if the session has heard from the server.
@@ -33,5 +35,26 @@ extension ClientSession {
             }
         }
         return view
+    }
+
+    /// The render time the session shows now, in ticks (what ``render()`` last showed, or
+    /// `estimated server time − interpolation delay` before the first frame), as a lag-compensating
+    /// host wants it with each input; `nil` before the first snapshot.
+    public var renderTime: Message.RenderTime? {
+        guard let time = playback.renderTime ?? estimatedServerTime.map({ $0 - delay.target }),
+            let ticks = buffer.ticks(at: time)
+        else { return nil }
+        return Message.RenderTime(ticks: ticks)
+    }
+
+    /// Notes the render time of the input just recorded (sequence `sequence`).
+    func recordRenderTime() {
+        // Before the first snapshot there is nothing shown: claim tick 0, which the host replaces
+        // by its own estimate.
+        var claim = renderTime ?? Message.RenderTime(tick: 0)
+        if let renderTimeClaim { claim = renderTimeClaim(claim) }
+        inputRenderTimes.append(claim)
+        let limit = configuration.frameLimits.maximumInputsPerMessage
+        if inputRenderTimes.count > limit { inputRenderTimes.removeFirst(inputRenderTimes.count - limit) }
     }
 }

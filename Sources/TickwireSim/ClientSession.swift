@@ -34,6 +34,9 @@ public final class ClientSession<G: Game> {
     public private(set) var tickRate = 20
     /// How the host codes the snapshot deltas it sends, from the welcome.
     public private(set) var deltaCoding = DeltaCoding.bitPacked
+    /// Whether the host asked for render times with inputs (its welcome accepted them), for lag
+    /// compensation; the session then sends one with every input.
+    public private(set) var sendsRenderTimes = false
     /// The newest snapshot decoded.
     public internal(set) var latestSnapshot: Snapshot?
     /// The last input sequence the server reported applied.
@@ -76,6 +79,11 @@ public final class ClientSession<G: Game> {
     var prediction = PredictionBuffer<G.Input>()
     var smoother: CorrectionSmoother
     var sequence: UInt32 = 0  // the newest input sequence sent on this connection
+    /// The render time of each of the newest inputs (at most ``FrameLimits/maximumInputsPerMessage``),
+    /// oldest first, one per sequence number up to `sequence`, while ``sendsRenderTimes``.
+    var inputRenderTimes: [Message.RenderTime] = []
+    /// Changes the render time claimed for each input (tests only: a client that lies).
+    var renderTimeClaim: ((Message.RenderTime) -> Message.RenderTime)?
     var lastPing: Timestamp?
     var lastRender: Timestamp?
     var bytesIn = RateMeter()
@@ -134,13 +142,16 @@ public final class ClientSession<G: Game> {
         latestSnapshot = nil
         lastProcessedInput = 0
         sequence = 0
+        inputRenderTimes.removeAll()
+        sendsRenderTimes = false
         lastPing = nil
         lastRender = nil
         status = .handshaking
         let hello = Message.Hello(
             protocolVersion: configuration.protocolVersion, schemaFingerprint: game.schema.fingerprint,
             compressionModes: configuration.compressionModes, room: configuration.room, resumeToken: resumeToken,
-            payload: configuration.helloPayload, offersEntropyDeltas: configuration.offersEntropyDeltas)
+            payload: configuration.helloPayload, offersEntropyDeltas: configuration.offersEntropyDeltas,
+            offersRenderTimes: configuration.offersRenderTimes)
         send(.hello(hello))
     }
 
@@ -164,12 +175,18 @@ public final class ClientSession<G: Game> {
         if let input {
             sequence &+= 1
             prediction.record(input, sequence: sequence)
+            if sendsRenderTimes { recordRenderTime() }
             if configuration.predictsLocalPlayer, let state = predictedState {
                 predictedState = game.step(state, inputs: [me: input], dt: 1 / Double(tickRate))
             }
         }
         let inputs = prediction.newest(min(configuration.inputRedundancy, Int(sequence), configuration.frameLimits.maximumInputsPerMessage))
-        send(.input(Message.Input(ackTick: received.newestTick, newestSequence: sequence, inputs: inputs.map(game.encode))))
+        let renderTimes = sendsRenderTimes ? Array(inputRenderTimes.suffix(inputs.count).reversed()) : nil
+        send(
+            .input(
+                Message.Input(
+                    ackTick: received.newestTick, newestSequence: sequence, inputs: inputs.map(game.encode),
+                    renderTimes: renderTimes?.count == inputs.count ? renderTimes : nil)))
         let now = clock.now
         if lastPing.map({ now - $0 >= configuration.pingInterval }) ?? true {
             lastPing = now
@@ -251,6 +268,7 @@ public final class ClientSession<G: Game> {
                 return
             }
             deltaCoding = welcome.deltaCoding
+            sendsRenderTimes = welcome.acceptsRenderTimes && configuration.offersRenderTimes
             do {
                 compressor = try FrameCompressor(mode: welcome.compression, limits: configuration.frameLimits)
                 decompressor = try FrameDecompressor(mode: welcome.compression, limits: configuration.frameLimits)

@@ -35,6 +35,36 @@ public protocol Game: Sendable {
     /// - Returns: The world after the step.
     func step(_ state: State, inputs: [UInt32: Input], dt: Double) -> State
 
+    /// Whether the host keeps a history of each room's captured world and calls
+    /// ``step(_:inputs:dt:lag:)`` with views rewound to what each player saw (lag compensation,
+    /// ``HostConfiguration/lagCompensation``). The default, `false`, keeps no history and costs
+    /// nothing; clients are then never asked for render times.
+    var compensatesLag: Bool { get }
+
+    /// Advances the world by one fixed step on the host, with lag compensation: `lag` gives, for
+    /// each player with an input, the world as that player's screen showed it when it sampled
+    /// the input (``LagCompensation/world(seenBy:)``), for hitscan weapons and other instant tests.
+    ///
+    /// Called instead of ``step(_:inputs:dt:)`` by a host when ``compensatesLag`` is `true`; the
+    /// client's prediction still calls ``step(_:inputs:dt:)``. The default ignores `lag`.
+    ///
+    /// - Parameters:
+    ///   - state: The world before the step.
+    ///   - inputs: Each player's input for this tick.
+    ///   - dt: The step in seconds.
+    ///   - lag: The rewound views.
+    /// - Returns: The world after the step.
+    func step(_ state: State, inputs: [UInt32: Input], dt: Double, lag: LagCompensation) -> State
+
+    /// The entities that teleported (respawned, were placed) in the step that produced `state`:
+    /// the lag-compensation history never shows one between its old and new place. Asked after
+    /// every step when ``compensatesLag`` is `true`; the default, none, leaves teleports to
+    /// ``LagCompensationConfiguration/snapDistance``.
+    ///
+    /// - Parameter state: The world after a step.
+    /// - Returns: The ids of the entities that jumped.
+    func teleportedEntities(in state: State) -> [UInt32]
+
     /// Adds a player to the world (a client joined).
     ///
     /// - Parameters:
@@ -99,6 +129,17 @@ public protocol Game: Sendable {
 }
 
 extension Game {
+    /// `false`: no lag-compensation history.
+    public var compensatesLag: Bool { false }
+
+    /// Ignores `lag` and calls ``step(_:inputs:dt:)``.
+    public func step(_ state: State, inputs: [UInt32: Input], dt: Double, lag: LagCompensation) -> State {
+        step(state, inputs: inputs, dt: dt)
+    }
+
+    /// None.
+    public func teleportedEntities(in state: State) -> [UInt32] { [] }
+
     /// Ignores the payload and adds the player with ``addPlayer(_:to:)``.
     public func addPlayer(_ player: UInt32, payload: [UInt8], to state: State) -> State {
         addPlayer(player, to: state)

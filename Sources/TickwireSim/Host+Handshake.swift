@@ -168,6 +168,7 @@ extension Host {
             }
             client.deltaCoding = coding
             resumes += 1
+            client.acceptsRenderTimes = hello.offersRenderTimes && game.compensatesLag
             return welcome(client, in: room, compression: compression, on: connection)
         }
         if room.isFull {
@@ -192,6 +193,7 @@ extension Host {
             return reject(connection, .unspecified, "could not set up compression: \(error)")
         }
         client.deltaCoding = coding
+        client.acceptsRenderTimes = hello.offersRenderTimes && game.compensatesLag
         room.admit(client, payload: hello.payload)
         joins += 1
         welcome(client, in: room, compression: compression, on: connection)
@@ -201,7 +203,7 @@ extension Host {
         let welcome = Message.Welcome(
             clientID: client.id, tickRate: UInt16(clamping: room.loop.rate), currentTick: room.tick,
             serverTime: UInt64(max(0, clock.now.nanoseconds / 1000)), compression: compression, resumeToken: client.token,
-            deltaCoding: client.deltaCoding)
+            deltaCoding: client.deltaCoding, acceptsRenderTimes: client.acceptsRenderTimes)
         // The welcome is part of the handshake: never compressed, never in the compression stream.
         FrameCompressor.uncompressed(limits: configuration.frameLimits).send(.welcome(welcome), over: connection)
     }

@@ -67,6 +67,10 @@ public struct HostConfiguration: Sendable {
     /// snapshots, so they are off by default: turn them on where bandwidth costs more than the
     /// host's CPU.
     public var entropyDeltas = false
+    /// Lag compensation for a game that asks for it (``Game/compensatesLag``): the history window
+    /// (1 s), how far a client's claimed render time is trusted (200 ms from the host's
+    /// estimate), and how teleports are told. Ignored for other games, which keep no history.
+    public var lagCompensation = LagCompensationConfiguration()
     /// Room names clients may join; a hello naming another is rejected. The empty name is the default room.
     public var rooms: [String] = [""]
     /// Whether a hello naming an unknown room creates it instead of being rejected.

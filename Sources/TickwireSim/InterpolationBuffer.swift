@@ -9,6 +9,11 @@ import TickwireCodec
 /// created in the newer snapshot appears when the render time reaches it, one destroyed
 /// there disappears then. Past the newest snapshot the buffer extrapolates from the last
 /// two for at most ``maximumExtrapolation`` seconds, then holds.
+///
+/// The host's lag-compensation history (``LagHistory``) is one of these keyed by tick instead
+/// of server time, so that the server rewinds with exactly the client's rules; it passes a
+/// `jumps` test so that an entity that teleported between two snapshots is never placed between
+/// them (it stays where the older one has it, as a stepped field does).
 struct InterpolationBuffer: Sendable {
     /// The most snapshots kept; older ones are dropped first.
     let capacity: Int
@@ -112,11 +117,40 @@ struct InterpolationBuffer: Sendable {
         count = 0
     }
 
+    /// The time of the oldest snapshot held, if any.
+    var oldestTime: Double? { count > 0 ? time(0) : nil }
+
+    /// Where `renderTime` falls on the snapshots' tick numbers: the tick of the older bracketing
+    /// snapshot plus the fraction of the way to the newer one's (past the newest, extrapolated as
+    /// ``sample(at:jumps:)`` does). What a client tells a lag-compensating server it showed.
+    ///
+    /// - Parameter renderTime: The render time, on the server's timeline (seconds).
+    /// - Returns: The render time in ticks, or `nil` when the buffer is empty.
+    func ticks(at renderTime: Double) -> Double? {
+        guard let newest = newestTime else { return nil }
+        if renderTime <= time(0) || count == 1 { return Double(snapshot(renderTime <= time(0) ? 0 : count - 1).tick) }
+        if renderTime >= newest {
+            let previous = count - 2
+            let interval = newest - time(previous)
+            let ahead = min(renderTime - newest, maximumExtrapolation)
+            let span = Double(snapshot(count - 1).tick &- snapshot(previous).tick)
+            return Double(snapshot(count - 1).tick) + (interval > 0 ? ahead / interval * span : 0)
+        }
+        var upper = 1
+        while time(upper) <= renderTime { upper += 1 }
+        let fraction = (renderTime - time(upper - 1)) / (time(upper) - time(upper - 1))
+        let older = snapshot(upper - 1).tick
+        return Double(older) + fraction * Double(snapshot(upper).tick &- older)
+    }
+
     /// The world at `renderTime`, or `nil` when the buffer is empty.
     ///
-    /// - Parameter renderTime: The time to sample, on the server's timeline (seconds).
+    /// - Parameters:
+    ///   - renderTime: The time to sample, on the server's timeline (seconds).
+    ///   - jumps: Whether an entity (id, older snapshot, its index there, newer snapshot, its
+    ///     index there) jumped between two snapshots, so must not be interpolated; `nil` for none.
     /// - Returns: The interpolated (or briefly extrapolated) view.
-    func sample(at renderTime: Double) -> WorldView? {
+    func sample(at renderTime: Double, jumps: Jumps? = nil) -> WorldView? {
         guard let newest = newestTime else { return nil }
         let oldest = time(0)
         if renderTime <= oldest || count == 1 && renderTime >= newest {
@@ -128,19 +162,27 @@ struct InterpolationBuffer: Sendable {
             let interval = newest - time(previous)
             let ahead = min(renderTime - newest, maximumExtrapolation)
             let fraction = 1 + (interval > 0 ? ahead / interval : 0)
-            var view = Self.blend(snapshot(previous), snapshot(previous + 1), fraction: fraction, time: renderTime, extrapolating: true)
+            var view = Self.blend(
+                snapshot(previous), snapshot(previous + 1), fraction: fraction, time: renderTime, extrapolating: true, jumps: jumps)
             view.isExtrapolated = renderTime > newest
             return view
         }
         var upper = 1
         while time(upper) <= renderTime { upper += 1 }
         let fraction = (renderTime - time(upper - 1)) / (time(upper) - time(upper - 1))
-        return Self.blend(snapshot(upper - 1), snapshot(upper), fraction: fraction, time: renderTime, extrapolating: false)
+        return Self.blend(snapshot(upper - 1), snapshot(upper), fraction: fraction, time: renderTime, extrapolating: false, jumps: jumps)
     }
 
+    /// Whether an entity jumped between two snapshots: its id, the older snapshot and its index
+    /// there, the newer snapshot and its index there.
+    typealias Jumps = (UInt32, Snapshot, Int, Snapshot, Int) -> Bool
+
     /// Interpolates from `older` toward `newer` by `fraction` (above 1 extrapolates).
-    /// When extrapolating, the entity set is the newer snapshot's; otherwise the older's.
-    static func blend(_ older: Snapshot, _ newer: Snapshot, fraction: Double, time: Double, extrapolating: Bool) -> WorldView {
+    /// When extrapolating, the entity set is the newer snapshot's; otherwise the older's. An
+    /// entity that `jumps` says jumped is not blended: it keeps the base snapshot's values.
+    static func blend(
+        _ older: Snapshot, _ newer: Snapshot, fraction: Double, time: Double, extrapolating: Bool, jumps: Jumps? = nil
+    ) -> WorldView {
         let base = extrapolating ? newer : older
         let other = extrapolating ? older : newer
         var entities: [EntityView] = []
@@ -151,7 +193,9 @@ struct InterpolationBuffer: Sendable {
             let type = base.typeIndex(at: index)
             let fields = types[type].fields
             var values = [Double](repeating: 0, count: fields.count)
-            if let match = other.index(of: id), other.typeIndex(at: match) == type {
+            if let match = other.index(of: id), other.typeIndex(at: match) == type,
+                !(jumps?(id, older, extrapolating ? match : index, newer, extrapolating ? index : match) ?? false)
+            {
                 let from = extrapolating ? match : index
                 let to = extrapolating ? index : match
                 for field in fields.indices {

@@ -33,6 +33,9 @@ public final class Room<G: Game> {
     public private(set) var tick: UInt32 = 0
     /// The room's own snapshots of the last ticks (unfiltered).
     private(set) var history: SnapshotHistory
+    /// The captured world of the last ``LagCompensationConfiguration/window``, only for a game
+    /// that compensates lag (``Game/compensatesLag``).
+    private(set) var lagHistory: LagHistory?
     var clients: [UInt32: RoomClient<G>] = [:]
     /// Client ids in ascending order: every per-client loop walks this, so runs are deterministic.
     var clientOrder: [UInt32] = []
@@ -54,6 +57,7 @@ public final class Room<G: Game> {
         self.loop = TickLoop(rate: configuration.tickRate, clock: clock, maximumCatchUp: configuration.maximumCatchUp)
         self.state = game.makeWorld(room: name)
         self.history = SnapshotHistory(capacity: configuration.historySize)
+        if game.compensatesLag { self.lagHistory = LagHistory(settings: configuration.lagCompensation, tickRate: configuration.tickRate) }
     }
 
     // MARK: Clients
@@ -140,6 +144,7 @@ public final class Room<G: Game> {
         state = world
         self.tick = tick
         history.removeAll()
+        if game.compensatesLag { lagHistory = LagHistory(settings: configuration.lagCompensation, tickRate: configuration.tickRate) }
         for client in restored {
             clients[client.id] = client
             let position = clientOrder.firstIndex { $0 > client.id } ?? clientOrder.count
@@ -163,14 +168,26 @@ public final class Room<G: Game> {
         expire(now: now)
 
         var inputs: [UInt32: G.Input] = [:]
+        var renderTicks: [UInt32: Double] = [:]
         for id in clientOrder {
             guard let client = clients[id], !client.inputQueue.isEmpty else { continue }
             let next = client.inputQueue.removeFirst()
             inputs[id] = next.input
             client.lastAppliedSequence = next.sequence
             client.metrics.inputsApplied += 1
+            if let lagHistory,
+                let ticks = lagHistory.resolve(
+                    claim: next.renderTime?.ticks, arrival: next.arrival, roundTrip: client.metrics.roundTrip)
+            {
+                renderTicks[id] = ticks
+            }
         }
-        state = game.step(state, inputs: inputs, dt: dt)
+        if let lagHistory {
+            let lag = LagCompensation(history: lagHistory, renderTicks: renderTicks, isEnabled: configuration.lagCompensation.isEnabled)
+            state = game.step(state, inputs: inputs, dt: dt, lag: lag)
+        } else {
+            state = game.step(state, inputs: inputs, dt: dt)
+        }
         tick &+= 1
         if tick == 0 { tick = 1 }  // Wrapping: tick 0 means "none" on the wire's ack field; skip it.
 
@@ -182,6 +199,7 @@ public final class Room<G: Game> {
             return
         }
         history.store(snapshot)
+        lagHistory?.record(snapshot, at: now, teleported: game.teleportedEntities(in: state))
         send(snapshot, now: now)
         bytesOut.roll(to: now)
         bytesIn.roll(to: now)
@@ -268,7 +286,7 @@ public final class Room<G: Game> {
                     }
                 }
             }
-            let undecodable = client.enqueue(input, game: game, limit: configuration.inputQueueLimit)
+            let undecodable = client.enqueue(input, game: game, limit: configuration.inputQueueLimit, now: now)
             for _ in 0..<undecodable where client.isConnected {
                 countBadFrame(from: client, now: now, what: "an input the game cannot decode")
             }

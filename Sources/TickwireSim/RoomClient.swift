@@ -14,6 +14,9 @@ final class RoomClient<G: Game> {
     /// How this client's snapshot deltas are coded: entropy-coded when its hello offered it and
     /// the host allows it (``HostConfiguration/entropyDeltas``).
     var deltaCoding = DeltaCoding.bitPacked
+    /// Whether the welcome told this client to send render times with its inputs (its hello
+    /// offered them and the game compensates lag, ``Game/compensatesLag``).
+    var acceptsRenderTimes = false
     /// The snapshots sent to this client (after its interest filter), by tick.
     var sent: SnapshotHistory
     /// The server time each snapshot in `sent` was sent at (a ring by tick, like `sent`),
@@ -23,7 +26,9 @@ final class RoomClient<G: Game> {
     /// Forces the next snapshot to be full (after resumption, the client holds no baseline).
     var needsFullSnapshot = true
     var snapshotInterval: Int
-    var inputQueue: [(sequence: UInt32, input: G.Input)] = []
+    /// Inputs waiting to be applied, oldest first, each with the render time the client claimed
+    /// for it (when it sends them) and when it arrived (for the host's own estimate).
+    var inputQueue: [QueuedInput<G.Input>] = []
     var lastReceivedSequence: UInt32 = 0
     var lastAppliedSequence: UInt32 = 0
     var lastHeard: Timestamp
@@ -126,9 +131,14 @@ final class RoomClient<G: Game> {
 
     /// Queues the inputs of an input message that are newer than any received before.
     ///
+    /// - Parameters:
+    ///   - message: The input message.
+    ///   - game: The game, to decode the inputs.
+    ///   - limit: The most inputs queued.
+    ///   - now: When the message arrived.
     /// - Returns: How many of those new inputs the game could not decode (bad frames to the
     ///   bad-frame policy; each sequence number is looked at once, so repeats count once).
-    func enqueue(_ message: Message.Input, game: G, limit: Int) -> Int {
+    func enqueue(_ message: Message.Input, game: G, limit: Int, now: Timestamp) -> Int {
         var undecodable = 0
         // Inputs come newest first; walk them oldest first.
         for index in stride(from: message.inputs.count - 1, through: 0, by: -1) {
@@ -140,9 +150,21 @@ final class RoomClient<G: Game> {
                 continue
             }
             hasSentInput = true
-            inputQueue.append((sequence, input))
+            inputQueue.append(QueuedInput(sequence: sequence, input: input, renderTime: message.renderTime(at: index), arrival: now))
         }
         if inputQueue.count > limit { inputQueue.removeFirst(inputQueue.count - limit) }
         return undecodable
     }
+}
+
+/// One input waiting in a ``RoomClient``'s queue.
+struct QueuedInput<Input: Sendable>: Sendable {
+    /// Its sequence number.
+    var sequence: UInt32
+    /// The decoded input.
+    var input: Input
+    /// What the client said it showed when it sampled the input, if it sends render times.
+    var renderTime: Message.RenderTime?
+    /// When the input message carrying it arrived.
+    var arrival: Timestamp
 }

@@ -40,7 +40,9 @@ test('players are read from entities with their names, as ArenaSchema.player(fro
   assert.equal(scene.players[1].name, 'A', 'an interpolated name code is rounded');
   assert.equal(scene.players[1].isBot, true);
   assert.deepEqual(scene.bullets, [{ x: 5, y: 6 }]);
-  assert.deepEqual(sceneFromView(undefined), { players: [], bullets: [] });
+  assert.deepEqual(sceneFromView(undefined), { players: [], bullets: [], rails: [] });
+  const railView = { time: 0, isExtrapolated: false, entities: [{ id: 0x80000001, typeIndex: 2, values: [1.5, 2.5, 9.5, 2.5] }] };
+  assert.deepEqual(sceneFromView(railView).rails, [{ x: 1.5, y: 2.5, endX: 9.5, endY: 2.5 }], 'a rail entity is a trace from the shooter to its end');
   assert.equal(playerFromEntity({ id: 1, typeIndex: 0, values: [] }).name, '', 'missing values read as 0');
 });
 
@@ -84,24 +86,24 @@ test('held keys: WASD and arrows combine into one direction, a tap of space fire
   keys.onKey = (key) => other.push(key);
   press('keydown', 'KeyW');
   press('keydown', 'ArrowRight');
-  assert.deepEqual(keys.input(), { moveX: 1, moveY: -1, fires: false });
+  assert.deepEqual(keys.input(), { moveX: 1, moveY: -1, fires: false, firesRail: false });
   press('keydown', 'KeyA');
-  assert.deepEqual(keys.input(), { moveX: 0, moveY: -1, fires: false }, 'left and right cancel');
+  assert.deepEqual(keys.input(), { moveX: 0, moveY: -1, fires: false, firesRail: false }, 'left and right cancel');
   press('keyup', 'KeyW');
   press('keyup', 'KeyA');
   press('keyup', 'ArrowRight');
   press('keydown', 'Space');
   press('keyup', 'Space');
-  assert.deepEqual(keys.input(), { moveX: 0, moveY: 0, fires: true }, 'a tap between two ticks fires');
-  assert.deepEqual(keys.input(), { moveX: 0, moveY: 0, fires: false }, 'once');
+  assert.deepEqual(keys.input(), { moveX: 0, moveY: 0, fires: true, firesRail: false }, 'a tap between two ticks fires');
+  assert.deepEqual(keys.input(), { moveX: 0, moveY: 0, fires: false, firesRail: false }, 'once');
   press('keydown', 'KeyN', 'n');
   press('keydown', 'KeyN', 'n', { repeat: true });
   press('keydown', 'KeyS', 's', { ctrlKey: true });
   assert.deepEqual(other, ['n'], 'n once (no auto-repeat); ctrl+s is the browser\'s');
-  assert.deepEqual(keys.input(), { moveX: 0, moveY: 0, fires: false });
+  assert.deepEqual(keys.input(), { moveX: 0, moveY: 0, fires: false, firesRail: false });
   press('keydown', 'KeyD');
   target.dispatchEvent(new Event('blur'));
-  assert.deepEqual(keys.input(), { moveX: 0, moveY: 0, fires: false }, 'losing focus lets go of every key');
+  assert.deepEqual(keys.input(), { moveX: 0, moveY: 0, fires: false, firesRail: false }, 'losing focus lets go of every key');
 });
 
 test('the net graph measures bytes per second over the last second', () => {

@@ -40,7 +40,13 @@ for (const script of fixture.scripts) {
 }
 
 test('malformed input bytes decode as idle, as in Swift', () => {
-  for (const bytes of [Uint8Array.of(0x03), Uint8Array.of(0x0c), Uint8Array.of(0x20), Uint8Array.of(1, 1), new Uint8Array(0)]) {
-    assert.deepEqual(decodeInput(bytes), { moveX: 0, moveY: 0, fires: false });
+  for (const bytes of [Uint8Array.of(0x03), Uint8Array.of(0x0c), Uint8Array.of(0x40), Uint8Array.of(1, 1), new Uint8Array(0)]) {
+    assert.deepEqual(decodeInput(bytes), { moveX: 0, moveY: 0, fires: false, firesRail: false });
   }
+});
+
+test('the rail is bit 5 of the input byte, as ArenaInput.encoded writes it', () => {
+  const rail = { moveX: 0, moveY: 0, fires: false, firesRail: true };
+  assert.deepEqual(encodeInput(rail), Uint8Array.of(0x25));
+  assert.deepEqual(decodeInput(Uint8Array.of(0x25)), rail);
 });

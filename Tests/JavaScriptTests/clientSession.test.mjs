@@ -44,7 +44,7 @@ function connected(clock = new VirtualClock()) {
   return { session, socket, clock };
 }
 
-test('the hello goes out once the socket opens, with the fingerprint, both compression modes and the room', () => {
+test('the hello goes out once the socket opens, with the fingerprint, both compression modes, the render-time offer and the room', () => {
   const session = new ClientSession(game, { configuration: { room: 'lobby' } });
   const socket = new FakeSocket();
   session.connect(socket);
@@ -52,7 +52,7 @@ test('the hello goes out once the socket opens, with the fingerprint, both compr
   assert.equal(socket.sent.length, 0, 'nothing is sent before open');
   socket.open();
   const [hello] = socket.messages;
-  assert.deepEqual(hello, { type: 'hello', protocolVersion: 1, schemaFingerprint: schema.fingerprint, compressionModes: 3, room: 'lobby', resumeToken: undefined, payload: new Uint8Array(0) });
+  assert.deepEqual(hello, { type: 'hello', protocolVersion: 1, schemaFingerprint: schema.fingerprint, compressionModes: 0x43, room: 'lobby', resumeToken: undefined, payload: new Uint8Array(0) });
   assert.equal(session.status.kind, 'handshaking');
   socket.deliverMessage(welcome(7));
   assert.deepEqual(session.status, { kind: 'connected' });
@@ -89,6 +89,35 @@ test('inputs repeat the last three unacknowledged ones, newest first, until the 
   session.tick(5);
   const last = /** @type {any} */ (socket.messages.filter((message) => message.type === 'input').at(-1));
   assert.deepEqual(last.inputs, [Uint8Array.of(5), Uint8Array.of(4)], 'inputs up to 3 were applied; 4 and 5 remain');
+});
+
+test('once the welcome accepts render times, every input carries what the last render showed (PROTOCOL.md 5.7.1)', () => {
+  const clock = new VirtualClock();
+  const session = new ClientSession(game, { clock: clock.read, configuration: { room: 'lobby' } });
+  const socket = new FakeSocket();
+  session.connect(socket);
+  socket.open();
+  socket.deliverMessage({ ...welcome(1), acceptsRenderTimes: true });
+  assert.equal(session.sendsRenderTimes, true);
+  socket.deliverMessage(snapshotMessage('delta-01-arena-full.hex', 100, undefined, 10_000_000n));
+  socket.deliverMessage(snapshotMessage('delta-02-arena-delta.hex', 101, 100, 10_100_000n));
+  clock.advance(0.05);
+  session.render();
+  const shown = session.renderTime;
+  assert.ok(shown && shown.tick >= 100 && shown.tick <= 101, `render time ${JSON.stringify(shown)}`);
+  session.tick(1);
+  session.tick(2);
+  const inputs = /** @type {any[]} */ (socket.messages.filter((message) => message.type === 'input'));
+  assert.deepEqual(inputs[0].renderTimes, [shown]);
+  assert.deepEqual(inputs[1].renderTimes, [shown, shown], 'one render time per repeated input, newest first');
+});
+
+test('without the welcome accepting render times, inputs keep the version 1 form', () => {
+  const { session, socket } = connected();
+  session.tick(1);
+  const input = /** @type {any} */ (socket.messages.find((message) => message.type === 'input'));
+  assert.equal(session.sendsRenderTimes, false);
+  assert.equal('renderTimes' in input, false);
 });
 
 test('a ping goes out on the first tick and every ping interval; a pong sets the clock offset', () => {

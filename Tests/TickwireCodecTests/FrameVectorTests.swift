@@ -81,6 +81,19 @@ struct FrameVectorTests {
                 ))
         ],
         "frame-input.hex": [.input(.init(ackTick: 998, newestSequence: 58, inputs: [[0x05, 0x01], [0x05, 0x00], [0x01, 0x00]]))],
+        "frame-input-render-times.hex": [
+            .input(
+                .init(
+                    ackTick: 998, newestSequence: 58, inputs: [[0x05, 0x01], [0x05, 0x00]],
+                    renderTimes: [.init(tick: 997, fraction: 128), .init(tick: 996, fraction: 64)]))
+        ],
+        "frame-hello-render-times.hex": [
+            .hello(.init(schemaFingerprint: 0x0123_4567_89AB_CDEF, compressionModes: .all, room: "arena", offersRenderTimes: true))
+        ],
+        "frame-welcome-render-times.hex": [
+            .welcome(
+                .init(clientID: 7, tickRate: 20, currentTick: 1_000, serverTime: 40_000_000, compression: .perFrame, acceptsRenderTimes: true))
+        ],
         "frame-ping.hex": [.ping(.init(clientTime: 5_000_000))],
         "frame-pong.hex": [.pong(.init(clientTime: 5_000_000, serverTime: 16_700_000))],
         "frame-disconnect.hex": [.disconnect(.init(reason: .leaving, text: "bye"))],
@@ -127,6 +140,8 @@ struct FrameVectorTests {
         "frame-error-baseline.hex": .valueOutOfRange(field: "baseline distance", value: 1 << 32, maximum: UInt64(UInt32.max)),
         "frame-error-utf8.hex": .invalidUTF8(field: "disconnect text"),
         "frame-error-compressed-in-mode-none.hex": .unexpectedCompression(type: 6, mode: 0),
+        "frame-error-render-times-truncated.hex": .truncated(offset: 13, needed: 1),
+        "frame-error-render-tick-range.hex": .valueOutOfRange(field: "render tick", value: 1 << 32, maximum: UInt64(UInt32.max)),
         "frame-error-zlib-bomb.hex": .inflation(.ratioExceeded(ratio: 256, inputBytes: 2_055)),
     ]
 

@@ -160,6 +160,7 @@ public final class ArenaClient {
                 switch entity.typeIndex {
                 case ArenaSchema.playerType: scene.players.append(ArenaSchema.player(from: entity))
                 case ArenaSchema.bulletType: scene.bullets.append(ArenaSchema.bullet(from: entity))
+                case ArenaSchema.railType: scene.rails.append(ArenaSchema.rail(from: entity))
                 default: continue
                 }
             }

@@ -90,7 +90,8 @@ public enum ArenaPlayLoop {
             nextTick = nextTick + .secondsValue(1 / Double(max(client.tickRate, 1)))
             // The script starts once the player is in the game, so its moves are not lost to the handshake.
             let isPlaying = client.session.clientID != nil && scene.players.contains { $0.id == client.session.clientID }
-            let input = isPlaying ? script.input(atTick: scriptTick) : .idle
+            let step = isPlaying ? script.step(atTick: scriptTick) : nil
+            let input = step.map { $0.aimsAtBots ? ArenaScript.aim(in: scene, map: scene.map) : $0.input } ?? .idle
             if isPlaying { scriptTick += 1 }
             client.tick(input: input)
             scene = client.scene(showsNetGraph: true)

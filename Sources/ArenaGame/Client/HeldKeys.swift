@@ -14,6 +14,7 @@ public struct HeldKeys: Hashable, Sendable {
     private var verticalUntil = -Double.infinity
     private var vertical = 0
     private var firesNextTick = false
+    private var firesRailNextTick = false
 
     /// Creates an empty set of held keys.
     public init() {}
@@ -30,19 +31,22 @@ public struct HeldKeys: Hashable, Sendable {
         case .character("a"), .character("A"), .left: hold(horizontal: -1, at: time)
         case .character("d"), .character("D"), .right: hold(horizontal: 1, at: time)
         case .space, .character("f"), .character("F"): firesNextTick = true
+        case .character("e"), .character("E"): firesRailNextTick = true
         default: break
         }
     }
 
-    /// The input for a tick at `time`: held directions, and fire if pressed since the last tick.
+    /// The input for a tick at `time`: held directions, and fire (or the rail) if pressed since the last tick.
     ///
     /// - Parameter time: Now, on the same clock as the presses.
     /// - Returns: The input.
     public mutating func input(at time: Double) -> ArenaInput {
         let input = ArenaInput(
-            moveX: time < horizontalUntil ? horizontal : 0, moveY: time < verticalUntil ? vertical : 0, fires: firesNextTick
+            moveX: time < horizontalUntil ? horizontal : 0, moveY: time < verticalUntil ? vertical : 0, fires: firesNextTick,
+            firesRail: firesRailNextTick
         )
         firesNextTick = false
+        firesRailNextTick = false
         return input
     }
 

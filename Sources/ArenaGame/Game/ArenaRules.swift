@@ -1,3 +1,5 @@
+import Tickwire
+
 /// The arena's rules: how players move, shoot, die and respawn. Pure functions of the
 /// world and the inputs, run by the server for everyone and by a client for its own
 /// player's prediction.
@@ -88,15 +90,21 @@ public enum ArenaRules {
         if !map.isBlocked(x: player.x, y: nextY, radius: playerRadius) { player.y = nextY }
     }
 
-    /// Steps the whole world by one tick: lets the bots decide, moves players, fires and
-    /// moves bullets, applies hits, kills and respawns.
+    /// Steps the whole world by one tick: lets the bots decide, moves players, fires bullets and
+    /// rails (rails against what each shooter saw, `lag`, from where its move took it, along the
+    /// facing it gave it), moves bullets, applies hits, kills and respawns.
     ///
     /// - Parameters:
     ///   - world: The world to step.
     ///   - inputs: Each human's input this tick by id; players without one stand still.
     ///   - dt: The tick's duration in seconds.
-    public static func step(_ world: inout ArenaWorld, inputs: [UInt32: ArenaInput], dt: Double) {
+    ///   - lag: The server's views rewound to what each player saw; ``LagCompensation/unavailable``
+    ///     (a client predicting) tests rails against the present world.
+    public static func step(_ world: inout ArenaWorld, inputs: [UInt32: ArenaInput], dt: Double, lag: LagCompensation = .unavailable) {
         world.tick &+= 1  // tick numbers wrap after 2^32 ticks (4.5 years at 30 Hz)
+        world.teleported.removeAll(keepingCapacity: true)
+        ageRails(&world)
+        let humanInputs = inputs
         var inputs = inputs
         for index in world.bots.indices {
             inputs[world.bots[index].playerID] = world.bots[index].decide(in: world)
@@ -109,12 +117,14 @@ public enum ArenaRules {
                 if player.respawnTicks <= 0 {
                     player.health = maximumHealth
                     place(&player, in: &world)
+                    world.teleported.append(player.id)
                 }
                 world.players[index] = player
                 continue
             }
             move(&player, by: input, dt: dt, on: world.map)
             player.cooldownTicks = max(player.cooldownTicks - 1, 0)
+            player.railCooldownTicks = max(player.railCooldownTicks - 1, 0)
             if input.fires && player.cooldownTicks == 0 {
                 player.cooldownTicks = max(Int((fireInterval / dt).rounded()), 1)
                 let bullet = ArenaBullet(
@@ -127,6 +137,7 @@ public enum ArenaRules {
             }
             world.players[index] = player
         }
+        fireRails(&world, inputs: humanInputs, dt: dt, lag: lag)
         moveBullets(&world, dt: dt)
     }
 

@@ -23,6 +23,8 @@ public struct ArenaPlayer: Hashable, Sendable {
     public var respawnTicks: Int
     /// Ticks until the player may fire again.
     public var cooldownTicks: Int
+    /// Ticks until the player may fire the rail again.
+    public var railCooldownTicks = 0
 
     /// Whether the player is alive.
     public var isAlive: Bool { health > 0 }
@@ -44,6 +46,25 @@ public struct ArenaBullet: Hashable, Sendable {
     public var remainingTicks: Int
 }
 
+/// The trace of a rail shot, shown for ``ArenaRules/railTraceTime``: from the shooter to what
+/// the ray hit (a player, as the shooter saw it, or a wall).
+public struct ArenaRail: Hashable, Sendable {
+    /// The trace's entity id (from the bullets' range).
+    public var id: UInt32
+    /// The id of the player who fired it.
+    public var ownerID: UInt32
+    /// Where the ray started, in tiles.
+    public var x: Double
+    /// Where the ray started, in tiles.
+    public var y: Double
+    /// Where the ray stopped, in tiles.
+    public var endX: Double
+    /// Where the ray stopped, in tiles.
+    public var endY: Double
+    /// Ticks until the trace vanishes.
+    public var remainingTicks: Int
+}
+
 /// The whole state of one arena: players, bullets, and the seeded generator that makes
 /// every run with the same inputs the same.
 public struct ArenaWorld: Hashable, Sendable {
@@ -55,6 +76,12 @@ public struct ArenaWorld: Hashable, Sendable {
     public var players: [ArenaPlayer] = []
     /// Bullets by ascending id.
     public var bullets: [ArenaBullet] = []
+    /// Rail traces being shown, by ascending id (a quarter second's worth; state files leave
+    /// them out, as they do players' rail cool-downs).
+    public var rails: [ArenaRail] = []
+    /// The players that respawned in the last step (they jumped: lag compensation must not
+    /// show them between their two places).
+    public var teleported: [UInt32] = []
     /// The brains of the bots among the players (the server's; a client's copy has none).
     public var bots: [ArenaBot] = []
     /// The id the next bot gets.

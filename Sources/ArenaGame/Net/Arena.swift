@@ -39,12 +39,23 @@ public struct Arena: Game {
     /// Names bots are given, in order.
     static let botNames = ["Ada", "Bolt", "Cog", "Dot", "Echo", "Flux", "Gizmo", "Hex", "Ion", "Jolt", "Kilo", "Lux"]
 
-    /// Steps the world by one tick.
+    /// Steps the world by one tick (a client predicting: rails test the present world).
     public func step(_ state: ArenaWorld, inputs: [UInt32: ArenaInput], dt: Double) -> ArenaWorld {
+        step(state, inputs: inputs, dt: dt, lag: .unavailable)
+    }
+
+    /// The arena's rail is resolved with lag compensation.
+    public var compensatesLag: Bool { true }
+
+    /// Steps the world by one tick on the server, resolving rails against what each shooter saw.
+    public func step(_ state: ArenaWorld, inputs: [UInt32: ArenaInput], dt: Double, lag: LagCompensation) -> ArenaWorld {
         var world = state
-        ArenaRules.step(&world, inputs: inputs, dt: dt)
+        ArenaRules.step(&world, inputs: inputs, dt: dt, lag: lag)
         return world
     }
+
+    /// The players that respawned in the step that made `state`.
+    public func teleportedEntities(in state: ArenaWorld) -> [UInt32] { state.teleported }
 
     /// Adds a client's player (its entity id is its client id) named `player<N>`.
     public func addPlayer(_ player: UInt32, to state: ArenaWorld) -> ArenaWorld {

@@ -1,7 +1,7 @@
 import Tickwire
 
-/// How the arena's world travels in snapshots: two entity types, players and bullets,
-/// and the mapping between ``ArenaWorld`` and ``Snapshot`` entities.
+/// How the arena's world travels in snapshots: three entity types, players, bullets and rail
+/// traces, and the mapping between ``ArenaWorld`` and ``Snapshot`` entities.
 ///
 /// Names travel as ten small enumeration fields (one character each from
 /// ``nameAlphabet``); they never change, so after a player's creation they cost nothing.
@@ -23,6 +23,8 @@ public enum ArenaSchema {
     public static let playerType = 0
     /// The entity type index of bullets.
     public static let bulletType = 1
+    /// The entity type index of rail traces.
+    public static let railType = 2
 
     /// Field indices of the player type.
     enum PlayerField {
@@ -32,6 +34,11 @@ public enum ArenaSchema {
     /// Field indices of the bullet type.
     enum BulletField {
         static let x = 0, y = 1
+    }
+
+    /// Field indices of the rail type.
+    enum RailField {
+        static let x = 0, y = 1, endX = 2, endY = 3
     }
 
     /// The schema; built once, its fingerprint tells clients and servers of other versions apart.
@@ -46,8 +53,12 @@ public enum ArenaSchema {
             playerFields.append(Field("name\(index)", .enumeration(cases: nameAlphabet.count + 1)))
         }
         let bulletFields = [Field("x", position), Field("y", position)]
+        let railFields = [Field("x", position), Field("y", position), Field("endX", position), Field("endY", position)]
         do {
-            return try Schema([EntityType("player", fields: playerFields), EntityType("bullet", fields: bulletFields)])
+            return try Schema([
+                EntityType("player", fields: playerFields), EntityType("bullet", fields: bulletFields),
+                EntityType("rail", fields: railFields),
+            ])
         } catch {
             // The declaration above is constant and within every limit; reaching this is a bug.
             fatalError("the arena schema is invalid: \(error)")
@@ -58,16 +69,27 @@ public enum ArenaSchema {
     ///
     /// - Parameters:
     ///   - world: The world.
-    ///   - snapshot: Cleared and filled with the world's players and bullets (its tick is the caller's).
+    ///   - snapshot: Cleared and filled with the world's players, bullets and rail traces (its tick is the caller's).
     /// - Throws: ``SnapshotError`` when the world has more entities than a snapshot may hold.
     public static func capture(_ world: ArenaWorld, into snapshot: inout Snapshot) throws(SnapshotError) {
         snapshot.removeAll()
-        // Both lists are sorted by id; merging them appends in id order, the cheap way to insert.
-        var playerIndex = 0, bulletIndex = 0
-        while playerIndex < world.players.count || bulletIndex < world.bullets.count {
-            let takesPlayer =
-                bulletIndex == world.bullets.count
-                || (playerIndex < world.players.count && world.players[playerIndex].id < world.bullets[bulletIndex].id)
+        // The lists are sorted by id; merging them appends in id order, the cheap way to insert.
+        var playerIndex = 0, bulletIndex = 0, railIndex = 0
+        while playerIndex < world.players.count || bulletIndex < world.bullets.count || railIndex < world.rails.count {
+            let bulletID = bulletIndex < world.bullets.count ? world.bullets[bulletIndex].id : nil
+            let railID = railIndex < world.rails.count ? world.rails[railIndex].id : nil
+            let playerID = playerIndex < world.players.count ? world.players[playerIndex].id : nil
+            if precedes(railID, bulletID) && precedes(railID, playerID) {
+                let rail = world.rails[railIndex]
+                railIndex += 1
+                let index = try snapshot.insert(id: rail.id, type: railType)
+                snapshot.set(rail.x, at: index, field: RailField.x)
+                snapshot.set(rail.y, at: index, field: RailField.y)
+                snapshot.set(rail.endX, at: index, field: RailField.endX)
+                snapshot.set(rail.endY, at: index, field: RailField.endY)
+                continue
+            }
+            let takesPlayer = precedes(playerID, bulletID)
             if takesPlayer {
                 let player = world.players[playerIndex]
                 playerIndex += 1
@@ -90,6 +112,13 @@ public enum ArenaSchema {
                 snapshot.set(bullet.y, at: index, field: BulletField.y)
             }
         }
+    }
+
+    /// Whether the entity id `a` comes before `b` in a merge, where `nil` is an exhausted list.
+    private static func precedes(_ a: UInt32?, _ b: UInt32?) -> Bool {
+        guard let a else { return false }
+        guard let b else { return true }
+        return a < b
     }
 
     /// Reads a player's fields from a snapshot entity.
@@ -141,14 +170,24 @@ public enum ArenaSchema {
         ArenaScene.Bullet(x: entity.values.first ?? 0, y: entity.values.count > 1 ? entity.values[1] : 0)
     }
 
+    /// Reads a rail trace from an entity of a client's interpolated view.
+    ///
+    /// - Parameter entity: A rail entity.
+    /// - Returns: The trace as drawn.
+    public static func rail(from entity: EntityView) -> ArenaScene.Rail {
+        func value(_ field: Int) -> Double { field < entity.values.count ? entity.values[field] : 0 }
+        return ArenaScene.Rail(x: value(RailField.x), y: value(RailField.y), endX: value(RailField.endX), endY: value(RailField.endY))
+    }
+
     /// Reads every player and bullet of a snapshot into a scene.
     ///
     /// - Parameters:
     ///   - snapshot: The snapshot (interpolated or not).
-    ///   - scene: Its players and bullets are replaced.
+    ///   - scene: Its players, bullets and rail traces are replaced.
     public static func fill(_ scene: inout ArenaScene, from snapshot: Snapshot) {
         scene.players.removeAll(keepingCapacity: true)
         scene.bullets.removeAll(keepingCapacity: true)
+        scene.rails.removeAll(keepingCapacity: true)
         for index in snapshot.indices {
             switch snapshot.typeIndex(at: index) {
             case playerType:
@@ -158,6 +197,11 @@ public enum ArenaSchema {
                     ArenaScene.Bullet(
                         x: snapshot.double(at: index, field: BulletField.x), y: snapshot.double(at: index, field: BulletField.y)
                     ))
+            case railType:
+                scene.rails.append(
+                    ArenaScene.Rail(
+                        x: snapshot.double(at: index, field: RailField.x), y: snapshot.double(at: index, field: RailField.y),
+                        endX: snapshot.double(at: index, field: RailField.endX), endY: snapshot.double(at: index, field: RailField.endY)))
             default:
                 continue
             }

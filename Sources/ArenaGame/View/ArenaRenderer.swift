@@ -36,6 +36,18 @@ public enum ArenaRenderer {
                 screen[left + column, top + row] = ScreenCell(character: "#", color: .grey)
             }
         }
+        for rail in scene.rails {
+            // The trace, one cell every half tile along the ray, under bullets and players.
+            let length = ((rail.endX - rail.x) * (rail.endX - rail.x) + (rail.endY - rail.y) * (rail.endY - rail.y)).squareRoot()
+            let steps = Int((length * 2).rounded(.up))
+            for step in 0...steps {
+                let fraction = steps == 0 ? 0 : Double(step) / Double(steps)
+                let column = Int((rail.x + (rail.endX - rail.x) * fraction).rounded(.down)) - originX
+                let row = Int((rail.y + (rail.endY - rail.y) * fraction).rounded(.down)) - originY
+                guard column >= 0, column < viewWidth, row >= 0, row < viewHeight else { continue }
+                screen[left + column, top + row] = ScreenCell(character: "~", color: .cyan)
+            }
+        }
         for bullet in scene.bullets {
             let column = Int(bullet.x.rounded(.down)) - originX, row = Int(bullet.y.rounded(.down)) - originY
             guard column >= 0, column < viewWidth, row >= 0, row < viewHeight else { continue }
@@ -105,7 +117,7 @@ public enum ArenaRenderer {
         screen.write(status, column: left, row: row, color: local.map { $0.health > 30 ? .green : .red } ?? .yellow, isBold: true)
         let connection = scene.connectionStatus
         screen.write(connection, column: left + width - connection.count, row: row, color: scene.isConnected ? .green : .yellow)
-        screen.write("WASD/arrows move  space fire  n net graph  q quit", column: left, row: row + 1, color: .grey)
+        screen.write("WASD/arrows move  space fire  e rail  n net graph  q quit", column: left, row: row + 1, color: .grey)
         screen.write(String(scene.notice.prefix(width)), column: left, row: row + 2, color: .cyan)
     }
 

@@ -47,12 +47,34 @@ public struct ArenaScene: Hashable, Sendable {
         }
     }
 
+    /// A rail shot's trace, as drawn for a few frames.
+    public struct Rail: Hashable, Sendable {
+        /// Where the ray started, in tiles.
+        public var x: Double
+        /// Where the ray started, in tiles.
+        public var y: Double
+        /// Where it stopped, in tiles.
+        public var endX: Double
+        /// Where it stopped, in tiles.
+        public var endY: Double
+
+        /// Creates a drawn trace.
+        public init(x: Double, y: Double, endX: Double, endY: Double) {
+            self.x = x
+            self.y = y
+            self.endX = endX
+            self.endY = endY
+        }
+    }
+
     /// The walls.
     public var map: ArenaMap
     /// Players, in any order.
     public var players: [Player] = []
     /// Bullets.
     public var bullets: [Bullet] = []
+    /// Rail traces.
+    public var rails: [Rail] = []
     /// The id of this client's own player, once it has one.
     public var localPlayerID: UInt32?
     /// The room's name.

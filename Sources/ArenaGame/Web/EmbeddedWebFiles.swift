@@ -24,7 +24,7 @@ enum EmbeddedWebFiles {
             </style>
             </head>
             <body>
-            <canvas id="arena" aria-label="The arena: WASD or arrows move, space fires, n shows the net graph"></canvas>
+            <canvas id="arena" aria-label="The arena: WASD or arrows move, space fires, e fires the rail, n shows the net graph"></canvas>
             <form id="join" hidden>
               <label for="name">Your name</label><br><br>
               <input id="name" name="name" maxlength="10" pattern="[A-Za-z0-9_\-]*" autocomplete="nickname">
@@ -670,6 +670,8 @@ enum EmbeddedWebFiles {
               room: /** @type {string} */ (''),
               /** Modes offered in the hello: perFrame and streaming (the library inflates both). */
               compressionModes: CompressionModes.all,
+              /** Whether the hello offers render times with inputs, for a lag-compensating host (PROTOCOL.md 5.7.1). */
+              offersRenderTimes: true,
               /** Unacknowledged inputs repeated in every input message. */
               inputRedundancy: 3,
               /** Seconds between pings. */
@@ -701,7 +703,7 @@ enum EmbeddedWebFiles {
             import { FrameDecoder, encodeFrame } from './frameDecoder.js';
             import { InterpolationBuffer } from './interpolationBuffer.js';
             import { InterpolationDelay } from './interpolationDelay.js';
-            import { CompressionMode, DisconnectReason } from './message.js';
+            import { CompressionMode, DisconnectReason, renderTimesBit } from './message.js';
             import { PlaybackClock } from './playbackClock.js';
             import { PredictionBuffer } from './predictionBuffer.js';
             import { disconnectReasonName } from './reasons.js';
@@ -805,6 +807,10 @@ enum EmbeddedWebFiles {
                 this.latestSnapshot = undefined;
                 this.lastProcessedInput = 0;
                 this.sequence = 0;
+                /** @type {boolean} Whether the welcome accepted render times: every input then carries one. */
+                this.sendsRenderTimes = false;
+                /** @type {import('./message.js').RenderTime[]} The newest inputs' render times, oldest first, one per sequence number. */
+                this.inputRenderTimes = [];
                 /** @type {number | undefined} */
                 this.lastPing = undefined;
                 /** @type {number | undefined} */
@@ -841,7 +847,7 @@ enum EmbeddedWebFiles {
                 socket.onerror = () => {};
                 const sendHello = () => this.send({
                   type: 'hello', protocolVersion: this.configuration.protocolVersion, schemaFingerprint: this.game.schema.fingerprint,
-                  compressionModes: this.configuration.compressionModes, room: this.configuration.room, resumeToken: this.resumeToken,
+                  compressionModes: this.configuration.compressionModes | (this.configuration.offersRenderTimes ? renderTimesBit : 0), room: this.configuration.room, resumeToken: this.resumeToken,
                   payload: this.configuration.helloPayload,
                 });
                 if (socket.readyState === 1) sendHello(); else socket.onopen = sendHello;
@@ -893,12 +899,24 @@ enum EmbeddedWebFiles {
                 if (input !== undefined) {
                   this.sequence = (this.sequence + 1) >>> 0;
                   this.prediction.record(input, this.sequence);
+                  if (this.sendsRenderTimes) {
+                    // Before the first snapshot nothing is shown: tick 0, which the host replaces by its estimate.
+                    this.inputRenderTimes.push(this.renderTime ?? { tick: 0, fraction: 0 });
+                    const limit = this.configuration.frameLimits.maximumInputsPerMessage;
+                    if (this.inputRenderTimes.length > limit) this.inputRenderTimes.splice(0, this.inputRenderTimes.length - limit);
+                  }
                   const predict = this.game.predict;
                   if (predict && this.predictedState !== undefined) this.predictedState = predict.step(this.predictedState, input, 1 / this.tickRate);
                 }
                 const count = Math.min(this.configuration.inputRedundancy, this.sequence, this.configuration.frameLimits.maximumInputsPerMessage);
                 const inputs = this.prediction.newest(count).map((each) => this.game.encodeInput(each));
-                this.send({ type: 'input', ackTick: this.received.newestTick, newestSequence: this.sequence, inputs });
+                // One render time per input, newest first, as the inputs are (5.7.1).
+                const renderTimes = inputs.length > 0 ? this.inputRenderTimes.slice(-inputs.length).reverse() : [];
+                if (this.sendsRenderTimes && renderTimes.length === inputs.length) {
+                  this.send({ type: 'input', ackTick: this.received.newestTick, newestSequence: this.sequence, inputs, renderTimes });
+                } else {
+                  this.send({ type: 'input', ackTick: this.received.newestTick, newestSequence: this.sequence, inputs });
+                }
                 const now = this.clock();
                 if (this.lastPing === undefined || now - this.lastPing >= this.configuration.pingInterval) {
                   this.lastPing = now;
@@ -976,6 +994,7 @@ enum EmbeddedWebFiles {
                     this.provisionalOffset = Number(message.serverTime) / 1e6 - now;
                     this.delay = this.makeDelay(1 / this.tickRate);
                     this.frames = new FrameDecoder(message.compression, this.configuration.frameLimits);
+                    this.sendsRenderTimes = message.acceptsRenderTimes && this.configuration.offersRenderTimes;
                     this.status = { kind: 'connected' };
                     break;
                   }
@@ -1059,6 +1078,20 @@ enum EmbeddedWebFiles {
                 const dt = 1 / this.tickRate;
                 for (const input of this.prediction.inputs) state = predict.step(state, input, dt);
                 this.predictedState = state;
+              }
+
+              /**
+               * What the session shows now, in ticks (what `render()` last showed, or estimated server time −
+               * interpolation delay before the first frame), as a lag-compensating host wants it with each input.
+               * @returns {import('./message.js').RenderTime | undefined} Undefined before the first snapshot.
+               */
+              get renderTime() {
+                const serverNow = this.estimatedServerTime;
+                const time = this.playback.renderTime ?? (serverNow === undefined ? undefined : serverNow - this.delay.target);
+                const ticks = time === undefined ? undefined : this.buffer.ticks(time);
+                if (ticks === undefined || Number.isNaN(ticks)) return undefined;
+                const scaled = Math.min(Math.max(Math.round(ticks * 256), 0), 0xffffffff * 256 + 255);
+                return { tick: Math.floor(scaled / 256), fraction: scaled % 256 };
               }
 
               /** @returns {number | undefined} The server's clock now, from ping/pong or, before, the welcome. */
@@ -2635,6 +2668,32 @@ enum EmbeddedWebFiles {
               }
 
               /**
+               * Where a render time falls on the snapshots' tick numbers (the older bracketing snapshot's
+               * tick plus the fraction of the way to the newer one's): what a client tells a
+               * lag-compensating server it showed (PROTOCOL.md 5.7.1). Mirrors `ticks(at:)` in Swift.
+               * @param {number} renderTime
+               * @returns {number | undefined} The render time in ticks, or undefined when the buffer is empty.
+               */
+              ticks(renderTime) {
+                const newest = this.newestTime;
+                if (newest === undefined) return undefined;
+                const count = this.snapshots.length;
+                if (renderTime <= this.times[0] || count === 1) return this.snapshots[renderTime <= this.times[0] ? 0 : count - 1].tick;
+                if (renderTime >= newest) {
+                  const previous = count - 2;
+                  const interval = newest - this.times[previous];
+                  const ahead = Math.min(renderTime - newest, this.maximumExtrapolation);
+                  const span = (this.snapshots[count - 1].tick - this.snapshots[previous].tick) >>> 0;
+                  return this.snapshots[count - 1].tick + (interval > 0 ? (ahead / interval) * span : 0);
+                }
+                let upper = 1;
+                while (this.times[upper] <= renderTime) upper += 1;
+                const fraction = (renderTime - this.times[upper - 1]) / (this.times[upper] - this.times[upper - 1]);
+                const older = this.snapshots[upper - 1].tick;
+                return older + fraction * ((this.snapshots[upper].tick - older) >>> 0);
+              }
+
+              /**
                * The world at a render time: interpolated between the snapshots around it, extrapolated at
                * most `maximumExtrapolation` past the newest, the oldest held before the first.
                * @param {number} renderTime
@@ -2780,6 +2839,9 @@ enum EmbeddedWebFiles {
             /** Bits of the hello's compression modes field: bit 0 perFrame, bit 1 streaming. */
             export const CompressionModes = Object.freeze({ none: 0, perFrame: 1, streaming: 2, all: 3 });
 
+            /** Bit 6 of the hello's and the welcome's compression byte: render times with inputs (PROTOCOL.md 5.7.1). */
+            export const renderTimesBit = 0x40;
+
             /** Reject reasons (PROTOCOL.md 5.5); 32768…65535 are the application's. */
             export const RejectReason = Object.freeze({
               unspecified: 0, versionMismatch: 1, schemaMismatch: 2, roomFull: 3, unknownRoom: 4,
@@ -2793,10 +2855,11 @@ enum EmbeddedWebFiles {
 
             /**
              * @typedef {{type: 'hello', protocolVersion: number, schemaFingerprint: bigint, compressionModes: number, room: string, resumeToken: Uint8Array | undefined, payload: Uint8Array}} Hello
-             * @typedef {{type: 'welcome', clientID: number, tickRate: number, currentTick: number, serverTime: bigint, compression: number, resumeToken: Uint8Array}} Welcome
+             * @typedef {{type: 'welcome', clientID: number, tickRate: number, currentTick: number, serverTime: bigint, compression: number, acceptsRenderTimes: boolean, resumeToken: Uint8Array}} Welcome
              * @typedef {{type: 'reject', reason: number, text: string}} Reject
              * @typedef {{type: 'snapshot', tick: number, baselineTick: number | undefined, lastProcessedInput: number, serverTime: bigint, delta: Uint8Array}} SnapshotMessage
-             * @typedef {{type: 'input', ackTick: number | undefined, newestSequence: number, inputs: Uint8Array[]}} Input
+             * @typedef {{tick: number, fraction: number}} RenderTime What the client showed when it sampled an input: `tick + fraction / 256` ticks (5.7.1).
+             * @typedef {{type: 'input', ackTick: number | undefined, newestSequence: number, inputs: Uint8Array[], renderTimes?: RenderTime[]}} Input
              * @typedef {{type: 'ping', clientTime: bigint}} Ping
              * @typedef {{type: 'pong', clientTime: bigint, serverTime: bigint}} Pong
              * @typedef {{type: 'disconnect', reason: number, text: string}} Disconnect
@@ -2839,7 +2902,7 @@ enum EmbeddedWebFiles {
                   writer.writeVarUInt(message.tickRate);
                   writer.writeVarUInt(message.currentTick);
                   writer.writeVarUInt(message.serverTime);
-                  writer.writeUInt8(message.compression);
+                  writer.writeUInt8(message.compression | (message.acceptsRenderTimes ? renderTimesBit : 0));
                   writer.writeLengthPrefixedBytes(message.resumeToken, 'resume token', limits.maximumResumeTokenBytes);
                   break;
                 case 'reject':
@@ -2871,8 +2934,16 @@ enum EmbeddedWebFiles {
                   }
                   writer.writeVarUInt(message.ackTick === undefined ? 0 : message.ackTick + 1);
                   writer.writeVarUInt(message.newestSequence);
+                  if (message.renderTimes !== undefined && message.renderTimes.length !== message.inputs.length) {
+                    throw new FrameError('renderTimeCountMismatch', { inputs: message.inputs.length, renderTimes: message.renderTimes.length },
+                      `input message has ${message.renderTimes.length} render times for ${message.inputs.length} inputs: it carries one per input or none`);
+                  }
                   writer.writeVarUInt(message.inputs.length);
                   for (const input of message.inputs) writer.writeLengthPrefixedBytes(input, 'input', limits.maximumInputBytes);
+                  for (const renderTime of message.renderTimes ?? []) {
+                    writer.writeVarUInt(renderTime.tick);
+                    writer.writeUInt8(renderTime.fraction);
+                  }
                   break;
                 case 'ping':
                   writer.writeVarUInt(message.clientTime);
@@ -2936,9 +3007,13 @@ enum EmbeddedWebFiles {
                   const currentTick = reader.readVarUInt32('current tick');
                   const serverTime = reader.readVarUIntBig();
                   const compression = reader.readUInt8();
-                  if (compression > 2) throw new FrameError('unknownCompressionMode', { mode: compression }, `unknown compression mode ${compression}`);
+                  // Bit 6 accepts render times (5.7.1); this client does not decode entropy-coded deltas (bit 7).
+                  if ((compression & ~renderTimesBit) > 2) throw new FrameError('unknownCompressionMode', { mode: compression }, `unknown compression mode ${compression}`);
                   const resumeToken = reader.readLengthPrefixedBytes('resume token', limits.maximumResumeTokenBytes);
-                  message = { type: 'welcome', clientID, tickRate, currentTick, serverTime, compression, resumeToken };
+                  message = {
+                    type: 'welcome', clientID, tickRate, currentTick, serverTime, compression: compression & ~renderTimesBit,
+                    acceptsRenderTimes: (compression & renderTimesBit) !== 0, resumeToken,
+                  };
                   break;
                 }
                 case MessageType.reject:
@@ -2973,6 +3048,10 @@ enum EmbeddedWebFiles {
                   const inputs = [];
                   for (let index = 0; index < Number(count); index++) inputs.push(reader.readLengthPrefixedBytes('input', limits.maximumInputBytes));
                   message = { type: 'input', ackTick: ack === 0 ? undefined : ack - 1, newestSequence, inputs };
+                  // Section 5.7.1: bytes after the inputs are one render time per input.
+                  if (!reader.isAtEnd) {
+                    message.renderTimes = inputs.map(() => ({ tick: reader.readVarUInt32('render tick'), fraction: reader.readUInt8() }));
+                  }
                   break;
                 }
                 case MessageType.ping:
@@ -3986,7 +4065,7 @@ enum EmbeddedWebFiles {
             path: "/arena/arenaCanvas.js",
             text: #"""
             // Draws one frame of the arena on a canvas, as the terminal's ArenaRenderer lays it out: the map
-            // on the left (walls, bullets, players as arrows with names and health bars), the scoreboard on
+            // on the left (walls, rail traces, bullets, players as arrows with names and health bars), the scoreboard on
             // the right (or below on a narrow window), status and keys below, the net graph over the map.
             import { ArenaRules } from './arenaRules.js';
 
@@ -3996,7 +4075,8 @@ enum EmbeddedWebFiles {
             /**
              * Everything one frame shows.
              * @typedef {{
-             *   map: ArenaMap, players: ScenePlayer[], bullets: Array<{x: number, y: number}>, localID: number | undefined,
+             *   map: ArenaMap, players: ScenePlayer[], bullets: Array<{x: number, y: number}>, rails?: import('./arenaScene.js').SceneRail[],
+             *   localID: number | undefined,
              *   room: string, status: string, isConnected: boolean, message: string, netGraph: string[] | undefined,
              * }} Frame
              */
@@ -4050,6 +4130,14 @@ enum EmbeddedWebFiles {
                 for (let column = 0; column < map.width; column++) {
                   if (map.isWallCell(column, row)) context.fillRect(left + column * tile, top + row * tile, tile, tile);
                 }
+              }
+              context.strokeStyle = '#60e0f0';
+              context.lineWidth = Math.max(2, tile * 0.12);
+              for (const rail of frame.rails ?? []) {
+                context.beginPath();
+                context.moveTo(left + rail.x * tile, top + rail.y * tile);
+                context.lineTo(left + rail.endX * tile, top + rail.endY * tile);
+                context.stroke();
               }
               context.fillStyle = '#ffe060';
               for (const bullet of frame.bullets) {
@@ -4165,7 +4253,7 @@ enum EmbeddedWebFiles {
               context.fillText(status, Math.max(left + 220, left + width - context.measureText(status).width), top + 14);
               context.fillStyle = '#909098';
               context.font = `12px ${font}`;
-              context.fillText('WASD or arrows move · space fires · n net graph · q leaves', left, top + 34);
+              context.fillText('WASD or arrows move · space fires · e rail · n net graph · q leaves', left, top + 34);
             }
 
             /**
@@ -4319,12 +4407,12 @@ enum EmbeddedWebFiles {
             }
 
             /**
-             * A player's input for one tick: a direction (each −1, 0 or 1) and the fire button.
-             * @typedef {{moveX: number, moveY: number, fires: boolean}} ArenaInput
+             * A player's input for one tick: a direction (each −1, 0 or 1), the fire button and the rail.
+             * @typedef {{moveX: number, moveY: number, fires: boolean, firesRail?: boolean}} ArenaInput
              */
 
             /** @type {ArenaInput} */
-            export const idleInput = Object.freeze({ moveX: 0, moveY: 0, fires: false });
+            export const idleInput = Object.freeze({ moveX: 0, moveY: 0, fires: false, firesRail: false });
 
             /**
              * Encodes an input in the arena's one byte (`ArenaInput.encoded`).
@@ -4333,7 +4421,7 @@ enum EmbeddedWebFiles {
              */
             export function encodeInput(input) {
               const clamp = (/** @type {number} */ value) => Math.min(Math.max(Math.trunc(value), -1), 1);
-              return Uint8Array.of((clamp(input.moveX) + 1) | ((clamp(input.moveY) + 1) << 2) | (input.fires ? 0x10 : 0));
+              return Uint8Array.of((clamp(input.moveX) + 1) | ((clamp(input.moveY) + 1) << 2) | (input.fires ? 0x10 : 0) | (input.firesRail ? 0x20 : 0));
             }
 
             /**
@@ -4342,8 +4430,8 @@ enum EmbeddedWebFiles {
              * @returns {ArenaInput}
              */
             export function decodeInput(bytes) {
-              if (bytes.length !== 1 || (bytes[0] & 0xe0) !== 0 || (bytes[0] & 0x03) === 3 || ((bytes[0] >> 2) & 0x03) === 3) return idleInput;
-              return { moveX: (bytes[0] & 0x03) - 1, moveY: ((bytes[0] >> 2) & 0x03) - 1, fires: (bytes[0] & 0x10) !== 0 };
+              if (bytes.length !== 1 || (bytes[0] & 0xc0) !== 0 || (bytes[0] & 0x03) === 3 || ((bytes[0] >> 2) & 0x03) === 3) return idleInput;
+              return { moveX: (bytes[0] & 0x03) - 1, moveY: ((bytes[0] >> 2) & 0x03) - 1, fires: (bytes[0] & 0x10) !== 0, firesRail: (bytes[0] & 0x20) !== 0 };
             }
 
             /**
@@ -4378,11 +4466,11 @@ enum EmbeddedWebFiles {
         (
             path: "/arena/arenaScene.js",
             text: #"""
-            // What the page needs between the Tickwire session and the canvas: players and bullets read
+            // What the page needs between the Tickwire session and the canvas: players, bullets and rail traces read
             // from a world view (ArenaSchema.player(from:) in Swift), the prediction adapter for the local
             // player (Arena.restore and ArenaRules.move), and the name as the hello's payload (ArenaClient).
             import { ArenaMap, movePlayer } from './arenaRules.js';
-            import { ArenaType, PlayerField, nameAlphabet } from './arenaSchema.js';
+            import { ArenaType, PlayerField, RailField, nameAlphabet } from './arenaSchema.js';
             import { ArenaRules } from './arenaRules.js';
 
             /** @typedef {import('../tickwire/interpolationBuffer.js').EntityView} EntityView */
@@ -4413,20 +4501,31 @@ enum EmbeddedWebFiles {
             }
 
             /**
-             * The players and bullets of a world view.
+             * A rail shot's trace as drawn: from the shooter to what the ray hit.
+             * @typedef {{x: number, y: number, endX: number, endY: number}} SceneRail
+             */
+
+            /**
+             * The players, bullets and rail traces of a world view.
              * @param {WorldView | undefined} view
-             * @returns {{players: ScenePlayer[], bullets: Array<{x: number, y: number}>}}
+             * @returns {{players: ScenePlayer[], bullets: Array<{x: number, y: number}>, rails: SceneRail[]}}
              */
             export function sceneFromView(view) {
               /** @type {ScenePlayer[]} */
               const players = [];
               /** @type {Array<{x: number, y: number}>} */
               const bullets = [];
+              /** @type {SceneRail[]} */
+              const rails = [];
               for (const entity of view?.entities ?? []) {
                 if (entity.typeIndex === ArenaType.player) players.push(playerFromEntity(entity));
                 else if (entity.typeIndex === ArenaType.bullet) bullets.push({ x: entity.values[0] ?? 0, y: entity.values[1] ?? 0 });
+                else if (entity.typeIndex === ArenaType.rail) {
+                  const value = (/** @type {number} */ field) => entity.values[field] ?? 0;
+                  rails.push({ x: value(RailField.x), y: value(RailField.y), endX: value(RailField.endX), endY: value(RailField.endY) });
+                }
               }
-              return { players, bullets };
+              return { players, bullets, rails };
             }
 
             /**
@@ -4514,12 +4613,15 @@ enum EmbeddedWebFiles {
             /** Field indices of the bullet type. */
             export const BulletField = Object.freeze({ x: 0, y: 1 });
 
+            /** Field indices of the rail type (a rail shot's trace). */
+            export const RailField = Object.freeze({ x: 0, y: 1, endX: 2, endY: 3 });
+
             /** Type indices. */
-            export const ArenaType = Object.freeze({ player: 0, bullet: 1 });
+            export const ArenaType = Object.freeze({ player: 0, bullet: 1, rail: 2 });
 
             const position = FieldKind.float(0, 64, 1 / 64);
 
-            /** The arena schema: players (position, heading, health, score, bot flag, name) and bullets. */
+            /** The arena schema: players (position, heading, health, score, bot flag, name), bullets and rail traces. */
             export const arenaSchema = new Schema([
               entityType('player', [
                 field('x', position), field('y', position), field('heading', FieldKind.angle(4)),
@@ -4528,6 +4630,7 @@ enum EmbeddedWebFiles {
                 ...Array.from({ length: ArenaRules.maximumNameLength }, (_, index) => field(`name${index}`, FieldKind.enumeration(nameAlphabet.length + 1))),
               ]),
               entityType('bullet', [field('x', position), field('y', position)]),
+              entityType('rail', [field('x', position), field('y', position), field('endX', position), field('endY', position)]),
             ]);
 
             """#
@@ -4586,7 +4689,7 @@ enum EmbeddedWebFiles {
             path: "/arena/keyboardInput.js",
             text: #"""
             // The keys a player holds, from the browser's keydown and keyup events: WASD or the arrows
-            // move, space (or f) fires, as in the terminal (HeldKeys.swift, which has only presses to go by).
+            // move, space (or f) fires, e fires the rail, as in the terminal (HeldKeys.swift, which has only presses to go by).
 
             /** @typedef {import('./arenaRules.js').ArenaInput} ArenaInput */
 
@@ -4595,6 +4698,7 @@ enum EmbeddedWebFiles {
               KeyA: [-1, 0], ArrowLeft: [-1, 0], KeyD: [1, 0], ArrowRight: [1, 0],
             });
             const fireKeys = new Set(['Space', 'KeyF']);
+            const railKeys = new Set(['KeyE']);
 
             /**
              * @param {EventTarget | null} target
@@ -4612,14 +4716,17 @@ enum EmbeddedWebFiles {
                 this.held = new Set();
                 /** Whether fire was pressed since the last tick (a tap shorter than a tick still fires). */
                 this.firePressed = false;
+                /** Whether the rail was pressed since the last tick. */
+                this.railPressed = false;
                 /** @type {(key: string) => void} Called with `n`, `q`, … for keys that are not moves. */
                 this.onKey = () => {};
                 target.addEventListener('keydown', (/** @type {any} */ event) => {
                   if (isTextField(event.target) || event.ctrlKey || event.metaKey || event.altKey) return;
-                  if (event.code in moves || fireKeys.has(event.code)) {
+                  if (event.code in moves || fireKeys.has(event.code) || railKeys.has(event.code)) {
                     event.preventDefault();
                     this.held.add(event.code);
                     if (fireKeys.has(event.code)) this.firePressed = true;
+                    if (railKeys.has(event.code)) this.railPressed = true;
                   } else if (!event.repeat) {
                     this.onKey(event.key.toLowerCase());
                   }
@@ -4639,13 +4746,15 @@ enum EmbeddedWebFiles {
                   }
                 }
                 const fires = this.firePressed || [...fireKeys].some((code) => this.held.has(code));
-                return { moveX: Math.sign(moveX), moveY: Math.sign(moveY), fires };
+                const firesRail = this.railPressed || [...railKeys].some((code) => this.held.has(code));
+                return { moveX: Math.sign(moveX), moveY: Math.sign(moveY), fires, firesRail };
               }
 
               /** @returns {ArenaInput} This tick's input; a fire press counts once. */
               input() {
                 const input = this.peek();
                 this.firePressed = false;
+                this.railPressed = false;
                 return input;
               }
             }
@@ -4782,7 +4891,7 @@ enum EmbeddedWebFiles {
               let showsNetGraph = false;
               let framesDrawn = 0;
               /** @type {ReturnType<typeof sceneFromView>} */
-              let scene = { players: [], bullets: [] };
+              let scene = { players: [], bullets: [], rails: [] };
 
               keys.onKey = (key) => {
                 if (key === 'n') showsNetGraph = !showsNetGraph;
@@ -4814,7 +4923,7 @@ enum EmbeddedWebFiles {
                 scene = sceneFromView(client.render());
                 const state = client.state;
                 drawFrame(context, {
-                  map: ArenaMap.standard, players: scene.players, bullets: scene.bullets, localID: session.clientID, room,
+                  map: ArenaMap.standard, players: scene.players, bullets: scene.bullets, rails: scene.rails, localID: session.clientID, room,
                   status: statusText(state, session.clock(), client.hasGivenUp), isConnected: state.kind === 'connected', message: message(),
                   netGraph: showsNetGraph ? netGraph.lines(session, client) : undefined,
                 }, window.innerWidth, window.innerHeight);

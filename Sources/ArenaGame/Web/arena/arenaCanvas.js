@@ -1,5 +1,5 @@
 // Draws one frame of the arena on a canvas, as the terminal's ArenaRenderer lays it out: the map
-// on the left (walls, bullets, players as arrows with names and health bars), the scoreboard on
+// on the left (walls, rail traces, bullets, players as arrows with names and health bars), the scoreboard on
 // the right (or below on a narrow window), status and keys below, the net graph over the map.
 import { ArenaRules } from './arenaRules.js';
 
@@ -9,7 +9,8 @@ import { ArenaRules } from './arenaRules.js';
 /**
  * Everything one frame shows.
  * @typedef {{
- *   map: ArenaMap, players: ScenePlayer[], bullets: Array<{x: number, y: number}>, localID: number | undefined,
+ *   map: ArenaMap, players: ScenePlayer[], bullets: Array<{x: number, y: number}>, rails?: import('./arenaScene.js').SceneRail[],
+ *   localID: number | undefined,
  *   room: string, status: string, isConnected: boolean, message: string, netGraph: string[] | undefined,
  * }} Frame
  */
@@ -63,6 +64,14 @@ export function drawFrame(context, frame, width, height) {
     for (let column = 0; column < map.width; column++) {
       if (map.isWallCell(column, row)) context.fillRect(left + column * tile, top + row * tile, tile, tile);
     }
+  }
+  context.strokeStyle = '#60e0f0';
+  context.lineWidth = Math.max(2, tile * 0.12);
+  for (const rail of frame.rails ?? []) {
+    context.beginPath();
+    context.moveTo(left + rail.x * tile, top + rail.y * tile);
+    context.lineTo(left + rail.endX * tile, top + rail.endY * tile);
+    context.stroke();
   }
   context.fillStyle = '#ffe060';
   for (const bullet of frame.bullets) {
@@ -178,7 +187,7 @@ function drawFooter(context, frame, local, left, top, width) {
   context.fillText(status, Math.max(left + 220, left + width - context.measureText(status).width), top + 14);
   context.fillStyle = '#909098';
   context.font = `12px ${font}`;
-  context.fillText('WASD or arrows move · space fires · n net graph · q leaves', left, top + 34);
+  context.fillText('WASD or arrows move · space fires · e rail · n net graph · q leaves', left, top + 34);
 }
 
 /**

@@ -96,12 +96,12 @@ export class ArenaMap {
 }
 
 /**
- * A player's input for one tick: a direction (each −1, 0 or 1) and the fire button.
- * @typedef {{moveX: number, moveY: number, fires: boolean}} ArenaInput
+ * A player's input for one tick: a direction (each −1, 0 or 1), the fire button and the rail.
+ * @typedef {{moveX: number, moveY: number, fires: boolean, firesRail?: boolean}} ArenaInput
  */
 
 /** @type {ArenaInput} */
-export const idleInput = Object.freeze({ moveX: 0, moveY: 0, fires: false });
+export const idleInput = Object.freeze({ moveX: 0, moveY: 0, fires: false, firesRail: false });
 
 /**
  * Encodes an input in the arena's one byte (`ArenaInput.encoded`).
@@ -110,7 +110,7 @@ export const idleInput = Object.freeze({ moveX: 0, moveY: 0, fires: false });
  */
 export function encodeInput(input) {
   const clamp = (/** @type {number} */ value) => Math.min(Math.max(Math.trunc(value), -1), 1);
-  return Uint8Array.of((clamp(input.moveX) + 1) | ((clamp(input.moveY) + 1) << 2) | (input.fires ? 0x10 : 0));
+  return Uint8Array.of((clamp(input.moveX) + 1) | ((clamp(input.moveY) + 1) << 2) | (input.fires ? 0x10 : 0) | (input.firesRail ? 0x20 : 0));
 }
 
 /**
@@ -119,8 +119,8 @@ export function encodeInput(input) {
  * @returns {ArenaInput}
  */
 export function decodeInput(bytes) {
-  if (bytes.length !== 1 || (bytes[0] & 0xe0) !== 0 || (bytes[0] & 0x03) === 3 || ((bytes[0] >> 2) & 0x03) === 3) return idleInput;
-  return { moveX: (bytes[0] & 0x03) - 1, moveY: ((bytes[0] >> 2) & 0x03) - 1, fires: (bytes[0] & 0x10) !== 0 };
+  if (bytes.length !== 1 || (bytes[0] & 0xc0) !== 0 || (bytes[0] & 0x03) === 3 || ((bytes[0] >> 2) & 0x03) === 3) return idleInput;
+  return { moveX: (bytes[0] & 0x03) - 1, moveY: ((bytes[0] >> 2) & 0x03) - 1, fires: (bytes[0] & 0x10) !== 0, firesRail: (bytes[0] & 0x20) !== 0 };
 }
 
 /**

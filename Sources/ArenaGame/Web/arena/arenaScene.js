@@ -1,8 +1,8 @@
-// What the page needs between the Tickwire session and the canvas: players and bullets read
+// What the page needs between the Tickwire session and the canvas: players, bullets and rail traces read
 // from a world view (ArenaSchema.player(from:) in Swift), the prediction adapter for the local
 // player (Arena.restore and ArenaRules.move), and the name as the hello's payload (ArenaClient).
 import { ArenaMap, movePlayer } from './arenaRules.js';
-import { ArenaType, PlayerField, nameAlphabet } from './arenaSchema.js';
+import { ArenaType, PlayerField, RailField, nameAlphabet } from './arenaSchema.js';
 import { ArenaRules } from './arenaRules.js';
 
 /** @typedef {import('../tickwire/interpolationBuffer.js').EntityView} EntityView */
@@ -33,20 +33,31 @@ export function playerFromEntity(entity) {
 }
 
 /**
- * The players and bullets of a world view.
+ * A rail shot's trace as drawn: from the shooter to what the ray hit.
+ * @typedef {{x: number, y: number, endX: number, endY: number}} SceneRail
+ */
+
+/**
+ * The players, bullets and rail traces of a world view.
  * @param {WorldView | undefined} view
- * @returns {{players: ScenePlayer[], bullets: Array<{x: number, y: number}>}}
+ * @returns {{players: ScenePlayer[], bullets: Array<{x: number, y: number}>, rails: SceneRail[]}}
  */
 export function sceneFromView(view) {
   /** @type {ScenePlayer[]} */
   const players = [];
   /** @type {Array<{x: number, y: number}>} */
   const bullets = [];
+  /** @type {SceneRail[]} */
+  const rails = [];
   for (const entity of view?.entities ?? []) {
     if (entity.typeIndex === ArenaType.player) players.push(playerFromEntity(entity));
     else if (entity.typeIndex === ArenaType.bullet) bullets.push({ x: entity.values[0] ?? 0, y: entity.values[1] ?? 0 });
+    else if (entity.typeIndex === ArenaType.rail) {
+      const value = (/** @type {number} */ field) => entity.values[field] ?? 0;
+      rails.push({ x: value(RailField.x), y: value(RailField.y), endX: value(RailField.endX), endY: value(RailField.endY) });
+    }
   }
-  return { players, bullets };
+  return { players, bullets, rails };
 }
 
 /**

@@ -14,12 +14,15 @@ export const PlayerField = Object.freeze({ x: 0, y: 1, heading: 2, health: 3, sc
 /** Field indices of the bullet type. */
 export const BulletField = Object.freeze({ x: 0, y: 1 });
 
+/** Field indices of the rail type (a rail shot's trace). */
+export const RailField = Object.freeze({ x: 0, y: 1, endX: 2, endY: 3 });
+
 /** Type indices. */
-export const ArenaType = Object.freeze({ player: 0, bullet: 1 });
+export const ArenaType = Object.freeze({ player: 0, bullet: 1, rail: 2 });
 
 const position = FieldKind.float(0, 64, 1 / 64);
 
-/** The arena schema: players (position, heading, health, score, bot flag, name) and bullets. */
+/** The arena schema: players (position, heading, health, score, bot flag, name), bullets and rail traces. */
 export const arenaSchema = new Schema([
   entityType('player', [
     field('x', position), field('y', position), field('heading', FieldKind.angle(4)),
@@ -28,4 +31,5 @@ export const arenaSchema = new Schema([
     ...Array.from({ length: ArenaRules.maximumNameLength }, (_, index) => field(`name${index}`, FieldKind.enumeration(nameAlphabet.length + 1))),
   ]),
   entityType('bullet', [field('x', position), field('y', position)]),
+  entityType('rail', [field('x', position), field('y', position), field('endX', position), field('endY', position)]),
 ]);

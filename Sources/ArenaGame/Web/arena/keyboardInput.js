@@ -1,5 +1,5 @@
 // The keys a player holds, from the browser's keydown and keyup events: WASD or the arrows
-// move, space (or f) fires, as in the terminal (HeldKeys.swift, which has only presses to go by).
+// move, space (or f) fires, e fires the rail, as in the terminal (HeldKeys.swift, which has only presses to go by).
 
 /** @typedef {import('./arenaRules.js').ArenaInput} ArenaInput */
 
@@ -8,6 +8,7 @@ const moves = Object.freeze({
   KeyA: [-1, 0], ArrowLeft: [-1, 0], KeyD: [1, 0], ArrowRight: [1, 0],
 });
 const fireKeys = new Set(['Space', 'KeyF']);
+const railKeys = new Set(['KeyE']);
 
 /**
  * @param {EventTarget | null} target
@@ -25,14 +26,17 @@ export class KeyboardInput {
     this.held = new Set();
     /** Whether fire was pressed since the last tick (a tap shorter than a tick still fires). */
     this.firePressed = false;
+    /** Whether the rail was pressed since the last tick. */
+    this.railPressed = false;
     /** @type {(key: string) => void} Called with `n`, `q`, … for keys that are not moves. */
     this.onKey = () => {};
     target.addEventListener('keydown', (/** @type {any} */ event) => {
       if (isTextField(event.target) || event.ctrlKey || event.metaKey || event.altKey) return;
-      if (event.code in moves || fireKeys.has(event.code)) {
+      if (event.code in moves || fireKeys.has(event.code) || railKeys.has(event.code)) {
         event.preventDefault();
         this.held.add(event.code);
         if (fireKeys.has(event.code)) this.firePressed = true;
+        if (railKeys.has(event.code)) this.railPressed = true;
       } else if (!event.repeat) {
         this.onKey(event.key.toLowerCase());
       }
@@ -52,13 +56,15 @@ export class KeyboardInput {
       }
     }
     const fires = this.firePressed || [...fireKeys].some((code) => this.held.has(code));
-    return { moveX: Math.sign(moveX), moveY: Math.sign(moveY), fires };
+    const firesRail = this.railPressed || [...railKeys].some((code) => this.held.has(code));
+    return { moveX: Math.sign(moveX), moveY: Math.sign(moveY), fires, firesRail };
   }
 
   /** @returns {ArenaInput} This tick's input; a fire press counts once. */
   input() {
     const input = this.peek();
     this.firePressed = false;
+    this.railPressed = false;
     return input;
   }
 }

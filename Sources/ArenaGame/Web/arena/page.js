@@ -69,7 +69,7 @@ function play(playerName) {
   let showsNetGraph = false;
   let framesDrawn = 0;
   /** @type {ReturnType<typeof sceneFromView>} */
-  let scene = { players: [], bullets: [] };
+  let scene = { players: [], bullets: [], rails: [] };
 
   keys.onKey = (key) => {
     if (key === 'n') showsNetGraph = !showsNetGraph;
@@ -101,7 +101,7 @@ function play(playerName) {
     scene = sceneFromView(client.render());
     const state = client.state;
     drawFrame(context, {
-      map: ArenaMap.standard, players: scene.players, bullets: scene.bullets, localID: session.clientID, room,
+      map: ArenaMap.standard, players: scene.players, bullets: scene.bullets, rails: scene.rails, localID: session.clientID, room,
       status: statusText(state, session.clock(), client.hasGivenUp), isConnected: state.kind === 'connected', message: message(),
       netGraph: showsNetGraph ? netGraph.lines(session, client) : undefined,
     }, window.innerWidth, window.innerHeight);

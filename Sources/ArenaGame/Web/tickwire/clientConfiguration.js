@@ -8,6 +8,8 @@ export const defaultClientConfiguration = Object.freeze({
   room: /** @type {string} */ (''),
   /** Modes offered in the hello: perFrame and streaming (the library inflates both). */
   compressionModes: CompressionModes.all,
+  /** Whether the hello offers render times with inputs, for a lag-compensating host (PROTOCOL.md 5.7.1). */
+  offersRenderTimes: true,
   /** Unacknowledged inputs repeated in every input message. */
   inputRedundancy: 3,
   /** Seconds between pings. */

@@ -7,7 +7,7 @@ import { SnapshotDecoder } from './deltaDecoder.js';
 import { FrameDecoder, encodeFrame } from './frameDecoder.js';
 import { InterpolationBuffer } from './interpolationBuffer.js';
 import { InterpolationDelay } from './interpolationDelay.js';
-import { CompressionMode, DisconnectReason } from './message.js';
+import { CompressionMode, DisconnectReason, renderTimesBit } from './message.js';
 import { PlaybackClock } from './playbackClock.js';
 import { PredictionBuffer } from './predictionBuffer.js';
 import { disconnectReasonName } from './reasons.js';
@@ -111,6 +111,10 @@ export class ClientSession {
     this.latestSnapshot = undefined;
     this.lastProcessedInput = 0;
     this.sequence = 0;
+    /** @type {boolean} Whether the welcome accepted render times: every input then carries one. */
+    this.sendsRenderTimes = false;
+    /** @type {import('./message.js').RenderTime[]} The newest inputs' render times, oldest first, one per sequence number. */
+    this.inputRenderTimes = [];
     /** @type {number | undefined} */
     this.lastPing = undefined;
     /** @type {number | undefined} */
@@ -147,7 +151,7 @@ export class ClientSession {
     socket.onerror = () => {};
     const sendHello = () => this.send({
       type: 'hello', protocolVersion: this.configuration.protocolVersion, schemaFingerprint: this.game.schema.fingerprint,
-      compressionModes: this.configuration.compressionModes, room: this.configuration.room, resumeToken: this.resumeToken,
+      compressionModes: this.configuration.compressionModes | (this.configuration.offersRenderTimes ? renderTimesBit : 0), room: this.configuration.room, resumeToken: this.resumeToken,
       payload: this.configuration.helloPayload,
     });
     if (socket.readyState === 1) sendHello(); else socket.onopen = sendHello;
@@ -199,12 +203,24 @@ export class ClientSession {
     if (input !== undefined) {
       this.sequence = (this.sequence + 1) >>> 0;
       this.prediction.record(input, this.sequence);
+      if (this.sendsRenderTimes) {
+        // Before the first snapshot nothing is shown: tick 0, which the host replaces by its estimate.
+        this.inputRenderTimes.push(this.renderTime ?? { tick: 0, fraction: 0 });
+        const limit = this.configuration.frameLimits.maximumInputsPerMessage;
+        if (this.inputRenderTimes.length > limit) this.inputRenderTimes.splice(0, this.inputRenderTimes.length - limit);
+      }
       const predict = this.game.predict;
       if (predict && this.predictedState !== undefined) this.predictedState = predict.step(this.predictedState, input, 1 / this.tickRate);
     }
     const count = Math.min(this.configuration.inputRedundancy, this.sequence, this.configuration.frameLimits.maximumInputsPerMessage);
     const inputs = this.prediction.newest(count).map((each) => this.game.encodeInput(each));
-    this.send({ type: 'input', ackTick: this.received.newestTick, newestSequence: this.sequence, inputs });
+    // One render time per input, newest first, as the inputs are (5.7.1).
+    const renderTimes = inputs.length > 0 ? this.inputRenderTimes.slice(-inputs.length).reverse() : [];
+    if (this.sendsRenderTimes && renderTimes.length === inputs.length) {
+      this.send({ type: 'input', ackTick: this.received.newestTick, newestSequence: this.sequence, inputs, renderTimes });
+    } else {
+      this.send({ type: 'input', ackTick: this.received.newestTick, newestSequence: this.sequence, inputs });
+    }
     const now = this.clock();
     if (this.lastPing === undefined || now - this.lastPing >= this.configuration.pingInterval) {
       this.lastPing = now;
@@ -282,6 +298,7 @@ export class ClientSession {
         this.provisionalOffset = Number(message.serverTime) / 1e6 - now;
         this.delay = this.makeDelay(1 / this.tickRate);
         this.frames = new FrameDecoder(message.compression, this.configuration.frameLimits);
+        this.sendsRenderTimes = message.acceptsRenderTimes && this.configuration.offersRenderTimes;
         this.status = { kind: 'connected' };
         break;
       }
@@ -365,6 +382,20 @@ export class ClientSession {
     const dt = 1 / this.tickRate;
     for (const input of this.prediction.inputs) state = predict.step(state, input, dt);
     this.predictedState = state;
+  }
+
+  /**
+   * What the session shows now, in ticks (what `render()` last showed, or estimated server time −
+   * interpolation delay before the first frame), as a lag-compensating host wants it with each input.
+   * @returns {import('./message.js').RenderTime | undefined} Undefined before the first snapshot.
+   */
+  get renderTime() {
+    const serverNow = this.estimatedServerTime;
+    const time = this.playback.renderTime ?? (serverNow === undefined ? undefined : serverNow - this.delay.target);
+    const ticks = time === undefined ? undefined : this.buffer.ticks(time);
+    if (ticks === undefined || Number.isNaN(ticks)) return undefined;
+    const scaled = Math.min(Math.max(Math.round(ticks * 256), 0), 0xffffffff * 256 + 255);
+    return { tick: Math.floor(scaled / 256), fraction: scaled % 256 };
   }
 
   /** @returns {number | undefined} The server's clock now, from ping/pong or, before, the welcome. */

@@ -94,6 +94,32 @@ export class InterpolationBuffer {
   }
 
   /**
+   * Where a render time falls on the snapshots' tick numbers (the older bracketing snapshot's
+   * tick plus the fraction of the way to the newer one's): what a client tells a
+   * lag-compensating server it showed (PROTOCOL.md 5.7.1). Mirrors `ticks(at:)` in Swift.
+   * @param {number} renderTime
+   * @returns {number | undefined} The render time in ticks, or undefined when the buffer is empty.
+   */
+  ticks(renderTime) {
+    const newest = this.newestTime;
+    if (newest === undefined) return undefined;
+    const count = this.snapshots.length;
+    if (renderTime <= this.times[0] || count === 1) return this.snapshots[renderTime <= this.times[0] ? 0 : count - 1].tick;
+    if (renderTime >= newest) {
+      const previous = count - 2;
+      const interval = newest - this.times[previous];
+      const ahead = Math.min(renderTime - newest, this.maximumExtrapolation);
+      const span = (this.snapshots[count - 1].tick - this.snapshots[previous].tick) >>> 0;
+      return this.snapshots[count - 1].tick + (interval > 0 ? (ahead / interval) * span : 0);
+    }
+    let upper = 1;
+    while (this.times[upper] <= renderTime) upper += 1;
+    const fraction = (renderTime - this.times[upper - 1]) / (this.times[upper] - this.times[upper - 1]);
+    const older = this.snapshots[upper - 1].tick;
+    return older + fraction * ((this.snapshots[upper].tick - older) >>> 0);
+  }
+
+  /**
    * The world at a render time: interpolated between the snapshots around it, extrapolated at
    * most `maximumExtrapolation` past the newest, the oldest held before the first.
    * @param {number} renderTime

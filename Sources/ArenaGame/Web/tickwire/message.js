@@ -20,6 +20,9 @@ export const CompressionMode = Object.freeze({ none: 0, perFrame: 1, streaming: 
 /** Bits of the hello's compression modes field: bit 0 perFrame, bit 1 streaming. */
 export const CompressionModes = Object.freeze({ none: 0, perFrame: 1, streaming: 2, all: 3 });
 
+/** Bit 6 of the hello's and the welcome's compression byte: render times with inputs (PROTOCOL.md 5.7.1). */
+export const renderTimesBit = 0x40;
+
 /** Reject reasons (PROTOCOL.md 5.5); 32768…65535 are the application's. */
 export const RejectReason = Object.freeze({
   unspecified: 0, versionMismatch: 1, schemaMismatch: 2, roomFull: 3, unknownRoom: 4,
@@ -33,10 +36,11 @@ export const DisconnectReason = Object.freeze({
 
 /**
  * @typedef {{type: 'hello', protocolVersion: number, schemaFingerprint: bigint, compressionModes: number, room: string, resumeToken: Uint8Array | undefined, payload: Uint8Array}} Hello
- * @typedef {{type: 'welcome', clientID: number, tickRate: number, currentTick: number, serverTime: bigint, compression: number, resumeToken: Uint8Array}} Welcome
+ * @typedef {{type: 'welcome', clientID: number, tickRate: number, currentTick: number, serverTime: bigint, compression: number, acceptsRenderTimes: boolean, resumeToken: Uint8Array}} Welcome
  * @typedef {{type: 'reject', reason: number, text: string}} Reject
  * @typedef {{type: 'snapshot', tick: number, baselineTick: number | undefined, lastProcessedInput: number, serverTime: bigint, delta: Uint8Array}} SnapshotMessage
- * @typedef {{type: 'input', ackTick: number | undefined, newestSequence: number, inputs: Uint8Array[]}} Input
+ * @typedef {{tick: number, fraction: number}} RenderTime What the client showed when it sampled an input: `tick + fraction / 256` ticks (5.7.1).
+ * @typedef {{type: 'input', ackTick: number | undefined, newestSequence: number, inputs: Uint8Array[], renderTimes?: RenderTime[]}} Input
  * @typedef {{type: 'ping', clientTime: bigint}} Ping
  * @typedef {{type: 'pong', clientTime: bigint, serverTime: bigint}} Pong
  * @typedef {{type: 'disconnect', reason: number, text: string}} Disconnect
@@ -79,7 +83,7 @@ export function encodeBody(message, limits = FrameLimits.standard) {
       writer.writeVarUInt(message.tickRate);
       writer.writeVarUInt(message.currentTick);
       writer.writeVarUInt(message.serverTime);
-      writer.writeUInt8(message.compression);
+      writer.writeUInt8(message.compression | (message.acceptsRenderTimes ? renderTimesBit : 0));
       writer.writeLengthPrefixedBytes(message.resumeToken, 'resume token', limits.maximumResumeTokenBytes);
       break;
     case 'reject':
@@ -111,8 +115,16 @@ export function encodeBody(message, limits = FrameLimits.standard) {
       }
       writer.writeVarUInt(message.ackTick === undefined ? 0 : message.ackTick + 1);
       writer.writeVarUInt(message.newestSequence);
+      if (message.renderTimes !== undefined && message.renderTimes.length !== message.inputs.length) {
+        throw new FrameError('renderTimeCountMismatch', { inputs: message.inputs.length, renderTimes: message.renderTimes.length },
+          `input message has ${message.renderTimes.length} render times for ${message.inputs.length} inputs: it carries one per input or none`);
+      }
       writer.writeVarUInt(message.inputs.length);
       for (const input of message.inputs) writer.writeLengthPrefixedBytes(input, 'input', limits.maximumInputBytes);
+      for (const renderTime of message.renderTimes ?? []) {
+        writer.writeVarUInt(renderTime.tick);
+        writer.writeUInt8(renderTime.fraction);
+      }
       break;
     case 'ping':
       writer.writeVarUInt(message.clientTime);
@@ -176,9 +188,13 @@ export function decodeBody(type, body, limits = FrameLimits.standard) {
       const currentTick = reader.readVarUInt32('current tick');
       const serverTime = reader.readVarUIntBig();
       const compression = reader.readUInt8();
-      if (compression > 2) throw new FrameError('unknownCompressionMode', { mode: compression }, `unknown compression mode ${compression}`);
+      // Bit 6 accepts render times (5.7.1); this client does not decode entropy-coded deltas (bit 7).
+      if ((compression & ~renderTimesBit) > 2) throw new FrameError('unknownCompressionMode', { mode: compression }, `unknown compression mode ${compression}`);
       const resumeToken = reader.readLengthPrefixedBytes('resume token', limits.maximumResumeTokenBytes);
-      message = { type: 'welcome', clientID, tickRate, currentTick, serverTime, compression, resumeToken };
+      message = {
+        type: 'welcome', clientID, tickRate, currentTick, serverTime, compression: compression & ~renderTimesBit,
+        acceptsRenderTimes: (compression & renderTimesBit) !== 0, resumeToken,
+      };
       break;
     }
     case MessageType.reject:
@@ -213,6 +229,10 @@ export function decodeBody(type, body, limits = FrameLimits.standard) {
       const inputs = [];
       for (let index = 0; index < Number(count); index++) inputs.push(reader.readLengthPrefixedBytes('input', limits.maximumInputBytes));
       message = { type: 'input', ackTick: ack === 0 ? undefined : ack - 1, newestSequence, inputs };
+      // Section 5.7.1: bytes after the inputs are one render time per input.
+      if (!reader.isAtEnd) {
+        message.renderTimes = inputs.map(() => ({ tick: reader.readVarUInt32('render tick'), fraction: reader.readUInt8() }));
+      }
       break;
     }
     case MessageType.ping:

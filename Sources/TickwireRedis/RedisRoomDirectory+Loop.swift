@@ -12,7 +12,7 @@ extension RedisRoomDirectory {
         }
         guard isConnected, !isStopped else { return }
         // Register and claim again what this process holds or runs at once, then every interval.
-        beat(reclaiming: true)
+        beat()
         if heartbeat.value == nil { scheduleHeartbeat() }
     }
 
@@ -21,7 +21,7 @@ extension RedisRoomDirectory {
             guard let self else { return }
             self.heartbeat.value = nil
             guard !self.state.withLock({ $0.isStopped }) else { return }
-            if self.client.isConnected { self.beat(reclaiming: false) }
+            if self.client.isConnected { self.beat() }
             self.scheduleHeartbeat()
         }
     }
@@ -32,23 +32,23 @@ extension RedisRoomDirectory {
         String(max(duration.nanoseconds / 1_000_000, 1))
     }
 
-    /// One heartbeat: the registration, the claims (with `reclaiming`, also the rooms the host
-    /// runs without a claim, as after running standalone), and the other processes' URLs.
-    func beat(reclaiming: Bool) {
+    /// One heartbeat: the registration, the claims (those held, and those of rooms the host runs
+    /// without a claim, as after running standalone), and the other processes' URLs.
+    func beat() {
         let configuration = configuration
-        let (loads, rooms) = state.withLock { state -> ([RoomLoad], [String]) in
-            var rooms = Array(state.held.keys)
-            if reclaiming {
-                let lost = Set(state.lost)
-                rooms += state.loads.map(\.name).filter { state.held[$0] == nil && !lost.contains($0) }
-            }
-            return (state.loads, rooms)
+        let (loads, rooms, isLeaving) = state.withLock { state -> ([RoomLoad], [String], Bool) in
+            let unclaimed = state.loads.map(\.name).filter { state.held[$0] == nil && !state.relinquished.contains($0) }
+            return (state.loads, Array(state.held.keys) + unclaimed, state.isLeaving)
         }
-        let record = RedisProcessRecord(id: configuration.processID, url: configuration.publicURL, loads: loads)
-        client.send(RedisCommand([
-            "SET", configuration.processKey(configuration.processID)], bytes: [record.encoded, Array("PX".utf8), Array(ttlMilliseconds.utf8)]
-        )) { _ in }
-        client.send(RedisCommand("SADD", configuration.processSetKey, configuration.processID)) { _ in }
+        if !isLeaving {
+            let record = RedisProcessRecord(id: configuration.processID, url: configuration.publicURL, loads: loads)
+            client.send(
+                RedisCommand(
+                    ["SET", configuration.processKey(configuration.processID)],
+                    bytes: [record.encoded, Array("PX".utf8), Array(ttlMilliseconds.utf8)])
+            ) { _ in }
+            client.send(RedisCommand("SADD", configuration.processSetKey, configuration.processID)) { _ in }
+        }
         if !rooms.isEmpty {
             let command = RedisCommand(
                 ["EVAL", RedisDirectoryScripts.renew, String(rooms.count)] + rooms.map(configuration.ownerKey)
@@ -58,12 +58,14 @@ extension RedisRoomDirectory {
                 for (room, flag) in zip(rooms, flags) {
                     if flag.integer == 1 {
                         self.state.withLock { state in
-                            if state.held[room] == nil, state.loads.contains(where: { $0.name == room }) {
+                            if state.held[room] == nil, !state.relinquished.contains(room),
+                                state.loads.contains(where: { $0.name == room })
+                            {
                                 state.held[room] = HeldRoom(savedState: nil)
                             }
                         }
                     } else {
-                        self.markLostOrDropped(room)
+                        self.markLost(room)
                     }
                 }
             }
@@ -72,18 +74,6 @@ extension RedisRoomDirectory {
             guard let self, case .success(let reply) = result, let members = reply.elements else { return }
             let others = members.compactMap(\.string).filter { $0 != configuration.processID }
             self.refreshOthers(others)
-        }
-    }
-
-    /// A room the renewal found claimed by another process: lost when this process held it, or
-    /// ran it without a claim (standalone).
-    private func markLostOrDropped(_ room: String) {
-        state.withLock { state in
-            let wasHeld = state.held.removeValue(forKey: room) != nil
-            let wasRun = state.loads.contains { $0.name == room }
-            guard wasHeld || wasRun, !state.lost.contains(room) else { return }
-            state.loads.removeAll { $0.name == room }
-            state.lost.append(room)
         }
     }
 
@@ -124,11 +114,15 @@ extension RedisRoomDirectory {
             self.state.withLock { state in
                 state.resolving.remove(room)
                 guard case .success(let reply) = result, let fields = reply.elements, let won = fields.first?.integer else {
+                    // Too many commands in flight: ask again on the next call. Anything else
+                    // (no connection, a timeout, a server error): the host runs the room here.
+                    if case .failure(let error) = result, error.exceededLimit != nil { return }
                     state.answers[room] = .unavailable
                     return
                 }
                 if won == 1 {
                     state.held[room] = HeldRoom(savedState: fields.count > 1 ? fields[1].bytes : nil)
+                    state.relinquished.remove(room)
                     return
                 }
                 let record = fields.count > 2 ? fields[2].bytes.flatMap(RedisProcessRecord.decode) : nil

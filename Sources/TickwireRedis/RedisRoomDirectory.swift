@@ -46,6 +46,11 @@ public final class RedisRoomDirectory: RoomDirectory {
         var lost: [String] = []
         /// The host's last report.
         var loads: [RoomLoad] = []
+        /// Rooms released or lost that the host may still report for a while: never claimed
+        /// again by a heartbeat (only by a placement), forgotten once a report leaves them out.
+        var relinquished: Set<String> = []
+        /// Set by ``RedisRoomDirectory/leave()``: the heartbeat no longer writes the registration.
+        var isLeaving = false
         /// The other live processes' public URLs, least loaded first.
         var otherURLs: [String] = []
     }
@@ -127,7 +132,10 @@ public final class RedisRoomDirectory: RoomDirectory {
     ///
     /// - Parameter rooms: Every room this process holds, with its clients and capacity.
     public func report(rooms: [RoomLoad]) {
-        state.withLock { $0.loads = rooms }
+        state.withLock { state in
+            state.loads = rooms
+            if !state.relinquished.isEmpty { state.relinquished.formIntersection(rooms.map(\.name)) }
+        }
     }
 
     /// Stores `state` for `room` in Redis if this process holds it (a room another process
@@ -153,6 +161,7 @@ public final class RedisRoomDirectory: RoomDirectory {
     public func release(room: String) {
         let wasHeld = state.withLock { state -> Bool in
             state.loads.removeAll { $0.name == room }
+            state.relinquished.insert(room)
             return state.held.removeValue(forKey: room) != nil
         }
         if wasHeld { loop.execute { [self] in unclaim(room) } }
@@ -175,11 +184,26 @@ public final class RedisRoomDirectory: RoomDirectory {
         state.withLock { $0.otherURLs.first }
     }
 
-    /// Moves a held room to the lost rooms (another process holds its claim now).
+    /// Takes this process out of the fleet's registry at once (other processes stop sending
+    /// clients here), for a process that drains: release its rooms, then leave, then stop.
+    /// Claims still held are renewed until ``stop()``.
+    public func leave() {
+        state.withLock { $0.isLeaving = true }
+        loop.execute { [self] in
+            client.send(RedisCommand("DEL", configuration.processKey(configuration.processID))) { _ in }
+            client.send(RedisCommand("SREM", configuration.processSetKey, configuration.processID)) { _ in }
+        }
+    }
+
+    /// Moves a room to the lost rooms (another process holds its claim now) if this process
+    /// held it, or ran it without a claim (standalone); each room once.
     func markLost(_ room: String) {
         state.withLock { state in
-            guard state.held.removeValue(forKey: room) != nil else { return }
+            let wasHeld = state.held.removeValue(forKey: room) != nil
+            let wasRun = state.loads.contains { $0.name == room } && !state.relinquished.contains(room)
+            guard wasHeld || wasRun, !state.lost.contains(room) else { return }
             state.loads.removeAll { $0.name == room }
+            state.relinquished.insert(room)
             state.lost.append(room)
         }
     }

@@ -103,7 +103,9 @@ let package = Package(
         ),
         .testTarget(name: "TickwireSimTests", dependencies: ["TickwireSim"], swiftSettings: strictSettings),
         // Starts its own redis-server (TICKWIRE_REDIS_SERVER or PATH) on a free loopback port.
-        .testTarget(name: "TickwireRedisTests", dependencies: ["TickwireRedis", "TickwireSim", "TickwireCodec"], swiftSettings: strictSettings),
+        .testTarget(
+            name: "TickwireRedisTests", dependencies: ["TickwireRedis", "TickwireSim", "TickwireCodec"], swiftSettings: strictSettings
+        ),
         .testTarget(name: "TickwireTests", dependencies: ["Tickwire"], swiftSettings: strictSettings),
         .testTarget(name: "CommandLineSupportTests", dependencies: ["CommandLineSupport"], swiftSettings: strictSettings),
         .testTarget(name: "ArenaGameTests", dependencies: ["ArenaGame"], exclude: ["Fixtures"], swiftSettings: strictSettings),

@@ -9,7 +9,8 @@ import Synchronization
 /// commands were sent; keep them short, and never wait there for another command's answer. A
 /// command sent while there is no connection fails at once (``RedisError/isConnectionFailure``):
 /// the client does not queue work for a later connection, so its owner decides what to redo
-/// when ``onConnectionChange`` says the connection is back.
+/// when the `onConnectionChange` handler given to ``init(url:configuration:loop:onConnectionChange:)``
+/// says the connection is back.
 ///
 /// ```swift
 /// let client = try RedisClient(url: RedisURL(parsing: "redis://127.0.0.1:6379"))

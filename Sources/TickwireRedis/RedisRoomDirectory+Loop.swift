@@ -143,7 +143,10 @@ extension RedisRoomDirectory {
     func store(_ room: String, _ roomState: [UInt8]) {
         let configuration = configuration
         let command = RedisCommand(
-            ["EVAL", RedisDirectoryScripts.save, "2", configuration.ownerKey(room), configuration.stateKey(room), configuration.processID, ttlMilliseconds],
+            [
+                "EVAL", RedisDirectoryScripts.save, "2", configuration.ownerKey(room), configuration.stateKey(room),
+                configuration.processID, ttlMilliseconds,
+            ],
             bytes: [roomState, Array(Self.milliseconds(configuration.stateTTL).utf8)])
         client.send(command) { [weak self] result in
             if case .success(let reply) = result, reply.integer == 0 { self?.markLost(room) }

@@ -105,7 +105,11 @@ struct RedisClientTests {
         client.loop.execute {
             for _ in 0..<5 {
                 client.send(RedisCommand("PING")) { result in
-                    if results.withLock({ $0.append(result); return $0.count }) == 5 { done.signal() }
+                    if results.withLock({
+                        $0.append(result); return $0.count
+                    }) == 5 {
+                        done.signal()
+                    }
                 }
             }
         }

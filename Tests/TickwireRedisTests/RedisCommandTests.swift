@@ -19,21 +19,25 @@ struct RedisCommandTests {
         #expect(try parser.next() == .array([.bulkString(Array("SET".utf8)), .bulkString(Array("k".utf8)), .bulkString(payload)]))
     }
 
-    @Test("redis:// URLs parse with their defaults", arguments: [
-        ("redis://127.0.0.1:6380", RedisURL(host: "127.0.0.1", port: 6380)),
-        ("redis://cache.internal", RedisURL(host: "cache.internal", port: 6379)),
-        ("redis://[::1]:7000/3", RedisURL(host: "::1", port: 7000, database: 3)),
-        ("REDIS://h:1/", RedisURL(host: "h", port: 1)),
-        ("redis://h/2", RedisURL(host: "h", port: 6379, database: 2)),
-    ])
+    @Test(
+        "redis:// URLs parse with their defaults",
+        arguments: [
+            ("redis://127.0.0.1:6380", RedisURL(host: "127.0.0.1", port: 6380)),
+            ("redis://cache.internal", RedisURL(host: "cache.internal", port: 6379)),
+            ("redis://[::1]:7000/3", RedisURL(host: "::1", port: 7000, database: 3)),
+            ("REDIS://h:1/", RedisURL(host: "h", port: 1)),
+            ("redis://h/2", RedisURL(host: "h", port: 6379, database: 2)),
+        ])
     func validURLs(_ text: String, _ expected: RedisURL) throws {
         #expect(try RedisURL(parsing: text) == expected)
     }
 
-    @Test("bad redis:// URLs are typed errors that name the fault", arguments: [
-        "http://h:1", "redis://", "redis://h:0", "redis://h:65536", "redis://h:x", "redis://h/x", "redis://user:pw@h",
-        "redis://[::1", "redis://[::1]x",
-    ])
+    @Test(
+        "bad redis:// URLs are typed errors that name the fault",
+        arguments: [
+            "http://h:1", "redis://", "redis://h:0", "redis://h:65536", "redis://h:x", "redis://h/x", "redis://user:pw@h",
+            "redis://[::1", "redis://[::1]x",
+        ])
     func invalidURLs(_ text: String) {
         let error = #expect(throws: RedisError.self) { try RedisURL(parsing: text) }
         #expect(error?.isInvalidURL == true)

@@ -56,9 +56,11 @@ struct RedisReplyParserTests {
         #expect(try parser.next() == .integer(2))
     }
 
-    @Test("bytes that are not RESP2 are a protocol violation", arguments: [
-        "!oops\r\n", ":12a\r\n", ":\r\n", "$-2\r\n", "*-5\r\n", "$3\r\nabcXY", "+OK\rX", ":99999999999999999999\r\n",
-    ])
+    @Test(
+        "bytes that are not RESP2 are a protocol violation",
+        arguments: [
+            "!oops\r\n", ":12a\r\n", ":\r\n", "$-2\r\n", "*-5\r\n", "$3\r\nabcXY", "+OK\rX", ":99999999999999999999\r\n",
+        ])
     func violations(_ text: String) {
         var parser = RedisReplyParser()
         parser.append(Array(text.utf8))

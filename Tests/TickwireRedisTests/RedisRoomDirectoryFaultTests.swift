@@ -22,10 +22,11 @@ struct RedisRoomDirectoryFaultTests {
         #expect(try client.call(RedisCommand("DEL", "f1:room:r:owner"))?.get() == .integer(1))
         #expect(settledPlacement(b, "r") == .here(savedState: nil))
         var lost: [String] = []
-        #expect(eventually(within: 3) {
-            lost += a.takeLostRooms()
-            return !lost.isEmpty
-        }, "a's next renewal finds b's id in the claim")
+        #expect(
+            eventually(within: 3) {
+                lost += a.takeLostRooms()
+                return !lost.isEmpty
+            }, "a's next renewal finds b's id in the claim")
         #expect(lost == ["r"])
         #expect(a.claimsHeld == 0)
         #expect(a.placement(ofRoom: "r") == .pending, "a now asks Redis again about the room")
@@ -51,7 +52,8 @@ struct RedisRoomDirectoryFaultTests {
         #expect(settledPlacement(a, "other") == .here(savedState: nil))
         let client = try RedisClient.connected(to: server.url)
         defer { client.stop() }
-        #expect(eventually(within: 3) { (try? client.call(RedisCommand("GET", "f2:room:r:owner"))?.get().string) == "a" },
+        #expect(
+            eventually(within: 3) { (try? client.call(RedisCommand("GET", "f2:room:r:owner"))?.get().string) == "a" },
             "the room run standalone is claimed once Redis is back")
         #expect(a.claimsHeld == 2)
     }
@@ -73,10 +75,12 @@ struct RedisRoomDirectoryFaultTests {
         #expect(a.reconnectCount == 1)
         let client = try RedisClient.connected(to: server.url)
         defer { client.stop() }
-        #expect(eventually(within: 3) {
-            let owners = try? client.call(RedisCommand("MGET", "f3:room:kept:owner", "f3:room:new:owner", "f3:process:a"))?.get().elements
-            return owners?[0].string == "a" && owners?[1].string == "a" && owners?[2].bytes != nil
-        }, "registration and both claims are back in Redis")
+        #expect(
+            eventually(within: 3) {
+                let owners = try? client.call(RedisCommand("MGET", "f3:room:kept:owner", "f3:room:new:owner", "f3:process:a"))?.get()
+                    .elements
+                return owners?[0].string == "a" && owners?[1].string == "a" && owners?[2].bytes != nil
+            }, "registration and both claims are back in Redis")
         #expect(a.takeLostRooms().isEmpty)
     }
 
@@ -94,10 +98,11 @@ struct RedisRoomDirectoryFaultTests {
         _ = client.call(RedisCommand("SET", "f4:room:r:owner", "b", "PX", "30000"))
         #expect(eventually(within: 5) { a.isConnected })
         var lost: [String] = []
-        #expect(eventually(within: 3) {
-            lost += a.takeLostRooms()
-            return !lost.isEmpty
-        })
+        #expect(
+            eventually(within: 3) {
+                lost += a.takeLostRooms()
+                return !lost.isEmpty
+            })
         #expect(lost == ["r"])
         #expect(a.claimsHeld == 0)
     }

@@ -73,10 +73,11 @@ struct RedisRoomDirectoryTests {
         let client = try RedisClient.connected(to: server.url)
         defer { client.stop() }
         var record = ""
-        #expect(eventually(within: 3) {
-            record = (try? client.call(RedisCommand("GET", "t2:process:a"))?.get().string) ?? ""
-            return record.contains("\"clients\":3")
-        }, "the heartbeat writes the report: \(record)")
+        #expect(
+            eventually(within: 3) {
+                record = (try? client.call(RedisCommand("GET", "t2:process:a"))?.get().string) ?? ""
+                return record.contains("\"clients\":3")
+            }, "the heartbeat writes the report: \(record)")
         #expect(record.contains("\"url\":\"ws:\\/\\/a.test:4000\"") || record.contains("\"url\":\"ws://a.test:4000\""))
         let ttl = try client.call(RedisCommand("PTTL", "t2:process:a"))?.get().integer ?? -1
         #expect(ttl > 0 && ttl <= 500, "the registration expires with the TTL: \(ttl) ms")
@@ -100,10 +101,11 @@ struct RedisRoomDirectoryTests {
         let stoppedAt = Date()
         a.stop()  // as if the process died: nothing is released
         var answer = RoomPlacement.pending
-        #expect(eventually(within: 5) {
-            answer = b.placement(ofRoom: "r")
-            return answer == .here(savedState: [1, 2, 3])
-        }, "b claims the room once a's claim expires, with a's saved state; last answer \(answer)")
+        #expect(
+            eventually(within: 5) {
+                answer = b.placement(ofRoom: "r")
+                return answer == .here(savedState: [1, 2, 3])
+            }, "b claims the room once a's claim expires, with a's saved state; last answer \(answer)")
         let waited = Date().timeIntervalSince(stoppedAt)
         #expect(waited < 2, "within the TTL (0.5 s) and a few polls, not \(waited) s")
         #expect(b.claimsHeld == 1)
@@ -123,10 +125,11 @@ struct RedisRoomDirectoryTests {
         a.release(room: "r")
         #expect(a.claimsHeld == 0)
         var answer = RoomPlacement.pending
-        #expect(eventually(within: 3) {
-            answer = b.placement(ofRoom: "r")
-            return answer == .here(savedState: [9])
-        }, "b holds the released room with its state, well within the 30 s TTL; last answer \(answer)")
+        #expect(
+            eventually(within: 3) {
+                answer = b.placement(ofRoom: "r")
+                return answer == .here(savedState: [9])
+            }, "b holds the released room with its state, well within the 30 s TTL; last answer \(answer)")
         #expect(a.takeLostRooms().isEmpty, "a released the room: it did not lose it")
     }
 

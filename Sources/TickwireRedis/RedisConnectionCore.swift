@@ -129,10 +129,10 @@ final class RedisConnectionCore {
         reconnectTimer = nil
         isConnecting = true
         attempt += 1
-        let timeout = configuration.connectTimeout
+        let (timeout, what) = (configuration.connectTimeout, "connecting to \(url)")
         connectTimer = loop.schedule(after: timeout) { [weak self] in
             self?.connectTimer = nil
-            self?.failAttempt(.timeout("connecting to \(self?.url.description ?? "Redis")", after: timeout))
+            self?.failAttempt(.timeout(what, after: timeout))
         }
         if let numeric = SocketAddress(numericHost: url.host, port: url.port) {
             return connect(to: [numeric], index: 0)

@@ -136,4 +136,31 @@ struct RedisClientTests {
         #expect(try two.call(RedisCommand("EXISTS", "only-in-2"))?.get() == .integer(1))
         #expect(try zero.call(RedisCommand("EXISTS", "only-in-2"))?.get() == .integer(0))
     }
+
+    @Test("connectTimeout: a server that accepts but never answers SELECT does not count as connected; it does once it answers")
+    func connectTimeout() throws {
+        let server = try RedisServerProcess()
+        let checker = try RedisClient.connected(to: server.url)
+        defer { checker.stop() }
+        let before = try connectionsReceived(checker)
+        server.pause(true)
+        defer { server.pause(false) }
+        let configuration = RedisClientConfiguration(connectTimeout: .milliseconds(200), commandTimeout: .seconds(30))
+        let client = try RedisClient(url: RedisURL(host: "127.0.0.1", port: server.port, database: 1), configuration: configuration)
+        defer { client.stop() }
+        client.start()
+        #expect(!eventually(within: 0.6) { client.isConnected }, "the kernel accepts, but SELECT gets no answer")
+        server.pause(false)
+        #expect(eventually(within: 5) { client.isConnected }, "a later attempt connects once the server answers")
+        #expect(client.reconnectCount == 0, "failed attempts are not connections")
+        let attempts = try connectionsReceived(checker) - before
+        #expect(attempts >= 2, "the first attempt was given up at its timeout and another made: \(attempts) connections")
+    }
+
+    /// The server's `total_connections_received` (`INFO stats`).
+    private func connectionsReceived(_ client: RedisClient) throws -> Int {
+        let stats = try #require(try client.call(RedisCommand("INFO", "stats"))?.get().string)
+        let line = stats.split(whereSeparator: \.isNewline).first { $0.hasPrefix("total_connections_received:") }
+        return try #require(line.flatMap { Int($0.dropFirst("total_connections_received:".count)) })
+    }
 }

@@ -15,6 +15,7 @@ let usage = """
                   [--max-rooms 16] [--idle-room-timeout 30] [--resume-grace 30]
                   [--hello-timeout 5] [--client-timeout 5] [--threads N] [--tls-cert CHAIN.pem --tls-key KEY.pem]
                   [--max-connections-per-address 64] [--max-handshakes-per-address 16] [--write-timeout 10]
+                  [--redis redis://HOST:PORT --public-url ws://HOST:PORT]
             run a headless server; prints a status line every few seconds;
             --threads ticks the rooms on N threads (1...256; default one per processor),
             each room on one of them;
@@ -29,7 +30,9 @@ let usage = """
             stays backed up for --write-timeout seconds (it stopped reading) is closed with 1008;
             --state saves the rooms and players to FILE every second and on exit, and on
             start restores them from FILE if it was saved within the --resume-grace period, so
-            players who reconnect after a restart get their places back
+            players who reconnect after a restart get their places back;
+            --redis joins a fleet whose room directory is that Redis, reached by clients at
+            --public-url (README, "Rooms across processes on Redis"); Redis down: standalone
       arena join ws://HOST:PORT/ROOM [--name NAME] [--lag MS] [--jitter MS] [--loss PERCENT]
                  [--script "d5 w3 space _10" --frames N [--dump]] [--record FILE]
       arena join wss://HOST:PORT/ROOM [--ca CA.pem] [--insecure-skip-verification-for-local-testing-only] …
@@ -54,7 +57,7 @@ func serve(_ arguments: [String]) throws {
     let valueOptions: Set<String> = [
         "host", "port", "bots", "tick", "rooms", "status-interval", "capacity", "compression", "compression-level", "state",
         "max-rooms", "idle-room-timeout", "resume-grace", "hello-timeout", "client-timeout", "threads", "tls-cert", "tls-key",
-        "max-connections-per-address", "max-handshakes-per-address", "write-timeout",
+        "max-connections-per-address", "max-handshakes-per-address", "write-timeout", "redis", "public-url",
     ]
     var parsed = try CommandArguments(arguments, valueOptions: valueOptions)
     if parsed.flag("help") { print(usage); return }
@@ -85,6 +88,7 @@ func serve(_ arguments: [String]) throws {
     let perAddress = try parsed.integer("max-connections-per-address", default: options.maximumConnectionsPerAddress)
     let handshakesPerAddress = try parsed.integer("max-handshakes-per-address", default: options.maximumHandshakesPerAddress)
     options.writeTimeout = try parsed.double("write-timeout", default: options.writeTimeout)
+    let redisText = parsed.string("redis"), publicURL = parsed.string("public-url")
     guard perAddress >= 0, handshakesPerAddress >= 0 else {
         fail("--max-connections-per-address and --max-handshakes-per-address must be 0 (no limit) or more")
     }
@@ -121,6 +125,19 @@ func serve(_ arguments: [String]) throws {
     // The tick threads' freed memory stays with them rather than being faulted in anew every
     // tick (glibc's trim threshold; AllocatorTuning in TickwireSim).
     AllocatorTuning.keepFreedHeapMemory()
+    // The fleet's room directory (#21): connects in the background; while Redis is down the
+    // server runs its rooms standalone. ArenaServer does not consult it yet: the host's routing does.
+    var directory: RedisRoomDirectory?
+    if let redisText {
+        guard let publicURL, !publicURL.isEmpty else {
+            fail("--redis needs --public-url ws://HOST:PORT (where clients reach this process)")
+        }
+        do {
+            directory = try RedisRoomDirectory(
+                configuration: RedisDirectoryConfiguration(url: try RedisURL(parsing: redisText), publicURL: publicURL))
+        } catch { fail("--redis: \(error)") }
+    }
+    defer { directory?.stop() }
     let server = try ArenaServer(options: options, stopRequest: serverStop)
     for signalNumber in [SIGINT, SIGTERM] {
         signal(signalNumber) { _ in serverStop.requestStop() }
@@ -135,6 +152,9 @@ func serve(_ arguments: [String]) throws {
     print("open \(options.tls == nil ? "http" : "https")://\(shownHost):\(server.port)/ in a browser to play")
     let reload = options.tls.map { _ in reloadCertificatesOnHangup(server) }
     defer { reload?.cancel() }
+    if let directory {
+        print("room directory: \(directory.configuration.url) as process \(directory.processID) at \(directory.configuration.publicURL)")
+    }
     if let path = options.statePath {
         switch server.stateRestore {
         case .none:

@@ -20,10 +20,10 @@ struct RedisProcessRecord: Codable, Hashable, Sendable {
         rooms = loads.map { Room(name: $0.name, clients: $0.clients, capacity: $0.capacity) }
     }
 
-    /// The record's JSON (keys sorted, so equal records give equal bytes).
+    /// The record's JSON (keys sorted, so equal records give equal bytes; slashes as they are).
     var encoded: [UInt8] {
         let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys]
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         return (try? encoder.encode(self)).map { Array($0) } ?? []
     }
 

@@ -78,7 +78,7 @@ struct RedisRoomDirectoryTests {
                 record = (try? client.call(RedisCommand("GET", "t2:process:a"))?.get().string) ?? ""
                 return record.contains("\"clients\":3")
             }, "the heartbeat writes the report: \(record)")
-        #expect(record.contains("\"url\":\"ws:\\/\\/a.test:4000\"") || record.contains("\"url\":\"ws://a.test:4000\""))
+        #expect(record.contains("\"url\":\"ws://a.test:4000\""), "\(record)")
         let ttl = try client.call(RedisCommand("PTTL", "t2:process:a"))?.get().integer ?? -1
         #expect(ttl > 0 && ttl <= 500, "the registration expires with the TTL: \(ttl) ms")
         #expect(eventually(within: 3) { a.anotherProcessURL() == "ws://b.test:4000" && b.anotherProcessURL() == "ws://a.test:4000" })

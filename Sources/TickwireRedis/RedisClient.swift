@@ -71,8 +71,9 @@ public final class RedisClient: Sendable {
         }
     }
 
-    /// Closes the connection for good; commands waiting fail (``RedisError`` "stopped"). Stops
-    /// the client's own loop, and waits for that; a shared loop keeps running.
+    /// Closes the connection for good, after sending the commands already given (their replies
+    /// are not awaited: commands waiting fail with ``RedisError`` "stopped"). Stops the client's
+    /// own loop, and waits for that; a shared loop keeps running.
     public func stop() {
         onLoop { [core] in
             core.value?.stop()

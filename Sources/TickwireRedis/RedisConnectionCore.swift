@@ -245,11 +245,12 @@ final class RedisConnectionCore {
         scheduleReconnect()
     }
 
-    private func closeChannel() {
+    /// Closes the connection: at once, or (`flushing`) after the commands written are sent.
+    private func closeChannel(flushing: Bool = false) {
         if let channel {
             channel.onClose = { _ in }
             channel.onConnect = nil
-            channel.close()
+            if flushing && isConnected { channel.closeAfterFlush() } else { channel.close() }
         }
         channel = nil
         parser.reset()
@@ -277,7 +278,8 @@ final class RedisConnectionCore {
         }
     }
 
-    /// Closes the connection for good: pending commands fail with ``RedisError`` `stopped`.
+    /// Closes the connection for good, once the commands written have left: pending commands
+    /// fail with ``RedisError`` `stopped` (their replies are not awaited).
     func stop() {
         guard !isStopped else { return }
         isStopped = true
@@ -286,7 +288,7 @@ final class RedisConnectionCore {
         reconnectTimer = nil
         isConnecting = false
         resolution += 1
-        closeChannel()
+        closeChannel(flushing: true)  // commands sent just before (a directory's leave) still reach Redis
         failPending(.stopped)
         if isConnected {
             isConnected = false

@@ -186,7 +186,8 @@ public final class RedisRoomDirectory: RoomDirectory {
 
     /// Takes this process out of the fleet's registry at once (other processes stop sending
     /// clients here), for a process that drains: release its rooms, then leave, then stop.
-    /// Claims still held are renewed until ``stop()``.
+    /// Claims still held are renewed until ``stop()``; what `leave` and ``release(room:)`` send
+    /// before ``stop()`` still reaches Redis.
     public func leave() {
         state.withLock { $0.isLeaving = true }
         loop.execute { [self] in

@@ -70,7 +70,8 @@ final class RedisConnectionCore {
         guard let channel else { return completion(.failure(.notConnected)) }
         command.encode(into: &output)
         channel.write(taking: &output)
-        pending.append(Pending(deadline: MonotonicTime.now() &+ configuration.commandTimeout.nanoseconds, completion: completion))
+        let (deadline, isBeyond) = MonotonicTime.now().addingReportingOverflow(configuration.commandTimeout.nanoseconds)
+        pending.append(Pending(deadline: isBeyond ? .max : deadline, completion: completion))
         if commandTimer == nil { armCommandTimer() }
     }
 

@@ -20,9 +20,22 @@ extension RedisRoomDirectory {
         heartbeat.value = loop.schedule(after: configuration.heartbeatInterval) { [weak self] in
             guard let self else { return }
             self.heartbeat.value = nil
-            guard !self.state.withLock({ $0.isStopped }) else { return }
+            guard !self.pruneAnswers() else { return }
             if self.client.isConnected { self.beat() }
             self.scheduleHeartbeat()
+        }
+    }
+
+    /// Drops answers older than a claim's TTL and waits that have passed, so that room names
+    /// asked about once do not pile up.
+    ///
+    /// - Returns: Whether the directory is stopped.
+    private func pruneAnswers() -> Bool {
+        let (now, ttl) = (MonotonicTime.now(), configuration.claimTTL.nanoseconds)
+        return state.withLock { state in
+            state.answers = state.answers.filter { now < $0.value.time || now - $0.value.time <= ttl }
+            state.retryAfter = state.retryAfter.filter { $0.value > now }
+            return state.isStopped
         }
     }
 
@@ -117,7 +130,7 @@ extension RedisRoomDirectory {
                     // Too many commands in flight: ask again on the next call. Anything else
                     // (no connection, a timeout, a server error): the host runs the room here.
                     if case .failure(let error) = result, error.exceededLimit != nil { return }
-                    state.answers[room] = .unavailable
+                    state.answers[room] = Answer(placement: .unavailable, time: now)
                     return
                 }
                 if won == 1 {
@@ -127,13 +140,13 @@ extension RedisRoomDirectory {
                 }
                 let record = fields.count > 2 ? fields[2].bytes.flatMap(RedisProcessRecord.decode) : nil
                 if let record, record.url != configuration.publicURL {
-                    state.answers[room] = .elsewhere(url: record.url)
+                    state.answers[room] = Answer(placement: .elsewhere(url: record.url), time: now)
                 } else {
                     // The holder is dead (or answers with this process's own URL: an old
                     // incarnation of it): wait for its claim to expire, then ask again.
                     let remaining = fields.count > 3 ? max(fields[3].integer ?? 0, 0) : 0
                     let wait = min(max(UInt64(remaining), 10), configuration.claimTTL.nanoseconds / 1_000_000)
-                    state.retryAfter[room] = now &+ wait &* 1_000_000
+                    state.retryAfter[room] = now + wait * 1_000_000
                 }
             }
         }

@@ -36,8 +36,9 @@ public final class RedisRoomDirectory: RoomDirectory {
         var isStopped = false
         /// The rooms this process holds, with the last state saved for each.
         var held: [String: HeldRoom] = [:]
-        /// Answers for rooms not held, each handed out once.
-        var answers: [String: RoomPlacement] = [:]
+        /// Answers for rooms not held, each handed out once, and dropped unasked after a claim's
+        /// TTL (stale by then; and room names that nobody asks about again must not pile up).
+        var answers: [String: Answer] = [:]
         /// Rooms whose claim is being asked for.
         var resolving: Set<String> = []
         /// Rooms whose holder is dead, not asked for again before this monotonic time.
@@ -53,6 +54,12 @@ public final class RedisRoomDirectory: RoomDirectory {
         var isLeaving = false
         /// The other live processes' public URLs, least loaded first.
         var otherURLs: [String] = []
+    }
+
+    /// An answer from Redis about a room not held here, and when it came (monotonic ns).
+    struct Answer {
+        var placement: RoomPlacement
+        var time: UInt64
     }
 
     /// A room this process holds.
@@ -113,10 +120,12 @@ public final class RedisRoomDirectory: RoomDirectory {
     ///   handed out once: the next call asks again), ``RoomPlacement/unavailable`` while Redis
     ///   cannot be reached, else ``RoomPlacement/pending``.
     public func placement(ofRoom room: String) -> RoomPlacement {
-        let now = MonotonicTime.now()
+        let (now, ttl) = (MonotonicTime.now(), configuration.claimTTL.nanoseconds)
         let (answer, shouldAsk) = state.withLock { state -> (RoomPlacement, Bool) in
             if let held = state.held[room] { return (.here(savedState: held.savedState), false) }
-            if let answer = state.answers.removeValue(forKey: room) { return (answer, false) }
+            if let answer = state.answers.removeValue(forKey: room), now < answer.time || now - answer.time <= ttl {
+                return (answer.placement, false)
+            }
             guard state.isConnected, !state.isStopped else { return (.unavailable, false) }
             if state.resolving.contains(room) { return (.pending, false) }
             if let time = state.retryAfter[room], now < time { return (.pending, false) }

@@ -181,4 +181,23 @@ struct RedisRoomDirectoryTests {
         #expect(try client.call(RedisCommand("EXISTS", "t7:process:b"))?.get() == .integer(0))
         #expect(try client.call(RedisCommand("SISMEMBER", "t7:processes", "b"))?.get() == .integer(0))
     }
+
+    @Test("an answer not asked for again within a claim's TTL is dropped, not handed out stale later")
+    func staleAnswerDropped() throws {
+        let server = try RedisServerProcess()
+        let a = try connectedDirectory(server, name: "a", prefix: "t8")
+        let b = try connectedDirectory(server, name: "b", prefix: "t8")
+        defer {
+            a.stop()
+            b.stop()
+        }
+        #expect(settledPlacement(b, "r") == .here(savedState: nil))
+        #expect(a.placement(ofRoom: "r") == .pending)  // the answer (b's URL) comes and waits, unasked
+        b.release(room: "r")
+        b.leave()
+        usleep(800_000)  // past the 0.5 s TTL: the waiting answer is stale now
+        let answer = a.placement(ofRoom: "r")
+        #expect(answer != .elsewhere(url: "ws://b.test:4000"), "a stale redirect to b was handed out")
+        #expect(settledPlacement(a, "r") == .here(savedState: nil))
+    }
 }

@@ -54,9 +54,15 @@ let package = Package(
             dependencies: ["TickwireCodec", "TickwireIO", "TickwireWebSocket"],
             swiftSettings: strictSettings
         ),
+        // A fleet's room directory on Redis: our own RESP2 client on the event loop (no C dependency).
+        .target(
+            name: "TickwireRedis",
+            dependencies: ["TickwireCodec", "TickwireIO", "TickwireWebSocket", "TickwireSim"],
+            swiftSettings: strictSettings
+        ),
         .target(
             name: "Tickwire",
-            dependencies: ["TickwireZlib", "TickwireCodec", "TickwireIO", "TickwireWebSocket", "TickwireSim"],
+            dependencies: ["TickwireZlib", "TickwireCodec", "TickwireIO", "TickwireWebSocket", "TickwireSim", "TickwireRedis"],
             swiftSettings: strictSettings
         ),
 
@@ -96,6 +102,10 @@ let package = Package(
             swiftSettings: strictSettings
         ),
         .testTarget(name: "TickwireSimTests", dependencies: ["TickwireSim"], swiftSettings: strictSettings),
+        // Starts its own redis-server (TICKWIRE_REDIS_SERVER or PATH) on a free loopback port.
+        .testTarget(
+            name: "TickwireRedisTests", dependencies: ["TickwireRedis", "TickwireSim", "TickwireCodec"], swiftSettings: strictSettings
+        ),
         .testTarget(name: "TickwireTests", dependencies: ["Tickwire"], swiftSettings: strictSettings),
         .testTarget(name: "CommandLineSupportTests", dependencies: ["CommandLineSupport"], swiftSettings: strictSettings),
         .testTarget(name: "ArenaGameTests", dependencies: ["ArenaGame"], exclude: ["Fixtures"], swiftSettings: strictSettings),

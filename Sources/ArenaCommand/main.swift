@@ -15,7 +15,7 @@ let usage = """
                   [--max-rooms 16] [--idle-room-timeout 30] [--resume-grace 30]
                   [--hello-timeout 5] [--client-timeout 5] [--threads N] [--tls-cert CHAIN.pem --tls-key KEY.pem]
                   [--max-connections-per-address 64] [--max-handshakes-per-address 16] [--write-timeout 10]
-                  [--no-metrics] [--public-url ws://THIS-HOST:PORT]
+                  [--no-metrics] [--redis redis://HOST:PORT --public-url ws://HOST:PORT]
             run a headless server; prints a status line every few seconds;
             GET /metrics on its port answers in the Prometheus text format (--no-metrics: not);
             --public-url is where other processes of a fleet send clients of this
@@ -34,7 +34,9 @@ let usage = """
             stays backed up for --write-timeout seconds (it stopped reading) is closed with 1008;
             --state saves the rooms and players to FILE every second and on exit, and on
             start restores them from FILE if it was saved within the --resume-grace period, so
-            players who reconnect after a restart get their places back
+            players who reconnect after a restart get their places back;
+            --redis joins a fleet whose room directory is that Redis, reached by clients at
+            --public-url (README, "Running a fleet"); Redis down: standalone
       arena join ws://HOST:PORT/ROOM [ws://HOST2:PORT …] [--name NAME] [--lag MS] [--jitter MS] [--loss PERCENT]
                  [--script "d5 w3 space _10" --frames N [--dump]] [--record FILE]
       arena join wss://HOST:PORT/ROOM [--ca CA.pem] [--insecure-skip-verification-for-local-testing-only] …
@@ -61,7 +63,7 @@ func serve(_ arguments: [String]) throws {
     let valueOptions: Set<String> = [
         "host", "port", "bots", "tick", "rooms", "status-interval", "capacity", "compression", "compression-level", "state",
         "max-rooms", "idle-room-timeout", "resume-grace", "hello-timeout", "client-timeout", "threads", "tls-cert", "tls-key",
-        "max-connections-per-address", "max-handshakes-per-address", "write-timeout", "public-url",
+        "max-connections-per-address", "max-handshakes-per-address", "write-timeout", "redis", "public-url",
     ]
     var parsed = try CommandArguments(arguments, valueOptions: valueOptions)
     if parsed.flag("help") { print(usage); return }
@@ -97,6 +99,7 @@ func serve(_ arguments: [String]) throws {
     if let url = options.publicURL {
         do throws(WebSocketURL.ParseError) { _ = try WebSocketURL(url) } catch { fail("--public-url: \(error)") }
     }
+    let redisText = parsed.string("redis"), publicURL = options.publicURL
     guard perAddress >= 0, handshakesPerAddress >= 0 else {
         fail("--max-connections-per-address and --max-handshakes-per-address must be 0 (no limit) or more")
     }
@@ -133,7 +136,20 @@ func serve(_ arguments: [String]) throws {
     // The tick threads' freed memory stays with them rather than being faulted in anew every
     // tick (glibc's trim threshold; AllocatorTuning in TickwireSim).
     AllocatorTuning.keepFreedHeapMemory()
-    let server = try ArenaServer(options: options, stopRequest: serverStop)
+    // The fleet's room directory (#21): connects in the background; while Redis is down the
+    // server runs its rooms standalone (README, "Running a fleet").
+    var directory: RedisRoomDirectory?
+    if let redisText {
+        guard let publicURL, !publicURL.isEmpty else {
+            fail("--redis needs --public-url ws://HOST:PORT (where clients reach this process)")
+        }
+        do {
+            directory = try RedisRoomDirectory(
+                configuration: RedisDirectoryConfiguration(url: try RedisURL(parsing: redisText), publicURL: publicURL))
+        } catch { fail("--redis: \(error)") }
+    }
+    defer { directory?.stop() }
+    let server = try ArenaServer(options: options, stopRequest: serverStop, directory: directory)
     for signalNumber in [SIGINT, SIGTERM] {
         signal(signalNumber) { _ in serverStop.requestStop() }
     }
@@ -147,6 +163,9 @@ func serve(_ arguments: [String]) throws {
     print("open \(options.tls == nil ? "http" : "https")://\(shownHost):\(server.port)/ in a browser to play")
     let reload = options.tls.map { _ in reloadCertificatesOnHangup(server) }
     defer { reload?.cancel() }
+    if let directory {
+        print("room directory: \(directory.configuration.url) as process \(directory.processID) at \(directory.configuration.publicURL)")
+    }
     if let path = options.statePath {
         switch server.stateRestore {
         case .none:

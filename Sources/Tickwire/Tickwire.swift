@@ -1,6 +1,7 @@
 // The umbrella module: `import Tickwire` brings in every layer a game needs.
 @_exported import TickwireCodec
 @_exported import TickwireIO
+@_exported import TickwireRedis
 @_exported import TickwireSim
 @_exported import TickwireWebSocket
 @_exported import TickwireZlib

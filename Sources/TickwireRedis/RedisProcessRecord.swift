@@ -1,0 +1,37 @@
+import Foundation
+import TickwireSim
+
+/// A process's registration, as JSON in `PREFIX:process:ID`:
+/// `{"id":"…","url":"ws://…","rooms":[{"name":"…","clients":3,"capacity":32}]}`.
+struct RedisProcessRecord: Codable, Hashable, Sendable {
+    struct Room: Codable, Hashable, Sendable {
+        var name: String
+        var clients: Int
+        var capacity: Int
+    }
+
+    var id: String
+    var url: String
+    var rooms: [Room]
+
+    init(id: String, url: String, loads: [RoomLoad]) {
+        self.id = id
+        self.url = url
+        rooms = loads.map { Room(name: $0.name, clients: $0.clients, capacity: $0.capacity) }
+    }
+
+    /// The record's JSON (keys sorted, so equal records give equal bytes; slashes as they are).
+    var encoded: [UInt8] {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return (try? encoder.encode(self)).map { Array($0) } ?? []
+    }
+
+    /// Decodes a record; `nil` for bytes that are not one (a foreign or damaged value).
+    static func decode(_ bytes: [UInt8]) -> RedisProcessRecord? {
+        try? JSONDecoder().decode(RedisProcessRecord.self, from: Data(bytes))
+    }
+
+    /// The clients of all its rooms.
+    var clients: Int { rooms.reduce(0) { $0 + $1.clients } }
+}

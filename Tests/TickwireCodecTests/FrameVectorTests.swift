@@ -92,7 +92,9 @@ struct FrameVectorTests {
         ],
         "frame-welcome-render-times.hex": [
             .welcome(
-                .init(clientID: 7, tickRate: 20, currentTick: 1_000, serverTime: 40_000_000, compression: .perFrame, acceptsRenderTimes: true))
+                .init(
+                    clientID: 7, tickRate: 20, currentTick: 1_000, serverTime: 40_000_000, compression: .perFrame, acceptsRenderTimes: true)
+            )
         ],
         "frame-ping.hex": [.ping(.init(clientTime: 5_000_000))],
         "frame-pong.hex": [.pong(.init(clientTime: 5_000_000, serverTime: 16_700_000))],

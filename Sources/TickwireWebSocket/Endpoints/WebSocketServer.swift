@@ -32,6 +32,7 @@ public final class WebSocketServer: Sendable {
     private let handler: @Sendable (WebSocketServerEvent) -> Void
     private let state = Mutex<SocketAddress?>(nil)
     private let count = Atomic<Int>(0)
+    private let tlsFailures = Atomic<Int>(0)
     private let stream: AsyncStream<WebSocketServerEvent>?
     private let continuation: AsyncStream<WebSocketServerEvent>.Continuation?
 
@@ -103,6 +104,10 @@ public final class WebSocketServer: Sendable {
             let core = ServerCore(configuration: configuration, loop: loop, handler: handler) { [weak self] value in
                 self?.count.store(value, ordering: .relaxed)
             }
+            core.onTLSFailure = { [weak self, handler = configuration.tlsFailureHandler] error, peer in
+                self?.tlsFailures.add(1, ordering: .relaxed)
+                handler?(error, peer)
+            }
             self.core.value = core
             return Result { () throws(SystemError) in try core.listen(on: address) }
         }
@@ -117,6 +122,10 @@ public final class WebSocketServer: Sendable {
 
     /// Connections handshaking or open right now.
     public var connectionCount: Int { count.load(ordering: .relaxed) }
+
+    /// Connections whose TLS failed before their upgrade completed, since the server started
+    /// (see ``WebSocketServerConfiguration/tlsFailureHandler``); 0 for a plain server.
+    public var tlsFailureCount: Int { tlsFailures.load(ordering: .relaxed) }
 
     /// Stops listening, closes every connection with 1001 (going away) and waits until their close
     /// handshakes finish or `timeout` passes; then cuts off the rest. Stops a loop of its own.

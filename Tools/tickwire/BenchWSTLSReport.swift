@@ -8,6 +8,26 @@ struct BenchWSTLSCaseReport: Codable {
     var connections: Int
     var inFlight: Int
     var results: [BenchWSResult]
+    /// The same-run ratios and CPU times per message, stored so that the JSON carries them.
+    var wssOverPython: Double?
+    var wssOverWS: Double?
+    var wssServerMicrosecondsPerMessage: Double?
+    var wsServerMicrosecondsPerMessage: Double?
+    var wssClientMicrosecondsPerMessage: Double?
+    var wsClientMicrosecondsPerMessage: Double?
+
+    init(size: Int, connections: Int, inFlight: Int, results: [BenchWSResult]) {
+        self.size = size
+        self.connections = connections
+        self.inFlight = inFlight
+        self.results = results
+        wssOverPython = ratioToPython
+        wssOverWS = ratioToPlain
+        wssServerMicrosecondsPerMessage = result(.tickwireTLS).flatMap(Self.serverMicrosecondsPerMessage)
+        wsServerMicrosecondsPerMessage = result(.tickwire).flatMap(Self.serverMicrosecondsPerMessage)
+        wssClientMicrosecondsPerMessage = result(.tickwireTLS).flatMap(Self.clientMicrosecondsPerMessage)
+        wsClientMicrosecondsPerMessage = result(.tickwire).flatMap(Self.clientMicrosecondsPerMessage)
+    }
 
     var name: String {
         let sizeText = size >= 1024 ? "\(size / 1024) KiB" : "\(size) B"

@@ -97,8 +97,8 @@ static inline int tickwire_SSL_CTX_offer_http11(SSL_CTX *ctx) {
 // A socket BIO of our own: BIO_s_socket writes with write(2), which raises SIGPIPE on a reset
 // connection; this one sends with MSG_NOSIGNAL like the rest of TickwireIO. Its data is the
 // descriptor in the low 32 bits and, in bit 32, "more records follow": then it sends with
-// MSG_MORE, so the records of one large write leave in full segments and wake the peer once,
-// not once per 16 KiB record. The BIO never closes the descriptor (the channel's Socket owns it).
+// MSG_MORE, so the records of one large write leave in full segments rather than each record
+// ending in a short one. The BIO never closes the descriptor (the channel's Socket owns it).
 
 _Static_assert(sizeof(intptr_t) >= 8, "the BIO's data packs a flag above a 32-bit descriptor");
 #define TICKWIRE_BIO_MORE ((intptr_t)1 << 32)

@@ -69,7 +69,9 @@ enum BenchWSCommand {
         if isTLS {
             try BenchWSTLSCommand.run(
                 seconds: seconds, rounds: roundCount, idle: idleCount, python: python, repository: repository, asJSON: asJSON,
-                filter: { chosenSizes.contains($0.size) && chosenConnections.contains($0.connections) && chosenInFlight.contains($0.inFlight) })
+                filter: {
+                    chosenSizes.contains($0.size) && chosenConnections.contains($0.connections) && chosenInFlight.contains($0.inFlight)
+                })
             return
         }
         var kinds: [BenchEchoServerProcess.Kind] = [.tickwire, .tcp]

@@ -45,7 +45,9 @@ enum BenchWSTLSCommand {
                         server, size: testCase.size, connections: testCase.connections,
                         inFlight: testCase.inFlight, seconds: seconds, tls: context,
                         negotiated: server.kind == .tickwireTLS ? { negotiated = $0 } : nil)
-                    let name = BenchWSTLSCaseReport(size: testCase.size, connections: testCase.connections, inFlight: testCase.inFlight, results: []).name
+                    let name = BenchWSTLSCaseReport(
+                        size: testCase.size, connections: testCase.connections, inFlight: testCase.inFlight, results: []
+                    ).name
                     StandardError.write("bench ws --tls: \(name), \(server.kind.label), round \(round): \(result.summary)\n")
                     results[index].append(result)
                 }

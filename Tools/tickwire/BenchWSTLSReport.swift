@@ -88,12 +88,15 @@ struct BenchWSTLSReport: Codable {
             let ratio = small.ratioToPython
         {
             goals.append(
-                BenchGoal(goal: "wss messages/s vs Python websockets+ssl (\(small.name))", measured: ratio, target: ">= 2", met: ratio >= 2))
+                BenchGoal(goal: "wss messages/s vs Python websockets+ssl (\(small.name))", measured: ratio, target: ">= 2", met: ratio >= 2)
+            )
         }
-        let large = cases.filter { $0.size == 65536 && $0.connections == 10 }.compactMap { item in item.ratioToPlain.map { (item.name, $0) } }
+        let large = cases.filter { $0.size == 65536 && $0.connections == 10 }.compactMap { item in item.ratioToPlain.map { (item.name, $0) }
+        }
         if let worst = large.min(by: { $0.1 < $1.1 }) {
             goals.append(
-                BenchGoal(goal: "wss messages/s vs our plain ws echo (\(worst.0))", measured: worst.1, target: ">= 0.6", met: worst.1 >= 0.6))
+                BenchGoal(
+                    goal: "wss messages/s vs our plain ws echo (\(worst.0))", measured: worst.1, target: ">= 0.6", met: worst.1 >= 0.6))
         }
         if let perConnection = memory.bytesPerConnection {
             goals.append(

@@ -324,10 +324,23 @@ package final class TCPChannel: EventLoopHandler {
     }
 
     /// Closes once every buffered byte has been sent (or at once when none is buffered).
-    package func closeAfterFlush() {
+    ///
+    /// Before a TLS handshake completes nothing can be sent, so the channel closes at once,
+    /// unless `awaitingTLSHandshake`: then it finishes the handshake first and sends what is
+    /// buffered, all within ``lingerTimeout`` (a refusal such as HTTP 503 that the client
+    /// should read, as a plain client does).
+    ///
+    /// - Parameter awaitingTLSHandshake: Whether a TLS channel still handshaking finishes the
+    ///   handshake to send its buffered bytes. Default `false`.
+    package func closeAfterFlush(awaitingTLSHandshake: Bool = false) {
         guard !isClosed, !isClosingAfterFlush else { return }
         if tls?.isHandshakeComplete == false {
-            close(error: nil)  // nothing can be sent before the TLS handshake: close at once
+            guard awaitingTLSHandshake, bufferedByteCount > 0 else {
+                close(error: nil)  // nothing can be sent before the TLS handshake: close at once
+                return
+            }
+            isClosingAfterFlush = true  // `continueTLSHandshake` flushes, then `flush` finishes closing
+            loop.schedule(after: Self.lingerTimeout) { [weak self] in self?.close(error: nil) }
             return
         }
         isClosingAfterFlush = true

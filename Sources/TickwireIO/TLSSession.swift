@@ -23,6 +23,8 @@ package final class TLSSession {
     package private(set) var wantsWrite = false
     /// A read stopped for want of writability (a TLS 1.3 key update to answer, say).
     package private(set) var readWantsWrite = false
+    /// The BIO sends with `MSG_MORE` (the last ``write(from:moreFollows:)`` said more follows).
+    private var isCorking = false
 
     private init(ssl: OpaquePointer, isServer: Bool) {
         self.ssl = ssl
@@ -124,13 +126,27 @@ package final class TLSSession {
 
     /// Encrypts and sends bytes; after `nil`, the next call must start with the same bytes.
     ///
+    /// - Parameters:
+    ///   - bytes: The plain bytes; one call takes at most one record's worth (16 KiB).
+    ///   - moreFollows: The caller writes more at once after these (the rest of a large write):
+    ///     the record goes to the kernel with `MSG_MORE`, to leave with the next in full segments.
+    ///     The last write of a burst must pass `false`, or its tail waits for the kernel's timer.
     /// - Returns: How many of `bytes` were taken (one or more whole records), or `nil` when none can be now.
     /// - Throws: ``TLSError`` (connection) when the connection failed.
-    package func write(from bytes: UnsafeRawBufferPointer) throws(TLSError) -> Int? {
+    package func write(from bytes: UnsafeRawBufferPointer, moreFollows: Bool = false) throws(TLSError) -> Int? {
         guard !bytes.isEmpty else { return 0 }
+        if moreFollows != isCorking {
+            isCorking = moreFollows
+            tickwire_bio_set_more(SSL_get_wbio(ssl), moreFollows ? 1 : 0)
+        }
         ERR_clear_error()
         let result = SSL_write(ssl, bytes.baseAddress, Int32(clamping: bytes.count))
         if result > 0 { return Int(result) }
+        if isCorking {
+            // The burst stops here; what OpenSSL sends before the retry (its own records) is not held.
+            isCorking = false
+            tickwire_bio_set_more(SSL_get_wbio(ssl), 0)
+        }
         switch SSL_get_error(ssl, result) {
         case SSL_ERROR_WANT_READ, SSL_ERROR_WANT_WRITE: return nil
         case let code: throw failure(code: code, stage: .connection)
@@ -144,6 +160,10 @@ package final class TLSSession {
     /// Sends `close_notify` (once; a failure is ignored, the socket is about to close).
     package func shutdown() {
         guard isHandshakeComplete else { return }
+        if isCorking {
+            isCorking = false
+            tickwire_bio_set_more(SSL_get_wbio(ssl), 0)
+        }
         ERR_clear_error()
         _ = SSL_shutdown(ssl)
         ERR_clear_error()
@@ -160,6 +180,12 @@ package final class TLSSession {
 
     /// The negotiated protocol version: `TLSv1.3`, `TLSv1.2`.
     package var protocolVersion: String { String(cString: SSL_get_version(ssl)) }
+
+    /// The negotiated cipher suite's standard name (`TLS_AES_128_GCM_SHA256`), or `nil` before the handshake.
+    package var cipherSuite: String? {
+        guard let cipher = SSL_get_current_cipher(ssl), let name = SSL_CIPHER_standard_name(cipher) else { return nil }
+        return String(cString: name)
+    }
 
     private func failure(code: Int32, stage: TLSError.Category) -> TLSError {
         if code == SSL_ERROR_SYSCALL {

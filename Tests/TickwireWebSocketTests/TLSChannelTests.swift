@@ -87,4 +87,61 @@ struct TLSChannelTests {
             pair.value = nil
         }
     }
+
+    @Test(
+        "a head and a payload written together over TLS arrive whole and in order, joined in one record or not",
+        arguments: [(10, 1), (10, 16374), (10, 16375), (10, 70_000), (5000, 20_000)])
+    func headThenPayload(head: Int, payload: Int) throws {
+        let certificates = try TestCertificates.get()
+        let serverContext = try TLSServerContext(certificateChainFile: certificates.server.chain, privateKeyFile: certificates.server.key)
+        let clientContext = try TLSClientContext(configuration: TLSClientConfiguration(caFile: certificates.caFile))
+        let loop = try EventLoop()
+        try loop.start()
+        defer { loop.stop() }
+        var random = SplitMix64(seed: UInt64(head * 1_000_003 + payload))
+        let first = randomBytes(head, using: &random), second = randomBytes(payload, using: &random)
+        let pair = LoopBound<ChannelPair?>(nil)
+        let started = loop.runAndWait { () -> Bool in
+            let state = ChannelPair()
+            pair.value = state
+            guard let address = SocketAddress(numericHost: "127.0.0.1", port: 0),
+                let listener = try? Listener(
+                    address: address, loop: loop,
+                    onAccept: { socket, peer in
+                        guard let tls = try? TLSSession.server(context: serverContext, descriptor: socket.descriptor),
+                            let channel = try? TCPChannel(socket: socket, peer: peer, loop: loop, tls: tls)
+                        else { return }
+                        channel.onRead = { bytes in state.received.append(contentsOf: bytes) }
+                        state.server = channel
+                    })
+            else { return false }
+            state.listener = listener
+            guard let socket = try? Socket(family: .ipv4), let isConnected = try? socket.connect(to: listener.address),
+                let tls = try? TLSSession.client(context: clientContext, descriptor: socket.descriptor, host: "127.0.0.1"),
+                let client = try? TCPChannel(socket: socket, peer: listener.address, loop: loop, isConnecting: !isConnected, tls: tls)
+            else { return false }
+            if !isConnected { client.onConnect = { _ in } }
+            state.client = client
+            return true
+        }
+        #expect(started == true, "the listener and both channels should start")
+        let deadline = DispatchTime.now() + .seconds(10)
+        while DispatchTime.now() < deadline, loop.runAndWait({ pair.value?.client?.isTLSHandshaking ?? true }) != false {}
+        // After the handshake, so that the write goes to OpenSSL at once (the joined path).
+        _ = loop.runAndWait { () -> Void in
+            first.withUnsafeBytes { head in second.withUnsafeBytes { pair.value?.client?.writeNow(head, then: $0) } }
+        }
+        var receivedCount = 0
+        while DispatchTime.now() < deadline, receivedCount < head + payload {
+            receivedCount = loop.runAndWait { pair.value?.received.count ?? 0 } ?? 0
+        }
+        let received = loop.runAndWait { pair.value?.received ?? [] } ?? []
+        #expect(received == first + second, "the \(head) + \(payload) bytes should arrive unchanged and in order (got \(received.count))")
+        _ = loop.runAndWait { () -> Void in
+            pair.value?.client?.close()
+            pair.value?.server?.close()
+            pair.value?.listener?.close()
+            pair.value = nil
+        }
+    }
 }

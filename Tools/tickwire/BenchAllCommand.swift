@@ -26,10 +26,11 @@ enum BenchAllCommand {
         let description: String
     }
 
-    /// The benchmarks in the order they run: codec, WebSocket, simulation.
+    /// The benchmarks in the order they run: codec, WebSocket, WebSocket over TLS, simulation.
     static let subBenchmarks: [SubBenchmark] = [
         SubBenchmark(name: "codec") { try runSelf(["bench", "codec", "--json"]) },
         SubBenchmark(name: "ws") { try runSelf(["bench", "ws", "--json"]) },
+        SubBenchmark(name: "wss") { try runSelf(["bench", "ws", "--tls", "--json"]) },
         SubBenchmark(name: "sim") { try runSelf(["bench", "sim", "--json"]) },
     ]
 
@@ -42,7 +43,7 @@ enum BenchAllCommand {
         if wantsHelp {
             print(
                 """
-                usage: tickwire bench all [--json] [--only codec,ws,sim]
+                usage: tickwire bench all [--json] [--only codec,ws,wss,sim]
                   runs each benchmark in its own process and prints one JSON document (machine, date,
                   each benchmark's JSON, and the ones this build lacks under "missing");
                   Tools/bench-report turns it into BENCHMARKS.md. Without --json, a summary.

@@ -108,6 +108,8 @@ final class BenchLoadClient {
     @exclusivity(unchecked) private var keepsSending = true
     @exclusivity(unchecked) private var measurement = LoadMeasurement()
     @exclusivity(unchecked) private var failure: String?
+    /// The TLS version and cipher suite of the first TLS connection (`TLSv1.3 TLS_AES_128_GCM_SHA256`), for the report.
+    private(set) var negotiatedTLS: String?
 
     /// Prepares a client; no connection is made yet.
     ///
@@ -173,6 +175,9 @@ final class BenchLoadClient {
         for _ in 0..<count {
             let connection = try Self.openConnection(port: port, wire: wire, capacity: inFlight, tls: tls)
             connections.append(connection)
+            if negotiatedTLS == nil, let session = connection.tls {
+                negotiatedTLS = session.protocolVersion + " " + (session.cipherSuite ?? "unknown cipher")
+            }
             let index = Int(connection.descriptor)
             if connectionsByDescriptor.count <= index {
                 connectionsByDescriptor += [Connection?](repeating: nil, count: index + 1 - connectionsByDescriptor.count)
@@ -310,7 +315,11 @@ final class BenchLoadClient {
             let start = isTimed ? MonotonicTime.now() : 0
             let written: Int
             if let session = connection.tls {
-                let result = Result { () throws(TLSError) in try session.write(from: UnsafeRawBufferPointer(start: source, count: length)) }
+                // Every record but the burst's last goes with MSG_MORE, as the server's channel sends them.
+                let moreFollows = connection.pendingFrames * frameLength - connection.writeOffset > TLSLibrary.maximumRecordBytes
+                let result = Result { () throws(TLSError) in
+                    try session.write(from: UnsafeRawBufferPointer(start: source, count: length), moreFollows: moreFollows)
+                }
                 switch result {
                 case .success(let count?): written = count
                 case .success(nil): return  // would block: writability brings us back

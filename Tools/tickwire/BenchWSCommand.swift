@@ -29,7 +29,8 @@ import Darwin
 /// measured again, up to twice `--rounds` extra rounds per case; each case reports how many
 /// rounds were dropped and the most steal in a round it kept.
 /// `--sizes`, `--connections` and `--in-flight` narrow the cases to a subset, for profiling one.
-/// `--tls` runs ``BenchWSTLSCommand`` instead: the `wss://` comparison.
+/// `--tls` runs ``BenchWSTLSCommand`` instead: the `wss://` comparison (its own cases, which
+/// `--sizes 64,65536 --connections 10,100 --in-flight 1,16` narrow the same way).
 enum BenchWSCommand {
     static let sizes = [64, 1024, 64 * 1024]
     static let connectionCounts = [1, 100]
@@ -46,8 +47,8 @@ enum BenchWSCommand {
         let maximumStealPercent = try parsed.double("max-steal", default: 5)
         let idleCount = try parsed.integer("idle", default: 1000)
         let skipsPython = parsed.flag("no-python")
-        let chosenSizes = try subset(parsed.string("sizes"), of: sizes, option: "sizes")
-        let chosenConnections = try subset(parsed.string("connections"), of: connectionCounts, option: "connections")
+        let chosenSizes = try subset(parsed.string("sizes"), of: isTLS ? [64, 65536] : sizes, option: "sizes")
+        let chosenConnections = try subset(parsed.string("connections"), of: isTLS ? [10, 100] : connectionCounts, option: "connections")
         let chosenInFlight = try subset(parsed.string("in-flight"), of: inFlightCounts, option: "in-flight")
         try parsed.rejectUnknown()
         guard seconds > 0 && seconds <= 60 else { throw CommandArguments.UsageError(description: "--seconds wants 0...60") }
@@ -66,7 +67,11 @@ enum BenchWSCommand {
             StandardError.write("tickwire: no Python with websockets ($TICKWIRE_PYTHON or .venv/bin/python); skipping that baseline\n")
         }
         if isTLS {
-            try BenchWSTLSCommand.run(seconds: seconds, rounds: roundCount, idle: idleCount, python: python, repository: repository)
+            try BenchWSTLSCommand.run(
+                seconds: seconds, rounds: roundCount, idle: idleCount, python: python, repository: repository, asJSON: asJSON,
+                filter: {
+                    chosenSizes.contains($0.size) && chosenConnections.contains($0.connections) && chosenInFlight.contains($0.inFlight)
+                })
             return
         }
         var kinds: [BenchEchoServerProcess.Kind] = [.tickwire, .tcp]
@@ -159,9 +164,10 @@ enum BenchWSCommand {
     }
 
     /// Loads one server with one case on fresh connections; a failure is recorded, not thrown.
+    /// - Parameter negotiated: Set to the TLS version and cipher suite the load client negotiated, over TLS.
     static func measure(
         _ server: BenchEchoServerProcess, size: Int, connections: Int, inFlight: Int,
-        seconds: Double, tls: TLSClientContext? = nil
+        seconds: Double, tls: TLSClientContext? = nil, negotiated: ((String) -> Void)? = nil
     ) -> BenchWSResult {
         let wire: BenchWire = server.kind == .tcp ? .tcp : .webSocket(offersCompression: false)
         let isTLS = server.kind == .tickwireTLS || server.kind == .pythonTLS
@@ -169,6 +175,7 @@ enum BenchWSCommand {
             let client = try BenchLoadClient(wire: wire, messageSize: size, inFlight: inFlight, tls: isTLS ? tls : nil)
             defer { client.disconnect() }
             try client.connect(count: connections, port: server.port)
+            if let negotiated, let text = client.negotiatedTLS { negotiated(text) }
             let serverCPUBefore = server.cpuSeconds()
             let timesBefore = SystemCPUTimes.current()
             let measurement = try client.run(warmUp: warmUpSeconds, duration: seconds)

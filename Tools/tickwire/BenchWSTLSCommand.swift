@@ -2,18 +2,24 @@ import CommandLineSupport
 import Foundation
 import TickwireIO
 
-/// `tickwire bench ws --tls [--seconds S] [--rounds R] [--idle N]`: our `wss://` echo against
-/// Python `websockets` over `ssl` and against our own plain `ws://` echo, in the same run, at
-/// 64 B × 100 connections and 64 KiB × 10 connections (1 and 16 messages in flight), and the
-/// server's memory per idle TLS connection.
+/// `tickwire bench ws --tls [--json] [--seconds S] [--rounds R] [--idle N] [--sizes 64,65536]
+/// [--connections 10,100] [--in-flight 1,16]`: our `wss://` echo against Python `websockets`
+/// over `ssl` and against our own plain `ws://` echo, in the same run, at 64 B × 100 connections
+/// and 64 KiB × 10 connections (1 and 16 messages in flight), and the server's memory per idle
+/// TLS connection.
 ///
 /// The certificate is a throwaway self-signed one for 127.0.0.1, made with the `openssl` command
-/// in a temporary folder; the load client (``BenchLoadClient``) verifies it. Rounds alternate the
-/// servers; each server's median round is reported. TLS 1.3 with OpenSSL's default cipher choice.
+/// in a temporary folder; the load client (``BenchLoadClient``) verifies it and its host name as
+/// any client does. Rounds alternate the servers; each server's median round is reported, with
+/// each process's CPU time per echoed message. The cipher suite is what our server and client
+/// negotiate by default (``TLSLibrary``); the report names it.
 enum BenchWSTLSCommand {
     static let cases: [(size: Int, connections: Int, inFlight: Int)] = [(64, 100, 1), (64, 100, 16), (65536, 10, 1), (65536, 10, 16)]
 
-    static func run(seconds: Double, rounds: Int, idle: Int, python: String?, repository: URL) throws {
+    static func run(
+        seconds: Double, rounds: Int, idle: Int, python: String?, repository: URL, asJSON: Bool,
+        filter: ((size: Int, connections: Int, inFlight: Int)) -> Bool
+    ) throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("tickwire-bench-tls-\(getpid())").path
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: folder) }
@@ -29,55 +35,35 @@ enum BenchWSTLSCommand {
             try BenchEchoServerProcess(kind: kind, python: python, repository: repository, certificate: (chain, key))
         }
         defer { for server in servers { server.stop() } }
-        var lines: [String] = []
-        lines.append("bench ws --tls: medians of \(rounds) rounds of \(decimalText(seconds, places: 1)) s; messages/s (p50 / p99 µs)")
-        lines.append(pad("case", 26) + kinds.map { pad($0.label, 28) }.joined() + "wss/py  wss/ws")
-        for testCase in cases {
+        var negotiated = "TLS not negotiated"
+        var reports: [BenchWSTLSCaseReport] = []
+        for testCase in cases where filter(testCase) {
             var results: [[BenchWSResult]] = Array(repeating: [], count: servers.count)
             for round in 1...rounds {
                 for (index, server) in servers.enumerated() {
                     let result = BenchWSCommand.measure(
                         server, size: testCase.size, connections: testCase.connections,
-                        inFlight: testCase.inFlight, seconds: seconds, tls: context)
-                    StandardError.write("bench ws --tls: \(name(testCase)), \(server.kind.label), round \(round): \(result.summary)\n")
+                        inFlight: testCase.inFlight, seconds: seconds, tls: context,
+                        negotiated: server.kind == .tickwireTLS ? { negotiated = $0 } : nil)
+                    let name = BenchWSTLSCaseReport(
+                        size: testCase.size, connections: testCase.connections, inFlight: testCase.inFlight, results: []
+                    ).name
+                    StandardError.write("bench ws --tls: \(name), \(server.kind.label), round \(round): \(result.summary)\n")
                     results[index].append(result)
                 }
             }
-            let medians = results.map(BenchWSCommand.median)
-            func rate(_ kind: BenchEchoServerProcess.Kind) -> Double? {
-                kinds.firstIndex(of: kind).map { medians[$0] }.flatMap { $0.failure == nil ? $0.messagesPerSecond : nil }
-            }
-            let ratio = { (baseline: BenchEchoServerProcess.Kind) -> String in
-                guard let ours = rate(.tickwireTLS), let other = rate(baseline), other > 0 else { return "-" }
-                return decimalText(ours / other, places: 2)
-            }
-            let cells = medians.map { result -> String in
-                guard result.failure == nil else { return pad("failed", 28) }
-                return pad("\(Int(result.messagesPerSecond)) (\(Int(result.p50Microseconds)) / \(Int(result.p99Microseconds)))", 28)
-            }
-            lines.append(pad(name(testCase), 26) + cells.joined() + pad(ratio(.pythonTLS), 8) + ratio(.tickwire))
+            reports.append(
+                BenchWSTLSCaseReport(
+                    size: testCase.size, connections: testCase.connections, inFlight: testCase.inFlight,
+                    results: results.map(BenchWSCommand.median)))
         }
         for server in servers { server.stop() }
         StandardError.write("bench ws --tls: memory, \(idle) idle TLS connections\n")
         let memory = BenchWSCommand.measureIdleMemory(
             connections: idle, compression: false, repository: repository,
             tls: (context, chain, key))
-        if let bytes = memory.bytesPerConnection {
-            lines.append(
-                "memory per idle TLS connection: \(decimalText(bytes / 1024, places: 1)) KiB (\(idle) connections, server RSS growth)")
-        } else {
-            lines.append("memory per idle TLS connection: failed: \(memory.failure ?? "unknown")")
-        }
-        print(lines.joined(separator: "\n"))
-    }
-
-    private static func name(_ testCase: (size: Int, connections: Int, inFlight: Int)) -> String {
-        let size = testCase.size >= 1024 ? "\(testCase.size / 1024) KiB" : "\(testCase.size) B"
-        return "\(size) × \(testCase.connections) × \(testCase.inFlight) in flight"
-    }
-
-    private static func pad(_ text: String, _ width: Int) -> String {
-        text.count >= width ? text + " " : text + String(repeating: " ", count: width - text.count)
+        let report = BenchWSTLSReport(secondsPerCase: seconds, rounds: rounds, negotiated: negotiated, cases: reports, idleMemory: memory)
+        try report.print(asJSON: asJSON)
     }
 
     /// A self-signed certificate for 127.0.0.1 (`openssl req -x509`), valid one day.

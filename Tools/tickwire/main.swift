@@ -19,13 +19,14 @@ let usage = """
                                WebSocket echo benchmark vs Python websockets and plain TCP;
                                memory per idle connection; --sizes 64,1024,65536 --connections 1,100
                                --in-flight 1,16 run a subset of the cases (for profiling); --tls: our wss echo
-                               vs Python websockets+ssl and our ws echo, and memory per idle TLS connection
+                               vs Python websockets+ssl and our ws echo, CPU µs per message, and memory per
+                               idle TLS connection (its subsets: --sizes 64,65536 --connections 10,100)
       bench sim [--json]       host cost per client per tick, 10/100/1000 clients, with and without interest
       bench js [--json] [--runs N]
                                the browser client's snapshot decode (JavaScript, in node) against Swift's
       bench sim --threads 1,2 [--rooms 40] [--clients 25] [--passes 150] [--json]
                                room ticks per second on 1, 2, … tick threads (arena rooms flat out)
-      bench all [--json]       every benchmark this build has (codec, ws, sim), one JSON document
+      bench all [--json]       every benchmark this build has (codec, ws, wss, sim), one JSON document
       echo [--port P] [--host H] [--tcp] [--no-compression] [--max-message-bytes 67108864]
            [--tls-cert CHAIN.pem --tls-key KEY.pem]
            [--max-connections-per-address 0] [--max-handshakes-per-address 0] [--write-timeout 10]

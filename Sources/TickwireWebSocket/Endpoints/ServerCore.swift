@@ -28,6 +28,8 @@ final class ServerCore {
     private var shutdownTimer: TimerHandle?
     /// The TLS context for new connections (replaced by ``WebSocketServer/reloadCertificates()``).
     lazy var tlsContext: TLSServerContext? = configuration.tls
+    /// Hears of every connection whose TLS failed before its upgrade completed (set by ``WebSocketServer``).
+    var onTLSFailure: (TLSError, SocketAddress?) -> Void = { _, _ in }
 
     init(
         configuration: WebSocketServerConfiguration, loop: EventLoop,
@@ -87,7 +89,8 @@ final class ServerCore {
                 counters.refusedAtConnectionLimit.wrappingAdd(1, ordering: .relaxed)
             }
             tcp.write(ServerHandshake.errorResponse(status: 503, reason: "Service Unavailable", detail: detail))
-            tcp.closeAfterFlush()
+            // Over TLS the 503 follows the TLS handshake, within the channel's linger timeout.
+            tcp.closeAfterFlush(awaitingTLSHandshake: true)
             return
         }
         let group = peer.flatMap { PeerAddressGroup($0, ipv6PrefixLength: configuration.ipv6PrefixLength) }

@@ -14,6 +14,7 @@ final class ServerCounters: Sendable {
     let handshakesFailed = Atomic<Int>(0)
     let closedForOutputBudget = Atomic<Int>(0)
     let httpRequests = Atomic<Int>(0)
+    let tlsFailures = Atomic<Int>(0)
 
     /// The counters' values now (each read on its own: a scrape may see one event counted in
     /// one and not yet in another).
@@ -29,6 +30,7 @@ final class ServerCounters: Sendable {
             handshakesEvicted: handshakesEvicted.load(ordering: .relaxed),
             handshakesFailed: handshakesFailed.load(ordering: .relaxed),
             closedForOutputBudget: closedForOutputBudget.load(ordering: .relaxed),
-            httpRequests: httpRequests.load(ordering: .relaxed))
+            httpRequests: httpRequests.load(ordering: .relaxed),
+            tlsFailures: tlsFailures.load(ordering: .relaxed))
     }
 }

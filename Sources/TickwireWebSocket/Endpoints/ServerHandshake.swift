@@ -32,7 +32,12 @@ final class ServerHandshake {
         tcp.onRead = { bytes in self.receive(bytes) }
         tcp.onClose = { _ in self.finish() }
         timer = tcp.loop.schedule(after: timeout) { [weak self] in
-            self?.reject(status: 408, reason: "Request Timeout", detail: "the handshake took longer than \(timeout)")
+            guard let self else { return }
+            if self.tcp.isTLSHandshaking {
+                // A TLS handshake that never completes (slowloris at the TLS layer): closed at once.
+                self.core?.onTLSFailure(TLSError(.handshake, reason: "the TLS handshake did not finish within \(timeout)"), self.tcp.peer)
+            }
+            self.reject(status: 408, reason: "Request Timeout", detail: "the handshake took longer than \(timeout)")
         }
     }
 
@@ -160,6 +165,7 @@ final class ServerHandshake {
         guard !isFinished else { return }
         cancelTimer()
         isFinished = true
+        if let failure = tcp.tlsFailure { core?.onTLSFailure(failure, tcp.peer) }
         core?.handshakeEnded(self)
     }
 

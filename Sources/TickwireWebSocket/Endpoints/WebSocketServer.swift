@@ -104,6 +104,10 @@ public final class WebSocketServer: Sendable {
             let core = ServerCore(configuration: configuration, loop: loop, handler: handler, counters: counters) { [weak self] value in
                 self?.count.store(value, ordering: .relaxed)
             }
+            core.onTLSFailure = { [counters, handler = configuration.tlsFailureHandler] error, peer in
+                counters.tlsFailures.add(1, ordering: .relaxed)
+                handler?(error, peer)
+            }
             self.core.value = core
             return Result { () throws(SystemError) in try core.listen(on: address) }
         }
@@ -123,6 +127,9 @@ public final class WebSocketServer: Sendable {
     /// handshakes, and those its budgets refused or closed. Readable from any thread; a
     /// ``MetricsSource`` for a ``MetricsRegistry``.
     public var statistics: WebSocketServerStatistics { counters.statistics }
+    /// Connections whose TLS failed before their upgrade completed, since the server started
+    /// (see ``WebSocketServerConfiguration/tlsFailureHandler``); 0 for a plain server.
+    public var tlsFailureCount: Int { counters.tlsFailures.load(ordering: .relaxed) }
 
     /// Stops listening, closes every connection with 1001 (going away) and waits until their close
     /// handshakes finish or `timeout` passes; then cuts off the rest. Stops a loop of its own.

@@ -137,6 +137,12 @@ public struct WebSocketServerConfiguration: Sendable {
     /// serves one or the other; for both, run two servers on one ``EventLoop``.
     /// ``WebSocketServer/reloadCertificates()`` swaps in renewed certificate files.
     public var tls: TLSServerContext?
+    /// Hears of every connection whose TLS failed before its upgrade completed: a failed TLS
+    /// handshake (a plain client, garbage, no shared version), a TLS handshake still unfinished at
+    /// ``handshakeTimeout``, or a bad record during the upgrade; with OpenSSL's reason and the
+    /// peer's address. Runs on the loop thread: keep it quick (log it). ``WebSocketServer/tlsFailureCount``
+    /// counts them either way. `nil` (default): only counted.
+    public var tlsFailureHandler: (@Sendable (TLSError, SocketAddress?) -> Void)?
     /// Answers plain HTTP requests on the WebSocket port (a page, its scripts, a metrics endpoint):
     /// every request whose `Upgrade` header does not name `websocket`, whatever its method, goes
     /// here, and the ``HTTPResponse`` is sent from memory and the connection closed (see

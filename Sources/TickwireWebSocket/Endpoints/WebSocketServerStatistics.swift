@@ -32,6 +32,9 @@ public struct WebSocketServerStatistics: Hashable, Sendable {
     public var closedForOutputBudget = 0
     /// Plain HTTP requests answered by ``WebSocketServerConfiguration/httpHandler``.
     public var httpRequests = 0
+    /// Connections whose TLS failed before their upgrade (a bad or plain-text ClientHello, a
+    /// handshake that did not finish in time); 0 for a plain server.
+    public var tlsFailures = 0
 
     /// Creates statistics, all zero unless given.
     ///
@@ -47,10 +50,12 @@ public struct WebSocketServerStatistics: Hashable, Sendable {
     ///   - handshakesFailed: Handshakes answered with another HTTP error.
     ///   - closedForOutputBudget: Connections closed for the output budget.
     ///   - httpRequests: Plain HTTP requests answered.
+    ///   - tlsFailures: Connections whose TLS failed before their upgrade.
     public init(
         openConnections: Int = 0, handshakesInProgress: Int = 0, connectionsOpened: Int = 0, refusedAtConnectionLimit: Int = 0,
         refusedShuttingDown: Int = 0, refusedPerAddressConnections: Int = 0, refusedPerAddressHandshakes: Int = 0,
-        handshakesEvicted: Int = 0, handshakesFailed: Int = 0, closedForOutputBudget: Int = 0, httpRequests: Int = 0
+        handshakesEvicted: Int = 0, handshakesFailed: Int = 0, closedForOutputBudget: Int = 0, httpRequests: Int = 0,
+        tlsFailures: Int = 0
     ) {
         self.openConnections = openConnections
         self.handshakesInProgress = handshakesInProgress
@@ -63,6 +68,7 @@ public struct WebSocketServerStatistics: Hashable, Sendable {
         self.handshakesFailed = handshakesFailed
         self.closedForOutputBudget = closedForOutputBudget
         self.httpRequests = httpRequests
+        self.tlsFailures = tlsFailures
     }
 }
 
@@ -71,7 +77,8 @@ extension WebSocketServerStatistics: MetricsSource {
     /// `tickwire_websocket_connections_opened_total`, `tickwire_websocket_connections_refused_total`
     /// (by `reason`: `connection_limit`, `shutting_down`, `address_connection_limit`,
     /// `address_handshake_limit`, `handshake_evicted`), `tickwire_websocket_handshakes_failed_total`,
-    /// `tickwire_websocket_output_budget_closes_total` and `tickwire_http_requests_total`.
+    /// `tickwire_websocket_output_budget_closes_total`, `tickwire_http_requests_total` and
+    /// `tickwire_websocket_tls_failures_total`.
     ///
     /// - Parameter writer: The body being written.
     public func writeMetrics(to writer: inout PrometheusWriter) {
@@ -95,5 +102,8 @@ extension WebSocketServerStatistics: MetricsSource {
             "tickwire_websocket_output_budget_closes_total",
             help: "Connections closed because the server's buffered output went over its budget.", value: closedForOutputBudget)
         writer.counter("tickwire_http_requests_total", help: "Plain HTTP requests answered on the WebSocket port.", value: httpRequests)
+        writer.counter(
+            "tickwire_websocket_tls_failures_total", help: "Connections whose TLS failed before their WebSocket upgrade.",
+            value: tlsFailures)
     }
 }

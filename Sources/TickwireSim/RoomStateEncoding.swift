@@ -149,8 +149,8 @@ public enum RoomStateEncoding {
         return text
     }
 
-    /// 64-bit FNV-1a.
-    static func checksum(_ bytes: ArraySlice<UInt8>) -> UInt64 {
+    /// 64-bit FNV-1a (also the arena's state file's checksum).
+    package static func checksum(_ bytes: ArraySlice<UInt8>) -> UInt64 {
         var hash: UInt64 = 0xCBF2_9CE4_8422_2325
         for byte in bytes {
             hash ^= UInt64(byte)

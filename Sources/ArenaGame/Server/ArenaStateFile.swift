@@ -260,15 +260,8 @@ public struct ArenaStateFile: Sendable {
         return UInt64(max(0, now.tv_sec)) * 1000 + UInt64(max(0, now.tv_nsec)) / 1_000_000
     }
 
-    /// 64-bit FNV-1a.
-    static func checksum(_ bytes: ArraySlice<UInt8>) -> UInt64 {
-        var hash: UInt64 = 0xCBF2_9CE4_8422_2325
-        for byte in bytes {
-            hash ^= UInt64(byte)
-            hash = hash &* 0x0000_0100_0000_01B3  // FNV prime; wrapping is the algorithm
-        }
-        return hash
-    }
+    /// 64-bit FNV-1a, the same checksum as each room's ``RoomStateEncoding``.
+    static func checksum(_ bytes: ArraySlice<UInt8>) -> UInt64 { RoomStateEncoding.checksum(bytes) }
 }
 
 // The C calls under names the type's own `write(to:)` and `read(from:)` do not shadow.

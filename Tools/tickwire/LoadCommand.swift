@@ -17,8 +17,9 @@ import Darwin
 /// ``ReconnectingSession`` (inputs at the tick rate, acknowledgements, pings), and reports what
 /// they saw and what the server reported in its stats messages.
 ///
-/// Several URLs are a fleet's entries: player k enters through URL k mod n first (the others
-/// after it, as a load balancer would spread them), and the library's session follows the
+/// Several URLs are a fleet's entries: the players enter through them in turn (each one's
+/// others after it, as a load balancer would spread them; the players of one room through
+/// different entries), and the library's session follows the
 /// fleet's redirects and moved disconnects by itself, as `arena join` does; the report counts
 /// the redirects and moves followed.
 ///
@@ -184,7 +185,10 @@ enum LoadCommand {
         func makePlayer(index: Int, now: Timestamp) -> Player {
             let overall = index * plan.drivers + shard
             configuration.room = plan.rooms[overall % plan.rooms.count]
-            let entries = plan.entries.indices.map { plan.entries[(overall + $0) % plan.entries.count] }
+            // Each round of players over the rooms starts one entry further on, so a room's players
+            // come in through different processes (the first of each room through entry k mod n).
+            let first = overall + overall / plan.rooms.count
+            let entries = plan.entries.indices.map { plan.entries[(first + $0) % plan.entries.count] }
             let loop = loops[overall % loops.count]
             let connection = ReconnectingSession(
                 game: game, clock: clock, configuration: configuration, entryURLs: entries, policy: LoadCommand.reconnectPolicy,

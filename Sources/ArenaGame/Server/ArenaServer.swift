@@ -26,7 +26,9 @@ public final class ArenaServer {
         public var bots = 6
         /// Ticks per second.
         public var tickRate = 30
-        /// Rooms opened at start (more open on demand while under ``maximumRooms``).
+        /// Rooms opened at start (more open on demand while under ``maximumRooms``). With a room
+        /// directory none opens at start: each opens on the process that claims it, at its first
+        /// hello, so that a room is never held by two processes.
         public var rooms = ["main"]
         /// The most rooms the server runs.
         public var maximumRooms = 16

@@ -50,7 +50,12 @@ struct ArenaMetricsTests {
                 let scrape = try HTTPScrape.get("/metrics", port: port)
                 #expect(scrape.status == "HTTP/1.1 200 OK", "got '\(scrape.status)'")
                 body = scrape.body
-                if value("tickwire_arena_bots", in: body) == 2 { break }
+                // The host publishes after its first pass, the bots and the scrapes count separately.
+                if value("tickwire_arena_bots", in: body) == 2, value("tickwire_rooms", in: body) == 1,
+                    (value("tickwire_http_requests_total", in: body) ?? 0) >= 1
+                {
+                    break
+                }
                 _ = DispatchSemaphore(value: 0).wait(timeout: .now() + .milliseconds(20))
             }
             #expect(value("tickwire_arena_bots", in: body) == 2, "two bots in room main")

@@ -102,9 +102,9 @@ enum LoadCommand {
         }
         let clock = MonotonicClock()
         let plan = Plan(
-            entries: entries, rooms: rooms, clients: clientCount, drivers: driverCount, duration: duration, ramp: ramp, rate: rate, seed: seed,
-            tls: tls, loops: loops, clock: clock, start: clock.now, quiet: json)
-        let through = entries.count > 1 ? "\(entries.count) entry URLs (\(entries.joined(separator: " "))" + ")" : "\(url)"
+            entries: entries, rooms: rooms, clients: clientCount, drivers: driverCount, duration: duration, ramp: ramp, rate: rate,
+            seed: seed, tls: tls, loops: loops, clock: clock, start: clock.now, quiet: json)
+        let through = entries.count > 1 ? "\(entries.count) entry URLs (\(entries.joined(separator: " ")))" : "\(url)"
         let placement = rooms.count > 1 ? "\(through) in \(rooms.count) rooms" : through
         if !json {
             print(

@@ -16,6 +16,10 @@ public struct FleetMetrics: Hashable, Sendable {
     public var standaloneRooms = 0
     /// Rooms closed because the directory reported them lost (another process holds them now).
     public var roomsLost = 0
+    /// Drains (``Host/drain(text:)``): 1 once the host has handed its rooms on, else 0.
+    public var drains = 0
+    /// Clients told to reconnect elsewhere (disconnect reason moved) by a drain or a lost room.
+    public var clientsMoved = 0
 
     /// Creates zeroed figures.
     public init() {}

@@ -109,6 +109,7 @@ extension Host {
         guard let fleet, !isShuttingDown else { return }
         for name in fleet.directory.takeLostRooms() where roomsByName[name] != nil {
             fleetMetrics.roomsLost += 1
+            fleetMetrics.clientsMoved += roomsByName[name]?.clientCounts.connected ?? 0
             // Where the room went, when the directory says; asking may claim a room no one holds
             // any more, a claim this host gives straight back (its clients go through their entries).
             var url = ""
@@ -169,6 +170,7 @@ extension Host {
     public func drain(text: String = "the server is draining") {
         guard let fleet else { return shutdown(text: text) }
         isShuttingDown = true
+        fleetMetrics.drains += 1
         for name in roomOrder { saveAndRelease(room: name) }
         let url = fleet.directory.anotherProcessURL() ?? ""
         let now = clock.now
@@ -177,9 +179,13 @@ extension Host {
                 if url.isEmpty { reject(entry.connection, .serverShuttingDown, text) } else { reject(entry.connection, .redirect, url) }
             }
             pending.removeAll()
-            for name in roomOrder { roomsByName[name]?.disconnectAll(reason: .moved, text: url, now: now) }
+            for name in roomOrder {
+                fleetMetrics.clientsMoved += roomsByName[name]?.clientCounts.connected ?? 0
+                roomsByName[name]?.disconnectAll(reason: .moved, text: url, now: now)
+            }
         }
         // The claims are released: the rooms must not be saved or released again.
         self.fleet?.unclaimed = Set(roomOrder)
+        publishMetrics(passDuration: nil)
     }
 }

@@ -68,6 +68,7 @@ extension Host {
             metrics.idleRoomsClosed = idleRoomsClosed
             if let passDuration { metrics.tickDuration.observe(Double(passDuration.wholeNanoseconds) / 1e9) }
             metrics.tickOverruns = Int(clamping: passStatistics.overruns)
+            if fleet != nil { metrics.fleet = fleetMetrics }
         }
     }
 }

@@ -64,6 +64,9 @@ public struct HostMetrics: Hashable, Sendable {
     public var tickDuration = MetricsHistogram(upperBounds: MetricsHistogram.tickDurationBounds)
     /// Passes longer than the tick period.
     public var tickOverruns = 0
+    /// The host's work with its room directory (``Host/fleetMetrics``), or `nil` for a standalone
+    /// host (then no `tickwire_fleet_*` family is written).
+    public var fleet: FleetMetrics?
 
     /// Creates empty figures.
     public init() {}
@@ -85,7 +88,8 @@ extension HostMetrics: MetricsSource {
     /// `tickwire_received_bytes_total`, `tickwire_sent_bytes_total`, `tickwire_snapshots_sent_total`,
     /// `tickwire_snapshots_skipped_total`, `tickwire_bad_frames_total`, `tickwire_ticks_dropped_total`,
     /// `tickwire_idle_rooms_closed_total`, `tickwire_tick_duration_seconds` and
-    /// `tickwire_tick_overruns_total`.
+    /// `tickwire_tick_overruns_total`; with a room directory, the `tickwire_fleet_*` counters
+    /// (``writeFleetMetrics(to:)``).
     ///
     /// - Parameter writer: The body being written.
     public func writeMetrics(to writer: inout PrometheusWriter) {
@@ -126,5 +130,39 @@ extension HostMetrics: MetricsSource {
             help: "Duration of the host's passes that ran ticks: every due room, the tick threads side by side.",
             tickDuration)
         writer.counter("tickwire_tick_overruns_total", help: "Passes that took longer than the tick period.", value: tickOverruns)
+        writeFleetMetrics(to: &writer)
+    }
+
+    /// Writes ``fleet``'s counters, when the host has a room directory:
+    /// `tickwire_fleet_rooms_claimed_total`, `tickwire_fleet_rooms_restored_total`,
+    /// `tickwire_fleet_room_states_refused_total`, `tickwire_fleet_room_states_saved_total`,
+    /// `tickwire_fleet_room_states_too_large_total`, `tickwire_fleet_redirects_total`,
+    /// `tickwire_fleet_standalone_rooms_total`, `tickwire_fleet_rooms_lost_total`,
+    /// `tickwire_fleet_drains_total` and `tickwire_fleet_clients_moved_total`.
+    ///
+    /// - Parameter writer: The body being written.
+    public func writeFleetMetrics(to writer: inout PrometheusWriter) {
+        guard let fleet else { return }
+        writer.counter("tickwire_fleet_rooms_claimed_total", help: "Rooms the directory placed here.", value: fleet.roomsClaimed)
+        writer.counter(
+            "tickwire_fleet_rooms_restored_total", help: "Rooms placed here restored from their saved state.", value: fleet.roomsRestored)
+        writer.counter(
+            "tickwire_fleet_room_states_refused_total", help: "Saved room states that could not be restored (the room opened fresh).",
+            value: fleet.statesRefused)
+        writer.counter("tickwire_fleet_room_states_saved_total", help: "Room states saved to the directory.", value: fleet.statesSaved)
+        writer.counter(
+            "tickwire_fleet_room_states_too_large_total", help: "Room states not saved because they were over the size limit.",
+            value: fleet.statesTooLarge)
+        writer.counter(
+            "tickwire_fleet_redirects_total", help: "Hellos redirected to the process holding their room.", value: fleet.redirects)
+        writer.counter(
+            "tickwire_fleet_standalone_rooms_total", help: "Rooms opened without a claim while the directory was unreachable.",
+            value: fleet.standaloneRooms)
+        writer.counter(
+            "tickwire_fleet_rooms_lost_total", help: "Rooms closed because another process holds them now.", value: fleet.roomsLost)
+        writer.counter("tickwire_fleet_drains_total", help: "Drains: the host handed its rooms on (SIGTERM).", value: fleet.drains)
+        writer.counter(
+            "tickwire_fleet_clients_moved_total", help: "Clients told to reconnect elsewhere by a drain or a lost room.",
+            value: fleet.clientsMoved)
     }
 }

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import TickwireRedis
 import TickwireSim
+import TickwireWebSocket
 
 @Suite("Redis room directory faults")
 struct RedisRoomDirectoryFaultTests {
@@ -69,10 +70,17 @@ struct RedisRoomDirectoryFaultTests {
         #expect(eventually(within: 3) { !a.isConnected })
         #expect(a.placement(ofRoom: "kept") == .here(savedState: nil), "a held room keeps playing")
         #expect(a.placement(ofRoom: "new") == .unavailable)
+        #expect(Self.metricsText(a).contains("tickwire_directory_connected 0\n"), "/metrics shows Redis lost")
         a.report(rooms: [RoomLoad(name: "kept", clients: 1, capacity: 8), RoomLoad(name: "new", clients: 1, capacity: 8)])
         try server.start()  // empty: persistence is off, as after a Redis failover without replicas
         #expect(eventually(within: 5) { a.isConnected }, "reconnects within the backoff")
         #expect(a.reconnectCount == 1)
+        let text = Self.metricsText(a)
+        #expect(text.contains("tickwire_directory_connected 1\n") && text.contains("tickwire_directory_reconnects_total 1\n"), "\(text)")
+        // Claims come back one by one after the reconnection: held, or being claimed again.
+        #expect(
+            text.contains("# TYPE tickwire_directory_claims gauge\ntickwire_directory_claims 1\n")
+                || text.contains("# TYPE tickwire_directory_claims gauge\ntickwire_directory_claims 2\n"), "\(text)")
         let client = try RedisClient.connected(to: server.url)
         defer { client.stop() }
         #expect(
@@ -105,5 +113,12 @@ struct RedisRoomDirectoryFaultTests {
             })
         #expect(lost == ["r"])
         #expect(a.claimsHeld == 0)
+    }
+
+    /// The directory's lines on `GET /metrics`.
+    static func metricsText(_ directory: RedisRoomDirectory) -> String {
+        var writer = PrometheusWriter()
+        directory.writeMetrics(to: &writer)
+        return writer.text
     }
 }

@@ -109,6 +109,15 @@ struct FleetRoutingTests {
         #expect(clients.map { fleet.clients[$0].session.clientID } == ids, "each client has its own id back")
         #expect(clients.allSatisfy { fleet.clients[$0].movesFollowed == 1 })
         #expect(fleet.hosts[holder].room(named: "r")?.state.players == players, "every player is where it was")
+        // The drained host's figures, as /metrics writes them.
+        #expect(fleet.hosts[0].fleetMetrics.drains == 1 && fleet.hosts[0].fleetMetrics.clientsMoved == 2)
+        let published = try #require(fleet.hosts[0].publishedMetrics.latest.fleet, "a host with a directory publishes its fleet figures")
+        #expect(published.drains == 1 && published.roomsClaimed == 1)
+        var writer = PrometheusWriter()
+        fleet.hosts[0].publishedMetrics.latest.writeMetrics(to: &writer)
+        #expect(HostMetricsTests.value("tickwire_fleet_drains_total", in: writer.text) == 1)
+        #expect(HostMetricsTests.value("tickwire_fleet_clients_moved_total", in: writer.text) == 2)
+        #expect(HostMetricsTests.value("tickwire_fleet_rooms_claimed_total", in: writer.text) == 1)
     }
 
     @Test("a partition: the room is claimed twice, the partitioned host loses it on healing and its clients follow")

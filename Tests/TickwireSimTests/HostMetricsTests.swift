@@ -57,6 +57,7 @@ struct HostMetricsTests {
         #expect(Self.value("tickwire_tick_duration_seconds_count", in: text) == Double(metrics.tickDuration.count))
         #expect(Self.value("tickwire_tick_duration_seconds_bucket{le=\"+Inf\"}", in: text) == Double(metrics.tickDuration.count))
         #expect(Self.value("tickwire_sent_bytes_total", in: text) == Double(metrics.bytesOut))
+        #expect(metrics.fleet == nil && !text.contains("tickwire_fleet_"), "a standalone host writes no fleet families")
     }
 
     @Test("a room's counts stay in the totals after it closes; the room gauge drops")

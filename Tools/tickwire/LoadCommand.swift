@@ -12,10 +12,16 @@ import Glibc
 import Darwin
 #endif
 
-/// `tickwire load ws://HOST:PORT/ROOM --clients N --duration S [--ramp S] [--json]`: runs N
-/// simulated arena players in this process, each a real WebSocket connection driven by a
-/// ``ClientSession`` (inputs at the tick rate, acknowledgements, pings), and reports what
+/// `tickwire load ws://HOST:PORT/ROOM [ws://HOST2:PORT …] --clients N --duration S [--ramp S] [--json]`:
+/// runs N simulated arena players in this process, each a real WebSocket connection driven by a
+/// ``ReconnectingSession`` (inputs at the tick rate, acknowledgements, pings), and reports what
 /// they saw and what the server reported in its stats messages.
+///
+/// Several URLs are a fleet's entries: the players enter through them in turn (each one's
+/// others after it, as a load balancer would spread them; the players of one room through
+/// different entries), and the library's session follows the
+/// fleet's redirects and moved disconnects by itself, as `arena join` does; the report counts
+/// the redirects and moves followed.
 ///
 /// `--rooms N` spreads the players round robin over the N rooms `arena serve --rooms N` opens
 /// (`main`, `room2`, …; the URL's path is then not used), as a game server hosting many
@@ -28,22 +34,20 @@ import Darwin
 enum LoadCommand {
     /// One simulated player.
     final class Player {
-        let session: ClientSession<Arena>
+        let connection: ReconnectingSession<Arena>
+        var session: ClientSession<Arena> { connection.session }
         var random: SplitMix64
         var input = ArenaInput.idle
         var startedAt: Timestamp
         var everConnected = false
         var wasConnected = false
         var failed = false
-        /// Whether the current attempt's failure or refusal is still to be counted.
-        var isAttemptPending = false
+        /// The session's failed attempts counted so far (each is classified once).
+        var failuresCounted = 0
         var disconnects = 0
-        var reconnects = 0
-        /// When a disconnected player tries again.
-        var reconnectAt: Timestamp?
 
-        init(session: ClientSession<Arena>, seed: UInt64, now: Timestamp) {
-            self.session = session
+        init(connection: ReconnectingSession<Arena>, seed: UInt64, now: Timestamp) {
+            self.connection = connection
             random = SplitMix64(seed: seed)
             startedAt = now
         }
@@ -57,8 +61,9 @@ enum LoadCommand {
         }
     }
 
-    /// The most reconnections started per tick.
-    static let reconnectsPerTick = 10
+    /// How lost players come back: after 1 s at first (up to 5 s, half of it jitter), so that a
+    /// wave of disconnects does not return in one tick.
+    static let reconnectPolicy = ReconnectPolicy(baseDelay: .seconds(1), maximumDelay: .seconds(5), jitter: 0.5)
 
     static func run(_ arguments: [String]) throws {
         var parsed = try CommandArguments(
@@ -75,10 +80,12 @@ enum LoadCommand {
         var tls = TLSClientConfiguration()
         tls.caFile = parsed.string("ca")
         try parsed.rejectUnknown()
-        guard parsed.positionals.count == 1, let text = parsed.positionals.first else {
-            throw CommandArguments.UsageError(description: "load wants one URL: tickwire load ws://HOST:PORT/ROOM --clients N --duration S")
+        guard let text = parsed.positionals.first else {
+            throw CommandArguments.UsageError(
+                description: "load wants a URL: tickwire load ws://HOST:PORT/ROOM [ws://HOST2:PORT/ROOM …] --clients N --duration S")
         }
         let url = try WebSocketURL(text)
+        let entries = try parsed.positionals.map { try WebSocketURL($0).description }
         guard (1...20_000).contains(clientCount) else { throw CommandArguments.UsageError(description: "--clients must be 1...20000") }
         guard duration > 0, ramp >= 0, (1...16).contains(loopCount), (1...240).contains(rate), (1...8).contains(driverCount),
             (0...64).contains(roomCount)
@@ -95,9 +102,10 @@ enum LoadCommand {
         }
         let clock = MonotonicClock()
         let plan = Plan(
-            url: url, rooms: rooms, clients: clientCount, drivers: driverCount, duration: duration, ramp: ramp, rate: rate, seed: seed,
-            tls: tls, loops: loops, clock: clock, start: clock.now, quiet: json)
-        let placement = rooms.count > 1 ? "\(url) in \(rooms.count) rooms" : "\(url)"
+            entries: entries, rooms: rooms, clients: clientCount, drivers: driverCount, duration: duration, ramp: ramp, rate: rate,
+            seed: seed, tls: tls, loops: loops, clock: clock, start: clock.now, quiet: json)
+        let through = entries.count > 1 ? "\(entries.count) entry URLs (\(entries.joined(separator: " ")))" : "\(url)"
+        let placement = rooms.count > 1 ? "\(through) in \(rooms.count) rooms" : through
         if !json {
             print(
                 "load: \(clientCount) clients on \(placement), ramp \(ramp) s, then \(duration) s at \(rate) Hz, \(driverCount) driver threads, \(loopCount) socket loops"
@@ -130,7 +138,8 @@ enum LoadCommand {
 
     /// What every driver thread shares: every field is immutable and Sendable.
     struct Plan: Sendable {
-        let url: WebSocketURL
+        /// The fleet's entry URLs (one for a single server).
+        let entries: [String]
         /// The rooms the players join, round robin.
         let rooms: [String]
         let clients: Int
@@ -151,27 +160,16 @@ enum LoadCommand {
     static func drive(_ plan: Plan, shard: Int) -> LoadReport {
         let clock = plan.clock
         let clientCount = (plan.clients - shard + plan.drivers - 1) / plan.drivers
-        let ramp = plan.ramp, rate = plan.rate, url = plan.url, loops = plan.loops
+        let ramp = plan.ramp, rate = plan.rate, loops = plan.loops
         var configuration = ClientConfiguration()
         configuration.predictsLocalPlayer = false
         let game = Arena()
-        var socketConfiguration = WebSocketClientConfiguration()
-        socketConfiguration.tls = plan.tls
+        var tlsConfiguration = WebSocketClientConfiguration()
+        tlsConfiguration.tls = plan.tls
+        let socketConfiguration = tlsConfiguration
         var players: [Player] = []
         players.reserveCapacity(clientCount)
         var report = LoadReport(clients: clientCount, duration: plan.duration, ramp: ramp)
-
-        func connect(_ player: Player, index: Int) {
-            do {
-                let connection = try WebSocketClientTransportConnection(
-                    url: url, configuration: socketConfiguration, loop: loops[(index * plan.drivers + shard) % loops.count])
-                player.isAttemptPending = true
-                player.session.connect(over: connection)
-            } catch {
-                player.failed = true
-                report.outcomes.recordFailure(.other)
-            }
-        }
 
         let start = plan.start
         let end = start + .secondsValue(ramp + plan.duration)
@@ -183,6 +181,24 @@ enum LoadCommand {
         let json = plan.quiet || shard != 0
         let seed = plan.seed &+ UInt64(shard) &* 0x1_0000_0001
 
+        /// Player `index`'s session: its entries start at its own URL, its connections on its loop.
+        func makePlayer(index: Int, now: Timestamp) -> Player {
+            let overall = index * plan.drivers + shard
+            configuration.room = plan.rooms[overall % plan.rooms.count]
+            // Each round of players over the rooms starts one entry further on, so a room's players
+            // come in through different processes (the first of each room through entry k mod n).
+            let first = overall + overall / plan.rooms.count
+            let entries = plan.entries.indices.map { plan.entries[(first + $0) % plan.entries.count] }
+            let loop = loops[overall % loops.count]
+            let connection = ReconnectingSession(
+                game: game, clock: clock, configuration: configuration, entryURLs: entries, policy: LoadCommand.reconnectPolicy,
+                seed: seed &+ UInt64(overall)
+            ) { text in
+                try WebSocketClientTransportConnection(url: try WebSocketURL(text), configuration: socketConfiguration, loop: loop)
+            }
+            return Player(connection: connection, seed: seed &+ UInt64(index) &* 0x9E37_79B9, now: now)
+        }
+
         while clock.now < end {
             clock.sleep(until: nextTick)
             nextTick = nextTick + period
@@ -192,10 +208,8 @@ enum LoadCommand {
             let due = ramp <= 0 ? clientCount : min(clientCount, Int((now - start).secondsValue / ramp * Double(clientCount)) + 1)
             while players.count < due {
                 // Player k of this driver is player k * drivers + shard overall.
-                configuration.room = plan.rooms[(players.count * plan.drivers + shard) % plan.rooms.count]
-                let session = ClientSession(game: game, clock: clock, configuration: configuration)
-                let player = Player(session: session, seed: seed &+ UInt64(players.count) &* 0x9E37_79B9, now: now)
-                connect(player, index: players.count)
+                let player = makePlayer(index: players.count, now: now)
+                player.connection.start()
                 players.append(player)
             }
             if !measuring, now >= measureFrom {
@@ -203,44 +217,39 @@ enum LoadCommand {
                 for player in players { _ = player.session.takeSnapshotAges() }
                 report.snapshotsAtStart = players.reduce(0) { $0 + $1.session.metrics.snapshotsReceived }
             }
-            // Opening and closing a connection waits for its socket loop: at most a few per tick,
-            // so a wave of disconnects cannot stall every session's inputs.
-            var reconnectBudget = LoadCommand.reconnectsPerTick
-            for (index, player) in players.enumerated() where !player.failed {
-                player.session.tick(input: player.nextInput())
-                switch player.session.status {
+            for player in players where !player.failed {
+                player.connection.tick(input: player.nextInput())
+                let connection = player.connection
+                // Attempts that ended before a welcome, each counted once, by why.
+                if connection.failedAttempts > player.failuresCounted, !player.wasConnected {
+                    if case .rejected(let reason, _) = player.session.status {
+                        report.outcomes.recordRefusal(reason)
+                    } else {
+                        report.outcomes.recordFailure(.classifying(player.session.closeReason))
+                    }
+                }
+                player.failuresCounted = connection.failedAttempts
+                switch connection.state {
                 case .connected:
                     player.everConnected = true
                     player.wasConnected = true
-                    player.isAttemptPending = false
-                case .disconnected, .rejected:
-                    // An attempt that ended before its welcome: count once why.
-                    if player.isAttemptPending, !player.wasConnected {
-                        player.isAttemptPending = false
-                        if case .rejected(let reason, _) = player.session.status {
-                            report.outcomes.recordRefusal(reason)
-                        } else {
-                            report.outcomes.recordFailure(.classifying(player.session.closeReason))
-                        }
-                    }
-                    if case .rejected = player.session.status, !player.everConnected { player.failed = true; continue }
+                case .refused(let reason, let text):
+                    report.outcomes.recordRefusal(reason)
+                    if reason == .redirect { report.disconnectReasons[text, default: 0] += 1 }
+                    player.failed = true
+                    continue
+                case .left:
+                    player.failed = true
+                    continue
+                case .connecting, .waitingToReconnect:
                     if player.wasConnected {
+                        player.wasConnected = false
                         player.disconnects += 1
-                        if case .disconnected(let reason) = player.session.status { report.disconnectReasons[reason, default: 0] += 1 }
-                        player.reconnectAt = now + .seconds(1)
+                        report.disconnectReasons[connection.lastFailure ?? "unknown", default: 0] += 1
                     }
-                    player.wasConnected = false
-                    guard now >= player.reconnectAt ?? now, reconnectBudget > 0 else { continue }
-                    reconnectBudget -= 1
-                    player.reconnects += 1
-                    player.startedAt = now
-                    player.reconnectAt = now + .seconds(1)
-                    connect(player, index: index)
-                case .handshaking, .idle:
                     if !player.everConnected, now - player.startedAt > .seconds(15) {
                         player.failed = true
-                        if player.isAttemptPending { report.outcomes.recordFailure(.noWelcome) }
-                        player.isAttemptPending = false
+                        if case .connecting = connection.state { report.outcomes.recordFailure(.noWelcome) }
                     }
                 }
                 if measuring { report.ages.append(contentsOf: player.session.takeSnapshotAges()) }
@@ -271,9 +280,11 @@ enum LoadCommand {
             if player.failed || !player.everConnected { report.failed += 1 } else { report.connected += 1 }
             if player.session.status == .connected { report.connectedAtEnd += 1 }
             report.disconnects += player.disconnects
-            report.reconnects += player.reconnects
+            report.reconnects += player.connection.reconnects
+            report.redirects += player.connection.redirectsFollowed
+            report.moves += player.connection.movesFollowed
             report.snapshots += player.session.metrics.snapshotsReceived
-            player.session.leave()
+            player.connection.leave()
         }
         report.failed += clientCount - players.count
         return report

@@ -14,6 +14,10 @@ struct LoadReport: Sendable {
     var connectedAtEnd = 0
     var disconnects = 0
     var reconnects = 0
+    /// Redirects to another process of a fleet followed (reject reason redirect).
+    var redirects = 0
+    /// Moved disconnects followed (a fleet process draining or losing a room).
+    var moves = 0
     /// Why connected clients were disconnected, with counts.
     var disconnectReasons: [String: Int] = [:]
     /// Why attempts to join failed: refused hellos by reason, failed connections by kind.
@@ -37,6 +41,8 @@ struct LoadReport: Sendable {
         connectedAtEnd += other.connectedAtEnd
         disconnects += other.disconnects
         reconnects += other.reconnects
+        redirects += other.redirects
+        moves += other.moves
         for (reason, count) in other.disconnectReasons { disconnectReasons[reason, default: 0] += count }
         outcomes.merge(other.outcomes)
         snapshots += other.snapshots
@@ -75,7 +81,7 @@ struct LoadReport: Sendable {
         let ms = { (value: Double) in decimalText(value * 1000, places: 1) }
         let hint = outcomes.hint(clients: clients, rooms: rooms).map { "\n" + $0 } ?? ""
         return """
-            clients: \(connected) connected, \(failed) failed, \(connectedAtEnd) connected at the end; \(disconnects) disconnects, \(reconnects) reconnects
+            clients: \(connected) connected, \(failed) failed, \(connectedAtEnd) connected at the end; \(disconnects) disconnects, \(reconnects) reconnects, \(redirects) redirects and \(moves) moves followed
             refused by the server (attempts): \(outcomes.refusalsText)
             connection failures (attempts): \(outcomes.failuresText)
             disconnect reasons: \(disconnectReasons.isEmpty ? "none" : disconnectReasons.sorted { $0.value > $1.value }.map { "\($0.key) ×\($0.value)" }.joined(separator: ", "))
@@ -92,7 +98,7 @@ struct LoadReport: Sendable {
         return """
             {"clients":\(clients),"duration":\(number(duration)),"ramp":\(number(ramp)),"connected":\(connected),"failed":\(failed),\
             \(outcomes.jsonMembers(clients: clients, rooms: rooms)),\
-            "connectedAtEnd":\(connectedAtEnd),"disconnects":\(disconnects),"reconnects":\(reconnects),"snapshotsReceived":\(snapshots),\
+            "connectedAtEnd":\(connectedAtEnd),"disconnects":\(disconnects),"reconnects":\(reconnects),"redirects":\(redirects),"moves":\(moves),"snapshotsReceived":\(snapshots),\
             "snapshotsPerClientPerSecond":\(number(snapshotsPerClientPerSecond)),"bytesPerClientPerSecond":\(number(bytesPerClientPerSecond)),\
             "snapshotAgeP50Ms":\(number(Self.percentile(ages, 0.5) * 1000)),"snapshotAgeP99Ms":\(number(Self.percentile(ages, 0.99) * 1000)),\
             "serverTickP99WorstMs":\(number(serverTickP99Worst)),"serverTickP99MedianMs":\(number(serverTickP99Median)),\

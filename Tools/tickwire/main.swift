@@ -35,10 +35,11 @@ let usage = """
                                prints the bound port; --tcp: plain TCP echo (benchmark baseline);
                                --tls-cert/--tls-key: wss:// (TLS 1.2/1.3);
                                per-address limits off by default (0), every bench client is 127.0.0.1
-      load ws://HOST:PORT/ROOM [--clients 100] [--duration 60] [--ramp 10] [--json] [--loops 2] [--rate 30] [--drivers 1]
+      load ws://HOST:PORT/ROOM [ws://HOST2:PORT …] [--clients 100] [--duration 60] [--ramp 10] [--json] [--loops 2] [--rate 30] [--drivers 1]
            [--rooms N]         (or wss://HOST:PORT/ROOM [--ca CA.pem]) N simulated arena players over real WebSockets; reports connections, snapshots,
                                bytes per client, snapshot age, the server's tick p99 and CPU, and its own CPU;
-                               --rooms spreads them over the rooms of `arena serve --rooms N` (main, room2, ...)
+                               --rooms spreads them over the rooms of `arena serve --rooms N` (main, room2, ...);
+                               several URLs: a fleet's entries, spread over the players, redirects followed
       inspect FILE             a recording's frames as text (--hex: hex lines; --help)
       help                     this text
     """

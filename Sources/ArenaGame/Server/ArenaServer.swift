@@ -26,7 +26,9 @@ public final class ArenaServer {
         public var bots = 6
         /// Ticks per second.
         public var tickRate = 30
-        /// Rooms opened at start (more open on demand while under ``maximumRooms``).
+        /// Rooms opened at start (more open on demand while under ``maximumRooms``). With a room
+        /// directory none opens at start: each opens on the process that claims it, at its first
+        /// hello, so that a room is never held by two processes.
         public var rooms = ["main"]
         /// The most rooms the server runs.
         public var maximumRooms = 16
@@ -112,8 +114,9 @@ public final class ArenaServer {
     /// The port the server listens on (the kernel's choice when asked for port 0).
     public let port: Int
     /// What `GET /metrics` on ``port`` renders (with ``Options/servesMetrics``): the host's
-    /// figures, the WebSocket server's connections and the arena's bots, in that order. Register
-    /// more sources here (a room directory's state).
+    /// figures (with a directory, its `tickwire_fleet_*` counters), the WebSocket server's
+    /// connections, the arena's bots and, when the directory is a ``MetricsSource`` (a
+    /// `RedisRoomDirectory`), the directory's state, in that order. Register more sources here.
     public let metrics = MetricsRegistry()
     private let arenaMetrics = ArenaMetrics()
     let transport: WebSocketTransportServer
@@ -202,6 +205,8 @@ public final class ArenaServer {
         let transport = self.transport
         metrics.register { writer in transport.statistics.writeMetrics(to: &writer) }
         metrics.register(arenaMetrics)
+        // A directory with figures of its own (a Redis directory: connected, claims, reconnects).
+        if let source = directory as? any MetricsSource { metrics.register(source) }
     }
 
     /// Saves every room's world and resumable clients to ``Options/statePath`` now, on this

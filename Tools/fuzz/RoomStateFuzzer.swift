@@ -65,7 +65,8 @@ public func roomStateFuzzerTestOneInput(_ data: UnsafePointer<UInt8>, _ size: In
     // Every field has one encoding (varints must be canonical, nothing may trail): the same bytes.
     guard encoded == bytes else { fatalError("\(bytes) decoded as \(state), which re-encodes as other bytes: \(encoded)") }
     do {
-        let again = try RoomStateEncoding.decode(encoded, schemaFingerprint: fingerprint, limits: limits, decodeWorld: FuzzStandInWorld.decode)
+        let again = try RoomStateEncoding.decode(
+            encoded, schemaFingerprint: fingerprint, limits: limits, decodeWorld: FuzzStandInWorld.decode)
         guard again.name == state.name, again.tick == state.tick, again.clients == state.clients, again.world == state.world else {
             fatalError("\(bytes) decoded as \(state), re-encoded as \(encoded), decoded again as \(again)")
         }

@@ -100,8 +100,9 @@ public final class Room<G: Game> {
     public var metrics: RoomMetrics {
         var metrics = totals
         metrics.ticks = loop.statistics
-        metrics.connectedClients = clientOrder.filter { clients[$0]?.isConnected ?? false }.count
-        metrics.resumableClients = clientOrder.count - metrics.connectedClients
+        let counts = clientCounts
+        metrics.connectedClients = counts.connected
+        metrics.resumableClients = counts.held
         metrics.bytesOutPerSecond = bytesOut.perSecond
         metrics.bytesInPerSecond = bytesIn.perSecond
         metrics.bytesOutTotal = bytesOut.total
@@ -112,9 +113,11 @@ public final class Room<G: Game> {
     /// Clients connected now and held (within their grace period), counted without allocating
     /// (the host's metrics read it once per pass).
     var clientCounts: (connected: Int, held: Int) {
+        // The dictionary's values in storage order: no hashing (this runs on the driving thread,
+        // between the tick threads' passes, so it is kept short).
         var connected = 0
-        for id in clientOrder where clients[id]?.isConnected ?? false { connected += 1 }
-        return (connected, clientOrder.count - connected)
+        for client in clients.values where client.isConnected { connected += 1 }
+        return (connected, clients.count - connected)
     }
 
     /// Frame bytes sent to all clients over the room's life.

@@ -57,6 +57,13 @@ public final class SimulatedConnection: TransportConnection, Sendable {
         let toClient = isClient
         let (arrived, closeReason): ([SimulatedLink.Packet], TransportCloseReason?) = pipe.links.withLock { links in
             let arrived = links[toClient: toClient].takeArrived(now: now)
+            for packet in arrived {
+                if toClient {
+                    links.deliveredDownstream.fold(time: packet.arrivesAt, bytes: packet.bytes)
+                } else {
+                    links.deliveredUpstream.fold(time: packet.arrivesAt, bytes: packet.bytes)
+                }
+            }
             let link = links[toClient: toClient]
             if let closesAt = link.closesAt, closesAt <= now, link.inFlight.isEmpty {
                 return (arrived, link.closeReason)
@@ -65,10 +72,7 @@ public final class SimulatedConnection: TransportConnection, Sendable {
         }
         var events: [TransportEvent] = []
         events.reserveCapacity(arrived.count + 1)
-        for packet in arrived {
-            pipe.network.record(connection: pipe.id, toClient: toClient, time: packet.arrivesAt, bytes: packet.bytes)
-            events.append(.frame(packet.bytes))
-        }
+        for packet in arrived { events.append(.frame(packet.bytes)) }
         if let closeReason {
             closed.withLock { $0 = true }
             events.append(.closed(closeReason))

@@ -11,16 +11,16 @@ import TickwireCodec
 /// ``wireDigest``, so tests can check that two runs put the same bytes on the wire at the
 /// same times.
 ///
-/// Thread-safe: all mutable state lives in `Mutex`es (the network's counters here,
-/// each connection's links in its pipe).
+/// Thread-safe: all mutable state lives in `Mutex`es (the network's connections here, each
+/// connection's links and delivered traffic in its pipe, so that threads draining different
+/// connections never wait for each other).
 public final class SimulatedNetwork: TransportListener, Sendable {
     struct State {
         var random: SplitMix64
         var nextConnectionID: UInt64 = 1
         var pendingAccepts: [SimulatedConnection] = []
-        var digest: UInt64 = 0xCBF2_9CE4_8422_2325
-        var deliveredFrames = 0
-        var deliveredBytes = 0
+        /// Every connection ever opened, in id order, for ``wireDigest`` and the counts.
+        var pipes: [SimulatedPipe] = []
         var isAcceptingConnections = true
     }
 
@@ -51,10 +51,11 @@ public final class SimulatedNetwork: TransportListener, Sendable {
             let id = state.nextConnectionID
             state.nextConnectionID += 1
             let pipe = SimulatedPipe(
-                network: self, id: id,
+                clock: clock, id: id,
                 upstream: SimulatedLink(conditions: upstream, seed: state.random.next()),
                 downstream: SimulatedLink(conditions: downstream, seed: state.random.next())
             )
+            state.pipes.append(pipe)
             if state.isAcceptingConnections { state.pendingAccepts.append(SimulatedConnection(pipe: pipe, isClient: false)) }
             return (SimulatedConnection(pipe: pipe, isClient: true), state.isAcceptingConnections)
         }
@@ -84,30 +85,35 @@ public final class SimulatedNetwork: TransportListener, Sendable {
         }
     }
 
-    /// A 64-bit FNV-1a digest of every frame delivered so far: its arrival time, its
-    /// connection, its direction and its bytes. Equal digests mean equal traffic.
-    public var wireDigest: UInt64 { state.withLock { $0.digest } }
+    /// A 64-bit FNV-1a digest of every frame delivered so far: for each connection, in the
+    /// order they were opened, and each direction, a digest of its frames' arrival times and
+    /// bytes in delivery order. Equal digests mean equal traffic.
+    public var wireDigest: UInt64 {
+        var hash: UInt64 = 0xCBF2_9CE4_8422_2325
+        for (id, traffic) in deliveredTraffic() {
+            for word in [id, traffic.digest, UInt64(traffic.frames)] {
+                for shift in stride(from: 0, to: 64, by: 8) {
+                    hash = (hash ^ (word >> UInt64(shift) & 0xFF)) &* 0x0000_0100_0000_01B3  // FNV prime; wrapping is the algorithm
+                }
+            }
+        }
+        return hash
+    }
 
     /// How many frames have been delivered so far.
-    public var deliveredFrames: Int { state.withLock { $0.deliveredFrames } }
+    public var deliveredFrames: Int { deliveredTraffic().reduce(0) { $0 + $1.traffic.frames } }
 
     /// How many frame bytes have been delivered so far.
-    public var deliveredBytes: Int { state.withLock { $0.deliveredBytes } }
+    public var deliveredBytes: Int { deliveredTraffic().reduce(0) { $0 + $1.traffic.bytes } }
 
-    func record(connection: UInt64, toClient: Bool, time: Int64, bytes: [UInt8]) {
-        state.withLock { state in
-            var hash = state.digest
-            func mix(_ byte: UInt8) {
-                hash ^= UInt64(byte)
-                hash = hash &* 0x0000_0100_0000_01B3  // FNV prime; wrapping is the algorithm
+    /// Each connection's delivered traffic, upstream then downstream, keyed by a word that
+    /// names the connection and the direction.
+    private func deliveredTraffic() -> [(id: UInt64, traffic: SimulatedPipe.DeliveredTraffic)] {
+        let pipes = state.withLock { $0.pipes }
+        return pipes.flatMap { pipe in
+            pipe.links.withLock { links in
+                [(pipe.id << 1, links.deliveredUpstream), (pipe.id << 1 | 1, links.deliveredDownstream)]
             }
-            for shift in stride(from: 0, to: 64, by: 8) { mix(UInt8(truncatingIfNeeded: UInt64(bitPattern: time) >> UInt64(shift))) }
-            for shift in stride(from: 0, to: 64, by: 8) { mix(UInt8(truncatingIfNeeded: connection >> UInt64(shift))) }
-            mix(toClient ? 1 : 0)
-            for byte in bytes { mix(byte) }
-            state.digest = hash
-            state.deliveredFrames += 1
-            state.deliveredBytes += bytes.count
         }
     }
 }

@@ -50,6 +50,14 @@ public struct Schema: Hashable, Sendable {
     /// - Parameter entityTypes: The types, in wire order.
     /// - Throws: ``SchemaError`` when a limit is passed, a name is empty, too long or repeated,
     ///   or a field kind has invalid parameters.
+    /// The same schema in new storage: equal to this one, sharing none of its buffers, so that
+    /// threads using the two copies never touch the same reference count.
+    ///
+    /// - Returns: The copy.
+    package func privateCopy() -> Schema {
+        (try? Schema(entityTypes.map { $0 })) ?? self  // a schema this one's types made cannot fail again
+    }
+
     public init(_ entityTypes: [EntityType]) throws(SchemaError) {
         guard !entityTypes.isEmpty else { throw SchemaError(.noEntityTypes) }
         guard entityTypes.count <= Schema.maxEntityTypes else {

@@ -47,13 +47,18 @@ public final class Room<G: Game> {
     /// Where the tick figures of stats messages come from: the owning host's passes (see
     /// ``Host/passStatistics``), or this room's own ticks when `nil` or when it answers `nil`.
     var serverTickStatistics: (() -> TickStatistics?)?
+    /// The game's schema in storage of the room's own: every snapshot the room makes holds it,
+    /// and rooms on different tick threads must not share the reference counts of one copy
+    /// (each snapshot copy retains them; shared, the cores fight over those cache lines).
+    let schema: Schema
 
     init(name: String, game: G, configuration: HostConfiguration, clock: any TickClock) {
         self.name = name
         self.game = game
         self.configuration = configuration
         self.clock = clock
-        self.codec = SnapshotCodec(schema: game.schema, limits: configuration.codecLimits)
+        self.schema = game.schema.privateCopy()
+        self.codec = SnapshotCodec(schema: schema, limits: configuration.codecLimits)
         self.loop = TickLoop(rate: configuration.tickRate, clock: clock, maximumCatchUp: configuration.maximumCatchUp)
         self.state = game.makeWorld(room: name)
         self.history = SnapshotHistory(capacity: configuration.historySize)
@@ -194,7 +199,7 @@ public final class Room<G: Game> {
         tick &+= 1
         if tick == 0 { tick = 1 }  // Wrapping: tick 0 means "none" on the wire's ack field; skip it.
 
-        var snapshot = Snapshot(schema: game.schema, tick: tick, capacity: history.snapshot(at: tick &- 1)?.count ?? 0)
+        var snapshot = Snapshot(schema: schema, tick: tick, capacity: history.snapshot(at: tick &- 1)?.count ?? 0)
         do {
             try game.capture(state, into: &snapshot)
         } catch {

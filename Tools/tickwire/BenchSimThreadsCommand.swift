@@ -15,6 +15,8 @@ import Tickwire
 /// on one tick period between passes, so the rooms run flat out, never waiting for a deadline.
 /// Only `Host.advance()` is timed, in wall time (the clients decode and acknowledge their
 /// snapshots between passes, untimed), after `--warmup` passes of joining and full snapshots.
+/// The thread counts take turns, ten blocks of passes each, so that a shared machine's slow
+/// drifts fall on all of them alike.
 /// Room ticks per second = rooms × timed passes ÷ timed seconds. The process's CPU time over the
 /// same passes (`getrusage`) tells contention (more CPU per pass with more threads) from a
 /// machine busy with other work (as much CPU, but the threads wait for a core).
@@ -43,9 +45,21 @@ enum BenchSimThreadsCommand {
         // As `arena serve` does: without it glibc hands each tick thread's freed heap back to the
         // kernel every pass, and two threads run slower than one (AllocatorTuning.swift).
         let isAllocatorTuned = AllocatorTuning.keepFreedHeapMemory()
+        // Every thread count's host is set up and warmed first, then they take turns, a block of
+        // passes each, so that the machine's slow drifts (other work on a shared host) fall on
+        // every thread count alike rather than on whichever ran last.
+        let setups = counts.compactMap { $0 }.map { threads in
+            BenchSimThreadsSetup(threads: threads, rooms: rooms, clients: clients, bots: bots)
+        }
+        for setup in setups { setup.run(passes: warmup, timed: false) }
+        let blocks = min(passes, blockCount)
+        for block in 0..<blocks {
+            let share = passes / blocks + (block < passes % blocks ? 1 : 0)
+            for setup in setups { setup.run(passes: share, timed: true) }
+        }
         var rows: [BenchSimThreadsRow] = []
-        for threads in counts.compactMap({ $0 }) {
-            var row = measure(threads: threads, rooms: rooms, clients: clients, passes: passes, warmup: warmup, bots: bots)
+        for setup in setups {
+            var row = setup.row(passes: passes)
             row.speedup = rows.first.map { row.roomTicksPerSecond / $0.roomTicksPerSecond } ?? 1
             row.cpuEfficiency = rows.first.map { $0.cpuMillisecondsPerPass / max(row.cpuMillisecondsPerPass, 1e-9) } ?? 1
             rows.append(row)
@@ -56,8 +70,28 @@ enum BenchSimThreadsCommand {
         try report.print(asJSON: asJSON)
     }
 
-    static func measure(threads: Int, rooms: Int, clients: Int, passes: Int, warmup: Int, bots: Int) -> BenchSimThreadsRow {
-        let clock = VirtualClock()
+    /// How many turns the thread counts take (each runs passes ÷ blocks passes per turn).
+    static let blockCount = 10
+}
+
+/// One thread count's host, its rooms and clients, on a virtual clock of its own, run pass by
+/// pass: only `Host.advance()` is timed (the clients decode and acknowledge between passes).
+final class BenchSimThreadsSetup {
+    let threads: Int
+    let rooms: Int
+    let clock = VirtualClock()
+    let host: TickwireSim.Host<Arena>
+    var sessions: [ClientSession<Arena>] = []
+    var timed: Duration = .zero
+    var cpu: Duration = .zero
+    /// The tick period rounded up: the loop's deadlines are rounded up to the nanosecond, and
+    /// a pass that came a nanosecond early would tick no room.
+    let period = Duration.nanoseconds((1_000_000_000 + 29) / 30)
+    let wall = MonotonicClock()
+
+    init(threads: Int, rooms: Int, clients: Int, bots: Int) {
+        self.threads = threads
+        self.rooms = rooms
         let network = SimulatedNetwork(clock: clock, seed: 1)
         let game = Arena(botCount: bots)
         var configuration = HostConfiguration()
@@ -69,8 +103,7 @@ enum BenchSimThreadsCommand {
         configuration.outboundBudgetBytes = 1 << 30
         configuration.tickThreads = threads
         configuration.usesTickThreadsOnVirtualClock = true
-        let host = Host(game: game, listener: network, clock: clock, configuration: configuration)
-        var sessions: [ClientSession<Arena>] = []
+        host = Host(game: game, listener: network, clock: clock, configuration: configuration)
         for room in configuration.rooms {
             for _ in 0..<clients {
                 var clientConfiguration = ClientConfiguration()
@@ -81,23 +114,25 @@ enum BenchSimThreadsCommand {
                 sessions.append(session)
             }
         }
-        // The tick period rounded up: the loop's deadlines are rounded up to the nanosecond, and
-        // a pass that came a nanosecond early would tick no room.
-        let period = Duration.nanoseconds((1_000_000_000 + 29) / 30)
-        var timed: Duration = .zero
-        var cpu: Duration = .zero
-        let wall = MonotonicClock()
-        for pass in 0..<(warmup + passes) {
+    }
+
+    /// Runs `passes` passes, adding their wall and process CPU time to the totals when `timed`.
+    func run(passes: Int, timed isTimed: Bool) {
+        for _ in 0..<passes {
             let started = wall.now
             let cpuStarted = processCPUTime()
             host.advance()
-            if pass >= warmup {
+            if isTimed {
                 timed += wall.now - started
                 cpu += processCPUTime() - cpuStarted
             }
             for session in sessions { session.tick(input: nil) }
             clock.advance(by: period)
         }
+    }
+
+    /// The figures over the timed passes.
+    func row(passes: Int) -> BenchSimThreadsRow {
         let seconds = max(timed.secondsValue, 1e-9)
         var ticks: UInt64 = 0
         var connected = 0

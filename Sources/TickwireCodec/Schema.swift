@@ -45,11 +45,6 @@ public struct Schema: Hashable, Sendable {
         return widest
     }
 
-    /// Validates and creates a schema.
-    ///
-    /// - Parameter entityTypes: The types, in wire order.
-    /// - Throws: ``SchemaError`` when a limit is passed, a name is empty, too long or repeated,
-    ///   or a field kind has invalid parameters.
     /// The same schema in new storage: equal to this one, sharing none of its buffers, so that
     /// threads using the two copies never touch the same reference count.
     ///
@@ -58,6 +53,11 @@ public struct Schema: Hashable, Sendable {
         (try? Schema(entityTypes.map { $0 })) ?? self  // a schema this one's types made cannot fail again
     }
 
+    /// Validates and creates a schema.
+    ///
+    /// - Parameter entityTypes: The types, in wire order.
+    /// - Throws: ``SchemaError`` when a limit is passed, a name is empty, too long or repeated,
+    ///   or a field kind has invalid parameters.
     public init(_ entityTypes: [EntityType]) throws(SchemaError) {
         guard !entityTypes.isEmpty else { throw SchemaError(.noEntityTypes) }
         guard entityTypes.count <= Schema.maxEntityTypes else {

@@ -91,4 +91,16 @@ struct SchemaTests {
         #expect(try make(.float(min: 0, max: 10, resolution: 0.5), name: "g") != base)
         #expect(try make(.integer(min: 0, max: 20)) != base)
     }
+
+    @Test("a private copy is equal to its schema and shares none of its storage (rooms on tick threads hold one each)")
+    func privateCopy() {
+        let schema = TestSchemas.arena
+        let copy = schema.privateCopy()
+        #expect(copy == schema && copy.fingerprint == schema.fingerprint)
+        func base<T>(_ array: [T]) -> UnsafeRawPointer? { array.withUnsafeBufferPointer { UnsafeRawPointer($0.baseAddress) } }
+        #expect(base(copy.entityTypes) != base(schema.entityTypes))
+        #expect(base(copy.layouts) != base(schema.layouts))
+        #expect(base(copy.flatFields) != base(schema.flatFields))
+        #expect(base(copy.fieldStarts) != base(schema.fieldStarts))
+    }
 }

@@ -23,6 +23,14 @@ struct RedisClientTests {
         #expect(client.isConnected, "an error reply leaves the connection up")
     }
 
+    @Test("a host name is resolved off the loop thread, and the client connects to an address it names")
+    func hostName() throws {
+        let server = try RedisServerProcess()
+        let client = try RedisClient.connected(to: RedisURL(host: "localhost", port: server.port))
+        defer { client.stop() }
+        #expect(try client.call(RedisCommand("PING"))?.get() == .simpleString("PONG"))
+    }
+
     @Test("1000 pipelined commands are answered in order, each completion on the loop thread")
     func pipelining() throws {
         let server = try RedisServerProcess()

@@ -25,13 +25,7 @@ struct BenchCodecReport: Codable {
             "enc ns/ent", "dec ns/ent", "e+d ns/chg", "×JSON", "×bound",
         ]
         let widths = [26, 10, 9, 10, 9, 12, 12, 11, 11, 11, 8, 7]
-        func row(_ cells: [String]) -> String {
-            zip(cells, widths).enumerated().map { index, pair in
-                index == 0
-                    ? pair.0.padding(toLength: pair.1, withPad: " ", startingAt: 0)
-                    : String(repeating: " ", count: max(0, pair.1 - pair.0.count)) + pair.0
-            }.joined(separator: " ")
-        }
+        func row(_ cells: [String]) -> String { benchTableRow(cells, widths: widths) }
         for scene in scenes {
             lines.append("\(scene.name): \(scene.summary)")
             lines.append(

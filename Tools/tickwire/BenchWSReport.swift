@@ -57,7 +57,7 @@ struct BenchWSResult: Codable {
 }
 
 /// One load case: message size, connections, messages in flight per connection, every server.
-struct BenchWSCaseReport: Codable {
+struct BenchWSCaseReport: Codable, BenchEchoCase {
     var size: Int
     var connections: Int
     var inFlight: Int
@@ -67,27 +67,12 @@ struct BenchWSCaseReport: Codable {
     /// The most steal in any kept round (0 to 1), `nil` where the system does not say.
     var highestStealKept: Double?
 
-    var name: String {
-        let sizeText = size >= 1024 ? "\(size / 1024) KiB" : "\(size) B"
-        return "\(sizeText) × \(connections) conn × \(inFlight) in flight"
-    }
-
-    func result(_ kind: BenchEchoServerProcess.Kind) -> BenchWSResult? {
-        results.first { $0.server == kind && $0.failure == nil }
-    }
-
     /// Our messages per second over the plain TCP echo's.
-    var ratioToTCP: Double? { ratio(to: .tcp) }
+    var ratioToTCP: Double? { ratio(of: .tickwire, to: .tcp) }
     /// Our messages per second over the Python `websockets` server's.
-    var ratioToPython: Double? { ratio(to: .python) }
+    var ratioToPython: Double? { ratio(of: .tickwire, to: .python) }
     /// The plain TCP echo's messages per second over the Python `websockets` server's.
     var tcpRatioToPython: Double? { ratio(of: .tcp, to: .python) }
-
-    /// `server`'s messages per second over `baseline`'s, when both were measured.
-    private func ratio(of server: BenchEchoServerProcess.Kind = .tickwire, to baseline: BenchEchoServerProcess.Kind) -> Double? {
-        guard let measured = result(server), let other = result(baseline), other.messagesPerSecond > 0 else { return nil }
-        return measured.messagesPerSecond / other.messagesPerSecond
-    }
 }
 
 /// Server memory growth over idle connections.
@@ -181,13 +166,7 @@ struct BenchWSReport: Codable {
                 + "rounds = lowest-highest of each round's ratio to the TCP echo in the same round")
         let header = ["case / server", "msg/s", "MB/s", "p50 µs", "p99 µs", "client CPU", "server CPU", "×TCP", "rounds", "×py"]
         let widths = [38, 10, 8, 9, 9, 10, 10, 6, 10, 6]
-        func row(_ cells: [String]) -> String {
-            zip(cells, widths).enumerated().map { index, pair in
-                index == 0
-                    ? pair.0.padding(toLength: pair.1, withPad: " ", startingAt: 0)
-                    : String(repeating: " ", count: max(0, pair.1 - pair.0.count)) + pair.0
-            }.joined(separator: " ")
-        }
+        func row(_ cells: [String]) -> String { benchTableRow(cells, widths: widths) }
         lines.append(row(header))
         for item in cases {
             var caseLine = item.name

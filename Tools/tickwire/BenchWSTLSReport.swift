@@ -3,7 +3,7 @@ import Foundation
 
 /// One `bench ws --tls` case: every server's median round, the ratios the goals name,
 /// and each process's CPU time per echoed message.
-struct BenchWSTLSCaseReport: Codable {
+struct BenchWSTLSCaseReport: Codable, BenchEchoCase {
     var size: Int
     var connections: Int
     var inFlight: Int
@@ -29,24 +29,10 @@ struct BenchWSTLSCaseReport: Codable {
         wsClientMicrosecondsPerMessage = result(.tickwire).flatMap(Self.clientMicrosecondsPerMessage)
     }
 
-    var name: String {
-        let sizeText = size >= 1024 ? "\(size / 1024) KiB" : "\(size) B"
-        return "\(sizeText) × \(connections) conn × \(inFlight) in flight"
-    }
-
-    func result(_ kind: BenchEchoServerProcess.Kind) -> BenchWSResult? {
-        results.first { $0.server == kind && $0.failure == nil }
-    }
-
     /// Our `wss` echo's messages per second over Python `websockets`+`ssl`'s.
-    var ratioToPython: Double? { ratio(to: .pythonTLS) }
+    var ratioToPython: Double? { ratio(of: .tickwireTLS, to: .pythonTLS) }
     /// Our `wss` echo's messages per second over our plain `ws` echo's.
-    var ratioToPlain: Double? { ratio(to: .tickwire) }
-
-    private func ratio(to baseline: BenchEchoServerProcess.Kind) -> Double? {
-        guard let ours = result(.tickwireTLS), let other = result(baseline), other.messagesPerSecond > 0 else { return nil }
-        return ours.messagesPerSecond / other.messagesPerSecond
-    }
+    var ratioToPlain: Double? { ratio(of: .tickwireTLS, to: .tickwire) }
 
     /// The server process's CPU microseconds per echoed message (its CPU share over the message rate).
     static func serverMicrosecondsPerMessage(_ result: BenchWSResult) -> Double? {
@@ -114,13 +100,7 @@ struct BenchWSTLSReport: Codable {
                 + "CPU µs/msg = process CPU time per echoed message (server: whole process; client: the load client, which does TLS too)")
         let header = ["case / server", "msg/s", "MB/s", "p50 µs", "p99 µs", "server µs/msg", "client µs/msg", "×py", "×ws"]
         let widths = [38, 10, 8, 9, 9, 13, 13, 6, 6]
-        func row(_ cells: [String]) -> String {
-            zip(cells, widths).enumerated().map { index, pair in
-                index == 0
-                    ? pair.0.padding(toLength: pair.1, withPad: " ", startingAt: 0)
-                    : String(repeating: " ", count: max(0, pair.1 - pair.0.count)) + pair.0
-            }.joined(separator: " ")
-        }
+        func row(_ cells: [String]) -> String { benchTableRow(cells, widths: widths) }
         lines.append(row(header))
         for item in cases {
             lines.append(item.name)

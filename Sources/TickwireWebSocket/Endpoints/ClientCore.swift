@@ -1,4 +1,3 @@
-import Dispatch
 @_spi(LoopThread) import TickwireIO
 
 /// The loop-thread state of a ``WebSocketClient``: connecting, handshaking, the open channel,
@@ -65,20 +64,12 @@ final class ClientCore {
         if let numeric = SocketAddress(numericHost: url.host, port: url.port) {
             return connect(to: [numeric], index: 0)
         }
-        // getaddrinfo blocks, so names are resolved off the loop thread; the answer comes back
-        // through `execute` and is ignored if the attempt was abandoned meanwhile.
+        // Resolved off the loop thread (EventLoop.resolve); the answer is ignored if the attempt
+        // was abandoned meanwhile.
         resolution += 1
         let ticket = resolution
-        let core = LoopBound<ClientCore?>(self)
-        let (host, port, loop) = (url.host, url.port, loop)
         isResolving = true
-        DispatchQueue.global().async {
-            let result = Result { () throws(SystemError) in try SocketAddress.resolve(host: host, port: port) }
-            loop.execute {
-                core.value?.resolved(result, ticket: ticket)
-                core.value = nil
-            }
-        }
+        loop.resolve(host: url.host, port: url.port, for: self) { core, result in core.resolved(result, ticket: ticket) }
     }
 
     private func resolved(_ result: Result<[SocketAddress], SystemError>, ticket: UInt64) {

@@ -28,12 +28,14 @@ import TickwireWebSocket
 /// transports fill their inboxes from any thread.
 ///
 /// Tick threads: on a real-time clock the rooms tick on ``HostConfiguration/tickThreads``
-/// threads, the driving thread and more of the host's own, each room always on the one it was
-/// placed on when it opened (the thread with the fewest rooms). Each ``advance()`` is one pass:
-/// the driving thread accepts connections and runs every handshake (room placement, capacity,
-/// held slots, resume tokens, on-demand rooms) while no room ticks; then every thread with a
-/// room due ticks its rooms, at the same time, each room's inbox, tick and sends on its thread,
-/// and the driving thread waits for all of them before it goes on (closing idle rooms, and
+/// threads, the driving thread and more of the host's own. Each room has a home thread, the
+/// one with the fewest rooms when it opened. Each ``advance()`` is one pass: the driving
+/// thread accepts connections and runs every handshake (room placement, capacity, held slots,
+/// resume tokens, on-demand rooms) while no room ticks; then every thread with a room due
+/// ticks its rooms, at the same time, each room's inbox, tick and sends on one thread; a
+/// thread that has finished its own rooms takes over, one by one, rooms another thread has not
+/// reached yet, so that no thread idles while the pass waits for a late one. The driving
+/// thread waits for all of them before it goes on (closing idle rooms, and
 /// anything its caller does between passes, such as ``exportState()``). So a room is only ever
 /// touched by one thread at a time, and the handshakes need no lock. On a virtual clock
 /// every room ticks inline on the driving thread, as with one tick thread.
@@ -74,7 +76,7 @@ public final class Host<G: Game> {
     /// 1...``HostConfiguration/maximumTickThreads``) on a real-time clock or with
     /// ``HostConfiguration/usesTickThreadsOnVirtualClock``, else 1 (inline on the driving thread).
     public let tickThreadCount: Int
-    /// The tick thread of each room (0 is the driving thread).
+    /// The home tick thread of each room (0 is the driving thread).
     var threadOfRoom: [String: Int] = [:]
     /// The threads besides the driving one, started by the first pass that needs them and
     /// stopped when ``run(until:)`` returns and when the host goes.
@@ -137,7 +139,7 @@ public final class Host<G: Game> {
 
     /// The room named `name`, if the host runs it. Read or change it on the thread that drives
     /// the host, between calls of ``advance()`` (in ``run(until:)``, from its `shouldStop`): the
-    /// room ticks on its tick thread only while a pass runs.
+    /// room ticks on a tick thread only while a pass runs.
     ///
     /// - Parameter name: The room's name.
     /// - Returns: The room, or `nil`.
@@ -163,7 +165,7 @@ public final class Host<G: Game> {
     }
 
     /// Accepts new connections, advances handshakes, runs every room's due ticks (each room on
-    /// its tick thread, the threads side by side, and waits for them), and closes rooms opened
+    /// one tick thread, the threads side by side, and waits for them), and closes rooms opened
     /// on demand that have stood empty for ``HostConfiguration/idleRoomTimeout``.
     public func advance() {
         let now = clock.now

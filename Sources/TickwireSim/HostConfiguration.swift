@@ -102,10 +102,11 @@ public struct HostConfiguration: Sendable {
     /// 1...``maximumTickThreads``. The default is the number of processors online
     /// (``processorCount``).
     ///
-    /// Each room is placed on one tick thread when it opens, the one with the fewest rooms (the
-    /// lowest-numbered among equals), and every tick of it, with its inbox and its sends, runs
-    /// there. Each pass of ``Host/advance()`` ticks the threads' rooms at the same time and waits
-    /// for all of them; handshakes, room placement, idle rooms and ``Host/exportState()`` run on
+    /// Each room gets a home tick thread when it opens, the one with the fewest rooms (the
+    /// lowest-numbered among equals). Each pass of ``Host/advance()`` ticks the threads' rooms at
+    /// the same time, each room's inbox, tick and sends on one thread, and waits for all of them;
+    /// a thread done with its own rooms takes over rooms another has not reached yet, so a
+    /// thread woken late holds no one up; handshakes, room placement, idle rooms and ``Host/exportState()`` run on
     /// the calling thread between passes. Only on a real-time clock (``TickClock/isRealTime``):
     /// on a virtual clock the host ticks every room inline on the calling thread (as if this were
     /// 1), so that simulations stay deterministic, unless ``usesTickThreadsOnVirtualClock``.

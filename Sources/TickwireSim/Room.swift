@@ -16,8 +16,9 @@ import TickwireCodec
 /// within ``HostConfiguration/badFrameWindow`` it is dropped with a protocol error (close code
 /// 4004). How clients leave, and the rules of held slots: `Room+Departures.swift`.
 ///
-/// Not thread-safe: driven by its host on its tick thread (``Host/tickThread(ofRoom:)``) during a
-/// pass, and read or changed on the host's driving thread only between passes.
+/// Not thread-safe: driven by its host on one tick thread during a pass (its home thread,
+/// ``Host/tickThread(ofRoom:)``, or one that took it over), and read or changed on the host's
+/// driving thread only between passes.
 public final class Room<G: Game> {
     /// The room's name (the empty string for the default room).
     public let name: String

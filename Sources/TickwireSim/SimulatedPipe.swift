@@ -11,8 +11,11 @@ final class SimulatedPipe: Sendable {
         var deliveredUpstream = DeliveredTraffic()
         var deliveredDownstream = DeliveredTraffic()
         subscript(toClient toClient: Bool) -> SimulatedLink {
-            get { toClient ? downstream : upstream }
-            // Yields the stored link in place: a get/set pair would copy it and its queue on every send.
+            // Both yield the stored link in place: a getter would copy it (retaining its queue and
+            // every packet in it) on every read of `bufferedBytes`, and a setter on every send.
+            _read {
+                if toClient { yield downstream } else { yield upstream }
+            }
             _modify {
                 if toClient { yield &downstream } else { yield &upstream }
             }

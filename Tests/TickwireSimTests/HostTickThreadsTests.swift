@@ -1,3 +1,4 @@
+import Synchronization
 import Testing
 import TickwireCodec
 import TickwireIO
@@ -12,16 +13,29 @@ import Darwin
 #endif
 
 /// A test game whose world records the threads its steps ran on: each room's in its own world,
-/// which only that room's thread touches, so the record needs no lock of its own.
+/// which only the thread ticking that room touches, so the record needs no lock of its own.
+/// Each step also works for `stepWork` (busy, on the CPU) and checks, through a counter of the
+/// room's own, that no other step of the same room runs at the same time.
 struct ThreadRecordingGame: Game {
+    /// Counts a room's steps in progress, and the steps that found another already running.
+    final class StepGuard: Sendable {
+        let inside = Atomic<Int>(0)
+        let overlaps = Atomic<Int>(0)
+    }
+
     struct State: Sendable {
         var room: String
-        /// The threads (`pthread_self()` as a number) the room's steps ran on.
-        var threads: Set<UInt> = []
+        /// How many of the room's steps ran on each thread (`pthread_self()` as a number).
+        var stepsByThread: [UInt: Int] = [:]
         var steps = 0
+        let guardian = StepGuard()
+
+        /// The threads the room's steps ran on.
+        var threads: Set<UInt> { Set(stepsByThread.keys) }
     }
 
     let schema = DotsGame.makeSchema()
+    var stepWork: Duration = .zero
 
     static var currentThread: UInt {
         #if canImport(Darwin)
@@ -34,8 +48,15 @@ struct ThreadRecordingGame: Game {
     func makeWorld(room: String) -> State { State(room: room) }
 
     func step(_ state: State, inputs: [UInt32: UInt8], dt: Double) -> State {
+        if state.guardian.inside.wrappingAdd(1, ordering: .acquiringAndReleasing).oldValue != 0 {
+            state.guardian.overlaps.wrappingAdd(1, ordering: .relaxed)
+        }
+        defer { state.guardian.inside.wrappingSubtract(1, ordering: .acquiringAndReleasing) }
+        let clock = ContinuousClock()
+        let end = clock.now + stepWork
+        while clock.now < end {}
         var next = state
-        next.threads.insert(Self.currentThread)
+        next.stepsByThread[Self.currentThread, default: 0] += 1
         next.steps += 1
         return next
     }
@@ -126,9 +147,11 @@ struct HostTickThreadsTests {
         #expect(one == two, "the frozen worlds the clients see should not depend on the number of tick threads")
     }
 
-    @Test("each room's every tick runs on one thread: the driving thread for thread 0, another for thread 1")
-    func roomTicksStayOnTheirThread() throws {
-        let game = ThreadRecordingGame()
+    @Test("each room ticks on one thread at a time; the rooms spread over both threads, the driving one among them")
+    func roomTicksRunOneAtATime() throws {
+        // Steps long enough (300 µs of CPU each) that one thread cannot finish a pass's five
+        // rooms before the other has woken, so that both threads tick rooms.
+        let game = ThreadRecordingGame(stepWork: .microseconds(300))
         var configuration = HostConfiguration()
         configuration.tickRate = 200
         configuration.rooms = ["a", "b", "c", "d", "e"]
@@ -142,17 +165,17 @@ struct HostTickThreadsTests {
             return passes > 5000 || configuration.rooms.allSatisfy { (host.room(named: $0)?.state.steps ?? 0) >= 40 }
         }
         #expect(host.pool == nil, "run(until:) stops and joins its tick threads before it returns")
-        var threads: [String: Set<UInt>] = [:]
-        for room in configuration.rooms { threads[room] = host.room(named: room)?.state.threads }
-        let driver = ThreadRecordingGame.currentThread
+        #expect(configuration.rooms.map { host.tickThread(ofRoom: $0) } == [0, 1, 0, 1, 0], "home threads: the fewest rooms first")
+        var allThreads: Set<UInt> = []
         for room in configuration.rooms {
-            let seen = try #require(threads[room], "room \(room) never ticked")
-            #expect(!seen.isEmpty, "room \(room) never ticked")
-            #expect(seen.count == 1, "room \(room) ticked on \(seen.count) threads")
-            let thread = try #require(host.tickThread(ofRoom: room))
-            #expect((seen.first == driver) == (thread == 0), "room \(room) is on tick thread \(thread): the driving thread is 0 only")
+            let state = try #require(host.room(named: room)?.state)
+            #expect(state.steps >= 40, "room \(room) ticked \(state.steps) times")
+            #expect(state.guardian.overlaps.load(ordering: .relaxed) == 0, "room \(room) ran two steps at once")
+            #expect(state.stepsByThread.values.reduce(0, +) == state.steps)
+            allThreads.formUnion(state.threads)
         }
-        #expect(Set(threads.values.compactMap(\.first)).count == 2, "the rooms should have run on exactly two threads")
+        #expect(allThreads.count == 2, "the rooms should have run on exactly two threads, not \(allThreads.count)")
+        #expect(allThreads.contains(ThreadRecordingGame.currentThread), "the driving thread is tick thread 0")
     }
 
     @Test("hellos racing for the last place in a room under 2 tick threads admit exactly one", arguments: 0..<3)
@@ -288,5 +311,39 @@ struct HostTickThreadsTests {
         #else
         #expect(!AllocatorTuning.keepFreedHeapMemory(), "only glibc has these settings")
         #endif
+    }
+}
+
+@Suite("Tick pass queue")
+struct TickPassQueueTests {
+    @Test("a thread takes its own rooms from the front, then the others' from the back, each once")
+    func claimOrder() {
+        let queue = TickPassQueue(shares: [[1, 2, 3], [4, 5], []])
+        #expect(queue.claim(forThread: 0) == 1)
+        #expect(queue.claim(forThread: 1) == 4)
+        #expect(queue.claim(forThread: 2) == 3, "an idle thread takes the last room of the next list with rooms left")
+        #expect(queue.claim(forThread: 1) == 5)
+        #expect(queue.claim(forThread: 1) == 2, "thread 1, done with its own, takes thread 0's last untaken room")
+        #expect(queue.claim(forThread: 0) == nil)
+        #expect(queue.claim(forThread: 1) == nil && queue.claim(forThread: 2) == nil)
+    }
+
+    @Test("two threads claiming at once get every room exactly once")
+    func concurrentClaims() async {
+        let rooms = Array(0..<2000)
+        let queue = TickPassQueue(shares: [Array(rooms[..<1000]), Array(rooms[1000...])])
+        let claimed = await withTaskGroup(of: [Int].self) { group in
+            for thread in 0..<2 {
+                group.addTask {
+                    var mine: [Int] = []
+                    while let room = queue.claim(forThread: thread) { mine.append(room) }
+                    return mine
+                }
+            }
+            var all: [Int] = []
+            for await mine in group { all += mine }
+            return all
+        }
+        #expect(claimed.sorted() == rooms)
     }
 }

@@ -8,12 +8,34 @@ struct EntropyDeltaDecoder {
     let limits: CodecLimits
     let bytes: [UInt8]
     private let models: EntropyModels
+    /// The motion-predicted coding's prediction (§4.5.6), or `nil` in the plain coding.
+    private var prediction: MotionPrediction?
+    /// The baseline's motion, when decoding in the motion-predicted coding.
+    private var baselineMotion: SnapshotMotion?
+    /// The decoded snapshot's motion, laid out like its values (motion-predicted coding).
+    private var motion: [Int64] = []
+    /// The header's baseline age (1 for a whole snapshot): the span of the decoded snapshot's motion.
+    private var age: UInt32 = 1
+    /// Per survivor, its index in the baseline (filled only when some baseline entity was destroyed).
+    private var survivorBaselineIndices: [Int32] = []
 
     init(schema: Schema, limits: CodecLimits, bytes: [UInt8], models: EntropyModels) {
         self.schema = schema
         self.limits = limits
         self.bytes = bytes
         self.models = models
+    }
+
+    /// Decodes the motion-predicted coding (§4.5.6) into `snapshot`, replacing its contents,
+    /// and sets `snapshotMotion` to its motion. On error `snapshot` is left empty and the motion zero.
+    mutating func decodePredicted(
+        baseline: Snapshot?, baselineMotion: SnapshotMotion, into snapshot: inout Snapshot, motion snapshotMotion: inout SnapshotMotion
+    ) throws(CodecError) {
+        self.baselineMotion = baselineMotion
+        snapshotMotion = .zero
+        try decode(baseline: baseline, into: &snapshot)
+        snapshotMotion = SnapshotMotion(deltas: motion, span: age)
+        motion = []
     }
 
     /// Decodes into `snapshot`, replacing its contents. On error `snapshot` is left empty.
@@ -36,12 +58,27 @@ struct EntropyDeltaDecoder {
         snapshot.tick = tick
         let hasBaseline = try header.readBool()
         var baselineTick: UInt32?
+        var isPredicted = false
         if hasBaseline {
             let age = try header.readVarint32("baseline age")
             // Wrapping subtraction: ticks are counted modulo 2^32.
             baselineTick = tick &- age
+            self.age = age
+            if let baselineMotion {
+                isPredicted = try header.readBool()
+                if isPredicted && !MotionPrediction.isUsable(age: age, span: baselineMotion.span) {
+                    throw CodecError(
+                        .valueOutOfRange(
+                            what: "baseline age for prediction", value: "\(age) (the baseline's motion spans \(baselineMotion.span))",
+                            allowed: "both 1...\(MotionPrediction.maximumTicks)"))
+                }
+                prediction = MotionPrediction(baselineMotion: baselineMotion, age: age, isUsed: isPredicted)
+            }
         }
         let isEmpty = try header.readBool()
+        if isEmpty && isPredicted {
+            throw CodecError(.valueOutOfRange(what: "predicted bit of an empty snapshot", value: "1", allowed: "0"))
+        }
         let padding = (8 - header.bitPosition % 8) % 8
         guard try header.read(bits: padding) == 0 else {
             throw CodecError(.malformedRangeCode(atByte: header.bitPosition / 8 - 1))
@@ -86,6 +123,8 @@ struct EntropyDeltaDecoder {
             var previous = 0
             var runStart = 0
             var destroyedCount = 0
+            let tracksSurvivors = prediction?.isUsed == true
+            if tracksSurvivors { survivorBaselineIndices.reserveCapacity(baseline.count) }
             for j in 0..<baseline.count {
                 let destroyed = try coder.decode(&models.p[EntropyModels.destroyed + previous])
                 previous = destroyed ? 1 : 0
@@ -93,6 +132,8 @@ struct EntropyDeltaDecoder {
                     snapshot.appendEntities(of: baseline, in: runStart..<j)
                     runStart = j + 1
                     destroyedCount += 1
+                } else if tracksSurvivors {
+                    survivorBaselineIndices.append(Int32(j))
                 }
             }
             snapshot.appendEntities(of: baseline, in: runStart..<baseline.count)
@@ -103,6 +144,7 @@ struct EntropyDeltaDecoder {
             snapshot.appendEntities(of: baseline, in: 0..<baseline.count)
         }
 
+        if prediction != nil { motion = Array(repeating: 0, count: snapshot.values.count) }
         if try coder.decode(&models.p[EntropyModels.hasChanged]) {
             var history = 0
             var anyChanged = false
@@ -112,7 +154,8 @@ struct EntropyDeltaDecoder {
                 history = (history << 1 | (changed ? 1 : 0)) & 3
                 if changed {
                     anyChanged = true
-                    try decodeChanges(at: index, activity: activity, coder: &coder, into: &snapshot)
+                    let baselineIndex = survivorBaselineIndices.isEmpty ? index : Int(survivorBaselineIndices[index])
+                    try decodeChanges(at: index, baseline: baseline, baselineIndex, activity: activity, coder: &coder, into: &snapshot)
                 }
             }
             guard anyChanged else {
@@ -126,34 +169,66 @@ struct EntropyDeltaDecoder {
             try checkEntityCount(existing: survivors, adding: count)
             try decodeWhole(count: Int(count), coder: &coder, into: &snapshot)
             if survivors > 0 && snapshot.count > survivors && snapshot.ids[survivors] <= snapshot.ids[survivors - 1] {
+                // Merging rewrites the value pool: the survivors' motion follows their values.
+                let survivorIDs = motion.isEmpty ? [] : Array(snapshot.ids[..<survivors])
+                let survivorOffsets = motion.isEmpty ? [] : Array(snapshot.offsets[..<survivors])
                 try DeltaDecoder.mergeCreated(from: survivors, into: &snapshot)
+                if !motion.isEmpty { relayMotion(survivorIDs: survivorIDs, survivorOffsets: survivorOffsets, in: snapshot) }
             }
         }
     }
 
-    /// Decodes a changed survivor's fields and applies them in place.
-    private mutating func decodeChanges(at index: Int, activity: Int, coder: inout RangeDecoder, into snapshot: inout Snapshot)
-        throws(CodecError)
-    {
+    /// Moves the survivors' motion to where merging put their values.
+    private mutating func relayMotion(survivorIDs: [UInt32], survivorOffsets: [UInt32], in snapshot: Snapshot) {
+        var relaid = [Int64](repeating: 0, count: snapshot.values.count)
+        var next = 0
+        for index in 0..<snapshot.count where next < survivorIDs.count && snapshot.ids[index] == survivorIDs[next] {
+            let from = Int(survivorOffsets[next]), to = Int(snapshot.offsets[index])
+            for field in 0..<schema.layouts[Int(snapshot.types[index])].fieldCount { relaid[to + field] = motion[from + field] }
+            next += 1
+        }
+        motion = relaid
+    }
+
+    /// Decodes a changed survivor's fields and applies them in place (in the motion-predicted
+    /// coding, each residual to its prediction from the baseline entity `baselineIndex`'s motion).
+    private mutating func decodeChanges(
+        at index: Int, baseline: Snapshot, _ baselineIndex: Int, activity: Int, coder: inout RangeDecoder, into snapshot: inout Snapshot
+    ) throws(CodecError) {
         let type = Int(snapshot.types[index])
         models.prepare(type: type)
         let fieldCount = schema.layouts[type].fieldCount
         let start = schema.fieldStarts[type]
         let offset = Int(snapshot.offsets[index])
+        let baselineOffset = Int(baseline.offsets[baselineIndex])
         let id = snapshot.ids[index]
+        let predicts = prediction?.isUsed == true
         var state = 0
         for field in 0..<fieldCount {
             let base = models.fieldBase(type: type, field: field)
-            let changed =
-                field < fieldCount - 1 || state != 0
-                ? try coder.decode(&models.p[base + EntropyModels.fieldChanged + state + 3 * activity])
-                : true
-            state = changed ? 2 : (state == 0 ? 0 : 1)
-            guard changed else { continue }
             let layout = schema.flatFields[start + field]
             let old = snapshot.values[offset + field]
+            let isMotionField = prediction != nil && MotionPrediction.isMotionField(layout)
+            var predicted = old
+            var motion: Int64 = 0
+            if predicts, isMotionField, let prediction {
+                motion = prediction.scaled(prediction.baselineMotion.delta(at: baselineOffset + field))
+                predicted = MotionPrediction.predicted(old: old, motion: motion, maxQuantized: layout.maxQuantized)
+            }
+            let changed: Bool
+            if predicts {
+                let context = state + 3 * activity + 6 * (motion != 0 ? 1 : 0)
+                changed = try coder.decode(&models.p[base + EntropyModels.fieldChangedPredicted + context])
+            } else if field < fieldCount - 1 || state != 0 {
+                changed = try coder.decode(&models.p[base + EntropyModels.fieldChanged + state + 3 * activity])
+            } else {
+                changed = true
+            }
+            state = changed ? 2 : (state == 0 ? 0 : 1)
             let new: UInt64
-            if layout.deltaMode == .none {
+            if !changed {
+                new = predicted
+            } else if layout.deltaMode == .none {
                 new = layout.width > 1 ? try decodeValue(layout, base: base, coder: &coder) : 1 &- old
                 guard new != old, new <= layout.maxQuantized else {
                     throw CodecError(
@@ -162,8 +237,9 @@ struct EntropyDeltaDecoder {
                             allowed: "0...\(layout.maxQuantized) other than \(old)"))
                 }
             } else {
+                let sign = motion == 0 ? EntropyModels.sign : EntropyModels.motionSign + (motion > 0 ? 0 : 1)
                 let (negative, magnitude) = try decodeDelta(
-                    base: base, bucketBits: EntropyModels.bucketBits(width: layout.width), coder: &coder)
+                    base: base, sign: sign, bucketBits: EntropyModels.bucketBits(width: layout.width), coder: &coder)
                 if layout.deltaMode == .wrapping {
                     guard magnitude <= 1 << UInt64(layout.width - 1) else {
                         throw CodecError(
@@ -174,24 +250,27 @@ struct EntropyDeltaDecoder {
                     // Wrapping arithmetic: angles live modulo 2^width.
                     new = (negative ? old &- magnitude : old &+ magnitude) & BitWriter.mask(layout.width)
                 } else {
-                    let inRange = negative ? magnitude <= old : magnitude <= layout.maxQuantized - old
+                    let inRange = negative ? magnitude <= predicted : magnitude <= layout.maxQuantized - predicted
                     guard inRange else {
                         throw CodecError(
                             .valueOutOfRange(
-                                what: "field \(field) of entity \(id) after a delta of \(negative ? "-" : "+")\(magnitude) from \(old)",
+                                what:
+                                    "field \(field) of entity \(id) after a delta of \(negative ? "-" : "+")\(magnitude) from \(predicted)",
                                 value: "outside", allowed: "0...\(layout.maxQuantized)"))
                     }
-                    new = negative ? old - magnitude : old + magnitude
+                    new = negative ? predicted - magnitude : predicted + magnitude
                 }
             }
+            if isMotionField { self.motion[offset + field] = Int64(new) - Int64(old) }
             snapshot.values[offset + field] = new
         }
     }
 
     /// Decodes a delta: its sign and magnitude (≥ 1).
     @inline(__always)
-    private mutating func decodeDelta(base: Int, bucketBits: Int, coder: inout RangeDecoder) throws(CodecError) -> (Bool, UInt64) {
-        let negative = try coder.decode(&models.p[base + EntropyModels.sign])
+    private mutating func decodeDelta(base: Int, sign: Int, bucketBits: Int, coder: inout RangeDecoder) throws(CodecError) -> (Bool, UInt64)
+    {
+        let negative = try coder.decode(&models.p[base + sign])
         var magnitude: UInt64 = 1
         let table = models.p + base
         let bucket = Int(try coder.decodeTree(bits: bucketBits, models: table + EntropyModels.bucket))

@@ -12,12 +12,13 @@ struct EntropyDeltaDecoder {
     private var prediction: MotionPrediction?
     /// The baseline's motion, when decoding in the motion-predicted coding.
     private var baselineMotion: SnapshotMotion?
-    /// The decoded snapshot's motion, laid out like its values (motion-predicted coding).
-    private var motion: [Int64] = []
+    /// The decoded snapshot's motion (motion-predicted coding), a cursor into the baseline's,
+    /// and one entity's motion while its fields are decoded (one slot per field of the widest type).
+    private var motion = SnapshotMotion.zero
+    private var baselineCursor = SnapshotMotion.Cursor()
+    private var scratch: [Int64] = []
     /// The header's baseline age (1 for a whole snapshot): the span of the decoded snapshot's motion.
     private var age: UInt32 = 1
-    /// Per survivor, its index in the baseline (filled only when some baseline entity was destroyed).
-    private var survivorBaselineIndices: [Int32] = []
 
     init(schema: Schema, limits: CodecLimits, bytes: [UInt8], models: EntropyModels) {
         self.schema = schema
@@ -32,10 +33,13 @@ struct EntropyDeltaDecoder {
         baseline: Snapshot?, baselineMotion: SnapshotMotion, into snapshot: inout Snapshot, motion snapshotMotion: inout SnapshotMotion
     ) throws(CodecError) {
         self.baselineMotion = baselineMotion
+        scratch = Array(repeating: 0, count: schema.widestFieldCount)
+        if let baseline { motion.reserve(entities: baseline.count, fields: schema.widestFieldCount) }
         snapshotMotion = .zero
         try decode(baseline: baseline, into: &snapshot)
-        snapshotMotion = SnapshotMotion(deltas: motion, span: age)
-        motion = []
+        motion.span = age
+        snapshotMotion = motion
+        motion = .zero
     }
 
     /// Decodes into `snapshot`, replacing its contents. On error `snapshot` is left empty.
@@ -123,8 +127,6 @@ struct EntropyDeltaDecoder {
             var previous = 0
             var runStart = 0
             var destroyedCount = 0
-            let tracksSurvivors = prediction?.isUsed == true
-            if tracksSurvivors { survivorBaselineIndices.reserveCapacity(baseline.count) }
             for j in 0..<baseline.count {
                 let destroyed = try coder.decode(&models.p[EntropyModels.destroyed + previous])
                 previous = destroyed ? 1 : 0
@@ -132,8 +134,6 @@ struct EntropyDeltaDecoder {
                     snapshot.appendEntities(of: baseline, in: runStart..<j)
                     runStart = j + 1
                     destroyedCount += 1
-                } else if tracksSurvivors {
-                    survivorBaselineIndices.append(Int32(j))
                 }
             }
             snapshot.appendEntities(of: baseline, in: runStart..<baseline.count)
@@ -144,7 +144,6 @@ struct EntropyDeltaDecoder {
             snapshot.appendEntities(of: baseline, in: 0..<baseline.count)
         }
 
-        if prediction != nil { motion = Array(repeating: 0, count: snapshot.values.count) }
         if try coder.decode(&models.p[EntropyModels.hasChanged]) {
             var history = 0
             var anyChanged = false
@@ -154,8 +153,7 @@ struct EntropyDeltaDecoder {
                 history = (history << 1 | (changed ? 1 : 0)) & 3
                 if changed {
                     anyChanged = true
-                    let baselineIndex = survivorBaselineIndices.isEmpty ? index : Int(survivorBaselineIndices[index])
-                    try decodeChanges(at: index, baseline: baseline, baselineIndex, activity: activity, coder: &coder, into: &snapshot)
+                    try decodeChanges(at: index, activity: activity, coder: &coder, into: &snapshot)
                 }
             }
             guard anyChanged else {
@@ -169,50 +167,40 @@ struct EntropyDeltaDecoder {
             try checkEntityCount(existing: survivors, adding: count)
             try decodeWhole(count: Int(count), coder: &coder, into: &snapshot)
             if survivors > 0 && snapshot.count > survivors && snapshot.ids[survivors] <= snapshot.ids[survivors - 1] {
-                // Merging rewrites the value pool: the survivors' motion follows their values.
-                let survivorIDs = motion.isEmpty ? [] : Array(snapshot.ids[..<survivors])
-                let survivorOffsets = motion.isEmpty ? [] : Array(snapshot.offsets[..<survivors])
                 try DeltaDecoder.mergeCreated(from: survivors, into: &snapshot)
-                if !motion.isEmpty { relayMotion(survivorIDs: survivorIDs, survivorOffsets: survivorOffsets, in: snapshot) }
             }
         }
     }
 
-    /// Moves the survivors' motion to where merging put their values.
-    private mutating func relayMotion(survivorIDs: [UInt32], survivorOffsets: [UInt32], in snapshot: Snapshot) {
-        var relaid = [Int64](repeating: 0, count: snapshot.values.count)
-        var next = 0
-        for index in 0..<snapshot.count where next < survivorIDs.count && snapshot.ids[index] == survivorIDs[next] {
-            let from = Int(survivorOffsets[next]), to = Int(snapshot.offsets[index])
-            for field in 0..<schema.layouts[Int(snapshot.types[index])].fieldCount { relaid[to + field] = motion[from + field] }
-            next += 1
-        }
-        motion = relaid
-    }
-
     /// Decodes a changed survivor's fields and applies them in place (in the motion-predicted
-    /// coding, each residual to its prediction from the baseline entity `baselineIndex`'s motion).
+    /// coding, each residual to its prediction from the same entity's motion in the baseline).
     private mutating func decodeChanges(
-        at index: Int, baseline: Snapshot, _ baselineIndex: Int, activity: Int, coder: inout RangeDecoder, into snapshot: inout Snapshot
+        at index: Int, activity: Int, coder: inout RangeDecoder, into snapshot: inout Snapshot
     ) throws(CodecError) {
         let type = Int(snapshot.types[index])
         models.prepare(type: type)
         let fieldCount = schema.layouts[type].fieldCount
         let start = schema.fieldStarts[type]
         let offset = Int(snapshot.offsets[index])
-        let baselineOffset = Int(baseline.offsets[baselineIndex])
-        let id = snapshot.ids[index]
         let predicts = prediction?.isUsed == true
+        let id = snapshot.ids[index]
+        var baselineStart: Int?
+        if predicts, let prediction { baselineStart = baselineCursor.start(of: id, in: prediction.baselineMotion) }
+        let records = prediction != nil
+        if records { for field in 0..<fieldCount { scratch[field] = 0 } }
+        defer {
+            if records { scratch.withUnsafeBufferPointer { motion.append(id: id, UnsafeBufferPointer(rebasing: $0[0..<fieldCount])) } }
+        }
         var state = 0
         for field in 0..<fieldCount {
             let base = models.fieldBase(type: type, field: field)
             let layout = schema.flatFields[start + field]
             let old = snapshot.values[offset + field]
-            let isMotionField = prediction != nil && MotionPrediction.isMotionField(layout)
+            let isMotionField = records && MotionPrediction.isMotionField(layout)
             var predicted = old
             var motion: Int64 = 0
-            if predicts, isMotionField, let prediction {
-                motion = prediction.scaled(prediction.baselineMotion.delta(at: baselineOffset + field))
+            if isMotionField, let prediction, let baselineStart {
+                motion = prediction.scaled(prediction.baselineMotion.deltas[baselineStart + field])
                 predicted = MotionPrediction.predicted(old: old, motion: motion, maxQuantized: layout.maxQuantized)
             }
             let changed: Bool
@@ -261,7 +249,7 @@ struct EntropyDeltaDecoder {
                     new = negative ? predicted - magnitude : predicted + magnitude
                 }
             }
-            if isMotionField { self.motion[offset + field] = Int64(new) - Int64(old) }
+            if isMotionField { scratch[field] = Int64(new) - Int64(old) }
             snapshot.values[offset + field] = new
         }
     }

@@ -9,8 +9,11 @@ struct EntropyDeltaEncoder {
     private var coder: RangeEncoder
     /// The motion-predicted coding's prediction (§4.5.6), or `nil` in the plain coding.
     private var prediction: MotionPrediction?
-    /// The motion of the snapshot being coded, laid out like its values (motion-predicted coding).
-    private var motion: [Int64] = []
+    /// The motion of the snapshot being coded (motion-predicted coding), and a cursor into the baseline's.
+    private var motion = SnapshotMotion.zero
+    private var baselineCursor = SnapshotMotion.Cursor()
+    /// One entity's motion while its fields are coded: one slot per field of the widest type.
+    private var scratch: [Int64] = []
 
     init(schema: Schema, models: EntropyModels) {
         self.schema = schema
@@ -29,11 +32,11 @@ struct EntropyDeltaEncoder {
     mutating func encodePredicted(
         _ snapshot: Snapshot, against baseline: Snapshot?, baselineMotion: SnapshotMotion, motion snapshotMotion: inout SnapshotMotion
     ) -> [UInt8] {
-        let bytes = encodeSnapshot(snapshot, against: baseline, baselineMotion: baselineMotion)
         // Wrapping subtraction: ticks are counted modulo 2^32.
-        let age = baseline.map { snapshot.tick &- $0.tick } ?? 1
-        snapshotMotion = SnapshotMotion(deltas: motion, span: age)
-        motion = []
+        motion = SnapshotMotion(span: baseline.map { snapshot.tick &- $0.tick } ?? 1)
+        let bytes = encodeSnapshot(snapshot, against: baseline, baselineMotion: baselineMotion)
+        snapshotMotion = motion
+        motion = .zero
         return bytes
     }
 
@@ -51,7 +54,8 @@ struct EntropyDeltaEncoder {
                 let isUsed = !isEmpty && MotionPrediction.isUsable(age: age, span: baselineMotion.span)
                 header.write(isUsed)
                 prediction = MotionPrediction(baselineMotion: baselineMotion, age: age, isUsed: isUsed)
-                if !isEmpty { motion = Array(repeating: 0, count: snapshot.values.count) }
+                scratch = Array(repeating: 0, count: schema.widestFieldCount)
+                motion.reserve(entities: min(snapshot.count, baseline.count), fields: schema.widestFieldCount)
             }
         }
         header.write(isEmpty)
@@ -165,6 +169,14 @@ struct EntropyDeltaEncoder {
         let start = schema.fieldStarts[type]
         let a = Int(snapshot.offsets[i]), b = Int(baseline.offsets[j])
         let predicts = prediction?.isUsed == true
+        let id = snapshot.ids[i]
+        var baselineStart: Int?
+        if predicts, let prediction { baselineStart = baselineCursor.start(of: id, in: prediction.baselineMotion) }
+        let records = prediction != nil
+        if records { for field in 0..<fieldCount { scratch[field] = 0 } }
+        defer {
+            if records { scratch.withUnsafeBufferPointer { motion.append(id: id, UnsafeBufferPointer(rebasing: $0[0..<fieldCount])) } }
+        }
         var state = 0
         for field in 0..<fieldCount {
             let new = snapshot.values[a + field], old = baseline.values[b + field]
@@ -172,12 +184,12 @@ struct EntropyDeltaEncoder {
             let layout = schema.flatFields[start + field]
             var predicted = old
             var motion: Int64 = 0
-            if let prediction, MotionPrediction.isMotionField(layout) {
-                self.motion[a + field] = Int64(new) - Int64(old)
-                if predicts {
-                    motion = prediction.scaled(prediction.baselineMotion.delta(at: b + field))
+            if records, MotionPrediction.isMotionField(layout) {
+                if let prediction, let baselineStart {
+                    motion = prediction.scaled(prediction.baselineMotion.deltas[baselineStart + field])
                     predicted = MotionPrediction.predicted(old: old, motion: motion, maxQuantized: layout.maxQuantized)
                 }
+                scratch[field] = Int64(new) - Int64(old)
             }
             let changed = new != predicted
             if predicts {

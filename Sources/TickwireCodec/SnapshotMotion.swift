@@ -9,28 +9,76 @@
 ///
 /// For each survivor of the baseline (same id, same type) and each **motion field** (an
 /// `integer` or `float` field at most 32 bits wide), the new quantized value minus the old;
-/// every other value is 0. Laid out like ``Snapshot``'s values (one per field of each entity, in
-/// entity order), or empty when every value is 0.
+/// every other value is 0. Kept sparsely: only the entities with a non-zero motion, in id
+/// order, so its size follows the moving entities, not the world.
 public struct SnapshotMotion: Sendable, Equatable {
-    /// The per-value motion, laid out like the snapshot's values; empty when all are 0.
+    /// The ids of the entities with a non-zero motion, increasing.
+    public internal(set) var ids: [UInt32]
+    /// Where each of those entities' values start in ``deltas``.
+    var starts: [UInt32]
+    /// Per listed entity, one value per field of its type (0 for the fields that are not motion fields).
     public internal(set) var deltas: [Int64]
     /// The ticks the motion spans: the snapshot's baseline age (1 for a whole snapshot).
     public internal(set) var span: UInt32
 
     /// No motion at all (a whole snapshot's, or none known), spanning one tick.
-    public static let zero = SnapshotMotion(deltas: [], span: 1)
+    public static let zero = SnapshotMotion(span: 1)
 
-    init(deltas: [Int64], span: UInt32) {
-        self.deltas = deltas
+    init(span: UInt32) {
+        ids = []
+        starts = []
+        deltas = []
         self.span = span
     }
 
-    /// Whether every value is 0.
-    public var isZero: Bool { deltas.allSatisfy { $0 == 0 } }
+    /// Whether no entity moved.
+    public var isZero: Bool { ids.isEmpty }
 
-    /// The motion of value `index` of the snapshot's values (0 when none is kept).
+    /// The motion of entity `id`'s fields, or `nil` when it did not move.
+    ///
+    /// - Parameter id: An entity id.
+    /// - Returns: One value per field of the entity's type.
+    public func motion(ofEntity id: UInt32) -> ArraySlice<Int64>? {
+        var low = 0, high = ids.count
+        while low < high {
+            let middle = (low + high) / 2
+            if ids[middle] < id { low = middle + 1 } else { high = middle }
+        }
+        guard low < ids.count, ids[low] == id else { return nil }
+        let end = low + 1 < starts.count ? Int(starts[low + 1]) : deltas.count
+        return deltas[Int(starts[low])..<end]
+    }
+
+    /// Adds an entity's motion (its id above every listed one), when any of it is non-zero.
     @inline(__always)
-    func delta(at index: Int) -> Int64 {
-        index < deltas.count ? deltas[index] : 0
+    mutating func append(id: UInt32, _ values: UnsafeBufferPointer<Int64>) {
+        guard values.contains(where: { $0 != 0 }) else { return }
+        ids.append(id)
+        starts.append(UInt32(deltas.count))
+        deltas.append(contentsOf: values)
+    }
+
+    /// Reserves room for `entities` moving entities of up to `fields` fields, so that coding a
+    /// snapshot rarely grows them; room beyond the first 64 entities is left to growth, so that a
+    /// kept motion holds little more than its moving entities.
+    mutating func reserve(entities: Int, fields: Int) {
+        let count = min(entities, 64)
+        ids.reserveCapacity(count)
+        starts.reserveCapacity(count)
+        deltas.reserveCapacity(count * fields)
+    }
+
+    /// A cursor that finds the motion of entities asked for in increasing id order.
+    struct Cursor {
+        private var next = 0
+
+        /// Where entity `id`'s values start in `motion.deltas`, or `nil` when it did not move.
+        /// Ask in increasing id order.
+        @inline(__always)
+        mutating func start(of id: UInt32, in motion: borrowing SnapshotMotion) -> Int? {
+            while next < motion.ids.count && motion.ids[next] < id { next += 1 }
+            guard next < motion.ids.count, motion.ids[next] == id else { return nil }
+            return Int(motion.starts[next])
+        }
     }
 }

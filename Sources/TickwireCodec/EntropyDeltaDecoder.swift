@@ -175,6 +175,10 @@ struct EntropyDeltaDecoder {
                 try DeltaDecoder.mergeCreated(from: survivors, into: &snapshot)
                 if !motion.isEmpty { relayMotion(survivorIDs: survivorIDs, survivorOffsets: survivorOffsets, in: snapshot) }
             }
+            // Created entities have no motion: keep the motion laid out like all the values, as the encoder's is.
+            if !motion.isEmpty && motion.count < snapshot.values.count {
+                motion.append(contentsOf: repeatElement(0, count: snapshot.values.count - motion.count))
+            }
         }
     }
 

@@ -106,7 +106,8 @@ struct PredictedEntropyVectorTests {
         let snapshot = try #require(held.snapshot)
         let motion = Self.perEntity(held.motion, of: snapshot)
         #expect(held.motion.span == 1)
-        #expect(motion[1] == [16, -5, 0, 0, 0] && motion[2] == [101, -3, 0, 0, 0], "x, y and health move; the angle and enumeration never do")
+        #expect(
+            motion[1] == [16, -5, 0, 0, 0] && motion[2] == [101, -3, 0, 0, 0], "x, y and health move; the angle and enumeration never do")
         #expect(motion[7] == [-320, 0, 0, -1, 0] && motion[9] == [0, 0, 0, 0, 0], "a created entity has no motion")
     }
 }

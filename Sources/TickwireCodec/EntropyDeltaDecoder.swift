@@ -169,6 +169,10 @@ struct EntropyDeltaDecoder {
             if survivors > 0 && snapshot.count > survivors && snapshot.ids[survivors] <= snapshot.ids[survivors - 1] {
                 try DeltaDecoder.mergeCreated(from: survivors, into: &snapshot)
             }
+            // Created entities have no motion: keep the motion laid out like all the values, as the encoder's is.
+            if !motion.isEmpty && motion.count < snapshot.values.count {
+                motion.append(contentsOf: repeatElement(0, count: snapshot.values.count - motion.count))
+            }
         }
     }
 

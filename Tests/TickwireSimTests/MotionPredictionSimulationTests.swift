@@ -3,8 +3,9 @@ import TickwireCodec
 
 @testable import TickwireSim
 
-/// Watches a simulation step by step: every snapshot a client decodes must equal the room's
-/// snapshot of that tick, and it counts the predicted deltas the host coded against a baseline
+/// Watches a simulation step by step: every snapshot a client decodes must equal what the host
+/// sent it for that tick (the room's snapshot, or the client's view through an interest filter),
+/// and it counts the predicted deltas the host coded against a baseline
 /// whose own motion spans another number of ticks (so the prediction was scaled, §4.5.6).
 private final class ExactWatch {
     let simulation: Simulation
@@ -14,6 +15,8 @@ private final class ExactWatch {
     private(set) var checked = 0
     /// What differed, per client and tick.
     private(set) var mismatches: [String] = []
+    /// The entity counts of the snapshots compared.
+    private(set) var entityCounts: Set<Int> = []
     /// Predicted deltas sent against a baseline with motion of another span than their age.
     private(set) var scaledPredictions = 0
 
@@ -26,8 +29,9 @@ private final class ExactWatch {
         for (index, client) in simulation.clients.enumerated() {
             guard let latest = client.latestSnapshot, lastTick[index] != latest.tick else { continue }
             lastTick[index] = latest.tick
-            guard let server = room.history.snapshot(at: latest.tick) else { continue }
+            guard let id = client.clientID, let server = room.clients[id]?.sent.snapshot(at: latest.tick) else { continue }
             checked += 1
+            entityCounts.insert(latest.count)
             if server != latest { mismatches.append("client \(index) (\(client.deltaCoding)) at tick \(latest.tick)") }
         }
         for (id, record) in room.clients where record.deltaCoding == .predictedEntropy {
@@ -103,6 +107,32 @@ struct MotionPredictionSimulationTests {
             let isSame = world == reference
             #expect(isSame, "a \(client.deltaCoding) client holds another world")
         }
+    }
+
+    @Test("through an interest filter, with orbs moving in and out of view over a lossy link, predicted clients decode exactly their views")
+    func exactThroughInterestFilter() {
+        var game = DotsGame(orbCount: 40)
+        // Orbs circle (radius 5) around centres 20 apart from (-200, -200); the two players look
+        // at different parts of that field, so orbs cross the edges of their views.
+        game.spawn = { id in (id == 1 ? -150 : -130, -190) }
+        let simulation = Simulation(game: game, seed: 9) {
+            $0.entropyDeltas = true
+            $0.interestFilter = .radius(28, schema: DotsGame.makeSchema())
+        }
+        let watch = ExactWatch(simulation)
+        simulation.onStep = { watch.step() }
+        simulation.addClient()
+        simulation.addClient()
+        simulation.run(for: .milliseconds(200))
+        for connection in simulation.connections { connection.setConditions(upstream: Self.lossy, downstream: Self.lossy) }
+        simulation.run(for: .seconds(5))
+        simulation.onStep = nil
+        #expect(simulation.clients.allSatisfy { $0.deltaCoding == .predictedEntropy })
+        #expect(watch.mismatches.isEmpty, "snapshots differ from the views the host sent: \(watch.mismatches.prefix(5))")
+        #expect(watch.checked > 100, "only \(watch.checked) snapshots compared")
+        #expect(watch.entityCounts.count > 2, "orbs should enter and leave the views, saw counts \(watch.entityCounts.sorted())")
+        #expect(watch.scaledPredictions > 0, "loss should make deltas whose age differs from the baseline's motion span")
+        for client in simulation.clients { #expect(client.metrics.snapshotsUndecodable == 0) }
     }
 
     @Test("on a moving scene, predicted deltas take fewer snapshot bytes than plain entropy deltas, which take fewer than bit-packed ones")

@@ -11,7 +11,8 @@ extension Message: CustomStringConvertible {
         case .welcome(let welcome):
             "welcome client \(welcome.clientID) rate \(welcome.tickRate) Hz tick \(welcome.currentTick)"
                 + " time \(welcome.serverTime) µs compression \(welcome.compression)"
-                + (welcome.deltaCoding == .bitPacked ? "" : " \(welcome.deltaCoding) deltas") + (welcome.acceptsRenderTimes ? " render times" : "")
+                + (welcome.deltaCoding == .bitPacked ? "" : " \(welcome.deltaCoding) deltas")
+                + (welcome.acceptsRenderTimes ? " render times" : "")
                 + " resume token \(welcome.resumeToken.count) B"
         case .reject(let reject):
             "reject \(reject.reason) \"\(reject.text)\""

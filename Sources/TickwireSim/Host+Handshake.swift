@@ -154,8 +154,10 @@ extension Host {
             return reject(connection, .unknownRoom, "there is no room named '\(hello.room)'")
         }
         let compression = hello.compressionModes.choose(from: configuration.compressionPreference)
+        let entropy = hello.offersEntropyDeltas && configuration.entropyDeltas
+        let prediction = hello.offersMotionPrediction && configuration.motionPrediction
         let coding: DeltaCoding =
-            switch (hello.offersEntropyDeltas && configuration.entropyDeltas, hello.offersMotionPrediction && configuration.motionPrediction) {
+            switch (entropy, prediction) {
             case (true, true): .predictedEntropy
             case (true, false): .entropy
             case (false, _): .bitPacked

@@ -9,7 +9,8 @@ import TickwireCodec
 struct MotionNegotiationTests {
     @Test("the hello's bit 5 offers prediction beside bit 7; the welcome's bits 7 and 5 choose it; both re-encode byte for byte")
     func messageBits() throws {
-        let hello = Message.Hello(schemaFingerprint: 7, compressionModes: [.perFrame], offersEntropyDeltas: true, offersMotionPrediction: true)
+        let hello = Message.Hello(
+            schemaFingerprint: 7, compressionModes: [.perFrame], offersEntropyDeltas: true, offersMotionPrediction: true)
         let helloBody = try Message.hello(hello).encodeBody()
         #expect(helloBody[10] == 0xA1, "compression byte: perFrame, the entropy bit and the prediction bit")
         #expect(try Message(type: .hello, body: helloBody) == .hello(hello))
@@ -78,7 +79,7 @@ struct MotionNegotiationTests {
         #expect(try Message.welcome(welcome).encodeBody()[4] == expectedByte, "the welcome's compression byte")
     }
 
-    @Test("a Swift client offers prediction whenever it offers entropy: it gets predictedEntropy, or entropy from a host with prediction off")
+    @Test("a Swift client offers prediction with entropy: it gets predictedEntropy, or entropy from a host with prediction off")
     func swiftClient() {
         for hostPrediction in [true, false] {
             let simulation = Simulation(game: DotsGame(orbCount: 4)) {

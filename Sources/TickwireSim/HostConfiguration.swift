@@ -70,9 +70,9 @@ public struct HostConfiguration: Sendable {
     /// Whether, with ``entropyDeltas`` on, clients whose hello also offers motion prediction get
     /// motion-predicted entropy deltas (``DeltaCoding/predictedEntropy``, `Protocol/PROTOCOL.md`
     /// §4.5.6): each moving value is coded as its distance from where its last motion puts it,
-    /// which takes far fewer bytes for things in flight at a similar coding time. Off, those
-    /// clients get plain entropy-coded deltas. The host then keeps a motion beside each snapshot
-    /// it sent (one 8-byte value per field, shared by clients without an interest filter).
+    /// which takes far fewer bytes for things in flight. Off, those clients get plain
+    /// entropy-coded deltas. The host then keeps a motion beside each snapshot it sent to them
+    /// (8 bytes per field value, shared by clients without an interest filter).
     public var motionPrediction = true
     /// Lag compensation for a game that asks for it (``Game/compensatesLag``): the history window
     /// (1 s), how far a client's claimed render time is trusted (200 ms from the host's

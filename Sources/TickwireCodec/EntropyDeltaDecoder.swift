@@ -10,13 +10,15 @@ struct EntropyDeltaDecoder {
     private let models: EntropyModels
     /// The motion-predicted coding's prediction (§4.5.6), or `nil` in the plain coding.
     private var prediction: MotionPrediction?
-    /// The baseline's motion, when decoding in the motion-predicted coding.
-    private var baselineMotion: SnapshotMotion?
+    /// Whether the coding is the motion-predicted one, and the baseline's motion in it.
+    private var isPredictedCoding = false
+    private var baselineMotion = SnapshotMotion.zero
     /// The decoded snapshot's motion (motion-predicted coding), a cursor into the baseline's,
     /// and one entity's motion while its fields are decoded (one slot per field of the widest type).
-    private var motion = SnapshotMotion.zero
+    private var motionBuilder = MotionBuilder.inactive
+    /// Entities the delta destroyed and created again with the same type: survivors all the same (§4.5.6).
+    private var recreatedMotion = SnapshotMotion.zero
     private var baselineCursor = SnapshotMotion.Cursor()
-    private var scratch: [Int64] = []
     /// The header's baseline age (1 for a whole snapshot): the span of the decoded snapshot's motion.
     private var age: UInt32 = 1
 
@@ -30,16 +32,17 @@ struct EntropyDeltaDecoder {
     /// Decodes the motion-predicted coding (§4.5.6) into `snapshot`, replacing its contents,
     /// and sets `snapshotMotion` to its motion. On error `snapshot` is left empty and the motion zero.
     mutating func decodePredicted(
-        baseline: Snapshot?, baselineMotion: SnapshotMotion, into snapshot: inout Snapshot, motion snapshotMotion: inout SnapshotMotion
+        baseline: Snapshot?, baselineMotion: SnapshotMotion, into snapshot: inout Snapshot, motion snapshotMotion: inout SnapshotMotion,
+        storage: UnsafeMutablePointer<Int64>, slots: Int
     ) throws(CodecError) {
         self.baselineMotion = baselineMotion
-        scratch = Array(repeating: 0, count: schema.widestFieldCount)
-        if let baseline { motion.reserve(entities: baseline.count, fields: schema.widestFieldCount) }
+        isPredictedCoding = true
+        motionBuilder = baseline.map { MotionBuilder(storage: storage, count: slots, entities: $0.count) } ?? .inactive
         snapshotMotion = .zero
         try decode(baseline: baseline, into: &snapshot)
-        motion.span = age
-        snapshotMotion = motion
-        motion = .zero
+        snapshotMotion = motionBuilder.motion(span: age)
+        if !recreatedMotion.isZero { snapshotMotion.merge(recreatedMotion) }
+        motionBuilder = .inactive
     }
 
     /// Decodes into `snapshot`, replacing its contents. On error `snapshot` is left empty.
@@ -68,7 +71,7 @@ struct EntropyDeltaDecoder {
             // Wrapping subtraction: ticks are counted modulo 2^32.
             baselineTick = tick &- age
             self.age = age
-            if let baselineMotion {
+            if isPredictedCoding {
                 isPredicted = try header.readBool()
                 if isPredicted && !MotionPrediction.isUsable(age: age, span: baselineMotion.span) {
                     throw CodecError(
@@ -76,7 +79,7 @@ struct EntropyDeltaDecoder {
                             what: "baseline age for prediction", value: "\(age) (the baseline's motion spans \(baselineMotion.span))",
                             allowed: "both 1...\(MotionPrediction.maximumTicks)"))
                 }
-                prediction = MotionPrediction(baselineMotion: baselineMotion, age: age, isUsed: isPredicted)
+                prediction = MotionPrediction(age: age, span: baselineMotion.span, isUsed: isPredicted)
             }
         }
         let isEmpty = try header.readBool()
@@ -166,14 +169,35 @@ struct EntropyDeltaDecoder {
             let count = try decodeInteger(tree: EntropyModels.countTree, coder: &coder) + 1
             try checkEntityCount(existing: survivors, adding: count)
             try decodeWhole(count: Int(count), coder: &coder, into: &snapshot)
+            if prediction != nil && survivors < baseline.count {
+                recordMotionOfRecreated(from: survivors, in: snapshot, baseline: baseline)
+            }
             if survivors > 0 && snapshot.count > survivors && snapshot.ids[survivors] <= snapshot.ids[survivors - 1] {
                 try DeltaDecoder.mergeCreated(from: survivors, into: &snapshot)
             }
-            // Created entities have no motion: keep the motion laid out like all the values, as the encoder's is.
-            if !motion.isEmpty && motion.count < snapshot.values.count {
-                motion.append(contentsOf: repeatElement(0, count: snapshot.values.count - motion.count))
-            }
         }
+    }
+
+    /// Adds to the motion the created entities `from...` that the baseline holds with the same
+    /// id and type: destroyed and created again on the wire, they are still survivors of the
+    /// baseline (§4.5.6), and the encoder of the next delta counts their motion.
+    private mutating func recordMotionOfRecreated(from start: Int, in snapshot: Snapshot, baseline: Snapshot) {
+        var recreated = SnapshotMotion(span: age)
+        var values: [Int64] = []
+        for index in start..<snapshot.count {
+            let id = snapshot.ids[index], type = Int(snapshot.types[index])
+            guard let old = baseline.index(of: id), Int(baseline.types[old]) == type else { continue }
+            let layouts = schema.layouts[type].fields
+            let new = Int(snapshot.offsets[index]), was = Int(baseline.offsets[old])
+            values.removeAll(keepingCapacity: true)
+            for field in layouts.indices {
+                values.append(
+                    MotionPrediction.isMotionField(layouts[field])
+                        ? Int64(snapshot.values[new + field]) - Int64(baseline.values[was + field]) : 0)
+            }
+            if values.contains(where: { $0 != 0 }) { values.withUnsafeBufferPointer { recreated.append(id: id, $0) } }
+        }
+        recreatedMotion = recreated
     }
 
     /// Decodes a changed survivor's fields and applies them in place (in the motion-predicted
@@ -188,13 +212,10 @@ struct EntropyDeltaDecoder {
         let offset = Int(snapshot.offsets[index])
         let predicts = prediction?.isUsed == true
         let id = snapshot.ids[index]
-        var baselineStart: Int?
-        if predicts, let prediction { baselineStart = baselineCursor.start(of: id, in: prediction.baselineMotion) }
-        let records = prediction != nil
-        if records { for field in 0..<fieldCount { scratch[field] = 0 } }
-        defer {
-            if records { scratch.withUnsafeBufferPointer { motion.append(id: id, UnsafeBufferPointer(rebasing: $0[0..<fieldCount])) } }
-        }
+        let baselineStart = predicts ? baselineCursor.start(of: id, in: baselineMotion) : nil
+        let slot = motionBuilder.slot(fields: fieldCount)
+        let records = slot != nil
+        var moved = false
         var state = 0
         for field in 0..<fieldCount {
             let base = models.fieldBase(type: type, field: field)
@@ -204,7 +225,7 @@ struct EntropyDeltaDecoder {
             var predicted = old
             var motion: Int64 = 0
             if isMotionField, let prediction, let baselineStart {
-                motion = prediction.scaled(prediction.baselineMotion.deltas[baselineStart + field])
+                motion = prediction.scaled(baselineMotion.deltas[baselineStart + field])
                 predicted = MotionPrediction.predicted(old: old, motion: motion, maxQuantized: layout.maxQuantized)
             }
             let changed: Bool
@@ -253,9 +274,16 @@ struct EntropyDeltaDecoder {
                     new = negative ? predicted - magnitude : predicted + magnitude
                 }
             }
-            if isMotionField { scratch[field] = Int64(new) - Int64(old) }
-            snapshot.values[offset + field] = new
+            if isMotionField {
+                let difference = Int64(new) - Int64(old)
+                slot?[field] = difference
+                moved = moved || difference != 0
+            } else if records {
+                slot?[field] = 0
+            }
+            if new != old { snapshot.values[offset + field] = new }
         }
+        if moved { motionBuilder.commit(id: id, fields: fieldCount) }
     }
 
     /// Decodes a delta: its sign and magnitude (≥ 1).

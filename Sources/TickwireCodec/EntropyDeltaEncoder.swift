@@ -9,11 +9,11 @@ struct EntropyDeltaEncoder {
     private var coder: RangeEncoder
     /// The motion-predicted coding's prediction (§4.5.6), or `nil` in the plain coding.
     private var prediction: MotionPrediction?
+    /// The baseline's motion (motion-predicted coding; zero otherwise).
+    private var baselineMotion = SnapshotMotion.zero
     /// The motion of the snapshot being coded (motion-predicted coding), and a cursor into the baseline's.
-    private var motion = SnapshotMotion.zero
+    private var motionBuilder = MotionBuilder.inactive
     private var baselineCursor = SnapshotMotion.Cursor()
-    /// One entity's motion while its fields are coded: one slot per field of the widest type.
-    private var scratch: [Int64] = []
 
     init(schema: Schema, models: EntropyModels) {
         self.schema = schema
@@ -29,14 +29,17 @@ struct EntropyDeltaEncoder {
 
     /// Encodes `snapshot` against `baseline` in the motion-predicted coding (§4.5.6), and sets
     /// `motion` to its motion against `baseline`.
+    /// `storage` holds ``MotionBuilder/capacity(for:)`` slots for `baseline` (at least one), for the call.
     mutating func encodePredicted(
-        _ snapshot: Snapshot, against baseline: Snapshot?, baselineMotion: SnapshotMotion, motion snapshotMotion: inout SnapshotMotion
+        _ snapshot: Snapshot, against baseline: Snapshot?, baselineMotion: SnapshotMotion, motion snapshotMotion: inout SnapshotMotion,
+        storage: UnsafeMutablePointer<Int64>, slots: Int
     ) -> [UInt8] {
-        // Wrapping subtraction: ticks are counted modulo 2^32.
-        motion = SnapshotMotion(span: baseline.map { snapshot.tick &- $0.tick } ?? 1)
+        motionBuilder = baseline.map { MotionBuilder(storage: storage, count: slots, entities: $0.count) } ?? .inactive
         let bytes = encodeSnapshot(snapshot, against: baseline, baselineMotion: baselineMotion)
-        snapshotMotion = motion
-        motion = .zero
+        // Wrapping subtraction: ticks are counted modulo 2^32.
+        let span = baseline.map { snapshot.tick &- $0.tick } ?? 1
+        snapshotMotion = motionBuilder.motion(span: span)
+        motionBuilder = .inactive
         return bytes
     }
 
@@ -53,9 +56,8 @@ struct EntropyDeltaEncoder {
             if let baselineMotion {
                 let isUsed = !isEmpty && MotionPrediction.isUsable(age: age, span: baselineMotion.span)
                 header.write(isUsed)
-                prediction = MotionPrediction(baselineMotion: baselineMotion, age: age, isUsed: isUsed)
-                scratch = Array(repeating: 0, count: schema.widestFieldCount)
-                motion.reserve(entities: min(snapshot.count, baseline.count), fields: schema.widestFieldCount)
+                prediction = MotionPrediction(age: age, span: baselineMotion.span, isUsed: isUsed)
+                self.baselineMotion = baselineMotion
             }
         }
         header.write(isEmpty)
@@ -170,13 +172,10 @@ struct EntropyDeltaEncoder {
         let a = Int(snapshot.offsets[i]), b = Int(baseline.offsets[j])
         let predicts = prediction?.isUsed == true
         let id = snapshot.ids[i]
-        var baselineStart: Int?
-        if predicts, let prediction { baselineStart = baselineCursor.start(of: id, in: prediction.baselineMotion) }
-        let records = prediction != nil
-        if records { for field in 0..<fieldCount { scratch[field] = 0 } }
-        defer {
-            if records { scratch.withUnsafeBufferPointer { motion.append(id: id, UnsafeBufferPointer(rebasing: $0[0..<fieldCount])) } }
-        }
+        let baselineStart = predicts ? baselineCursor.start(of: id, in: baselineMotion) : nil
+        let slot = motionBuilder.slot(fields: fieldCount)
+        let records = slot != nil
+        var moved = false
         var state = 0
         for field in 0..<fieldCount {
             let new = snapshot.values[a + field], old = baseline.values[b + field]
@@ -186,10 +185,14 @@ struct EntropyDeltaEncoder {
             var motion: Int64 = 0
             if records, MotionPrediction.isMotionField(layout) {
                 if let prediction, let baselineStart {
-                    motion = prediction.scaled(prediction.baselineMotion.deltas[baselineStart + field])
+                    motion = prediction.scaled(baselineMotion.deltas[baselineStart + field])
                     predicted = MotionPrediction.predicted(old: old, motion: motion, maxQuantized: layout.maxQuantized)
                 }
-                scratch[field] = Int64(new) - Int64(old)
+                let difference = Int64(new) - Int64(old)
+                slot?[field] = difference
+                moved = moved || difference != 0
+            } else if records {
+                slot?[field] = 0
             }
             let changed = new != predicted
             if predicts {
@@ -216,6 +219,7 @@ struct EntropyDeltaEncoder {
             let sign = motion == 0 ? EntropyModels.sign : EntropyModels.motionSign + (motion > 0 ? 0 : 1)
             encodeDelta(delta, base: base, sign: sign, bucketBits: EntropyModels.bucketBits(width: layout.width))
         }
+        if moved { motionBuilder.commit(id: id, fields: fieldCount) }
     }
 
     /// Codes a non-zero delta: sign, magnitude bucket, two bits below the leading one, the rest raw.

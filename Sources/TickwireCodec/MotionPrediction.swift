@@ -1,10 +1,13 @@
 /// The prediction of the motion-predicted entropy coding (`Protocol/PROTOCOL.md` §4.5.6),
 /// shared by its encoder and decoder.
+///
+/// Only the numbers: the baseline's motion itself stays with the coder, so that reading this
+/// never copies (and retains) the motion's lists.
 struct MotionPrediction {
-    /// The baseline's motion.
-    let baselineMotion: SnapshotMotion
     /// The new snapshot's baseline age.
     let age: UInt32
+    /// The ticks the baseline's motion spans.
+    let span: UInt32
     /// Whether this snapshot's header says the motion is used.
     let isUsed: Bool
 
@@ -28,7 +31,6 @@ struct MotionPrediction {
     /// half away from zero.
     @inline(__always)
     func scaled(_ motion: Int64) -> Int64 {
-        let span = baselineMotion.span
         guard age != span, motion != 0 else { return motion }
         let magnitude = min(motion.magnitude, Self.maximumMagnitude)
         let scaled = Int64((magnitude * UInt64(age) + UInt64(span / 2)) / UInt64(max(span, 1)))

@@ -92,7 +92,13 @@ public struct SnapshotCodec: Sendable {
         let bytes = try EntropyModels.with(schema: schema, activityFields: activityFields) { models throws(CodecError) in
             var encoder = EntropyDeltaEncoder(schema: schema, models: models)
             if coding.predictsMotion {
-                return encoder.encodePredicted(snapshot, against: baseline, baselineMotion: baselineMotion, motion: &motion)
+                let slots = max(1, baseline.map { MotionBuilder.capacity(for: $0) } ?? 1)
+                return withUnsafeTemporaryAllocation(of: Int64.self, capacity: slots) { storage in
+                    // The buffer's base is non-nil: it holds at least one slot.
+                    encoder.encodePredicted(
+                        snapshot, against: baseline, baselineMotion: baselineMotion, motion: &motion,
+                        storage: storage.baseAddress.unsafelyUnwrapped, slots: storage.count)
+                }
             }
             motion = .zero
             return encoder.encode(snapshot, against: baseline)
@@ -216,7 +222,19 @@ public struct SnapshotCodec: Sendable {
         try EntropyModels.with(schema: schema, activityFields: activityFields) { models throws(CodecError) in
             var decoder = EntropyDeltaDecoder(schema: schema, limits: limits, bytes: bytes, models: models)
             if coding.predictsMotion {
-                try decoder.decodePredicted(baseline: baseline, baselineMotion: baselineMotion, into: &snapshot, motion: &motion)
+                let slots = max(1, baseline.map { MotionBuilder.capacity(for: $0) } ?? 1)
+                let result: Result<Void, CodecError> = withUnsafeTemporaryAllocation(of: Int64.self, capacity: slots) { storage in
+                    do throws(CodecError) {
+                        // The buffer's base is non-nil: it holds at least one slot.
+                        try decoder.decodePredicted(
+                            baseline: baseline, baselineMotion: baselineMotion, into: &snapshot, motion: &motion,
+                            storage: storage.baseAddress.unsafelyUnwrapped, slots: storage.count)
+                        return .success(())
+                    } catch {
+                        return .failure(error)
+                    }
+                }
+                try result.get()
             } else {
                 try decoder.decode(baseline: baseline, into: &snapshot)
             }

@@ -49,23 +49,30 @@ public struct SnapshotMotion: Sendable, Equatable {
         return deltas[Int(starts[low])..<end]
     }
 
-    /// Adds an entity's motion (its id above every listed one), when any of it is non-zero.
+    /// Lists an entity's motion, one value per field of its type (its id above every listed one).
     @inline(__always)
     mutating func append(id: UInt32, _ values: UnsafeBufferPointer<Int64>) {
-        guard values.contains(where: { $0 != 0 }) else { return }
         ids.append(id)
         starts.append(UInt32(deltas.count))
-        deltas.append(contentsOf: values)
+        // One by one: a generic bulk append costs more than a type's few fields.
+        for value in values { deltas.append(value) }
     }
 
-    /// Reserves room for `entities` moving entities of up to `fields` fields, so that coding a
-    /// snapshot rarely grows them; room beyond the first 64 entities is left to growth, so that a
-    /// kept motion holds little more than its moving entities.
-    mutating func reserve(entities: Int, fields: Int) {
-        let count = min(entities, 64)
-        ids.reserveCapacity(count)
-        starts.reserveCapacity(count)
-        deltas.reserveCapacity(count * fields)
+    /// Adds the entities of `other`, none of them listed here, keeping the ids in order.
+    mutating func merge(_ other: SnapshotMotion) {
+        var merged = SnapshotMotion(span: span)
+        var i = 0, j = 0
+        while i < ids.count || j < other.ids.count {
+            let takesOther = i == ids.count || (j < other.ids.count && other.ids[j] < ids[i])
+            let source = takesOther ? other : self
+            let index = takesOther ? j : i
+            let end = index + 1 < source.ids.count ? Int(source.starts[index + 1]) : source.deltas.count
+            source.deltas.withUnsafeBufferPointer {
+                merged.append(id: source.ids[index], UnsafeBufferPointer(rebasing: $0[Int(source.starts[index])..<end]))
+            }
+            if takesOther { j += 1 } else { i += 1 }
+        }
+        self = merged
     }
 
     /// A cursor that finds the motion of entities asked for in increasing id order.

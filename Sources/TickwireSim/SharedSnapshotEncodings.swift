@@ -42,7 +42,7 @@ struct SharedSnapshotEncodings {
         let predicts = coding.predictsMotion && baseline != nil
         let key = Key(
             coding: coding, baselineTick: baseline?.tick,
-            motionSpan: predicts ? baselineMotion.span : 0, hasMotionValues: predicts && !baselineMotion.deltas.isEmpty)
+            motionSpan: predicts ? baselineMotion.span : 0, hasMotionValues: predicts && !baselineMotion.isZero)
         if let shared = encodings[key] { return shared }
         var motion = SnapshotMotion.zero
         let bytes = try codec.encode(view, against: baseline, coding: coding, baselineMotion: baselineMotion, motion: &motion)

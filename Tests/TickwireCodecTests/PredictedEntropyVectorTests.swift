@@ -40,9 +40,9 @@ struct PredictedEntropyVectorTests {
     static func perEntity(_ motion: SnapshotMotion, of snapshot: Snapshot) -> [UInt32: [Int64]] {
         var result: [UInt32: [Int64]] = [:]
         for index in 0..<snapshot.count {
-            let offset = Int(snapshot.offsets[index])
             let count = snapshot.schema.layouts[Int(snapshot.types[index])].fieldCount
-            result[snapshot.ids[index]] = (0..<count).map { motion.delta(at: offset + $0) }
+            let id = snapshot.ids[index]
+            result[id] = motion.motion(ofEntity: id).map(Array.init) ?? Array(repeating: 0, count: count)
         }
         return result
     }

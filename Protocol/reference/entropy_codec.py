@@ -1,9 +1,18 @@
 #!/usr/bin/env python3
-"""An independent reference implementation of Tickwire's entropy-coded delta (PROTOCOL.md §4.5).
+"""An independent reference implementation of Tickwire's entropy-coded delta (PROTOCOL.md §4.5),
+with its motion-predicted variant (§4.5.6).
 
 Written from PROTOCOL.md alone, on top of snapshot_codec.py (bit streams, schemas, vectors). It
 generates the `entropy-*.hex` vectors and checks that every one decodes and re-encodes byte for
-byte. Usage:
+byte. API:
+
+    encode(types, tick, entities, baseline=None) -> bytes                    # §4.5.4
+    decode(types, data, baseline=None) -> (tick, entities)
+    encode_predicted(types, tick, entities, baseline, baseline_motion) -> (bytes, motion)   # §4.5.6
+    decode_predicted(types, data, baseline, baseline_motion) -> (tick, entities, motion)
+
+A snapshot is (tick, {id: (type, [q...])}); a motion is Motion(span, {id: [m per field]}) (ids
+missing from the dict have zero motion; ZERO_MOTION is a whole snapshot's). Usage:
 
     python3 entropy_codec.py [--check]    # decode and re-encode every entropy vector
     python3 entropy_codec.py --generate   # rewrite them (only when the format changes)
@@ -150,7 +159,8 @@ class RangeDecoder:
 
 G_HAS_DESTROYED, G_HAS_CHANGED, G_HAS_CREATED, G_DESTROYED, G_CHANGED = 0, 1, 2, 3, 5
 G_COUNT, G_GAP, G_TYPE, GLOBAL = 13, 13 + 64, 13 + 128, 13 + 128 + 256
-F_CHANGED, F_SIGN, F_BUCKET, F_TOP, F_WHOLE, PER_FIELD = 0, 6, 7, 7 + 64, 7 + 64 + 128, 7 + 64 + 128 + 256
+F_CHANGED, F_SIGN, F_BUCKET, F_TOP, F_WHOLE = 0, 6, 7, 7 + 64, 7 + 64 + 128
+F_CHANGED_P, F_MOTION_SIGN, PER_FIELD = 455, 455 + 12, 455 + 12 + 2   # §4.5.6: fieldChangedP_f, motionSign_f
 
 
 class Models:
@@ -184,15 +194,90 @@ def delta_of(kind, old, new):
     return new - old
 
 
+# ---------------------------------------------------------------- §4.5.6 motion
+
+class Motion:
+    """A snapshot's motion (§4.5.6): per survivor id, per field, q_new - q_baseline; and its span."""
+
+    def __init__(self, span, deltas):
+        self.span, self.deltas = span, deltas
+
+    def at(self, i, f):
+        d = self.deltas.get(i)
+        return d[f] if d is not None else 0
+
+    def __eq__(self, other):
+        def nonzero(m):
+            return {i: d for i, d in m.deltas.items() if any(d)}
+        return isinstance(other, Motion) and self.span == other.span and nonzero(self) == nonzero(other)
+
+    def __repr__(self):
+        return f"Motion({self.span}, {self.deltas})"
+
+
+ZERO_MOTION = Motion(1, {})
+MAX_PREDICTION_TICKS = 255
+
+
+def is_motion_field(kind):
+    return kind.delta_mode == "linear" and kind.width <= 32
+
+
+def motion_of(types, tick, entities, baseline):
+    """The motion of snapshot (tick, entities) against `baseline` (None: whole, zero motion, span 1)."""
+    if baseline is None:
+        return ZERO_MOTION
+    deltas = {}
+    for i, (t, values) in entities.items():
+        if i in baseline[1] and baseline[1][i][0] == t:
+            old = baseline[1][i][1]
+            deltas[i] = [new - o if is_motion_field(kind) else 0 for (_, kind), new, o in zip(types[t][1], values, old)]
+    return Motion((tick - baseline[0]) % (1 << 32), deltas)
+
+
+def prediction_usable(age, span):
+    return 1 <= age <= MAX_PREDICTION_TICKS and 1 <= span <= MAX_PREDICTION_TICKS
+
+
+def scaled(m, age, span):
+    """m' of §4.5.6: the baseline's motion m scaled from its span to the new age, rounded half away from 0."""
+    if age == span or m == 0:
+        return m
+    s = (abs(m) * age + span // 2) // span
+    return s if m > 0 else -s
+
+
+def predict(kind, old, m):
+    """p of §4.5.6: old + m', clamped to 0...maxQ."""
+    return min(max(old + m, 0), kind.max_q)
+
+
 # ---------------------------------------------------------------- §4.5.4 encoding
 
 def encode(types, tick, entities, baseline=None):
+    """The §4.5 (unpredicted) coding of (tick, entities) against `baseline` (None: whole)."""
+    return _encode(types, tick, entities, baseline, None)
+
+
+def encode_predicted(types, tick, entities, baseline, baseline_motion):
+    """The §4.5.6 coding against `baseline` (None: whole) whose motion is `baseline_motion`;
+    returns (bytes, the new snapshot's motion)."""
+    data = _encode(types, tick, entities, baseline, baseline_motion)
+    return data, motion_of(types, tick, entities, baseline)
+
+
+def _encode(types, tick, entities, baseline, baseline_motion):
     header = BitWriter()
     header.varint(tick)
     header.bool(baseline is not None)
-    if baseline is not None:
-        header.varint((tick - baseline[0]) % (1 << 32))
     empty = entities == (baseline[1] if baseline is not None else {})
+    predicts = False
+    if baseline is not None:
+        age = (tick - baseline[0]) % (1 << 32)
+        header.varint(age)
+        if baseline_motion is not None:
+            predicts = not empty and prediction_usable(age, baseline_motion.span)
+            header.bool(predicts)
     header.bool(empty)
     if empty:
         return header.bytes()
@@ -251,8 +336,14 @@ def encode(types, tick, entities, baseline=None):
             new, fields, state = entities[i][1], types[t][1], 0
             for f, (_, kind) in enumerate(fields):
                 fb = m.field(t, f)
-                ch = int(new[f] != old[f])
-                if f < len(fields) - 1 or state != 0:
+                p, mp = old[f], 0
+                if predicts and is_motion_field(kind):
+                    mp = scaled(baseline_motion.at(i, f), age, baseline_motion.span)
+                    p = predict(kind, old[f], mp)
+                ch = int(new[f] != p)
+                if predicts:
+                    rc.bit(ch, m.p, fb + F_CHANGED_P + state + 3 * a + 6 * int(mp != 0))
+                elif f < len(fields) - 1 or state != 0:
                     rc.bit(ch, m.p, fb + F_CHANGED + state + 3 * a)
                 state = 2 if ch else (1 if state else 0)
                 if not ch:
@@ -261,8 +352,9 @@ def encode(types, tick, entities, baseline=None):
                     if kind.width != 1:
                         whole_value(kind, fb, new[f])
                     continue
-                d = delta_of(kind, old[f], new[f])
-                rc.bit(int(d < 0), m.p, fb + F_SIGN)
+                d = delta_of(kind, p, new[f])
+                sign = F_SIGN if mp == 0 else F_MOTION_SIGN + int(mp < 0)
+                rc.bit(int(d < 0), m.p, fb + sign)
                 mag = abs(d)
                 k = mag.bit_length() - 1
                 rc.tree(k, bucket_bits(kind.width), m.p, fb + F_BUCKET)
@@ -276,15 +368,36 @@ def encode(types, tick, entities, baseline=None):
     return header.bytes() + rc.finish()
 
 
-# ---------------------------------------------------------------- §4.5.5 decoding
+# ---------------------------------------------------------------- §4.5.4 decoding
 
 def decode(types, data, baseline=None, max_entities=65536):
+    """Decodes the §4.5 (unpredicted) coding; returns (tick, entities)."""
+    tick, entities, _ = _decode(types, data, baseline, None, max_entities)
+    return tick, entities
+
+
+def decode_predicted(types, data, baseline, baseline_motion, max_entities=65536):
+    """Decodes the §4.5.6 coding against `baseline` whose motion is `baseline_motion`;
+    returns (tick, entities, the new snapshot's motion)."""
+    tick, entities, used = _decode(types, data, baseline, baseline_motion, max_entities)
+    return tick, entities, motion_of(types, tick, entities, used)
+
+
+def _decode(types, data, baseline, baseline_motion, max_entities):
     r = BitReader(data)
     tick = r.varint32()
     has_baseline = r.bool()
+    predicts = False
     if has_baseline:
-        base_tick = (tick - r.varint32()) % (1 << 32)
+        age = r.varint32()
+        base_tick = (tick - age) % (1 << 32)
+        if baseline_motion is not None:
+            predicts = r.bool()
+            if predicts and not prediction_usable(age, baseline_motion.span):
+                raise CodecError("valueOutOfRange")   # baseline age for prediction
     empty = r.bool()
+    if empty and predicts:
+        raise CodecError("valueOutOfRange")
     if r.u((8 - r.pos % 8) % 8) != 0:
         raise CodecError("malformedRangeCode")
     if has_baseline:
@@ -295,7 +408,9 @@ def decode(types, data, baseline=None, max_entities=65536):
     if empty:
         if r.pos // 8 != len(data):
             raise CodecError("trailingData")
-        return tick, ({i: (t, list(v)) for i, (t, v) in baseline[1].items()} if has_baseline else {})
+        if not has_baseline:
+            return tick, {}, None
+        return tick, {i: (t, list(v)) for i, (t, v) in baseline[1].items()}, baseline
     rc, m = RangeDecoder(data, r.pos // 8), Models(types)
     type_bits = (len(types) - 1).bit_length()
 
@@ -335,7 +450,7 @@ def decode(types, data, baseline=None, max_entities=65536):
             raise CodecError("tooManyEntities")
         wholes(count, entities)
         rc.finish()
-        return tick, entities
+        return tick, entities, None
     base = baseline[1]
     if rc.bit(m.p, G_HAS_DESTROYED):
         previous, destroyed = 0, 0
@@ -361,17 +476,27 @@ def decode(types, data, baseline=None, max_entities=65536):
             fields, state = types[t][1], 0
             for f, (_, kind) in enumerate(fields):
                 fb = m.field(t, f)
-                ch = rc.bit(m.p, fb + F_CHANGED + state + 3 * a) if f < len(fields) - 1 or state != 0 else 1
+                old = values[f]
+                p, mp = old, 0
+                if predicts and is_motion_field(kind):
+                    mp = scaled(baseline_motion.at(i, f), age, baseline_motion.span)
+                    p = predict(kind, old, mp)
+                if predicts:
+                    ch = rc.bit(m.p, fb + F_CHANGED_P + state + 3 * a + 6 * int(mp != 0))
+                elif f < len(fields) - 1 or state != 0:
+                    ch = rc.bit(m.p, fb + F_CHANGED + state + 3 * a)
+                else:
+                    ch = 1
                 state = 2 if ch else (1 if state else 0)
                 if not ch:
+                    values[f] = p
                     continue
-                old = values[f]
                 if kind.delta_mode is None:
                     new = 1 - old if kind.width == 1 else whole_value(kind, fb)
                     if new > kind.max_q or new == old:
                         raise CodecError("valueOutOfRange")
                 else:
-                    negative = rc.bit(m.p, fb + F_SIGN)
+                    negative = rc.bit(m.p, fb + (F_SIGN if mp == 0 else F_MOTION_SIGN + int(mp < 0)))
                     k = rc.tree(bucket_bits(kind.width), m.p, fb + F_BUCKET)
                     mag = 1
                     if k >= 1:
@@ -382,7 +507,7 @@ def decode(types, data, baseline=None, max_entities=65536):
                             raise CodecError("valueOutOfRange")
                         new = (old + d) % (1 << kind.width)
                     else:
-                        new = old + d
+                        new = p + d
                         if not 0 <= new <= kind.max_q:
                             raise CodecError("valueOutOfRange")
                 values[f] = new
@@ -394,7 +519,7 @@ def decode(types, data, baseline=None, max_entities=65536):
             raise CodecError("tooManyEntities")
         wholes(count, entities)
     rc.finish()
-    return tick, entities
+    return tick, entities, baseline
 
 
 # ---------------------------------------------------------------- vectors
@@ -404,13 +529,32 @@ def snapshot_of(name):
     return int(meta["tick"][0]), entities
 
 
-def write_vector(name, description, schema, tick, entities, baseline_name=None):
+def vector_motion(name):
+    """The motion kept with a vector's snapshot: zero (span 1) when its `# baseline:` is `none`,
+    else its snapshot's motion against that baseline's snapshot (§4.5.6), whatever its coding."""
+    meta, entities, _ = read_vector(name)
+    base_name = meta["baseline"][0]
+    if base_name == "none":
+        return ZERO_MOTION
+    return motion_of(SCHEMAS[meta["schema"][0]], int(meta["tick"][0]), entities, snapshot_of(base_name))
+
+
+def vector_lines(description, schema, coding, baseline_name):
+    lines = ["# " + line for line in description.strip().splitlines()]
+    return lines + [f"# schema: {schema}", f"# coding: {coding}", f"# baseline: {baseline_name or 'none'}"]
+
+
+def write_vector(name, description, schema, tick, entities, baseline_name=None, coding="entropy"):
     types = SCHEMAS[schema]
     baseline = snapshot_of(baseline_name) if baseline_name else None
-    data = encode(types, tick, entities, baseline)
-    assert decode(types, data, baseline) == (tick, entities)
-    lines = ["# " + line for line in description.strip().splitlines()]
-    lines += [f"# schema: {schema}", "# coding: entropy", f"# baseline: {baseline_name or 'none'}", f"# tick: {tick}"]
+    if coding == "predictedEntropy":
+        motion = vector_motion(baseline_name) if baseline_name else ZERO_MOTION
+        data, new_motion = encode_predicted(types, tick, entities, baseline, motion)
+        assert decode_predicted(types, data, baseline, motion) == (tick, entities, new_motion)
+    else:
+        data = encode(types, tick, entities, baseline)
+        assert decode(types, data, baseline) == (tick, entities)
+    lines = vector_lines(description, schema, coding, baseline_name) + [f"# tick: {tick}"]
     for i in sorted(entities):
         t, values = entities[i]
         lines.append(f"# entity: {i} {t} " + " ".join(str(v) for v in values))
@@ -420,9 +564,8 @@ def write_vector(name, description, schema, tick, entities, baseline_name=None):
     return data
 
 
-def write_error_vector(name, description, schema, baseline_name, error, data):
-    lines = ["# " + line for line in description.strip().splitlines()]
-    lines += [f"# schema: {schema}", "# coding: entropy", f"# baseline: {baseline_name or 'none'}", f"# error: {error}"]
+def write_error_vector(name, description, schema, baseline_name, error, data, coding="entropy"):
+    lines = vector_lines(description, schema, coding, baseline_name) + [f"# error: {error}"]
     lines.append(" ".join(f"{b:02x}" for b in data))
     with open(os.path.join(VECTORS, name), "w") as f:
         f.write("\n".join(lines) + "\n")
@@ -487,6 +630,127 @@ entropy-02 followed by one more byte: the payload is not read to its end.""",
     write_error_vector("entropy-error-value-out-of-range.hex", """
 A delta against delta-01 adding 98 to entity 7's health (integer 0...100, 3 in the baseline): 101.""",
                        "arena", "delta-01-arena-full.hex", "valueOutOfRange", header.bytes() + rc.finish())
+    generate_predicted()
+
+
+def with_predicted_bit(types, data, tick, age, empty):
+    """`data` (a predicted-coding snapshot with predicted = 0) with its header's predicted bit set."""
+    old, new = BitWriter(), BitWriter()
+    for w, bit in ((old, False), (new, True)):
+        w.varint(tick); w.bool(True); w.varint(age); w.bool(bit); w.bool(empty)
+    assert data.startswith(old.bytes())
+    return new.bytes() + data[len(old.bytes()):]
+
+
+def generate_predicted():
+    """The motion-predicted vectors (§4.5.6): two chains, each starting at a whole snapshot."""
+    P = "predictedEntropy"
+
+    def changed(name, changes, removed=()):
+        entities = {i: (t, list(v)) for i, (t, v) in snapshot_of(name)[1].items() if i not in removed}
+        entities.update({i: (t, list(v)) for i, (t, v) in changes.items()})
+        return entities
+
+    # The arena chain: delta-01 (tick 100, whole: zero motion) -> 07 -> 08 -> ...
+    s07 = changed("delta-01-arena-full.hex", {
+        1: (0, [33424, 32443, 260, 100, 1]), 2: (0, [32868, 32765, 0, 75, 0]),
+        4: (0, [20000, 20000, 512, 50, 2]), 7: (0, [700, 65535, 3, 1, 7])})
+    write_vector("entropy-07-arena-motion-start.hex", """
+The first delta of a motion-predicted chain (PROTOCOL.md §4.5.6): tick 101 against delta-01, a whole
+snapshot (zero motion, span 1), so predicted is 1 but every prediction is the old value. Entity 1 moves
+(+16, -5), 2 (+100, -3), 7 x -300 and health 3 -> 1; 4 is created. Its motion (span 1) is what 08 uses.""",
+                 "arena", 101, s07, "delta-01-arena-full.hex", P)
+    s08 = changed("entropy-07-arena-motion-start.hex", {
+        1: (0, [33440, 32438, 260, 100, 1]), 2: (0, [32969, 32762, 1020, 75, 0]),
+        7: (0, [380, 65535, 8, 0, 5]), 9: (0, [40000, 1000, 100, 100, 3])}, removed=(4,))
+    write_vector("entropy-08-arena-predicted.hex", """
+Tick 102 against entropy-07 (age 1 = its motion's span 1): entity 1 moves exactly as predicted (changed,
+every field bit 0); 2 x one past its prediction (+1 under motion +100), y as predicted, heading 0 -> 1020
+(wrapping, -4, not predicted); 7 x 20 short of its prediction (-20 under motion -300: motionSign slot 1),
+health predicted 1 - 2 clamped to 0 and 0, state 7 -> 5; 4 destroyed, 9 created.""",
+                 "arena", 102, s08, "entropy-07-arena-motion-start.hex", P)
+    s09 = changed("entropy-08-arena-predicted.hex", {
+        1: (0, [33472, 32431, 260, 100, 1]), 2: (0, [33160, 32756, 1020, 75, 0]),
+        7: (0, [0, 65535, 8, 0, 5]), 9: (0, [40011, 1000, 100, 99, 3])})
+    write_vector("entropy-09-arena-scaled-double.hex", """
+Tick 104 against entropy-08 (age 2, span 1: twice 08's motion): entity 1 x as predicted (+32), y +3 past
+it (-7, predicted -10); 2 x 11 short (+191, predicted +202: a negative residual under positive motion),
+y as predicted (-6); 7 x predicted 380 - 640 clamped to 0, and 0; 9 (no motion yet) x +11, health -1.""",
+                 "arena", 104, s09, "entropy-08-arena-predicted.hex", P)
+    s10 = changed("entropy-09-arena-scaled-double.hex", {
+        1: (0, [33488, 32427, 260, 100, 1]), 2: (0, [33256, 32752, 1020, 75, 0]),
+        9: (0, [40017, 1000, 100, 98, 3])})
+    write_vector("entropy-10-arena-scaled-half.hex", """
+Tick 105 against entropy-09 (age 1, span 2: m' = sign(m) * ((|m| + 1) div 2), halves away from zero):
+1 x +16 (32 -> 16), y -4 (-7 -> -4); 2 x +96 (191 -> 96), y -4 (-6 -> -3, one past); 7 unchanged
+(its prediction, -190 clamped, is not used: the entity is not changed); 9 x +6 (11 -> 6), health -1 (-1 -> -1).""",
+                 "arena", 105, s10, "entropy-09-arena-scaled-double.hex", P)
+    s11 = changed("entropy-09-arena-scaled-double.hex", {
+        1: (0, [33521, 32420, 260, 100, 1]), 2: (0, [33447, 32747, 1020, 75, 0]),
+        9: (0, [40028, 1000, 100, 97, 3]), 12: (0, [100, 100, 0, 0, 0])}, removed=(7,))
+    write_vector("entropy-11-arena-scaled-three-halves.hex", """
+Tick 107 against entropy-09 (age 3, span 2: m' = sign(m) * ((3|m| + 1) div 2)): 1 x +49 (32 -> 48, one
+past), y -11 (-7 -> -11); 2 x +287 (191 -> 287), y -9 (-6 -> -9); 9 x +17 (11 -> 17), health -2 (-1 -> -2);
+7 destroyed, 12 created.""",
+                 "arena", 107, s11, "entropy-09-arena-scaled-double.hex", P)
+    write_vector("entropy-12-arena-predicted-idle.hex", """
+An unchanged world in the predicted coding: tick 103 against entropy-08. The header holds the predicted
+bit (0: an empty snapshot never predicts) before isEmpty 1, and nothing follows.""",
+                 "arena", 103, s08, "entropy-08-arena-predicted.hex", P)
+    s13 = changed("entropy-08-arena-predicted.hex", {
+        1: (0, [37520, 31163, 260, 100, 1]), 2: (0, [58700, 31997, 1020, 75, 0]), 7: (0, [0, 65535, 8, 0, 5])})
+    write_vector("entropy-13-arena-age-255.hex", """
+Tick 357 against entropy-08: age 255, the largest that predicts (255 times 08's motion). Entity 1 as
+predicted (+4080, -1275); 2 x 24 short of +25755, y as predicted (-765); 7 x clamped to 0.""",
+                 "arena", 357, s13, "entropy-08-arena-predicted.hex", P)
+    d14 = write_vector("entropy-14-arena-age-256.hex", """
+entropy-13's entities at tick 358 against entropy-08: age 256 is one past the largest that predicts, so
+predicted is 0 and the payload is that of §4.5.4. The motion kept with it spans 256.""",
+                       "arena", 358, s13, "entropy-08-arena-predicted.hex", P)
+    s15 = changed("entropy-14-arena-age-256.hex", {1: (0, [37530, 31163, 260, 100, 1])})
+    d15 = write_vector("entropy-15-arena-span-256.hex", """
+Tick 359 against entropy-14 (age 1): its motion spans 256, one past the largest that predicts, so
+predicted is 0. Entity 1 x +10.""",
+                       "arena", 359, s15, "entropy-14-arena-age-256.hex", P)
+
+    # The mixed chain: delta-04 (tick 4294967294, whole) -> 16 -> 17, across the tick wrap.
+    s16 = changed("delta-04-mixed-full.hex", {
+        6: (2, [70, 4354685564936845354, 3]), 10: (0, [1, 301, 0]), 18: (2, [10, 5, 3]), 28: (0, [1, 870, 0]),
+        36: (0, [0, 1170, 0]), 60: (2, [228, 6653367501949350308, 10]), 4294967295: (2, [0, 7, 10])})
+    write_vector("entropy-16-mixed-motion-start.hex", """
+The mixed schema's chain: tick 4294967295 against delta-04 (whole: zero motion). Scores move (10 +10
+and 28 -3 with their flag 1, 36 +6 with it 0), levels (6 +1, 60 +1 to its maxQ 10), turns (6 -4,
+4294967295 255 -> 0 wrapping), a 64-bit integer (sent whole, no motion); 18 changes type (created).""",
+                 "mixed", 4294967295, s16, "delta-04-mixed-full.hex", P)
+    s17 = changed("entropy-16-mixed-motion-start.hex", {
+        6: (2, [70, 4354685564936845354, 4]), 10: (0, [1, 321, 0]), 18: (2, [10, 5, 4]), 28: (0, [0, 860, 0]),
+        36: (0, [0, 1182, 0]), 60: (2, [230, 6653367501949350308, 10]), 200: (1, [])}, removed=(0,))
+    write_vector("entropy-17-mixed-predicted.hex", """
+Tick 1 against entropy-16 (age 2 across the tick wrap, span 1: twice 16's motion): 10 score as predicted
+(+20); 28 flag 1 -> 0 and score 4 short (-10, predicted -6); 36 as predicted (+12); 60 level predicted
+10 + 2 clamped to its maxQ 10, and 10, turn +2; 6 level 1 short (+1, predicted +2); 18 (no motion) level +1;
+0 destroyed, 200 created.""",
+                 "mixed", 1, s17, "entropy-16-mixed-motion-start.hex", P)
+
+    types = SCHEMAS["arena"]
+    write_error_vector("entropy-error-predicted-age.hex", """
+entropy-14 (age 256) with its predicted bit set: a decoder refuses a prediction past age 255.""",
+                       "arena", "entropy-08-arena-predicted.hex", "valueOutOfRange",
+                       with_predicted_bit(types, d14, 358, 256, False), P)
+    write_error_vector("entropy-error-predicted-span.hex", """
+entropy-15 (age 1, but its baseline's motion spans 256) with its predicted bit set: refused.""",
+                       "arena", "entropy-14-arena-age-256.hex", "valueOutOfRange",
+                       with_predicted_bit(types, d15, 359, 1, False), P)
+    write_error_vector("entropy-error-predicted-empty.hex", """
+entropy-12 (an unchanged world) with its predicted bit set: an empty snapshot never predicts.""",
+                       "arena", "entropy-08-arena-predicted.hex", "valueOutOfRange",
+                       with_predicted_bit(types, read_vector("entropy-12-arena-predicted-idle.hex")[2], 103, 1, True), P)
+    bad = changed("entropy-09-arena-scaled-double.hex", {7: (0, [0, 65535, 8, -1, 5])})
+    data, _ = encode_predicted(types, 104, bad, snapshot_of("entropy-08-arena-predicted.hex"),
+                               vector_motion("entropy-08-arena-predicted.hex"))
+    write_error_vector("entropy-error-predicted-out-of-range.hex", """
+entropy-09 with entity 7's health residual -1 from its prediction 0 (1 - 2 clamped): -1, below the field's range.""",
+                       "arena", "entropy-08-arena-predicted.hex", "valueOutOfRange", data, P)
 
 
 def check():
@@ -498,15 +762,22 @@ def check():
         types = SCHEMAS[meta["schema"][0]]
         base_name = meta["baseline"][0]
         baseline = snapshot_of(base_name) if base_name != "none" else None
+        predicted = meta["coding"][0] == "predictedEntropy"
+        motion = vector_motion(base_name) if predicted and base_name != "none" else ZERO_MOTION
         if "error" in meta:
             try:
-                decode(types, data, baseline)
+                decode_predicted(types, data, baseline, motion) if predicted else decode(types, data, baseline)
                 ok = False
             except CodecError as error:
                 ok = str(error) == meta["error"][0]
         else:
             tick = int(meta["tick"][0])
-            ok = decode(types, data, baseline) == (tick, entities) and encode(types, tick, entities, baseline) == data
+            if predicted:
+                expected_motion = motion_of(types, tick, entities, baseline)
+                ok = decode_predicted(types, data, baseline, motion) == (tick, entities, expected_motion) \
+                    and encode_predicted(types, tick, entities, baseline, motion) == (data, expected_motion)
+            else:
+                ok = decode(types, data, baseline) == (tick, entities) and encode(types, tick, entities, baseline) == data
         print(("ok   " if ok else "FAIL ") + name)
         failures += not ok
     return failures

@@ -8,12 +8,41 @@ struct EntropyDeltaDecoder {
     let limits: CodecLimits
     let bytes: [UInt8]
     private let models: EntropyModels
+    /// The motion-predicted coding's prediction (§4.5.6), or `nil` in the plain coding.
+    private var prediction: MotionPrediction?
+    /// Whether the coding is the motion-predicted one, and the baseline's motion in it.
+    private var isPredictedCoding = false
+    private var baselineMotion = SnapshotMotion.zero
+    /// The decoded snapshot's motion (motion-predicted coding), a cursor into the baseline's,
+    /// and one entity's motion while its fields are decoded (one slot per field of the widest type).
+    private var motionBuilder = MotionBuilder.inactive
+    /// Entities the delta destroyed and created again with the same type: survivors all the same (§4.5.6).
+    private var recreatedMotion = SnapshotMotion.zero
+    private var baselineCursor = SnapshotMotion.Cursor()
+    /// The header's baseline age (1 for a whole snapshot): the span of the decoded snapshot's motion.
+    private var age: UInt32 = 1
 
     init(schema: Schema, limits: CodecLimits, bytes: [UInt8], models: EntropyModels) {
         self.schema = schema
         self.limits = limits
         self.bytes = bytes
         self.models = models
+    }
+
+    /// Decodes the motion-predicted coding (§4.5.6) into `snapshot`, replacing its contents,
+    /// and sets `snapshotMotion` to its motion. On error `snapshot` is left empty and the motion zero.
+    mutating func decodePredicted(
+        baseline: Snapshot?, baselineMotion: SnapshotMotion, into snapshot: inout Snapshot, motion snapshotMotion: inout SnapshotMotion,
+        storage: UnsafeMutablePointer<Int64>, slots: Int
+    ) throws(CodecError) {
+        self.baselineMotion = baselineMotion
+        isPredictedCoding = true
+        motionBuilder = baseline.map { MotionBuilder(storage: storage, count: slots, entities: $0.count) } ?? .inactive
+        snapshotMotion = .zero
+        try decode(baseline: baseline, into: &snapshot)
+        snapshotMotion = motionBuilder.motion(span: age)
+        if !recreatedMotion.isZero { snapshotMotion.merge(recreatedMotion) }
+        motionBuilder = .inactive
     }
 
     /// Decodes into `snapshot`, replacing its contents. On error `snapshot` is left empty.
@@ -36,12 +65,27 @@ struct EntropyDeltaDecoder {
         snapshot.tick = tick
         let hasBaseline = try header.readBool()
         var baselineTick: UInt32?
+        var isPredicted = false
         if hasBaseline {
             let age = try header.readVarint32("baseline age")
             // Wrapping subtraction: ticks are counted modulo 2^32.
             baselineTick = tick &- age
+            self.age = age
+            if isPredictedCoding {
+                isPredicted = try header.readBool()
+                if isPredicted && !MotionPrediction.isUsable(age: age, span: baselineMotion.span) {
+                    throw CodecError(
+                        .valueOutOfRange(
+                            what: "baseline age for prediction", value: "\(age) (the baseline's motion spans \(baselineMotion.span))",
+                            allowed: "both 1...\(MotionPrediction.maximumTicks)"))
+                }
+                prediction = MotionPrediction(age: age, span: baselineMotion.span, isUsed: isPredicted)
+            }
         }
         let isEmpty = try header.readBool()
+        if isEmpty && isPredicted {
+            throw CodecError(.valueOutOfRange(what: "predicted bit of an empty snapshot", value: "1", allowed: "0"))
+        }
         let padding = (8 - header.bitPosition % 8) % 8
         guard try header.read(bits: padding) == 0 else {
             throw CodecError(.malformedRangeCode(atByte: header.bitPosition / 8 - 1))
@@ -125,35 +169,79 @@ struct EntropyDeltaDecoder {
             let count = try decodeInteger(tree: EntropyModels.countTree, coder: &coder) + 1
             try checkEntityCount(existing: survivors, adding: count)
             try decodeWhole(count: Int(count), coder: &coder, into: &snapshot)
+            if prediction != nil && survivors < baseline.count {
+                recordMotionOfRecreated(from: survivors, in: snapshot, baseline: baseline)
+            }
             if survivors > 0 && snapshot.count > survivors && snapshot.ids[survivors] <= snapshot.ids[survivors - 1] {
                 try DeltaDecoder.mergeCreated(from: survivors, into: &snapshot)
             }
         }
     }
 
-    /// Decodes a changed survivor's fields and applies them in place.
-    private mutating func decodeChanges(at index: Int, activity: Int, coder: inout RangeDecoder, into snapshot: inout Snapshot)
-        throws(CodecError)
-    {
+    /// Adds to the motion the created entities `from...` that the baseline holds with the same
+    /// id and type: destroyed and created again on the wire, they are still survivors of the
+    /// baseline (§4.5.6), and the encoder of the next delta counts their motion.
+    private mutating func recordMotionOfRecreated(from start: Int, in snapshot: Snapshot, baseline: Snapshot) {
+        var recreated = SnapshotMotion(span: age)
+        var values: [Int64] = []
+        for index in start..<snapshot.count {
+            let id = snapshot.ids[index], type = Int(snapshot.types[index])
+            guard let old = baseline.index(of: id), Int(baseline.types[old]) == type else { continue }
+            let layouts = schema.layouts[type].fields
+            let new = Int(snapshot.offsets[index]), was = Int(baseline.offsets[old])
+            values.removeAll(keepingCapacity: true)
+            for field in layouts.indices {
+                values.append(
+                    MotionPrediction.isMotionField(layouts[field])
+                        ? Int64(snapshot.values[new + field]) - Int64(baseline.values[was + field]) : 0)
+            }
+            if values.contains(where: { $0 != 0 }) { values.withUnsafeBufferPointer { recreated.append(id: id, $0) } }
+        }
+        recreatedMotion = recreated
+    }
+
+    /// Decodes a changed survivor's fields and applies them in place (in the motion-predicted
+    /// coding, each residual to its prediction from the same entity's motion in the baseline).
+    private mutating func decodeChanges(
+        at index: Int, activity: Int, coder: inout RangeDecoder, into snapshot: inout Snapshot
+    ) throws(CodecError) {
         let type = Int(snapshot.types[index])
         models.prepare(type: type)
         let fieldCount = schema.layouts[type].fieldCount
         let start = schema.fieldStarts[type]
         let offset = Int(snapshot.offsets[index])
+        let predicts = prediction?.isUsed == true
         let id = snapshot.ids[index]
+        let baselineStart = predicts ? baselineCursor.start(of: id, in: baselineMotion) : nil
+        let slot = motionBuilder.slot(fields: fieldCount)
+        let records = slot != nil
+        var moved = false
         var state = 0
         for field in 0..<fieldCount {
             let base = models.fieldBase(type: type, field: field)
-            let changed =
-                field < fieldCount - 1 || state != 0
-                ? try coder.decode(&models.p[base + EntropyModels.fieldChanged + state + 3 * activity])
-                : true
-            state = changed ? 2 : (state == 0 ? 0 : 1)
-            guard changed else { continue }
             let layout = schema.flatFields[start + field]
             let old = snapshot.values[offset + field]
+            let isMotionField = records && MotionPrediction.isMotionField(layout)
+            var predicted = old
+            var motion: Int64 = 0
+            if isMotionField, let prediction, let baselineStart {
+                motion = prediction.scaled(baselineMotion.deltas[baselineStart + field])
+                predicted = MotionPrediction.predicted(old: old, motion: motion, maxQuantized: layout.maxQuantized)
+            }
+            let changed: Bool
+            if predicts {
+                let context = state + 3 * activity + 6 * (motion != 0 ? 1 : 0)
+                changed = try coder.decode(&models.p[base + EntropyModels.fieldChangedPredicted + context])
+            } else if field < fieldCount - 1 || state != 0 {
+                changed = try coder.decode(&models.p[base + EntropyModels.fieldChanged + state + 3 * activity])
+            } else {
+                changed = true
+            }
+            state = changed ? 2 : (state == 0 ? 0 : 1)
             let new: UInt64
-            if layout.deltaMode == .none {
+            if !changed {
+                new = predicted
+            } else if layout.deltaMode == .none {
                 new = layout.width > 1 ? try decodeValue(layout, base: base, coder: &coder) : 1 &- old
                 guard new != old, new <= layout.maxQuantized else {
                     throw CodecError(
@@ -162,8 +250,9 @@ struct EntropyDeltaDecoder {
                             allowed: "0...\(layout.maxQuantized) other than \(old)"))
                 }
             } else {
+                let sign = motion == 0 ? EntropyModels.sign : EntropyModels.motionSign + (motion > 0 ? 0 : 1)
                 let (negative, magnitude) = try decodeDelta(
-                    base: base, bucketBits: EntropyModels.bucketBits(width: layout.width), coder: &coder)
+                    base: base, sign: sign, bucketBits: EntropyModels.bucketBits(width: layout.width), coder: &coder)
                 if layout.deltaMode == .wrapping {
                     guard magnitude <= 1 << UInt64(layout.width - 1) else {
                         throw CodecError(
@@ -174,24 +263,34 @@ struct EntropyDeltaDecoder {
                     // Wrapping arithmetic: angles live modulo 2^width.
                     new = (negative ? old &- magnitude : old &+ magnitude) & BitWriter.mask(layout.width)
                 } else {
-                    let inRange = negative ? magnitude <= old : magnitude <= layout.maxQuantized - old
+                    let inRange = negative ? magnitude <= predicted : magnitude <= layout.maxQuantized - predicted
                     guard inRange else {
                         throw CodecError(
                             .valueOutOfRange(
-                                what: "field \(field) of entity \(id) after a delta of \(negative ? "-" : "+")\(magnitude) from \(old)",
+                                what:
+                                    "field \(field) of entity \(id) after a delta of \(negative ? "-" : "+")\(magnitude) from \(predicted)",
                                 value: "outside", allowed: "0...\(layout.maxQuantized)"))
                     }
-                    new = negative ? old - magnitude : old + magnitude
+                    new = negative ? predicted - magnitude : predicted + magnitude
                 }
             }
-            snapshot.values[offset + field] = new
+            if isMotionField {
+                let difference = Int64(new) - Int64(old)
+                slot?[field] = difference
+                moved = moved || difference != 0
+            } else if records {
+                slot?[field] = 0
+            }
+            if new != old { snapshot.values[offset + field] = new }
         }
+        if moved { motionBuilder.commit(id: id, fields: fieldCount) }
     }
 
     /// Decodes a delta: its sign and magnitude (≥ 1).
     @inline(__always)
-    private mutating func decodeDelta(base: Int, bucketBits: Int, coder: inout RangeDecoder) throws(CodecError) -> (Bool, UInt64) {
-        let negative = try coder.decode(&models.p[base + EntropyModels.sign])
+    private mutating func decodeDelta(base: Int, sign: Int, bucketBits: Int, coder: inout RangeDecoder) throws(CodecError) -> (Bool, UInt64)
+    {
+        let negative = try coder.decode(&models.p[base + sign])
         var magnitude: UInt64 = 1
         let table = models.p + base
         let bucket = Int(try coder.decodeTree(bits: bucketBits, models: table + EntropyModels.bucket))

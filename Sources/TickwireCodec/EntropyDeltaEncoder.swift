@@ -7,6 +7,13 @@ struct EntropyDeltaEncoder {
     let schema: Schema
     private let models: EntropyModels
     private var coder: RangeEncoder
+    /// The motion-predicted coding's prediction (§4.5.6), or `nil` in the plain coding.
+    private var prediction: MotionPrediction?
+    /// The baseline's motion (motion-predicted coding; zero otherwise).
+    private var baselineMotion = SnapshotMotion.zero
+    /// The motion of the snapshot being coded (motion-predicted coding), and a cursor into the baseline's.
+    private var motionBuilder = MotionBuilder.inactive
+    private var baselineCursor = SnapshotMotion.Cursor()
 
     init(schema: Schema, models: EntropyModels) {
         self.schema = schema
@@ -16,15 +23,43 @@ struct EntropyDeltaEncoder {
 
     /// Encodes `snapshot` against `baseline` (whole when `nil`) and returns the bytes.
     mutating func encode(_ snapshot: Snapshot, against baseline: Snapshot?) -> [UInt8] {
+        prediction = nil
+        return encodeSnapshot(snapshot, against: baseline, baselineMotion: nil)
+    }
+
+    /// Encodes `snapshot` against `baseline` in the motion-predicted coding (§4.5.6), and sets
+    /// `motion` to its motion against `baseline`.
+    /// `storage` holds ``MotionBuilder/capacity(for:)`` slots for `baseline` (at least one), for the call.
+    mutating func encodePredicted(
+        _ snapshot: Snapshot, against baseline: Snapshot?, baselineMotion: SnapshotMotion, motion snapshotMotion: inout SnapshotMotion,
+        storage: UnsafeMutablePointer<Int64>, slots: Int
+    ) -> [UInt8] {
+        motionBuilder = baseline.map { MotionBuilder(storage: storage, count: slots, entities: $0.count) } ?? .inactive
+        let bytes = encodeSnapshot(snapshot, against: baseline, baselineMotion: baselineMotion)
+        // Wrapping subtraction: ticks are counted modulo 2^32.
+        let span = baseline.map { snapshot.tick &- $0.tick } ?? 1
+        snapshotMotion = motionBuilder.motion(span: span)
+        motionBuilder = .inactive
+        return bytes
+    }
+
+    private mutating func encodeSnapshot(_ snapshot: Snapshot, against baseline: Snapshot?, baselineMotion: SnapshotMotion?) -> [UInt8] {
         var header = BitWriter(capacity: 16)
         header.writeVarint(UInt64(snapshot.tick))
         header.write(baseline != nil)
-        if let baseline {
-            // Wrapping subtraction: ticks are counted modulo 2^32.
-            header.writeVarint(UInt64(snapshot.tick &- baseline.tick))
-        }
         // Nothing to code (no entities, or the baseline's entities unchanged): the isEmpty bit, no payload.
         let isEmpty = baseline.map { Self.sameEntities(snapshot, $0) } ?? snapshot.isEmpty
+        if let baseline {
+            // Wrapping subtraction: ticks are counted modulo 2^32.
+            let age = snapshot.tick &- baseline.tick
+            header.writeVarint(UInt64(age))
+            if let baselineMotion {
+                let isUsed = !isEmpty && MotionPrediction.isUsable(age: age, span: baselineMotion.span)
+                header.write(isUsed)
+                prediction = MotionPrediction(age: age, span: baselineMotion.span, isUsed: isUsed)
+                self.baselineMotion = baselineMotion
+            }
+        }
         header.write(isEmpty)
         if isEmpty { return header.bytes }
         // The payload follows the header, padded to a byte, in the same array.
@@ -127,24 +162,47 @@ struct EntropyDeltaEncoder {
         return false
     }
 
-    /// Codes a changed survivor's fields: per field a changed bit, then its new value or delta.
+    /// Codes a changed survivor's fields: per field a changed bit, then its new value or delta
+    /// (in the motion-predicted coding, its residual from the prediction).
     private mutating func encodeChanges(_ snapshot: Snapshot, _ i: Int, _ baseline: Snapshot, _ j: Int, activity: Int) {
         let type = Int(snapshot.types[i])
         models.prepare(type: type)
         let fieldCount = schema.layouts[type].fieldCount
         let start = schema.fieldStarts[type]
         let a = Int(snapshot.offsets[i]), b = Int(baseline.offsets[j])
+        let predicts = prediction?.isUsed == true
+        let id = snapshot.ids[i]
+        let baselineStart = predicts ? baselineCursor.start(of: id, in: baselineMotion) : nil
+        let slot = motionBuilder.slot(fields: fieldCount)
+        let records = slot != nil
+        var moved = false
         var state = 0
         for field in 0..<fieldCount {
             let new = snapshot.values[a + field], old = baseline.values[b + field]
             let base = models.fieldBase(type: type, field: field)
-            let changed = new != old
-            if field < fieldCount - 1 || state != 0 {
+            let layout = schema.flatFields[start + field]
+            var predicted = old
+            var motion: Int64 = 0
+            if records, MotionPrediction.isMotionField(layout) {
+                if let prediction, let baselineStart {
+                    motion = prediction.scaled(baselineMotion.deltas[baselineStart + field])
+                    predicted = MotionPrediction.predicted(old: old, motion: motion, maxQuantized: layout.maxQuantized)
+                }
+                let difference = Int64(new) - Int64(old)
+                slot?[field] = difference
+                moved = moved || difference != 0
+            } else if records {
+                slot?[field] = 0
+            }
+            let changed = new != predicted
+            if predicts {
+                let context = state + 3 * activity + 6 * (motion != 0 ? 1 : 0)
+                coder.encode(changed, &models.p[base + EntropyModels.fieldChangedPredicted + context])
+            } else if field < fieldCount - 1 || state != 0 {
                 coder.encode(changed, &models.p[base + EntropyModels.fieldChanged + state + 3 * activity])
             }
             state = changed ? 2 : (state == 0 ? 0 : 1)
             guard changed else { continue }
-            let layout = schema.flatFields[start + field]
             if layout.deltaMode == .none {
                 if layout.width > 1 { encodeValue(new, layout, base: base) }
                 continue
@@ -156,16 +214,18 @@ struct EntropyDeltaEncoder {
                 delta = raw >= (1 << UInt64(layout.width - 1)) ? Int64(raw) - (1 << Int64(layout.width)) : Int64(raw)
             } else {
                 // Both values are below 2^62, so the difference fits.
-                delta = Int64(new) - Int64(old)
+                delta = Int64(new) - Int64(predicted)
             }
-            encodeDelta(delta, base: base, bucketBits: EntropyModels.bucketBits(width: layout.width))
+            let sign = motion == 0 ? EntropyModels.sign : EntropyModels.motionSign + (motion > 0 ? 0 : 1)
+            encodeDelta(delta, base: base, sign: sign, bucketBits: EntropyModels.bucketBits(width: layout.width))
         }
+        if moved { motionBuilder.commit(id: id, fields: fieldCount) }
     }
 
     /// Codes a non-zero delta: sign, magnitude bucket, two bits below the leading one, the rest raw.
     @inline(__always)
-    private mutating func encodeDelta(_ delta: Int64, base: Int, bucketBits: Int) {
-        coder.encode(delta < 0, &models.p[base + EntropyModels.sign])
+    private mutating func encodeDelta(_ delta: Int64, base: Int, sign: Int, bucketBits: Int) {
+        coder.encode(delta < 0, &models.p[base + sign])
         let magnitude = delta.magnitude
         let bucket = 63 - magnitude.leadingZeroBitCount
         let table = models.p + base

@@ -37,7 +37,13 @@ struct EntropyModels {
     static let modelledTopBits = 1
     /// An 8-bit tree: values of fields at most 8 bits wide sent whole.
     static let whole = 7 + 64 + 128
-    static let perField = 7 + 64 + 128 + 256
+    /// Motion-predicted coding only (§4.5.6), 12 contexts: the ``fieldChanged`` contexts × whether
+    /// the field's predicted motion is non-zero.
+    static let fieldChangedPredicted = 7 + 64 + 128 + 256
+    /// Motion-predicted coding only: the sign of a residual whose predicted motion is positive
+    /// (slot 0) or negative (slot 1).
+    static let motionSign = 7 + 64 + 128 + 256 + 12
+    static let perField = 7 + 64 + 128 + 256 + 12 + 2
 
     /// The table: the global block, the field blocks, then one readiness slot per type.
     let p: UnsafeMutablePointer<UInt16>

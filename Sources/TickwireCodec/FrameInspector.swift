@@ -29,7 +29,8 @@ public final class FrameInspector {
     private var deltaCoding = DeltaCoding.bitPacked
     private var toClient: FrameDecompressor?
     private var toServer: FrameDecompressor?
-    private var snapshots: [UInt32: Snapshot] = [:]
+    /// The snapshots seen, by tick, each with its motion (kept for ``DeltaCoding/predictedEntropy``).
+    private var snapshots: [UInt32: (snapshot: Snapshot, motion: SnapshotMotion)] = [:]
     private var snapshotOrder: [UInt32] = []
     private var firstTime: UInt64?
 
@@ -96,24 +97,28 @@ public final class FrameInspector {
     /// Decodes a snapshot message against its stored baseline, stores the result, and lists the changes.
     private func describe(_ message: Message.Snapshot) -> [String] {
         var baseline: Snapshot? = nil
+        var baselineMotion = SnapshotMotion.zero
         if let tick = message.baselineTick {
             guard let stored = snapshots[tick] else {
                 return ["  error: baseline tick \(tick) is not among the snapshots seen, so the delta cannot be decoded"]
             }
-            baseline = stored
+            baseline = stored.snapshot
+            baselineMotion = stored.motion
         }
-        let snapshot: Snapshot
+        var snapshot = Snapshot(schema: schema, tick: 0)
+        var motion = SnapshotMotion.zero
         do {
-            snapshot = try codec.decode(message.delta, baseline: baseline, coding: deltaCoding)
+            try codec.decode(
+                message.delta, baseline: baseline, coding: deltaCoding, baselineMotion: baselineMotion, into: &snapshot, motion: &motion)
         } catch {
             return ["  error: \(error)"]
         }
-        store(snapshot)
+        store(snapshot, motion: motion)
         return changes(from: baseline, to: snapshot)
     }
 
-    private func store(_ snapshot: Snapshot) {
-        if snapshots.updateValue(snapshot, forKey: snapshot.tick) == nil { snapshotOrder.append(snapshot.tick) }
+    private func store(_ snapshot: Snapshot, motion: SnapshotMotion) {
+        if snapshots.updateValue((snapshot, motion), forKey: snapshot.tick) == nil { snapshotOrder.append(snapshot.tick) }
         while snapshotOrder.count > Self.maximumStoredSnapshots {
             snapshots[snapshotOrder.removeFirst()] = nil
         }

@@ -6,12 +6,13 @@ extension Message: CustomStringConvertible {
         case .hello(let hello):
             "hello version \(hello.protocolVersion) schema \(hex64(hello.schemaFingerprint)) room \"\(hello.room)\""
                 + " modes 0x\(String(hello.compressionModes.rawValue, radix: 16))" + (hello.offersEntropyDeltas ? " entropy deltas" : "")
-                + (hello.offersRenderTimes ? " render times" : "")
+                + (hello.offersMotionPrediction ? " motion prediction" : "") + (hello.offersRenderTimes ? " render times" : "")
                 + (hello.resumeToken.map { " resume token \($0.count) B" } ?? "") + " payload \(hello.payload.count) B"
         case .welcome(let welcome):
             "welcome client \(welcome.clientID) rate \(welcome.tickRate) Hz tick \(welcome.currentTick)"
                 + " time \(welcome.serverTime) µs compression \(welcome.compression)"
-                + (welcome.deltaCoding == .entropy ? " entropy deltas" : "") + (welcome.acceptsRenderTimes ? " render times" : "")
+                + (welcome.deltaCoding == .bitPacked ? "" : " \(welcome.deltaCoding) deltas")
+                + (welcome.acceptsRenderTimes ? " render times" : "")
                 + " resume token \(welcome.resumeToken.count) B"
         case .reject(let reject):
             "reject \(reject.reason) \"\(reject.text)\""

@@ -3,7 +3,7 @@ extension Message {
     ///
     /// Body (`Protocol/PROTOCOL.md` section 5.3): protocol version (u16), schema fingerprint
     /// (u64), compression modes offered (u8 bit set; bit 7 offers entropy-coded deltas, bit 6
-    /// render times with inputs), flags (u8: bit 0 = resume token present),
+    /// render times with inputs, bit 5 motion-predicted entropy deltas), flags (u8: bit 0 = resume token present),
     /// room name (text), resume token (byte string, only when flagged), application payload
     /// (byte string).
     public struct Hello: Hashable, Sendable {
@@ -11,7 +11,7 @@ extension Message {
         public var protocolVersion: UInt16
         /// A fingerprint of the client's game schema; the server rejects a mismatch.
         public var schemaFingerprint: UInt64
-        /// The compression modes the client can use, for the server to choose from (bits 0–5
+        /// The compression modes the client can use, for the server to choose from (bits 0–4
         /// of the hello's compression byte).
         public var compressionModes: CompressionModes
         /// Whether the client decodes entropy-coded snapshot deltas (``DeltaCoding/entropy``,
@@ -22,6 +22,11 @@ extension Message {
         /// `Protocol/PROTOCOL.md` §5.7.1) for lag compensation: bit 6 of the compression byte,
         /// which servers without the extension ignore.
         public var offersRenderTimes: Bool
+        /// Whether the client also decodes motion-predicted entropy deltas
+        /// (``DeltaCoding/predictedEntropy``, `Protocol/PROTOCOL.md` §4.5.6): bit 5 of the
+        /// compression byte, meaningful only together with ``offersEntropyDeltas``; servers
+        /// without the extension ignore it.
+        public var offersMotionPrediction: Bool
         /// The room the client wants to join (UTF-8, at most ``FrameLimits/maximumRoomNameBytes``).
         public var room: String
         /// The token of an earlier session to resume, if any (at most ``FrameLimits/maximumResumeTokenBytes``).
@@ -40,16 +45,19 @@ extension Message {
         ///   - payload: Opaque application data.
         ///   - offersEntropyDeltas: Whether the client decodes entropy-coded deltas.
         ///   - offersRenderTimes: Whether the client can send render times with its inputs.
+        ///   - offersMotionPrediction: Whether the client also decodes motion-predicted entropy deltas.
         public init(
             protocolVersion: UInt16 = tickwireProtocolVersion, schemaFingerprint: UInt64,
             compressionModes: CompressionModes = .all, room: String = "", resumeToken: [UInt8]? = nil,
-            payload: [UInt8] = [], offersEntropyDeltas: Bool = false, offersRenderTimes: Bool = false
+            payload: [UInt8] = [], offersEntropyDeltas: Bool = false, offersRenderTimes: Bool = false,
+            offersMotionPrediction: Bool = false
         ) {
             self.protocolVersion = protocolVersion
             self.schemaFingerprint = schemaFingerprint
             self.compressionModes = CompressionModes(rawValue: compressionModes.rawValue & ~Self.extensionBits)
             self.offersEntropyDeltas = offersEntropyDeltas || compressionModes.rawValue & Self.entropyDeltasBit != 0
             self.offersRenderTimes = offersRenderTimes || compressionModes.rawValue & Self.renderTimesBit != 0
+            self.offersMotionPrediction = offersMotionPrediction || compressionModes.rawValue & Self.motionPredictionBit != 0
             self.room = room
             self.resumeToken = resumeToken
             self.payload = payload
@@ -60,8 +68,10 @@ extension Message {
         static let entropyDeltasBit: UInt8 = 0x80
         /// The bit of the compression byte that offers render times with inputs.
         static let renderTimesBit: UInt8 = 0x40
+        /// The bit of the compression byte that offers motion-predicted entropy deltas.
+        static let motionPredictionBit: UInt8 = 0x20
         /// The bits of the compression byte that offer extensions rather than modes.
-        static let extensionBits: UInt8 = entropyDeltasBit | renderTimesBit
+        static let extensionBits: UInt8 = entropyDeltasBit | renderTimesBit | motionPredictionBit
 
         /// Reads the protocol version of a hello frame without decoding the rest, which a
         /// client of another protocol version may lay out differently: the version is the first
@@ -80,7 +90,7 @@ extension Message {
             writer.writeUInt64(schemaFingerprint)
             writer.writeUInt8(
                 compressionModes.rawValue & ~Self.extensionBits | (offersEntropyDeltas ? Self.entropyDeltasBit : 0)
-                    | (offersRenderTimes ? Self.renderTimesBit : 0))
+                    | (offersRenderTimes ? Self.renderTimesBit : 0) | (offersMotionPrediction ? Self.motionPredictionBit : 0))
             writer.writeUInt8(resumeToken == nil ? 0 : Self.resumeTokenFlag)
             try writer.writeString(room, field: "room name", limit: limits.maximumRoomNameBytes)
             if let resumeToken {
@@ -96,6 +106,7 @@ extension Message {
             compressionModes = CompressionModes(rawValue: modes & ~Self.extensionBits)
             offersEntropyDeltas = modes & Self.entropyDeltasBit != 0
             offersRenderTimes = modes & Self.renderTimesBit != 0
+            offersMotionPrediction = modes & Self.motionPredictionBit != 0
             let flags = try reader.readUInt8()
             if flags & ~Self.resumeTokenFlag != 0 { throw .reservedBits(field: "hello flags", value: flags) }
             room = try reader.readString(field: "room name", limit: limits.maximumRoomNameBytes)

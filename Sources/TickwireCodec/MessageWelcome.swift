@@ -3,9 +3,9 @@ extension Message {
     /// both directions use from the next frame on.
     ///
     /// Body (`Protocol/PROTOCOL.md` section 5.4): client id (varint), tick rate (varint, Hz),
-    /// current tick (varint), server time (varint, µs), compression mode (u8: bits 0–5 the
-    /// mode, bit 7 set when snapshots use entropy-coded deltas, bit 6 when the server takes
-    /// render times with inputs), resume token
+    /// current tick (varint), server time (varint, µs), compression mode (u8: bits 0–4 the
+    /// mode, bit 7 set when snapshots use entropy-coded deltas, bit 5 with it when those are
+    /// motion-predicted, bit 6 when the server takes render times with inputs), resume token
     /// (byte string, empty when the server does not offer resumption).
     public struct Welcome: Hashable, Sendable {
         /// The id the server gave this client; snapshots refer to the client's entity by it.
@@ -19,7 +19,8 @@ extension Message {
         /// The compression both directions use for every frame after the welcome.
         public var compression: CompressionMode
         /// How the server codes the snapshot deltas it sends: ``DeltaCoding/entropy`` only when
-        /// the hello offered it (bit 7 of the compression byte).
+        /// the hello offered it (bit 7 of the compression byte), ``DeltaCoding/predictedEntropy``
+        /// only when it offered that too (bits 7 and 5).
         public var deltaCoding: DeltaCoding
         /// Whether the client's input messages carry render times from now on (``Message/RenderTime``,
         /// `Protocol/PROTOCOL.md` §5.7.1): set only when the hello offered them (bit 6 of the
@@ -58,6 +59,10 @@ extension Message {
         static let entropyDeltasBit: UInt8 = 0x80
         /// The bit of the compression byte that accepts render times with inputs.
         static let renderTimesBit: UInt8 = 0x40
+        /// The bit of the compression byte that names motion-predicted entropy deltas (set only with bit 7).
+        static let motionPredictionBit: UInt8 = 0x20
+        /// The bits of the compression byte that name extensions rather than the mode.
+        static let extensionBits: UInt8 = entropyDeltasBit | renderTimesBit | motionPredictionBit
 
         func encode(into writer: inout ByteWriter, limits: FrameLimits) throws(FrameError) {
             writer.writeVarUInt(UInt64(clientID))
@@ -65,7 +70,9 @@ extension Message {
             writer.writeVarUInt(UInt64(currentTick))
             writer.writeVarUInt(serverTime)
             writer.writeUInt8(
-                compression.rawValue | (deltaCoding.isEntropy ? Self.entropyDeltasBit : 0) | (acceptsRenderTimes ? Self.renderTimesBit : 0))
+                compression.rawValue | (deltaCoding.isEntropy ? Self.entropyDeltasBit : 0)
+                    | (deltaCoding.isEntropy && deltaCoding.predictsMotion ? Self.motionPredictionBit : 0)
+                    | (acceptsRenderTimes ? Self.renderTimesBit : 0))
             try writer.writeLengthPrefixedBytes(resumeToken, field: "resume token", limit: limits.maximumResumeTokenBytes)
         }
 
@@ -75,11 +82,15 @@ extension Message {
             currentTick = try reader.readVarUInt32(field: "current tick")
             serverTime = try reader.readVarUInt()
             let mode = try reader.readUInt8()
-            guard let compression = CompressionMode(rawValue: mode & ~(Self.entropyDeltasBit | Self.renderTimesBit)) else {
+            // Bit 5 (prediction) without bit 7 (entropy) names no coding: refused like an unknown mode.
+            guard let compression = CompressionMode(rawValue: mode & ~Self.extensionBits),
+                mode & Self.entropyDeltasBit != 0 || mode & Self.motionPredictionBit == 0
+            else {
                 throw .unknownCompressionMode(mode)
             }
             self.compression = compression
-            deltaCoding = mode & Self.entropyDeltasBit != 0 ? .entropy : .bitPacked
+            deltaCoding =
+                mode & Self.entropyDeltasBit == 0 ? .bitPacked : mode & Self.motionPredictionBit != 0 ? .predictedEntropy : .entropy
             acceptsRenderTimes = mode & Self.renderTimesBit != 0
             resumeToken = try reader.readLengthPrefixedBytes(field: "resume token", limit: limits.maximumResumeTokenBytes)
         }

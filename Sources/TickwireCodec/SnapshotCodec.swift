@@ -60,6 +60,30 @@ public struct SnapshotCodec: Sendable {
     /// - Throws: ``CodecError`` as ``encode(_:against:)``.
     public func encode(_ snapshot: Snapshot, against baseline: Snapshot?, coding: DeltaCoding) throws(CodecError) -> [UInt8] {
         guard coding.isEntropy else { return try encode(snapshot, against: baseline) }
+        var motion = SnapshotMotion.zero
+        return try encode(snapshot, against: baseline, coding: coding, baselineMotion: .zero, motion: &motion)
+    }
+
+    /// Encodes `snapshot` against `baseline` (whole when `nil`) in the given coding, with the
+    /// baseline's motion for ``DeltaCoding/predictedEntropy`` (§4.5.6).
+    ///
+    /// - Parameters:
+    ///   - snapshot: The snapshot to send.
+    ///   - baseline: A snapshot the receiver holds (usually the newest it acknowledged), or `nil`.
+    ///   - coding: The connection's coding.
+    ///   - baselineMotion: The motion kept with `baseline` when it was sent to this peer (``SnapshotMotion/zero`` when none).
+    ///   - motion: Receives `snapshot`'s motion against `baseline`, to keep with it for this peer
+    ///     (``SnapshotMotion/zero`` in the codings that do not predict).
+    /// - Returns: The encoding; its header names `snapshot.tick` and the baseline's tick.
+    /// - Throws: ``CodecError`` as ``encode(_:against:)``.
+    public func encode(
+        _ snapshot: Snapshot, against baseline: Snapshot?, coding: DeltaCoding, baselineMotion: SnapshotMotion,
+        motion: inout SnapshotMotion
+    ) throws(CodecError) -> [UInt8] {
+        guard coding.isEntropy else {
+            motion = .zero
+            return try encode(snapshot, against: baseline)
+        }
         try checkSchema(snapshot.schema)
         if let baseline { try checkSchema(baseline.schema) }
         guard snapshot.count <= limits.maxEntities else {
@@ -67,6 +91,16 @@ public struct SnapshotCodec: Sendable {
         }
         let bytes = try EntropyModels.with(schema: schema, activityFields: activityFields) { models throws(CodecError) in
             var encoder = EntropyDeltaEncoder(schema: schema, models: models)
+            if coding.predictsMotion {
+                let slots = max(1, baseline.map { MotionBuilder.capacity(for: $0) } ?? 1)
+                return withUnsafeTemporaryAllocation(of: Int64.self, capacity: slots) { storage in
+                    // The buffer's base is non-nil: it holds at least one slot.
+                    encoder.encodePredicted(
+                        snapshot, against: baseline, baselineMotion: baselineMotion, motion: &motion,
+                        storage: storage.baseAddress.unsafelyUnwrapped, slots: storage.count)
+                }
+            }
+            motion = .zero
             return encoder.encode(snapshot, against: baseline)
         }
         guard bytes.count <= limits.maxEncodedBytes else {
@@ -151,6 +185,30 @@ public struct SnapshotCodec: Sendable {
     /// - Throws: ``CodecError`` as ``decode(_:baseline:)``, and `.malformedRangeCode` for an
     ///   entropy-coded payload no encoder produces.
     public func decode(_ bytes: [UInt8], baseline: Snapshot?, coding: DeltaCoding, into snapshot: inout Snapshot) throws(CodecError) {
+        var motion = SnapshotMotion.zero
+        try decode(bytes, baseline: baseline, coding: coding, baselineMotion: .zero, into: &snapshot, motion: &motion)
+    }
+
+    /// Decodes an encoding made by ``encode(_:against:coding:baselineMotion:motion:)`` into
+    /// `snapshot`, replacing its contents (see ``decode(_:baseline:into:)``), with the baseline's
+    /// motion for ``DeltaCoding/predictedEntropy`` (§4.5.6).
+    ///
+    /// - Parameters:
+    ///   - bytes: The encoding, exactly (trailing bytes are an error).
+    ///   - baseline: The snapshot the encoding was made against, or `nil` for a full snapshot.
+    ///   - coding: The coding the sender used (the one the welcome named).
+    ///   - baselineMotion: The motion kept with `baseline` when it was decoded (``SnapshotMotion/zero`` when none).
+    ///   - snapshot: Receives the decoded snapshot; left empty on error.
+    ///   - motion: Receives the decoded snapshot's motion, to keep with it (``SnapshotMotion/zero``
+    ///     in the codings that do not predict, and on error).
+    /// - Throws: ``CodecError`` as ``decode(_:baseline:)``, `.malformedRangeCode` for an
+    ///   entropy-coded payload no encoder produces, and `.valueOutOfRange` for a prediction the
+    ///   header may not ask for.
+    public func decode(
+        _ bytes: [UInt8], baseline: Snapshot?, coding: DeltaCoding, baselineMotion: SnapshotMotion, into snapshot: inout Snapshot,
+        motion: inout SnapshotMotion
+    ) throws(CodecError) {
+        motion = .zero
         guard coding.isEntropy else { return try decode(bytes, baseline: baseline, into: &snapshot) }
         do throws(CodecError) {
             guard bytes.count <= limits.maxEncodedBytes else {
@@ -163,7 +221,23 @@ public struct SnapshotCodec: Sendable {
         }
         try EntropyModels.with(schema: schema, activityFields: activityFields) { models throws(CodecError) in
             var decoder = EntropyDeltaDecoder(schema: schema, limits: limits, bytes: bytes, models: models)
-            try decoder.decode(baseline: baseline, into: &snapshot)
+            if coding.predictsMotion {
+                let slots = max(1, baseline.map { MotionBuilder.capacity(for: $0) } ?? 1)
+                let result: Result<Void, CodecError> = withUnsafeTemporaryAllocation(of: Int64.self, capacity: slots) { storage in
+                    do throws(CodecError) {
+                        // The buffer's base is non-nil: it holds at least one slot.
+                        try decoder.decodePredicted(
+                            baseline: baseline, baselineMotion: baselineMotion, into: &snapshot, motion: &motion,
+                            storage: storage.baseAddress.unsafelyUnwrapped, slots: storage.count)
+                        return .success(())
+                    } catch {
+                        return .failure(error)
+                    }
+                }
+                try result.get()
+            } else {
+                try decoder.decode(baseline: baseline, into: &snapshot)
+            }
         }
     }
 

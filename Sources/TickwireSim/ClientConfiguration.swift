@@ -7,7 +7,8 @@ public struct ClientConfiguration: Sendable {
     /// The compression modes offered in the hello.
     public var compressionModes = CompressionModes.all
     /// Whether the hello offers to decode entropy-coded snapshot deltas (``DeltaCoding/entropy``,
-    /// `Protocol/PROTOCOL.md` §4.5); the host decides whether to use them.
+    /// `Protocol/PROTOCOL.md` §4.5), and their motion-predicted form with them
+    /// (``DeltaCoding/predictedEntropy``, §4.5.6); the host decides which to use.
     public var offersEntropyDeltas = true
     /// Whether the hello offers to send render times with inputs (``Message/RenderTime``,
     /// `Protocol/PROTOCOL.md` §5.7.1), for a host that compensates lag; the session then fills

@@ -151,7 +151,7 @@ public final class ClientSession<G: Game> {
             protocolVersion: configuration.protocolVersion, schemaFingerprint: game.schema.fingerprint,
             compressionModes: configuration.compressionModes, room: configuration.room, resumeToken: resumeToken,
             payload: configuration.helloPayload, offersEntropyDeltas: configuration.offersEntropyDeltas,
-            offersRenderTimes: configuration.offersRenderTimes)
+            offersRenderTimes: configuration.offersRenderTimes, offersMotionPrediction: configuration.offersEntropyDeltas)
         send(.hello(hello))
     }
 

@@ -154,7 +154,14 @@ extension Host {
             return reject(connection, .unknownRoom, "there is no room named '\(hello.room)'")
         }
         let compression = hello.compressionModes.choose(from: configuration.compressionPreference)
-        let coding: DeltaCoding = hello.offersEntropyDeltas && configuration.entropyDeltas ? .entropy : .bitPacked
+        let entropy = hello.offersEntropyDeltas && configuration.entropyDeltas
+        let prediction = hello.offersMotionPrediction && configuration.motionPrediction
+        let coding: DeltaCoding =
+            switch (entropy, prediction) {
+            case (true, true): .predictedEntropy
+            case (true, false): .entropy
+            case (false, _): .bitPacked
+            }
 
         if let token = hello.resumeToken, let client = room.client(withToken: token) {
             if let old = client.connection {

@@ -67,6 +67,13 @@ public struct HostConfiguration: Sendable {
     /// snapshots, so they are off by default: turn them on where bandwidth costs more than the
     /// host's CPU.
     public var entropyDeltas = false
+    /// Whether, with ``entropyDeltas`` on, clients whose hello also offers motion prediction get
+    /// motion-predicted entropy deltas (``DeltaCoding/predictedEntropy``, `Protocol/PROTOCOL.md`
+    /// §4.5.6): each moving value is coded as its distance from where its last motion puts it,
+    /// which takes far fewer bytes for things in flight. Off, those clients get plain
+    /// entropy-coded deltas. The host then keeps a motion beside each snapshot it sent to them
+    /// (8 bytes per field value, shared by clients without an interest filter).
+    public var motionPrediction = true
     /// Lag compensation for a game that asks for it (``Game/compensatesLag``): the history window
     /// (1 s), how far a client's claimed render time is trusted (200 ms from the host's
     /// estimate), and how teleports are told. Ignored for other games, which keep no history.

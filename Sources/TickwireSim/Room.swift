@@ -317,10 +317,8 @@ public final class Room<G: Game> {
     private func send(_ snapshot: Snapshot, now: Timestamp) {
         let serverTime = UInt64(max(0, now.nanoseconds / 1000))
         // Without an interest filter every client sees the same snapshot, so deltas against
-        // the same baseline are equal: encode each once per tick.
-        // Encodings shared by clients without an interest filter, by coding: [bit-packed, entropy].
-        var sharedDeltas: [[UInt32: [UInt8]]] = [[:], [:]]
-        var sharedFull: [[UInt8]?] = [nil, nil]
+        // the same baseline (and baseline motion) are equal: encode each once per tick.
+        var shared = SharedSnapshotEncodings()
         let interest = configuration.interestFilter?.prepare(snapshot)
         for id in clientOrder {
             guard let client = clients[id], let connection = client.connection else { continue }
@@ -343,24 +341,17 @@ public final class Room<G: Game> {
                 view = snapshot
             }
             let baseline = client.needsFullSnapshot ? nil : client.acknowledgedTick.flatMap { client.sent.snapshot(at: $0) }
+            let coding = client.deltaCoding
+            // The motion this client holds with its baseline, for a motion-predicted delta.
+            let baselineMotion = coding.predictsMotion ? baseline.map { client.sent.motion(at: $0.tick) } ?? .zero : .zero
             let delta: [UInt8]
+            var motion = SnapshotMotion.zero
             do {
-                let coding = client.deltaCoding
-                let slot = coding == .entropy ? 1 : 0
                 if interest != nil {
-                    delta = try codec.encode(view, against: baseline, coding: coding)
-                } else if let baseline {
-                    if let cached = sharedDeltas[slot][baseline.tick] {
-                        delta = cached
-                    } else {
-                        delta = try codec.encode(view, against: baseline, coding: coding)
-                        sharedDeltas[slot][baseline.tick] = delta
-                    }
-                } else if let cached = sharedFull[slot] {
-                    delta = cached
+                    delta = try codec.encode(view, against: baseline, coding: coding, baselineMotion: baselineMotion, motion: &motion)
                 } else {
-                    delta = try codec.encode(view, against: nil, coding: coding)
-                    sharedFull[slot] = delta
+                    (delta, motion) = try shared.encoding(
+                        of: view, against: baseline, baselineMotion: baselineMotion, coding: coding, codec: codec)
                 }
             } catch {
                 continue
@@ -378,7 +369,7 @@ public final class Room<G: Game> {
             case .notSent, .closedBrokenStream:
                 continue
             }
-            client.sent.store(view)
+            client.sent.store(view, motion: motion)
             client.recordSendTime(tick: tick, time: now.nanoseconds)
             client.needsFullSnapshot = false
             client.metrics.snapshotsSent += 1

@@ -12,7 +12,8 @@ final class RoomClient<G: Game> {
     var compressor: FrameCompressor
     var decompressor: FrameDecompressor
     /// How this client's snapshot deltas are coded: entropy-coded when its hello offered it and
-    /// the host allows it (``HostConfiguration/entropyDeltas``).
+    /// the host allows it (``HostConfiguration/entropyDeltas``), motion-predicted when the hello
+    /// offered that too and the host allows it (``HostConfiguration/motionPrediction``).
     var deltaCoding = DeltaCoding.bitPacked
     /// Whether the welcome told this client to send render times with its inputs (its hello
     /// offered them and the game compensates lag, ``Game/compensatesLag``).

@@ -11,7 +11,8 @@ enum SnapshotReceipt {
 }
 
 extension SnapshotHistory {
-    /// Decodes a snapshot message against the baseline it names and stores the result.
+    /// Decodes a snapshot message against the baseline it names (and, in the motion-predicted
+    /// coding, the motion kept with it) and stores the result with its new motion.
     ///
     /// The delta is decoded into `spare` (a new snapshot when it is `nil`), whose storage is
     /// reused when nothing else holds it; `spare` then receives the snapshot the history
@@ -27,13 +28,17 @@ extension SnapshotHistory {
     mutating func receive(_ message: Message.Snapshot, codec: SnapshotCodec, coding: DeltaCoding, spare: inout Snapshot?) -> SnapshotReceipt
     {
         var baseline: Snapshot?
+        var baselineMotion = SnapshotMotion.zero
         if let baselineTick = message.baselineTick {
             guard let stored = snapshot(at: baselineTick) else { return .undecodable }
             baseline = stored
+            if coding.predictsMotion { baselineMotion = motion(at: baselineTick) }
         }
         var decoded = spare.take() ?? Snapshot(schema: codec.schema, tick: 0)
+        var decodedMotion = SnapshotMotion.zero
         do {
-            try codec.decode(message.delta, baseline: baseline, coding: coding, into: &decoded)
+            try codec.decode(
+                message.delta, baseline: baseline, coding: coding, baselineMotion: baselineMotion, into: &decoded, motion: &decodedMotion)
         } catch {
             spare = decoded
             return .undecodable
@@ -43,7 +48,7 @@ extension SnapshotHistory {
             spare = decoded
             return .stale
         }
-        spare = store(decoded)
+        spare = store(decoded, motion: decodedMotion)
         return .stored(decoded)
     }
 }

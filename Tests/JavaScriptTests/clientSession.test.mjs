@@ -44,6 +44,15 @@ function connected(clock = new VirtualClock()) {
   return { session, socket, clock };
 }
 
+test('the hello never offers entropy-coded or motion-predicted deltas (bits 7 and 5), whatever the configured modes', () => {
+  const session = new ClientSession(game, { configuration: { compressionModes: 0xff, offersRenderTimes: false } });
+  const socket = new FakeSocket();
+  session.connect(socket);
+  socket.open();
+  const [hello] = socket.messages;
+  assert.equal(/** @type {any} */ (hello).compressionModes, 0x1f, 'only the mode bits 0-4 go out');
+});
+
 test('the hello goes out once the socket opens, with the fingerprint, both compression modes, the render-time offer and the room', () => {
   const session = new ClientSession(game, { configuration: { room: 'lobby' } });
   const socket = new FakeSocket();

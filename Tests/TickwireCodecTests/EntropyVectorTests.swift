@@ -12,6 +12,13 @@ struct EntropyVectorTests {
         return try ProtocolVectorTests.expectedSnapshot(try ProtocolVectorTests.load(name), schema: schema)
     }
 
+    /// The `entropy-*` vectors whose `# coding:` line names `coding`: the error vectors or the others.
+    static func names(coding: String, errors: Bool) -> [String] {
+        ProtocolVectorTests.names(prefix: "entropy-").filter { name in
+            name.hasPrefix("entropy-error-") == errors && (try? ProtocolVectorTests.load(name))?.keys["coding"]?.first == coding
+        }
+    }
+
     @Test("there are entropy vectors: snapshots and errors")
     func vectorsExist() {
         #expect(ProtocolVectorTests.names(prefix: "entropy-").count >= 6)
@@ -20,7 +27,7 @@ struct EntropyVectorTests {
 
     @Test(
         "entropy vectors decode to the snapshot they describe and re-encode byte for byte",
-        arguments: ProtocolVectorTests.names(prefix: "entropy-").filter { !$0.hasPrefix("entropy-error-") })
+        arguments: names(coding: "entropy", errors: false))
     func vector(name: String) throws {
         let vector = try ProtocolVectorTests.load(name)
         #expect(vector.keys["coding"]?.first == "entropy", "\(name) names its coding")
@@ -34,7 +41,7 @@ struct EntropyVectorTests {
 
     @Test(
         "entropy error vectors are refused with the error their '# error:' line names",
-        arguments: ProtocolVectorTests.names(prefix: "entropy-error-"))
+        arguments: names(coding: "entropy", errors: true))
     func errorVector(name: String) throws {
         let vector = try ProtocolVectorTests.load(name)
         let schema = try #require(ProtocolVectorTests.schema(named: vector.keys["schema"]?.first ?? ""))

@@ -58,6 +58,40 @@ struct FrameInspectorTests {
             ], "got:\n\(lines.joined(separator: "\n"))")
     }
 
+    @Test("after a welcome naming predicted entropy deltas, each delta decodes with the motion kept with its baseline")
+    func predictedDeltas() throws {
+        let codec = SnapshotCodec(schema: TestSchemas.arena)
+        var first = Snapshot(schema: TestSchemas.arena, tick: 10)
+        let index = try first.insert(id: 1, type: 0)
+        first.set(1.5, at: index, field: 0)
+        var second = first
+        second.tick = 11
+        second.set(2.0, at: index, field: 0)
+        var third = second
+        third.tick = 13
+        third.set(3.0, at: index, field: 0)
+        var motion = SnapshotMotion.zero
+        let full = try codec.encode(first, against: nil, coding: .predictedEntropy, baselineMotion: .zero, motion: &motion)
+        let delta = try codec.encode(second, against: first, coding: .predictedEntropy, baselineMotion: motion, motion: &motion)
+        // Two ticks on from a motion over one: the prediction is scaled, and exact here.
+        let predicted = try codec.encode(third, against: second, coding: .predictedEntropy, baselineMotion: motion, motion: &motion)
+        let compressor = try FrameCompressor(mode: .none)
+        let welcome = Message.Welcome(clientID: 1, tickRate: 20, currentTick: 10, serverTime: 0, deltaCoding: .predictedEntropy)
+        let frames = try [
+            compressor.encode(.welcome(welcome)),
+            compressor.encode(.snapshot(.init(tick: 10, baselineTick: nil, lastProcessedInput: 0, serverTime: 0, delta: full))),
+            compressor.encode(.snapshot(.init(tick: 11, baselineTick: 10, lastProcessedInput: 0, serverTime: 0, delta: delta))),
+            compressor.encode(.snapshot(.init(tick: 13, baselineTick: 11, lastProcessedInput: 0, serverTime: 0, delta: predicted))),
+        ]
+        let inspector = FrameInspector(schema: TestSchemas.arena)
+        var lines: [String] = []
+        for frame in frames { lines = inspector.inspect(RecordedFrame(direction: .toClient, time: 0, bytes: frame)) }
+        #expect(
+            Array(lines.dropFirst(2)) == [
+                "  changed ship 1: x 2.000000 → 3.000000", "  = 1 entities: 0 created, 1 changed, 0 destroyed, 0 unchanged",
+            ], "got:\n\(lines.joined(separator: "\n"))")
+    }
+
     @Test("a delta whose baseline was never seen, and a frame that does not decode, give error lines and no trap")
     func errors() throws {
         let (first, second) = try Self.snapshots()

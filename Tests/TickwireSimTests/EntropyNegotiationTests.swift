@@ -25,7 +25,13 @@ struct EntropyNegotiationTests {
 
     @Test("a client that offers entropy deltas gets them; a version 1 client (no offer) gets bit-packed deltas; both see the world")
     func negotiation() throws {
-        let simulation = Simulation(game: DotsGame(orbCount: 30), configure: { $0.entropyDeltas = true })
+        // Prediction off: plain entropy deltas (MotionNegotiationTests covers the predicted form).
+        let simulation = Simulation(
+            game: DotsGame(orbCount: 30),
+            configure: {
+                $0.entropyDeltas = true
+                $0.motionPrediction = false
+            })
         let modern = simulation.addClient(downstream: LinkConditions(latency: .milliseconds(20)))
         let legacy = simulation.addClient(
             downstream: LinkConditions(latency: .milliseconds(20)), configure: { $0.offersEntropyDeltas = false })

@@ -29,6 +29,35 @@ struct SnapshotHistoryTests {
         #expect(history.snapshot(at: 1) == nil && history.snapshot(at: 5)?.tick == 5)
     }
 
+    @Test("a motion is kept beside its snapshot until the slot is taken; store(_:) and unknown ticks give the zero motion")
+    func motions() throws {
+        let schema = InterpolationTestSchema.schema
+        let codec = SnapshotCodec(schema: schema)
+        var first = Snapshot(schema: schema, tick: 1)
+        let index = try first.insert(id: 9, type: 0)
+        first.set(10, at: index, field: 0)
+        var second = first
+        second.tick = 3
+        second.set(12.5, at: index, field: 0)
+        var motion = SnapshotMotion.zero
+        _ = try codec.encode(second, against: first, coding: .predictedEntropy, baselineMotion: .zero, motion: &motion)
+        #expect(motion.span == 2 && motion.deltas == [250, 0, 0], "x moved 2.5 at a resolution of 0.01, over 2 ticks")
+
+        var history = SnapshotHistory(capacity: 4)
+        history.store(first)
+        history.store(second, motion: motion)
+        #expect(history.motion(at: 1) == .zero, "store(_:) keeps the zero motion")
+        #expect(history.motion(at: 3) == motion)
+        #expect(history.motion(at: 2) == .zero, "no snapshot of tick 2 is held")
+        var later = second
+        later.tick = 7
+        history.store(later)
+        #expect(history.motion(at: 3) == .zero && history.snapshot(at: 3) == nil, "tick 7 took tick 3's slot, motion and all")
+        history.store(second, motion: motion)
+        history.removeAll()
+        #expect(history.motion(at: 3) == .zero)
+    }
+
     @Test("the rate meter reports the last complete second, and zero after a quiet one")
     func rateMeter() {
         var meter = RateMeter()

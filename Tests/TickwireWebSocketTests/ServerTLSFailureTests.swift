@@ -87,7 +87,8 @@ struct ServerTLSFailureTests {
         let error = await #expect(throws: WebSocketClientError.self) { try await second.open(timeout: .seconds(5)) }
         let text = String(describing: error)
         #expect(text.contains("503"), "the second client should be refused with 503, got \(text)")
-        #expect(ContinuousClock.now - started < .seconds(3), "the refusal should come at once")
+        // Well before the 5 s open timeout (a TLS handshake on a loaded 2-core machine has taken 3.1 s).
+        #expect(ContinuousClock.now - started < .milliseconds(4500), "the refusal should come before the open timeout")
         #expect(failures.all.isEmpty, "a refusal is not a TLS failure: \(failures.all.map(\.error))")
     }
 }

@@ -33,24 +33,58 @@ enum SnapshotFuzzerFixtures {
         }
         return snapshot
     }
+
+    /// A motion for `baseline`: its motion against a copy of it two ticks earlier whose every
+    /// value is a little lower or higher (so that most entities carry a motion, of both signs).
+    static func baselineMotion(_ schema: Schema, _ baseline: Snapshot) -> SnapshotMotion {
+        var earlier = Snapshot(schema: schema, tick: baseline.tick &- 2)
+        for index in 0..<baseline.count {
+            let type = baseline.typeIndex(at: index)
+            guard let copy = try? earlier.insert(id: baseline.id(at: index), type: type) else { continue }
+            for (field, descriptor) in schema.entityTypes[type].fields.enumerated() {
+                let value = baseline.value(at: index, field: field)
+                let step = UInt64(index % 5 + 1)
+                let moved = index % 2 == 0 ? (value >= step ? value - step : 0) : min(value + step, descriptor.kind.maxQuantized)
+                earlier.setValue(moved, at: copy, field: field)
+            }
+        }
+        var motion = SnapshotMotion.zero
+        let codec = SnapshotCodec(schema: schema)
+        _ = try? codec.encode(baseline, against: earlier, coding: .predictedEntropy, baselineMotion: .zero, motion: &motion)
+        return motion
+    }
 }
 
 /// libFuzzer entry: byte 0 picks the schema (bit 0), whether to pass the baseline (bit 1) and
-/// the coding (bit 2: entropy-coded, PROTOCOL.md §4.5; else bit-packed, §4.1); the rest is an
-/// encoded snapshot. Decoding must never crash, and a snapshot that decodes must
-/// survive encode and decode unchanged.
+/// the coding (bit 2: entropy-coded, PROTOCOL.md §4.5, and with bit 3 motion-predicted, §4.5.6,
+/// against a baseline with a motion; else bit-packed, §4.1); the rest is an encoded snapshot.
+/// Decoding must never crash, and a snapshot that decodes must survive encode and decode
+/// unchanged, with the same motion on both ends.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func snapshotFuzzerTestOneInput(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
     let input = Array(UnsafeBufferPointer(start: data, count: size))
     guard let first = input.first,
           let schema = first & 1 == 0 ? SnapshotFuzzerFixtures.arena : SnapshotFuzzerFixtures.mixed else { return 0 }
     let baseline = first & 2 == 0 ? nil : SnapshotFuzzerFixtures.baseline(schema)
-    let coding: DeltaCoding = first & 4 == 0 ? .bitPacked : .entropy
+    let coding: DeltaCoding = first & 4 == 0 ? .bitPacked : (first & 8 == 0 ? .entropy : .predictedEntropy)
+    let baselineMotion = coding.predictsMotion ? baseline.map { SnapshotFuzzerFixtures.baselineMotion(schema, $0) } ?? .zero : .zero
     let codec = SnapshotCodec(schema: schema, limits: CodecLimits(maxEntities: 4096, maxEncodedBytes: 1 << 16))
-    guard let decoded = try? codec.decode(Array(input.dropFirst()), baseline: baseline, coding: coding) else { return 0 }
-    guard let again = try? codec.encode(decoded, against: baseline, coding: coding),
-          let twice = try? codec.decode(again, baseline: baseline, coding: coding), twice == decoded else {
-        fatalError("a decoded snapshot of \(decoded.count) entities did not survive encode and decode")
+    var decoded = Snapshot(schema: schema, tick: 0)
+    var motion = SnapshotMotion.zero
+    do {
+        try codec.decode(
+            Array(input.dropFirst()), baseline: baseline, coding: coding, baselineMotion: baselineMotion, into: &decoded, motion: &motion)
+    } catch {
+        return 0
+    }
+    // Re-encoded as it came: a whole snapshot whole (even with a baseline at hand), a delta against the baseline.
+    let against = (try? SnapshotCodec.header(of: Array(input.dropFirst())))?.baselineTick == nil ? nil : baseline
+    var encodedMotion = SnapshotMotion.zero, twiceMotion = SnapshotMotion.zero
+    var twice = Snapshot(schema: schema, tick: 0)
+    guard let again = try? codec.encode(decoded, against: against, coding: coding, baselineMotion: baselineMotion, motion: &encodedMotion),
+          (try? codec.decode(again, baseline: against, coding: coding, baselineMotion: baselineMotion, into: &twice, motion: &twiceMotion)) != nil,
+          twice == decoded, encodedMotion == motion, twiceMotion == motion else {
+        fatalError("a decoded snapshot of \(decoded.count) entities did not survive encode and decode with its motion")
     }
     return 0
 }

@@ -21,21 +21,23 @@ enum BenchCodecCommand {
     static let firstMeasuredTick = 6
 
     static func run(_ arguments: [String]) throws {
-        var parsed = try CommandArguments(arguments, valueOptions: ["runs", "scene"])
+        var parsed = try CommandArguments(arguments, valueOptions: ["runs", "scene", "encoding"])
         let asJSON = parsed.flag("json")
         let runs = try parsed.integer("runs", default: 5)
         let only = parsed.string("scene")
+        let encodings = parsed.string("encoding").map { $0.split(separator: ",").map(String.init) }
         let skipJSON = parsed.flag("no-json")
         let wantsHelp = parsed.flag("help")
         try parsed.rejectUnknown()
         if wantsHelp {
             print(
                 """
-                usage: tickwire bench codec [--json] [--runs N] [--scene NAME] [--no-json]
+                usage: tickwire bench codec [--json] [--runs N] [--scene NAME] [--encoding PREFIX,...] [--no-json]
                   --json        machine-readable output
                   --runs N      timed runs per encoding, median reported (default 5; JSON at most 3)
                   --scene NAME  only arena-1000, moving-60, idle-1000, cubes-900 or arena-client-56
                   --no-json     skip the slow Codable JSON rows (for profiling; ratios are then left out)
+                  --encoding P  only the encodings whose names start with one of these prefixes (for profiling)
                 """)
             return
         }
@@ -45,7 +47,7 @@ enum BenchCodecCommand {
         #endif
         var reports: [BenchSceneReport] = []
         for scene in try BenchScenes.all() where only == nil || only == scene.name {
-            reports.append(try measure(scene, runs: runs, skipJSON: skipJSON))
+            reports.append(try measure(scene, runs: runs, skipJSON: skipJSON, encodings: encodings))
         }
         var report = BenchCodecReport(scenes: reports, runs: runs)
         if only == nil || only == BenchClientScene.name {
@@ -76,7 +78,7 @@ enum BenchCodecCommand {
         let description: String
     }
 
-    static func pipelines(for scene: BenchScene) -> [Pipeline] {
+    static func pipelines(for scene: BenchScene) throws -> [Pipeline] {
         let codec = SnapshotCodec(schema: scene.schema)
         let snapshots = scene.snapshots
         let limit = InflationLimit(maximumBytes: CodecLimits.defaultMaxEncodedBytes)
@@ -129,6 +131,44 @@ enum BenchCodecCommand {
                         },
                         { tick, payload, verify in
                             try check(tick, try codec.decode(payload.bytes, baseline: snapshots[tick - distance], coding: .entropy), verify)
+                        }
+                    )
+                })
+            // The motion-predicted entropy coding of PROTOCOL.md §4.5.6 (used with Tickwire clients
+            // that offered it): each snapshot coded against its baseline and the baseline's motion
+            // (the motion kept when the baseline itself was coded against the snapshot `distance`
+            // before it). Motions are a function of a snapshot and its baseline alone, so the chain
+            // is computed once, untimed; the timed encoder and decoder each compute the new motion.
+            var motions: [SnapshotMotion] = []
+            for tick in snapshots.indices {
+                var motion = SnapshotMotion.zero
+                let baseline = tick >= distance ? snapshots[tick - distance] : nil
+                let baselineMotion = tick >= distance ? motions[tick - distance] : .zero
+                _ = try codec.encode(
+                    snapshots[tick], against: baseline, coding: .predictedEntropy, baselineMotion: baselineMotion, motion: &motion)
+                motions.append(motion)
+            }
+            let chain = motions
+            result.append(
+                Pipeline(name: "predicted entropy (\(label))", baselineDistance: distance) {
+                    (
+                        { tick in
+                            var motion = SnapshotMotion.zero
+                            return Payload(
+                                bytes: try codec.encode(
+                                    snapshots[tick], against: snapshots[tick - distance], coding: .predictedEntropy,
+                                    baselineMotion: chain[tick - distance], motion: &motion))
+                        },
+                        { tick, payload, verify in
+                            var decoded = Snapshot(schema: codec.schema, tick: 0)
+                            var motion = SnapshotMotion.zero
+                            try codec.decode(
+                                payload.bytes, baseline: snapshots[tick - distance], coding: .predictedEntropy,
+                                baselineMotion: chain[tick - distance], into: &decoded, motion: &motion)
+                            try check(tick, decoded, verify)
+                            if verify && motion != chain[tick] {
+                                throw RoundTripFailure(description: "the motion decoded with \(tick) is not the encoder's")
+                            }
                         }
                     )
                 })
@@ -185,7 +225,7 @@ enum BenchCodecCommand {
         return result
     }
 
-    static func measure(_ scene: BenchScene, runs: Int, skipJSON: Bool) throws -> BenchSceneReport {
+    static func measure(_ scene: BenchScene, runs: Int, skipJSON: Bool, encodings prefixes: [String]? = nil) throws -> BenchSceneReport {
         let ticks = Array(firstMeasuredTick..<scene.snapshots.count)
         let entities = Double(ticks.reduce(0) { $0 + scene.snapshots[$1].count }) / Double(ticks.count)
         var changed: [Int: Double] = [:]
@@ -199,7 +239,8 @@ enum BenchCodecCommand {
         ]
         var encodings: [BenchEncodingReport] = []
         var jsonBytes: Double?
-        for pipeline in pipelines(for: scene) where !(skipJSON && pipeline.name.hasPrefix("JSON")) {
+        for pipeline in try pipelines(for: scene)
+        where !(skipJSON && pipeline.name.hasPrefix("JSON")) && (prefixes?.contains { pipeline.name.hasPrefix($0) } ?? true) {
             // Untimed pass: sizes, and a check that every snapshot round-trips.
             let (encode, decode) = try pipeline.start()
             var encoded: [Payload] = []

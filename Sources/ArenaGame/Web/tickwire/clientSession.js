@@ -13,6 +13,9 @@ import { PredictionBuffer } from './predictionBuffer.js';
 import { disconnectReasonName } from './reasons.js';
 import { SnapshotHistory } from './snapshotHistory.js';
 
+/** The bits of the hello's compression byte that offer modes rather than extensions (PROTOCOL.md 5.3). */
+const helloModeBits = 0x1f;
+
 /** @typedef {import('./schema.js').Schema} Schema */
 /** @typedef {import('./snapshot.js').Snapshot} Snapshot */
 /** @typedef {import('./message.js').Message} Message */
@@ -151,7 +154,9 @@ export class ClientSession {
     socket.onerror = () => {};
     const sendHello = () => this.send({
       type: 'hello', protocolVersion: this.configuration.protocolVersion, schemaFingerprint: this.game.schema.fingerprint,
-      compressionModes: this.configuration.compressionModes | (this.configuration.offersRenderTimes ? renderTimesBit : 0), room: this.configuration.room, resumeToken: this.resumeToken,
+      // Only the mode bits (0-4) of the configuration: this client decodes neither entropy-coded
+      // deltas (bit 7) nor their motion-predicted form (bit 5), so it never offers them.
+      compressionModes: (this.configuration.compressionModes & helloModeBits) | (this.configuration.offersRenderTimes ? renderTimesBit : 0), room: this.configuration.room, resumeToken: this.resumeToken,
       payload: this.configuration.helloPayload,
     });
     if (socket.readyState === 1) sendHello(); else socket.onopen = sendHello;

@@ -13,11 +13,11 @@ struct EntropyDeltaDecoder {
     /// Whether the coding is the motion-predicted one, and the baseline's motion in it.
     private var isPredictedCoding = false
     private var baselineMotion = SnapshotMotion.zero
-    /// The decoded snapshot's motion (motion-predicted coding), a cursor into the baseline's,
-    /// and one entity's motion while its fields are decoded (one slot per field of the widest type).
+    /// Gathers the decoded snapshot's motion (motion-predicted coding; inactive otherwise).
     private var motionBuilder = MotionBuilder.inactive
     /// Entities the delta destroyed and created again with the same type: survivors all the same (§4.5.6).
     private var recreatedMotion = SnapshotMotion.zero
+    /// Finds the baseline's motion of each survivor, in id order.
     private var baselineCursor = SnapshotMotion.Cursor()
     /// The header's baseline age (1 for a whole snapshot): the span of the decoded snapshot's motion.
     private var age: UInt32 = 1

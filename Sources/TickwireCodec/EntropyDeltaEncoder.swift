@@ -11,8 +11,9 @@ struct EntropyDeltaEncoder {
     private var prediction: MotionPrediction?
     /// The baseline's motion (motion-predicted coding; zero otherwise).
     private var baselineMotion = SnapshotMotion.zero
-    /// The motion of the snapshot being coded (motion-predicted coding), and a cursor into the baseline's.
+    /// Gathers the motion of the snapshot being coded (motion-predicted coding; inactive otherwise).
     private var motionBuilder = MotionBuilder.inactive
+    /// Finds the baseline's motion of each survivor, in id order.
     private var baselineCursor = SnapshotMotion.Cursor()
 
     init(schema: Schema, models: EntropyModels) {

@@ -56,25 +56,9 @@ struct ProtocolVectorTests {
     }
 
     static let mixed: Schema = {
-        do {
-            return try Schema([
-                EntityType(
-                    "a",
-                    fields: [
-                        Field("flag", .bool), Field("score", .integer(min: -1000, max: 1000)),
-                        Field("mode", .enumeration(cases: 3)),
-                    ]),
-                EntityType("b", fields: []),
-                EntityType(
-                    "c",
-                    fields: [
-                        Field("turn", .angle(bits: 8)), Field("wide", .integer(min: .min, max: .max)),
-                        Field("level", .float(min: 0, max: 1, resolution: 0.1)),
-                    ]),
-            ])
-        } catch {
-            fatalError("the mixed vector schema is valid: \(error)")
-        }
+        // One definition with the delta fuzzer's.
+        guard let schema = SnapshotFuzzerFixtures.mixed else { fatalError("the mixed vector schema is valid") }
+        return schema
     }()
 
     static func schema(named name: String) -> Schema? {

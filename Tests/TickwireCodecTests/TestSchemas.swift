@@ -4,21 +4,9 @@
 enum TestSchemas {
     /// The arena schema of the benchmark: x, y, heading, health, state.
     static let arena: Schema = {
-        do {
-            return try Schema([
-                EntityType(
-                    "ship",
-                    fields: [
-                        Field("x", .float(min: -512, max: 512 - 1.0 / 64, resolution: 1.0 / 64)),
-                        Field("y", .float(min: -512, max: 512 - 1.0 / 64, resolution: 1.0 / 64)),
-                        Field("heading", .angle(bits: 10)),
-                        Field("health", .integer(min: 0, max: 100)),
-                        Field("state", .enumeration(cases: 8)),
-                    ])
-            ])
-        } catch {
-            fatalError("the arena test schema is valid: \(error)")
-        }
+        // One definition with the delta fuzzer's (the codec vectors' arena schema).
+        guard let schema = SnapshotFuzzerFixtures.arena else { fatalError("the arena test schema is valid") }
+        return schema
     }()
 
     /// A random valid field kind.

@@ -32,18 +32,20 @@ struct RangeDecoder {
         return input[index]
     }
 
-    @inline(__always)
+    /// Reads bytes until the range is at least ``RangeEncoder/topValue``: about once per 8 bits
+    /// decoded, so it stays out of line, and the inlined ``decode(_:)`` small.
+    @inline(never)
     private mutating func normalize() throws(CodecError) {
         while range < RangeEncoder.topValue {
-            range <<= 8
-            code = code << 8 | UInt32(try nextByte())
+            range &<<= 8
+            code = code &<< 8 | UInt32(try nextByte())
         }
     }
 
     /// Decodes one bit with the adaptive probability `probability`, then adapts it.
     @inline(__always)
     mutating func decode(_ probability: inout UInt16) throws(CodecError) -> Bool {
-        let bound = (range >> RangeEncoder.probabilityBits) &* UInt32(probability >> 4)
+        let bound = (range &>> RangeEncoder.probabilityBits) &* UInt32(probability &>> 4)
         let bit: Bool
         if code < bound {
             range = bound
@@ -54,14 +56,14 @@ struct RangeDecoder {
             bit = true
         }
         probability = RangeEncoder.adapted(probability, bit)
-        try normalize()
+        if range < RangeEncoder.topValue { try normalize() }
         return bit
     }
 
     /// Decodes `count` (1...8) bits coded at probability one half each, as one symbol.
     @inline(__always)
     mutating func decodeDirect(count: Int) throws(CodecError) -> UInt64 {
-        range >>= UInt32(count)
+        range &>>= UInt32(count)
         let value = code / range
         guard value >> UInt32(count) == 0 else { throw CodecError(.malformedRangeCode(atByte: position)) }
         code &-= value &* range

@@ -18,14 +18,14 @@ struct RangeEncoder {
     @inline(__always)
     static func adapted(_ model: UInt16, _ bit: Bool) -> UInt16 {
         let count = model & 15
-        let shift = UInt16(truncatingIfNeeded: adaptationShifts >> UInt64(count << 2)) & 15
-        var probability = model >> 4
+        let shift = UInt16(truncatingIfNeeded: adaptationShifts &>> UInt64(count &<< 2)) & 15
+        var probability = model &>> 4
         if bit {
-            probability &-= probability >> shift
+            probability &-= probability &>> shift
         } else {
-            probability &+= ((1 << 12) &- probability) >> shift
+            probability &+= ((1 << 12) &- probability) &>> shift
         }
-        return probability << 4 | (count == 15 ? 15 : count &+ 1)
+        return probability &<< 4 | (count == 15 ? 15 : count &+ 1)
     }
     /// Below this the range is renormalized (shifted left by one byte).
     static let topValue: UInt32 = 1 << 24
@@ -47,7 +47,7 @@ struct RangeEncoder {
     /// Codes `bit` with the adaptive probability `probability`, then adapts it.
     @inline(__always)
     mutating func encode(_ bit: Bool, _ probability: inout UInt16) {
-        let bound = (range >> Self.probabilityBits) &* UInt32(probability >> 4)
+        let bound = (range &>> Self.probabilityBits) &* UInt32(probability &>> 4)
         if bit {
             low &+= UInt64(bound)
             range &-= bound
@@ -55,10 +55,17 @@ struct RangeEncoder {
             range = bound
         }
         probability = Self.adapted(probability, bit)
-        while range < Self.topValue {
-            range <<= 8
+        if range < Self.topValue { renormalize() }
+    }
+
+    /// Shifts out bytes until the range is at least ``topValue``: about once per 8 bits coded,
+    /// so it stays out of line, and the inlined ``encode(_:_:)`` small.
+    @inline(never)
+    private mutating func renormalize() {
+        repeat {
+            range &<<= 8
             shiftLow()
-        }
+        } while range < Self.topValue
     }
 
     /// Codes the `count` (1...8) low bits of `value` at probability one half each, as one symbol.
@@ -92,7 +99,7 @@ struct RangeEncoder {
         var shift = bits
         while shift > 0 {
             shift -= 1
-            let bit = (value >> UInt64(shift)) & 1 == 1
+            let bit = (value &>> UInt64(shift)) & 1 == 1
             encode(bit, &models[node])
             node = node << 1 | (bit ? 1 : 0)
         }

@@ -8,8 +8,8 @@ struct EntropyDeltaDecoder {
     let limits: CodecLimits
     let bytes: [UInt8]
     private let models: EntropyModels
-    /// The motion-predicted coding's prediction (§4.5.6), or `nil` in the plain coding.
-    private var prediction: MotionPrediction?
+    /// The motion-predicted coding's prediction (§4.5.6); unused in the plain coding.
+    private var prediction = MotionPrediction.unused
     /// Whether the coding is the motion-predicted one, and the baseline's motion in it.
     private var isPredictedCoding = false
     private var baselineMotion = SnapshotMotion.zero
@@ -169,7 +169,7 @@ struct EntropyDeltaDecoder {
             let count = try decodeInteger(tree: EntropyModels.countTree, coder: &coder) + 1
             try checkEntityCount(existing: survivors, adding: count)
             try decodeWhole(count: Int(count), coder: &coder, into: &snapshot)
-            if prediction != nil && survivors < baseline.count {
+            if isPredictedCoding && survivors < baseline.count {
                 recordMotionOfRecreated(from: survivors, in: snapshot, baseline: baseline)
             }
             if survivors > 0 && snapshot.count > survivors && snapshot.ids[survivors] <= snapshot.ids[survivors - 1] {
@@ -207,14 +207,14 @@ struct EntropyDeltaDecoder {
     ) throws(CodecError) {
         let type = Int(snapshot.types[index])
         models.prepare(type: type)
-        let fieldCount = schema.layouts[type].fieldCount
         let start = schema.fieldStarts[type]
+        let fieldCount = schema.fieldStarts[type + 1] - start
         let offset = Int(snapshot.offsets[index])
-        let predicts = prediction?.isUsed == true
+        let predicts = prediction.isUsed
         let id = snapshot.ids[index]
         let baselineStart = predicts ? baselineCursor.start(of: id, in: baselineMotion) : nil
-        let slot = motionBuilder.slot(fields: fieldCount)
-        let records = slot != nil
+        let records = motionBuilder.isActive
+        let slot: UnsafeMutablePointer<Int64>? = records ? motionBuilder.slot(fields: fieldCount) : nil
         var moved = false
         var state = 0
         for field in 0..<fieldCount {
@@ -224,7 +224,7 @@ struct EntropyDeltaDecoder {
             let isMotionField = records && MotionPrediction.isMotionField(layout)
             var predicted = old
             var motion: Int64 = 0
-            if isMotionField, let prediction, let baselineStart {
+            if isMotionField, let baselineStart {
                 motion = prediction.scaled(baselineMotion.deltas[baselineStart + field])
                 predicted = MotionPrediction.predicted(old: old, motion: motion, maxQuantized: layout.maxQuantized)
             }

@@ -7,8 +7,8 @@ struct EntropyDeltaEncoder {
     let schema: Schema
     private let models: EntropyModels
     private var coder: RangeEncoder
-    /// The motion-predicted coding's prediction (§4.5.6), or `nil` in the plain coding.
-    private var prediction: MotionPrediction?
+    /// The motion-predicted coding's prediction (§4.5.6); unused in the plain coding.
+    private var prediction = MotionPrediction.unused
     /// The baseline's motion (motion-predicted coding; zero otherwise).
     private var baselineMotion = SnapshotMotion.zero
     /// Gathers the motion of the snapshot being coded (motion-predicted coding; inactive otherwise).
@@ -24,7 +24,7 @@ struct EntropyDeltaEncoder {
 
     /// Encodes `snapshot` against `baseline` (whole when `nil`) and returns the bytes.
     mutating func encode(_ snapshot: Snapshot, against baseline: Snapshot?) -> [UInt8] {
-        prediction = nil
+        prediction = .unused
         return encodeSnapshot(snapshot, against: baseline, baselineMotion: nil)
     }
 
@@ -90,29 +90,48 @@ struct EntropyDeltaEncoder {
     }
 
     private mutating func encodeDelta(_ snapshot: Snapshot, against baseline: Snapshot) {
+        // Scratch for the merge: per survivor its current and baseline index, then the created
+        // current indices. One temporary allocation per snapshot, none per entity.
+        let survivorCapacity = min(snapshot.count, baseline.count)
+        withUnsafeTemporaryAllocation(of: Int32.self, capacity: 2 * survivorCapacity + snapshot.count + 1) { scratch in
+            // The buffer's base is non-nil: it holds at least one slot.
+            let base = scratch.baseAddress.unsafelyUnwrapped
+            encodeDelta(
+                snapshot, against: baseline, survivorsNow: base, survivorsThen: base + survivorCapacity,
+                created: base + 2 * survivorCapacity)
+        }
+    }
+
+    /// ``encodeDelta(_:against:)`` over its scratch: room for `min(snapshot.count,
+    /// baseline.count)` survivors in each of `survivorsNow` and `survivorsThen`, and for
+    /// `snapshot.count` entities in `created`.
+    private mutating func encodeDelta(
+        _ snapshot: Snapshot, against baseline: Snapshot, survivorsNow: UnsafeMutablePointer<Int32>,
+        survivorsThen: UnsafeMutablePointer<Int32>, created: UnsafeMutablePointer<Int32>
+    ) {
         // One merge pass: survivors as (current, baseline) index pairs, created current indices.
-        var survivors: [Int32] = []
-        var created: [Int32] = []
-        survivors.reserveCapacity(2 * min(snapshot.count, baseline.count))
+        var survivorCount = 0, createdCount = 0
         var i = 0, j = 0
         while i < snapshot.count || j < baseline.count {
             if j == baseline.count || (i < snapshot.count && snapshot.ids[i] < baseline.ids[j]) {
-                created.append(Int32(i))
+                created[createdCount] = Int32(i)
+                createdCount += 1
                 i += 1
             } else if i == snapshot.count || baseline.ids[j] < snapshot.ids[i] {
                 j += 1
             } else {
                 if snapshot.types[i] == baseline.types[j] {
-                    survivors.append(Int32(i))
-                    survivors.append(Int32(j))
+                    survivorsNow[survivorCount] = Int32(i)
+                    survivorsThen[survivorCount] = Int32(j)
+                    survivorCount += 1
                 } else {
-                    created.append(Int32(i))
+                    created[createdCount] = Int32(i)
+                    createdCount += 1
                 }
                 i += 1
                 j += 1
             }
         }
-        let survivorCount = survivors.count / 2
 
         // Destroyed: a bit per baseline entity, when any is.
         let anyDestroyed = survivorCount < baseline.count
@@ -121,45 +140,51 @@ struct EntropyDeltaEncoder {
             var next = 0
             var previous = 0
             for j in 0..<baseline.count {
-                let survives = next < survivorCount && Int(survivors[2 * next + 1]) == j
+                let survives = next < survivorCount && Int(survivorsThen[next]) == j
                 if survives { next += 1 }
-                coder.encode(!survives, &models.p[EntropyModels.destroyed + previous])
+                coder.encode(!survives, &models.p[EntropyModels.destroyed &+ previous])
                 previous = survives ? 0 : 1
             }
         }
 
-        // Changed: a bit per survivor, then the changed entity's fields.
-        var anyChanged = false
-        for pair in 0..<survivorCount where differs(snapshot, Int(survivors[2 * pair]), baseline, Int(survivors[2 * pair + 1])) {
-            anyChanged = true
-            break
+        // Changed: a bit per survivor, then the changed entity's fields. The survivors before
+        // the first changed one are unchanged: they are not compared twice.
+        var firstChanged = 0
+        while firstChanged < survivorCount
+            && !differs(snapshot, Int(survivorsNow[firstChanged]), baseline, Int(survivorsThen[firstChanged]))
+        {
+            firstChanged += 1
         }
+        let anyChanged = firstChanged < survivorCount
         coder.encode(anyChanged, &models.p[EntropyModels.hasChanged])
         if anyChanged {
             var history = 0
             for pair in 0..<survivorCount {
-                let current = Int(survivors[2 * pair]), old = Int(survivors[2 * pair + 1])
-                let changed = differs(snapshot, current, baseline, old)
+                let current = Int(survivorsNow[pair]), old = Int(survivorsThen[pair])
+                let changed = pair >= firstChanged && (pair == firstChanged || differs(snapshot, current, baseline, old))
                 let activity = models.activity(of: baseline, at: old)
-                coder.encode(changed, &models.p[EntropyModels.changed + history + 4 * activity])
-                history = (history << 1 | (changed ? 1 : 0)) & 3
+                coder.encode(changed, &models.p[EntropyModels.changed &+ history &+ 4 &* activity])
+                history = (history &<< 1 | (changed ? 1 : 0)) & 3
                 if changed { encodeChanges(snapshot, current, baseline, old, activity: activity) }
             }
         }
 
         // Created, whole.
-        coder.encode(!created.isEmpty, &models.p[EntropyModels.hasCreated])
-        if !created.isEmpty {
-            encodeInteger(UInt64(created.count - 1), tree: EntropyModels.countTree)
+        coder.encode(createdCount > 0, &models.p[EntropyModels.hasCreated])
+        if createdCount > 0 {
+            encodeInteger(UInt64(createdCount - 1), tree: EntropyModels.countTree)
             var previous: Int64 = -1
-            for index in created { encodeWhole(snapshot, Int(index), previous: &previous) }
+            for index in 0..<createdCount { encodeWhole(snapshot, Int(created[index]), previous: &previous) }
         }
     }
 
+    /// Whether survivor `i` of `snapshot` (`j` of `baseline`, the same type) changed any field.
+    @inline(__always)
     private func differs(_ snapshot: Snapshot, _ i: Int, _ baseline: Snapshot, _ j: Int) -> Bool {
-        let count = schema.layouts[Int(snapshot.types[i])].fieldCount
+        let type = Int(snapshot.types[i])
+        let count = schema.fieldStarts[type + 1] - schema.fieldStarts[type]
         let a = Int(snapshot.offsets[i]), b = Int(baseline.offsets[j])
-        for field in 0..<count where snapshot.values[a + field] != baseline.values[b + field] { return true }
+        for field in 0..<count where snapshot.values[a &+ field] != baseline.values[b &+ field] { return true }
         return false
     }
 
@@ -168,25 +193,26 @@ struct EntropyDeltaEncoder {
     private mutating func encodeChanges(_ snapshot: Snapshot, _ i: Int, _ baseline: Snapshot, _ j: Int, activity: Int) {
         let type = Int(snapshot.types[i])
         models.prepare(type: type)
-        let fieldCount = schema.layouts[type].fieldCount
         let start = schema.fieldStarts[type]
+        let fieldCount = schema.fieldStarts[type + 1] - start
         let a = Int(snapshot.offsets[i]), b = Int(baseline.offsets[j])
-        let predicts = prediction?.isUsed == true
+        let predicts = prediction.isUsed
         let id = snapshot.ids[i]
         let baselineStart = predicts ? baselineCursor.start(of: id, in: baselineMotion) : nil
-        let slot = motionBuilder.slot(fields: fieldCount)
-        let records = slot != nil
+        let records = motionBuilder.isActive
+        let slot: UnsafeMutablePointer<Int64>? = records ? motionBuilder.slot(fields: fieldCount) : nil
+        let firstBase = models.fieldBase(type: type, field: 0)
         var moved = false
         var state = 0
         for field in 0..<fieldCount {
-            let new = snapshot.values[a + field], old = baseline.values[b + field]
-            let base = models.fieldBase(type: type, field: field)
-            let layout = schema.flatFields[start + field]
+            let new = snapshot.values[a &+ field], old = baseline.values[b &+ field]
+            let base = firstBase &+ field &* EntropyModels.perField
+            let layout = schema.flatFields[start &+ field]
             var predicted = old
             var motion: Int64 = 0
             if records, MotionPrediction.isMotionField(layout) {
-                if let prediction, let baselineStart {
-                    motion = prediction.scaled(baselineMotion.deltas[baselineStart + field])
+                if let baselineStart {
+                    motion = prediction.scaled(baselineMotion.deltas[baselineStart &+ field])
                     predicted = MotionPrediction.predicted(old: old, motion: motion, maxQuantized: layout.maxQuantized)
                 }
                 let difference = Int64(new) - Int64(old)
@@ -197,10 +223,10 @@ struct EntropyDeltaEncoder {
             }
             let changed = new != predicted
             if predicts {
-                let context = state + 3 * activity + 6 * (motion != 0 ? 1 : 0)
-                coder.encode(changed, &models.p[base + EntropyModels.fieldChangedPredicted + context])
+                let context = state &+ 3 &* activity &+ (motion != 0 ? 6 : 0)
+                coder.encode(changed, &models.p[base &+ EntropyModels.fieldChangedPredicted &+ context])
             } else if field < fieldCount - 1 || state != 0 {
-                coder.encode(changed, &models.p[base + EntropyModels.fieldChanged + state + 3 * activity])
+                coder.encode(changed, &models.p[base &+ EntropyModels.fieldChanged &+ state &+ 3 &* activity])
             }
             state = changed ? 2 : (state == 0 ? 0 : 1)
             guard changed else { continue }

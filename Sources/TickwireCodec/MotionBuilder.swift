@@ -35,17 +35,22 @@ struct MotionBuilder {
     var isActive: Bool { storage != nil }
 
     /// Where the next entity's `fields` values go (to be set, every one, before
-    /// ``commit(id:fields:)``), or `nil` when the builder is inactive or they do not fit.
+    /// ``commit(id:fields:)``). Call only on an active builder.
+    ///
+    /// A delta's survivors always fit (see the type's comment), so a slot that does not is a
+    /// bug in the coder, not bad input: it stops the program rather than write past the storage.
     @inline(__always)
-    func slot(fields: Int) -> UnsafeMutablePointer<Int64>? {
-        guard let storage, count < entityCapacity, valueCount + fields <= valueCapacity else { return nil }
+    func slot(fields: Int) -> UnsafeMutablePointer<Int64> {
+        guard let storage, count < entityCapacity, valueCount + fields <= valueCapacity else {
+            preconditionFailure("a motion slot past the builder's capacity: \(count) of \(entityCapacity) entities")
+        }
         return storage + 2 * entityCapacity + valueCount
     }
 
     /// Keeps the entity whose values were set in ``slot(fields:)`` (its id above every kept one).
     @inline(__always)
     mutating func commit(id: UInt32, fields: Int) {
-        guard let storage, count < entityCapacity else { return }
+        guard let storage else { return }
         storage[count] = Int64(id)
         storage[entityCapacity + count] = Int64(valueCount)
         count += 1
@@ -56,8 +61,16 @@ struct MotionBuilder {
     func motion(span: UInt32) -> SnapshotMotion {
         var motion = SnapshotMotion(span: span)
         guard let storage, count > 0 else { return motion }
-        motion.ids = (0..<count).map { UInt32(truncatingIfNeeded: storage[$0]) }
-        motion.starts = (0..<count).map { UInt32(truncatingIfNeeded: storage[entityCapacity + $0]) }
+        let entityCount = count
+        motion.ids = Array(unsafeUninitializedCapacity: entityCount) { ids, initialized in
+            for index in 0..<entityCount { ids[index] = UInt32(truncatingIfNeeded: storage[index]) }
+            initialized = entityCount
+        }
+        let starts = storage + entityCapacity
+        motion.starts = Array(unsafeUninitializedCapacity: entityCount) { buffer, initialized in
+            for index in 0..<entityCount { buffer[index] = UInt32(truncatingIfNeeded: starts[index]) }
+            initialized = entityCount
+        }
         motion.deltas = Array(UnsafeBufferPointer(start: storage + 2 * entityCapacity, count: valueCount))
         return motion
     }

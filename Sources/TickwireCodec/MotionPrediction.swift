@@ -11,6 +11,9 @@ struct MotionPrediction {
     /// Whether this snapshot's header says the motion is used.
     let isUsed: Bool
 
+    /// No prediction: the plain coding's, or a header that does not use the motion.
+    static let unused = MotionPrediction(age: 1, span: 1, isUsed: false)
+
     /// The largest age and span a prediction may use.
     static let maximumTicks: UInt32 = 255
     /// The largest motion magnitude: motion fields are at most 32 bits wide.

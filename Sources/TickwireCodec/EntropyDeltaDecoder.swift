@@ -148,19 +148,26 @@ struct EntropyDeltaDecoder {
         }
 
         if try coder.decode(&models.p[EntropyModels.hasChanged]) {
-            var history = 0
-            var anyChanged = false
-            for index in 0..<snapshot.count {
-                let activity = models.activity(of: snapshot, at: index)
-                let changed = try coder.decode(&models.p[EntropyModels.changed + history + 4 * activity])
-                history = (history << 1 | (changed ? 1 : 0)) & 3
-                if changed {
-                    anyChanged = true
-                    try decodeChanges(at: index, activity: activity, coder: &coder, into: &snapshot)
+            // Changes are applied in place through a buffer: no array checks per value written.
+            let types = snapshot.types, offsets = snapshot.offsets, ids = snapshot.ids
+            try snapshot.values.withUnsafeMutableBufferPointer { values throws(CodecError) in
+                var history = 0
+                var anyChanged = false
+                for index in 0..<ids.count {
+                    let type = Int(types[index]), offset = Int(offsets[index])
+                    // The activity bit: the activity field's value in the baseline (not yet changed).
+                    let activityField = models.activityFields[type]
+                    let activity = activityField < 0 ? 0 : Int(values[offset + activityField] & 1)
+                    let changed = try coder.decode(&models.p[EntropyModels.changed + history + 4 * activity])
+                    history = (history << 1 | (changed ? 1 : 0)) & 3
+                    if changed {
+                        anyChanged = true
+                        try decodeChanges(type: type, offset: offset, id: ids[index], activity: activity, coder: &coder, values: values)
+                    }
                 }
-            }
-            guard anyChanged else {
-                throw CodecError(.valueOutOfRange(what: "changed entity bits", value: "all 0", allowed: "at least one 1"))
+                guard anyChanged else {
+                    throw CodecError(.valueOutOfRange(what: "changed entity bits", value: "all 0", allowed: "at least one 1"))
+                }
             }
         }
 
@@ -202,16 +209,14 @@ struct EntropyDeltaDecoder {
 
     /// Decodes a changed survivor's fields and applies them in place (in the motion-predicted
     /// coding, each residual to its prediction from the same entity's motion in the baseline).
+    /// The entity is `id`, of type `type`, whose values start at `offset` in `values`.
     private mutating func decodeChanges(
-        at index: Int, activity: Int, coder: inout RangeDecoder, into snapshot: inout Snapshot
+        type: Int, offset: Int, id: UInt32, activity: Int, coder: inout RangeDecoder, values: UnsafeMutableBufferPointer<UInt64>
     ) throws(CodecError) {
-        let type = Int(snapshot.types[index])
         models.prepare(type: type)
         let start = schema.fieldStarts[type]
         let fieldCount = schema.fieldStarts[type + 1] - start
-        let offset = Int(snapshot.offsets[index])
         let predicts = prediction.isUsed
-        let id = snapshot.ids[index]
         let baselineStart = predicts ? baselineCursor.start(of: id, in: baselineMotion) : nil
         let records = motionBuilder.isActive
         let slot: UnsafeMutablePointer<Int64>? = records ? motionBuilder.slot(fields: fieldCount) : nil
@@ -220,7 +225,7 @@ struct EntropyDeltaDecoder {
         for field in 0..<fieldCount {
             let base = models.fieldBase(type: type, field: field)
             let layout = schema.flatFields[start + field]
-            let old = snapshot.values[offset + field]
+            let old = values[offset + field]
             let isMotionField = records && MotionPrediction.isMotionField(layout)
             var predicted = old
             var motion: Int64 = 0
@@ -281,7 +286,7 @@ struct EntropyDeltaDecoder {
             } else if records {
                 slot?[field] = 0
             }
-            if new != old { snapshot.values[offset + field] = new }
+            if new != old { values[offset + field] = new }
         }
         if moved { motionBuilder.commit(id: id, fields: fieldCount) }
     }

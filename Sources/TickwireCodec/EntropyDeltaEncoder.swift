@@ -96,17 +96,25 @@ struct EntropyDeltaEncoder {
         withUnsafeTemporaryAllocation(of: Int32.self, capacity: 2 * survivorCapacity + snapshot.count + 1) { scratch in
             // The buffer's base is non-nil: it holds at least one slot.
             let base = scratch.baseAddress.unsafelyUnwrapped
-            encodeDelta(
-                snapshot, against: baseline, survivorsNow: base, survivorsThen: base + survivorCapacity,
-                created: base + 2 * survivorCapacity)
+            // Read through buffers: each survivor's values are compared once, without an
+            // array's checks per value.
+            snapshot.values.withUnsafeBufferPointer { newValues in
+                baseline.values.withUnsafeBufferPointer { oldValues in
+                    encodeDelta(
+                        snapshot, against: baseline, values: newValues, baselineValues: oldValues, survivorsNow: base,
+                        survivorsThen: base + survivorCapacity, created: base + 2 * survivorCapacity)
+                }
+            }
         }
     }
 
     /// ``encodeDelta(_:against:)`` over its scratch: room for `min(snapshot.count,
     /// baseline.count)` survivors in each of `survivorsNow` and `survivorsThen`, and for
-    /// `snapshot.count` entities in `created`.
+    /// `snapshot.count` entities in `created`; `values` and `baselineValues` are the two
+    /// snapshots' values.
     private mutating func encodeDelta(
-        _ snapshot: Snapshot, against baseline: Snapshot, survivorsNow: UnsafeMutablePointer<Int32>,
+        _ snapshot: Snapshot, against baseline: Snapshot, values: UnsafeBufferPointer<UInt64>,
+        baselineValues: UnsafeBufferPointer<UInt64>, survivorsNow: UnsafeMutablePointer<Int32>,
         survivorsThen: UnsafeMutablePointer<Int32>, created: UnsafeMutablePointer<Int32>
     ) {
         // One merge pass: survivors as (current, baseline) index pairs, created current indices.
@@ -149,20 +157,28 @@ struct EntropyDeltaEncoder {
 
         // Changed: a bit per survivor, then the changed entity's fields. The survivors before
         // the first changed one are unchanged: they are not compared twice.
-        var firstChanged = 0
-        while firstChanged < survivorCount
-            && !differs(snapshot, Int(survivorsNow[firstChanged]), baseline, Int(survivorsThen[firstChanged]))
-        {
-            firstChanged += 1
+        let fieldStarts = schema.fieldStarts
+        /// Whether survivor `pair` changed any field.
+        func differs(_ pair: Int) -> Bool {
+            let old = Int(survivorsThen[pair])
+            let type = Int(baseline.types[old])
+            let a = Int(snapshot.offsets[Int(survivorsNow[pair])]), b = Int(baseline.offsets[old])
+            for field in 0..<(fieldStarts[type + 1] - fieldStarts[type]) where values[a &+ field] != baselineValues[b &+ field] {
+                return true
+            }
+            return false
         }
+        var firstChanged = 0
+        while firstChanged < survivorCount && !differs(firstChanged) { firstChanged += 1 }
         let anyChanged = firstChanged < survivorCount
         coder.encode(anyChanged, &models.p[EntropyModels.hasChanged])
         if anyChanged {
             var history = 0
             for pair in 0..<survivorCount {
                 let current = Int(survivorsNow[pair]), old = Int(survivorsThen[pair])
-                let changed = pair >= firstChanged && (pair == firstChanged || differs(snapshot, current, baseline, old))
-                let activity = models.activity(of: baseline, at: old)
+                let changed = pair >= firstChanged && (pair == firstChanged || differs(pair))
+                let activityField = models.activityFields[Int(baseline.types[old])]
+                let activity = activityField < 0 ? 0 : Int(baselineValues[Int(baseline.offsets[old]) &+ activityField] & 1)
                 coder.encode(changed, &models.p[EntropyModels.changed &+ history &+ 4 &* activity])
                 history = (history &<< 1 | (changed ? 1 : 0)) & 3
                 if changed { encodeChanges(snapshot, current, baseline, old, activity: activity) }
@@ -176,16 +192,6 @@ struct EntropyDeltaEncoder {
             var previous: Int64 = -1
             for index in 0..<createdCount { encodeWhole(snapshot, Int(created[index]), previous: &previous) }
         }
-    }
-
-    /// Whether survivor `i` of `snapshot` (`j` of `baseline`, the same type) changed any field.
-    @inline(__always)
-    private func differs(_ snapshot: Snapshot, _ i: Int, _ baseline: Snapshot, _ j: Int) -> Bool {
-        let type = Int(snapshot.types[i])
-        let count = schema.fieldStarts[type + 1] - schema.fieldStarts[type]
-        let a = Int(snapshot.offsets[i]), b = Int(baseline.offsets[j])
-        for field in 0..<count where snapshot.values[a &+ field] != baseline.values[b &+ field] { return true }
-        return false
     }
 
     /// Codes a changed survivor's fields: per field a changed bit, then its new value or delta

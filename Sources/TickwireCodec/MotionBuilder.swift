@@ -71,7 +71,12 @@ struct MotionBuilder {
             for index in 0..<entityCount { buffer[index] = UInt32(truncatingIfNeeded: starts[index]) }
             initialized = entityCount
         }
-        motion.deltas = Array(UnsafeBufferPointer(start: storage + 2 * entityCapacity, count: valueCount))
+        let values = storage + 2 * entityCapacity
+        let valueCount = valueCount
+        motion.deltas = Array(unsafeUninitializedCapacity: valueCount) { buffer, initialized in
+            for index in 0..<valueCount { buffer[index] = values[index] }
+            initialized = valueCount
+        }
         return motion
     }
 }

@@ -220,10 +220,11 @@ struct EntropyDeltaDecoder {
         let baselineStart = predicts ? baselineCursor.start(of: id, in: baselineMotion) : nil
         let records = motionBuilder.isActive
         let slot: UnsafeMutablePointer<Int64>? = records ? motionBuilder.slot(fields: fieldCount) : nil
+        let firstBase = models.fieldBase(type: type, field: 0)
         var moved = false
         var state = 0
         for field in 0..<fieldCount {
-            let base = models.fieldBase(type: type, field: field)
+            let base = firstBase + field * EntropyModels.perField
             let layout = schema.flatFields[start + field]
             let old = values[offset + field]
             let isMotionField = records && MotionPrediction.isMotionField(layout)

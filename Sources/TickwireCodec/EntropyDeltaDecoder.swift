@@ -155,9 +155,8 @@ struct EntropyDeltaDecoder {
                 var anyChanged = false
                 for index in 0..<ids.count {
                     let type = Int(types[index]), offset = Int(offsets[index])
-                    // The activity bit: the activity field's value in the baseline (not yet changed).
-                    let activityField = models.activityFields[type]
-                    let activity = activityField < 0 ? 0 : Int(values[offset + activityField] & 1)
+                    // Read before this entity's changes are applied: still the baseline's value.
+                    let activity = models.activity(type: type, offset: offset, in: UnsafeBufferPointer(values))
                     let changed = try coder.decode(&models.p[EntropyModels.changed + history + 4 * activity])
                     history = (history << 1 | (changed ? 1 : 0)) & 3
                     if changed {

@@ -177,8 +177,7 @@ struct EntropyDeltaEncoder {
             for pair in 0..<survivorCount {
                 let current = Int(survivorsNow[pair]), old = Int(survivorsThen[pair])
                 let changed = pair >= firstChanged && (pair == firstChanged || differs(pair))
-                let activityField = models.activityFields[Int(baseline.types[old])]
-                let activity = activityField < 0 ? 0 : Int(baselineValues[Int(baseline.offsets[old]) &+ activityField] & 1)
+                let activity = models.activity(type: Int(baseline.types[old]), offset: Int(baseline.offsets[old]), in: baselineValues)
                 coder.encode(changed, &models.p[EntropyModels.changed &+ history &+ 4 &* activity])
                 history = (history &<< 1 | (changed ? 1 : 0)) & 3
                 if changed { encodeChanges(snapshot, current, baseline, old, activity: activity) }

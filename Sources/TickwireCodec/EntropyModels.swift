@@ -111,10 +111,12 @@ struct EntropyModels {
         64 - UInt64(width - 1).leadingZeroBitCount
     }
 
-    /// The entity's activity bit: its activity field's value in the baseline (0 for a type without one).
+    /// An entity's activity bit: its activity field's value in the baseline (0 for a type
+    /// without one). The entity is of type `type`, and its baseline values start at `offset`
+    /// in `values`.
     @inline(__always)
-    func activity(of snapshot: borrowing Snapshot, at index: Int) -> Int {
-        let field = activityFields[Int(snapshot.types[index])]
-        return field < 0 ? 0 : Int(snapshot.values[Int(snapshot.offsets[index]) + field] & 1)
+    func activity(type: Int, offset: Int, in values: UnsafeBufferPointer<UInt64>) -> Int {
+        let field = activityFields[type]
+        return field < 0 ? 0 : Int(values[offset &+ field] & 1)
     }
 }

@@ -148,25 +148,38 @@ struct EntropyDeltaDecoder {
         }
 
         if try coder.decode(&models.p[EntropyModels.hasChanged]) {
-            // Changes are applied in place through a buffer: no array checks per value written.
+            // Changes are applied in place through a buffer, and everything else the loop reads
+            // is read through buffers too (local copies: the loop mutates the snapshot's values
+            // and the coder): no array checks per value.
             let types = snapshot.types, offsets = snapshot.offsets, ids = snapshot.ids
-            try snapshot.values.withUnsafeMutableBufferPointer { values throws(CodecError) in
-                var history = 0
-                var anyChanged = false
-                for index in 0..<ids.count {
-                    let type = Int(types[index]), offset = Int(offsets[index])
-                    // Read before this entity's changes are applied: still the baseline's value.
-                    let activity = models.activity(type: type, offset: offset, in: UnsafeBufferPointer(values))
-                    let changed = try coder.decode(&models.p[EntropyModels.changed + history + 4 * activity])
-                    history = (history << 1 | (changed ? 1 : 0)) & 3
-                    if changed {
-                        anyChanged = true
-                        try decodeChanges(type: type, offset: offset, id: ids[index], activity: activity, coder: &coder, values: values)
+            let fields = schema.flatFields, motionDeltas = baselineMotion.deltas
+            var anyChanged = false
+            try types.withUnsafeBufferPointer { types throws(CodecError) in
+                try offsets.withUnsafeBufferPointer { offsets throws(CodecError) in
+                    try fields.withUnsafeBufferPointer { fields throws(CodecError) in
+                        try motionDeltas.withUnsafeBufferPointer { motionDeltas throws(CodecError) in
+                            try snapshot.values.withUnsafeMutableBufferPointer { values throws(CodecError) in
+                                var history = 0
+                                for index in 0..<ids.count {
+                                    let type = Int(types[index]), offset = Int(offsets[index])
+                                    // Read before this entity's changes are applied: still the baseline's value.
+                                    let activity = models.activity(type: type, offset: offset, in: UnsafeBufferPointer(values))
+                                    let changed = try coder.decode(&models.p[EntropyModels.changed &+ history &+ 4 &* activity])
+                                    history = (history &<< 1 | (changed ? 1 : 0)) & 3
+                                    if changed {
+                                        anyChanged = true
+                                        try decodeChanges(
+                                            type: type, offset: offset, id: ids[index], activity: activity, coder: &coder,
+                                            values: values, fields: fields, motionDeltas: motionDeltas)
+                                    }
+                                }
+                            }
+                        }
                     }
                 }
-                guard anyChanged else {
-                    throw CodecError(.valueOutOfRange(what: "changed entity bits", value: "all 0", allowed: "at least one 1"))
-                }
+            }
+            guard anyChanged else {
+                throw CodecError(.valueOutOfRange(what: "changed entity bits", value: "all 0", allowed: "at least one 1"))
             }
         }
 
@@ -208,15 +221,17 @@ struct EntropyDeltaDecoder {
 
     /// Decodes a changed survivor's fields and applies them in place (in the motion-predicted
     /// coding, each residual to its prediction from the same entity's motion in the baseline).
-    /// The entity is `id`, of type `type`, whose values start at `offset` in `values`.
+    /// The entity is `id`, of type `type`, whose values start at `offset` in `values`; `fields`
+    /// are the schema's ``Schema/flatFields``, `motionDeltas` the baseline motion's values.
     private mutating func decodeChanges(
-        type: Int, offset: Int, id: UInt32, activity: Int, coder: inout RangeDecoder, values: UnsafeMutableBufferPointer<UInt64>
+        type: Int, offset: Int, id: UInt32, activity: Int, coder: inout RangeDecoder, values: UnsafeMutableBufferPointer<UInt64>,
+        fields: UnsafeBufferPointer<TypeLayout.FieldLayout>, motionDeltas: UnsafeBufferPointer<Int64>
     ) throws(CodecError) {
         models.prepare(type: type)
         let start = schema.fieldStarts[type]
         let fieldCount = schema.fieldStarts[type + 1] - start
         let predicts = prediction.isUsed
-        let baselineStart = predicts ? baselineCursor.start(of: id, in: baselineMotion) : nil
+        let baselineStart = predicts ? baselineCursor.start(of: id, fields: fieldCount, in: baselineMotion) : nil
         let records = motionBuilder.isActive
         let slot: UnsafeMutablePointer<Int64>? = records ? motionBuilder.slot(fields: fieldCount) : nil
         let firstBase = models.fieldBase(type: type, field: 0)
@@ -224,13 +239,13 @@ struct EntropyDeltaDecoder {
         var state = 0
         for field in 0..<fieldCount {
             let base = firstBase + field * EntropyModels.perField
-            let layout = schema.flatFields[start + field]
+            let layout = fields[start &+ field]
             let old = values[offset + field]
             let isMotionField = records && MotionPrediction.isMotionField(layout)
             var predicted = old
             var motion: Int64 = 0
             if isMotionField, let baselineStart {
-                motion = prediction.scaled(baselineMotion.deltas[baselineStart + field])
+                motion = prediction.scaled(motionDeltas[baselineStart &+ field])
                 predicted = MotionPrediction.predicted(old: old, motion: motion, maxQuantized: layout.maxQuantized)
             }
             let changed: Bool

@@ -70,7 +70,9 @@ struct EntropyDeltaEncoder {
         } else {
             encodeInteger(UInt64(snapshot.count), tree: EntropyModels.countTree)
             var previous: Int64 = -1
-            for index in snapshot.indices { encodeWhole(snapshot, index, previous: &previous) }
+            snapshot.withColumns { columns in
+                for index in 0..<columns.count { encodeWhole(columns, index, previous: &previous) }
+            }
         }
         coder.finish()
         return coder.bytes
@@ -96,60 +98,64 @@ struct EntropyDeltaEncoder {
         withUnsafeTemporaryAllocation(of: Int32.self, capacity: 2 * survivorCapacity + snapshot.count + 1) { scratch in
             // The buffer's base is non-nil: it holds at least one slot.
             let base = scratch.baseAddress.unsafelyUnwrapped
-            // Read through buffers: each survivor's values are compared once, without an
-            // array's checks per value.
-            snapshot.values.withUnsafeBufferPointer { newValues in
-                baseline.values.withUnsafeBufferPointer { oldValues in
+            // Read through buffers: the loops over every entity make no array checks per read.
+            snapshot.withColumns { now in
+                baseline.withColumns { then in
                     encodeDelta(
-                        snapshot, against: baseline, values: newValues, baselineValues: oldValues, survivorsNow: base,
-                        survivorsThen: base + survivorCapacity, created: base + 2 * survivorCapacity)
+                        now, against: then, survivorsNow: base, survivorsThen: base + survivorCapacity,
+                        created: base + 2 * survivorCapacity)
                 }
             }
         }
     }
 
-    /// ``encodeDelta(_:against:)`` over its scratch: room for `min(snapshot.count,
-    /// baseline.count)` survivors in each of `survivorsNow` and `survivorsThen`, and for
-    /// `snapshot.count` entities in `created`; `values` and `baselineValues` are the two
-    /// snapshots' values.
+    /// ``encodeDelta(_:against:)`` over the two snapshots' columns and its scratch: room for
+    /// `min(now.count, then.count)` survivors in each of `survivorsNow` and `survivorsThen`, and
+    /// for `now.count` entities in `created`.
     private mutating func encodeDelta(
-        _ snapshot: Snapshot, against baseline: Snapshot, values: UnsafeBufferPointer<UInt64>,
-        baselineValues: UnsafeBufferPointer<UInt64>, survivorsNow: UnsafeMutablePointer<Int32>,
+        _ now: SnapshotColumns, against then: SnapshotColumns, survivorsNow: UnsafeMutablePointer<Int32>,
         survivorsThen: UnsafeMutablePointer<Int32>, created: UnsafeMutablePointer<Int32>
     ) {
         // One merge pass: survivors as (current, baseline) index pairs, created current indices.
         var survivorCount = 0, createdCount = 0
         var i = 0, j = 0
-        while i < snapshot.count || j < baseline.count {
-            if j == baseline.count || (i < snapshot.count && snapshot.ids[i] < baseline.ids[j]) {
-                created[createdCount] = Int32(i)
-                createdCount += 1
-                i += 1
-            } else if i == snapshot.count || baseline.ids[j] < snapshot.ids[i] {
-                j += 1
+        let nowCount = now.count, thenCount = then.count
+        while i < nowCount && j < thenCount {
+            let id = now.ids[i], baselineID = then.ids[j]
+            if id < baselineID {
+                created[createdCount] = Int32(truncatingIfNeeded: i)
+                createdCount &+= 1
+                i &+= 1
+            } else if baselineID < id {
+                j &+= 1
             } else {
-                if snapshot.types[i] == baseline.types[j] {
-                    survivorsNow[survivorCount] = Int32(i)
-                    survivorsThen[survivorCount] = Int32(j)
-                    survivorCount += 1
+                if now.types[i] == then.types[j] {
+                    survivorsNow[survivorCount] = Int32(truncatingIfNeeded: i)
+                    survivorsThen[survivorCount] = Int32(truncatingIfNeeded: j)
+                    survivorCount &+= 1
                 } else {
-                    created[createdCount] = Int32(i)
-                    createdCount += 1
+                    created[createdCount] = Int32(truncatingIfNeeded: i)
+                    createdCount &+= 1
                 }
-                i += 1
-                j += 1
+                i &+= 1
+                j &+= 1
             }
+        }
+        while i < nowCount {
+            created[createdCount] = Int32(truncatingIfNeeded: i)
+            createdCount &+= 1
+            i &+= 1
         }
 
         // Destroyed: a bit per baseline entity, when any is.
-        let anyDestroyed = survivorCount < baseline.count
+        let anyDestroyed = survivorCount < thenCount
         coder.encode(anyDestroyed, &models.p[EntropyModels.hasDestroyed])
         if anyDestroyed {
             var next = 0
             var previous = 0
-            for j in 0..<baseline.count {
+            for j in 0..<thenCount {
                 let survives = next < survivorCount && Int(survivorsThen[next]) == j
-                if survives { next += 1 }
+                if survives { next &+= 1 }
                 coder.encode(!survives, &models.p[EntropyModels.destroyed &+ previous])
                 previous = survives ? 0 : 1
             }
@@ -161,9 +167,9 @@ struct EntropyDeltaEncoder {
         /// Whether survivor `pair` changed any field.
         func differs(_ pair: Int) -> Bool {
             let old = Int(survivorsThen[pair])
-            let type = Int(baseline.types[old])
-            let a = Int(snapshot.offsets[Int(survivorsNow[pair])]), b = Int(baseline.offsets[old])
-            for field in 0..<(fieldStarts[type + 1] - fieldStarts[type]) where values[a &+ field] != baselineValues[b &+ field] {
+            let type = Int(then.types[old])
+            let a = Int(now.offsets[Int(survivorsNow[pair])]), b = Int(then.offsets[old])
+            for field in 0..<(fieldStarts[type + 1] - fieldStarts[type]) where now.values[a &+ field] != then.values[b &+ field] {
                 return true
             }
             return false
@@ -173,14 +179,23 @@ struct EntropyDeltaEncoder {
         let anyChanged = firstChanged < survivorCount
         coder.encode(anyChanged, &models.p[EntropyModels.hasChanged])
         if anyChanged {
-            var history = 0
-            for pair in 0..<survivorCount {
-                let current = Int(survivorsNow[pair]), old = Int(survivorsThen[pair])
-                let changed = pair >= firstChanged && (pair == firstChanged || differs(pair))
-                let activity = models.activity(type: Int(baseline.types[old]), offset: Int(baseline.offsets[old]), in: baselineValues)
-                coder.encode(changed, &models.p[EntropyModels.changed &+ history &+ 4 &* activity])
-                history = (history &<< 1 | (changed ? 1 : 0)) & 3
-                if changed { encodeChanges(snapshot, current, baseline, old, activity: activity) }
+            // The field layouts and the baseline's motion through buffers too (local copies: the
+            // loop mutates the coder).
+            let fields = schema.flatFields, motionDeltas = baselineMotion.deltas
+            fields.withUnsafeBufferPointer { fields in
+                motionDeltas.withUnsafeBufferPointer { motionDeltas in
+                    var history = 0
+                    for pair in 0..<survivorCount {
+                        let current = Int(survivorsNow[pair]), old = Int(survivorsThen[pair])
+                        let changed = pair >= firstChanged && (pair == firstChanged || differs(pair))
+                        let activity = models.activity(type: Int(then.types[old]), offset: Int(then.offsets[old]), in: then.values)
+                        coder.encode(changed, &models.p[EntropyModels.changed &+ history &+ 4 &* activity])
+                        history = (history &<< 1 | (changed ? 1 : 0)) & 3
+                        if changed {
+                            encodeChanges(now, current, then, old, activity: activity, fields: fields, motionDeltas: motionDeltas)
+                        }
+                    }
+                }
             }
         }
 
@@ -189,35 +204,39 @@ struct EntropyDeltaEncoder {
         if createdCount > 0 {
             encodeInteger(UInt64(createdCount - 1), tree: EntropyModels.countTree)
             var previous: Int64 = -1
-            for index in 0..<createdCount { encodeWhole(snapshot, Int(created[index]), previous: &previous) }
+            for index in 0..<createdCount { encodeWhole(now, Int(created[index]), previous: &previous) }
         }
     }
 
     /// Codes a changed survivor's fields: per field a changed bit, then its new value or delta
-    /// (in the motion-predicted coding, its residual from the prediction).
-    private mutating func encodeChanges(_ snapshot: Snapshot, _ i: Int, _ baseline: Snapshot, _ j: Int, activity: Int) {
-        let type = Int(snapshot.types[i])
+    /// (in the motion-predicted coding, its residual from the prediction). `fields` are the
+    /// schema's ``Schema/flatFields``, `motionDeltas` the baseline motion's values.
+    private mutating func encodeChanges(
+        _ now: SnapshotColumns, _ i: Int, _ then: SnapshotColumns, _ j: Int, activity: Int,
+        fields: UnsafeBufferPointer<TypeLayout.FieldLayout>, motionDeltas: UnsafeBufferPointer<Int64>
+    ) {
+        let type = Int(now.types[i])
         models.prepare(type: type)
         let start = schema.fieldStarts[type]
         let fieldCount = schema.fieldStarts[type + 1] - start
-        let a = Int(snapshot.offsets[i]), b = Int(baseline.offsets[j])
+        let a = Int(now.offsets[i]), b = Int(then.offsets[j])
         let predicts = prediction.isUsed
-        let id = snapshot.ids[i]
-        let baselineStart = predicts ? baselineCursor.start(of: id, in: baselineMotion) : nil
+        let id = now.ids[i]
+        let baselineStart = predicts ? baselineCursor.start(of: id, fields: fieldCount, in: baselineMotion) : nil
         let records = motionBuilder.isActive
         let slot: UnsafeMutablePointer<Int64>? = records ? motionBuilder.slot(fields: fieldCount) : nil
         let firstBase = models.fieldBase(type: type, field: 0)
         var moved = false
         var state = 0
         for field in 0..<fieldCount {
-            let new = snapshot.values[a &+ field], old = baseline.values[b &+ field]
+            let new = now.values[a &+ field], old = then.values[b &+ field]
             let base = firstBase &+ field &* EntropyModels.perField
-            let layout = schema.flatFields[start &+ field]
+            let layout = fields[start &+ field]
             var predicted = old
             var motion: Int64 = 0
             if records, MotionPrediction.isMotionField(layout) {
                 if let baselineStart {
-                    motion = prediction.scaled(baselineMotion.deltas[baselineStart &+ field])
+                    motion = prediction.scaled(motionDeltas[baselineStart &+ field])
                     predicted = MotionPrediction.predicted(old: old, motion: motion, maxQuantized: layout.maxQuantized)
                 }
                 let difference = Int64(new) - Int64(old)
@@ -288,7 +307,7 @@ struct EntropyDeltaEncoder {
     }
 
     /// Codes one entity whole: id gap, type index, every field.
-    private mutating func encodeWhole(_ snapshot: Snapshot, _ index: Int, previous: inout Int64) {
+    private mutating func encodeWhole(_ snapshot: SnapshotColumns, _ index: Int, previous: inout Int64) {
         let id = Int64(snapshot.ids[index])
         encodeInteger(UInt64(id - previous - 1), tree: EntropyModels.gapTree)
         previous = id

@@ -79,13 +79,19 @@ public struct SnapshotMotion: Sendable, Equatable {
     struct Cursor {
         private var next = 0
 
-        /// Where entity `id`'s values start in `motion.deltas`, or `nil` when it did not move.
-        /// Ask in increasing id order.
+        /// Where entity `id`'s `fields` values start in `motion.deltas`, or `nil` when it did not
+        /// move. Ask in increasing id order.
+        ///
+        /// The coders read the values through an unchecked buffer, so this checks that they are
+        /// there: a motion kept with another snapshot than the baseline is a caller's bug, and
+        /// stops the program as an array read out of bounds would.
         @inline(__always)
-        mutating func start(of id: UInt32, in motion: borrowing SnapshotMotion) -> Int? {
+        mutating func start(of id: UInt32, fields: Int, in motion: borrowing SnapshotMotion) -> Int? {
             while next < motion.ids.count && motion.ids[next] < id { next += 1 }
             guard next < motion.ids.count, motion.ids[next] == id else { return nil }
-            return Int(motion.starts[next])
+            let start = Int(motion.starts[next])
+            precondition(start + fields <= motion.deltas.count, "a baseline motion that does not belong to the baseline")
+            return start
         }
     }
 }

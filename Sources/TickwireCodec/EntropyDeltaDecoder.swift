@@ -238,9 +238,9 @@ struct EntropyDeltaDecoder {
         var moved = false
         var state = 0
         for field in 0..<fieldCount {
-            let base = firstBase + field * EntropyModels.perField
+            let base = firstBase &+ field &* EntropyModels.perField
             let layout = fields[start &+ field]
-            let old = values[offset + field]
+            let old = values[offset &+ field]
             let isMotionField = records && MotionPrediction.isMotionField(layout)
             var predicted = old
             var motion: Int64 = 0
@@ -250,10 +250,10 @@ struct EntropyDeltaDecoder {
             }
             let changed: Bool
             if predicts {
-                let context = state + 3 * activity + 6 * (motion != 0 ? 1 : 0)
-                changed = try coder.decode(&models.p[base + EntropyModels.fieldChangedPredicted + context])
+                let context = state &+ 3 &* activity &+ (motion != 0 ? 6 : 0)
+                changed = try coder.decode(&models.p[base &+ EntropyModels.fieldChangedPredicted &+ context])
             } else if field < fieldCount - 1 || state != 0 {
-                changed = try coder.decode(&models.p[base + EntropyModels.fieldChanged + state + 3 * activity])
+                changed = try coder.decode(&models.p[base &+ EntropyModels.fieldChanged &+ state &+ 3 &* activity])
             } else {
                 changed = true
             }
@@ -301,7 +301,7 @@ struct EntropyDeltaDecoder {
             } else if records {
                 slot?[field] = 0
             }
-            if new != old { values[offset + field] = new }
+            if new != old { values[offset &+ field] = new }
         }
         if moved { motionBuilder.commit(id: id, fields: fieldCount) }
     }
@@ -310,14 +310,14 @@ struct EntropyDeltaDecoder {
     @inline(__always)
     private mutating func decodeDelta(base: Int, sign: Int, bucketBits: Int, coder: inout RangeDecoder) throws(CodecError) -> (Bool, UInt64)
     {
-        let negative = try coder.decode(&models.p[base + sign])
+        let negative = try coder.decode(&models.p[base &+ sign])
         var magnitude: UInt64 = 1
         let table = models.p + base
         let bucket = Int(try coder.decodeTree(bits: bucketBits, models: table + EntropyModels.bucket))
         if bucket >= 1 {
             let top = min(EntropyModels.modelledTopBits, bucket)
-            let high = (1 << UInt64(top)) | (try coder.decodeTree(bits: top, models: table + EntropyModels.topBits + 2 * bucket))
-            magnitude = high << UInt64(bucket - top) | (try coder.decodeRaw(count: bucket - top))
+            let high = (1 &<< UInt64(top)) | (try coder.decodeTree(bits: top, models: table + (EntropyModels.topBits &+ 2 &* bucket)))
+            magnitude = high &<< UInt64(bucket &- top) | (try coder.decodeRaw(count: bucket &- top))
         }
         return (negative, magnitude)
     }

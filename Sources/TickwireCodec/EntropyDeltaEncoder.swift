@@ -276,15 +276,15 @@ struct EntropyDeltaEncoder {
     /// Codes a non-zero delta: sign, magnitude bucket, two bits below the leading one, the rest raw.
     @inline(__always)
     private mutating func encodeDelta(_ delta: Int64, base: Int, sign: Int, bucketBits: Int) {
-        coder.encode(delta < 0, &models.p[base + sign])
+        coder.encode(delta < 0, &models.p[base &+ sign])
         let magnitude = delta.magnitude
-        let bucket = 63 - magnitude.leadingZeroBitCount
+        let bucket = 63 &- magnitude.leadingZeroBitCount
         let table = models.p + base
         coder.encodeTree(UInt64(bucket), bits: bucketBits, models: table + EntropyModels.bucket)
         if bucket >= 1 {
             let top = min(EntropyModels.modelledTopBits, bucket)
-            coder.encodeTree(magnitude >> UInt64(bucket - top), bits: top, models: table + EntropyModels.topBits + 2 * bucket)
-            coder.encodeRaw(magnitude, count: bucket - top)
+            coder.encodeTree(magnitude &>> UInt64(bucket &- top), bits: top, models: table + (EntropyModels.topBits &+ 2 &* bucket))
+            coder.encodeRaw(magnitude, count: bucket &- top)
         }
     }
 

@@ -67,12 +67,21 @@ struct RangeDecoder {
         let value = code / range
         guard value >> UInt32(count) == 0 else { throw CodecError(.malformedRangeCode(atByte: position)) }
         code &-= value &* range
-        try normalize()
+        if range < RangeEncoder.topValue { try normalize() }
         return UInt64(value)
     }
 
-    /// Decodes `count` (0...64) uniform bits written by ``RangeEncoder/encodeRaw(_:count:)``.
+    /// Decodes `count` (0...64) uniform bits written by ``RangeEncoder/encodeRaw(_:count:)``;
+    /// up to 8 bits inlined, as one symbol.
+    @inline(__always)
     mutating func decodeRaw(count: Int) throws(CodecError) -> UInt64 {
+        if count > 8 { return try decodeChunks(count: count) }
+        return count > 0 ? try decodeDirect(count: count) : 0
+    }
+
+    /// ``decodeRaw(count:)`` past 8 bits, chunk by chunk.
+    @inline(never)
+    private mutating func decodeChunks(count: Int) throws(CodecError) -> UInt64 {
         var value: UInt64 = 0
         var left = count
         while left > 0 {

@@ -71,17 +71,25 @@ struct RangeEncoder {
     /// Codes the `count` (1...8) low bits of `value` at probability one half each, as one symbol.
     @inline(__always)
     mutating func encodeDirect(_ value: UInt64, count: Int) {
-        range >>= UInt32(count)
-        low &+= UInt64(range) &* (value & ((1 << UInt64(count)) - 1))
-        while range < Self.topValue {
-            range <<= 8
-            shiftLow()
-        }
+        range &>>= UInt32(truncatingIfNeeded: count)
+        low &+= UInt64(range) &* (value & ((1 &<< UInt64(count)) &- 1))
+        if range < Self.topValue { renormalize() }
     }
 
     /// Codes the `count` (0...64) low bits of `value` uniformly, in chunks of at most 8 bits,
-    /// the most significant chunk first.
+    /// the most significant chunk first. Up to 8 bits (a delta's usual few) are one inlined symbol.
+    @inline(__always)
     mutating func encodeRaw(_ value: UInt64, count: Int) {
+        if count > 8 {
+            encodeChunks(value, count: count)
+        } else if count > 0 {
+            encodeDirect(value, count: count)
+        }
+    }
+
+    /// ``encodeRaw(_:count:)`` past 8 bits, chunk by chunk.
+    @inline(never)
+    private mutating func encodeChunks(_ value: UInt64, count: Int) {
         var left = count
         while left > 0 {
             let chunk = min(left, 8)

@@ -9,6 +9,8 @@ struct RangeDecoder {
     private var position: Int
     private var range: UInt32 = 0xFFFF_FFFF
     private var code: UInt32 = 0
+    /// ``ModelTransitions``' entries, read once per decoded bit.
+    private let transitions = ModelTransitions.shared.entries
 
     /// Starts decoding `input` at byte `start`.
     ///
@@ -55,7 +57,7 @@ struct RangeDecoder {
             range &-= bound
             bit = true
         }
-        probability = RangeEncoder.adapted(probability, bit)
+        probability = ModelTransitions.next(probability, bit, in: transitions)
         if range < RangeEncoder.topValue { try normalize() }
         return bit
     }

@@ -9,8 +9,6 @@ struct RangeDecoder {
     private var position: Int
     private var range: UInt32 = 0xFFFF_FFFF
     private var code: UInt32 = 0
-    /// ``ModelTransitions``' entries, read once per decoded bit.
-    private let transitions = ModelTransitions.shared.entries
 
     /// Starts decoding `input` at byte `start`.
     ///
@@ -57,7 +55,7 @@ struct RangeDecoder {
             range &-= bound
             bit = true
         }
-        probability = ModelTransitions.next(probability, bit, in: transitions)
+        probability = RangeEncoder.adapted(probability, bit)
         if range < RangeEncoder.topValue { try normalize() }
         return bit
     }

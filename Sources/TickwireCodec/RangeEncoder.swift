@@ -14,8 +14,7 @@ struct RangeEncoder {
     /// a model moves 1/2^shift of the way towards each bit, fast while it has seen little.
     static let adaptationShifts: UInt64 = 0x4444_4444_3333_3221
 
-    /// The model after coding `bit` with it: the probability adapted, the count advanced. The
-    /// definition; the coders read it from ``ModelTransitions``, which tabulates it.
+    /// The model after coding `bit` with it: the probability adapted, the count advanced.
     @inline(__always)
     static func adapted(_ model: UInt16, _ bit: Bool) -> UInt16 {
         let count = model & 15
@@ -32,8 +31,6 @@ struct RangeEncoder {
     static let topValue: UInt32 = 1 << 24
 
     private(set) var bytes: [UInt8]
-    /// ``ModelTransitions``' entries, read once per coded bit.
-    private let transitions = ModelTransitions.shared.entries
     private var low: UInt64 = 0
     private var range: UInt32 = 0xFFFF_FFFF
     private var cache: UInt8 = 0
@@ -57,7 +54,7 @@ struct RangeEncoder {
         } else {
             range = bound
         }
-        probability = ModelTransitions.next(probability, bit, in: transitions)
+        probability = Self.adapted(probability, bit)
         if range < Self.topValue { renormalize() }
     }
 

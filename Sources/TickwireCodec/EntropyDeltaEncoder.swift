@@ -273,7 +273,8 @@ struct EntropyDeltaEncoder {
         if moved { motionBuilder.commit(id: id, fields: fieldCount) }
     }
 
-    /// Codes a non-zero delta: sign, magnitude bucket, two bits below the leading one, the rest raw.
+    /// Codes a non-zero delta: sign, magnitude bucket, the bit below the leading one
+    /// (``EntropyModels/modelledTopBits``), the rest raw.
     @inline(__always)
     private mutating func encodeDelta(_ delta: Int64, base: Int, sign: Int, bucketBits: Int) {
         coder.encode(delta < 0, &models.p[base &+ sign])

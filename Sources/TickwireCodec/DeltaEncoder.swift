@@ -91,38 +91,35 @@ struct DeltaEncoder {
         var survivor = 0
         var i = 0, j = 0
         let fieldCounts = layouts.map(\.fieldCount)
-        current.ids.withUnsafeBufferPointer { currentIDs in
-            baseline.ids.withUnsafeBufferPointer { baselineIDs in
-                current.values.withUnsafeBufferPointer { currentValues in
-                    baseline.values.withUnsafeBufferPointer { baselineValues in
-                        while i < currentIDs.count || j < baselineIDs.count {
-                            if j == baselineIDs.count || (i < currentIDs.count && currentIDs[i] < baselineIDs[j]) {
-                                created.append(Int32(i))
-                                i += 1
-                            } else if i == currentIDs.count || baselineIDs[j] < currentIDs[i] {
-                                destroyed.append(baselineIDs[j])
-                                j += 1
-                            } else {
-                                let type = current.types[i]
-                                if type != baseline.types[j] {
-                                    // Same id, new type: destroyed and created again.
-                                    destroyed.append(baselineIDs[j])
-                                    created.append(Int32(i))
-                                } else {
-                                    let a = Int(current.offsets[i]), b = Int(baseline.offsets[j])
-                                    var field = fieldCounts[Int(type)] - 1
-                                    while field >= 0 && currentValues[a + field] == baselineValues[b + field] { field -= 1 }
-                                    if field >= 0 {
-                                        changed.append(Int32(survivor))
-                                        changed.append(Int32(i))
-                                        changed.append(Int32(j))
-                                    }
-                                    survivor += 1
-                                }
-                                i += 1
-                                j += 1
+        // Read through buffers: the loop over every entity makes no array checks per read.
+        current.withColumns { now in
+            baseline.withColumns { then in
+                while i < now.count || j < then.count {
+                    if j == then.count || (i < now.count && now.ids[i] < then.ids[j]) {
+                        created.append(Int32(i))
+                        i += 1
+                    } else if i == now.count || then.ids[j] < now.ids[i] {
+                        destroyed.append(then.ids[j])
+                        j += 1
+                    } else {
+                        let type = now.types[i]
+                        if type != then.types[j] {
+                            // Same id, new type: destroyed and created again.
+                            destroyed.append(then.ids[j])
+                            created.append(Int32(i))
+                        } else {
+                            let a = Int(now.offsets[i]), b = Int(then.offsets[j])
+                            var field = fieldCounts[Int(type)] - 1
+                            while field >= 0 && now.values[a + field] == then.values[b + field] { field -= 1 }
+                            if field >= 0 {
+                                changed.append(Int32(survivor))
+                                changed.append(Int32(i))
+                                changed.append(Int32(j))
                             }
+                            survivor += 1
                         }
+                        i += 1
+                        j += 1
                     }
                 }
             }

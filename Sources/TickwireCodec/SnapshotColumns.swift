@@ -1,5 +1,5 @@
 /// A snapshot's four columns as buffer pointers, valid only inside ``Snapshot/withColumns(_:)``:
-/// the entropy coders' per-entity loops read them without an array's checks on every read.
+/// the coders' per-entity loops read them without an array's checks on every read.
 struct SnapshotColumns {
     /// Entity ids, increasing.
     let ids: UnsafeBufferPointer<UInt32>

@@ -5,7 +5,7 @@
 /// baseline alone. A type's blocks are set up the first time the snapshot touches the type, so
 /// a large schema costs only the types a snapshot uses. Its size is bounded by the schema:
 /// ``globalCount`` plus ``perField`` probabilities (2 bytes each) per field, plus one per type.
-/// It lives in a temporary allocation for one snapshot (``with(schema:activityFields:_:)``).
+/// It lives in one allocation per snapshot, made by the codec (``EntropyScratch``).
 struct EntropyModels {
     // Global block.
     static let hasDestroyed = 0
@@ -62,31 +62,15 @@ struct EntropyModels {
         schema.entityTypes.map { type in type.fields.firstIndex { $0.kind == .bool } ?? -1 }
     }
 
-    /// Runs `body` with fresh models for one snapshot, in a temporary allocation (on the stack
-    /// when small).
-    static func with<R>(
-        schema: Schema, activityFields: [Int], _ body: (EntropyModels) throws(CodecError) -> R
-    ) throws(CodecError) -> R {
-        let size = tableSize(schema)
-        let result: Result<R, CodecError> = withUnsafeTemporaryAllocation(of: UInt16.self, capacity: size) { buffer in
-            // The buffer's base is non-nil: the table holds at least the global block.
-            let models = EntropyModels(base: buffer.baseAddress.unsafelyUnwrapped, schema: schema, activityFields: activityFields)
-            do throws(CodecError) {
-                return .success(try body(models))
-            } catch {
-                return .failure(error)
-            }
-        }
-        return try result.get()
-    }
-
-    private init(base: UnsafeMutablePointer<UInt16>, schema: Schema, activityFields: [Int]) {
-        p = base
+    /// Fresh models for one snapshot in `table`, which holds ``tableSize(_:)`` probabilities
+    /// for `schema` and outlives the models (the caller allocates and frees it).
+    init(table: UnsafeMutablePointer<UInt16>, schema: Schema, activityFields: [Int]) {
+        p = table
         fieldStarts = schema.fieldStarts
         self.activityFields = activityFields
         readyBase = Self.globalCount + schema.flatFields.count * Self.perField
-        (base).initialize(repeating: RangeEncoder.initialProbability, count: Self.globalCount)
-        (base + readyBase).initialize(repeating: 0, count: schema.layouts.count)
+        table.initialize(repeating: RangeEncoder.initialProbability, count: Self.globalCount)
+        (table + readyBase).initialize(repeating: 0, count: schema.layouts.count)
     }
 
     /// The index of field `field` of type `type`'s block.

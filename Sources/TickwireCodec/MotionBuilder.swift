@@ -1,5 +1,5 @@
 /// Gathers the motion of a snapshot while it is coded in the motion-predicted coding
-/// (`Protocol/PROTOCOL.md` §4.5.6), in one temporary allocation of ``SnapshotCodec`` for the
+/// (`Protocol/PROTOCOL.md` §4.5.6), in the slots of one ``EntropyScratch`` for the
 /// snapshot, and makes the ``SnapshotMotion`` once at the end: a copy per list per snapshot,
 /// instead of appends (each with its checks) per entity and field.
 ///

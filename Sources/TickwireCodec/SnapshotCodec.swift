@@ -89,19 +89,20 @@ public struct SnapshotCodec: Sendable {
         guard snapshot.count <= limits.maxEntities else {
             throw CodecError(.tooManyEntities(count: UInt64(snapshot.count), limit: limits.maxEntities))
         }
-        let bytes = try EntropyModels.with(schema: schema, activityFields: activityFields) { models throws(CodecError) in
-            var encoder = EntropyDeltaEncoder(schema: schema, models: models)
-            if coding.predictsMotion {
-                let slots = max(1, baseline.map { MotionBuilder.capacity(for: $0) } ?? 1)
-                return withUnsafeTemporaryAllocation(of: Int64.self, capacity: slots) { storage in
-                    // The buffer's base is non-nil: it holds at least one slot.
-                    encoder.encodePredicted(
-                        snapshot, against: baseline, baselineMotion: baselineMotion, motion: &motion,
-                        storage: storage.baseAddress.unsafelyUnwrapped, slots: storage.count)
-                }
-            }
+        let predicts = coding.predictsMotion
+        let scratch = EntropyScratch(
+            tableSize: EntropyModels.tableSize(schema), slotCount: predicts ? baseline.map { MotionBuilder.capacity(for: $0) } ?? 1 : 1)
+        defer { scratch.deallocate() }
+        var encoder = EntropyDeltaEncoder(
+            schema: schema, models: EntropyModels(table: scratch.table, schema: schema, activityFields: activityFields))
+        let bytes: [UInt8]
+        if predicts {
+            bytes = encoder.encodePredicted(
+                snapshot, against: baseline, baselineMotion: baselineMotion, motion: &motion, storage: scratch.slots,
+                slots: scratch.slotCount)
+        } else {
             motion = .zero
-            return encoder.encode(snapshot, against: baseline)
+            bytes = encoder.encode(snapshot, against: baseline)
         }
         guard bytes.count <= limits.maxEncodedBytes else {
             throw CodecError(.inputTooLarge(count: bytes.count, limit: limits.maxEncodedBytes))
@@ -219,25 +220,19 @@ public struct SnapshotCodec: Sendable {
             snapshot.removeAll()
             throw error
         }
-        try EntropyModels.with(schema: schema, activityFields: activityFields) { models throws(CodecError) in
-            var decoder = EntropyDeltaDecoder(schema: schema, limits: limits, bytes: bytes, models: models)
-            if coding.predictsMotion {
-                let slots = max(1, baseline.map { MotionBuilder.capacity(for: $0) } ?? 1)
-                let result: Result<Void, CodecError> = withUnsafeTemporaryAllocation(of: Int64.self, capacity: slots) { storage in
-                    do throws(CodecError) {
-                        // The buffer's base is non-nil: it holds at least one slot.
-                        try decoder.decodePredicted(
-                            baseline: baseline, baselineMotion: baselineMotion, into: &snapshot, motion: &motion,
-                            storage: storage.baseAddress.unsafelyUnwrapped, slots: storage.count)
-                        return .success(())
-                    } catch {
-                        return .failure(error)
-                    }
-                }
-                try result.get()
-            } else {
-                try decoder.decode(baseline: baseline, into: &snapshot)
-            }
+        let predicts = coding.predictsMotion
+        let scratch = EntropyScratch(
+            tableSize: EntropyModels.tableSize(schema), slotCount: predicts ? baseline.map { MotionBuilder.capacity(for: $0) } ?? 1 : 1)
+        defer { scratch.deallocate() }
+        var decoder = EntropyDeltaDecoder(
+            schema: schema, limits: limits, bytes: bytes,
+            models: EntropyModels(table: scratch.table, schema: schema, activityFields: activityFields))
+        if predicts {
+            try decoder.decodePredicted(
+                baseline: baseline, baselineMotion: baselineMotion, into: &snapshot, motion: &motion, storage: scratch.slots,
+                slots: scratch.slotCount)
+        } else {
+            try decoder.decode(baseline: baseline, into: &snapshot)
         }
     }
 

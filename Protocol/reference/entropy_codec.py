@@ -159,8 +159,8 @@ class RangeDecoder:
 
 G_HAS_DESTROYED, G_HAS_CHANGED, G_HAS_CREATED, G_DESTROYED, G_CHANGED = 0, 1, 2, 3, 5
 G_COUNT, G_GAP, G_TYPE, GLOBAL = 13, 13 + 64, 13 + 128, 13 + 128 + 256
-F_CHANGED, F_SIGN, F_BUCKET, F_TOP, F_WHOLE = 0, 6, 7, 7 + 64, 7 + 64 + 128
-F_CHANGED_P, F_MOTION_SIGN, PER_FIELD = 455, 455 + 12, 455 + 12 + 2   # §4.5.6: fieldChangedP_f, motionSign_f
+F_CHANGED, F_SIGN, F_BUCKET, F_WHOLE = 0, 6, 7, 7 + 64
+F_CHANGED_P, F_MOTION_SIGN, PER_FIELD = 327, 327 + 12, 327 + 12 + 2   # §4.5.6: fieldChangedP_f, motionSign_f
 
 
 class Models:
@@ -358,9 +358,7 @@ def _encode(types, tick, entities, baseline, baseline_motion):
                 mag = abs(d)
                 k = mag.bit_length() - 1
                 rc.tree(k, bucket_bits(kind.width), m.p, fb + F_BUCKET)
-                if k >= 1:
-                    rc.tree((mag >> (k - 1)) & 1, 1, m.p, fb + F_TOP + 2 * k)
-                    rc.raw(mag, k - 1)
+                rc.raw(mag, k)
     rc.bit(int(bool(created)), m.p, G_HAS_CREATED)
     if created:
         integer(len(created) - 1, G_COUNT)
@@ -498,9 +496,7 @@ def _decode(types, data, baseline, baseline_motion, max_entities):
                 else:
                     negative = rc.bit(m.p, fb + (F_SIGN if mp == 0 else F_MOTION_SIGN + int(mp < 0)))
                     k = rc.tree(bucket_bits(kind.width), m.p, fb + F_BUCKET)
-                    mag = 1
-                    if k >= 1:
-                        mag = ((2 + rc.tree(1, m.p, fb + F_TOP + 2 * k)) << (k - 1)) | rc.raw(k - 1)
+                    mag = (1 << k) | rc.raw(k)
                     d = -mag if negative else mag
                     if kind.delta_mode == "wrapping":
                         if mag > 1 << (kind.width - 1):
@@ -623,8 +619,7 @@ entropy-02 followed by one more byte: the payload is not read to its end.""",
     rc.bit(1, m.p, fb + F_CHANGED)
     rc.bit(0, m.p, fb + F_SIGN)
     rc.tree(6, bucket_bits(7), m.p, fb + F_BUCKET)                  # 98 = 0b1100010: bucket 6
-    rc.tree(1, 1, m.p, fb + F_TOP + 2 * 6)
-    rc.raw(98, 5)
+    rc.raw(98, 6)
     rc.bit(0, m.p, m.field(0, 4) + F_CHANGED + 2)
     rc.bit(0, m.p, G_HAS_CREATED)
     write_error_vector("entropy-error-value-out-of-range.hex", """

@@ -306,19 +306,14 @@ struct EntropyDeltaDecoder {
         if moved { motionBuilder.commit(id: id, fields: fieldCount) }
     }
 
-    /// Decodes a delta: its sign and magnitude (≥ 1).
+    /// Decodes a delta: its sign and magnitude (≥ 1): the bucket (the position of the leading
+    /// one), then the bits below it, raw.
     @inline(__always)
     private mutating func decodeDelta(base: Int, sign: Int, bucketBits: Int, coder: inout RangeDecoder) throws(CodecError) -> (Bool, UInt64)
     {
         let negative = try coder.decode(&models.p[base &+ sign])
-        var magnitude: UInt64 = 1
-        let table = models.p + base
-        let bucket = Int(try coder.decodeTree(bits: bucketBits, models: table + EntropyModels.bucket))
-        if bucket >= 1 {
-            let top = min(EntropyModels.modelledTopBits, bucket)
-            let high = (1 &<< UInt64(top)) | (try coder.decodeTree(bits: top, models: table + (EntropyModels.topBits &+ 2 &* bucket)))
-            magnitude = high &<< UInt64(bucket &- top) | (try coder.decodeRaw(count: bucket &- top))
-        }
+        let bucket = Int(try coder.decodeTree(bits: bucketBits, models: models.p + (base &+ EntropyModels.bucket)))
+        let magnitude = 1 &<< UInt64(bucket) | (try coder.decodeRaw(count: bucket))
         return (negative, magnitude)
     }
 

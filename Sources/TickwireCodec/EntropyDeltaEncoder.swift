@@ -273,20 +273,15 @@ struct EntropyDeltaEncoder {
         if moved { motionBuilder.commit(id: id, fields: fieldCount) }
     }
 
-    /// Codes a non-zero delta: sign, magnitude bucket, the bit below the leading one
-    /// (``EntropyModels/modelledTopBits``), the rest raw.
+    /// Codes a non-zero delta: its sign, its magnitude's bucket (the position of its leading
+    /// one), then the magnitude's bits below the leading one, raw.
     @inline(__always)
     private mutating func encodeDelta(_ delta: Int64, base: Int, sign: Int, bucketBits: Int) {
         coder.encode(delta < 0, &models.p[base &+ sign])
         let magnitude = delta.magnitude
         let bucket = 63 &- magnitude.leadingZeroBitCount
-        let table = models.p + base
-        coder.encodeTree(UInt64(bucket), bits: bucketBits, models: table + EntropyModels.bucket)
-        if bucket >= 1 {
-            let top = min(EntropyModels.modelledTopBits, bucket)
-            coder.encodeTree(magnitude &>> UInt64(bucket &- top), bits: top, models: table + (EntropyModels.topBits &+ 2 &* bucket))
-            coder.encodeRaw(magnitude, count: bucket &- top)
-        }
+        coder.encodeTree(UInt64(bucket), bits: bucketBits, models: models.p + (base &+ EntropyModels.bucket))
+        coder.encodeRaw(magnitude, count: bucket)
     }
 
     /// Codes a whole value: through the field's tree when at most 8 bits wide, raw otherwise.

@@ -31,19 +31,15 @@ struct EntropyModels {
     static let sign = 6
     /// A tree of up to 6 bits (``bucketBits(width:)``): the bucket (bit length − 1) of a delta's magnitude.
     static let bucket = 7
-    /// Per bucket `k` ≥ 1, a 1-bit tree (2 slots, slot 0 unused): the magnitude's bit below its leading one.
-    static let topBits = 7 + 64
-    /// How many bits below a magnitude's leading one are modelled (the rest are sent raw).
-    static let modelledTopBits = 1
     /// An 8-bit tree: values of fields at most 8 bits wide sent whole.
-    static let whole = 7 + 64 + 128
+    static let whole = 7 + 64
     /// Motion-predicted coding only (§4.5.6), 12 contexts: the ``fieldChanged`` contexts × whether
     /// the field's predicted motion is non-zero.
-    static let fieldChangedPredicted = 7 + 64 + 128 + 256
+    static let fieldChangedPredicted = 7 + 64 + 256
     /// Motion-predicted coding only: the sign of a residual whose predicted motion is positive
     /// (slot 0) or negative (slot 1).
-    static let motionSign = 7 + 64 + 128 + 256 + 12
-    static let perField = 7 + 64 + 128 + 256 + 12 + 2
+    static let motionSign = 7 + 64 + 256 + 12
+    static let perField = 7 + 64 + 256 + 12 + 2
 
     /// The table: the global block, the field blocks, then one readiness slot per type.
     let p: UnsafeMutablePointer<UInt16>

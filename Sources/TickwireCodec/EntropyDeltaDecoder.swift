@@ -311,7 +311,7 @@ struct EntropyDeltaDecoder {
     @inline(__always)
     private mutating func decodeDelta(base: Int, sign: Int, bucketBits: Int, coder: inout RangeDecoder) throws(CodecError) -> (Bool, UInt64)
     {
-        let negative = try coder.decode(&models.p[base &+ sign])
+        let negative = try coder.decodeUnpredictable(&models.p[base &+ sign]) == 1
         let bucket = Int(try coder.decodeTree(bits: bucketBits, models: models.p + (base &+ EntropyModels.bucket)))
         let magnitude = 1 &<< UInt64(bucket) | (try coder.decodeRaw(count: bucket))
         return (negative, magnitude)

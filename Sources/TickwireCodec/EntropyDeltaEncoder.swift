@@ -277,7 +277,7 @@ struct EntropyDeltaEncoder {
     /// one), then the magnitude's bits below the leading one, raw.
     @inline(__always)
     private mutating func encodeDelta(_ delta: Int64, base: Int, sign: Int, bucketBits: Int) {
-        coder.encode(delta < 0, &models.p[base &+ sign])
+        coder.encodeUnpredictable(delta < 0 ? 1 : 0, &models.p[base &+ sign])
         let magnitude = delta.magnitude
         let bucket = 63 &- magnitude.leadingZeroBitCount
         coder.encodeTree(UInt64(bucket), bits: bucketBits, models: models.p + (base &+ EntropyModels.bucket))

@@ -92,14 +92,31 @@ struct RangeDecoder {
         return value
     }
 
-    /// Decodes a `bits`-bit value through the bit tree at `models` (see ``RangeEncoder/encodeTree(_:bits:models:)``).
+    /// Decodes one bit as ``decode(_:)`` does, without a branch on it (see
+    /// ``RangeEncoder/encodeUnpredictable(_:_:)``): 0 or 1.
+    @inline(__always)
+    mutating func decodeUnpredictable(_ probability: inout UInt16) throws(CodecError) -> Int {
+        let model = probability
+        let bound = (range &>> RangeEncoder.probabilityBits) &* UInt32(model &>> 4)
+        let bit = code >= bound ? 1 : 0
+        let mask = UInt32(0) &- UInt32(truncatingIfNeeded: bit)
+        code &-= bound & mask
+        // A 1 bit keeps range − bound, a 0 bit bound.
+        range = bound ^ ((bound ^ (range &- bound)) & mask)
+        probability = RangeEncoder.adapted(model, mask: UInt16(truncatingIfNeeded: mask))
+        if range < RangeEncoder.topValue { try normalize() }
+        return bit
+    }
+
+    /// Decodes a `bits`-bit value through the bit tree at `models` (see
+    /// ``RangeEncoder/encodeTree(_:bits:models:)``), each bit as ``decodeUnpredictable(_:)``.
     @inline(__always)
     mutating func decodeTree(bits: Int, models: UnsafeMutablePointer<UInt16>) throws(CodecError) -> UInt64 {
         var node = 1
         for _ in 0..<bits {
-            node = node << 1 | (try decode(&models[node]) ? 1 : 0)
+            node = node &<< 1 | (try decodeUnpredictable(&models[node]))
         }
-        return UInt64(node - (1 << bits))
+        return UInt64(node &- (1 &<< bits))
     }
 
     /// Checks that the stream ended exactly: all of the payload read.

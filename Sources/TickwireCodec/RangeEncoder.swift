@@ -27,6 +27,20 @@ struct RangeEncoder {
         }
         return probability &<< 4 | (count == 15 ? 15 : count &+ 1)
     }
+
+    /// ``adapted(_:_:)`` without a branch on the bit: `mask` is all ones for a 1 bit and zero
+    /// for a 0 bit.
+    @inline(__always)
+    static func adapted(_ model: UInt16, mask: UInt16) -> UInt16 {
+        let count = model & 15
+        let shift = UInt16(truncatingIfNeeded: adaptationShifts &>> UInt64(count &<< 2)) & 15
+        let probability = model &>> 4
+        let towardsZero = probability &>> shift
+        let towardsOne = ((1 << 12) &- probability) &>> shift
+        let adapted = probability &+ (towardsOne & ~mask) &- (towardsZero & mask)
+        return adapted &<< 4 | (count == 15 ? 15 : count &+ 1)
+    }
+
     /// Below this the range is renormalized (shifted left by one byte).
     static let topValue: UInt32 = 1 << 24
 
@@ -98,18 +112,32 @@ struct RangeEncoder {
         }
     }
 
+    /// Codes `bit` (0 or 1) as ``encode(_:_:)`` does, without a branch on it: for bits near a
+    /// coin toss (a delta's sign, the bits of its bucket), where a branch would often mispredict.
+    @inline(__always)
+    mutating func encodeUnpredictable(_ bit: Int, _ probability: inout UInt16) {
+        let mask = UInt32(0) &- UInt32(truncatingIfNeeded: bit)
+        let model = probability
+        let bound = (range &>> Self.probabilityBits) &* UInt32(model &>> 4)
+        low &+= UInt64(bound & mask)
+        // A 1 bit keeps range − bound, a 0 bit bound.
+        range = bound ^ ((bound ^ (range &- bound)) & mask)
+        probability = Self.adapted(model, mask: UInt16(truncatingIfNeeded: mask))
+        if range < Self.topValue { renormalize() }
+    }
+
     /// Codes the `bits` low bits of `value`, most significant first, through a bit tree of
     /// adaptive probabilities starting at `base` in `models` (node 1 is the root; node `n`'s
-    /// children are `2n` and `2n + 1`).
+    /// children are `2n` and `2n + 1`), each bit as ``encodeUnpredictable(_:_:)``.
     @inline(__always)
     mutating func encodeTree(_ value: UInt64, bits: Int, models: UnsafeMutablePointer<UInt16>) {
         var node = 1
         var shift = bits
         while shift > 0 {
-            shift -= 1
-            let bit = (value &>> UInt64(shift)) & 1 == 1
-            encode(bit, &models[node])
-            node = node << 1 | (bit ? 1 : 0)
+            shift &-= 1
+            let bit = Int(truncatingIfNeeded: value &>> UInt64(shift)) & 1
+            encodeUnpredictable(bit, &models[node])
+            node = node &<< 1 | bit
         }
     }
 

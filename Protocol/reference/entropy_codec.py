@@ -159,8 +159,8 @@ class RangeDecoder:
 
 G_HAS_DESTROYED, G_HAS_CHANGED, G_HAS_CREATED, G_DESTROYED, G_CHANGED = 0, 1, 2, 3, 5
 G_COUNT, G_GAP, G_TYPE, GLOBAL = 13, 13 + 64, 13 + 128, 13 + 128 + 256
-F_CHANGED, F_SIGN, F_BUCKET, F_WHOLE = 0, 6, 7, 7 + 64
-F_CHANGED_P, F_MOTION_SIGN, PER_FIELD = 327, 327 + 12, 327 + 12 + 2   # §4.5.6: fieldChangedP_f, motionSign_f
+F_CHANGED, F_SIGN, F_BUCKET, F_ESCAPE, F_WHOLE = 0, 6, 7, 7 + 8, 7 + 8 + 64
+F_CHANGED_P, F_MOTION_SIGN, PER_FIELD = 335, 335 + 12, 335 + 12 + 2   # §4.5.6: fieldChangedP_f, motionSign_f
 
 
 class Models:
@@ -183,8 +183,33 @@ class Models:
         return values[f] & 1 if f >= 0 else 0
 
 
+ESCAPED = 7   # §4.5.3: in a field wider than 8 bits, buckets from 7 up are escaped
+
+
 def bucket_bits(width):
-    return (width - 1).bit_length()
+    """B_f: the bits of bucket_f's tree."""
+    return min(3, (width - 1).bit_length())
+
+
+def escape_bits(width):
+    """E_f: the bits of escape_f's tree (fields wider than 8 bits)."""
+    return (width - 1 - ESCAPED).bit_length()
+
+
+def encode_bucket(rc, m, fb, width, k):
+    escapes = width > 8 and k >= ESCAPED
+    rc.tree(ESCAPED if escapes else k, bucket_bits(width), m.p, fb + F_BUCKET)
+    if escapes:
+        rc.tree(k - ESCAPED, escape_bits(width), m.p, fb + F_ESCAPE)
+
+
+def decode_bucket(rc, m, fb, width):
+    k = rc.tree(bucket_bits(width), m.p, fb + F_BUCKET)
+    if width > 8 and k == ESCAPED:
+        k += rc.tree(escape_bits(width), m.p, fb + F_ESCAPE)
+        if k >= width:
+            raise CodecError("valueOutOfRange")
+    return k
 
 
 def delta_of(kind, old, new):
@@ -357,7 +382,7 @@ def _encode(types, tick, entities, baseline, baseline_motion):
                 rc.bit(int(d < 0), m.p, fb + sign)
                 mag = abs(d)
                 k = mag.bit_length() - 1
-                rc.tree(k, bucket_bits(kind.width), m.p, fb + F_BUCKET)
+                encode_bucket(rc, m, fb, kind.width, k)
                 rc.raw(mag, k)
     rc.bit(int(bool(created)), m.p, G_HAS_CREATED)
     if created:
@@ -495,7 +520,7 @@ def _decode(types, data, baseline, baseline_motion, max_entities):
                         raise CodecError("valueOutOfRange")
                 else:
                     negative = rc.bit(m.p, fb + (F_SIGN if mp == 0 else F_MOTION_SIGN + int(mp < 0)))
-                    k = rc.tree(bucket_bits(kind.width), m.p, fb + F_BUCKET)
+                    k = decode_bucket(rc, m, fb, kind.width)
                     mag = (1 << k) | rc.raw(k)
                     d = -mag if negative else mag
                     if kind.delta_mode == "wrapping":
@@ -618,12 +643,29 @@ entropy-02 followed by one more byte: the payload is not read to its end.""",
         rc.bit(0, m.p, m.field(0, f) + F_CHANGED)
     rc.bit(1, m.p, fb + F_CHANGED)
     rc.bit(0, m.p, fb + F_SIGN)
-    rc.tree(6, bucket_bits(7), m.p, fb + F_BUCKET)                  # 98 = 0b1100010: bucket 6
+    encode_bucket(rc, m, fb, 7, 6)                                  # 98 = 0b1100010: bucket 6
     rc.raw(98, 6)
     rc.bit(0, m.p, m.field(0, 4) + F_CHANGED + 2)
     rc.bit(0, m.p, G_HAS_CREATED)
     write_error_vector("entropy-error-value-out-of-range.hex", """
 A delta against delta-01 adding 98 to entity 7's health (integer 0...100, 3 in the baseline): 101.""",
+                       "arena", "delta-01-arena-full.hex", "valueOutOfRange", header.bytes() + rc.finish())
+    # Entity 1's x (16 bits wide) with an escaped bucket of 7 + 9 = 16: no 16-bit magnitude has it.
+    header = BitWriter()
+    header.varint(101); header.bool(True); header.varint(1); header.bool(False)
+    rc, m = RangeEncoder(), Models(types)
+    rc.bit(0, m.p, G_HAS_DESTROYED)
+    rc.bit(1, m.p, G_HAS_CHANGED)
+    rc.bit(1, m.p, G_CHANGED + 0)
+    fb = m.field(0, 0)
+    rc.bit(1, m.p, fb + F_CHANGED)
+    rc.bit(0, m.p, fb + F_SIGN)
+    rc.tree(ESCAPED, bucket_bits(16), m.p, fb + F_BUCKET)
+    rc.tree(9, escape_bits(16), m.p, fb + F_ESCAPE)
+    rc.raw(0, 16)
+    write_error_vector("entropy-error-bucket-out-of-range.hex", """
+A delta against delta-01 whose first changed field, entity 1's x (16 bits wide), escapes to bucket 16:
+a 17-bit magnitude, which no 16-bit field holds. Decoders refuse it at the bucket.""",
                        "arena", "delta-01-arena-full.hex", "valueOutOfRange", header.bytes() + rc.finish())
     generate_predicted()
 

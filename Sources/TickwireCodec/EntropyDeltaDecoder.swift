@@ -272,7 +272,7 @@ struct EntropyDeltaDecoder {
             } else {
                 let sign = motion == 0 ? EntropyModels.sign : EntropyModels.motionSign + (motion > 0 ? 0 : 1)
                 let (negative, magnitude) = try decodeDelta(
-                    base: base, sign: sign, bucketBits: EntropyModels.bucketBits(width: layout.width), coder: &coder)
+                    base: base, sign: sign, width: layout.width, coder: &coder)
                 if layout.deltaMode == .wrapping {
                     guard magnitude <= 1 << UInt64(layout.width - 1) else {
                         throw CodecError(
@@ -306,13 +306,23 @@ struct EntropyDeltaDecoder {
         if moved { motionBuilder.commit(id: id, fields: fieldCount) }
     }
 
-    /// Decodes a delta: its sign and magnitude (≥ 1): the bucket (the position of the leading
-    /// one), then the bits below it, raw.
+    /// Decodes a delta of a field `width` bits wide: its sign and magnitude (≥ 1): the bucket
+    /// (the position of the leading one, escaped past 6 when the field is wider than 8 bits),
+    /// then the bits below it, raw.
+    ///
+    /// - Throws: `.valueOutOfRange` for an escaped bucket the field cannot hold.
     @inline(__always)
-    private mutating func decodeDelta(base: Int, sign: Int, bucketBits: Int, coder: inout RangeDecoder) throws(CodecError) -> (Bool, UInt64)
-    {
+    private mutating func decodeDelta(base: Int, sign: Int, width: Int, coder: inout RangeDecoder) throws(CodecError) -> (Bool, UInt64) {
         let negative = try coder.decodeUnpredictable(&models.p[base &+ sign]) == 1
-        let bucket = Int(try coder.decodeTree(bits: bucketBits, models: models.p + (base &+ EntropyModels.bucket)))
+        var bucket = Int(
+            try coder.decodeTree(bits: EntropyModels.directBucketBits(width: width), models: models.p + (base &+ EntropyModels.bucket)))
+        if width > 8 && bucket == EntropyModels.escapedBucket {
+            bucket &+= Int(
+                try coder.decodeTree(bits: EntropyModels.escapeBits(width: width), models: models.p + (base &+ EntropyModels.bucketEscape)))
+            guard bucket < width else {
+                throw CodecError(.valueOutOfRange(what: "delta bucket", value: "\(bucket)", allowed: "0...\(width - 1)"))
+            }
+        }
         let magnitude = 1 &<< UInt64(bucket) | (try coder.decodeRaw(count: bucket))
         return (negative, magnitude)
     }

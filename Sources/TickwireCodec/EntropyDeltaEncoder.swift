@@ -268,19 +268,28 @@ struct EntropyDeltaEncoder {
                 delta = Int64(new) - Int64(predicted)
             }
             let sign = motion == 0 ? EntropyModels.sign : EntropyModels.motionSign + (motion > 0 ? 0 : 1)
-            encodeDelta(delta, base: base, sign: sign, bucketBits: EntropyModels.bucketBits(width: layout.width))
+            encodeDelta(delta, base: base, sign: sign, width: layout.width)
         }
         if moved { motionBuilder.commit(id: id, fields: fieldCount) }
     }
 
-    /// Codes a non-zero delta: its sign, its magnitude's bucket (the position of its leading
-    /// one), then the magnitude's bits below the leading one, raw.
+    /// Codes a non-zero delta of a field `width` bits wide: its sign, its magnitude's bucket (the
+    /// position of its leading one; past 6 in a field wider than 8 bits, escaped), then the
+    /// magnitude's bits below the leading one, raw.
     @inline(__always)
-    private mutating func encodeDelta(_ delta: Int64, base: Int, sign: Int, bucketBits: Int) {
+    private mutating func encodeDelta(_ delta: Int64, base: Int, sign: Int, width: Int) {
         coder.encodeUnpredictable(delta < 0 ? 1 : 0, &models.p[base &+ sign])
         let magnitude = delta.magnitude
         let bucket = 63 &- magnitude.leadingZeroBitCount
-        coder.encodeTree(UInt64(bucket), bits: bucketBits, models: models.p + (base &+ EntropyModels.bucket))
+        let escapes = width > 8 && bucket >= EntropyModels.escapedBucket
+        coder.encodeTree(
+            UInt64(escapes ? EntropyModels.escapedBucket : bucket), bits: EntropyModels.directBucketBits(width: width),
+            models: models.p + (base &+ EntropyModels.bucket))
+        if escapes {
+            coder.encodeTree(
+                UInt64(bucket &- EntropyModels.escapedBucket), bits: EntropyModels.escapeBits(width: width),
+                models: models.p + (base &+ EntropyModels.bucketEscape))
+        }
         coder.encodeRaw(magnitude, count: bucket)
     }
 

@@ -29,17 +29,20 @@ struct EntropyModels {
     static let fieldChanged = 0
     /// The sign of a delta.
     static let sign = 6
-    /// A tree of up to 6 bits (``bucketBits(width:)``): the bucket (bit length − 1) of a delta's magnitude.
+    /// A tree of up to 3 bits (``directBucketBits(width:)``): the bucket (bit length − 1) of a
+    /// delta's magnitude, or in a field wider than 8 bits ``escapedBucket`` for a bucket at least that.
     static let bucket = 7
+    /// A tree of up to 6 bits (``escapeBits(width:)``): an escaped bucket, less ``escapedBucket``.
+    static let bucketEscape = 7 + 8
     /// An 8-bit tree: values of fields at most 8 bits wide sent whole.
-    static let whole = 7 + 64
+    static let whole = 7 + 8 + 64
     /// Motion-predicted coding only (§4.5.6), 12 contexts: the ``fieldChanged`` contexts × whether
     /// the field's predicted motion is non-zero.
-    static let fieldChangedPredicted = 7 + 64 + 256
+    static let fieldChangedPredicted = 7 + 8 + 64 + 256
     /// Motion-predicted coding only: the sign of a residual whose predicted motion is positive
     /// (slot 0) or negative (slot 1).
-    static let motionSign = 7 + 64 + 256 + 12
-    static let perField = 7 + 64 + 256 + 12 + 2
+    static let motionSign = 7 + 8 + 64 + 256 + 12
+    static let perField = 7 + 8 + 64 + 256 + 12 + 2
 
     /// The table: the global block, the field blocks, then one readiness slot per type.
     let p: UnsafeMutablePointer<UInt16>
@@ -85,10 +88,22 @@ struct EntropyModels {
         (p + start).initialize(repeating: RangeEncoder.initialProbability, count: end - start)
     }
 
-    /// The bits of the tree that codes the magnitude bucket of a field `width` bits wide: enough for `width − 1`.
+    /// The bucket from which a field wider than 8 bits escapes to ``bucketEscape``: small
+    /// buckets, the usual ones, cost three binary decisions whatever the field's width.
+    static let escapedBucket = 7
+
+    /// The bits of the bucket tree (``bucket``) of a field `width` bits wide: enough for
+    /// `width − 1` up to 8 bits wide, 3 (buckets 0 … 6, and the escape) past that.
     @inline(__always)
-    static func bucketBits(width: Int) -> Int {
-        64 - UInt64(width - 1).leadingZeroBitCount
+    static func directBucketBits(width: Int) -> Int {
+        min(3, 64 &- UInt64(width &- 1).leadingZeroBitCount)
+    }
+
+    /// The bits of the escape tree (``bucketEscape``) of a field `width` (> 8) bits wide:
+    /// enough for its largest bucket `width − 1` less ``escapedBucket``.
+    @inline(__always)
+    static func escapeBits(width: Int) -> Int {
+        64 &- UInt64(width &- 1 &- escapedBucket).leadingZeroBitCount
     }
 
     /// An entity's activity bit: its activity field's value in the baseline (0 for a type

@@ -90,8 +90,7 @@ public struct SnapshotCodec: Sendable {
             throw CodecError(.tooManyEntities(count: UInt64(snapshot.count), limit: limits.maxEntities))
         }
         let predicts = coding.predictsMotion
-        let scratch = EntropyScratch(
-            tableSize: EntropyModels.tableSize(schema), slotCount: predicts ? baseline.map { MotionBuilder.capacity(for: $0) } ?? 1 : 1)
+        let scratch = EntropyScratch(tableSize: EntropyModels.tableSize(schema), slotCount: Self.motionSlots(predicts: predicts, baseline))
         defer { scratch.deallocate() }
         var encoder = EntropyDeltaEncoder(
             schema: schema, models: EntropyModels(table: scratch.table, schema: schema, activityFields: activityFields))
@@ -221,8 +220,7 @@ public struct SnapshotCodec: Sendable {
             throw error
         }
         let predicts = coding.predictsMotion
-        let scratch = EntropyScratch(
-            tableSize: EntropyModels.tableSize(schema), slotCount: predicts ? baseline.map { MotionBuilder.capacity(for: $0) } ?? 1 : 1)
+        let scratch = EntropyScratch(tableSize: EntropyModels.tableSize(schema), slotCount: Self.motionSlots(predicts: predicts, baseline))
         defer { scratch.deallocate() }
         var decoder = EntropyDeltaDecoder(
             schema: schema, limits: limits, bytes: bytes,
@@ -263,6 +261,13 @@ public struct SnapshotCodec: Sendable {
         let age = try reader.readVarint32("baseline age")
         // Wrapping subtraction: ticks are counted modulo 2^32.
         return SnapshotHeader(tick: tick, baselineTick: tick &- age)
+    }
+
+    /// The motion slots an entropy-coded snapshot against `baseline` needs: ``MotionBuilder/capacity(for:)``
+    /// in the coding that `predicts`, one otherwise.
+    private static func motionSlots(predicts: Bool, _ baseline: Snapshot?) -> Int {
+        guard predicts, let baseline else { return 1 }
+        return MotionBuilder.capacity(for: baseline)
     }
 
     private func checkSchema(_ other: Schema) throws(CodecError) {

@@ -25,6 +25,44 @@ struct EntropyDeltaTests {
             }
         }
     }
+
+    /// Fields of every width class of the bucket code (§4.5.4): 8 bits (never escaped), 9 (the
+    /// narrowest that escapes), 16 and 32 bits, and a 16-bit angle (a wrapping delta).
+    static let bucketSchema = try! Schema([
+        EntityType(
+            "e",
+            fields: [
+                Field("eight", .integer(min: 0, max: 255)),
+                Field("nine", .integer(min: 0, max: 511)),
+                Field("sixteen", .integer(min: 0, max: 65_535)),
+                Field("wide", .integer(min: 0, max: 4_294_967_295)),
+                Field("turn", .angle(bits: 16)),
+            ])
+    ])
+
+    @Test(
+        "a delta's bucket round-trips below the escape (6), at it (7) and at the widest its field holds, both ways",
+        arguments: [DeltaCoding.entropy, .predictedEntropy])
+    func bucketEscape(coding: DeltaCoding) throws {
+        let codec = SnapshotCodec(schema: Self.bucketSchema)
+        let widths = [8, 9, 16, 32, 16]
+        for (field, width) in widths.enumerated() {
+            let top: UInt64 = (1 << UInt64(width)) - 1
+            // Magnitudes in bucket 0, 6, 7, 8, the field's widest bucket, and the largest value.
+            for magnitude in [1, 127, 128, 256, 1 << UInt64(width - 1), top] where magnitude <= top {
+                for (from, to) in [(UInt64(0), magnitude), (magnitude, 0)] {
+                    var baseline = Snapshot(schema: Self.bucketSchema, tick: 1)
+                    var snapshot = Snapshot(schema: Self.bucketSchema, tick: 2)
+                    let old = try baseline.insert(id: 1, type: 0), new = try snapshot.insert(id: 1, type: 0)
+                    baseline.setValue(from, at: old, field: field)
+                    snapshot.setValue(to, at: new, field: field)
+                    let bytes = try codec.encode(snapshot, against: baseline, coding: coding)
+                    let decoded = try codec.decode(bytes, baseline: baseline, coding: coding)
+                    #expect(decoded == snapshot, "field \(field) (\(width) bits) from \(from) to \(to)")
+                }
+            }
+        }
+    }
 }
 
 /// Garbage, truncations, flips and limits for the entropy-coded delta.

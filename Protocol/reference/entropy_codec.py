@@ -157,8 +157,9 @@ class RangeDecoder:
 
 # ---------------------------------------------------------------- §4.5.3 models
 
-G_HAS_DESTROYED, G_HAS_CHANGED, G_HAS_CREATED, G_DESTROYED, G_CHANGED = 0, 1, 2, 3, 5
-G_COUNT, G_GAP, G_TYPE, GLOBAL = 13, 13 + 64, 13 + 128, 13 + 128 + 256
+G_HAS_DESTROYED, G_HAS_CHANGED, G_HAS_CREATED, G_CHANGED = 0, 1, 2, 3
+G_COUNT, G_GAP, G_TYPE = 11, 11 + 64, 11 + 128
+G_DESTROYED_COUNT, G_DESTROYED_GAP, GLOBAL = 11 + 128 + 256, 11 + 128 + 256 + 64, 11 + 128 + 256 + 128
 F_CHANGED, F_SIGN, F_BUCKET, F_ESCAPE, F_WHOLE = 0, 6, 7, 7 + 8, 7 + 8 + 64
 F_CHANGED_P, F_MOTION_SIGN, PER_FIELD = 335, 335 + 12, 335 + 12 + 2   # §4.5.6: fieldChangedP_f, motionSign_f
 
@@ -341,11 +342,13 @@ def _encode(types, tick, entities, baseline, baseline_motion):
     created = [i for i in sorted(entities) if i not in base or entities[i][0] != base[i][0]]
     rc.bit(int(len(survivors) < len(base)), m.p, G_HAS_DESTROYED)
     if len(survivors) < len(base):
-        previous, kept = 0, set(survivors)
-        for i in sorted(base):
-            b = int(i not in kept)
-            rc.bit(b, m.p, G_DESTROYED + previous)
-            previous = b
+        kept = set(survivors)
+        destroyed = [index for index, i in enumerate(sorted(base)) if i not in kept]
+        integer(len(destroyed) - 1, G_DESTROYED_COUNT)
+        following = 0
+        for index in destroyed:
+            integer(index - following, G_DESTROYED_GAP)
+            following = index + 1
     changed = [i for i in survivors if entities[i][1] != base[i][1]]
     rc.bit(int(bool(changed)), m.p, G_HAS_CHANGED)
     if changed:
@@ -476,14 +479,20 @@ def _decode(types, data, baseline, baseline_motion, max_entities):
         return tick, entities, None
     base = baseline[1]
     if rc.bit(m.p, G_HAS_DESTROYED):
-        previous, destroyed = 0, 0
-        for i in sorted(base):
-            previous = rc.bit(m.p, G_DESTROYED + previous)
-            destroyed += previous
-            if not previous:
-                entities[i] = (base[i][0], list(base[i][1]))
-        if destroyed == 0:
+        ids = sorted(base)
+        count = integer(G_DESTROYED_COUNT) + 1
+        if count > len(ids):
             raise CodecError("valueOutOfRange")
+        destroyed, following = set(), 0
+        for _ in range(count):
+            index = following + integer(G_DESTROYED_GAP)
+            if index >= len(ids):
+                raise CodecError("valueOutOfRange")
+            destroyed.add(index)
+            following = index + 1
+        for index, i in enumerate(ids):
+            if index not in destroyed:
+                entities[i] = (base[i][0], list(base[i][1]))
     else:
         entities = {i: (t, list(v)) for i, (t, v) in base.items()}
     if rc.bit(m.p, G_HAS_CHANGED):
@@ -649,6 +658,21 @@ entropy-02 followed by one more byte: the payload is not read to its end.""",
     rc.bit(0, m.p, G_HAS_CREATED)
     write_error_vector("entropy-error-value-out-of-range.hex", """
 A delta against delta-01 adding 98 to entity 7's health (integer 0...100, 3 in the baseline): 101.""",
+                       "arena", "delta-01-arena-full.hex", "valueOutOfRange", header.bytes() + rc.finish())
+    # A destroyed entity at index 3 of delta-01's three: past the baseline.
+    header = BitWriter()
+    header.varint(101); header.bool(True); header.varint(1); header.bool(False)
+    rc, m = RangeEncoder(), Models(types)
+    rc.bit(1, m.p, G_HAS_DESTROYED)
+    for value, tree in ((0, G_DESTROYED_COUNT), (3, G_DESTROYED_GAP)):
+        n = value + 1
+        rc.tree(n.bit_length() - 1, 6, m.p, tree)
+        rc.raw(n - (1 << (n.bit_length() - 1)), n.bit_length() - 1)
+    rc.bit(0, m.p, G_HAS_CHANGED)
+    rc.bit(0, m.p, G_HAS_CREATED)
+    write_error_vector("entropy-error-destroyed-out-of-range.hex", """
+A delta against delta-01 (three entities) destroying one at index 3: past the baseline's last.
+Decoders refuse it at the index.""",
                        "arena", "delta-01-arena-full.hex", "valueOutOfRange", header.bytes() + rc.finish())
     # Entity 1's x (16 bits wide) with an escaped bucket of 7 + 9 = 16: no 16-bit magnitude has it.
     header = BitWriter()

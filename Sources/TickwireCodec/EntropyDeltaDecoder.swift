@@ -127,22 +127,23 @@ struct EntropyDeltaDecoder {
     private mutating func decodeDelta(baseline: Snapshot, coder: inout RangeDecoder, into snapshot: inout Snapshot) throws(CodecError) {
         snapshot.reserve(entities: baseline.count, values: baseline.liveValueCount, headroom: true)
         if try coder.decode(&models.p[EntropyModels.hasDestroyed]) {
-            var previous = 0
-            var runStart = 0
-            var destroyedCount = 0
-            for j in 0..<baseline.count {
-                let destroyed = try coder.decode(&models.p[EntropyModels.destroyed + previous])
-                previous = destroyed ? 1 : 0
-                if destroyed {
-                    snapshot.appendEntities(of: baseline, in: runStart..<j)
-                    runStart = j + 1
-                    destroyedCount += 1
+            // Their count, then each one's baseline index as the gap after the previous one.
+            let count = try decodeInteger(tree: EntropyModels.destroyedCountTree, coder: &coder) + 1
+            guard count <= UInt64(baseline.count) else {
+                throw CodecError(
+                    .valueOutOfRange(what: "destroyed entity count", value: "\(count)", allowed: "1...\(baseline.count)"))
+            }
+            var following = 0
+            for _ in 0..<Int(count) {
+                let index = UInt64(following) + (try decodeInteger(tree: EntropyModels.destroyedGapTree, coder: &coder))
+                guard index < UInt64(baseline.count) else {
+                    throw CodecError(
+                        .valueOutOfRange(what: "destroyed entity index", value: "\(index)", allowed: "0..<\(baseline.count)"))
                 }
+                snapshot.appendEntities(of: baseline, in: following..<Int(index))
+                following = Int(index) + 1
             }
-            snapshot.appendEntities(of: baseline, in: runStart..<baseline.count)
-            guard destroyedCount > 0 else {
-                throw CodecError(.valueOutOfRange(what: "destroyed entity bits", value: "all 0", allowed: "at least one 1"))
-            }
+            snapshot.appendEntities(of: baseline, in: following..<baseline.count)
         } else {
             snapshot.appendEntities(of: baseline, in: 0..<baseline.count)
         }

@@ -147,17 +147,21 @@ struct EntropyDeltaEncoder {
             i &+= 1
         }
 
-        // Destroyed: a bit per baseline entity, when any is.
+        // Destroyed, when any is: their count, then each one's baseline index as the gap after
+        // the previous one (§4.5.4): a few destroyed among many cost a few symbols, not a bit each.
         let anyDestroyed = survivorCount < thenCount
         coder.encode(anyDestroyed, &models.p[EntropyModels.hasDestroyed])
         if anyDestroyed {
+            encodeInteger(UInt64(thenCount &- survivorCount &- 1), tree: EntropyModels.destroyedCountTree)
+            var following = 0
             var next = 0
-            var previous = 0
             for j in 0..<thenCount {
-                let survives = next < survivorCount && Int(survivorsThen[next]) == j
-                if survives { next &+= 1 }
-                coder.encode(!survives, &models.p[EntropyModels.destroyed &+ previous])
-                previous = survives ? 0 : 1
+                if next < survivorCount && Int(survivorsThen[next]) == j {
+                    next &+= 1
+                    continue
+                }
+                encodeInteger(UInt64(j &- following), tree: EntropyModels.destroyedGapTree)
+                following = j &+ 1
             }
         }
 

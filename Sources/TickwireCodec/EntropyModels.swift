@@ -11,17 +11,19 @@ struct EntropyModels {
     static let hasDestroyed = 0
     static let hasChanged = 1
     static let hasCreated = 2
-    /// 2 contexts: whether the previous baseline entity was destroyed.
-    static let destroyed = 3
     /// 8 contexts: the changed bits of the previous two survivors, and the entity's activity bit.
-    static let changed = 5
+    static let changed = 3
     /// A 6-bit tree: the bucket of entity counts.
-    static let countTree = 13
+    static let countTree = 11
     /// A 6-bit tree: the bucket of id gaps.
-    static let gapTree = 13 + 64
+    static let gapTree = 11 + 64
     /// An 8-bit tree: type indices.
-    static let typeTree = 13 + 128
-    static let globalCount = 13 + 128 + 256
+    static let typeTree = 11 + 128
+    /// A 6-bit tree: the bucket of the count of destroyed entities, less one.
+    static let destroyedCountTree = 11 + 128 + 256
+    /// A 6-bit tree: the bucket of the index gaps between destroyed baseline entities.
+    static let destroyedGapTree = 11 + 128 + 256 + 64
+    static let globalCount = 11 + 128 + 256 + 128
 
     // Per-field block.
     /// 6 contexts: (no field of the entity changed yet; some did but not the previous one; the

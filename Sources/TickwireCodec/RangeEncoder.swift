@@ -17,28 +17,38 @@ struct RangeEncoder {
     /// The model after coding `bit` with it: the probability adapted, the count advanced.
     @inline(__always)
     static func adapted(_ model: UInt16, _ bit: Bool) -> UInt16 {
-        let count = model & 15
-        let shift = UInt16(truncatingIfNeeded: adaptationShifts &>> UInt64(count &<< 2)) & 15
+        let shift = adaptationShift(model)
         var probability = model &>> 4
         if bit {
             probability &-= probability &>> shift
         } else {
             probability &+= ((1 << 12) &- probability) &>> shift
         }
-        return probability &<< 4 | (count == 15 ? 15 : count &+ 1)
+        return probability &<< 4 | advancedCount(model)
     }
 
     /// ``adapted(_:_:)`` without a branch on the bit: `mask` is all ones for a 1 bit and zero
     /// for a 0 bit.
     @inline(__always)
     static func adapted(_ model: UInt16, mask: UInt16) -> UInt16 {
-        let count = model & 15
-        let shift = UInt16(truncatingIfNeeded: adaptationShifts &>> UInt64(count &<< 2)) & 15
+        let shift = adaptationShift(model)
         let probability = model &>> 4
         let towardsZero = probability &>> shift
         let towardsOne = ((1 << 12) &- probability) &>> shift
-        let adapted = probability &+ (towardsOne & ~mask) &- (towardsZero & mask)
-        return adapted &<< 4 | (count == 15 ? 15 : count &+ 1)
+        return (probability &+ (towardsOne & ~mask) &- (towardsZero & mask)) &<< 4 | advancedCount(model)
+    }
+
+    /// The adaptation shift of a model, from the count in its low 4 bits (``adaptationShifts``).
+    @inline(__always)
+    private static func adaptationShift(_ model: UInt16) -> UInt16 {
+        UInt16(truncatingIfNeeded: adaptationShifts &>> UInt64((model & 15) &<< 2)) & 15
+    }
+
+    /// A model's count after one more bit, saturating at 15.
+    @inline(__always)
+    private static func advancedCount(_ model: UInt16) -> UInt16 {
+        let count = model & 15
+        return count == 15 ? 15 : count &+ 1
     }
 
     /// Below this the range is renormalized (shifted left by one byte).

@@ -197,6 +197,14 @@ def escape_bits(width):
     return (width - 1 - ESCAPED).bit_length()
 
 
+def encode_integer(rc, m, value, tree):
+    """I(v, tree) of §4.5.3: the bucket of v + 1 through a 6-bit tree, then its bits below the leading one."""
+    n = value + 1
+    k = n.bit_length() - 1
+    rc.tree(k, 6, m.p, tree)
+    rc.raw(n - (1 << k), k)
+
+
 def encode_bucket(rc, m, fb, width, k):
     escapes = width > 8 and k >= ESCAPED
     rc.tree(ESCAPED if escapes else k, bucket_bits(width), m.p, fb + F_BUCKET)
@@ -311,10 +319,7 @@ def _encode(types, tick, entities, baseline, baseline_motion):
     type_bits = (len(types) - 1).bit_length()
 
     def integer(value, tree):
-        n = value + 1
-        k = n.bit_length() - 1
-        rc.tree(k, 6, m.p, tree)
-        rc.raw(n - (1 << k), k)
+        encode_integer(rc, m, value, tree)
 
     def whole_value(kind, base, q):
         if kind.width <= 8:
@@ -664,10 +669,8 @@ A delta against delta-01 adding 98 to entity 7's health (integer 0...100, 3 in t
     header.varint(101); header.bool(True); header.varint(1); header.bool(False)
     rc, m = RangeEncoder(), Models(types)
     rc.bit(1, m.p, G_HAS_DESTROYED)
-    for value, tree in ((0, G_DESTROYED_COUNT), (3, G_DESTROYED_GAP)):
-        n = value + 1
-        rc.tree(n.bit_length() - 1, 6, m.p, tree)
-        rc.raw(n - (1 << (n.bit_length() - 1)), n.bit_length() - 1)
+    encode_integer(rc, m, 0, G_DESTROYED_COUNT)
+    encode_integer(rc, m, 3, G_DESTROYED_GAP)
     rc.bit(0, m.p, G_HAS_CHANGED)
     rc.bit(0, m.p, G_HAS_CREATED)
     write_error_vector("entropy-error-destroyed-out-of-range.hex", """

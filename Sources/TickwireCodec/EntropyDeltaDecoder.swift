@@ -111,7 +111,7 @@ struct EntropyDeltaDecoder {
         if let baseline, hasBaseline {
             try decodeDelta(baseline: baseline, coder: &coder, into: &snapshot)
         } else {
-            let count = try decodeInteger(tree: EntropyModels.countTree, coder: &coder)
+            let count = try coder.decodeInteger(models: models.p + EntropyModels.countTree)
             try checkEntityCount(existing: 0, adding: count)
             try decodeWhole(count: Int(count), coder: &coder, into: &snapshot)
         }
@@ -128,14 +128,14 @@ struct EntropyDeltaDecoder {
         snapshot.reserve(entities: baseline.count, values: baseline.liveValueCount, headroom: true)
         if try coder.decode(&models.p[EntropyModels.hasDestroyed]) {
             // Their count, then each one's baseline index as the gap after the previous one.
-            let count = try decodeInteger(tree: EntropyModels.destroyedCountTree, coder: &coder) + 1
+            let count = try coder.decodeInteger(models: models.p + EntropyModels.destroyedCountTree) + 1
             guard count <= UInt64(baseline.count) else {
                 throw CodecError(
                     .valueOutOfRange(what: "destroyed entity count", value: "\(count)", allowed: "1...\(baseline.count)"))
             }
             var following = 0
             for _ in 0..<Int(count) {
-                let index = UInt64(following) + (try decodeInteger(tree: EntropyModels.destroyedGapTree, coder: &coder))
+                let index = UInt64(following) + (try coder.decodeInteger(models: models.p + EntropyModels.destroyedGapTree))
                 guard index < UInt64(baseline.count) else {
                     throw CodecError(
                         .valueOutOfRange(what: "destroyed entity index", value: "\(index)", allowed: "0..<\(baseline.count)"))
@@ -186,7 +186,7 @@ struct EntropyDeltaDecoder {
 
         if try coder.decode(&models.p[EntropyModels.hasCreated]) {
             let survivors = snapshot.count
-            let count = try decodeInteger(tree: EntropyModels.countTree, coder: &coder) + 1
+            let count = try coder.decodeInteger(models: models.p + EntropyModels.countTree) + 1
             try checkEntityCount(existing: survivors, adding: count)
             try decodeWhole(count: Int(count), coder: &coder, into: &snapshot)
             if isPredictedCoding && survivors < baseline.count {
@@ -335,16 +335,6 @@ struct EntropyDeltaDecoder {
         return try coder.decodeTree(bits: layout.width, models: models.p + base + EntropyModels.whole)
     }
 
-    /// Decodes an integer below 2^32 coded by ``EntropyDeltaEncoder``'s integer code.
-    private mutating func decodeInteger(tree: Int, coder: inout RangeDecoder) throws(CodecError) -> UInt64 {
-        let bucket = try coder.decodeTree(bits: 6, models: models.p + tree)
-        guard bucket <= 32 else {
-            throw CodecError(.valueOutOfRange(what: "integer bucket", value: "\(bucket)", allowed: "0...32"))
-        }
-        let shifted = UInt64(1) << bucket | (try coder.decodeRaw(count: Int(bucket)))
-        return shifted - 1
-    }
-
     /// Decodes `count` whole entities and appends them (ids increasing).
     private mutating func decodeWhole(count: Int, coder: inout RangeDecoder, into snapshot: inout Snapshot) throws(CodecError) {
         // Room bounded by the input: a hostile count costs no more than the bytes that carry it.
@@ -353,7 +343,7 @@ struct EntropyDeltaDecoder {
         var previous: UInt64? = nil
         let typeCount = schema.layouts.count
         for _ in 0..<count {
-            let gap = try decodeInteger(tree: EntropyModels.gapTree, coder: &coder)
+            let gap = try coder.decodeInteger(models: models.p + EntropyModels.gapTree)
             let id = previous.map { $0 + 1 + gap } ?? gap
             guard id <= UInt64(UInt32.max) else {
                 throw CodecError(.entityIDOutOfRange(previous: previous ?? 0, gap: gap))

@@ -68,7 +68,7 @@ struct EntropyDeltaEncoder {
         if let baseline {
             encodeDelta(snapshot, against: baseline)
         } else {
-            encodeInteger(UInt64(snapshot.count), tree: EntropyModels.countTree)
+            coder.encodeInteger(UInt64(snapshot.count), models: models.p + EntropyModels.countTree)
             var previous: Int64 = -1
             snapshot.withColumns { columns in
                 for index in 0..<columns.count { encodeWhole(columns, index, previous: &previous) }
@@ -152,7 +152,7 @@ struct EntropyDeltaEncoder {
         let anyDestroyed = survivorCount < thenCount
         coder.encode(anyDestroyed, &models.p[EntropyModels.hasDestroyed])
         if anyDestroyed {
-            encodeInteger(UInt64(thenCount &- survivorCount &- 1), tree: EntropyModels.destroyedCountTree)
+            coder.encodeInteger(UInt64(thenCount &- survivorCount &- 1), models: models.p + EntropyModels.destroyedCountTree)
             var following = 0
             var next = 0
             for j in 0..<thenCount {
@@ -160,7 +160,7 @@ struct EntropyDeltaEncoder {
                     next &+= 1
                     continue
                 }
-                encodeInteger(UInt64(j &- following), tree: EntropyModels.destroyedGapTree)
+                coder.encodeInteger(UInt64(j &- following), models: models.p + EntropyModels.destroyedGapTree)
                 following = j &+ 1
             }
         }
@@ -206,7 +206,7 @@ struct EntropyDeltaEncoder {
         // Created, whole.
         coder.encode(createdCount > 0, &models.p[EntropyModels.hasCreated])
         if createdCount > 0 {
-            encodeInteger(UInt64(createdCount - 1), tree: EntropyModels.countTree)
+            coder.encodeInteger(UInt64(createdCount - 1), models: models.p + EntropyModels.countTree)
             var previous: Int64 = -1
             for index in 0..<createdCount { encodeWhole(now, Int(created[index]), previous: &previous) }
         }
@@ -307,18 +307,10 @@ struct EntropyDeltaEncoder {
         }
     }
 
-    /// Codes an integer below 2^32: the bucket of `value + 1` through a 6-bit tree, then its bits below the leading one raw.
-    private mutating func encodeInteger(_ value: UInt64, tree: Int) {
-        let shifted = value + 1
-        let bucket = 63 - shifted.leadingZeroBitCount
-        coder.encodeTree(UInt64(bucket), bits: 6, models: models.p + tree)
-        coder.encodeRaw(shifted, count: bucket)
-    }
-
     /// Codes one entity whole: id gap, type index, every field.
     private mutating func encodeWhole(_ snapshot: SnapshotColumns, _ index: Int, previous: inout Int64) {
         let id = Int64(snapshot.ids[index])
-        encodeInteger(UInt64(id - previous - 1), tree: EntropyModels.gapTree)
+        coder.encodeInteger(UInt64(id - previous - 1), models: models.p + EntropyModels.gapTree)
         previous = id
         let type = Int(snapshot.types[index])
         if schema.typeIndexBits > 0 {

@@ -119,6 +119,18 @@ struct RangeDecoder {
         return UInt64(node &- (1 &<< bits))
     }
 
+    /// Decodes an integer written by ``RangeEncoder/encodeInteger(_:models:)``.
+    ///
+    /// - Throws: `.valueOutOfRange` for a bucket above 32 (no integer below 2^32 has it).
+    mutating func decodeInteger(models: UnsafeMutablePointer<UInt16>) throws(CodecError) -> UInt64 {
+        let bucket = try decodeTree(bits: 6, models: models)
+        guard bucket <= 32 else {
+            throw CodecError(.valueOutOfRange(what: "integer bucket", value: "\(bucket)", allowed: "0...32"))
+        }
+        let shifted = UInt64(1) << bucket | (try decodeRaw(count: Int(bucket)))
+        return shifted - 1
+    }
+
     /// Checks that the stream ended exactly: all of the payload read.
     mutating func finish() throws(CodecError) {
         let left = input.count - position

@@ -151,6 +151,15 @@ struct RangeEncoder {
         }
     }
 
+    /// Codes an integer below 2^32 (`Protocol/PROTOCOL.md` §4.5.3, `I(v, tree)`): the bucket of
+    /// `value + 1` through the 6-bit tree at `models`, then its bits below the leading one, raw.
+    mutating func encodeInteger(_ value: UInt64, models: UnsafeMutablePointer<UInt16>) {
+        let shifted = value + 1
+        let bucket = 63 - shifted.leadingZeroBitCount
+        encodeTree(UInt64(bucket), bits: 6, models: models)
+        encodeRaw(shifted, count: bucket)
+    }
+
     private mutating func shiftLow() {
         if low < 0xFF00_0000 || low >= 1 << 32 {
             let carry = UInt8(truncatingIfNeeded: low >> 32)

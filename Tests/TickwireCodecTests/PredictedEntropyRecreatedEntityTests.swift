@@ -22,20 +22,14 @@ struct PredictedEntropyRecreatedEntityTests {
         let scratch = EntropyScratch(tableSize: EntropyModels.tableSize(schema), slotCount: 1)
         defer { scratch.deallocate() }
         let models = EntropyModels(table: scratch.table, schema: schema, activityFields: EntropyModels.activityFields(schema))
-        func integer(_ value: UInt64, _ tree: Int) {
-            let shifted = value + 1
-            let bucket = 63 - shifted.leadingZeroBitCount
-            coder.encodeTree(UInt64(bucket), bits: 6, models: models.p + tree)
-            coder.encodeRaw(shifted, count: bucket)
-        }
         let old = try #require(baseline.index(of: 79))
         coder.encode(true, &models.p[EntropyModels.hasDestroyed])
-        integer(0, EntropyModels.destroyedCountTree)
-        integer(UInt64(old), EntropyModels.destroyedGapTree)
+        coder.encodeInteger(0, models: models.p + EntropyModels.destroyedCountTree)
+        coder.encodeInteger(UInt64(old), models: models.p + EntropyModels.destroyedGapTree)
         coder.encode(false, &models.p[EntropyModels.hasChanged])
         coder.encode(true, &models.p[EntropyModels.hasCreated])
-        integer(0, EntropyModels.countTree)
-        integer(79, EntropyModels.gapTree)
+        coder.encodeInteger(0, models: models.p + EntropyModels.countTree)
+        coder.encodeInteger(79, models: models.p + EntropyModels.gapTree)
         models.prepare(type: 0)
         for (field, layout) in schema.layouts[0].fields.enumerated() {
             let value = baseline.value(at: old, field: field) + (field == 0 ? 12 : 0)

@@ -27,6 +27,8 @@ extension ClientSession {
         metrics.playbackRate = playback.rate
         metrics.bytesInPerSecond = bytesIn.perSecond
         metrics.bytesOutPerSecond = bytesOut.perSecond
+        metrics.bytesInTotal = bytesIn.total
+        metrics.bytesOutTotal = bytesOut.total
         metrics.predictionCorrections = smoother.corrections
         metrics.largestCorrection = smoother.largestCorrection
         return metrics

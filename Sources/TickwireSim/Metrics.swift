@@ -90,6 +90,11 @@ public struct ClientMetrics: Sendable {
     public var bytesInPerSecond = 0
     /// Frame bytes sent in the last complete second.
     public var bytesOutPerSecond = 0
+    /// Frame bytes received over the session's life: a count to difference over any window,
+    /// where ``bytesInPerSecond`` covers only the last complete second.
+    public var bytesInTotal = 0
+    /// Frame bytes sent over the session's life.
+    public var bytesOutTotal = 0
     /// Snapshots received.
     public var snapshotsReceived = 0
     /// Full snapshots received (no baseline).

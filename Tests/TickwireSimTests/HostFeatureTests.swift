@@ -51,6 +51,8 @@ struct HostFeatureTests {
         // 100–120 ms on the wire, plus up to one server tick before the host drains the ping.
         #expect(client.roundTrip > 0.1 && client.roundTrip < 0.19, "round trip about 100–170 ms, got \(client.roundTrip)")
         #expect(client.bytesInPerSecond > 1000 && client.bytesOutPerSecond > 50)
+        // Four seconds of traffic: the totals hold more than the last second's rates.
+        #expect(client.bytesInTotal > 3 * client.bytesInPerSecond && client.bytesOutTotal > 3 * client.bytesOutPerSecond)
         #expect(client.interpolationDelay > 0.1 && client.interpolationDelay < 0.3, "delay \(client.interpolationDelay)")
         #expect((1...6).contains(client.bufferDepth), "buffer depth \(client.bufferDepth)")
         #expect(abs(client.playbackRate - 1) <= 0.05)

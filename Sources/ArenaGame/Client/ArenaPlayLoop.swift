@@ -74,7 +74,7 @@ public enum ArenaPlayLoop {
     ///   - height: Rows of the text frames.
     ///   - output: Receives each frame as text when given: a header line
     ///     `--- frame N · you x,y hp H kills K · players P · bullets B · STATUS ---`, a line of every
-    ///     player (``playersLine(scene:bytesInPerSecond:)``), then the screen.
+    ///     player (``playersLine(scene:metrics:)``), then the screen.
     /// - Returns: The last scene.
     @discardableResult
     public static func playScript(
@@ -98,7 +98,7 @@ public enum ArenaPlayLoop {
             if let output {
                 output(
                     header(frame: frame, scene: scene) + "\n"
-                        + playersLine(scene: scene, bytesInPerSecond: client.session.metrics.bytesInPerSecond)
+                        + playersLine(scene: scene, metrics: client.session.metrics)
                         + "\n" + ArenaRenderer.render(scene, width: width, height: height).plainText)
             }
         }
@@ -106,16 +106,17 @@ public enum ArenaPlayLoop {
     }
 
     /// The second line of a dumped frame, for tests that follow other players by name:
-    /// `--- players · ID NAME X,Y hp H kills K · … · in B B/s ---`, a bot's name after `~`, and
-    /// the bytes per second this client receives.
-    static func playersLine(scene: ArenaScene, bytesInPerSecond: Int) -> String {
+    /// `--- players · ID NAME X,Y hp H kills K · … · in R B/s, T B in all ---`, a bot's name
+    /// after `~`, then the frame bytes this client received in the last complete second and
+    /// over its whole session (the total lets a test measure any window it likes).
+    static func playersLine(scene: ArenaScene, metrics: ClientMetrics) -> String {
         var parts = ["--- players"]
         for player in scene.players.sorted(by: { $0.id < $1.id }) {
             parts.append(
                 "\(player.id) \(player.isBot ? "~" : "")\(player.name) \(decimalText(player.x, places: 2)),\(decimalText(player.y, places: 2))"
                     + " hp \(player.health) kills \(player.score)")
         }
-        parts.append("in \(bytesInPerSecond) B/s ---")
+        parts.append("in \(metrics.bytesInPerSecond) B/s, \(metrics.bytesInTotal) B in all ---")
         return parts.joined(separator: " · ")
     }
 

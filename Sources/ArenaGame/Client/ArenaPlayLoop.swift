@@ -106,9 +106,10 @@ public enum ArenaPlayLoop {
     }
 
     /// The second line of a dumped frame, for tests that follow other players by name:
-    /// `--- players · ID NAME X,Y hp H kills K · … · in R B/s, T B in all ---`, a bot's name
-    /// after `~`, then the frame bytes this client received in the last complete second and
-    /// over its whole session (the total lets a test measure any window it likes).
+    /// `--- players · ID NAME X,Y hp H kills K · … · in R B/s, T B in all, S snapshots ---`, a
+    /// bot's name after `~`, then the frame bytes this client received in the last complete
+    /// second and over its whole session, and the snapshots it received (the totals let a test
+    /// measure any window it likes).
     static func playersLine(scene: ArenaScene, metrics: ClientMetrics) -> String {
         var parts = ["--- players"]
         for player in scene.players.sorted(by: { $0.id < $1.id }) {
@@ -116,7 +117,8 @@ public enum ArenaPlayLoop {
                 "\(player.id) \(player.isBot ? "~" : "")\(player.name) \(decimalText(player.x, places: 2)),\(decimalText(player.y, places: 2))"
                     + " hp \(player.health) kills \(player.score)")
         }
-        parts.append("in \(metrics.bytesInPerSecond) B/s, \(metrics.bytesInTotal) B in all ---")
+        parts.append(
+            "in \(metrics.bytesInPerSecond) B/s, \(metrics.bytesInTotal) B in all, \(metrics.snapshotsReceived) snapshots ---")
         return parts.joined(separator: " · ")
     }
 

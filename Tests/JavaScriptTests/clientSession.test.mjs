@@ -4,7 +4,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { ClientSession, closeWait } from '../../Sources/ArenaGame/Web/tickwire/clientSession.js';
-import { CompressionMode, DisconnectReason, RejectReason } from '../../Sources/ArenaGame/Web/tickwire/message.js';
+import { CompressionMode, DeltaCoding, DisconnectReason, RejectReason } from '../../Sources/ArenaGame/Web/tickwire/message.js';
 import { ReconnectPolicy } from '../../Sources/ArenaGame/Web/tickwire/reconnectPolicy.js';
 import { ReconnectingSession } from '../../Sources/ArenaGame/Web/tickwire/reconnectingSession.js';
 import { FakeSocket, MemoryStorage, VirtualClock } from './fakes.mjs';
@@ -44,13 +44,41 @@ function connected(clock = new VirtualClock()) {
   return { session, socket, clock };
 }
 
-test('the hello never offers entropy-coded or motion-predicted deltas (bits 7 and 5), whatever the configured modes', () => {
-  const session = new ClientSession(game, { configuration: { compressionModes: 0xff, offersRenderTimes: false } });
+test('the hello offers entropy-coded and motion-predicted deltas (bits 7 and 5) from offersEntropyDeltas alone, never from the configured modes', () => {
+  for (const offersEntropyDeltas of [false, true]) {
+    const session = new ClientSession(game, { configuration: { compressionModes: 0xff, offersRenderTimes: false, offersEntropyDeltas } });
+    const socket = new FakeSocket();
+    session.connect(socket);
+    socket.open();
+    const [hello] = socket.messages;
+    assert.equal(/** @type {any} */ (hello).compressionModes, offersEntropyDeltas ? 0xbf : 0x1f, 'the mode bits 0-4, and bits 7 and 5 when offered');
+  }
+});
+
+test('with the welcome choosing motion-predicted entropy deltas, snapshots decode down their chain, each with its baseline\'s motion', () => {
+  const session = new ClientSession(game, { configuration: { room: 'lobby' } });
   const socket = new FakeSocket();
   session.connect(socket);
   socket.open();
-  const [hello] = socket.messages;
-  assert.equal(/** @type {any} */ (hello).compressionModes, 0x1f, 'only the mode bits 0-4 go out');
+  socket.deliverMessage({ ...welcome(1), deltaCoding: DeltaCoding.predictedEntropy });
+  assert.equal(session.deltaCoding, DeltaCoding.predictedEntropy);
+  // A whole snapshot is coded alike in both entropy codings (PROTOCOL.md 4.5.6).
+  socket.deliverMessage(snapshotMessage('entropy-01-arena-full.hex', 100, undefined));
+  socket.deliverMessage(snapshotMessage('entropy-07-arena-motion-start.hex', 101, 100, 10_033_333n));
+  socket.deliverMessage(snapshotMessage('entropy-08-arena-predicted.hex', 102, 101, 10_066_666n));
+  assert.equal(session.metrics.snapshotsUndecodable, 0, String(session.lastDecodeError));
+  assert.equal(session.metrics.snapshotsReceived, 3);
+  assert.deepEqual(session.latestSnapshot?.describeEntities(), readVector('entropy-08-arena-predicted.hex').keys.entity);
+});
+
+test('a welcome that chooses entropy-coded deltas the hello did not offer ends the session', () => {
+  const session = new ClientSession(game, { configuration: { offersEntropyDeltas: false } });
+  const socket = new FakeSocket();
+  session.connect(socket);
+  socket.open();
+  socket.deliverMessage({ ...welcome(1), deltaCoding: DeltaCoding.entropy });
+  assert.equal(session.status.kind, 'disconnected');
+  assert.match(/** @type {any} */ (session.status).reason, /did not offer/);
 });
 
 test('the hello goes out once the socket opens, with the fingerprint, both compression modes, the render-time offer and the room', () => {
@@ -61,7 +89,7 @@ test('the hello goes out once the socket opens, with the fingerprint, both compr
   assert.equal(socket.sent.length, 0, 'nothing is sent before open');
   socket.open();
   const [hello] = socket.messages;
-  assert.deepEqual(hello, { type: 'hello', protocolVersion: 1, schemaFingerprint: schema.fingerprint, compressionModes: 0x43, room: 'lobby', resumeToken: undefined, payload: new Uint8Array(0) });
+  assert.deepEqual(hello, { type: 'hello', protocolVersion: 1, schemaFingerprint: schema.fingerprint, compressionModes: 0xe3, room: 'lobby', resumeToken: undefined, payload: new Uint8Array(0) });
   assert.equal(session.status.kind, 'handshaking');
   socket.deliverMessage(welcome(7));
   assert.deepEqual(session.status, { kind: 'connected' });

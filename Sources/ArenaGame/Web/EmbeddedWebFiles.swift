@@ -672,6 +672,8 @@ enum EmbeddedWebFiles {
               compressionModes: CompressionModes.all,
               /** Whether the hello offers render times with inputs, for a lag-compensating host (PROTOCOL.md 5.7.1). */
               offersRenderTimes: true,
+              /** Whether the hello offers to decode entropy-coded deltas and their motion-predicted form (PROTOCOL.md 4.5, 4.5.6); the host decides which to use. */
+              offersEntropyDeltas: true,
               /** Unacknowledged inputs repeated in every input message. */
               inputRedundancy: 3,
               /** Seconds between pings. */
@@ -700,10 +702,11 @@ enum EmbeddedWebFiles {
             import { defaultClientConfiguration } from './clientConfiguration.js';
             import { ClockSync } from './clockSync.js';
             import { SnapshotDecoder } from './deltaDecoder.js';
+            import { EntropySnapshotDecoder, Motion } from './entropyDecoder.js';
             import { FrameDecoder, encodeFrame } from './frameDecoder.js';
             import { InterpolationBuffer } from './interpolationBuffer.js';
             import { InterpolationDelay } from './interpolationDelay.js';
-            import { CompressionMode, DisconnectReason, renderTimesBit } from './message.js';
+            import { CompressionMode, DeltaCoding, DisconnectReason, entropyDeltasBit, motionPredictionBit, renderTimesBit } from './message.js';
             import { PlaybackClock } from './playbackClock.js';
             import { PredictionBuffer } from './predictionBuffer.js';
             import { disconnectReasonName } from './reasons.js';
@@ -766,6 +769,8 @@ enum EmbeddedWebFiles {
                 this.clock = options.clock ?? (() => performance.now() / 1000);
                 this.configuration = { ...defaultClientConfiguration, ...options.configuration };
                 this.decoder = new SnapshotDecoder(game.schema, this.configuration.codecLimits);
+                /** @type {EntropySnapshotDecoder} The decoder of entropy-coded deltas (PROTOCOL.md 4.5), when the welcome chooses them. */
+                this.entropyDecoder = new EntropySnapshotDecoder(game.schema, this.configuration.codecLimits);
                 /** @type {ClientStatus} */
                 this.status = { kind: 'idle' };
                 /** @type {{reason: number, text: string} | undefined} The disconnect message that ended the last connection (moved: its text is the URL to go to). */
@@ -812,6 +817,8 @@ enum EmbeddedWebFiles {
                 this.sequence = 0;
                 /** @type {boolean} Whether the welcome accepted render times: every input then carries one. */
                 this.sendsRenderTimes = false;
+                /** @type {string} How this connection's snapshot deltas are coded: the welcome's `DeltaCoding`. */
+                this.deltaCoding = DeltaCoding.bitPacked;
                 /** @type {import('./message.js').RenderTime[]} The newest inputs' render times, oldest first, one per sequence number. */
                 this.inputRenderTimes = [];
                 /** @type {number | undefined} */
@@ -850,9 +857,11 @@ enum EmbeddedWebFiles {
                 socket.onerror = () => {};
                 const sendHello = () => this.send({
                   type: 'hello', protocolVersion: this.configuration.protocolVersion, schemaFingerprint: this.game.schema.fingerprint,
-                  // Only the mode bits (0-4) of the configuration: this client decodes neither entropy-coded
-                  // deltas (bit 7) nor their motion-predicted form (bit 5), so it never offers them.
-                  compressionModes: (this.configuration.compressionModes & helloModeBits) | (this.configuration.offersRenderTimes ? renderTimesBit : 0), room: this.configuration.room, resumeToken: this.resumeToken,
+                  // Only the mode bits (0-4) of `compressionModes`; the extension bits come from their own
+                  // settings: entropy-coded deltas with their motion-predicted form (bits 7 and 5), render times (bit 6).
+                  compressionModes: (this.configuration.compressionModes & helloModeBits) | (this.configuration.offersRenderTimes ? renderTimesBit : 0)
+                    | (this.configuration.offersEntropyDeltas ? entropyDeltasBit | motionPredictionBit : 0),
+                  room: this.configuration.room, resumeToken: this.resumeToken,
                   payload: this.configuration.helloPayload,
                 });
                 if (socket.readyState === 1) sendHello(); else socket.onopen = sendHello;
@@ -990,6 +999,13 @@ enum EmbeddedWebFiles {
                 switch (message.type) {
                   case 'welcome': {
                     if (this.status.kind !== 'handshaking') return;
+                    const deltaCoding = message.deltaCoding ?? DeltaCoding.bitPacked;
+                    if (deltaCoding !== DeltaCoding.bitPacked && !this.configuration.offersEntropyDeltas) {
+                      this.closeSocket(1002, 'welcome chose an unoffered delta coding');
+                      this.status = { kind: 'disconnected', reason: 'the welcome chose entropy-coded deltas, which the hello did not offer' };
+                      return;
+                    }
+                    this.deltaCoding = deltaCoding;
                     const token = message.resumeToken;
                     this.wasResumed = this.resumeToken !== undefined && this.clientID === message.clientID
                       && token.length === this.resumeToken.length && token.every((byte, index) => byte === this.resumeToken?.[index]);
@@ -1044,16 +1060,23 @@ enum EmbeddedWebFiles {
                     return;
                   }
                 }
-                let snapshot;
+                let snapshot, motion;
                 try {
-                  snapshot = this.decoder.decode(message.delta, baseline);
+                  if (this.deltaCoding === DeltaCoding.bitPacked) {
+                    snapshot = this.decoder.decode(message.delta, baseline);
+                  } else {
+                    // The motion-predicted coding predicts from the motion kept with the baseline (4.5.6).
+                    const baselineMotion = this.deltaCoding !== DeltaCoding.predictedEntropy ? undefined
+                      : message.baselineTick === undefined ? Motion.zero : this.received.motion(message.baselineTick) ?? Motion.zero;
+                    ({ snapshot, motion } = this.entropyDecoder.decode(message.delta, baseline, baselineMotion));
+                  }
                 } catch (error) {
                   this.metrics.snapshotsUndecodable += 1;
                   this.lastDecodeError = /** @type {Error} */ (error);
                   return;
                 }
                 if (this.received.isStale(snapshot.tick)) return;
-                this.received.store(snapshot);
+                this.received.store(snapshot, motion);
                 this.latestSnapshot = snapshot;
                 this.metrics.snapshotsReceived += 1;
                 this.metrics.lastSnapshotBytes = frameBytes;
@@ -1687,6 +1710,941 @@ enum EmbeddedWebFiles {
             """#
         ),
         (
+            path: "/tickwire/entropyDecoder.js",
+            text: #"""
+            // Decoding an entropy-coded snapshot (PROTOCOL.md 4.5) and its motion-predicted variant (4.5.6),
+            // with every limit of section 7.1; written from the protocol and Protocol/reference/entropy_codec.py.
+            // Values of fields up to 52 bits are numbers, wider ones bigints, as in deltaDecoder.js.
+            import { BitReader } from './bitReader.js';
+            import { CodecLimits, SnapshotDecoder } from './deltaDecoder.js';
+            import { CodecError } from './errors.js';
+            import { KindTag } from './fieldKind.js';
+            import { Snapshot } from './snapshot.js';
+
+            /** @typedef {import('./schema.js').Schema} Schema */
+            /** @typedef {import('./schema.js').FieldLayout} FieldLayout */
+
+            // ---------------------------------------------------------------- errors
+
+            /**
+             * @param {string} what
+             * @param {string} value
+             * @param {string} allowed
+             * @returns {CodecError}
+             */
+            function outOfRange(what, value, allowed) {
+              return new CodecError('valueOutOfRange', { what, value, allowed }, `${what} is ${value}, outside the allowed ${allowed}`);
+            }
+
+            /**
+             * @param {number} count
+             * @param {number} limit
+             * @returns {CodecError}
+             */
+            function tooManyEntities(count, limit) {
+              return new CodecError('tooManyEntities', { count, limit }, `${count} entities exceed the limit of ${limit}`);
+            }
+
+            /**
+             * @param {number} atByte
+             * @param {string} why
+             * @returns {CodecError}
+             */
+            function malformedRangeCode(atByte, why) {
+              return new CodecError('malformedRangeCode', { atByte }, `malformed range code at byte ${atByte}: ${why}`);
+            }
+
+            /**
+             * @param {number} bytes Bytes left over.
+             * @returns {CodecError}
+             */
+            function trailingData(bytes) {
+              return new CodecError('trailingData', { bytes }, `${bytes} bytes follow the end of the entropy-coded snapshot`);
+            }
+
+            // ---------------------------------------------------------------- 4.5.6 motion
+
+            /** The largest baseline age and motion span that predict (PROTOCOL.md 4.5.6). */
+            const maxPredictionTicks = 255;
+
+            /** A snapshot's motion (PROTOCOL.md 4.5.6): how its values changed since its baseline, and over how many ticks. */
+            export class Motion {
+              /**
+               * @param {number} span Ticks between the snapshot and its baseline (1 for a whole snapshot).
+               * @param {ReadonlyMap<number, ReadonlyArray<number>>} [deltas] Per entity id, `q_new − q_baseline` per field
+               *   (0 for fields that are not motion fields); ids not present have zero motion.
+               */
+              constructor(span, deltas = new Map()) {
+                /** @type {number} */
+                this.span = span;
+                /** @type {ReadonlyMap<number, ReadonlyArray<number>>} Only entities whose motion is not all 0. */
+                this.deltas = deltas;
+              }
+
+              /** @type {Motion} The motion of a whole snapshot: none, over a span of 1 tick. */
+              static zero = Object.freeze(new Motion(1));
+
+              /**
+               * @param {number} id
+               * @returns {ReadonlyArray<number> | undefined} The entity's motion per field, undefined when it is all 0.
+               */
+              deltasOf(id) {
+                return this.deltas.get(id);
+              }
+
+              /**
+               * @param {number} id
+               * @param {number} field
+               * @returns {number} The entity's motion in one field (0 for an id without motion).
+               */
+              at(id, field) {
+                return this.deltas.get(id)?.[field] ?? 0;
+              }
+            }
+
+            /**
+             * @param {FieldLayout} layout
+             * @returns {boolean} Whether the field carries motion: linear delta, at most 32 bits wide (4.5.6).
+             */
+            function isMotionField(layout) {
+              return layout.deltaMode === 1 && layout.width <= 32;
+            }
+
+            /** @type {WeakMap<Schema, number[][]>} Per schema, per type, the indices of its motion fields. */
+            const motionFieldsBySchema = new WeakMap();
+
+            /**
+             * @param {Schema} schema
+             * @returns {number[][]} Per type, the indices of its motion fields.
+             */
+            function motionFieldsOf(schema) {
+              let fields = motionFieldsBySchema.get(schema);
+              if (!fields) {
+                fields = schema.layouts.map((layouts) => layouts.flatMap((layout, field) => (isMotionField(layout) ? [field] : [])));
+                motionFieldsBySchema.set(schema, fields);
+              }
+              return fields;
+            }
+
+            /**
+             * The motion of a snapshot against the baseline it was coded against (PROTOCOL.md 4.5.6): for each
+             * entity with the same id and type in both, `q − q_baseline` per motion field. Mirrors `motion_of`.
+             * @param {Schema} schema
+             * @param {Snapshot} snapshot
+             * @param {Snapshot | undefined} baseline Undefined for a whole snapshot: zero motion, span 1.
+             * @returns {Motion}
+             */
+            export function motionOf(schema, snapshot, baseline) {
+              if (!baseline) return Motion.zero;
+              const motionFields = motionFieldsOf(schema);
+              /** @type {Map<number, number[]>} */
+              const deltas = new Map();
+              let baselineIndex = 0;
+              for (let index = 0; index < snapshot.count && baselineIndex < baseline.count; index++) {
+                const id = snapshot.ids[index];
+                while (baselineIndex < baseline.count && baseline.ids[baselineIndex] < id) baselineIndex++;
+                if (baseline.ids[baselineIndex] !== id || baseline.types[baselineIndex] !== snapshot.types[index]) continue;
+                const values = snapshot.values[index], old = baseline.values[baselineIndex];
+                // Unchanged entities share their value array with the baseline.
+                if (values === old) continue;
+                const entityDeltas = entityMotion(motionFields[snapshot.types[index]], values, old);
+                if (entityDeltas) deltas.set(id, entityDeltas);
+              }
+              return new Motion((snapshot.tick - baseline.tick) >>> 0, deltas);
+            }
+
+            /**
+             * @param {number[]} motionFields
+             * @param {ReadonlyArray<number | bigint>} values
+             * @param {ReadonlyArray<number | bigint>} old
+             * @returns {number[] | undefined} The motion per field, undefined when it is all 0.
+             */
+            function entityMotion(motionFields, values, old) {
+              /** @type {number[] | undefined} */
+              let deltas;
+              for (const field of motionFields) {
+                const delta = /** @type {number} */ (values[field]) - /** @type {number} */ (old[field]);
+                if (delta === 0) continue;
+                deltas ??= new Array(values.length).fill(0);
+                deltas[field] = delta;
+              }
+              return deltas;
+            }
+
+            /**
+             * @param {number} age The new snapshot's baseline age.
+             * @param {number} span The baseline's motion span.
+             * @returns {boolean} Whether a snapshot may be predicted (both in 1 … 255).
+             */
+            function predictionUsable(age, span) {
+              return age >= 1 && age <= maxPredictionTicks && span >= 1 && span <= maxPredictionTicks;
+            }
+
+            /**
+             * m' of PROTOCOL.md 4.5.6: the motion `m` scaled from its span to the new age, rounded half away from 0.
+             * @param {number} m
+             * @param {number} age
+             * @param {number} span
+             * @returns {number}
+             */
+            function scaled(m, age, span) {
+              if (age === span || m === 0) return m;
+              const magnitude = Math.floor((Math.abs(m) * age + Math.floor(span / 2)) / span);
+              return m > 0 ? magnitude : -magnitude;
+            }
+
+            // ---------------------------------------------------------------- 4.5.2 range coder
+
+            /** The range below which the decoder takes in another byte. */
+            const topOfRange = 2 ** 24;
+
+            /** A model's adaptation shift by the count of bits it has seen (0 … 15). */
+            const shiftByCount = Uint8Array.of(1, 2, 2, 3, 3, 3, 3, 3, 4, 4, 4, 4, 4, 4, 4, 4);
+
+            /** Every model's state at the start of a snapshot: P = 2048 (of 4096), nothing seen. */
+            const initialModel = 0x8000;
+
+            /**
+             * A model after coding one bit with it: bits 4–15 the probability of a 0, bits 0–3 the count.
+             * @param {number} model
+             * @param {number} bit
+             * @returns {number}
+             */
+            function adapted(model, bit) {
+              const count = model & 15;
+              const shift = shiftByCount[count];
+              const p = model >>> 4;
+              const next = bit === 0 ? p + ((4096 - p) >>> shift) : p - (p >>> shift);
+              return (next << 4) | (count < 15 ? count + 1 : 15);
+            }
+
+            /**
+             * LZMA's binary range decoder over one payload. `range` and `code` are uint32 values in doubles:
+             * `(range >>> 12) × P` stays below 2^32 and `code / range` is exact, so no arithmetic rounds.
+             */
+            class RangeDecoder {
+              constructor() {
+                /** @type {Uint8Array} */
+                this.bytes = new Uint8Array(0);
+                /** @type {number} The next byte to read. */
+                this.position = 0;
+                /** @type {number} */
+                this.range = 0xffffffff;
+                /** @type {number} */
+                this.code = 0;
+              }
+
+              /**
+               * Starts decoding the payload at `offset`.
+               * @param {Uint8Array} bytes
+               * @param {number} offset
+               * @throws {CodecError} `truncated`, `malformedRangeCode`.
+               */
+              start(bytes, offset) {
+                this.bytes = bytes;
+                this.position = offset;
+                this.range = 0xffffffff;
+                this.code = 0;
+                for (let index = 0; index < 4; index++) this.code = this.code * 256 + this.nextByte();
+                if (this.code === 0xffffffff) throw malformedRangeCode(offset, 'the code starts at 0xFFFFFFFF, which no encoder writes');
+              }
+
+              /** @returns {number} @throws {CodecError} `truncated`. */
+              nextByte() {
+                if (this.position >= this.bytes.length) {
+                  throw new CodecError('truncated', { neededBits: 8, availableBits: 0 }, 'the entropy-coded payload ends early');
+                }
+                return this.bytes[this.position++];
+              }
+
+              normalize() {
+                while (this.range < topOfRange) {
+                  this.range = (this.range << 8) >>> 0;
+                  this.code = ((this.code << 8) | this.nextByte()) >>> 0;
+                }
+              }
+
+              /**
+               * Decodes one bit with a model, and adapts it.
+               * @param {Uint16Array} models
+               * @param {number} index
+               * @returns {number} 0 or 1.
+               */
+              bit(models, index) {
+                const model = models[index];
+                const bound = (this.range >>> 12) * (model >>> 4);
+                let bit;
+                if (this.code < bound) {
+                  this.range = bound;
+                  bit = 0;
+                } else {
+                  this.code -= bound;
+                  this.range -= bound;
+                  bit = 1;
+                }
+                models[index] = adapted(model, bit);
+                this.normalize();
+                return bit;
+              }
+
+              /**
+               * Decodes `bits` (1 … 8) equiprobable bits.
+               * @param {number} bits
+               * @returns {number}
+               * @throws {CodecError} `malformedRangeCode` for a value no encoder writes.
+               */
+              direct(bits) {
+                this.range = this.range >>> bits;
+                const value = Math.floor(this.code / this.range);
+                if (value >= 1 << bits) throw malformedRangeCode(this.position, `a direct value of ${value} in ${bits} bits`);
+                this.code -= value * this.range;
+                this.normalize();
+                return value;
+              }
+
+              /**
+               * `raw(k)` as a number: the bits in chunks of 8, most significant first.
+               * @param {number} bits 0 … 52.
+               * @returns {number}
+               */
+              raw(bits) {
+                let value = 0;
+                for (let left = bits; left > 0;) {
+                  const chunk = Math.min(left, 8);
+                  left -= chunk;
+                  value = value * (1 << chunk) + this.direct(chunk);
+                }
+                return value;
+              }
+
+              /**
+               * `raw(k)` as a bigint, for fields over 52 bits.
+               * @param {number} bits 0 … 64.
+               * @returns {bigint}
+               */
+              rawBig(bits) {
+                let value = 0n;
+                for (let left = bits; left > 0;) {
+                  const chunk = Math.min(left, 8);
+                  left -= chunk;
+                  value = (value << BigInt(chunk)) | BigInt(this.direct(chunk));
+                }
+                return value;
+              }
+
+              /**
+               * Decodes a `bits`-bit value through a binary tree of models at `base + 1 …`.
+               * @param {number} bits 0 … 8.
+               * @param {Uint16Array} models
+               * @param {number} base
+               * @returns {number}
+               */
+              tree(bits, models, base) {
+                let node = 1;
+                for (let level = 0; level < bits; level++) node = 2 * node + this.bit(models, base + node);
+                return node - (1 << bits);
+              }
+
+              /** @throws {CodecError} `trailingData` when the payload was not read to its end. */
+              finish() {
+                if (this.position !== this.bytes.length) throw trailingData(this.bytes.length - this.position);
+              }
+            }
+
+            // ---------------------------------------------------------------- 4.5.3 models
+
+            /** Offsets of the global models in the table. */
+            const GlobalModel = Object.freeze({
+              hasDestroyed: 0, hasChanged: 1, hasCreated: 2, changed: 3,
+              countTree: 11, gapTree: 75, typeTree: 139, destroyedCount: 395, destroyedGap: 459,
+              /** The size of the global block. */
+              size: 523,
+            });
+
+            /** Offsets of a field's models within its block. */
+            const FieldModel = Object.freeze({
+              changed: 0, sign: 6, bucket: 7, escape: 15, whole: 79,
+              changedPredicted: 335, motionSign: 347,
+              /** The size of a field's block. */
+              size: 349,
+            });
+
+            /** In a field wider than 8 bits, the bucket that escapes to `escape_f` (buckets 7 and up). */
+            const escapedBucket = 7;
+
+            /** The models of one snapshot in one table, a type's blocks reset when the snapshot first touches it. */
+            class EntropyModels {
+              /** @param {Schema} schema */
+              constructor(schema) {
+                /** @type {number[]} The offset of each type's first field block. */
+                this.typeStarts = [];
+                let size = GlobalModel.size;
+                for (const layouts of schema.layouts) {
+                  this.typeStarts.push(size);
+                  size += layouts.length * FieldModel.size;
+                }
+                /** @type {number[]} The offset after each type's last field block. */
+                this.typeEnds = schema.layouts.map((layouts, type) => this.typeStarts[type] + layouts.length * FieldModel.size);
+                /** @type {Uint16Array} */
+                this.table = new Uint16Array(size);
+                /** @type {Uint8Array} 1 for the types whose models this snapshot has reset. */
+                this.typeReady = new Uint8Array(schema.layouts.length);
+              }
+
+              /** Starts a snapshot: the global models afresh, every type's to be reset when first used. */
+              reset() {
+                this.table.fill(initialModel, 0, GlobalModel.size);
+                this.typeReady.fill(0);
+              }
+
+              /**
+               * @param {number} type
+               * @returns {number} The offset of the type's first field block, its models reset for this snapshot.
+               */
+              typeStart(type) {
+                if (this.typeReady[type] === 0) {
+                  this.table.fill(initialModel, this.typeStarts[type], this.typeEnds[type]);
+                  this.typeReady[type] = 1;
+                }
+                return this.typeStarts[type];
+              }
+            }
+
+            /**
+             * What the decoder needs of a field beyond its layout.
+             * @typedef {{layout: FieldLayout, isMotion: boolean, bucketBits: number, escapeBits: number}} FieldCoding
+             */
+
+            /**
+             * @param {FieldLayout} layout
+             * @returns {FieldCoding}
+             */
+            function fieldCodingOf(layout) {
+              const bitsOf = (/** @type {number} */ value) => (value <= 0 ? 0 : 32 - Math.clz32(value));
+              return {
+                layout,
+                isMotion: isMotionField(layout),
+                bucketBits: Math.min(3, bitsOf(layout.width - 1)),
+                escapeBits: bitsOf(layout.width - 1 - escapedBucket),
+              };
+            }
+
+            /**
+             * @param {Schema} schema
+             * @returns {number[]} Per type, the index of its first bool field (its activity bit), or −1.
+             */
+            function activityFieldsOf(schema) {
+              return schema.entityTypes.map((type) => type.fields.findIndex((declared) => declared.kind.tag === KindTag.bool));
+            }
+
+            // ---------------------------------------------------------------- 4.5.1 header
+
+            /**
+             * The header of an entropy-coded snapshot.
+             * @typedef {object} EntropyHeader
+             * @property {number} tick
+             * @property {number | undefined} baselineTick Undefined for a whole snapshot.
+             * @property {number} age The baseline age (0 for a whole snapshot).
+             * @property {boolean} predicts The predicted bit (4.5.6).
+             * @property {boolean} isEmpty
+             * @property {number} payloadStart The byte where the range-coded payload starts.
+             */
+
+            /**
+             * Reads the header (4.5.1, with the predicted bit of 4.5.6 when `baselineMotion` is given) and
+             * makes the checks that need no baseline.
+             * @param {BitReader} reader
+             * @param {Motion | undefined} baselineMotion
+             * @returns {EntropyHeader}
+             * @throws {CodecError}
+             */
+            function readHeader(reader, baselineMotion) {
+              const tick = reader.readVarint32('snapshot tick');
+              let baselineTick, age = 0, predicts = false;
+              if (reader.readBool()) {
+                age = reader.readVarint32('baseline age');
+                baselineTick = (tick - age) >>> 0;
+                if (baselineMotion !== undefined) {
+                  predicts = reader.readBool();
+                  if (predicts && !predictionUsable(age, baselineMotion.span)) {
+                    throw outOfRange('predicted baseline age and motion span', `${age} and ${baselineMotion.span}`, `1...${maxPredictionTicks} each`);
+                  }
+                }
+              }
+              const isEmpty = reader.readBool();
+              if (isEmpty && predicts) throw outOfRange('predicted bit of an empty snapshot', '1', '0');
+              const padding = (8 - (reader.position & 7)) & 7;
+              if (reader.read(padding) !== 0) throw malformedRangeCode(reader.position >>> 3, 'a padding bit after the header is 1');
+              return { tick, baselineTick, age, predicts, isEmpty, payloadStart: reader.position >>> 3 };
+            }
+
+            /**
+             * @param {number} baselineTick
+             * @param {Snapshot | undefined} baseline
+             * @returns {Snapshot}
+             * @throws {CodecError} `baselineMissing`, `baselineMismatch`.
+             */
+            function requireBaseline(baselineTick, baseline) {
+              if (!baseline) {
+                throw new CodecError('baselineMissing', { tick: baselineTick }, `the delta is against baseline tick ${baselineTick} but no baseline was given`);
+              }
+              if (baseline.tick !== baselineTick) {
+                throw new CodecError('baselineMismatch', { expected: baselineTick, given: baseline.tick },
+                  `the delta is against baseline tick ${baselineTick} but the given baseline is tick ${baseline.tick}`);
+              }
+              return baseline;
+            }
+
+            // ---------------------------------------------------------------- decoder
+
+            /**
+             * A decoded snapshot and its motion against its baseline, to keep with it for the predicted coding.
+             * @typedef {{snapshot: Snapshot, motion: Motion}} DecodedSnapshot
+             */
+
+            /** Decodes entropy-coded snapshots of one schema (PROTOCOL.md 4.5, and 4.5.6 given a baseline motion). */
+            export class EntropySnapshotDecoder {
+              /**
+               * @param {Schema} schema
+               * @param {{maxEntities?: number, maxEncodedBytes?: number}} [limits] Defaults: 65 536 entities, 4 MiB.
+               */
+              constructor(schema, limits = {}) {
+                /** @type {Schema} */
+                this.schema = schema;
+                /** @type {number} */
+                this.maxEntities = Math.min(Math.max(limits.maxEntities ?? CodecLimits.maxEntitiesPerSnapshot, 0), CodecLimits.maxEntitiesPerSnapshot);
+                /** @type {number} */
+                this.maxEncodedBytes = Math.max(limits.maxEncodedBytes ?? CodecLimits.defaultMaxEncodedBytes, 0);
+                /** @type {EntropyPass} One decode pass, reused by every call (decoding is synchronous). */
+                this.pass = new EntropyPass(schema, this.maxEntities);
+              }
+
+              /**
+               * Reads the tick and baseline tick of an encoded snapshot without decoding it (the header
+               * starts as in 4.1, so this is `SnapshotDecoder.header`).
+               * @param {Uint8Array} bytes
+               * @returns {{tick: number, baselineTick: number | undefined}}
+               * @throws {CodecError}
+               */
+              static header(bytes) {
+                return SnapshotDecoder.header(bytes);
+              }
+
+              /**
+               * Decodes a snapshot.
+               * @param {Uint8Array} bytes The encoded snapshot (a snapshot message's delta).
+               * @param {Snapshot | undefined} baseline The snapshot of the baseline tick, when the encoding is a delta.
+               * @param {Motion} [baselineMotion] For a connection in the predicted coding (4.5.6): the motion kept with
+               *   `baseline` (`Motion.zero` when there is no baseline). Undefined for the plain coding (4.5).
+               * @returns {DecodedSnapshot} The snapshot, and its motion against the baseline (zero for a whole snapshot).
+               * @throws {CodecError}
+               */
+              decode(bytes, baseline, baselineMotion) {
+                if (bytes.length > this.maxEncodedBytes) {
+                  throw new CodecError('inputTooLarge', { count: bytes.length, limit: this.maxEncodedBytes },
+                    `encoded snapshot of ${bytes.length} bytes exceeds the limit of ${this.maxEncodedBytes} bytes`);
+                }
+                if (baseline && baseline.schema.fingerprint !== this.schema.fingerprint) {
+                  throw new CodecError('schemaMismatch', { expected: this.schema.fingerprint, given: baseline.schema.fingerprint },
+                    `schema fingerprint 0x${baseline.schema.fingerprint.toString(16)} where the codec's is 0x${this.schema.fingerprint.toString(16)}`);
+                }
+                return this.pass.decode(bytes, baseline, baselineMotion);
+              }
+            }
+
+            /**
+             * A prediction in force (4.5.6): the baseline's motion and the new snapshot's age.
+             * @typedef {{motion: Motion, age: number}} Prediction
+             */
+
+            /** Decode passes over entropy-coded snapshots, one at a time; mirrors `_decode` of entropy_codec.py. */
+            class EntropyPass {
+              /**
+               * @param {Schema} schema
+               * @param {number} maxEntities
+               */
+              constructor(schema, maxEntities) {
+                this.schema = schema;
+                this.maxEntities = maxEntities;
+                this.reader = new BitReader(new Uint8Array(0));
+                this.rangeDecoder = new RangeDecoder();
+                this.models = new EntropyModels(schema);
+                /** @type {FieldCoding[][]} Per type, per field. */
+                this.codings = schema.layouts.map((layouts) => layouts.map(fieldCodingOf));
+                /** @type {number[]} */
+                this.activityFields = activityFieldsOf(schema);
+              }
+
+              /**
+               * @param {Uint8Array} bytes
+               * @param {Snapshot | undefined} baseline
+               * @param {Motion | undefined} baselineMotion
+               * @returns {DecodedSnapshot}
+               */
+              decode(bytes, baseline, baselineMotion) {
+                this.reader.reset(bytes);
+                const header = readHeader(this.reader, baselineMotion);
+                const base = header.baselineTick === undefined ? undefined : requireBaseline(header.baselineTick, baseline);
+                if (header.isEmpty) return this.emptySnapshot(bytes, header, base);
+                this.rangeDecoder.start(bytes, header.payloadStart);
+                this.models.reset();
+                let snapshot;
+                if (base) {
+                  const prediction = header.predicts && baselineMotion ? { motion: baselineMotion, age: header.age } : undefined;
+                  snapshot = this.readDelta(header.tick, base, prediction);
+                } else {
+                  snapshot = this.readWhole(header.tick);
+                }
+                this.rangeDecoder.finish();
+                return { snapshot, motion: motionOf(this.schema, snapshot, base) };
+              }
+
+              /**
+               * An empty snapshot (isEmpty 1): no entities, or exactly the baseline's, with zero motion over its age.
+               * @param {Uint8Array} bytes
+               * @param {EntropyHeader} header
+               * @param {Snapshot | undefined} baseline
+               * @returns {DecodedSnapshot}
+               */
+              emptySnapshot(bytes, header, baseline) {
+                if (header.payloadStart !== bytes.length) throw trailingData(bytes.length - header.payloadStart);
+                const snapshot = new Snapshot(this.schema, header.tick);
+                if (!baseline) return { snapshot, motion: Motion.zero };
+                snapshot.ids = baseline.ids.slice();
+                snapshot.types = baseline.types.slice();
+                snapshot.values = baseline.values.slice();
+                return { snapshot, motion: new Motion(header.age) };
+              }
+
+              /**
+               * A whole snapshot (4.5.4): a count, then the entities.
+               * @param {number} tick
+               * @returns {Snapshot}
+               */
+              readWhole(tick) {
+                const count = this.readInteger(GlobalModel.countTree);
+                if (count > this.maxEntities) throw tooManyEntities(count, this.maxEntities);
+                const snapshot = new Snapshot(this.schema, tick);
+                this.readEntities(count, snapshot, undefined);
+                return snapshot;
+              }
+
+              /**
+               * A delta (4.5.4 steps 1–3, with the prediction of 4.5.6 when one is given).
+               * @param {number} tick
+               * @param {Snapshot} baseline
+               * @param {Prediction | undefined} prediction
+               * @returns {Snapshot}
+               */
+              readDelta(tick, baseline, prediction) {
+                const models = this.models.table, rangeDecoder = this.rangeDecoder;
+                const survivors = new Snapshot(this.schema, tick);
+                if (rangeDecoder.bit(models, GlobalModel.hasDestroyed)) {
+                  this.readSurvivors(baseline, survivors);
+                } else {
+                  survivors.ids = baseline.ids.slice();
+                  survivors.types = baseline.types.slice();
+                  survivors.values = baseline.values.slice();
+                }
+                if (rangeDecoder.bit(models, GlobalModel.hasChanged)) this.readChanges(survivors, prediction);
+                if (!rangeDecoder.bit(models, GlobalModel.hasCreated)) return survivors;
+                const count = this.readInteger(GlobalModel.countTree) + 1;
+                if (survivors.count + count > this.maxEntities) throw tooManyEntities(survivors.count + count, this.maxEntities);
+                const created = new Snapshot(this.schema, tick);
+                this.readEntities(count, created, survivors);
+                return merged(survivors, created);
+              }
+
+              /**
+               * `I(v, tree)` of 4.5.3: a 6-bit bucket, then the bits of `v + 1` below its leading one.
+               * @param {number} tree The offset of the 6-bit tree's models.
+               * @returns {number} 0 … 2^33 − 2.
+               */
+              readInteger(tree) {
+                const bucket = this.rangeDecoder.tree(6, this.models.table, tree);
+                if (bucket > 32) throw outOfRange('integer code bucket', String(bucket), '0...32');
+                return 2 ** bucket + this.rangeDecoder.raw(bucket) - 1;
+              }
+
+              /**
+               * Reads the destroyed entities (4.5.4 step 1) and copies the rest of the baseline, in id order.
+               * @param {Snapshot} baseline
+               * @param {Snapshot} survivors Empty; receives the survivors.
+               */
+              readSurvivors(baseline, survivors) {
+                const count = this.readInteger(GlobalModel.destroyedCount) + 1;
+                if (count > baseline.count) throw outOfRange('destroyed entity count', String(count), `1...${baseline.count}`);
+                let next = 0;
+                for (let number = 0; number < count; number++) {
+                  const index = next + this.readInteger(GlobalModel.destroyedGap);
+                  if (index >= baseline.count) throw outOfRange('destroyed entity index', String(index), `0...${baseline.count - 1}`);
+                  copyEntities(baseline, next, index, survivors);
+                  next = index + 1;
+                }
+                copyEntities(baseline, next, baseline.count, survivors);
+              }
+
+              /**
+               * Reads the changed bits of the survivors and each changed one's field changes (4.5.4 step 2).
+               * @param {Snapshot} survivors Whose value arrays are still the baseline's; a changed one gets a copy.
+               * @param {Prediction | undefined} prediction
+               */
+              readChanges(survivors, prediction) {
+                const models = this.models.table;
+                let history = 0, anyChanged = false;
+                for (let index = 0; index < survivors.count; index++) {
+                  const type = survivors.types[index];
+                  const activity = this.activityOf(type, survivors.values[index]);
+                  const changed = this.rangeDecoder.bit(models, GlobalModel.changed + history + 4 * activity);
+                  history = ((history << 1) | changed) & 3;
+                  if (changed === 0) continue;
+                  anyChanged = true;
+                  const values = survivors.values[index].slice();
+                  this.readFieldChanges(survivors.ids[index], type, activity, values, prediction);
+                  survivors.values[index] = values;
+                }
+                if (!anyChanged) throw outOfRange('changed entity bits', 'all 0', 'at least one 1');
+              }
+
+              /**
+               * @param {number} type
+               * @param {ReadonlyArray<number | bigint>} values The entity's baseline values.
+               * @returns {number} The activity bit: the first bool field's value, 0 without one.
+               */
+              activityOf(type, values) {
+                const field = this.activityFields[type];
+                return field < 0 ? 0 : /** @type {number} */ (values[field]) & 1;
+              }
+
+              /**
+               * Reads one changed entity's field changes into `values` (4.5.4 step 2; 4.5.6).
+               * @param {number} id
+               * @param {number} type
+               * @param {number} activity
+               * @param {Array<number | bigint>} values The baseline values, overwritten with the new ones.
+               * @param {Prediction | undefined} prediction
+               */
+              readFieldChanges(id, type, activity, values, prediction) {
+                const codings = this.codings[type];
+                const typeStart = this.models.typeStart(type);
+                const motion = prediction?.motion.deltasOf(id);
+                let state = 0;
+                for (let field = 0; field < codings.length; field++) {
+                  const coding = codings[field];
+                  const modelBase = typeStart + field * FieldModel.size;
+                  const old = values[field];
+                  let predicted = old, predictedMotion = 0;
+                  if (prediction && coding.isMotion) {
+                    predictedMotion = scaled(motion ? motion[field] : 0, prediction.age, prediction.motion.span);
+                    predicted = Math.min(Math.max(/** @type {number} */ (old) + predictedMotion, 0), /** @type {number} */ (coding.layout.maxQ));
+                  }
+                  let changed;
+                  if (prediction) {
+                    changed = this.rangeDecoder.bit(this.models.table, modelBase + FieldModel.changedPredicted + state + 3 * activity + (predictedMotion !== 0 ? 6 : 0));
+                  } else if (field < codings.length - 1 || state !== 0) {
+                    changed = this.rangeDecoder.bit(this.models.table, modelBase + FieldModel.changed + state + 3 * activity);
+                  } else {
+                    changed = 1;   // the last field, when no earlier one changed
+                  }
+                  state = changed ? 2 : (state ? 1 : 0);
+                  values[field] = changed ? this.readChangedValue(id, field, coding, modelBase, old, predicted, predictedMotion) : predicted;
+                }
+              }
+
+              /**
+               * Reads a changed field's new value: the other bool value, a whole value, or a residual.
+               * @param {number} id
+               * @param {number} field
+               * @param {FieldCoding} coding
+               * @param {number} modelBase The field's block of models.
+               * @param {number | bigint} old The baseline value.
+               * @param {number | bigint} predicted The prediction, `old` unless a motion field is predicted.
+               * @param {number} predictedMotion m', 0 when not predicted.
+               * @returns {number | bigint}
+               */
+              readChangedValue(id, field, coding, modelBase, old, predicted, predictedMotion) {
+                const layout = coding.layout;
+                if (layout.deltaMode === 0) return this.readReplacement(id, field, layout, modelBase, old);
+                const signModel = predictedMotion === 0 ? FieldModel.sign : FieldModel.motionSign + (predictedMotion < 0 ? 1 : 0);
+                const negative = this.rangeDecoder.bit(this.models.table, modelBase + signModel) === 1;
+                const bucket = this.readBucket(coding, modelBase);
+                if (layout.isWide) return this.readWideResidual(id, field, layout, bucket, negative, BigInt(old));
+                const magnitude = 2 ** bucket + this.rangeDecoder.raw(bucket);
+                const delta = negative ? -magnitude : magnitude;
+                if (layout.deltaMode === 2) {
+                  const modulus = 2 ** layout.width;
+                  if (magnitude > modulus / 2) throw outOfRange(`wrapping delta of field ${field} of entity ${id}`, String(delta), `±${modulus / 2}`);
+                  return (((/** @type {number} */ (old) + delta) % modulus) + modulus) % modulus;
+                }
+                const next = /** @type {number} */ (predicted) + delta;
+                if (next < 0 || next > /** @type {number} */ (layout.maxQ)) {
+                  throw outOfRange(`field ${field} of entity ${id} after a delta of ${delta} from ${predicted}`, String(next), `0...${layout.maxQ}`);
+                }
+                return next;
+              }
+
+              /**
+               * A changed field that is not delta-capable: a bool flips, another takes a whole value that must differ.
+               * @param {number} id
+               * @param {number} field
+               * @param {FieldLayout} layout
+               * @param {number} modelBase
+               * @param {number | bigint} old
+               * @returns {number | bigint}
+               */
+              readReplacement(id, field, layout, modelBase, old) {
+                const next = layout.width === 1 ? 1 - /** @type {number} */ (old) : this.readWholeValue(layout, modelBase);
+                if (next > layout.maxQ || next === old) {
+                  throw outOfRange(`changed field ${field} of entity ${id}`, String(next), `0...${layout.maxQ} other than ${old}`);
+                }
+                return next;
+              }
+
+              /**
+               * The bucket of a delta's magnitude: `B_f` bits, escaped to `E_f` more in fields over 8 bits.
+               * @param {FieldCoding} coding
+               * @param {number} modelBase
+               * @returns {number}
+               */
+              readBucket(coding, modelBase) {
+                const models = this.models.table, width = coding.layout.width;
+                let bucket = this.rangeDecoder.tree(coding.bucketBits, models, modelBase + FieldModel.bucket);
+                if (width > 8 && bucket === escapedBucket) {
+                  bucket += this.rangeDecoder.tree(coding.escapeBits, models, modelBase + FieldModel.escape);
+                  if (bucket >= width) throw outOfRange('escaped delta bucket', String(bucket), `0...${width - 1}`);
+                }
+                return bucket;
+              }
+
+              /**
+               * A linear residual in a field over 52 bits (never a motion field, so against the old value), in bigints.
+               * @param {number} id
+               * @param {number} field
+               * @param {FieldLayout} layout
+               * @param {number} bucket
+               * @param {boolean} negative
+               * @param {bigint} old
+               * @returns {bigint}
+               */
+              readWideResidual(id, field, layout, bucket, negative, old) {
+                const magnitude = (1n << BigInt(bucket)) | this.rangeDecoder.rawBig(bucket);
+                const next = negative ? old - magnitude : old + magnitude;
+                if (next < 0n || next > BigInt(layout.maxQ)) {
+                  throw outOfRange(`field ${field} of entity ${id} after a delta from ${old}`, String(next), `0...${layout.maxQ}`);
+                }
+                return next;
+              }
+
+              /**
+               * `W_f(q)` of 4.5.3: a tree for fields up to 8 bits, raw bits for wider ones.
+               * @param {FieldLayout} layout
+               * @param {number} modelBase
+               * @returns {number | bigint}
+               */
+              readWholeValue(layout, modelBase) {
+                if (layout.width <= 8) return this.rangeDecoder.tree(layout.width, this.models.table, modelBase + FieldModel.whole);
+                return layout.isWide ? this.rangeDecoder.rawBig(layout.width) : this.rangeDecoder.raw(layout.width);
+              }
+
+              /**
+               * Reads `count` whole entities (4.5.3) into `target`, refusing ids that are among `survivors`.
+               * @param {number} count
+               * @param {Snapshot} target Receives the entities, in increasing id order.
+               * @param {Snapshot | undefined} survivors The survivors the entities are created beside.
+               */
+              readEntities(count, target, survivors) {
+                let id = -1, survivor = 0;
+                for (let number = 0; number < count; number++) {
+                  id = this.readEntityID(id);
+                  const type = this.readTypeIndex();
+                  const values = this.readWholeValues(type);
+                  if (survivors) {
+                    while (survivor < survivors.count && survivors.ids[survivor] < id) survivor++;
+                    if (survivors.ids[survivor] === id) throw new CodecError('duplicateEntity', { id }, `created entity ${id} already exists`);
+                  }
+                  target.append(id, type, values);
+                }
+              }
+
+              /**
+               * @param {number} previous The previous id of the list, −1 before the first.
+               * @returns {number} The next id.
+               */
+              readEntityID(previous) {
+                const gap = this.readInteger(GlobalModel.gapTree);
+                const id = previous + 1 + gap;
+                if (id > 0xffffffff) {
+                  throw new CodecError('entityIDOutOfRange', { previous: Math.max(previous, 0), gap },
+                    `entity id gap ${gap} after id ${Math.max(previous, 0)} passes the largest id 4294967295`);
+                }
+                return id;
+              }
+
+              /** @returns {number} A type index, checked against the type count. */
+              readTypeIndex() {
+                const bits = this.schema.typeIndexBits;
+                if (bits === 0) return 0;
+                const type = this.rangeDecoder.tree(bits, this.models.table, GlobalModel.typeTree);
+                const typeCount = this.schema.layouts.length;
+                if (type >= typeCount) {
+                  throw new CodecError('unknownEntityType', { index: type, typeCount }, `entity type index ${type} but the schema has ${typeCount} types`);
+                }
+                return type;
+              }
+
+              /**
+               * @param {number} type
+               * @returns {Array<number | bigint>} A whole entity's values, each checked against `maxQ`.
+               */
+              readWholeValues(type) {
+                const codings = this.codings[type];
+                const typeStart = this.models.typeStart(type);
+                /** @type {Array<number | bigint>} */
+                const values = [];
+                for (let field = 0; field < codings.length; field++) {
+                  const layout = codings[field].layout;
+                  const value = this.readWholeValue(layout, typeStart + field * FieldModel.size);
+                  if (value > layout.maxQ) throw outOfRange(`field ${field} value`, String(value), `0...${layout.maxQ}`);
+                  values.push(value);
+                }
+                return values;
+              }
+            }
+
+            /**
+             * Appends the baseline's entities `from` … `to − 1` (their value arrays shared).
+             * @param {Snapshot} baseline
+             * @param {number} from
+             * @param {number} to
+             * @param {Snapshot} target
+             */
+            function copyEntities(baseline, from, to, target) {
+              for (let index = from; index < to; index++) target.append(baseline.ids[index], baseline.types[index], baseline.values[index]);
+            }
+
+            /**
+             * @param {Snapshot} survivors
+             * @param {Snapshot} created No id of which is among the survivors.
+             * @returns {Snapshot} Both, in increasing id order.
+             */
+            function merged(survivors, created) {
+              const snapshot = new Snapshot(survivors.schema, survivors.tick);
+              let fromCreated = 0;
+              for (let index = 0; index < survivors.count; index++) {
+                const id = survivors.ids[index];
+                while (fromCreated < created.count && created.ids[fromCreated] < id) {
+                  snapshot.append(created.ids[fromCreated], created.types[fromCreated], created.values[fromCreated]);
+                  fromCreated++;
+                }
+                snapshot.append(id, survivors.types[index], survivors.values[index]);
+              }
+              copyEntities(created, fromCreated, created.count, snapshot);
+              return snapshot;
+            }
+
+            """#
+        ),
+        (
             path: "/tickwire/errors.js",
             text: #"""
             // Typed errors of the Tickwire browser client, mirroring the Swift ones (CodecError.swift,
@@ -2232,6 +3190,7 @@ enum EmbeddedWebFiles {
             export { disconnectReasonName, rejectReasonName } from './reasons.js';
             export { ClockSync } from './clockSync.js';
             export { CodecLimits, SnapshotDecoder } from './deltaDecoder.js';
+            export { EntropySnapshotDecoder, Motion, motionOf } from './entropyDecoder.js';
             export { CodecError, FrameError, SchemaDecodingError, SchemaError, TickwireError, ZlibError } from './errors.js';
             export { FieldKind, KindTag } from './fieldKind.js';
             export { FrameDecoder, encodeFrame } from './frameDecoder.js';
@@ -2239,7 +3198,7 @@ enum EmbeddedWebFiles {
             export { Inflater } from './inflater.js';
             export { InterpolationBuffer } from './interpolationBuffer.js';
             export { InterpolationDelay } from './interpolationDelay.js';
-            export { CompressionMode, CompressionModes, DisconnectReason, MessageType, RejectReason, decodeBody, encodeBody, protocolVersion } from './message.js';
+            export { CompressionMode, CompressionModes, DeltaCoding, DisconnectReason, MessageType, RejectReason, decodeBody, encodeBody, protocolVersion } from './message.js';
             export { PlaybackClock } from './playbackClock.js';
             export { PredictionBuffer } from './predictionBuffer.js';
             export { ReconnectPolicy } from './reconnectPolicy.js';
@@ -2847,6 +3806,22 @@ enum EmbeddedWebFiles {
             /** Bit 6 of the hello's and the welcome's compression byte: render times with inputs (PROTOCOL.md 5.7.1). */
             export const renderTimesBit = 0x40;
 
+            /** Bit 7 of the hello's and the welcome's compression byte: entropy-coded snapshot deltas (PROTOCOL.md 4.5). */
+            export const entropyDeltasBit = 0x80;
+
+            /** Bit 5 of the hello's and the welcome's compression byte, only with bit 7: motion-predicted entropy deltas (PROTOCOL.md 4.5.6). */
+            export const motionPredictionBit = 0x20;
+
+            /** How a connection's snapshot deltas are coded (the welcome's choice); mirrors Swift's `DeltaCoding`. */
+            export const DeltaCoding = Object.freeze({
+              /** The bit-packed delta of PROTOCOL.md 4.2. */
+              bitPacked: 'bitPacked',
+              /** The entropy-coded delta of 4.5. */
+              entropy: 'entropy',
+              /** The motion-predicted entropy-coded delta of 4.5.6. */
+              predictedEntropy: 'predictedEntropy',
+            });
+
             /** Reject reasons (PROTOCOL.md 5.5); 32768…65535 are the application's. */
             export const RejectReason = Object.freeze({
               unspecified: 0, versionMismatch: 1, schemaMismatch: 2, roomFull: 3, unknownRoom: 4,
@@ -2860,7 +3835,8 @@ enum EmbeddedWebFiles {
 
             /**
              * @typedef {{type: 'hello', protocolVersion: number, schemaFingerprint: bigint, compressionModes: number, room: string, resumeToken: Uint8Array | undefined, payload: Uint8Array}} Hello
-             * @typedef {{type: 'welcome', clientID: number, tickRate: number, currentTick: number, serverTime: bigint, compression: number, acceptsRenderTimes: boolean, resumeToken: Uint8Array}} Welcome
+             * @typedef {{type: 'welcome', clientID: number, tickRate: number, currentTick: number, serverTime: bigint, compression: number, acceptsRenderTimes: boolean, deltaCoding?: string, resumeToken: Uint8Array}} Welcome
+             *   `deltaCoding`: a `DeltaCoding` value; absent means bitPacked.
              * @typedef {{type: 'reject', reason: number, text: string}} Reject
              * @typedef {{type: 'snapshot', tick: number, baselineTick: number | undefined, lastProcessedInput: number, serverTime: bigint, delta: Uint8Array}} SnapshotMessage
              * @typedef {{tick: number, fraction: number}} RenderTime What the client showed when it sampled an input: `tick + fraction / 256` ticks (5.7.1).
@@ -2907,7 +3883,9 @@ enum EmbeddedWebFiles {
                   writer.writeVarUInt(message.tickRate);
                   writer.writeVarUInt(message.currentTick);
                   writer.writeVarUInt(message.serverTime);
-                  writer.writeUInt8(message.compression | (message.acceptsRenderTimes ? renderTimesBit : 0));
+                  writer.writeUInt8(message.compression | (message.acceptsRenderTimes ? renderTimesBit : 0)
+                    | (message.deltaCoding === DeltaCoding.entropy || message.deltaCoding === DeltaCoding.predictedEntropy ? entropyDeltasBit : 0)
+                    | (message.deltaCoding === DeltaCoding.predictedEntropy ? motionPredictionBit : 0));
                   writer.writeLengthPrefixedBytes(message.resumeToken, 'resume token', limits.maximumResumeTokenBytes);
                   break;
                 case 'reject':
@@ -3012,12 +3990,18 @@ enum EmbeddedWebFiles {
                   const currentTick = reader.readVarUInt32('current tick');
                   const serverTime = reader.readVarUIntBig();
                   const compression = reader.readUInt8();
-                  // Bit 6 accepts render times (5.7.1); this client does not decode entropy-coded deltas (bit 7).
-                  if ((compression & ~renderTimesBit) > 2) throw new FrameError('unknownCompressionMode', { mode: compression }, `unknown compression mode ${compression}`);
+                  // Bit 6 accepts render times (5.7.1), bit 7 chooses entropy-coded deltas (4.5), bit 5 with
+                  // it their motion-predicted form (4.5.6); bit 5 alone names no coding.
+                  const mode = compression & ~(renderTimesBit | entropyDeltasBit | motionPredictionBit);
+                  if (mode > 2 || (compression & (entropyDeltasBit | motionPredictionBit)) === motionPredictionBit) {
+                    throw new FrameError('unknownCompressionMode', { mode: compression }, `unknown compression mode ${compression}`);
+                  }
                   const resumeToken = reader.readLengthPrefixedBytes('resume token', limits.maximumResumeTokenBytes);
+                  const deltaCoding = !(compression & entropyDeltasBit) ? DeltaCoding.bitPacked
+                    : compression & motionPredictionBit ? DeltaCoding.predictedEntropy : DeltaCoding.entropy;
                   message = {
-                    type: 'welcome', clientID, tickRate, currentTick, serverTime, compression: compression & ~renderTimesBit,
-                    acceptsRenderTimes: (compression & renderTimesBit) !== 0, resumeToken,
+                    type: 'welcome', clientID, tickRate, currentTick, serverTime, compression: mode,
+                    acceptsRenderTimes: (compression & renderTimesBit) !== 0, deltaCoding, resumeToken,
                   };
                   break;
                 }
@@ -4020,6 +5004,7 @@ enum EmbeddedWebFiles {
             // The snapshots a client holds as baselines, by tick; mirrors SnapshotHistory.swift and SnapshotHistory+Receive.swift.
 
             /** @typedef {import('./snapshot.js').Snapshot} Snapshot */
+            /** @typedef {import('./entropyDecoder.js').Motion} Motion */
 
             /** A fixed number of slots indexed by tick modulo the capacity (32 by default, as the host's history). */
             export class SnapshotHistory {
@@ -4029,13 +5014,19 @@ enum EmbeddedWebFiles {
                 this.capacity = Math.max(1, capacity);
                 /** @type {Array<Snapshot | undefined>} */
                 this.slots = new Array(this.capacity).fill(undefined);
+                /** @type {Array<Motion | undefined>} The motion kept with each slot's snapshot (motion-predicted deltas, PROTOCOL.md 4.5.6). */
+                this.motions = new Array(this.capacity).fill(undefined);
                 /** @type {number | undefined} The newest tick stored (ticks wrap modulo 2^32). */
                 this.newestTick = undefined;
               }
 
-              /** @param {Snapshot} snapshot */
-              store(snapshot) {
+              /**
+               * @param {Snapshot} snapshot
+               * @param {Motion} [motion] Its motion against its baseline, kept for the motion-predicted coding.
+               */
+              store(snapshot, motion) {
                 this.slots[snapshot.tick % this.capacity] = snapshot;
+                this.motions[snapshot.tick % this.capacity] = motion;
                 if (this.newestTick === undefined || ((snapshot.tick - this.newestTick) >>> 0) < 2 ** 31) this.newestTick = snapshot.tick;
               }
 
@@ -4049,8 +5040,17 @@ enum EmbeddedWebFiles {
                 return stored && stored.tick === tick ? stored : undefined;
               }
 
+              /**
+               * @param {number} tick
+               * @returns {Motion | undefined} The motion stored with the snapshot of that tick, if it is still held.
+               */
+              motion(tick) {
+                return this.snapshot(tick) ? this.motions[tick % this.capacity] : undefined;
+              }
+
               removeAll() {
                 this.slots.fill(undefined);
+                this.motions.fill(undefined);
                 this.newestTick = undefined;
               }
 
@@ -4946,6 +5946,7 @@ enum EmbeddedWebFiles {
                     message: message(), clientID: session.clientID, resumed: session.wasResumed, reconnects: client.reconnects,
                     players: scene.players, bullets: scene.bullets.length, framesDrawn, showsNetGraph,
                     bytesIn: session.metrics.bytesIn, bytesOut: session.metrics.bytesOut, snapshotsReceived: session.metrics.snapshotsReceived,
+                    snapshotsUndecodable: session.metrics.snapshotsUndecodable, deltaCoding: session.deltaCoding,
                     lastFailure: client.lastFailure, lastDecodeError: session.lastDecodeError?.message, closeReason: session.closeReason,
                     input: keys.peek(),
                   }),

@@ -119,6 +119,7 @@ function play(playerName) {
         message: message(), clientID: session.clientID, resumed: session.wasResumed, reconnects: client.reconnects,
         players: scene.players, bullets: scene.bullets.length, framesDrawn, showsNetGraph,
         bytesIn: session.metrics.bytesIn, bytesOut: session.metrics.bytesOut, snapshotsReceived: session.metrics.snapshotsReceived,
+        snapshotsUndecodable: session.metrics.snapshotsUndecodable, deltaCoding: session.deltaCoding,
         lastFailure: client.lastFailure, lastDecodeError: session.lastDecodeError?.message, closeReason: session.closeReason,
         input: keys.peek(),
       }),

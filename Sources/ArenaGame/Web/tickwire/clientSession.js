@@ -4,10 +4,11 @@
 import { defaultClientConfiguration } from './clientConfiguration.js';
 import { ClockSync } from './clockSync.js';
 import { SnapshotDecoder } from './deltaDecoder.js';
+import { EntropySnapshotDecoder, Motion } from './entropyDecoder.js';
 import { FrameDecoder, encodeFrame } from './frameDecoder.js';
 import { InterpolationBuffer } from './interpolationBuffer.js';
 import { InterpolationDelay } from './interpolationDelay.js';
-import { CompressionMode, DisconnectReason, renderTimesBit } from './message.js';
+import { CompressionMode, DeltaCoding, DisconnectReason, entropyDeltasBit, motionPredictionBit, renderTimesBit } from './message.js';
 import { PlaybackClock } from './playbackClock.js';
 import { PredictionBuffer } from './predictionBuffer.js';
 import { disconnectReasonName } from './reasons.js';
@@ -70,6 +71,8 @@ export class ClientSession {
     this.clock = options.clock ?? (() => performance.now() / 1000);
     this.configuration = { ...defaultClientConfiguration, ...options.configuration };
     this.decoder = new SnapshotDecoder(game.schema, this.configuration.codecLimits);
+    /** @type {EntropySnapshotDecoder} The decoder of entropy-coded deltas (PROTOCOL.md 4.5), when the welcome chooses them. */
+    this.entropyDecoder = new EntropySnapshotDecoder(game.schema, this.configuration.codecLimits);
     /** @type {ClientStatus} */
     this.status = { kind: 'idle' };
     /** @type {{reason: number, text: string} | undefined} The disconnect message that ended the last connection (moved: its text is the URL to go to). */
@@ -116,6 +119,8 @@ export class ClientSession {
     this.sequence = 0;
     /** @type {boolean} Whether the welcome accepted render times: every input then carries one. */
     this.sendsRenderTimes = false;
+    /** @type {string} How this connection's snapshot deltas are coded: the welcome's `DeltaCoding`. */
+    this.deltaCoding = DeltaCoding.bitPacked;
     /** @type {import('./message.js').RenderTime[]} The newest inputs' render times, oldest first, one per sequence number. */
     this.inputRenderTimes = [];
     /** @type {number | undefined} */
@@ -154,9 +159,11 @@ export class ClientSession {
     socket.onerror = () => {};
     const sendHello = () => this.send({
       type: 'hello', protocolVersion: this.configuration.protocolVersion, schemaFingerprint: this.game.schema.fingerprint,
-      // Only the mode bits (0-4) of the configuration: this client decodes neither entropy-coded
-      // deltas (bit 7) nor their motion-predicted form (bit 5), so it never offers them.
-      compressionModes: (this.configuration.compressionModes & helloModeBits) | (this.configuration.offersRenderTimes ? renderTimesBit : 0), room: this.configuration.room, resumeToken: this.resumeToken,
+      // Only the mode bits (0-4) of `compressionModes`; the extension bits come from their own
+      // settings: entropy-coded deltas with their motion-predicted form (bits 7 and 5), render times (bit 6).
+      compressionModes: (this.configuration.compressionModes & helloModeBits) | (this.configuration.offersRenderTimes ? renderTimesBit : 0)
+        | (this.configuration.offersEntropyDeltas ? entropyDeltasBit | motionPredictionBit : 0),
+      room: this.configuration.room, resumeToken: this.resumeToken,
       payload: this.configuration.helloPayload,
     });
     if (socket.readyState === 1) sendHello(); else socket.onopen = sendHello;
@@ -294,6 +301,13 @@ export class ClientSession {
     switch (message.type) {
       case 'welcome': {
         if (this.status.kind !== 'handshaking') return;
+        const deltaCoding = message.deltaCoding ?? DeltaCoding.bitPacked;
+        if (deltaCoding !== DeltaCoding.bitPacked && !this.configuration.offersEntropyDeltas) {
+          this.closeSocket(1002, 'welcome chose an unoffered delta coding');
+          this.status = { kind: 'disconnected', reason: 'the welcome chose entropy-coded deltas, which the hello did not offer' };
+          return;
+        }
+        this.deltaCoding = deltaCoding;
         const token = message.resumeToken;
         this.wasResumed = this.resumeToken !== undefined && this.clientID === message.clientID
           && token.length === this.resumeToken.length && token.every((byte, index) => byte === this.resumeToken?.[index]);
@@ -348,16 +362,23 @@ export class ClientSession {
         return;
       }
     }
-    let snapshot;
+    let snapshot, motion;
     try {
-      snapshot = this.decoder.decode(message.delta, baseline);
+      if (this.deltaCoding === DeltaCoding.bitPacked) {
+        snapshot = this.decoder.decode(message.delta, baseline);
+      } else {
+        // The motion-predicted coding predicts from the motion kept with the baseline (4.5.6).
+        const baselineMotion = this.deltaCoding !== DeltaCoding.predictedEntropy ? undefined
+          : message.baselineTick === undefined ? Motion.zero : this.received.motion(message.baselineTick) ?? Motion.zero;
+        ({ snapshot, motion } = this.entropyDecoder.decode(message.delta, baseline, baselineMotion));
+      }
     } catch (error) {
       this.metrics.snapshotsUndecodable += 1;
       this.lastDecodeError = /** @type {Error} */ (error);
       return;
     }
     if (this.received.isStale(snapshot.tick)) return;
-    this.received.store(snapshot);
+    this.received.store(snapshot, motion);
     this.latestSnapshot = snapshot;
     this.metrics.snapshotsReceived += 1;
     this.metrics.lastSnapshotBytes = frameBytes;

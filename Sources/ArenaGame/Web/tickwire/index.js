@@ -8,6 +8,7 @@ export { ClientSession, closeWait, malformedFrameCloseCode, subprotocol } from '
 export { disconnectReasonName, rejectReasonName } from './reasons.js';
 export { ClockSync } from './clockSync.js';
 export { CodecLimits, SnapshotDecoder } from './deltaDecoder.js';
+export { EntropySnapshotDecoder, Motion, motionOf } from './entropyDecoder.js';
 export { CodecError, FrameError, SchemaDecodingError, SchemaError, TickwireError, ZlibError } from './errors.js';
 export { FieldKind, KindTag } from './fieldKind.js';
 export { FrameDecoder, encodeFrame } from './frameDecoder.js';
@@ -15,7 +16,7 @@ export { FrameLimits } from './frameLimits.js';
 export { Inflater } from './inflater.js';
 export { InterpolationBuffer } from './interpolationBuffer.js';
 export { InterpolationDelay } from './interpolationDelay.js';
-export { CompressionMode, CompressionModes, DisconnectReason, MessageType, RejectReason, decodeBody, encodeBody, protocolVersion } from './message.js';
+export { CompressionMode, CompressionModes, DeltaCoding, DisconnectReason, MessageType, RejectReason, decodeBody, encodeBody, protocolVersion } from './message.js';
 export { PlaybackClock } from './playbackClock.js';
 export { PredictionBuffer } from './predictionBuffer.js';
 export { ReconnectPolicy } from './reconnectPolicy.js';

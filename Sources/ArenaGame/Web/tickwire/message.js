@@ -23,6 +23,22 @@ export const CompressionModes = Object.freeze({ none: 0, perFrame: 1, streaming:
 /** Bit 6 of the hello's and the welcome's compression byte: render times with inputs (PROTOCOL.md 5.7.1). */
 export const renderTimesBit = 0x40;
 
+/** Bit 7 of the hello's and the welcome's compression byte: entropy-coded snapshot deltas (PROTOCOL.md 4.5). */
+export const entropyDeltasBit = 0x80;
+
+/** Bit 5 of the hello's and the welcome's compression byte, only with bit 7: motion-predicted entropy deltas (PROTOCOL.md 4.5.6). */
+export const motionPredictionBit = 0x20;
+
+/** How a connection's snapshot deltas are coded (the welcome's choice); mirrors Swift's `DeltaCoding`. */
+export const DeltaCoding = Object.freeze({
+  /** The bit-packed delta of PROTOCOL.md 4.2. */
+  bitPacked: 'bitPacked',
+  /** The entropy-coded delta of 4.5. */
+  entropy: 'entropy',
+  /** The motion-predicted entropy-coded delta of 4.5.6. */
+  predictedEntropy: 'predictedEntropy',
+});
+
 /** Reject reasons (PROTOCOL.md 5.5); 32768…65535 are the application's. */
 export const RejectReason = Object.freeze({
   unspecified: 0, versionMismatch: 1, schemaMismatch: 2, roomFull: 3, unknownRoom: 4,
@@ -36,7 +52,8 @@ export const DisconnectReason = Object.freeze({
 
 /**
  * @typedef {{type: 'hello', protocolVersion: number, schemaFingerprint: bigint, compressionModes: number, room: string, resumeToken: Uint8Array | undefined, payload: Uint8Array}} Hello
- * @typedef {{type: 'welcome', clientID: number, tickRate: number, currentTick: number, serverTime: bigint, compression: number, acceptsRenderTimes: boolean, resumeToken: Uint8Array}} Welcome
+ * @typedef {{type: 'welcome', clientID: number, tickRate: number, currentTick: number, serverTime: bigint, compression: number, acceptsRenderTimes: boolean, deltaCoding?: string, resumeToken: Uint8Array}} Welcome
+ *   `deltaCoding`: a `DeltaCoding` value; absent means bitPacked.
  * @typedef {{type: 'reject', reason: number, text: string}} Reject
  * @typedef {{type: 'snapshot', tick: number, baselineTick: number | undefined, lastProcessedInput: number, serverTime: bigint, delta: Uint8Array}} SnapshotMessage
  * @typedef {{tick: number, fraction: number}} RenderTime What the client showed when it sampled an input: `tick + fraction / 256` ticks (5.7.1).
@@ -83,7 +100,9 @@ export function encodeBody(message, limits = FrameLimits.standard) {
       writer.writeVarUInt(message.tickRate);
       writer.writeVarUInt(message.currentTick);
       writer.writeVarUInt(message.serverTime);
-      writer.writeUInt8(message.compression | (message.acceptsRenderTimes ? renderTimesBit : 0));
+      writer.writeUInt8(message.compression | (message.acceptsRenderTimes ? renderTimesBit : 0)
+        | (message.deltaCoding === DeltaCoding.entropy || message.deltaCoding === DeltaCoding.predictedEntropy ? entropyDeltasBit : 0)
+        | (message.deltaCoding === DeltaCoding.predictedEntropy ? motionPredictionBit : 0));
       writer.writeLengthPrefixedBytes(message.resumeToken, 'resume token', limits.maximumResumeTokenBytes);
       break;
     case 'reject':
@@ -188,12 +207,18 @@ export function decodeBody(type, body, limits = FrameLimits.standard) {
       const currentTick = reader.readVarUInt32('current tick');
       const serverTime = reader.readVarUIntBig();
       const compression = reader.readUInt8();
-      // Bit 6 accepts render times (5.7.1); this client does not decode entropy-coded deltas (bit 7).
-      if ((compression & ~renderTimesBit) > 2) throw new FrameError('unknownCompressionMode', { mode: compression }, `unknown compression mode ${compression}`);
+      // Bit 6 accepts render times (5.7.1), bit 7 chooses entropy-coded deltas (4.5), bit 5 with
+      // it their motion-predicted form (4.5.6); bit 5 alone names no coding.
+      const mode = compression & ~(renderTimesBit | entropyDeltasBit | motionPredictionBit);
+      if (mode > 2 || (compression & (entropyDeltasBit | motionPredictionBit)) === motionPredictionBit) {
+        throw new FrameError('unknownCompressionMode', { mode: compression }, `unknown compression mode ${compression}`);
+      }
       const resumeToken = reader.readLengthPrefixedBytes('resume token', limits.maximumResumeTokenBytes);
+      const deltaCoding = !(compression & entropyDeltasBit) ? DeltaCoding.bitPacked
+        : compression & motionPredictionBit ? DeltaCoding.predictedEntropy : DeltaCoding.entropy;
       message = {
-        type: 'welcome', clientID, tickRate, currentTick, serverTime, compression: compression & ~renderTimesBit,
-        acceptsRenderTimes: (compression & renderTimesBit) !== 0, resumeToken,
+        type: 'welcome', clientID, tickRate, currentTick, serverTime, compression: mode,
+        acceptsRenderTimes: (compression & renderTimesBit) !== 0, deltaCoding, resumeToken,
       };
       break;
     }

@@ -11,7 +11,7 @@ let usage = """
       arena [--port P] [--bots N] [--tick HZ] [--name NAME]
             start a local server and play on it in this terminal (the default)
       arena serve [--host H] [--port 7777] [--bots 6] [--tick 30] [--rooms N] [--capacity 32]
-                  [--compression perframe|streaming|none] [--compression-level 6] [--state FILE]
+                  [--compression perframe|streaming|none] [--compression-level 6] [--entropy-deltas] [--state FILE]
                   [--max-rooms 16] [--idle-room-timeout 30] [--resume-grace 30]
                   [--hello-timeout 5] [--client-timeout 5] [--threads N] [--tls-cert CHAIN.pem --tls-key KEY.pem]
                   [--max-connections-per-address 64] [--max-handshakes-per-address 16] [--write-timeout 10]
@@ -29,6 +29,8 @@ let usage = """
             one that never sent an input); --hello-timeout and --client-timeout are the
             seconds a connection may stay silent before its hello and while playing;
             --tls-cert/--tls-key serve wss:// (TLS 1.2/1.3); SIGHUP reloads both files;
+            --entropy-deltas codes snapshots with the motion-predicted entropy coder
+            (PROTOCOL.md 4.5) for every client that offers it (terminal and browser do);
             the per-address limits count IPv6 addresses by /64; 0 lifts a limit (needed for
             `tickwire load` with many clients from one address); a client whose send buffer
             stays backed up for --write-timeout seconds (it stopped reading) is closed with 1008;
@@ -82,6 +84,7 @@ func serve(_ arguments: [String]) throws {
     default: fail("--compression must be perframe, streaming or none")
     }
     guard (0...9).contains(options.compressionLevel) else { fail("--compression-level must be 0...9") }
+    options.entropyDeltas = parsed.flag("entropy-deltas")
     let statusInterval = try parsed.double("status-interval", default: 5)
     options.statePath = parsed.string("state")
     options.maximumRooms = try parsed.integer("max-rooms", default: options.maximumRooms)

@@ -15,6 +15,8 @@ Checks, each printed as `browser: PASS name` or `browser: FAIL name: why`, then
   name-field    without ?name= the page's field names the player; ?room= joins another room
   refused       a server of another schema or protocol version: the page says so in words
   garbage       a frame that cannot be decoded: the page closes with 4004 and shows the reason
+  entropy       a server with --entropy-deltas: the page decodes motion-predicted entropy-coded deltas
+                (none undecodable), sees a terminal client where it is, and within 1.25x its bytes per snapshot
 
 Environment: BROWSER_ARENA (the arena binary, default .build/debug/arena), CHROMIUM (default
 /usr/bin/chromium), BROWSER_SCREENSHOT (where to copy the screenshot, for docs/arena-browser.png).
@@ -96,10 +98,12 @@ class Process:
                 self.popen.wait(5)
 
 
-def start_server(port, bots, state=None):
+def start_server(port, bots, state=None, entropy=False):
     arguments = [ARENA, "serve", "--port", str(port), "--bots", str(bots), "--status-interval", "1"]
     if state:
         arguments += ["--state", state]
+    if entropy:
+        arguments += ["--entropy-deltas"]
     server = Process(arguments)
     wait_for(lambda: any("in a browser to play" in line for line in server.lines) or server.popen.poll() is not None, 20, "the server to listen")
     if server.popen.poll() is not None:
@@ -225,37 +229,79 @@ def check_draws(page, port):
         shutil.copyfile(path, os.environ["BROWSER_SCREENSHOT"])
 
 
+def bytes_per_snapshot(page, terminal, seconds=6):
+    """Both clients' byte totals over one window: the page's counters read at its two ends, the
+    terminal's from the last frame it dumped before each. Returns (browser B per snapshot,
+    terminal B per snapshot, a line for the log). Judged per snapshot received, what the server's
+    encoding and compression decide; bytes per second are logged beside it. (A per-second figure
+    also follows how much CPU each client got: with two busy loops on the two cores, either one
+    fell 20% behind the other now and then. And the terminal's per-second meter, which the check
+    used first, steps once a second out of phase with the window: 0.92-1.22 on a quiet machine.)"""
+    start, first = time.time(), state(page)
+    time.sleep(seconds)
+    end, last = time.time(), state(page)
+    counted = [f for f in list(terminal.frames) if f["total"] is not None]
+    before = [f for f in counted if f["time"] <= start][-1]
+    after = [f for f in counted if f["time"] <= end][-1]
+    browser_snapshots = last["snapshotsReceived"] - first["snapshotsReceived"]
+    terminal_snapshots = after["snapshots"] - before["snapshots"]
+    assert browser_snapshots >= 100 and terminal_snapshots >= 100, \
+        "too few snapshots in %d s: browser %d, terminal %d" % (seconds, browser_snapshots, terminal_snapshots)
+    browser_bytes, terminal_bytes = last["bytesIn"] - first["bytesIn"], after["total"] - before["total"]
+    browser, terminal_figure = browser_bytes / browser_snapshots, terminal_bytes / terminal_snapshots
+    line = "over %.1f s: browser %.1f B per snapshot (%.0f B/s), terminal %.1f B per snapshot (%.0f B/s), ratio %.3f" % (
+        end - start, browser, browser_bytes / (end - start), terminal_figure,
+        terminal_bytes / (after["time"] - before["time"]), browser / terminal_figure)
+    return browser, terminal_figure, line
+
+
 @check("bytes")
 def check_bytes(page, port):
-    # Both clients' totals over one six-second window: the page's counters read at its two
-    # ends, the terminal's from the last frame it dumped before each. The check is on bytes
-    # per snapshot received, what the server's encoding and compression decide; bytes per
-    # second are logged beside it. (A per-second figure also follows how much CPU each
-    # client got: with two busy loops on the two cores, either one fell 20% behind the other
-    # now and then. And the terminal's per-second meter, which the check used first, steps
-    # once a second out of phase with the window: 0.92-1.22 on a quiet machine.)
     terminal = Terminal(port, "meter", "_600", 450)
     try:
         wait_for(lambda: sum(1 for f in terminal.frames if f["status"].startswith("connected") and f["total"]) > 90, 20,
                  "the terminal client to play for three seconds")
-        start, first = time.time(), state(page)
-        time.sleep(6)
-        end, last = time.time(), state(page)
-        counted = [f for f in list(terminal.frames) if f["total"] is not None]
-        before = [f for f in counted if f["time"] <= start][-1]
-        after = [f for f in counted if f["time"] <= end][-1]
-        browser_snapshots = last["snapshotsReceived"] - first["snapshotsReceived"]
-        terminal_snapshots = after["snapshots"] - before["snapshots"]
-        assert browser_snapshots >= 100 and terminal_snapshots >= 100, \
-            "too few snapshots in 6 s: browser %d, terminal %d" % (browser_snapshots, terminal_snapshots)
-        browser_bytes, terminal_bytes = last["bytesIn"] - first["bytesIn"], after["total"] - before["total"]
-        ratio = (browser_bytes / browser_snapshots) / (terminal_bytes / terminal_snapshots)
-        log("bytes in over %.1f s: browser %.1f B per snapshot (%.0f B/s), terminal %.1f B per snapshot (%.0f B/s), ratio %.3f" % (
-            end - start, browser_bytes / browser_snapshots, browser_bytes / (end - start),
-            terminal_bytes / terminal_snapshots, terminal_bytes / (after["time"] - before["time"]), ratio))
-        assert ratio <= 1.25, "the browser receives %.2fx the terminal's bytes per snapshot" % ratio
+        browser, terminal_figure, line = bytes_per_snapshot(page, terminal)
+        log("bytes in " + line)
+        assert browser / terminal_figure <= 1.25, "the browser receives %.2fx the terminal's bytes per snapshot" % (
+            browser / terminal_figure)
     finally:
         terminal.process.stop()
+
+
+@check("entropy")
+def check_entropy(browser, port):
+    """A server run with --entropy-deltas: the page's hello offers the motion-predicted entropy
+    coding, the welcome chooses it, and the page decodes every snapshot (none undecodable), sees
+    the terminal client where it says it is, and receives what the terminal receives per snapshot."""
+    page = browser.new_page(viewport={"width": 1280, "height": 720})
+    terminal = Terminal(port, "coder", "_600", 450)
+    try:
+        page.goto("http://127.0.0.1:%d/?name=ent" % port)
+        wait_for(lambda: (s := state(page)) and s["connection"]["kind"] == "connected" and me(page)
+                 and sum(1 for p in s["players"] if p["isBot"]) >= 4 and s["snapshotsReceived"] > 60, 15,
+                 "the page to play on the entropy-coding server")
+        wait_for(lambda: sum(1 for f in terminal.frames if f["status"].startswith("connected") and f["total"]) > 90, 20,
+                 "the terminal client to play for three seconds")
+        current = state(page)
+        assert current["deltaCoding"] == "predictedEntropy", "the welcome chose %s" % current["deltaCoding"]
+        browser_figure, terminal_figure, line = bytes_per_snapshot(page, terminal)
+        after = state(page)
+        assert after["snapshotsUndecodable"] == 0, "%d snapshots undecodable: %s" % (
+            after["snapshotsUndecodable"], after["lastDecodeError"])
+        # The terminal client stands still: the page must see it where it sees itself.
+        seen = next((p for p in after["players"] if p["name"] == "coder"), None)
+        assert seen is not None, "the page does not see 'coder'"
+        mine = next((f["players"]["coder"] for f in reversed(list(terminal.frames)) if "coder" in f["players"]), None)
+        assert mine is not None and abs(seen["x"] - mine["x"]) < 0.01 and abs(seen["y"] - mine["y"]) < 0.01, \
+            "the page sees coder at %.2f,%.2f, coder is at %s" % (seen["x"], seen["y"], mine)
+        log("entropy: %d snapshots decoded, none undecodable; coder seen at %.2f,%.2f; bytes in %s" % (
+            after["snapshotsReceived"], seen["x"], seen["y"], line))
+        assert browser_figure / terminal_figure <= 1.25, "the browser receives %.2fx the terminal's bytes per snapshot" % (
+            browser_figure / terminal_figure)
+    finally:
+        terminal.process.stop()
+        page.close()
 
 
 @check("resume")
@@ -532,6 +578,9 @@ def main():
                 fake = FakeServer()
                 check_refused(browser, port_b, fake)
                 check_garbage(browser, port_b, fake)
+                port_c = free_port()
+                start_server(port_c, 4, entropy=True)
+                check_entropy(browser, port_c)
             finally:
                 browser.close()
     except Exception as error:

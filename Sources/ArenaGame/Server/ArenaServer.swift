@@ -50,6 +50,10 @@ public final class ArenaServer {
         public var compressionPreference: [CompressionMode] = [.perFrame, .streaming]
         /// zlib level for compressed snapshot frames, 0…9.
         public var compressionLevel = 6
+        /// Whether clients whose hello offers them get entropy-coded snapshot deltas, motion-predicted
+        /// when the hello offers that too (``HostConfiguration/entropyDeltas``, `Protocol/PROTOCOL.md`
+        /// §4.5); off, every client gets the bit-packed delta.
+        public var entropyDeltas = false
         /// Seconds between the stats messages each room sends its clients (PROTOCOL.md 5.11); 0 sends none.
         public var statsInterval = 1.0
         /// Where to save the server's state (an ``ArenaStateFile``) every ``stateSaveInterval``
@@ -167,6 +171,7 @@ public final class ArenaServer {
         configuration.clientTimeout = .milliseconds(Int64(options.clientTimeout * 1000))
         configuration.compressionPreference = options.compressionPreference
         configuration.compressionLevel = options.compressionLevel
+        configuration.entropyDeltas = options.entropyDeltas
         configuration.tickThreads = options.tickThreads
         configuration.statsInterval = options.statsInterval > 0 ? .milliseconds(Int64(options.statsInterval * 1000)) : nil
         let game = Arena(botCount: options.bots)

@@ -1285,6 +1285,39 @@ enum EmbeddedWebFiles {
             });
 
             /**
+             * A decoder's limits from the caller's: the entity limit clamped to 0 … 65 536, the size limit
+             * to 0 or more, each defaulting to `CodecLimits`'s.
+             * @param {{maxEntities?: number, maxEncodedBytes?: number}} limits
+             * @returns {{maxEntities: number, maxEncodedBytes: number}}
+             */
+            export function decoderLimits(limits) {
+              return {
+                maxEntities: Math.min(Math.max(limits.maxEntities ?? CodecLimits.maxEntitiesPerSnapshot, 0), CodecLimits.maxEntitiesPerSnapshot),
+                maxEncodedBytes: Math.max(limits.maxEncodedBytes ?? CodecLimits.defaultMaxEncodedBytes, 0),
+              };
+            }
+
+            /**
+             * The checks every snapshot decoder makes before reading a bit: the encoded size, and the
+             * baseline's schema.
+             * @param {Schema} schema The decoder's schema.
+             * @param {number} maxEncodedBytes
+             * @param {Uint8Array} bytes
+             * @param {Snapshot | undefined} baseline
+             * @throws {CodecError} `inputTooLarge`, `schemaMismatch`.
+             */
+            export function checkDecoderInput(schema, maxEncodedBytes, bytes, baseline) {
+              if (bytes.length > maxEncodedBytes) {
+                throw new CodecError('inputTooLarge', { count: bytes.length, limit: maxEncodedBytes },
+                  `encoded snapshot of ${bytes.length} bytes exceeds the limit of ${maxEncodedBytes} bytes`);
+              }
+              if (baseline && baseline.schema.fingerprint !== schema.fingerprint) {
+                throw new CodecError('schemaMismatch', { expected: schema.fingerprint, given: baseline.schema.fingerprint },
+                  `schema fingerprint 0x${baseline.schema.fingerprint.toString(16)} where the codec's is 0x${schema.fingerprint.toString(16)}`);
+              }
+            }
+
+            /**
              * @param {string} what
              * @param {string} value
              * @param {string} allowed
@@ -1312,10 +1345,11 @@ enum EmbeddedWebFiles {
               constructor(schema, limits = {}) {
                 /** @type {Schema} */
                 this.schema = schema;
+                const { maxEntities, maxEncodedBytes } = decoderLimits(limits);
                 /** @type {number} */
-                this.maxEntities = Math.min(Math.max(limits.maxEntities ?? CodecLimits.maxEntitiesPerSnapshot, 0), CodecLimits.maxEntitiesPerSnapshot);
+                this.maxEntities = maxEntities;
                 /** @type {number} */
-                this.maxEncodedBytes = Math.max(limits.maxEncodedBytes ?? CodecLimits.defaultMaxEncodedBytes, 0);
+                this.maxEncodedBytes = maxEncodedBytes;
                 /** @type {DeltaDecoder} One decode pass, reused by every call (decoding is synchronous). */
                 this.pass = new DeltaDecoder(schema, this.maxEntities, new BitReader(new Uint8Array(0)));
               }
@@ -1342,14 +1376,7 @@ enum EmbeddedWebFiles {
                * @throws {CodecError}
                */
               decode(bytes, baseline) {
-                if (bytes.length > this.maxEncodedBytes) {
-                  throw new CodecError('inputTooLarge', { count: bytes.length, limit: this.maxEncodedBytes },
-                    `encoded snapshot of ${bytes.length} bytes exceeds the limit of ${this.maxEncodedBytes} bytes`);
-                }
-                if (baseline && baseline.schema.fingerprint !== this.schema.fingerprint) {
-                  throw new CodecError('schemaMismatch', { expected: this.schema.fingerprint, given: baseline.schema.fingerprint },
-                    `schema fingerprint 0x${baseline.schema.fingerprint.toString(16)} where the codec's is 0x${this.schema.fingerprint.toString(16)}`);
-                }
+                checkDecoderInput(this.schema, this.maxEncodedBytes, bytes, baseline);
                 this.pass.reader.reset(bytes);
                 return this.pass.decode(baseline);
               }
@@ -1716,7 +1743,7 @@ enum EmbeddedWebFiles {
             // with every limit of section 7.1; written from the protocol and Protocol/reference/entropy_codec.py.
             // Values of fields up to 52 bits are numbers, wider ones bigints, as in deltaDecoder.js.
             import { BitReader } from './bitReader.js';
-            import { CodecLimits, SnapshotDecoder } from './deltaDecoder.js';
+            import { SnapshotDecoder, checkDecoderInput, decoderLimits } from './deltaDecoder.js';
             import { CodecError } from './errors.js';
             import { KindTag } from './fieldKind.js';
             import { Snapshot } from './snapshot.js';
@@ -2211,10 +2238,11 @@ enum EmbeddedWebFiles {
               constructor(schema, limits = {}) {
                 /** @type {Schema} */
                 this.schema = schema;
+                const { maxEntities, maxEncodedBytes } = decoderLimits(limits);
                 /** @type {number} */
-                this.maxEntities = Math.min(Math.max(limits.maxEntities ?? CodecLimits.maxEntitiesPerSnapshot, 0), CodecLimits.maxEntitiesPerSnapshot);
+                this.maxEntities = maxEntities;
                 /** @type {number} */
-                this.maxEncodedBytes = Math.max(limits.maxEncodedBytes ?? CodecLimits.defaultMaxEncodedBytes, 0);
+                this.maxEncodedBytes = maxEncodedBytes;
                 /** @type {EntropyPass} One decode pass, reused by every call (decoding is synchronous). */
                 this.pass = new EntropyPass(schema, this.maxEntities);
               }
@@ -2240,14 +2268,7 @@ enum EmbeddedWebFiles {
                * @throws {CodecError}
                */
               decode(bytes, baseline, baselineMotion) {
-                if (bytes.length > this.maxEncodedBytes) {
-                  throw new CodecError('inputTooLarge', { count: bytes.length, limit: this.maxEncodedBytes },
-                    `encoded snapshot of ${bytes.length} bytes exceeds the limit of ${this.maxEncodedBytes} bytes`);
-                }
-                if (baseline && baseline.schema.fingerprint !== this.schema.fingerprint) {
-                  throw new CodecError('schemaMismatch', { expected: this.schema.fingerprint, given: baseline.schema.fingerprint },
-                    `schema fingerprint 0x${baseline.schema.fingerprint.toString(16)} where the codec's is 0x${this.schema.fingerprint.toString(16)}`);
-                }
+                checkDecoderInput(this.schema, this.maxEncodedBytes, bytes, baseline);
                 return this.pass.decode(bytes, baseline, baselineMotion);
               }
             }

@@ -2,7 +2,7 @@
 // with every limit of section 7.1; written from the protocol and Protocol/reference/entropy_codec.py.
 // Values of fields up to 52 bits are numbers, wider ones bigints, as in deltaDecoder.js.
 import { BitReader } from './bitReader.js';
-import { CodecLimits, SnapshotDecoder } from './deltaDecoder.js';
+import { SnapshotDecoder, checkDecoderInput, decoderLimits } from './deltaDecoder.js';
 import { CodecError } from './errors.js';
 import { KindTag } from './fieldKind.js';
 import { Snapshot } from './snapshot.js';
@@ -497,10 +497,11 @@ export class EntropySnapshotDecoder {
   constructor(schema, limits = {}) {
     /** @type {Schema} */
     this.schema = schema;
+    const { maxEntities, maxEncodedBytes } = decoderLimits(limits);
     /** @type {number} */
-    this.maxEntities = Math.min(Math.max(limits.maxEntities ?? CodecLimits.maxEntitiesPerSnapshot, 0), CodecLimits.maxEntitiesPerSnapshot);
+    this.maxEntities = maxEntities;
     /** @type {number} */
-    this.maxEncodedBytes = Math.max(limits.maxEncodedBytes ?? CodecLimits.defaultMaxEncodedBytes, 0);
+    this.maxEncodedBytes = maxEncodedBytes;
     /** @type {EntropyPass} One decode pass, reused by every call (decoding is synchronous). */
     this.pass = new EntropyPass(schema, this.maxEntities);
   }
@@ -526,14 +527,7 @@ export class EntropySnapshotDecoder {
    * @throws {CodecError}
    */
   decode(bytes, baseline, baselineMotion) {
-    if (bytes.length > this.maxEncodedBytes) {
-      throw new CodecError('inputTooLarge', { count: bytes.length, limit: this.maxEncodedBytes },
-        `encoded snapshot of ${bytes.length} bytes exceeds the limit of ${this.maxEncodedBytes} bytes`);
-    }
-    if (baseline && baseline.schema.fingerprint !== this.schema.fingerprint) {
-      throw new CodecError('schemaMismatch', { expected: this.schema.fingerprint, given: baseline.schema.fingerprint },
-        `schema fingerprint 0x${baseline.schema.fingerprint.toString(16)} where the codec's is 0x${this.schema.fingerprint.toString(16)}`);
-    }
+    checkDecoderInput(this.schema, this.maxEncodedBytes, bytes, baseline);
     return this.pass.decode(bytes, baseline, baselineMotion);
   }
 }

@@ -454,3 +454,22 @@ test('fields over 32 bits: a 40-bit value in numbers, a 61-bit one in bigints, w
   assert.throws(() => decoder.decode(delta(1n, -(2n ** 59n) - 8n), baseline), (error) => isCodecError(error, 'valueOutOfRange'));
   assert.throws(() => decoder.decode(delta(1n, 2n ** 59n), baseline), (error) => isCodecError(error, 'valueOutOfRange'));
 });
+
+test('an entity destroyed and created again with the same type carries motion, as motionOf counts it (no encoder writes this)', () => {
+  const schema = new Schema([entityType('a', [field('score', FieldKind.integer(0, 1000))])]);
+  const baseline = new Snapshot(schema, 10);
+  baseline.append(4, 0, [500]);
+  const encoder = new RangeEncoder();
+  encoder.bit(1, model.hasDestroyed);
+  encoder.integer(0, 395); // destroyedCount_tree: one entity
+  encoder.integer(0, 459); // destroyedGap_tree: the baseline's entity 0 (id 4)
+  encoder.bit(0, model.hasChanged);
+  encoder.bit(1, model.hasCreated);
+  encoder.integer(0, model.countTree); // one created entity
+  encoder.integer(4, model.gapTree); // id 4 again (one type: no type bits)
+  encoder.raw(520n, 10); // score, a whole 10-bit value
+  const { snapshot, motion } = new EntropySnapshotDecoder(schema).decode(entropyCoded(13, 3, encoder), baseline);
+  assert.deepEqual(snapshot.describeEntities(), ['4 0 520']);
+  assert.deepEqual(describeMotion(motion), { span: 3, deltas: [[4, [20]]] });
+  assert.deepEqual(describeMotion(motion), describeMotion(motionOf(schema, snapshot, baseline)));
+});

@@ -2294,6 +2294,10 @@ enum EmbeddedWebFiles {
                 this.codings = schema.layouts.map((layouts) => layouts.map(fieldCodingOf));
                 /** @type {number[]} */
                 this.activityFields = activityFieldsOf(schema);
+                /** @type {number[][]} Per type, the indices of its motion fields. */
+                this.motionFields = motionFieldsOf(schema);
+                /** @type {Map<number, number[]>} The motion of the snapshot being decoded, filled as its entities are read. */
+                this.motionDeltas = new Map();
               }
 
               /**
@@ -2309,15 +2313,18 @@ enum EmbeddedWebFiles {
                 if (header.isEmpty) return this.emptySnapshot(bytes, header, base);
                 this.rangeDecoder.start(bytes, header.payloadStart);
                 this.models.reset();
-                let snapshot;
-                if (base) {
-                  const prediction = header.predicts && baselineMotion ? { motion: baselineMotion, age: header.age } : undefined;
-                  snapshot = this.readDelta(header.tick, base, prediction);
-                } else {
-                  snapshot = this.readWhole(header.tick);
+                if (!base) {
+                  const snapshot = this.readWhole(header.tick);
+                  this.rangeDecoder.finish();
+                  return { snapshot, motion: Motion.zero };
                 }
+                // The motion (what motionOf computes) is gathered as the delta is read: only changed
+                // survivors, and created entities that replace one of the same type, can have any.
+                this.motionDeltas = new Map();
+                const prediction = header.predicts && baselineMotion ? { motion: baselineMotion, age: header.age } : undefined;
+                const snapshot = this.readDelta(header.tick, base, prediction);
                 this.rangeDecoder.finish();
-                return { snapshot, motion: motionOf(this.schema, snapshot, base) };
+                return { snapshot, motion: new Motion((header.tick - base.tick) >>> 0, this.motionDeltas) };
               }
 
               /**
@@ -2373,7 +2380,24 @@ enum EmbeddedWebFiles {
                 if (survivors.count + count > this.maxEntities) throw tooManyEntities(survivors.count + count, this.maxEntities);
                 const created = new Snapshot(this.schema, tick);
                 this.readEntities(count, created, survivors);
+                this.addReplacementMotion(baseline, created);
                 return merged(survivors, created);
+              }
+
+              /**
+               * Adds the motion of created entities whose id the baseline holds with the same type: an
+               * entity destroyed and created again is a survivor for the motion (4.5.6; no encoder writes it).
+               * @param {Snapshot} baseline
+               * @param {Snapshot} created
+               */
+              addReplacementMotion(baseline, created) {
+                for (let index = 0; index < created.count; index++) {
+                  const type = created.types[index];
+                  const baselineIndex = baseline.indexOf(created.ids[index]);
+                  if (baselineIndex < 0 || baseline.types[baselineIndex] !== type) continue;
+                  const entityDeltas = entityMotion(this.motionFields[type], created.values[index], baseline.values[baselineIndex]);
+                  if (entityDeltas) this.motionDeltas.set(created.ids[index], entityDeltas);
+                }
               }
 
               /**
@@ -2420,9 +2444,12 @@ enum EmbeddedWebFiles {
                   history = ((history << 1) | changed) & 3;
                   if (changed === 0) continue;
                   anyChanged = true;
-                  const values = survivors.values[index].slice();
+                  const old = survivors.values[index];
+                  const values = old.slice();
                   this.readFieldChanges(survivors.ids[index], type, activity, values, prediction);
                   survivors.values[index] = values;
+                  const entityDeltas = entityMotion(this.motionFields[type], values, old);
+                  if (entityDeltas) this.motionDeltas.set(survivors.ids[index], entityDeltas);
                 }
                 if (!anyChanged) throw outOfRange('changed entity bits', 'all 0', 'at least one 1');
               }
@@ -2449,21 +2476,22 @@ enum EmbeddedWebFiles {
                 const codings = this.codings[type];
                 const typeStart = this.models.typeStart(type);
                 const motion = prediction?.motion.deltasOf(id);
+                const rangeDecoder = this.rangeDecoder, models = this.models.table;
                 let state = 0;
                 for (let field = 0; field < codings.length; field++) {
                   const coding = codings[field];
                   const modelBase = typeStart + field * FieldModel.size;
                   const old = values[field];
                   let predicted = old, predictedMotion = 0;
-                  if (prediction && coding.isMotion) {
-                    predictedMotion = scaled(motion ? motion[field] : 0, prediction.age, prediction.motion.span);
+                  if (motion && coding.isMotion && motion[field] !== 0) {
+                    predictedMotion = scaled(motion[field], /** @type {Prediction} */ (prediction).age, /** @type {Prediction} */ (prediction).motion.span);
                     predicted = Math.min(Math.max(/** @type {number} */ (old) + predictedMotion, 0), /** @type {number} */ (coding.layout.maxQ));
                   }
                   let changed;
                   if (prediction) {
-                    changed = this.rangeDecoder.bit(this.models.table, modelBase + FieldModel.changedPredicted + state + 3 * activity + (predictedMotion !== 0 ? 6 : 0));
+                    changed = rangeDecoder.bit(models, modelBase + FieldModel.changedPredicted + state + 3 * activity + (predictedMotion !== 0 ? 6 : 0));
                   } else if (field < codings.length - 1 || state !== 0) {
-                    changed = this.rangeDecoder.bit(this.models.table, modelBase + FieldModel.changed + state + 3 * activity);
+                    changed = rangeDecoder.bit(models, modelBase + FieldModel.changed + state + 3 * activity);
                   } else {
                     changed = 1;   // the last field, when no earlier one changed
                   }
@@ -2490,12 +2518,14 @@ enum EmbeddedWebFiles {
                 const negative = this.rangeDecoder.bit(this.models.table, modelBase + signModel) === 1;
                 const bucket = this.readBucket(coding, modelBase);
                 if (layout.isWide) return this.readWideResidual(id, field, layout, bucket, negative, BigInt(old));
-                const magnitude = 2 ** bucket + this.rangeDecoder.raw(bucket);
+                const magnitude = (bucket < 31 ? 1 << bucket : 2 ** bucket) + this.rangeDecoder.raw(bucket);
                 const delta = negative ? -magnitude : magnitude;
                 if (layout.deltaMode === 2) {
                   const modulus = 2 ** layout.width;
                   if (magnitude > modulus / 2) throw outOfRange(`wrapping delta of field ${field} of entity ${id}`, String(delta), `±${modulus / 2}`);
-                  return (((/** @type {number} */ (old) + delta) % modulus) + modulus) % modulus;
+                  // Within 30 bits the wrap is a mask; wider, a modulo kept non-negative.
+                  return layout.width <= 30 ? (/** @type {number} */ (old) + delta) & (modulus - 1)
+                    : (((/** @type {number} */ (old) + delta) % modulus) + modulus) % modulus;
                 }
                 const next = /** @type {number} */ (predicted) + delta;
                 if (next < 0 || next > /** @type {number} */ (layout.maxQ)) {

@@ -6,31 +6,14 @@
 // The file holds the frames, each as a little-endian u32 length and the frame's bytes: the whole
 // first snapshot, then one delta per tick against the previous one (uncompressed snapshot frames;
 // PERFRAME_FILE: the same messages in perFrame mode, zlib-compressed, as `arena serve` sends them).
-import { readFileSync } from 'node:fs';
 import { FrameDecoder } from '../../Sources/ArenaGame/Web/tickwire/frameDecoder.js';
 import { SnapshotDecoder } from '../../Sources/ArenaGame/Web/tickwire/deltaDecoder.js';
 import { CompressionMode } from '../../Sources/ArenaGame/Web/tickwire/message.js';
 import { arenaSchema } from '../../Sources/ArenaGame/Web/arena/arenaSchema.js';
+import { readFrames, time as timeRuns } from './timing.mjs';
 
 const [path, runsText, perFramePath] = process.argv.slice(2);
 const runs = Number(runsText ?? 5);
-/** Passes over the frames per timed run: about 0.1 s of work, so that timer and scheduler noise is small. */
-const passes = 20;
-
-/**
- * @param {string} file
- * @returns {Uint8Array[]} The frames of a file of length-prefixed frames.
- */
-function readFrames(file) {
-  const bytes = readFileSync(file);
-  const result = [];
-  for (let offset = 0; offset < bytes.length;) {
-    const length = bytes.readUInt32LE(offset);
-    result.push(new Uint8Array(bytes.buffer, bytes.byteOffset + offset + 4, length));
-    offset += 4 + length;
-  }
-  return result;
-}
 const frames = readFrames(path);
 const decoder = new SnapshotDecoder(arenaSchema);
 const messages = frames.map((frame) => new FrameDecoder(CompressionMode.none).decode(frame));
@@ -76,18 +59,7 @@ function receiveAll(frames, mode) {
  * @returns {{cpu: number, wall: number}} Median microseconds per delta (CPU of the process, and wall clock).
  */
 function time(body) {
-  // Warm-up: half a second, so that the JIT has compiled the hot paths at its top tier.
-  for (const start = performance.now(); performance.now() - start < 500;) body();
-  const cpu = [], wall = [];
-  for (let run = 0; run < runs; run++) {
-    const startCPU = process.cpuUsage(), start = performance.now();
-    for (let pass = 0; pass < passes; pass++) body();
-    const used = process.cpuUsage(startCPU);
-    wall.push((performance.now() - start) * 1000 / (deltas.length - 1) / passes);
-    cpu.push((used.user + used.system) / (deltas.length - 1) / passes);
-  }
-  const median = (/** @type {number[]} */ values) => values.sort((a, b) => a - b)[values.length >> 1];
-  return { cpu: median(cpu), wall: median(wall) };
+  return timeRuns(body, deltas.length - 1, runs);
 }
 
 const entities = snapshots.slice(1).reduce((sum, snapshot) => sum + snapshot.count, 0);

@@ -12,8 +12,12 @@ import Tickwire
 /// `Sources/ArenaGame/Web/tickwire` twice over: the deltas alone against stored baselines (the
 /// same work as the Swift row), and every frame as a client takes it (envelope, then delta); then
 /// the same messages compressed in perFrame mode, as `arena serve` sends them to a browser,
-/// inflated and decoded by both (Swift with zlib, JavaScript with its own inflater). The
-/// last snapshot Node decodes must equal Swift's, entity by entity, or the benchmark fails.
+/// inflated and decoded by both (Swift with zlib, JavaScript with its own inflater); and the same
+/// snapshots in the motion-predicted entropy coding (PROTOCOL.md 4.5.6, what `arena serve
+/// --entropy-deltas` sends), each delta decoded against its stored baseline and that baseline's
+/// motion by both (`EntropySnapshotDecoder` in JavaScript, in a Node process of its own:
+/// `Tools/bench-js/decodePredicted.mjs`). The last snapshot Node decodes in each coding must
+/// equal Swift's, entity by entity, or the benchmark fails.
 /// Times are medians of the runs: the thread's CPU time in Swift, the process's in Node (its
 /// compiler and collector threads count too, so the ratio is, if anything, unkind to Node).
 /// The goal (issue #20) is JavaScript at most 3× Swift.
@@ -44,6 +48,16 @@ enum BenchJSCommand {
         var ratio: Double
         /// JavaScript's perFrame receive time over Swift's.
         var perFrameRatio: Double
+        /// Swift decoding the motion-predicted entropy-coded deltas against stored baselines and motions, µs per snapshot.
+        var swiftPredictedMicrosecondsPerSnapshot: Double
+        /// JavaScript's `EntropySnapshotDecoder.decode` on the same deltas, µs per snapshot.
+        var javaScriptPredictedMicrosecondsPerSnapshot: Double
+        /// Bytes per delta: the bit-packed coding.
+        var bitPackedBytesPerDelta: Double
+        /// Bytes per delta: the motion-predicted entropy coding.
+        var predictedBytesPerDelta: Double
+        /// JavaScript's predicted-entropy decode time over Swift's.
+        var predictedRatio: Double
         /// The goal: at most this ratio.
         var goal: Double
 
@@ -61,6 +75,15 @@ enum BenchJSCommand {
                 "  JS     FrameDecoder (own inflater) + decode      "
                     + String(format: "%8.2f µs/snap", javaScriptPerFrameMicrosecondsPerSnapshot),
                 String(format: "  JS / Swift: %.2f×", perFrameRatio),
+                String(
+                    format:
+                        "  motion-predicted entropy coding (%.0f B per delta, bit-packed %.0f B): delta against stored baseline and motion",
+                    predictedBytesPerDelta, bitPackedBytesPerDelta),
+                "  Swift  decode(_:baseline:coding:baselineMotion:…) "
+                    + String(format: "%8.2f µs/snap", swiftPredictedMicrosecondsPerSnapshot),
+                "  JS     EntropySnapshotDecoder.decode             "
+                    + String(format: "%8.2f µs/snap", javaScriptPredictedMicrosecondsPerSnapshot),
+                String(format: "  JS / Swift: %.2f×", predictedRatio),
             ].joined(separator: "\n")
         }
     }
@@ -81,10 +104,25 @@ enum BenchJSCommand {
         var perFrameBytes: Double
     }
 
+    /// What decodePredicted.mjs prints.
+    private struct NodePredictedResult: Decodable {
+        var deltas: Int
+        var lastSnapshot: String
+        var predicted: NodeResult.Times
+    }
+
     /// The Node script, found next to this source file (or at `TICKWIRE_BENCH_JS`).
     static var scriptPath: String {
-        ProcessInfo.processInfo.environment["TICKWIRE_BENCH_JS"]
-            ?? URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../bench-js/decode.mjs")
+        ProcessInfo.processInfo.environment["TICKWIRE_BENCH_JS"] ?? benchScript("decode.mjs")
+    }
+
+    /// The Node script for the motion-predicted coding, beside ``scriptPath``'s.
+    static var predictedScriptPath: String {
+        URL(fileURLWithPath: scriptPath).deletingLastPathComponent().appendingPathComponent("decodePredicted.mjs").path
+    }
+
+    private static func benchScript(_ name: String) -> String {
+        URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../bench-js/\(name)")
             .standardizedFileURL.path
     }
 
@@ -143,19 +181,48 @@ enum BenchJSCommand {
             }
             return total
         }
+        // The same snapshots in the motion-predicted entropy coding: the first whole, then each
+        // against the previous with the motion kept beside it, as a host with entropy deltas sends them.
+        var predicted: [[UInt8]] = [], motions: [SnapshotMotion] = []
+        for (index, snapshot) in snapshots.enumerated() {
+            var motion = SnapshotMotion.zero
+            predicted.append(
+                try codec.encode(
+                    snapshot, against: index == 0 ? nil : snapshots[index - 1], coding: .predictedEntropy,
+                    baselineMotion: motions.last ?? .zero, motion: &motion))
+            motions.append(motion)
+        }
+        let swiftPredicted = try BenchClientReceive.time("predicted", runs: runs, count: deltas.count) {
+            var total = 0
+            for index in 1..<predicted.count {
+                var decoded = Snapshot(schema: scene.schema, tick: 0)
+                var motion = SnapshotMotion.zero
+                try codec.decode(
+                    predicted[index], baseline: snapshots[index - 1], coding: .predictedEntropy, baselineMotion: motions[index - 1],
+                    into: &decoded, motion: &motion)
+                total &+= decoded.count
+            }
+            return total
+        }
         let directory = FileManager.default.temporaryDirectory
         let file = directory.appendingPathComponent("tickwire-bench-js-\(getpid()).frames")
         let perFrameFile = directory.appendingPathComponent("tickwire-bench-js-\(getpid()).perframe")
+        let predictedFile = directory.appendingPathComponent("tickwire-bench-js-\(getpid()).predicted")
         defer {
-            try? FileManager.default.removeItem(at: file)
-            try? FileManager.default.removeItem(at: perFrameFile)
+            for written in [file, perFrameFile, predictedFile] { try? FileManager.default.removeItem(at: written) }
         }
         try write(scene.frames, to: file)
         try write(compressed, to: perFrameFile)
-        let result = try runNode(file: file.path, perFrameFile: perFrameFile.path, runs: runs)
+        try write(predicted, to: predictedFile)
+        let result: NodeResult = try runNode(scriptPath, [file.path, String(runs), perFrameFile.path])
         guard result.deltas == deltas.count, let last = snapshots.last, result.lastSnapshot == describe(last) else {
             throw Failure(description: "bench js: the JavaScript decoder's last snapshot differs from Swift's")
         }
+        let predictedResult: NodePredictedResult = try runNode(predictedScriptPath, [predictedFile.path, String(runs)])
+        guard predictedResult.deltas == deltas.count, predictedResult.lastSnapshot == describe(last) else {
+            throw Failure(description: "bench js: the JavaScript entropy decoder's last snapshot differs from Swift's")
+        }
+        let predictedBytes = predicted.dropFirst().reduce(0) { $0 + $1.count }, bitPackedBytes = deltas.reduce(0) { $0 + $1.count }
         return Report(
             scene: BenchClientScene.name, deltas: deltas.count, entitiesPerSnapshot: result.entitiesPerSnapshot, node: result.node,
             swiftMicrosecondsPerSnapshot: swift.microsecondsPerSnapshot, javaScriptMicrosecondsPerSnapshot: result.decode.cpu,
@@ -163,7 +230,12 @@ enum BenchJSCommand {
             swiftPerFrameMicrosecondsPerSnapshot: swiftPerFrame.microsecondsPerSnapshot,
             javaScriptPerFrameMicrosecondsPerSnapshot: result.receivePerFrame.cpu, perFrameBytes: result.perFrameBytes,
             ratio: result.decode.cpu / swift.microsecondsPerSnapshot,
-            perFrameRatio: result.receivePerFrame.cpu / swiftPerFrame.microsecondsPerSnapshot, goal: 3)
+            perFrameRatio: result.receivePerFrame.cpu / swiftPerFrame.microsecondsPerSnapshot,
+            swiftPredictedMicrosecondsPerSnapshot: swiftPredicted.microsecondsPerSnapshot,
+            javaScriptPredictedMicrosecondsPerSnapshot: predictedResult.predicted.cpu,
+            bitPackedBytesPerDelta: Double(bitPackedBytes) / Double(deltas.count),
+            predictedBytesPerDelta: Double(predictedBytes) / Double(deltas.count),
+            predictedRatio: predictedResult.predicted.cpu / swiftPredicted.microsecondsPerSnapshot, goal: 3)
     }
 
     /// Writes frames as a little-endian u32 length and the bytes, one after another.
@@ -186,20 +258,21 @@ enum BenchJSCommand {
         }.joined(separator: "\n")
     }
 
-    private static func runNode(file: String, perFrameFile: String, runs: Int) throws -> NodeResult {
+    /// Runs `node script arguments…` and decodes the JSON it prints.
+    private static func runNode<Result: Decodable>(_ script: String, _ arguments: [String]) throws -> Result {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["node", scriptPath, file, String(runs), perFrameFile]
+        process.arguments = ["node", script] + arguments
         let output = Pipe()
         process.standardOutput = output
         do { try process.run() } catch { throw Failure(description: "bench js: cannot run node: \(error)") }
         let data = output.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
         guard process.terminationStatus == 0 else {
-            throw Failure(description: "bench js: node \(scriptPath) exited with status \(process.terminationStatus) (is node installed?)")
+            throw Failure(description: "bench js: node \(script) exited with status \(process.terminationStatus) (is node installed?)")
         }
         do {
-            return try JSONDecoder().decode(NodeResult.self, from: data)
+            return try JSONDecoder().decode(Result.self, from: data)
         } catch {
             throw Failure(description: "bench js: cannot read node's output: \(error)")
         }

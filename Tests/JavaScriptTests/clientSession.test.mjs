@@ -71,6 +71,19 @@ test('with the welcome choosing motion-predicted entropy deltas, snapshots decod
   assert.deepEqual(session.latestSnapshot?.describeEntities(), readVector('entropy-08-arena-predicted.hex').keys.entity);
 });
 
+test('with the welcome choosing plain entropy-coded deltas, snapshots decode against stored baselines', () => {
+  const session = new ClientSession(game, { configuration: { room: 'lobby' } });
+  const socket = new FakeSocket();
+  session.connect(socket);
+  socket.open();
+  socket.deliverMessage({ ...welcome(1), deltaCoding: DeltaCoding.entropy });
+  assert.equal(session.deltaCoding, DeltaCoding.entropy);
+  socket.deliverMessage(snapshotMessage('entropy-01-arena-full.hex', 100, undefined));
+  socket.deliverMessage(snapshotMessage('entropy-02-arena-delta.hex', 101, 100, 10_033_333n));
+  assert.equal(session.metrics.snapshotsUndecodable, 0, String(session.lastDecodeError));
+  assert.deepEqual(session.latestSnapshot?.describeEntities(), readVector('entropy-02-arena-delta.hex').keys.entity);
+});
+
 test('a welcome that chooses entropy-coded deltas the hello did not offer ends the session', () => {
   const session = new ClientSession(game, { configuration: { offersEntropyDeltas: false } });
   const socket = new FakeSocket();

@@ -703,6 +703,7 @@ enum EmbeddedWebFiles {
             import { ClockSync } from './clockSync.js';
             import { SnapshotDecoder } from './deltaDecoder.js';
             import { EntropySnapshotDecoder, Motion } from './entropyDecoder.js';
+            import { CodecError } from './errors.js';
             import { FrameDecoder, encodeFrame } from './frameDecoder.js';
             import { InterpolationBuffer } from './interpolationBuffer.js';
             import { InterpolationDelay } from './interpolationDelay.js';
@@ -1064,10 +1065,14 @@ enum EmbeddedWebFiles {
                 try {
                   if (this.deltaCoding === DeltaCoding.bitPacked) {
                     snapshot = this.decoder.decode(message.delta, baseline);
+                  } else if (this.deltaCoding === DeltaCoding.entropy) {
+                    ({ snapshot, motion } = this.entropyDecoder.decode(message.delta, baseline));
                   } else {
                     // The motion-predicted coding predicts from the motion kept with the baseline (4.5.6).
-                    const baselineMotion = this.deltaCoding !== DeltaCoding.predictedEntropy ? undefined
-                      : message.baselineTick === undefined ? Motion.zero : this.received.motion(message.baselineTick) ?? Motion.zero;
+                    const baselineMotion = message.baselineTick === undefined ? Motion.zero : this.received.motion(message.baselineTick);
+                    if (!baselineMotion) {
+                      throw new CodecError('baselineMissing', { tick: message.baselineTick }, `no motion is held with baseline tick ${message.baselineTick}`);
+                    }
                     ({ snapshot, motion } = this.entropyDecoder.decode(message.delta, baseline, baselineMotion));
                   }
                 } catch (error) {

@@ -35,12 +35,18 @@ const snapshotMessage = (/** @type {string} */ vector, /** @type {number} */ tic
   type: 'snapshot', tick, baselineTick, lastProcessedInput, serverTime, delta: readVector(vector).bytes,
 });
 
-function connected(clock = new VirtualClock()) {
-  const session = new ClientSession(game, { clock: clock.read, configuration: { room: 'lobby' } });
+/**
+ * A session past its handshake.
+ * @param {VirtualClock} [clock]
+ * @param {object} [welcomeFields] Fields over `welcome(1)`'s, such as a `deltaCoding`.
+ * @param {object} [configuration] Settings over `{room: 'lobby'}`.
+ */
+function connected(clock = new VirtualClock(), welcomeFields = {}, configuration = {}) {
+  const session = new ClientSession(game, { clock: clock.read, configuration: { room: 'lobby', ...configuration } });
   const socket = new FakeSocket();
   session.connect(socket);
   socket.open();
-  socket.deliverMessage(welcome(1));
+  socket.deliverMessage({ ...welcome(1), ...welcomeFields });
   return { session, socket, clock };
 }
 
@@ -56,11 +62,7 @@ test('the hello offers entropy-coded and motion-predicted deltas (bits 7 and 5) 
 });
 
 test('with the welcome choosing motion-predicted entropy deltas, snapshots decode down their chain, each with its baseline\'s motion', () => {
-  const session = new ClientSession(game, { configuration: { room: 'lobby' } });
-  const socket = new FakeSocket();
-  session.connect(socket);
-  socket.open();
-  socket.deliverMessage({ ...welcome(1), deltaCoding: DeltaCoding.predictedEntropy });
+  const { session, socket } = connected(undefined, { deltaCoding: DeltaCoding.predictedEntropy });
   assert.equal(session.deltaCoding, DeltaCoding.predictedEntropy);
   // A whole snapshot is coded alike in both entropy codings (PROTOCOL.md 4.5.6).
   socket.deliverMessage(snapshotMessage('entropy-01-arena-full.hex', 100, undefined));
@@ -72,11 +74,7 @@ test('with the welcome choosing motion-predicted entropy deltas, snapshots decod
 });
 
 test('with the welcome choosing plain entropy-coded deltas, snapshots decode against stored baselines', () => {
-  const session = new ClientSession(game, { configuration: { room: 'lobby' } });
-  const socket = new FakeSocket();
-  session.connect(socket);
-  socket.open();
-  socket.deliverMessage({ ...welcome(1), deltaCoding: DeltaCoding.entropy });
+  const { session, socket } = connected(undefined, { deltaCoding: DeltaCoding.entropy });
   assert.equal(session.deltaCoding, DeltaCoding.entropy);
   socket.deliverMessage(snapshotMessage('entropy-01-arena-full.hex', 100, undefined));
   socket.deliverMessage(snapshotMessage('entropy-02-arena-delta.hex', 101, 100, 10_033_333n));
@@ -85,11 +83,7 @@ test('with the welcome choosing plain entropy-coded deltas, snapshots decode aga
 });
 
 test('a welcome that chooses entropy-coded deltas the hello did not offer ends the session', () => {
-  const session = new ClientSession(game, { configuration: { offersEntropyDeltas: false } });
-  const socket = new FakeSocket();
-  session.connect(socket);
-  socket.open();
-  socket.deliverMessage({ ...welcome(1), deltaCoding: DeltaCoding.entropy });
+  const { session } = connected(undefined, { deltaCoding: DeltaCoding.entropy }, { offersEntropyDeltas: false });
   assert.equal(session.status.kind, 'disconnected');
   assert.match(/** @type {any} */ (session.status).reason, /did not offer/);
 });

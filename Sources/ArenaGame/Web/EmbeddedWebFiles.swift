@@ -1748,7 +1748,7 @@ enum EmbeddedWebFiles {
             // with every limit of section 7.1; written from the protocol and Protocol/reference/entropy_codec.py.
             // Values of fields up to 52 bits are numbers, wider ones bigints, as in deltaDecoder.js.
             import { BitReader } from './bitReader.js';
-            import { SnapshotDecoder, checkDecoderInput, decoderLimits } from './deltaDecoder.js';
+            import { checkDecoderInput, decoderLimits } from './deltaDecoder.js';
             import { CodecError } from './errors.js';
             import { KindTag } from './fieldKind.js';
             import { Snapshot } from './snapshot.js';
@@ -1822,15 +1822,6 @@ enum EmbeddedWebFiles {
                */
               deltasOf(id) {
                 return this.deltas.get(id);
-              }
-
-              /**
-               * @param {number} id
-               * @param {number} field
-               * @returns {number} The entity's motion in one field (0 for an id without motion).
-               */
-              at(id, field) {
-                return this.deltas.get(id)?.[field] ?? 0;
               }
             }
 
@@ -2252,16 +2243,6 @@ enum EmbeddedWebFiles {
                 this.pass = new EntropyPass(schema, this.maxEntities);
               }
 
-              /**
-               * Reads the tick and baseline tick of an encoded snapshot without decoding it (the header
-               * starts as in 4.1, so this is `SnapshotDecoder.header`).
-               * @param {Uint8Array} bytes
-               * @returns {{tick: number, baselineTick: number | undefined}}
-               * @throws {CodecError}
-               */
-              static header(bytes) {
-                return SnapshotDecoder.header(bytes);
-              }
 
               /**
                * Decodes a snapshot.
@@ -3246,7 +3227,7 @@ enum EmbeddedWebFiles {
             export { disconnectReasonName, rejectReasonName } from './reasons.js';
             export { ClockSync } from './clockSync.js';
             export { CodecLimits, SnapshotDecoder } from './deltaDecoder.js';
-            export { EntropySnapshotDecoder, Motion, motionOf } from './entropyDecoder.js';
+            export { EntropySnapshotDecoder, Motion } from './entropyDecoder.js';
             export { CodecError, FrameError, SchemaDecodingError, SchemaError, TickwireError, ZlibError } from './errors.js';
             export { FieldKind, KindTag } from './fieldKind.js';
             export { FrameDecoder, encodeFrame } from './frameDecoder.js';

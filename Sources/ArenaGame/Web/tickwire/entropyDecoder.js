@@ -2,7 +2,7 @@
 // with every limit of section 7.1; written from the protocol and Protocol/reference/entropy_codec.py.
 // Values of fields up to 52 bits are numbers, wider ones bigints, as in deltaDecoder.js.
 import { BitReader } from './bitReader.js';
-import { SnapshotDecoder, checkDecoderInput, decoderLimits } from './deltaDecoder.js';
+import { checkDecoderInput, decoderLimits } from './deltaDecoder.js';
 import { CodecError } from './errors.js';
 import { KindTag } from './fieldKind.js';
 import { Snapshot } from './snapshot.js';
@@ -76,15 +76,6 @@ export class Motion {
    */
   deltasOf(id) {
     return this.deltas.get(id);
-  }
-
-  /**
-   * @param {number} id
-   * @param {number} field
-   * @returns {number} The entity's motion in one field (0 for an id without motion).
-   */
-  at(id, field) {
-    return this.deltas.get(id)?.[field] ?? 0;
   }
 }
 
@@ -506,16 +497,6 @@ export class EntropySnapshotDecoder {
     this.pass = new EntropyPass(schema, this.maxEntities);
   }
 
-  /**
-   * Reads the tick and baseline tick of an encoded snapshot without decoding it (the header
-   * starts as in 4.1, so this is `SnapshotDecoder.header`).
-   * @param {Uint8Array} bytes
-   * @returns {{tick: number, baselineTick: number | undefined}}
-   * @throws {CodecError}
-   */
-  static header(bytes) {
-    return SnapshotDecoder.header(bytes);
-  }
 
   /**
    * Decodes a snapshot.

@@ -8,7 +8,7 @@ export { ClientSession, closeWait, malformedFrameCloseCode, subprotocol } from '
 export { disconnectReasonName, rejectReasonName } from './reasons.js';
 export { ClockSync } from './clockSync.js';
 export { CodecLimits, SnapshotDecoder } from './deltaDecoder.js';
-export { EntropySnapshotDecoder, Motion, motionOf } from './entropyDecoder.js';
+export { EntropySnapshotDecoder, Motion } from './entropyDecoder.js';
 export { CodecError, FrameError, SchemaDecodingError, SchemaError, TickwireError, ZlibError } from './errors.js';
 export { FieldKind, KindTag } from './fieldKind.js';
 export { FrameDecoder, encodeFrame } from './frameDecoder.js';

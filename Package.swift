@@ -34,35 +34,41 @@ let package = Package(
         .target(name: "CWebSocketMask", path: "Sources/CWebSocketMask"),
 
         // Swift layers.
+        // Small shared utilities every layer may use: SplitMix64, the reconnect policy, the metrics
+        // registry and Prometheus writer, the monotonic clock reading, the logging seam, the version.
+        .target(name: "TickwireFoundation", swiftSettings: strictSettings),
         .target(name: "TickwireZlib", dependencies: ["CZlib"], swiftSettings: strictSettings),
-        .target(name: "TickwireCodec", dependencies: ["TickwireZlib"], swiftSettings: strictSettings),
+        .target(name: "TickwireCodec", dependencies: ["TickwireZlib", "TickwireFoundation"], swiftSettings: strictSettings),
         // The event loop, pollers, sockets, timers and TCP channels; knows no WebSocket. Not a
         // product: TickwireWebSocket re-exports it (its public API speaks of `EventLoop`,
         // `SocketAddress` and `SystemError`), and its loop-thread API is `package`.
         .target(
             name: "TickwireIO",
-            dependencies: [.target(name: "CEpoll", condition: .when(platforms: [.linux])), "CTLS"],
+            dependencies: ["TickwireFoundation", .target(name: "CEpoll", condition: .when(platforms: [.linux])), "CTLS"],
             swiftSettings: strictSettings
         ),
         .target(
             name: "TickwireWebSocket",
-            dependencies: ["TickwireIO", "TickwireZlib", "CWebSocketMask"],
+            dependencies: ["TickwireFoundation", "TickwireIO", "TickwireZlib", "CWebSocketMask"],
             swiftSettings: strictSettings
         ),
         .target(
             name: "TickwireSim",
-            dependencies: ["TickwireCodec", "TickwireIO", "TickwireWebSocket"],
+            dependencies: ["TickwireFoundation", "TickwireCodec", "TickwireIO", "TickwireWebSocket"],
             swiftSettings: strictSettings
         ),
         // A fleet's room directory on Redis: our own RESP2 client on the event loop (no C dependency).
         .target(
             name: "TickwireRedis",
-            dependencies: ["TickwireCodec", "TickwireIO", "TickwireWebSocket", "TickwireSim"],
+            dependencies: ["TickwireFoundation", "TickwireCodec", "TickwireIO", "TickwireWebSocket", "TickwireSim"],
             swiftSettings: strictSettings
         ),
         .target(
             name: "Tickwire",
-            dependencies: ["TickwireZlib", "TickwireCodec", "TickwireIO", "TickwireWebSocket", "TickwireSim", "TickwireRedis"],
+            dependencies: [
+                "TickwireFoundation", "TickwireZlib", "TickwireCodec", "TickwireIO", "TickwireWebSocket", "TickwireSim",
+                "TickwireRedis",
+            ],
             swiftSettings: strictSettings
         ),
 
@@ -84,7 +90,8 @@ let package = Package(
         .executableTarget(
             name: "tickwire",
             dependencies: [
-                "Tickwire", "TickwireCodec", "TickwireSim", "TickwireWebSocket", "TickwireIO", "TickwireZlib", "CommandLineSupport",
+                "Tickwire", "TickwireFoundation", "TickwireCodec", "TickwireSim", "TickwireWebSocket", "TickwireIO", "TickwireZlib",
+                "CommandLineSupport",
                 "ArenaGame",
             ],
             path: "Tools/tickwire",
@@ -92,22 +99,27 @@ let package = Package(
         ),
 
         // Tests.
+        .testTarget(name: "TickwireFoundationTests", dependencies: ["TickwireFoundation"], swiftSettings: strictSettings),
         .testTarget(name: "TickwireZlibTests", dependencies: ["TickwireZlib"], swiftSettings: strictSettings),
         // Fixtures are read through #filePath, not bundled as resources.
-        .testTarget(name: "TickwireCodecTests", dependencies: ["TickwireCodec"], exclude: ["Fixtures"], swiftSettings: strictSettings),
-        .testTarget(name: "TickwireIOTests", dependencies: ["TickwireIO"], swiftSettings: strictSettings),
+        .testTarget(
+            name: "TickwireCodecTests", dependencies: ["TickwireCodec", "TickwireFoundation"], exclude: ["Fixtures"],
+            swiftSettings: strictSettings),
+        .testTarget(name: "TickwireIOTests", dependencies: ["TickwireIO", "TickwireFoundation"], swiftSettings: strictSettings),
         // `tickwire` for the TCP echo server it holds (the benchmark's baseline), tested with the sockets here.
         .testTarget(
-            name: "TickwireWebSocketTests", dependencies: ["TickwireWebSocket", "TickwireCodec", "tickwire"],
+            name: "TickwireWebSocketTests", dependencies: ["TickwireWebSocket", "TickwireFoundation", "TickwireCodec", "tickwire"],
             swiftSettings: strictSettings
         ),
-        .testTarget(name: "TickwireSimTests", dependencies: ["TickwireSim"], swiftSettings: strictSettings),
+        .testTarget(name: "TickwireSimTests", dependencies: ["TickwireSim", "TickwireFoundation"], swiftSettings: strictSettings),
         // Starts its own redis-server (TICKWIRE_REDIS_SERVER or PATH) on a free loopback port.
         .testTarget(
-            name: "TickwireRedisTests", dependencies: ["TickwireRedis", "TickwireSim", "TickwireCodec"], swiftSettings: strictSettings
+            name: "TickwireRedisTests", dependencies: ["TickwireRedis", "TickwireSim", "TickwireCodec", "TickwireFoundation"],
+            swiftSettings: strictSettings
         ),
         .testTarget(name: "TickwireTests", dependencies: ["Tickwire"], swiftSettings: strictSettings),
         .testTarget(name: "CommandLineSupportTests", dependencies: ["CommandLineSupport"], swiftSettings: strictSettings),
-        .testTarget(name: "ArenaGameTests", dependencies: ["ArenaGame"], exclude: ["Fixtures"], swiftSettings: strictSettings),
+        .testTarget(
+            name: "ArenaGameTests", dependencies: ["ArenaGame", "TickwireFoundation"], exclude: ["Fixtures"], swiftSettings: strictSettings),
     ]
 )

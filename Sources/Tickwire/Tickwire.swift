@@ -1,5 +1,6 @@
 // The umbrella module: `import Tickwire` brings in every layer a game needs.
 @_exported import TickwireCodec
+@_exported import TickwireFoundation
 @_exported import TickwireIO
 @_exported import TickwireRedis
 @_exported import TickwireSim

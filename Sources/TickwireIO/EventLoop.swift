@@ -1,4 +1,5 @@
 import Synchronization
+import TickwireFoundation
 
 #if canImport(Glibc)
 import Glibc

@@ -1,4 +1,5 @@
 import TickwireCodec
+import TickwireFoundation
 @_spi(LoopThread) import TickwireIO
 
 /// The loop-thread half of a ``RedisClient``: the connection, the replies awaited in order, the

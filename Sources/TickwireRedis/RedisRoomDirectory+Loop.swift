@@ -1,3 +1,4 @@
+import TickwireFoundation
 @_spi(LoopThread) import TickwireIO
 import TickwireSim
 

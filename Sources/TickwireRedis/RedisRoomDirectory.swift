@@ -1,4 +1,5 @@
 import Synchronization
+import TickwireFoundation
 @_spi(LoopThread) import TickwireIO
 import TickwireSim
 

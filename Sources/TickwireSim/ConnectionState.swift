@@ -1,4 +1,5 @@
 import TickwireCodec
+import TickwireFoundation
 
 /// Where a ``ReconnectingSession`` stands, for a HUD or a log.
 ///

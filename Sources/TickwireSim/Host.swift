@@ -1,4 +1,5 @@
 import TickwireCodec
+import TickwireFoundation
 import TickwireWebSocket
 
 /// A server process's game host: accepts connections from a ``TransportListener``,

@@ -1,4 +1,5 @@
 import TickwireCodec
+import TickwireFoundation
 import TickwireWebSocket
 
 /// A host's figures for a metrics endpoint, published by its driving thread

@@ -1,5 +1,6 @@
 import Synchronization
 import TickwireCodec
+import TickwireFoundation
 import TickwireWebSocket
 
 /// A bad network on purpose, over a real transport: wraps a ``TransportConnection`` and

@@ -1,4 +1,5 @@
 import TickwireCodec
+import TickwireFoundation
 import TickwireWebSocket
 
 /// A ``ClientSession`` that stays connected: it opens connections through a closure you

@@ -1,4 +1,5 @@
 import TickwireCodec
+import TickwireFoundation
 
 /// One direction of a simulated connection: the frames in flight and the rules that
 /// decide when each arrives. Pure state, driven by the owning pipe under its lock.

@@ -1,5 +1,6 @@
 import Synchronization
 import TickwireCodec
+import TickwireFoundation
 
 /// An in-memory network on a ``TickClock`` (normally a ``VirtualClock``), with per-direction
 /// latency, jitter, bandwidth caps, stalls and disconnects, and in unreliable mode loss,

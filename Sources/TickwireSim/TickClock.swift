@@ -1,4 +1,5 @@
 import Synchronization
+import TickwireFoundation
 import TickwireIO
 
 #if canImport(Glibc)

@@ -1,3 +1,4 @@
+import TickwireFoundation
 import TickwireWebSocket
 
 /// A whole networked game on one thread and a virtual clock: a ``Host`` and any number of

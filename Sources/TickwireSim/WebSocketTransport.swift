@@ -1,4 +1,5 @@
 import Synchronization
+import TickwireFoundation
 import TickwireWebSocket
 
 /// The subprotocol Tickwire speaks over WebSocket (PROTOCOL.md section 1.1).

@@ -1,4 +1,5 @@
 import Testing
+import TickwireFoundation
 import TickwireZlib
 
 @testable import TickwireCodec

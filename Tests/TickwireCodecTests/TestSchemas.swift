@@ -1,3 +1,5 @@
+import TickwireFoundation
+
 @testable import TickwireCodec
 
 /// Schemas and snapshot builders shared by the codec suites.

@@ -1,6 +1,7 @@
 import Dispatch
 import Synchronization
 import Testing
+import TickwireFoundation
 import TickwireIO
 
 @Suite("Event loop")

@@ -1,5 +1,6 @@
 import Testing
 import TickwireCodec
+import TickwireFoundation
 import TickwireRedis
 
 @Suite("RESP2 reply parser")

@@ -1,4 +1,5 @@
 import TickwireCodec
+import TickwireFoundation
 import TickwireWebSocket
 
 @testable import TickwireSim

@@ -1,5 +1,6 @@
 import Testing
 import TickwireCodec
+import TickwireFoundation
 import TickwireWebSocket
 
 @testable import TickwireSim

@@ -1,5 +1,6 @@
 import Synchronization
 import Testing
+import TickwireFoundation
 import TickwireIO
 
 @testable import TickwireWebSocket

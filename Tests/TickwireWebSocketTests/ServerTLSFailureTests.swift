@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import TickwireCodec
+import TickwireFoundation
 
 @testable import TickwireWebSocket
 

@@ -1,6 +1,7 @@
 import Dispatch
 import Testing
 import TickwireCodec
+import TickwireFoundation
 @_spi(LoopThread) import TickwireIO
 
 /// Two TLS channels on one loop, for the tests below (loop thread only).

@@ -1,4 +1,5 @@
 import TickwireCodec
+import TickwireFoundation
 
 @testable import TickwireWebSocket
 

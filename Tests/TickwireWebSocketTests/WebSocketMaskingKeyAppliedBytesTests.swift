@@ -1,5 +1,6 @@
 import Testing
 import TickwireCodec
+import TickwireFoundation
 
 @testable import TickwireWebSocket
 

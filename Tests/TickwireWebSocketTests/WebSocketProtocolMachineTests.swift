@@ -1,5 +1,6 @@
 import Testing
 import TickwireCodec
+import TickwireFoundation
 import TickwireZlib
 
 @testable import TickwireWebSocket

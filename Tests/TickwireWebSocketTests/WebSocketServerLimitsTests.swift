@@ -1,6 +1,7 @@
 import Dispatch
 import Testing
 import TickwireCodec
+import TickwireFoundation
 import TickwireIO
 
 @testable import TickwireWebSocket

@@ -1,6 +1,7 @@
 import Dispatch
 import Testing
 import TickwireCodec
+import TickwireFoundation
 
 @testable import TickwireWebSocket
 

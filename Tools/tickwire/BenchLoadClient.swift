@@ -1,3 +1,4 @@
+import TickwireFoundation
 import TickwireIO
 import TickwireWebSocket
 import TickwireZlib

@@ -3,6 +3,7 @@ import CommandLineSupport
 import Foundation
 import Synchronization
 import TickwireCodec
+import TickwireFoundation
 import TickwireSim
 import TickwireWebSocket
 

@@ -1,3 +1,4 @@
+import TickwireFoundation
 @_spi(LoopThread) import TickwireIO
 
 /// The loop-thread state of a ``WebSocketClient``: connecting, handshaking, the open channel,
@@ -21,7 +22,7 @@ final class ClientCore {
     let configuration: WebSocketClientConfiguration
     private let loop: EventLoop
     let callbacks: Callbacks
-    private var random: JitterGenerator
+    private var random: SplitMix64
     private var attempt = 0
     private var isStopped = false
     private var userCloseFrame = WebSocketCloseFrame(code: .normalClosure, reason: "closed by the client")
@@ -42,7 +43,7 @@ final class ClientCore {
         self.configuration = configuration
         self.loop = loop
         self.callbacks = callbacks
-        random = JitterGenerator(seed: configuration.jitterSeed)
+        random = SplitMix64(jitterSeed: configuration.jitterSeed)
     }
 
     // MARK: Connecting
@@ -265,21 +266,12 @@ final class ClientCore {
 @available(*, unavailable)
 extension ClientCore: Sendable {}
 
-/// SplitMix64 for reconnect jitter: seeded in tests, from the system generator otherwise.
-struct JitterGenerator: RandomNumberGenerator {
-    private var state: UInt64
-
-    init(seed: UInt64?) {
+extension SplitMix64 {
+    /// A generator for reconnect jitter: seeded in tests, from the system generator otherwise.
+    ///
+    /// - Parameter seed: The seed, or `nil` for one drawn from `SystemRandomNumberGenerator`.
+    init(jitterSeed seed: UInt64?) {
         var system = SystemRandomNumberGenerator()
-        state = seed ?? system.next()
-    }
-
-    mutating func next() -> UInt64 {
-        // Wrapping arithmetic is the algorithm (SplitMix64), not an overflow.
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
+        self.init(seed: seed ?? system.next())
     }
 }

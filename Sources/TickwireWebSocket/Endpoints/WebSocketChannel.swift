@@ -1,3 +1,4 @@
+import TickwireFoundation
 @_spi(LoopThread) import TickwireIO
 
 /// The loop-thread side of one open WebSocket connection: the protocol machine between a

@@ -1,3 +1,5 @@
+import TickwireFoundation
+
 /// How a ``WebSocketClient`` connects, keeps the connection alive and reconnects.
 public struct WebSocketClientConfiguration: Sendable {
     /// Subprotocols to offer, preferred first.

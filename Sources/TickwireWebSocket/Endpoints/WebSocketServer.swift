@@ -1,5 +1,6 @@
 import Dispatch
 import Synchronization
+import TickwireFoundation
 @_spi(LoopThread) import TickwireIO
 
 #if canImport(Glibc)

@@ -1,3 +1,5 @@
+import TickwireFoundation
+
 /// What a ``WebSocketServer`` has done with its connections, read through
 /// ``WebSocketServer/statistics``: open connections, and those its budgets
 /// (``WebSocketServerConfiguration``) refused or closed. Counts run from the server's start.

@@ -5,8 +5,8 @@ import Synchronization
 ///
 /// Register sources once, in any order, from any thread (a host's published figures, a
 /// server's connection counters, a game's own gauges, a room directory's state); each scrape
-/// writes them in the order they were registered. Serve it on a server's port through
-/// ``httpHandler(otherwise:)``:
+/// writes them in the order they were registered. A WebSocket server serves it on its port
+/// through `httpHandler(otherwise:)` (TickwireWebSocket):
 ///
 /// ```swift
 /// let metrics = MetricsRegistry()
@@ -51,38 +51,5 @@ public final class MetricsRegistry: Sendable {
         var writer = PrometheusWriter()
         for source in current { source.writeMetrics(to: &writer) }
         return writer
-    }
-
-    /// Answers a plain HTTP request for ``path`` (any query); `nil` for another path.
-    ///
-    /// - Parameter request: The request head.
-    /// - Returns: `200` with the metrics (``PrometheusWriter/contentType``, `Cache-Control:
-    ///   no-store`) to `GET` and `HEAD`, `405` with `Allow: GET, HEAD` to other methods, or `nil`
-    ///   when the path is not ``path``.
-    public func response(to request: HTTPRequestHead) -> HTTPResponse? {
-        let target = request.target
-        guard target.prefix(while: { $0 != "?" && $0 != "#" }) == Self.path else { return nil }
-        guard request.method == "GET" || request.method == "HEAD" else {
-            var response = HTTPResponse.text(status: 405, "metrics are read with GET or HEAD")
-            response.headers.add(name: "Allow", value: "GET, HEAD")
-            return response
-        }
-        let headers: HTTPHeaders = ["Content-Type": PrometheusWriter.contentType, "Cache-Control": "no-store"]
-        return HTTPResponse(status: 200, headers: headers, body: render().bytes)
-    }
-
-    /// A ``WebSocketServerConfiguration/httpHandler`` that serves ``path`` and passes every
-    /// other plain HTTP request on.
-    ///
-    /// - Parameter otherwise: The handler for other paths (a web site), or `nil` to answer them `404`.
-    /// - Returns: The handler.
-    public func httpHandler(
-        otherwise: (@Sendable (HTTPRequestHead) -> HTTPResponse)?
-    ) -> @Sendable (HTTPRequestHead) -> HTTPResponse {
-        { [self] request in
-            if let response = response(to: request) { return response }
-            if let otherwise { return otherwise(request) }
-            return .text(status: 404, "not found: this server serves \(Self.path) and WebSocket connections")
-        }
     }
 }

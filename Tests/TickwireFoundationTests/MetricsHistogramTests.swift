@@ -1,6 +1,6 @@
 import Testing
 
-@testable import TickwireWebSocket
+@testable import TickwireFoundation
 
 @Suite("Metrics histogram")
 struct MetricsHistogramTests {

@@ -1,6 +1,6 @@
 import Testing
 
-@testable import TickwireWebSocket
+@testable import TickwireFoundation
 
 @Suite("Prometheus text format writer")
 struct PrometheusWriterTests {

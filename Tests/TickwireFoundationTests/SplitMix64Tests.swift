@@ -1,6 +1,5 @@
 import Testing
-
-@testable import TickwireCodec
+import TickwireFoundation
 
 @Suite("SplitMix64")
 struct SplitMix64Tests {

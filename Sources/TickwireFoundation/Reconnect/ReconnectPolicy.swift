@@ -1,6 +1,4 @@
-import TickwireIO
-
-/// How a ``WebSocketClient`` waits between reconnection attempts: exponential backoff with jitter.
+/// How a client waits between reconnection attempts (a WebSocket client, a game session): exponential backoff with jitter.
 ///
 /// The ceiling for attempt *n* (1-based) is `min(cap, base × 2ⁿ⁻¹)`; the delay is drawn uniformly
 /// from `[ceiling × (1 − jitter), ceiling]` so that many clients dropped at once do not return in

@@ -8,10 +8,27 @@ let strictSettings: [SwiftSetting] = [
     .enableUpcomingFeature("ExistentialAny"),
 ]
 
+// The layers, each a target; an arrow is an import (ARCHITECTURE.md):
+//
+//   Tickwire (umbrella) ─→ every layer below
+//   TickwireRedis ─→ TickwireSim, TickwireIO            TickwireWebSocketTransport ─→ TickwireSim, TickwireWebSocket
+//   TickwireSim (the game core) ─→ TickwireCodec        TickwireWebSocket ─→ TickwireIO ─→ CTLS (OpenSSL 3), CEpoll
+//   TickwireCodec ─→ TickwireZlib ─→ CZlib              every Swift layer ─→ TickwireFoundation
+//
+// The game core and the codec need no C library but zlib: Tools/test fails if their dependency
+// closure ever reaches OpenSSL, epoll, the event loop or WebSocket.
 let package = Package(
     name: "Tickwire",
+    // `Synchronization.Mutex` and `Atomic` need these.
+    platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11), .visionOS(.v2)],
     products: [
+        // Everything: the game core, both codings, the WebSocket transport, TLS, the Redis fleet.
         .library(name: "Tickwire", targets: ["Tickwire"]),
+        // The game core alone, for a game that brings its own transport: no C library but zlib.
+        .library(name: "TickwireSim", targets: ["TickwireSim"]),
+        // The snapshot codec alone: schemas, snapshots, deltas, frames, messages.
+        .library(name: "TickwireCodec", targets: ["TickwireCodec"]),
+        // A general RFC 6455 WebSocket client and server (with TLS), which knows no game.
         .library(name: "TickwireWebSocket", targets: ["TickwireWebSocket"]),
         .executable(name: "tickwire", targets: ["tickwire"]),
         .executable(name: "arena", targets: ["ArenaCommand"]),
@@ -21,13 +38,17 @@ let package = Package(
         .systemLibrary(
             name: "CZlib",
             path: "Sources/CZlib",
+            pkgConfig: "zlib",
             providers: [.apt(["zlib1g-dev"]), .brew(["zlib"])]
         ),
+        // epoll and eventfd, which Glibc does not export (Linux only; Darwin polls with poll(2)).
         .systemLibrary(name: "CEpoll", path: "Sources/CEpoll"),
-        // OpenSSL 3 for wss:// (TLS), with a shim for the calls that are C macros.
+        // OpenSSL 3 for wss:// (TLS), with a shim for the calls that are C macros. Only TickwireIO
+        // links it.
         .systemLibrary(
             name: "CTLS",
             path: "Sources/CTLS",
+            pkgConfig: "openssl",
             providers: [.apt(["libssl-dev"]), .brew(["openssl@3"])]
         ),
         // WebSocket masking with AVX2 where the CPU has it (chosen at run time).
@@ -38,10 +59,12 @@ let package = Package(
         // registry and Prometheus writer, the monotonic clock reading, the logging seam, the version.
         .target(name: "TickwireFoundation", swiftSettings: strictSettings),
         .target(name: "TickwireZlib", dependencies: ["CZlib"], swiftSettings: strictSettings),
-        .target(name: "TickwireCodec", dependencies: ["TickwireZlib", "TickwireFoundation"], swiftSettings: strictSettings),
-        // The event loop, pollers, sockets, timers and TCP channels; knows no WebSocket. Not a
-        // product: TickwireWebSocket re-exports it (its public API speaks of `EventLoop`,
-        // `SocketAddress` and `SystemError`), and its loop-thread API is `package`.
+        .target(name: "TickwireCodec", dependencies: ["TickwireFoundation", "TickwireZlib"], swiftSettings: strictSettings),
+        // The game core: host, rooms, client sessions, the tick simulation, the transport protocols.
+        .target(name: "TickwireSim", dependencies: ["TickwireFoundation", "TickwireCodec"], swiftSettings: strictSettings),
+        // The event loop, pollers, sockets, timers, TCP channels and TLS; knows no WebSocket and
+        // no game. Not a product: TickwireWebSocket re-exports it (its public API speaks of
+        // `EventLoop`, `SocketAddress` and `SystemError`), and its loop-thread API is `package`.
         .target(
             name: "TickwireIO",
             dependencies: ["TickwireFoundation", .target(name: "CEpoll", condition: .when(platforms: [.linux])), "CTLS"],
@@ -52,22 +75,23 @@ let package = Package(
             dependencies: ["TickwireFoundation", "TickwireIO", "TickwireZlib", "CWebSocketMask"],
             swiftSettings: strictSettings
         ),
+        // The WebSocket transport adapter: the core's transport protocols over TickwireWebSocket.
         .target(
-            name: "TickwireSim",
-            dependencies: ["TickwireFoundation", "TickwireCodec", "TickwireIO", "TickwireWebSocket"],
+            name: "TickwireWebSocketTransport",
+            dependencies: ["TickwireFoundation", "TickwireSim", "TickwireWebSocket"],
             swiftSettings: strictSettings
         ),
         // A fleet's room directory on Redis: our own RESP2 client on the event loop (no C dependency).
         .target(
             name: "TickwireRedis",
-            dependencies: ["TickwireFoundation", "TickwireCodec", "TickwireIO", "TickwireWebSocket", "TickwireSim"],
+            dependencies: ["TickwireFoundation", "TickwireIO", "TickwireSim"],
             swiftSettings: strictSettings
         ),
         .target(
             name: "Tickwire",
             dependencies: [
-                "TickwireFoundation", "TickwireZlib", "TickwireCodec", "TickwireIO", "TickwireWebSocket", "TickwireSim",
-                "TickwireRedis",
+                "TickwireFoundation", "TickwireZlib", "TickwireCodec", "TickwireSim", "TickwireIO", "TickwireWebSocket",
+                "TickwireWebSocketTransport", "TickwireRedis",
             ],
             swiftSettings: strictSettings
         ),
@@ -89,29 +113,41 @@ let package = Package(
         // Tools.
         .executableTarget(
             name: "tickwire",
-            dependencies: [
-                "Tickwire", "TickwireFoundation", "TickwireCodec", "TickwireSim", "TickwireWebSocket", "TickwireIO", "TickwireZlib",
-                "CommandLineSupport",
-                "ArenaGame",
-            ],
+            dependencies: ["Tickwire", "CommandLineSupport", "ArenaGame"],
             path: "Tools/tickwire",
             swiftSettings: strictSettings
         ),
 
-        // Tests.
+        // Tests: one target per library target, none on an executable.
         .testTarget(name: "TickwireFoundationTests", dependencies: ["TickwireFoundation"], swiftSettings: strictSettings),
         .testTarget(name: "TickwireZlibTests", dependencies: ["TickwireZlib"], swiftSettings: strictSettings),
         // Fixtures are read through #filePath, not bundled as resources.
         .testTarget(
             name: "TickwireCodecTests", dependencies: ["TickwireCodec", "TickwireFoundation"], exclude: ["Fixtures"],
-            swiftSettings: strictSettings),
-        .testTarget(name: "TickwireIOTests", dependencies: ["TickwireIO", "TickwireFoundation"], swiftSettings: strictSettings),
-        // `tickwire` for the TCP echo server it holds (the benchmark's baseline), tested with the sockets here.
-        .testTarget(
-            name: "TickwireWebSocketTests", dependencies: ["TickwireWebSocket", "TickwireFoundation", "TickwireCodec", "tickwire"],
             swiftSettings: strictSettings
         ),
-        .testTarget(name: "TickwireSimTests", dependencies: ["TickwireSim", "TickwireFoundation"], swiftSettings: strictSettings),
+        .testTarget(name: "TickwireIOTests", dependencies: ["TickwireIO", "TickwireFoundation"], swiftSettings: strictSettings),
+        .testTarget(
+            name: "TickwireWebSocketTests", dependencies: ["TickwireWebSocket", "TickwireFoundation", "TickwireCodec"],
+            swiftSettings: strictSettings
+        ),
+        // Test fixtures shared by the core's tests and the transports' (a small game), not a product.
+        .target(
+            name: "TickwireSimTestSupport", dependencies: ["TickwireSim", "TickwireCodec"], path: "Tests/TickwireSimTestSupport",
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "TickwireSimTests", dependencies: ["TickwireSim", "TickwireSimTestSupport", "TickwireFoundation"],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "TickwireWebSocketTransportTests",
+            dependencies: [
+                "TickwireWebSocketTransport", "TickwireSim", "TickwireSimTestSupport", "TickwireWebSocket", "TickwireIO",
+                "TickwireFoundation",
+            ],
+            swiftSettings: strictSettings
+        ),
         // Starts its own redis-server (TICKWIRE_REDIS_SERVER or PATH) on a free loopback port.
         .testTarget(
             name: "TickwireRedisTests", dependencies: ["TickwireRedis", "TickwireSim", "TickwireCodec", "TickwireFoundation"],

@@ -5,4 +5,5 @@
 @_exported import TickwireRedis
 @_exported import TickwireSim
 @_exported import TickwireWebSocket
+@_exported import TickwireWebSocketTransport
 @_exported import TickwireZlib

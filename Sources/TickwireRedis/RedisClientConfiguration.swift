@@ -1,5 +1,4 @@
 import TickwireFoundation
-import TickwireWebSocket
 
 /// How a ``RedisClient`` connects, waits and reconnects.
 public struct RedisClientConfiguration: Hashable, Sendable {

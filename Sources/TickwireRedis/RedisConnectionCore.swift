@@ -1,4 +1,3 @@
-import TickwireCodec
 import TickwireFoundation
 @_spi(LoopThread) import TickwireIO
 

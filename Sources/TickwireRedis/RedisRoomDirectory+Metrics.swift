@@ -1,5 +1,4 @@
 import TickwireFoundation
-import TickwireWebSocket
 
 /// A Redis directory's state on `GET /metrics`: register the directory with the server's
 /// ``MetricsRegistry`` (`arena serve --redis` does).

@@ -3,7 +3,6 @@ import Testing
 import TickwireFoundation
 import TickwireRedis
 import TickwireSim
-import TickwireWebSocket
 
 @Suite("Redis room directory faults")
 struct RedisRoomDirectoryFaultTests {

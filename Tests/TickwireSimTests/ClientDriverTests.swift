@@ -1,6 +1,7 @@
 import Dispatch
 import Testing
 import TickwireCodec
+import TickwireSimTestSupport
 
 @testable import TickwireSim
 

@@ -1,5 +1,6 @@
 import Testing
 import TickwireCodec
+import TickwireSimTestSupport
 
 @testable import TickwireSim
 

@@ -1,7 +1,7 @@
 import Testing
 import TickwireCodec
 import TickwireFoundation
-import TickwireWebSocket
+import TickwireSimTestSupport
 
 @testable import TickwireSim
 
@@ -116,9 +116,9 @@ struct FleetRoutingTests {
         #expect(published.drains == 1 && published.roomsClaimed == 1)
         var writer = PrometheusWriter()
         fleet.hosts[0].publishedMetrics.latest.writeMetrics(to: &writer)
-        #expect(HostMetricsTests.value("tickwire_fleet_drains_total", in: writer.text) == 1)
-        #expect(HostMetricsTests.value("tickwire_fleet_clients_moved_total", in: writer.text) == 2)
-        #expect(HostMetricsTests.value("tickwire_fleet_rooms_claimed_total", in: writer.text) == 1)
+        #expect(PrometheusText.value("tickwire_fleet_drains_total", in: writer.text) == 1)
+        #expect(PrometheusText.value("tickwire_fleet_clients_moved_total", in: writer.text) == 2)
+        #expect(PrometheusText.value("tickwire_fleet_rooms_claimed_total", in: writer.text) == 1)
     }
 
     @Test("a partition: the room is claimed twice, the partitioned host loses it on healing and its clients follow")

@@ -1,6 +1,5 @@
 import Testing
 import TickwireCodec
-import TickwireWebSocket
 
 @testable import TickwireSim
 
@@ -33,7 +32,7 @@ struct HostBadFrameTests {
         client.connection.send(Self.garbage)
         bench.run(milliseconds: 100, clients: [client])
         #expect(client.disconnect?.reason == .protocolError, "the sixth bad frame within 1 s drops the client")
-        #expect(client.closeReason?.code == .tickwireMalformedFrame, "got \(String(describing: client.closeReason))")
+        #expect(client.closeReason?.code == .malformedFrame, "got \(String(describing: client.closeReason))")
         #expect(room.clientIDs.isEmpty, "a client dropped for bad frames does not keep a held slot")
         #expect(room.metrics.clientsDroppedForBadFrames == 1 && room.metrics.badFrames == 6)
     }
@@ -66,7 +65,7 @@ struct HostBadFrameTests {
             .welcome(Message.Welcome(clientID: 1, tickRate: 20, currentTick: 0, serverTime: 0, compression: .none, resumeToken: [])))
         bench.run(milliseconds: 100, clients: [client])
         #expect(
-            client.closeReason?.code == .tickwireMalformedFrame,
+            client.closeReason?.code == .malformedFrame,
             "the third bad frame drops the client; got \(String(describing: client.closeReason))")
         let text = client.disconnect?.text ?? ""
         #expect(text.contains("welcome"), "the disconnect text names the last bad frame: \(text)")
@@ -89,7 +88,7 @@ struct HostBadFrameTests {
             }
         }
         let room = try #require(bench.host.room(named: ""))
-        #expect(attacker.closeReason?.code == .tickwireMalformedFrame, "got \(String(describing: attacker.closeReason))")
+        #expect(attacker.closeReason?.code == .malformedFrame, "got \(String(describing: attacker.closeReason))")
         #expect(room.metrics.badFrames == 11, "dropped at the eleventh bad frame, counted \(room.metrics.badFrames)")
         #expect(sentGarbage <= 12, "dropped within four client ticks of garbage, sent \(sentGarbage)")
         #expect(!room.clientIDs.contains(attackerID))

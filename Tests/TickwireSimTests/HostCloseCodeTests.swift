@@ -1,6 +1,5 @@
 import Testing
 import TickwireCodec
-import TickwireWebSocket
 
 @testable import TickwireSim
 
@@ -8,7 +7,7 @@ import TickwireWebSocket
 @Suite("Host close codes")
 struct HostCloseCodeTests {
     /// Runs until `client` is closed (at most 200 ms) and returns its close code.
-    private func closeCode(of client: RawClientBench.Client, on bench: RawClientBench) -> WebSocketCloseCode? {
+    private func closeCode(of client: RawClientBench.Client, on bench: RawClientBench) -> CloseCode? {
         bench.run(milliseconds: 200, clients: [client])
         return client.closeReason?.code
     }
@@ -17,7 +16,7 @@ struct HostCloseCodeTests {
     func versionMismatch() {
         let bench = RawClientBench()
         let client = bench.connect(sending: bench.rawHello(version: 2))
-        #expect(closeCode(of: client, on: bench) == .tickwireUnsupportedVersion, "got \(String(describing: client.closeReason))")
+        #expect(closeCode(of: client, on: bench) == .unsupportedVersion, "got \(String(describing: client.closeReason))")
         #expect(client.reject?.reason == .versionMismatch)
     }
 
@@ -26,7 +25,7 @@ struct HostCloseCodeTests {
         let bench = RawClientBench()
         let hello = Message.Hello(schemaFingerprint: bench.game.schema.fingerprint ^ 1, compressionModes: [])
         let client = bench.connect(sending: try FrameCompressor.uncompressed().encode(.hello(hello)))
-        #expect(closeCode(of: client, on: bench) == .tickwireSchemaMismatch, "got \(String(describing: client.closeReason))")
+        #expect(closeCode(of: client, on: bench) == .schemaMismatch, "got \(String(describing: client.closeReason))")
         #expect(client.reject?.reason == .schemaMismatch)
     }
 
@@ -37,7 +36,7 @@ struct HostCloseCodeTests {
         bench.run(milliseconds: 100, clients: [player])
         let late = bench.join()
         bench.run(milliseconds: 200, clients: [player, late]) { _ in player.sendInput(game: bench.game) }
-        #expect(late.closeReason?.code == .tickwireRoomFull, "got \(String(describing: late.closeReason))")
+        #expect(late.closeReason?.code == .roomFull, "got \(String(describing: late.closeReason))")
         #expect(late.reject?.reason == .roomFull)
         #expect(!player.isClosed, "the player in the room stays")
     }
@@ -54,7 +53,7 @@ struct HostCloseCodeTests {
     func invalidHello() {
         let bench = RawClientBench()
         let client = bench.connect(sending: [MessageType.ping.rawValue, 0])
-        #expect(closeCode(of: client, on: bench) == .tickwireMalformedFrame, "got \(String(describing: client.closeReason))")
+        #expect(closeCode(of: client, on: bench) == .malformedFrame, "got \(String(describing: client.closeReason))")
         #expect(client.reject?.reason == .invalidHello)
     }
 
@@ -65,7 +64,7 @@ struct HostCloseCodeTests {
         bench.run(milliseconds: 450, clients: [client])
         #expect(!client.isClosed, "still within the handshake timeout")
         bench.run(milliseconds: 200, clients: [client])
-        #expect(client.closeReason?.code == .tickwireIdleTimeout, "got \(String(describing: client.closeReason))")
+        #expect(client.closeReason?.code == .idleTimeout, "got \(String(describing: client.closeReason))")
     }
 
     @Test("a connected client that goes silent gets a timed-out disconnect and close 4005")
@@ -74,7 +73,7 @@ struct HostCloseCodeTests {
         let client = bench.join()
         bench.run(milliseconds: 1500, clients: [client])
         #expect(client.disconnect?.reason == .timedOut)
-        #expect(client.closeReason?.code == .tickwireIdleTimeout, "got \(String(describing: client.closeReason))")
+        #expect(client.closeReason?.code == .idleTimeout, "got \(String(describing: client.closeReason))")
     }
 
     @Test("a kicked client gets a kicked disconnect and close 4002, and its player is gone")
@@ -86,7 +85,7 @@ struct HostCloseCodeTests {
         try #require(bench.host.room(named: "")).kick(id, text: "cheating")
         bench.run(milliseconds: 100, clients: [client])
         #expect(client.disconnect == Message.Disconnect(reason: .kicked, text: "cheating"))
-        #expect(client.closeReason?.code == .tickwireKicked && client.closeReason?.text == "cheating")
+        #expect(client.closeReason?.code == .kicked && client.closeReason?.text == "cheating")
         #expect(bench.host.room(named: "")?.clientIDs == [], "a kicked player cannot resume")
     }
 
@@ -97,7 +96,7 @@ struct HostCloseCodeTests {
         bench.run(milliseconds: 100, clients: [client])
         bench.host.closeRoom(named: "match")
         bench.run(milliseconds: 100, clients: [client])
-        #expect(client.closeReason?.code == .tickwireRoomClosed, "got \(String(describing: client.closeReason))")
+        #expect(client.closeReason?.code == .roomClosed, "got \(String(describing: client.closeReason))")
         #expect(bench.host.roomNames == [""])
     }
 
@@ -141,7 +140,7 @@ struct HostCloseCodeTests {
             Issue.record("the session should be rejected for its version, is \(session.status)")
             return
         }
-        #expect(session.closeCode == .tickwireUnsupportedVersion, "got \(String(describing: session.closeReason))")
+        #expect(session.closeCode == .unsupportedVersion, "got \(String(describing: session.closeReason))")
     }
 
     @Test("a ClientSession keeps the close code of a disconnect: 4005 after an idle timeout")
@@ -158,6 +157,6 @@ struct HostCloseCodeTests {
             Issue.record("the silent session should be timed out, is \(session.status)")
             return
         }
-        #expect(session.closeCode == .tickwireIdleTimeout, "got \(String(describing: session.closeReason))")
+        #expect(session.closeCode == .idleTimeout, "got \(String(describing: session.closeReason))")
     }
 }

@@ -1,6 +1,5 @@
 import Testing
 import TickwireCodec
-import TickwireWebSocket
 
 @testable import TickwireSim
 
@@ -77,7 +76,7 @@ struct HostHeldSlotTests {
         let fifth = bench.join()
         bench.run(milliseconds: 100, clients: [fifth])
         #expect(
-            fifth.reject?.reason == .roomFull && fifth.closeReason?.code == .tickwireRoomFull,
+            fifth.reject?.reason == .roomFull && fifth.closeReason?.code == .roomFull,
             "a room of connected players is full: \(String(describing: fifth.reject))")
     }
 

@@ -1,6 +1,5 @@
 import Testing
 import TickwireCodec
-import TickwireWebSocket
 
 @testable import TickwireSim
 

@@ -1,21 +1,13 @@
 import Testing
 import TickwireCodec
 import TickwireFoundation
-import TickwireWebSocket
+import TickwireSimTestSupport
 
 @testable import TickwireSim
 
 /// ``Host/publishedMetrics``: what a host publishes once per pass for `GET /metrics`.
 @Suite("Host metrics")
 struct HostMetricsTests {
-    /// The value of the sample line that starts with `prefix` (name and labels), or `nil`.
-    static func value(_ prefix: String, in body: String) -> Double? {
-        for line in body.split(separator: "\n") where line.hasPrefix(prefix + " ") {
-            return Double(line.dropFirst(prefix.count + 1))
-        }
-        return nil
-    }
-
     @Test("clients joining, leaving, resuming and being refused change the published figures and their text")
     func figuresFollowClients() throws {
         let simulation = Simulation(game: DotsGame(orbCount: 4)) { $0.rooms = ["main", "side"] }
@@ -49,15 +41,15 @@ struct HostMetricsTests {
         var writer = PrometheusWriter()
         metrics.writeMetrics(to: &writer)
         let text = writer.text
-        #expect(Self.value("tickwire_rooms", in: text) == 2)
-        #expect(Self.value("tickwire_clients{state=\"connected\"}", in: text) == 2)
-        #expect(Self.value("tickwire_room_clients{room=\"main\",state=\"connected\"}", in: text) == 2)
-        #expect(Self.value("tickwire_resumes_total", in: text) == 1)
-        #expect(Self.value("tickwire_handshakes_refused_total{reason=\"unknown_room\"}", in: text) == 1)
-        #expect(Self.value("tickwire_handshakes_refused_total{reason=\"room_full\"}", in: text) == 0, "known reasons start at 0")
-        #expect(Self.value("tickwire_tick_duration_seconds_count", in: text) == Double(metrics.tickDuration.count))
-        #expect(Self.value("tickwire_tick_duration_seconds_bucket{le=\"+Inf\"}", in: text) == Double(metrics.tickDuration.count))
-        #expect(Self.value("tickwire_sent_bytes_total", in: text) == Double(metrics.bytesOut))
+        #expect(PrometheusText.value("tickwire_rooms", in: text) == 2)
+        #expect(PrometheusText.value("tickwire_clients{state=\"connected\"}", in: text) == 2)
+        #expect(PrometheusText.value("tickwire_room_clients{room=\"main\",state=\"connected\"}", in: text) == 2)
+        #expect(PrometheusText.value("tickwire_resumes_total", in: text) == 1)
+        #expect(PrometheusText.value("tickwire_handshakes_refused_total{reason=\"unknown_room\"}", in: text) == 1)
+        #expect(PrometheusText.value("tickwire_handshakes_refused_total{reason=\"room_full\"}", in: text) == 0, "known reasons start at 0")
+        #expect(PrometheusText.value("tickwire_tick_duration_seconds_count", in: text) == Double(metrics.tickDuration.count))
+        #expect(PrometheusText.value("tickwire_tick_duration_seconds_bucket{le=\"+Inf\"}", in: text) == Double(metrics.tickDuration.count))
+        #expect(PrometheusText.value("tickwire_sent_bytes_total", in: text) == Double(metrics.bytesOut))
         #expect(metrics.fleet == nil && !text.contains("tickwire_fleet_"), "a standalone host writes no fleet families")
     }
 

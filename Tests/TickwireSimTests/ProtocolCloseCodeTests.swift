@@ -1,7 +1,6 @@
 import Foundation
 import Testing
 import TickwireCodec
-import TickwireWebSocket
 
 @testable import TickwireSim
 
@@ -14,14 +13,14 @@ struct ProtocolCloseCodeTests {
         .appendingPathComponent("../../Protocol/PROTOCOL.md").standardized.path
 
     /// Every close code Tickwire names in Swift, with the name PROTOCOL.md 1.3 gives it.
-    static let swiftCodes: [(code: WebSocketCloseCode, name: String)] = [
+    static let swiftCodes: [(code: CloseCode, name: String)] = [
         (.normalClosure, "normal closure"), (.goingAway, "going away"), (.protocolError, "protocol error"),
         (.unsupportedData, "unsupported data"), (.invalidFramePayloadData, "invalid frame payload data"),
         (.policyViolation, "policy violation"), (.messageTooBig, "message too big"), (.internalServerError, "internal error"),
-        (.tickwireSchemaMismatch, "schema mismatch"), (.tickwireRoomFull, "room full"), (.tickwireKicked, "kicked"),
-        (.tickwireUnsupportedVersion, "unsupported version"), (.tickwireMalformedFrame, "malformed frame"),
-        (.tickwireIdleTimeout, "idle timeout"), (.tickwireRoomClosed, "room closed"),
-        (.tickwireMoved, "moved"),
+        (.schemaMismatch, "schema mismatch"), (.roomFull, "room full"), (.kicked, "kicked"),
+        (.unsupportedVersion, "unsupported version"), (.malformedFrame, "malformed frame"),
+        (.idleTimeout, "idle timeout"), (.roomClosed, "room closed"),
+        (.moved, "moved"),
     ]
 
     /// The text of one section: from its heading to the next heading of any level.
@@ -85,7 +84,7 @@ struct ProtocolCloseCodeTests {
     @Test("every code a host closes with is documented in section 1.3")
     func everyCodeSentIsDocumented() throws {
         let documented = Set(Self.rows(try Self.section("### 1.3 Close codes")).map(\.0))
-        var sent: [WebSocketCloseCode] = [.tickwireIdleTimeout, .tickwireRoomClosed]
+        var sent: [CloseCode] = [.idleTimeout, .roomClosed]
         for raw in Array(UInt16(0)...9) + [32768, 65535] {
             sent.append(Message.Reject.Reason(rawValue: raw).closeCode)
             sent.append(Message.Disconnect.Reason(rawValue: raw).closeCode)

@@ -1,6 +1,6 @@
 import Testing
 import TickwireCodec
-import TickwireWebSocket
+import TickwireSimTestSupport
 
 @testable import TickwireSim
 

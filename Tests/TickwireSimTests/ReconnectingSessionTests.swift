@@ -1,7 +1,7 @@
 import Testing
 import TickwireCodec
 import TickwireFoundation
-import TickwireWebSocket
+import TickwireSimTestSupport
 
 @testable import TickwireSim
 

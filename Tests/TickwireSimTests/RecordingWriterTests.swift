@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 import TickwireCodec
-import TickwireWebSocket
+import TickwireSimTestSupport
 
 @testable import TickwireSim
 
@@ -62,7 +62,7 @@ final class CountingConnection: TransportConnection, @unchecked Sendable {  // @
         received += events.filter { if case .frame = $0 { true } else { false } }.count
         return events
     }
-    func close(code: WebSocketCloseCode, reason: String) { inner.close(code: code, reason: reason) }
+    func close(code: CloseCode, reason: String) { inner.close(code: code, reason: reason) }
     var isClosed: Bool { inner.isClosed }
 }
 

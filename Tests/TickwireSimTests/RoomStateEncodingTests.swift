@@ -1,6 +1,7 @@
 import Testing
 import TickwireCodec
 import TickwireFoundation
+import TickwireSimTestSupport
 
 @testable import TickwireSim
 

@@ -3,7 +3,7 @@ import Synchronization
 import Testing
 import TickwireCodec
 import TickwireSim
-import TickwireWebSocket
+import TickwireSimTestSupport
 
 /// A connection that claims it will take every frame (its readiness is the wrapped one's) but
 /// refuses them while `refuses` is set: a send buffer that filled between the question and the
@@ -25,7 +25,7 @@ final class RefusingConnection: TransportConnection, Sendable {
     }
     var bufferedBytes: Int { inner.bufferedBytes }
     func drain() -> [TransportEvent] { inner.drain() }
-    func close(code: WebSocketCloseCode, reason: String) { inner.close(code: code, reason: reason) }
+    func close(code: CloseCode, reason: String) { inner.close(code: code, reason: reason) }
     var isClosed: Bool { inner.isClosed }
 }
 

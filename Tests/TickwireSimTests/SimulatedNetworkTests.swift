@@ -1,6 +1,5 @@
 import Testing
 import TickwireCodec
-import TickwireWebSocket
 
 @testable import TickwireSim
 
@@ -153,14 +152,14 @@ struct SimulatedNetworkTests {
         let network = SimulatedNetwork(clock: clock, seed: 6)
         let client = network.connect(downstream: LinkConditions(latency: .milliseconds(5)))
         let server = network.acceptPending()[0]
-        server.close(code: .tickwireRoomFull, reason: "room 'x' is full " + String(repeating: "é", count: 100))
+        server.close(code: .roomFull, reason: "room 'x' is full " + String(repeating: "é", count: 100))
         clock.advance(by: .milliseconds(5))
         let events = client.drain()
         guard case .closed(let reason)? = events.last else {
             Issue.record("the client should see the close, got \(events)")
             return
         }
-        #expect(reason.code == .tickwireRoomFull, "the close code travels to the peer, got \(String(describing: reason.code))")
+        #expect(reason.code == .roomFull, "the close code travels to the peer, got \(String(describing: reason.code))")
         #expect(reason.text.hasPrefix("room 'x' is full "))
         #expect(
             reason.text.utf8.count <= 123 && reason.text.utf8.count >= 122,

@@ -1,8 +1,6 @@
 import Testing
-import TickwireCodec
 import TickwireFoundation
-
-@testable import tickwire
+import TickwireIO
 
 /// The `tickwire` tool's plain TCP echo server, the WebSocket benchmark's baseline: the event
 /// loop and TCP channels without framing. Tested here, beside the WebSocket echo tests, for the

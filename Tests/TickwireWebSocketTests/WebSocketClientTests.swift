@@ -5,7 +5,6 @@ import TickwireFoundation
 import TickwireIO
 
 @testable import TickwireWebSocket
-@testable import tickwire
 
 /// The client's life cycle: graceful shutdown seen from the client, reconnection across a server
 /// restart, keepalive against a hung server, the async API.

@@ -27,7 +27,7 @@ final class BenchInboxConnection: TransportConnection {
             return events
         }
     }
-    func close(code: WebSocketCloseCode, reason: String) {}
+    func close(code: CloseCode, reason: String) {}
     var isClosed: Bool { false }
 }
 

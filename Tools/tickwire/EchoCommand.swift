@@ -1,5 +1,6 @@
 import CommandLineSupport
 import Dispatch
+import TickwireIO
 import TickwireWebSocket
 
 #if canImport(Glibc)

@@ -6,6 +6,7 @@ import TickwireCodec
 import TickwireFoundation
 import TickwireSim
 import TickwireWebSocket
+import TickwireWebSocketTransport
 
 #if canImport(Glibc)
 import Glibc

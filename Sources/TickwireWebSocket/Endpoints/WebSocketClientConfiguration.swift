@@ -17,7 +17,7 @@ public struct WebSocketClientConfiguration: Sendable {
     /// Pings the server and declares the connection dead without a pong; `nil` disables it.
     /// Default: a ping every 15 s, dead after 10 s without a pong.
     public var keepalive: KeepalivePolicy? = KeepalivePolicy()
-    /// Reconnection after a lost connection; ``ReconnectPolicy/disabled`` to stay closed.
+    /// Reconnection after a lost connection; `ReconnectPolicy/disabled` to stay closed.
     public var reconnect = ReconnectPolicy()
     /// Send buffer bounds while connected.
     public var sendBuffer = SendBufferLimits()

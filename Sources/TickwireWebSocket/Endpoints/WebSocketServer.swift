@@ -126,7 +126,7 @@ public final class WebSocketServer: Sendable {
 
     /// What the server has done with its connections since it started: open connections,
     /// handshakes, and those its budgets refused or closed. Readable from any thread; a
-    /// ``MetricsSource`` for a ``MetricsRegistry``.
+    /// `MetricsSource` for a `MetricsRegistry`.
     public var statistics: WebSocketServerStatistics { counters.statistics }
     /// Connections whose TLS failed before their upgrade completed, since the server started
     /// (see ``WebSocketServerConfiguration/tlsFailureHandler``); 0 for a plain server.

@@ -4,7 +4,7 @@ import TickwireFoundation
 /// ``WebSocketServer/statistics``: open connections, and those its budgets
 /// (``WebSocketServerConfiguration``) refused or closed. Counts run from the server's start.
 ///
-/// As a ``MetricsSource`` it writes the `tickwire_websocket_*` families and
+/// As a `MetricsSource` it writes the `tickwire_websocket_*` families and
 /// `tickwire_http_requests_total` (README, "Metrics").
 public struct WebSocketServerStatistics: Hashable, Sendable {
     /// WebSocket connections open now (past their upgrade, not yet closed).

@@ -1,12 +1,12 @@
 import TickwireFoundation
 
 extension MetricsRegistry {
-    /// Answers a plain HTTP request for ``MetricsRegistry/path`` (any query); `nil` for another path.
+    /// Answers a plain HTTP request for `MetricsRegistry/path` (any query); `nil` for another path.
     ///
     /// - Parameter request: The request head.
-    /// - Returns: `200` with the metrics (``PrometheusWriter/contentType``, `Cache-Control:
+    /// - Returns: `200` with the metrics (`PrometheusWriter/contentType`, `Cache-Control:
     ///   no-store`) to `GET` and `HEAD`, `405` with `Allow: GET, HEAD` to other methods, or `nil`
-    ///   when the path is not ``MetricsRegistry/path``.
+    ///   when the path is not `MetricsRegistry/path`.
     public func response(to request: HTTPRequestHead) -> HTTPResponse? {
         let target = request.target
         guard target.prefix(while: { $0 != "?" && $0 != "#" }) == Self.path else { return nil }
@@ -19,7 +19,7 @@ extension MetricsRegistry {
         return HTTPResponse(status: 200, headers: headers, body: render().bytes)
     }
 
-    /// A ``WebSocketServerConfiguration/httpHandler`` that serves ``MetricsRegistry/path`` and passes every
+    /// A ``WebSocketServerConfiguration/httpHandler`` that serves `MetricsRegistry/path` and passes every
     /// other plain HTTP request on.
     ///
     /// - Parameter otherwise: The handler for other paths (a web site), or `nil` to answer them `404`.

@@ -1,0 +1,301 @@
+import TickwireCodec
+
+/// A game client's side of the protocol: connects and handshakes, decodes snapshots
+/// against stored baselines and acknowledges them, estimates the server clock, sends an
+/// input every client tick (repeating the last few unacknowledged ones), keeps an
+/// interpolation buffer sampled at `estimated server time − adaptive delay` with a nudged
+/// playback rate, and predicts and reconciles the local player.
+///
+/// Driven by calls: ``tick(input:)`` once per client tick, ``render()`` once per frame.
+/// After a disconnect, ``connect(over:)`` with a new connection resumes the session (same
+/// player, if within the host's grace period) and resets the view cleanly.
+///
+/// Not thread-safe: one thread drives it.
+public final class ClientSession<G: Game> {
+    /// The game played.
+    public let game: G
+    /// The clock the session reads.
+    public let clock: any TickClock
+    /// The session's configuration.
+    public let configuration: ClientConfiguration
+    let codec: SnapshotCodec
+
+    /// Where the session stands.
+    public private(set) var status = ClientStatus.idle
+    /// The id the host gave this client (its player number), once welcomed.
+    public private(set) var clientID: UInt32?
+    /// The token to resume this session with, once welcomed.
+    public private(set) var resumeToken: [UInt8]?
+    /// Whether the last welcome gave back the same player as before (a resumed session): the
+    /// same id and the resume token this client sent.
+    public private(set) var wasResumed = false
+    /// The server's tick rate, from the welcome.
+    public private(set) var tickRate = 20
+    /// How the host codes the snapshot deltas it sends, from the welcome.
+    public private(set) var deltaCoding = DeltaCoding.bitPacked
+    /// Whether the host asked for render times with inputs (its welcome accepted them), for lag
+    /// compensation; the session then sends one with every input.
+    public private(set) var sendsRenderTimes = false
+    /// The newest snapshot decoded.
+    public internal(set) var latestSnapshot: Snapshot?
+    /// The last input sequence the server reported applied.
+    public internal(set) var lastProcessedInput: UInt32 = 0
+    /// The newest stats message from the host (sent when the host is configured to; PROTOCOL.md 5.11).
+    public internal(set) var latestServerStats: Message.Stats?
+    /// The predicted world (only the local player's entity is meaningful), when predicting.
+    public internal(set) var predictedState: G.State?
+    /// How the last connection ended, as its transport reported it: the close code and text
+    /// the host sent (PROTOCOL.md 1.3), or ``TransportCloseReason/connectionLost``. `nil` while
+    /// connected, and when the session closed the connection itself first.
+    ///
+    /// After a reject or a disconnect message the session keeps the connection until the
+    /// host's close arrives (at most ``closeWait``), so that this holds its code: 4000 (schema
+    /// mismatch) and 4003 (unsupported version) say that trying again is pointless.
+    public private(set) var closeReason: TransportCloseReason?
+    /// The disconnect message that ended the last connection, if the host sent one (its reason,
+    /// and its text: for ``Message/Disconnect/Reason/moved``, the URL to reconnect to). `nil`
+    /// from ``connect(over:)`` until one arrives.
+    public private(set) var lastDisconnect: Message.Disconnect?
+    /// The close code of ``closeReason``, if the host sent one.
+    public var closeCode: CloseCode? { closeReason?.code }
+    /// How long the session waits, after a reject or a disconnect message, for the host's close
+    /// before closing the connection itself.
+    public static var closeWait: Duration { .seconds(1) }
+    /// When the session began waiting for the host's close (after a reject or a disconnect).
+    var closingSince: Timestamp?
+
+    var connection: (any TransportConnection)?
+    var compressor: FrameCompressor
+    var decompressor: FrameDecompressor
+    var received: SnapshotHistory
+    /// The snapshot the history dropped last, decoded into next to reuse its storage.
+    var spareSnapshot: Snapshot?
+    var buffer: InterpolationBuffer
+    var delay: InterpolationDelay
+    var playback = PlaybackClock()
+    var clockSync = ClockSync()
+    var provisionalOffset: Double?
+    var prediction = PredictionBuffer<G.Input>()
+    var smoother: CorrectionSmoother
+    var sequence: UInt32 = 0  // the newest input sequence sent on this connection
+    /// The render time of each of the newest inputs (at most ``FrameLimits/maximumInputsPerMessage``),
+    /// oldest first, one per sequence number up to `sequence`, while ``sendsRenderTimes``.
+    var inputRenderTimes: [Message.RenderTime] = []
+    /// Changes the render time claimed for each input (tests only: a client that lies).
+    var renderTimeClaim: ((Message.RenderTime) -> Message.RenderTime)?
+    var lastPing: Timestamp?
+    var lastRender: Timestamp?
+    var bytesIn = RateMeter()
+    var bytesOut = RateMeter()
+    var counters = ClientMetrics()
+    var snapshotAges: [Double] = []
+
+    /// Creates a session that is not connected yet.
+    ///
+    /// - Parameters:
+    ///   - game: The game (the same schema and step as the host's).
+    ///   - clock: The clock to read.
+    ///   - configuration: Room, redundancy, intervals and view settings.
+    public init(game: G, clock: any TickClock, configuration: ClientConfiguration = ClientConfiguration()) {
+        self.game = game
+        self.clock = clock
+        self.configuration = configuration
+        self.codec = SnapshotCodec(schema: game.schema, limits: configuration.codecLimits)
+        self.compressor = .uncompressed(limits: configuration.frameLimits)
+        self.decompressor = .uncompressed(limits: configuration.frameLimits)
+        self.received = SnapshotHistory(capacity: configuration.historySize)
+        self.buffer = InterpolationBuffer(
+            capacity: configuration.interpolationCapacity, maximumExtrapolation: configuration.maximumExtrapolation)
+        self.delay = ClientSession.makeDelay(configuration, interval: 0.05)
+        self.smoother = CorrectionSmoother(halfLife: configuration.correctionHalfLife, snapDistance: configuration.correctionSnapDistance)
+    }
+
+    static func makeDelay(_ configuration: ClientConfiguration, interval: Double) -> InterpolationDelay {
+        var delay = InterpolationDelay(snapshotInterval: interval)
+        delay.minimum = configuration.interpolationDelayRange.lowerBound
+        delay.maximum = configuration.interpolationDelayRange.upperBound
+        return delay
+    }
+
+    /// Connects over `connection` and sends the hello, resuming the previous session if
+    /// there was one. Everything learned on an earlier connection (baselines, the
+    /// interpolation buffer, the clock estimate, pending predictions) is reset.
+    ///
+    /// - Parameter connection: A fresh transport connection to the host.
+    public func connect(over connection: any TransportConnection) {
+        self.connection?.close()
+        self.connection = connection
+        closeReason = nil
+        closingSince = nil
+        lastDisconnect = nil
+        compressor = .uncompressed(limits: configuration.frameLimits)
+        decompressor = .uncompressed(limits: configuration.frameLimits)
+        received.removeAll()
+        buffer.removeAll()
+        playback.reset()
+        clockSync.reset()
+        provisionalOffset = nil
+        prediction.removeAll()
+        smoother.reset()
+        predictedState = nil
+        latestSnapshot = nil
+        lastProcessedInput = 0
+        sequence = 0
+        inputRenderTimes.removeAll()
+        sendsRenderTimes = false
+        lastPing = nil
+        lastRender = nil
+        status = .handshaking
+        let hello = Message.Hello(
+            protocolVersion: configuration.protocolVersion, schemaFingerprint: game.schema.fingerprint,
+            compressionModes: configuration.compressionModes, room: configuration.room, resumeToken: resumeToken,
+            payload: configuration.helloPayload, offersEntropyDeltas: configuration.offersEntropyDeltas,
+            offersRenderTimes: configuration.offersRenderTimes, offersMotionPrediction: configuration.offersEntropyDeltas)
+        send(.hello(hello))
+    }
+
+    /// Leaves the game: tells the host (which removes the player at once) and closes.
+    public func leave() {
+        send(.disconnect(Message.Disconnect(reason: .leaving)))
+        connection?.close()
+        connection = nil
+        closingSince = nil
+        resumeToken = nil
+        status = .disconnected("left")
+    }
+
+    /// One client tick: takes in what arrived, then, when connected, records and predicts
+    /// `input` (if any), sends the input message (with the acknowledgement), and pings when due.
+    ///
+    /// - Parameter input: This tick's input, or `nil` to send only the acknowledgement.
+    public func tick(input: G.Input?) {
+        receive()
+        guard status == .connected, let me = clientID else { return }
+        if let input {
+            sequence &+= 1
+            prediction.record(input, sequence: sequence)
+            if sendsRenderTimes { recordRenderTime() }
+            if configuration.predictsLocalPlayer, let state = predictedState {
+                predictedState = game.step(state, inputs: [me: input], dt: 1 / Double(tickRate))
+            }
+        }
+        let inputs = prediction.newest(min(configuration.inputRedundancy, Int(sequence), configuration.frameLimits.maximumInputsPerMessage))
+        let renderTimes = sendsRenderTimes ? Array(inputRenderTimes.suffix(inputs.count).reversed()) : nil
+        send(
+            .input(
+                Message.Input(
+                    ackTick: received.newestTick, newestSequence: sequence, inputs: inputs.map(game.encode),
+                    renderTimes: renderTimes?.count == inputs.count ? renderTimes : nil)))
+        let now = clock.now
+        if lastPing.map({ now - $0 >= configuration.pingInterval }) ?? true {
+            lastPing = now
+            send(.ping(Message.Ping(clientTime: UInt64(max(0, now.nanoseconds / 1000)))))
+        }
+    }
+
+    /// Takes in every frame that has arrived (``tick(input:)`` does this first).
+    public func receive() {
+        guard let connection else { return }
+        let now = clock.now
+        for event in connection.drain() {
+            switch event {
+            case .frame(let bytes):
+                bytesIn.add(bytes.count, at: now)
+                // After a reject or a disconnect only the host's close matters.
+                if closingSince == nil { handle(bytes, now: now) }
+            case .closed(let reason):
+                self.connection = nil
+                closingSince = nil
+                closeReason = reason
+                if case .connected = status { status = .disconnected(reason.description) }
+                if case .handshaking = status { status = .disconnected(reason.description) }
+            }
+            if self.connection == nil { break }
+        }
+        if let since = closingSince, now - since >= Self.closeWait {
+            // The host did not close: close without learning its code.
+            self.connection?.close()
+            self.connection = nil
+            closingSince = nil
+        }
+    }
+
+    /// Sends `message` through the send pipeline (the compressor alone decides on compression).
+    /// A frame refused after it joined the streaming history has closed the connection: the
+    /// session is then disconnected, and ``connect(over:)`` resumes it with fresh streams.
+    private func send(_ message: Message) {
+        guard let connection else { return }
+        switch compressor.send(message, over: connection) {
+        case .sent(let bytes):
+            bytesOut.add(bytes, at: clock.now)
+        case .closedBrokenStream(let result):
+            self.connection = nil
+            status = .disconnected("the connection refused a compressed frame (\(result)); the compression stream would break")
+        case .notSent:
+            break
+        }
+    }
+
+    private func handle(_ bytes: [UInt8], now: Timestamp) {
+        let message: Message
+        do {
+            message = try decompressor.decode(bytes)
+        } catch {
+            counters.snapshotsUndecodable += 1
+            if decompressor.isBroken {
+                connection?.close()
+                connection = nil
+                status = .disconnected("the server's compression stream broke: \(error)")
+            }
+            return
+        }
+        switch message {
+        case .welcome(let welcome):
+            guard case .handshaking = status else { return }
+            // A host that resumed us hands back the token we sent; a fresh host may reuse our old
+            // id for a new player, but not our token.
+            wasResumed = resumeToken != nil && clientID == welcome.clientID && welcome.resumeToken == resumeToken
+            clientID = welcome.clientID
+            resumeToken = welcome.resumeToken.isEmpty ? nil : welcome.resumeToken
+            tickRate = max(1, Int(welcome.tickRate))
+            provisionalOffset = Double(welcome.serverTime) / 1e6 - now.seconds
+            delay = ClientSession.makeDelay(configuration, interval: 1 / Double(tickRate))
+            guard welcome.deltaCoding == .bitPacked || configuration.offersEntropyDeltas else {
+                status = .disconnected("the welcome chose entropy-coded deltas, which the hello did not offer")
+                connection?.close()
+                connection = nil
+                return
+            }
+            deltaCoding = welcome.deltaCoding
+            sendsRenderTimes = welcome.acceptsRenderTimes && configuration.offersRenderTimes
+            do {
+                compressor = try FrameCompressor(mode: welcome.compression, limits: configuration.frameLimits)
+                decompressor = try FrameDecompressor(mode: welcome.compression, limits: configuration.frameLimits)
+            } catch {
+                status = .disconnected("could not set up compression: \(error)")
+                connection?.close()
+                connection = nil
+                return
+            }
+            status = .connected
+        case .reject(let reject):
+            status = .rejected(reject.reason, reject.text)
+            closingSince = now
+        case .snapshot(let snapshot):
+            take(snapshot, frameBytes: bytes.count, now: now)
+        case .stats(let stats):
+            latestServerStats = stats
+        case .pong(let pong):
+            clockSync.addSample(sent: Double(pong.clientTime) / 1e6, serverTime: Double(pong.serverTime) / 1e6, received: now.seconds)
+        case .disconnect(let disconnect):
+            lastDisconnect = disconnect
+            status = .disconnected(disconnect.text.isEmpty ? disconnect.reason.description : "\(disconnect.reason): \(disconnect.text)")
+            closingSince = now
+        default:
+            break
+        }
+    }
+}
+
+@available(*, unavailable)
+extension ClientSession: Sendable {}

@@ -1,0 +1,352 @@
+import TickwireCodec
+import TickwireFoundation
+
+/// A ``ClientSession`` that stays connected: it opens connections through a closure you
+/// give it, and when one is lost it waits (exponential backoff with jitter, from a
+/// ``ReconnectPolicy``) and opens another, resuming with the session's token so that a client
+/// back within the host's grace period gets its own player again.
+///
+/// ```swift
+/// let url = try WebSocketURL("ws://server:7777/main")
+/// let client = ReconnectingSession(game: MyGame(), clock: MonotonicClock()) {
+///     try WebSocketClientTransportConnection(url: url)
+/// }
+/// client.tick(input: myInput)      // once per client tick: reconnects when due, then ticks the session
+/// let view = client.render()       // once per frame
+/// ```
+///
+/// **Attempts and backoff.** The first attempt starts at the first ``tick(input:)`` (or
+/// ``start()``). Every setback, a lost connection or a failed attempt, counts; after the
+/// *k*-th setback in a row the session waits `policy.delay(forAttempt: k, unitRandom: u)`, with
+/// `u` drawn from a ``SplitMix64`` seeded by `seed`, so runs are repeatable. A welcome resets
+/// the count: the next loss waits the first, shortest delay again. An attempt fails when the
+/// opener throws, the connection closes before the welcome, the welcome does not come within
+/// ``handshakeTimeout``, or the server refuses the hello for a retryable reason.
+///
+/// **Refusals.** A refused hello ends the loop (state ``ConnectionState/refused(reason:text:)``)
+/// unless its reason is in ``retryableRefusals``: by default a full room (a place may free up)
+/// and a server shutting down (it or another process may come back). A version or schema
+/// mismatch, an unknown room, a bad resume token, an invalid hello, no reason, and every
+/// application reason (32768 and up, such as "banned") are final: the same hello would be
+/// refused again.
+///
+/// **A fleet of processes.** Made with entry URLs and an opener that takes a URL
+/// (``init(session:entryURLs:policy:seed:open:)``), the session finds its room by itself:
+/// - a hello refused with reason ``Message/Reject/Reason/redirect`` (another process holds the
+///   room) is sent again at once to the URL the reject carries, at most ``maximumRedirects``
+///   times in a row; one more and the session stops, refused, with a ``RedirectError`` in
+///   ``redirectError`` saying which URLs it went through;
+/// - a lost connection or a failed attempt is retried (with backoff) at the entry URLs, not at
+///   the process it was redirected to, which may be the one that died; each failed attempt at an
+///   entry moves on to the next entry, so a list of entry URLs (every process, or any few)
+///   stands in for a load balancer in front of the fleet;
+/// - a disconnect with reason ``Message/Disconnect/Reason/moved`` (the process is draining, or
+///   lost the room) reconnects at once, without backoff and without counting a setback, to the
+///   URL it carries, or to the entries when it carries none.
+///
+/// The resume token carries over every hop, so the process that holds the room (restored from
+/// the directory) gives the client its own player back.
+///
+/// Not thread-safe: one thread drives it, as it drives the ``ClientSession`` inside.
+public final class ReconnectingSession<G: Game> {
+    /// Opens one new connection to the host; throwing counts as a failed attempt.
+    public typealias Opener = () throws -> any TransportConnection
+    /// Opens one new connection to the process at a URL (an entry URL, or where a redirect or a
+    /// moved disconnect points); throwing counts as a failed attempt.
+    public typealias URLOpener = (String) throws -> any TransportConnection
+
+    /// The most redirects followed in a row before the session gives up: 3.
+    public static var defaultMaximumRedirects: Int { 3 }
+
+    /// The session inside: the view, prediction, metrics and the resume token live there.
+    public let session: ClientSession<G>
+    /// How long to wait between attempts, and when to give up.
+    public let policy: ReconnectPolicy
+    /// Refusal reasons worth another attempt (after the usual backoff); every other refusal is final.
+    public var retryableRefusals: Set<Message.Reject.Reason> = [.roomFull, .serverShuttingDown]
+    /// How long an attempt may wait for the welcome before it counts as failed.
+    public var handshakeTimeout: Duration = .seconds(10)
+    /// Called with the new state whenever ``state`` changes (on the driving thread).
+    public var onStateChange: ((ConnectionState) -> Void)?
+
+    /// Where the connection stands.
+    public private(set) var state = ConnectionState.connecting(attempt: 1) {
+        didSet { if state != oldValue { onStateChange?(state) } }
+    }
+    /// Successful connections after the first one.
+    public private(set) var reconnects = 0
+    /// Attempts that did not end in a welcome, over the session's life.
+    public private(set) var failedAttempts = 0
+    /// Why the last connection was lost or the last attempt failed, in words.
+    public private(set) var lastFailure: String?
+    /// Whether the session stopped because the policy gave up (state ``ConnectionState/left``
+    /// without a call to ``leave()``).
+    public private(set) var hasGivenUp = false
+    /// The connection the current (or last) attempt opened.
+    public private(set) var connection: (any TransportConnection)?
+    /// Where the session enters the fleet: tried in turn, one further on after each failed
+    /// attempt at one. A session made with an ``Opener`` has one, the empty string.
+    public let entryURLs: [String]
+    /// The most redirects followed in a row (without a welcome or a failed attempt between
+    /// them); one more ends the session with a ``RedirectError``. Default
+    /// ``defaultMaximumRedirects``.
+    public var maximumRedirects = ReconnectingSession.defaultMaximumRedirects
+    /// The URL of the current (or last) attempt.
+    public private(set) var currentURL: String?
+    /// Redirects followed, over the session's life.
+    public private(set) var redirectsFollowed = 0
+    /// Moved disconnects followed (reconnections at once), over the session's life.
+    public private(set) var movesFollowed = 0
+    /// Why the session stopped at a redirect, when it did (state ``ConnectionState/refused(reason:text:)``
+    /// with reason ``Message/Reject/Reason/redirect``).
+    public private(set) var redirectError: RedirectError?
+
+    private let open: URLOpener
+    /// Whether the opener takes a URL (a session made with an ``Opener`` cannot follow a redirect).
+    private let followsURLs: Bool
+    /// Where the next attempt goes instead of an entry: a redirect's or a moved disconnect's URL.
+    private var target: String?
+    private var entryIndex = 0
+    /// The URLs of the redirects followed in a row.
+    private var redirectChain: [String] = []
+    private var random: SplitMix64
+    /// Lost connections and failed attempts since the last welcome.
+    private var setbacks = 0
+    /// Attempts since the last welcome.
+    private var attempt = 0
+    private var attemptStartedAt = Timestamp.zero
+    private var hasStarted = false
+    private var hasConnected = false
+
+    /// Wraps a session that is not connected yet.
+    ///
+    /// - Parameters:
+    ///   - session: The session to keep connected.
+    ///   - policy: Backoff between attempts, and when to give up.
+    ///   - seed: Seeds the jitter of the backoff delays.
+    ///   - open: Opens a new connection to the host, once per attempt.
+    public init(session: ClientSession<G>, policy: ReconnectPolicy = ReconnectPolicy(), seed: UInt64 = 0x7157, open: @escaping Opener) {
+        self.session = session
+        self.policy = policy
+        self.random = SplitMix64(seed: seed)
+        self.open = { _ in try open() }
+        self.entryURLs = [""]
+        self.followsURLs = false
+    }
+
+    /// Wraps a session that is not connected yet and enters a fleet through `entryURLs`,
+    /// following redirects and moved disconnects by itself.
+    ///
+    /// - Parameters:
+    ///   - session: The session to keep connected.
+    ///   - entryURLs: Where to enter the fleet, tried in turn (at least one; with none, every
+    ///     attempt fails).
+    ///   - policy: Backoff between attempts, and when to give up.
+    ///   - seed: Seeds the jitter of the backoff delays.
+    ///   - open: Opens a new connection to a URL, once per attempt.
+    public init(
+        session: ClientSession<G>, entryURLs: [String], policy: ReconnectPolicy = ReconnectPolicy(), seed: UInt64 = 0x7157,
+        open: @escaping URLOpener
+    ) {
+        self.session = session
+        self.policy = policy
+        self.random = SplitMix64(seed: seed)
+        self.open = open
+        self.entryURLs = entryURLs
+        self.followsURLs = true
+    }
+
+    /// Creates the session and wraps it.
+    ///
+    /// - Parameters:
+    ///   - game: The game (the same schema and step as the host's).
+    ///   - clock: The clock to read.
+    ///   - configuration: Room, hello payload, compression and view settings.
+    ///   - policy: Backoff between attempts, and when to give up.
+    ///   - seed: Seeds the jitter of the backoff delays.
+    ///   - open: Opens a new connection to the host, once per attempt.
+    public convenience init(
+        game: G, clock: any TickClock, configuration: ClientConfiguration = ClientConfiguration(),
+        policy: ReconnectPolicy = ReconnectPolicy(), seed: UInt64 = 0x7157, open: @escaping Opener
+    ) {
+        self.init(session: ClientSession(game: game, clock: clock, configuration: configuration), policy: policy, seed: seed, open: open)
+    }
+
+    /// Creates the session and wraps it, entering a fleet through `entryURLs`.
+    ///
+    /// - Parameters:
+    ///   - game: The game (the same schema and step as the host's).
+    ///   - clock: The clock to read.
+    ///   - configuration: Room, hello payload, compression and view settings.
+    ///   - entryURLs: Where to enter the fleet, tried in turn.
+    ///   - policy: Backoff between attempts, and when to give up.
+    ///   - seed: Seeds the jitter of the backoff delays.
+    ///   - open: Opens a new connection to a URL, once per attempt.
+    public convenience init(
+        game: G, clock: any TickClock, configuration: ClientConfiguration = ClientConfiguration(), entryURLs: [String],
+        policy: ReconnectPolicy = ReconnectPolicy(), seed: UInt64 = 0x7157, open: @escaping URLOpener
+    ) {
+        self.init(
+            session: ClientSession(game: game, clock: clock, configuration: configuration), entryURLs: entryURLs, policy: policy,
+            seed: seed, open: open)
+    }
+
+    /// The clock the session reads.
+    public var clock: any TickClock { session.clock }
+
+    /// The client's tick rate: the server's, once welcomed.
+    public var tickRate: Int { session.tickRate }
+
+    /// Opens the first connection now, rather than at the first ``tick(input:)``. Does nothing
+    /// once started.
+    public func start() {
+        guard !hasStarted, !state.isFinal else { return }
+        hasStarted = true
+        openConnection()
+    }
+
+    /// One client tick: opens the next connection when one is due, ticks the session (taking in
+    /// what arrived and sending `input`), and updates ``state``.
+    ///
+    /// - Parameter input: This tick's input, or `nil` to send only the acknowledgement.
+    public func tick(input: G.Input?) {
+        guard !state.isFinal else { return }
+        if !hasStarted {
+            start()
+        } else if case .waitingToReconnect(_, let at) = state, clock.now >= at {
+            openConnection()
+        }
+        session.tick(input: input)
+        observeSession()
+    }
+
+    /// The world to draw now (see ``ClientSession/render()``). Rendering takes in what arrived,
+    /// so it updates ``state`` too.
+    ///
+    /// - Returns: The view, or `nil` before the first snapshot.
+    public func render() -> WorldView? {
+        let view = session.render()
+        observeSession()
+        return view
+    }
+
+    /// Leaves the game: tells the host (which frees the player at once), closes, and makes no
+    /// more attempts. The state becomes ``ConnectionState/left`` unless it is already final.
+    public func leave() {
+        session.leave()
+        connection = nil
+        if !state.isFinal { state = .left }
+    }
+
+    private func openConnection() {
+        attempt += 1
+        attemptStartedAt = clock.now
+        state = .connecting(attempt: attempt)
+        let url = target ?? (entryURLs.isEmpty ? nil : entryURLs[entryIndex % entryURLs.count])
+        currentURL = url
+        guard let url else { return failAttempt(because: "no entry URL was given") }
+        do {
+            let connection = try open(url)
+            self.connection = connection
+            session.connect(over: connection)
+        } catch {
+            failAttempt(because: "could not open a connection: \(error)")
+        }
+    }
+
+    /// Moves ``state`` on from what the session's status says now.
+    private func observeSession() {
+        switch state {
+        case .connecting:
+            switch session.status {
+            case .connected:
+                if hasConnected { reconnects += 1 }
+                hasConnected = true
+                setbacks = 0
+                attempt = 0
+                target = nil
+                redirectChain.removeAll()
+                state = .connected(resumed: session.wasResumed)
+            case .rejected(.redirect, let url) where followsURLs && !url.isEmpty:
+                follow(redirectTo: url)
+            case .rejected(let reason, let text):
+                if retryableRefusals.contains(reason) {
+                    failAttempt(because: text.isEmpty ? "refused: \(reason)" : "refused: \(reason): \(text)")
+                } else {
+                    connection = nil
+                    state = .refused(reason: reason, text: text)
+                }
+            case .disconnected(let reason):
+                failAttempt(because: reason)
+            case .idle, .handshaking:
+                if clock.now - attemptStartedAt > handshakeTimeout {
+                    connection?.close()
+                    failAttempt(because: "no welcome within \(handshakeTimeout)")
+                }
+            }
+        case .connected:
+            switch session.status {
+            case .connected: break
+            case .disconnected where session.lastDisconnect?.reason == .moved:
+                // Draining or lost room: at once, to the URL given or the entries, no setback.
+                let url = session.lastDisconnect?.text ?? ""
+                movesFollowed += 1
+                lastFailure = url.isEmpty ? "moved: reconnecting through the entry URLs" : "moved to \(url)"
+                target = url.isEmpty || !followsURLs ? nil : url
+                redirectChain.removeAll()
+                attempt = 0
+                openConnection()
+            case .disconnected(let reason): scheduleNextAttempt(because: reason)
+            case .rejected(_, let text): scheduleNextAttempt(because: text)
+            case .idle, .handshaking: scheduleNextAttempt(because: "the connection was reset")
+            }
+        case .waitingToReconnect, .refused, .left:
+            break
+        }
+    }
+
+    /// Sends the hello again at once to where a redirect points, or stops past ``maximumRedirects``.
+    private func follow(redirectTo url: String) {
+        redirectChain.append(url)
+        guard redirectChain.count <= maximumRedirects else {
+            let error = RedirectError(.tooManyRedirects(limit: maximumRedirects, urls: redirectChain))
+            redirectError = error
+            connection?.close()
+            connection = nil
+            state = .refused(reason: .redirect, text: error.description)
+            return
+        }
+        redirectsFollowed += 1
+        target = url
+        openConnection()
+    }
+
+    private func failAttempt(because reason: String) {
+        failedAttempts += 1
+        // The next attempt starts a new search from the entries, the next entry when this one failed.
+        if target == nil, !entryURLs.isEmpty { entryIndex = (entryIndex + 1) % entryURLs.count }
+        target = nil
+        redirectChain.removeAll()
+        scheduleNextAttempt(because: reason)
+    }
+
+    /// Counts a setback and waits for the next attempt, or gives up as the policy says.
+    private func scheduleNextAttempt(because reason: String) {
+        lastFailure = reason
+        target = nil
+        setbacks += 1
+        let attemptsExhausted = policy.maximumAttempts.map { attempt >= $0 } ?? false
+        guard policy.isEnabled, !attemptsExhausted else {
+            hasGivenUp = true
+            connection?.close()
+            connection = nil
+            state = .left
+            return
+        }
+        let delay = policy.delay(forAttempt: setbacks, unitRandom: Double.random(in: 0..<1, using: &random))
+        state = .waitingToReconnect(attempt: attempt + 1, at: clock.now + delay)
+    }
+}
+
+@available(*, unavailable, message: "A ReconnectingSession is driven from one thread.")
+extension ReconnectingSession: Sendable {}

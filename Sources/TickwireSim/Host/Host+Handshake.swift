@@ -1,0 +1,241 @@
+import TickwireCodec
+
+extension Host {
+    /// What the first frame of a connection turned out to be.
+    enum FirstFrame {
+        /// A well-formed, uncompressed hello.
+        case hello(Message.Hello)
+        /// Anything else: the reject reason and the words that say what is wrong.
+        case refused(Message.Reject.Reason, String)
+    }
+
+    /// Reads a connection's first frame as a hello, or says exactly why it is not one: a frame
+    /// that does not parse, another message type, a compressed hello, a hello of another
+    /// protocol version, or a hello that breaks a limit or a rule of PROTOCOL.md 5.3 (each with
+    /// the codec's own words: which field, its size and the limit, which bits).
+    ///
+    /// - Parameters:
+    ///   - bytes: The frame.
+    ///   - limits: The host's frame limits.
+    /// - Returns: The hello, or the reason and text of the reject.
+    static func readHello(_ bytes: [UInt8], limits: FrameLimits) -> FirstFrame {
+        // Another protocol version may lay out its hello differently: when its version is
+        // readable, refuse it for what it is before decoding the rest.
+        if let version = Message.Hello.protocolVersion(ofFrame: bytes), version != tickwireProtocolVersion {
+            return .refused(.versionMismatch, versionText(client: version))
+        }
+        let frame: Frame
+        do {
+            frame = try Frame(parsing: bytes, limits: limits)
+        } catch {
+            return .refused(.invalidHello, "the first frame must be a hello, and it is not a valid frame: \(error)")
+        }
+        guard frame.type == .hello else {
+            return .refused(.invalidHello, "the first frame must be a hello, not a \(frame.type) message")
+        }
+        guard !frame.isCompressed else {
+            return .refused(.invalidHello, "the hello must not be compressed (PROTOCOL.md 5.2): its compressed flag is set")
+        }
+        do {
+            guard case .hello(let hello) = try Message(type: frame.type, body: frame.body, limits: limits) else {
+                return .refused(.invalidHello, "the first frame must be a hello")
+            }
+            return .hello(hello)
+        } catch {
+            return .refused(.invalidHello, "the hello is malformed: \(error)")
+        }
+    }
+
+    static func versionText(client: UInt16) -> String {
+        "the server speaks protocol version \(tickwireProtocolVersion), the client \(client)"
+    }
+
+    func handshake(now: Timestamp) {
+        var waiting: [Pending] = []
+        for entry in pending {
+            var first: FirstFrame? = entry.hello.map { .hello($0) }
+            var closed = false
+            for event in entry.connection.drain() {
+                switch event {
+                case .frame(let bytes):
+                    if first == nil { first = Self.readHello(bytes, limits: configuration.frameLimits) }
+                case .closed:
+                    closed = true
+                }
+                if first != nil && entry.hello == nil { break }
+            }
+            if closed { continue }
+            let timedOut = now - entry.acceptedAt > configuration.handshakeTimeout
+            switch first {
+            case .hello(let hello):
+                guard !accept(hello, on: entry.connection, now: now) else { continue }
+                // The directory has not placed the room yet: the hello waits, within the handshake timeout.
+                if timedOut {
+                    entry.connection.close(
+                        code: .idleTimeout, reason: "the room directory did not place room '\(hello.room)' in time")
+                } else {
+                    var held = entry
+                    held.hello = hello
+                    waiting.append(held)
+                }
+            case .refused(let reason, let text):
+                reject(entry.connection, reason, text)
+            case nil:
+                if timedOut {
+                    entry.connection.close(code: .idleTimeout, reason: "no hello within \(configuration.handshakeTimeout)")
+                } else {
+                    waiting.append(entry)
+                }
+            }
+        }
+        pending = waiting
+    }
+
+    /// Sends a reject and closes with the reason's code (``Message/Reject/Reason/closeCode``)
+    /// and the same words (cut to fit a close frame).
+    func reject(_ connection: any TransportConnection, _ reason: Message.Reject.Reason, _ text: String) {
+        rejections[reason, default: 0] += 1
+        let text = text.prefix(utf8Bytes: configuration.frameLimits.maximumTextBytes)
+        FrameCompressor.uncompressed(limits: configuration.frameLimits).send(
+            .reject(Message.Reject(reason: reason, text: text)), over: connection)
+        connection.close(code: reason.closeCode, reason: text)
+    }
+
+    /// Answers a hello: a welcome or a reject, or nothing yet while the room directory has not
+    /// placed its room.
+    ///
+    /// - Returns: `false` when the hello must wait for the directory (ask again next pass).
+    private func accept(_ hello: Message.Hello, on connection: any TransportConnection, now: Timestamp) -> Bool {
+        guard !isShuttingDown else {
+            if let url = fleet?.directory.anotherProcessURL() {
+                reject(connection, .redirect, url)
+            } else {
+                reject(connection, .serverShuttingDown, "the server is shutting down")
+            }
+            return true
+        }
+        let matches = hello.protocolVersion == tickwireProtocolVersion && hello.schemaFingerprint == game.schema.fingerprint
+        if fleet != nil, matches, roomsByName[hello.room] == nil {
+            // A room this host does not run: the directory says where it lives (answer() reports mismatches).
+            switch placeRoom(named: hello.room, now: now) {
+            case .waiting:
+                return false
+            case .refused(let reason, let text):
+                reject(connection, reason, text)
+                return true
+            case .ready:
+                break
+            }
+        }
+        answer(hello, on: connection, now: now)
+        return true
+    }
+
+    private func answer(_ hello: Message.Hello, on connection: any TransportConnection, now: Timestamp) {
+        if hello.resumeToken != nil { reconnects += 1 }
+        guard hello.protocolVersion == tickwireProtocolVersion else {
+            return reject(connection, .versionMismatch, Self.versionText(client: hello.protocolVersion))
+        }
+        guard hello.schemaFingerprint == game.schema.fingerprint else {
+            return reject(
+                connection, .schemaMismatch,
+                "the server's schema fingerprint is \(hex(game.schema.fingerprint)), the client's \(hex(hello.schemaFingerprint))")
+        }
+        let room: Room<G>
+        if let existing = roomsByName[hello.room] {
+            room = existing
+        } else if configuration.createsRoomsOnDemand && roomOrder.count < configuration.maximumRooms {
+            room = openRoomOnDemand(named: hello.room)
+        } else if configuration.createsRoomsOnDemand {
+            return reject(
+                connection, .unknownRoom,
+                "the server runs its most rooms (\(configuration.maximumRooms)); there is no room named '\(hello.room)'")
+        } else {
+            return reject(connection, .unknownRoom, "there is no room named '\(hello.room)'")
+        }
+        let compression = hello.compressionModes.choose(from: configuration.compressionPreference)
+        let entropy = hello.offersEntropyDeltas && configuration.entropyDeltas
+        let prediction = hello.offersMotionPrediction && configuration.motionPrediction
+        let coding: DeltaCoding =
+            switch (entropy, prediction) {
+            case (true, true): .predictedEntropy
+            case (true, false): .entropy
+            case (false, _): .bitPacked
+            }
+
+        if let token = hello.resumeToken, let client = room.client(withToken: token) {
+            if let old = client.connection {
+                client.send(.disconnect(Message.Disconnect(reason: .replaced)), now: now)
+                old.close(code: Message.Disconnect.Reason.replaced.closeCode, reason: "the session was resumed on another connection")
+            }
+            do {
+                try client.resume(on: connection, compression: compression, configuration: configuration, now: now)
+            } catch {
+                return reject(connection, .unspecified, "could not set up compression: \(error)")
+            }
+            client.deltaCoding = coding
+            resumes += 1
+            client.acceptsRenderTimes = hello.offersRenderTimes && game.compensatesLag
+            return welcome(client, in: room, compression: compression, on: connection)
+        }
+        if room.isFull {
+            // Clients whose connections ended since the room's last tick (squatters resetting
+            // together just before this hello) are held slots already: take their ends in now,
+            // or the hello would be refused as roomFull for the rest of the tick.
+            room.receive(now: now)
+            room.releaseOldestHeldSlot()
+        }
+        guard !room.isFull else {
+            return reject(connection, .roomFull, "room '\(room.name)' holds its maximum of \(configuration.roomCapacity) clients")
+        }
+        let id = nextClientID
+        nextClientID &+= 1
+        if nextClientID == 0 { nextClientID = 1 }
+        let client: RoomClient<G>
+        do {
+            client = try RoomClient(
+                id: id, token: makeToken(), connection: connection, compression: compression,
+                configuration: configuration, now: now)
+        } catch {
+            return reject(connection, .unspecified, "could not set up compression: \(error)")
+        }
+        client.deltaCoding = coding
+        client.acceptsRenderTimes = hello.offersRenderTimes && game.compensatesLag
+        room.admit(client, payload: hello.payload)
+        joins += 1
+        welcome(client, in: room, compression: compression, on: connection)
+    }
+
+    private func welcome(_ client: RoomClient<G>, in room: Room<G>, compression: CompressionMode, on connection: any TransportConnection) {
+        let welcome = Message.Welcome(
+            clientID: client.id, tickRate: UInt16(clamping: room.loop.rate), currentTick: room.tick,
+            serverTime: UInt64(max(0, clock.now.nanoseconds / 1000)), compression: compression, resumeToken: client.token,
+            deltaCoding: client.deltaCoding, acceptsRenderTimes: client.acceptsRenderTimes)
+        // The welcome is part of the handshake: never compressed, never in the compression stream.
+        FrameCompressor.uncompressed(limits: configuration.frameLimits).send(.welcome(welcome), over: connection)
+    }
+
+    private func makeToken() -> [UInt8] {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(16)
+        for _ in 0..<2 {
+            var word: UInt64
+            if seededTokens != nil {
+                word = seededTokens?.next() ?? 0
+            } else {
+                var system = SystemRandomNumberGenerator()
+                word = system.next()
+            }
+            for _ in 0..<8 {
+                bytes.append(UInt8(truncatingIfNeeded: word))
+                word >>= 8
+            }
+        }
+        return bytes
+    }
+
+    private func hex(_ value: UInt64) -> String {
+        let digits = String(value, radix: 16)
+        return "0x" + String(repeating: "0", count: max(0, 16 - digits.count)) + digits
+    }
+}

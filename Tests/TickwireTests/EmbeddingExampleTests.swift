@@ -1,10 +1,11 @@
 import Testing
 import Tickwire
 
-/// The README's second example: a whole (tiny) game networked by Tickwire, tested tick by
-/// tick on the simulated network. Kept here so the README stays true.
-@Suite("README game example")
-struct ReadmeGameExampleTests {
+/// The examples of the DocC articles `EmbeddingTickwire.md` and `TestingTickByTick.md`: a whole
+/// (tiny) game networked by Tickwire, tested tick by tick on the simulated network and over real
+/// WebSockets. Kept here so the articles stay true.
+@Suite("Embedding example")
+struct EmbeddingExampleTests {
     /// A world of dots: each player is a dot that walks left or right.
     struct Dots: Game {
         struct World: Sendable { var x: [UInt32: Double] = [:] }
@@ -52,7 +53,7 @@ struct ReadmeGameExampleTests {
         #expect(abs(seenX - serverX) <= 0.01, "the client shows \(seenX), the server has \(serverX)")
     }
 
-    @Test("the same game over real WebSockets on 127.0.0.1, as the README's server and client snippet")
+    @Test("the same game over real WebSockets on 127.0.0.1, as the article's server and client snippet")
     func overWebSockets() throws {
         let listener = try WebSocketTransportServer(configuration: WebSocketServerConfiguration(host: "127.0.0.1", port: 0))
         defer { listener.shutdown(timeout: .seconds(1)) }
@@ -75,7 +76,7 @@ struct ReadmeGameExampleTests {
         #expect(dot.values[0] >= 50, "the dot starts at 50 and walks right")
     }
 
-    @Test("the README's reconnecting client, run by the real-time driver, over real WebSockets on 127.0.0.1")
+    @Test("the article's reconnecting client, run by the real-time driver, over real WebSockets on 127.0.0.1")
     func reconnectingClientAndDriver() throws {
         let listener = try WebSocketTransportServer(configuration: WebSocketServerConfiguration(host: "127.0.0.1", port: 0))
         defer { listener.shutdown(timeout: .seconds(1)) }
@@ -83,7 +84,7 @@ struct ReadmeGameExampleTests {
         let clock = MonotonicClock()
         let host = Host(game: Dots(), listener: listener, clock: clock)
 
-        // As in the README (the README's clock is a MonotonicClock of its own).
+        // As in the article (the article's clock is a MonotonicClock of its own).
         let url = try WebSocketURL("ws://127.0.0.1:\(port)/")
         let client = ReconnectingSession(game: Dots(), clock: clock) {
             try WebSocketClientTransportConnection(url: url)

@@ -95,29 +95,9 @@ struct ReadmeExampleTests {
 
     @Test("every line of README.md's Swift example is in this file, and its manifest names the newest release")
     func readmeMatchesThisFile() throws {
-        let here = URL(fileURLWithPath: #filePath)
-        let root = here.deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        let readme = try String(contentsOf: root.appendingPathComponent("README.md"), encoding: .utf8)
-        let changelog = try String(contentsOf: root.appendingPathComponent("CHANGELOG.md"), encoding: .utf8)
-        let source = Set(
-            try String(contentsOf: here, encoding: .utf8).split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) })
-
-        // The README's ```swift blocks, each as its trimmed non-empty lines.
-        var blocks: [[String]] = []
-        var current: [String]?
-        for line in readme.split(separator: "\n", omittingEmptySubsequences: false) {
-            if line.hasPrefix("```") {
-                if let block = current {
-                    blocks.append(block)
-                    current = nil
-                } else if line.hasPrefix("```swift") {
-                    current = []
-                }
-                continue
-            }
-            let trimmed = line.trimmingCharacters(in: .whitespaces)
-            if !trimmed.isEmpty { current?.append(trimmed) }
-        }
+        let changelog = try String(contentsOf: repositoryRoot.appendingPathComponent("CHANGELOG.md"), encoding: .utf8)
+        let source = try trimmedLines(ofSourceAt: #filePath)
+        let blocks = try swiftBlocks(inMarkdownAt: "README.md")
 
         // The manifest snippet cannot be compiled here; its version must be the newest release.
         let manifests = blocks.filter { $0.first == "// Package.swift" }

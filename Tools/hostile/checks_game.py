@@ -11,7 +11,7 @@ from harness import PROTOCOL, TICK_RATE, arena, good_client_problems, learn_fing
 from players import Player, join, play
 from wire import Closed, RawWebSocket, disconnect_message, hello, input_message, now
 
-# PROTOCOL.md 5.13 and README's Limits (HostConfiguration defaults, as `arena serve` runs them).
+# PROTOCOL.md 5.13 and the DocC article Limits.md (HostConfiguration defaults, as `arena serve` runs them).
 BAD_FRAME_LIMIT = 10
 ROOM_CAPACITY = 32
 HELD_SLOT_LIMIT = 16

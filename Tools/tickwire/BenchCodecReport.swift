@@ -37,7 +37,7 @@ struct BenchCodecReport: Codable {
             lines.append(
                 String(
                     format:
-                        "  zeroth-order bound (per-field delta entropy + changed flags, see README): %.1f B/snapshot vs previous tick, %.1f vs six back",
+                        "  zeroth-order bound (per-field delta entropy + changed flags, see the DocC article Tools.md): %.1f B/snapshot vs previous tick, %.1f vs six back",
                     scene.zerothOrderBoundBytesVsPrevious, scene.zerothOrderBoundBytesVsSixBack))
             lines.append(
                 "  times: thread CPU time, median of the runs; ×JSON: how many times smaller than JSON; ×bound: bytes / that bound")

@@ -1,10 +1,12 @@
+import Foundation
 import Testing
 import Tickwire
 
-/// The README's second example: a whole (tiny) game networked by Tickwire, tested tick by
-/// tick on the simulated network. Kept here so the README stays true.
-@Suite("README game example")
-struct ReadmeGameExampleTests {
+/// The examples of the DocC articles `EmbeddingTickwire.md` and `TestingTickByTick.md`: a whole
+/// (tiny) game networked by Tickwire, tested tick by tick on the simulated network and over real
+/// WebSockets. Kept here so the articles stay true.
+@Suite("Embedding example")
+struct EmbeddingExampleTests {
     /// A world of dots: each player is a dot that walks left or right.
     struct Dots: Game {
         struct World: Sendable { var x: [UInt32: Double] = [:] }
@@ -37,22 +39,80 @@ struct ReadmeGameExampleTests {
         func decodeInput(_ bytes: [UInt8]) -> Int8? { bytes.count == 1 ? Int8(bitPattern: bytes[0]) : nil }
     }
 
+    // MARK: The article's server, client and HTTP handler, compiled but not run
+
+    /// `EmbeddingTickwire.md`'s server and client (they serve port 7777 and connect to a host
+    /// named `server` until stopped). `MyGame` is `Dots`; the helpers stand in for a game's own.
+    static func articleServerAndClient(shouldStop: Bool) throws {
+        typealias MyGame = Dots
+        func showStatus(_ state: ConnectionState) {}
+        func readInput() -> Int8 { 1 }
+        func draw(_ view: WorldView?) {}
+
+        // Server: rooms, handshakes, per-client delta baselines, compression, backpressure,
+        // resumption and interest management are the host's work.
+        let listener = try WebSocketTransportServer(configuration: WebSocketServerConfiguration(host: "0.0.0.0", port: 7777))
+        let host = Host(game: MyGame(), listener: listener, clock: MonotonicClock())
+        host.run(until: { shouldStop })
+
+        // Client: a session that reconnects with backoff and jitter, resumes its player after a
+        // loss, and stops for good when the server refuses it (a schema mismatch, say).
+        let url = try WebSocketURL("ws://server:7777/main")
+        let client = ReconnectingSession(game: MyGame(), clock: MonotonicClock()) {
+            try WebSocketClientTransportConnection(url: url)
+        }
+        client.onStateChange = { state in showStatus(state) }  // .connecting(attempt:), .connected(resumed:), …
+
+        // Driven in real time at the server's tick rate: input every tick, render every frame, with
+        // the remote entities interpolated and the local player predicted. driver.stop() (from any
+        // thread) ends the run; `await driver.run(...)` is the form for Swift concurrency, ended
+        // also by cancelling its task.
+        let driver = ClientDriver(frameRate: 60)
+        driver.run(client, input: { _ in readInput() }, render: { view in draw(view) })
+    }
+
+    /// `EmbeddingTickwire.md`'s plain-HTTP handler beside the game.
+    static func articleHTTPHandler() throws -> WebSocketTransportServer {
+        var configuration = WebSocketServerConfiguration(host: "0.0.0.0", port: 7777)
+        configuration.httpHandler = { request in
+            request.target == "/health" ? .text(status: 200, "ok") : .text(status: 404, "not found")
+        }
+        let listener = try WebSocketTransportServer(configuration: configuration)
+        return listener
+    }
+
+    @Test(
+        "every line of the code blocks of EmbeddingTickwire.md and TestingTickByTick.md is compiled here or in CodecExampleTests.swift",
+        arguments: ["Sources/Tickwire/Tickwire.docc/EmbeddingTickwire.md", "Sources/Tickwire/Tickwire.docc/TestingTickByTick.md"])
+    func articleMatchesTheseFiles(article: String) throws {
+        let codecTests = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("CodecExampleTests.swift")
+        let source = try trimmedLines(ofSourceAt: #filePath).union(try trimmedLines(ofSourceAt: codecTests.path))
+        // A block that elides code (a line that is only "…") shows a shape, not a program: it is not compiled.
+        let blocks = try swiftBlocks(inMarkdownAt: article).filter { !$0.contains("…") }
+        #expect(!blocks.isEmpty, "\(article) should hold Swift blocks to check")
+        let missing = blocks.flatMap { $0 }.filter { !source.contains($0) }
+        #expect(missing.isEmpty, "these lines of \(article) are not compiled by a test: \(missing)")
+    }
+
+    // MARK: Tests
+
     @Test("a player walking right over a 100 ms link sees itself where the server has it")
     func tickSimulation() throws {
         let simulation = TickSimulation(game: Dots(), seed: 1)
         let link = LinkConditions(latency: .milliseconds(100), jitter: .milliseconds(20))
         let walker = simulation.addClient(upstream: link, downstream: link, input: { _, tick in tick < 40 ? 1 : 0 })
         simulation.run(for: .seconds(4))
+        let seen = simulation.clients[walker].render()  // compare with simulation.room.state
 
         let client = simulation.clients[walker]
         let id = try #require(client.clientID)
         let serverX = try #require(simulation.room.state.x[id])
-        let seenX = try #require(client.render()?.entity(id: id)?.values[0])
+        let seenX = try #require(seen?.entity(id: id)?.values[0])
         #expect(serverX > 60, "40 ticks of walking at 10 units/s from 50 end near 70, at \(serverX)")
         #expect(abs(seenX - serverX) <= 0.01, "the client shows \(seenX), the server has \(serverX)")
     }
 
-    @Test("the same game over real WebSockets on 127.0.0.1, as the README's server and client snippet")
+    @Test("the same game over real WebSockets on 127.0.0.1, as the article's server and client snippet")
     func overWebSockets() throws {
         let listener = try WebSocketTransportServer(configuration: WebSocketServerConfiguration(host: "127.0.0.1", port: 0))
         defer { listener.shutdown(timeout: .seconds(1)) }
@@ -75,7 +135,7 @@ struct ReadmeGameExampleTests {
         #expect(dot.values[0] >= 50, "the dot starts at 50 and walks right")
     }
 
-    @Test("the README's reconnecting client, run by the real-time driver, over real WebSockets on 127.0.0.1")
+    @Test("the article's reconnecting client, run by the real-time driver, over real WebSockets on 127.0.0.1")
     func reconnectingClientAndDriver() throws {
         let listener = try WebSocketTransportServer(configuration: WebSocketServerConfiguration(host: "127.0.0.1", port: 0))
         defer { listener.shutdown(timeout: .seconds(1)) }
@@ -83,7 +143,7 @@ struct ReadmeGameExampleTests {
         let clock = MonotonicClock()
         let host = Host(game: Dots(), listener: listener, clock: clock)
 
-        // As in the README (the README's clock is a MonotonicClock of its own).
+        // As in the article (the article's clock is a MonotonicClock of its own).
         let url = try WebSocketURL("ws://127.0.0.1:\(port)/")
         let client = ReconnectingSession(game: Dots(), clock: clock) {
             try WebSocketClientTransportConnection(url: url)

@@ -100,13 +100,17 @@ let package = Package(
         .target(name: "CommandLineSupport", swiftSettings: strictSettings),
 
         // The demo: a terminal arena built on the public API alone.
-        // Web/ holds the browser client (plain JavaScript, tested with node --test by Tools/suites/javascript);
-        // only Web/EmbeddedWebFiles.swift (its files as Swift source, written by Tools/embed-web) is compiled.
+        // Web/ holds the arena's page (plain JavaScript over Clients/javascript, tested by Tools/suites/javascript);
+        // the EmbedWebFiles plugin compiles it and the client's modules into the binary as Swift source.
         .target(
             name: "ArenaGame", dependencies: ["Tickwire", "CommandLineSupport"],
-            exclude: ["Web/README.md", "Web/package.json", "Web/index.html", "Web/tickwire", "Web/arena"],
-            swiftSettings: strictSettings
+            exclude: ["Web/README.md", "Web/package.json", "Web/tsconfig.json", "Web/index.html", "Web/arena", "Web/node", "Web/client"],
+            swiftSettings: strictSettings,
+            plugins: ["EmbedWebFiles"]
         ),
+        // Writes EmbeddedWebFiles.swift into the build directory from the files `arena serve` serves.
+        .plugin(name: "EmbedWebFiles", capability: .buildTool(), dependencies: ["EmbedWebFilesTool"]),
+        .executableTarget(name: "EmbedWebFilesTool", path: "Plugins/EmbedWebFilesTool", swiftSettings: strictSettings),
         .executableTarget(
             name: "ArenaCommand", dependencies: ["ArenaGame", "CommandLineSupport", "Tickwire"], swiftSettings: strictSettings),
 

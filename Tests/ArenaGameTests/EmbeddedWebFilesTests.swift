@@ -4,38 +4,43 @@ import Tickwire
 
 @testable import ArenaGame
 
-/// The browser client embedded in the binary (`Tools/embed-web`) and served by ``ArenaWebSite``.
+/// The browser client embedded in the binary (by the EmbedWebFiles build plugin) and served by ``ArenaWebSite``.
 @Suite("Embedded web files")
 struct EmbeddedWebFilesTests {
-    static let webFolder = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-        .appendingPathComponent("../../Sources/ArenaGame/Web").standardizedFileURL
+    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        .appendingPathComponent("../..").standardizedFileURL
+    static let webFolder = root.appendingPathComponent("Sources/ArenaGame/Web")
 
-    /// The files on disk that must be embedded, by URL path: index.html, tickwire/*.js, arena/*.js.
+    /// The files on disk that must be embedded, by URL path: the page, its modules (`/arena/`), and
+    /// the `@tickwire/client` package's modules (`/tickwire/`, from Clients/javascript).
     static func filesOnDisk() throws -> [String: String] {
         var files: [String: String] = [
             "/index.html": try String(contentsOf: webFolder.appendingPathComponent("index.html"), encoding: .utf8)
         ]
-        for folder in ["tickwire", "arena"] {
-            let directory = webFolder.appendingPathComponent(folder)
+        let folders = [
+            ("/arena", webFolder.appendingPathComponent("arena")), ("/tickwire", root.appendingPathComponent("Clients/javascript")),
+        ]
+        for (prefix, directory) in folders {
             for name in try FileManager.default.contentsOfDirectory(atPath: directory.path) where name.hasSuffix(".js") {
-                files["/\(folder)/\(name)"] = try String(contentsOf: directory.appendingPathComponent(name), encoding: .utf8)
+                files["\(prefix)/\(name)"] = try String(contentsOf: directory.appendingPathComponent(name), encoding: .utf8)
             }
         }
         return files
     }
 
-    @Test("EmbeddedWebFiles.swift holds exactly the files in Sources/ArenaGame/Web (run Tools/embed-web when this fails)")
-    func notStale() throws {
+    @Test("the generated EmbeddedWebFiles holds exactly the page, Web/arena/*.js and Clients/javascript/*.js, byte for byte")
+    func matchesTheFilesOnDisk() throws {
         let onDisk = try Self.filesOnDisk()
         let embedded = Dictionary(EmbeddedWebFiles.files.map { ($0.path, $0.text) }, uniquingKeysWith: { first, _ in first })
         #expect(embedded.count == EmbeddedWebFiles.files.count, "no path is embedded twice")
         #expect(
             Set(embedded.keys) == Set(onDisk.keys),
-            "missing: \(Set(onDisk.keys).subtracting(embedded.keys).sorted()), extra: \(Set(embedded.keys).subtracting(onDisk.keys).sorted()); run Tools/embed-web"
+            "missing: \(Set(onDisk.keys).subtracting(embedded.keys).sorted()), extra: \(Set(embedded.keys).subtracting(onDisk.keys).sorted()); the EmbedWebFiles plugin (Plugins/EmbedWebFiles) lists its inputs differently from this test"
         )
         for (path, text) in onDisk {
             #expect(
-                embedded[path].map { Array($0.utf8) } == Array(text.utf8), "\(path) differs from its embedded copy; run Tools/embed-web")
+                embedded[path].map { Array($0.utf8) } == Array(text.utf8),
+                "\(path) differs from its embedded copy: the build did not rerun the EmbedWebFiles plugin after the file changed")
         }
     }
 

@@ -2,14 +2,17 @@
 // prediction adapter, the hello payload, held keys, the net graph's rates and the connection texts.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { ArenaMap, ArenaRules } from '../../Sources/ArenaGame/Web/arena/arenaRules.js';
-import { ArenaType, PlayerField, arenaSchema, nameAlphabet } from '../../Sources/ArenaGame/Web/arena/arenaSchema.js';
-import { arenaPrediction, helloPayload, playerFromEntity, sceneFromView } from '../../Sources/ArenaGame/Web/arena/arenaScene.js';
-import { refusalExplanation, statusText } from '../../Sources/ArenaGame/Web/arena/connectionText.js';
-import { KeyboardInput } from '../../Sources/ArenaGame/Web/arena/keyboardInput.js';
-import { NetGraph } from '../../Sources/ArenaGame/Web/arena/netGraph.js';
-import { Snapshot } from '../../Sources/ArenaGame/Web/tickwire/snapshot.js';
-import { RejectReason } from '../../Sources/ArenaGame/Web/tickwire/message.js';
+// The arena's modules import `@tickwire/client` by name, as the page's import map resolves it in a
+// browser; resolveClient.mjs teaches Node the same, for the imports that follow it.
+import '../../Sources/ArenaGame/Web/node/resolveClient.mjs';
+
+const { ArenaMap, ArenaRules } = await import('../../Sources/ArenaGame/Web/arena/arenaRules.js');
+const { ArenaType, PlayerField, arenaSchema, nameAlphabet } = await import('../../Sources/ArenaGame/Web/arena/arenaSchema.js');
+const { arenaPrediction, helloPayload, playerFromEntity, sceneFromView } = await import('../../Sources/ArenaGame/Web/arena/arenaScene.js');
+const { refusalExplanation, statusText } = await import('../../Sources/ArenaGame/Web/arena/connectionText.js');
+const { KeyboardInput } = await import('../../Sources/ArenaGame/Web/arena/keyboardInput.js');
+const { NetGraph } = await import('../../Sources/ArenaGame/Web/arena/netGraph.js');
+const { RejectReason, Snapshot } = await import('@tickwire/client');
 
 const playerFields = arenaSchema.entityTypes[ArenaType.player].fields;
 

@@ -5,9 +5,13 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { ArenaMap, ArenaRules, decodeInput, encodeInput, movePlayer } from '../../Sources/ArenaGame/Web/arena/arenaRules.js';
-import { PlayerField, arenaSchema } from '../../Sources/ArenaGame/Web/arena/arenaSchema.js';
-import { hex, root } from './vectors.mjs';
+import { hex, root } from '../../Clients/javascript/test/vectors.mjs';
+// The arena's modules import `@tickwire/client` by name, as the page's import map resolves it in a
+// browser; resolveClient.mjs teaches Node the same, for the imports that follow it.
+import '../../Sources/ArenaGame/Web/node/resolveClient.mjs';
+
+const { ArenaMap, ArenaRules, decodeInput, encodeInput, movePlayer } = await import('../../Sources/ArenaGame/Web/arena/arenaRules.js');
+const { PlayerField, arenaSchema } = await import('../../Sources/ArenaGame/Web/arena/arenaSchema.js');
 
 const fixture = JSON.parse(readFileSync(join(root, 'Tests', 'ArenaGameTests', 'Fixtures', 'trajectories.json'), 'utf8'));
 const fields = arenaSchema.entityTypes[0].fields;

@@ -6,11 +6,15 @@
 // The file holds the frames, each as a little-endian u32 length and the frame's bytes: the whole
 // first snapshot, then one delta per tick against the previous one (uncompressed snapshot frames;
 // PERFRAME_FILE: the same messages in perFrame mode, zlib-compressed, as `arena serve` sends them).
-import { FrameDecoder } from '../../Sources/ArenaGame/Web/tickwire/frameDecoder.js';
-import { SnapshotDecoder } from '../../Sources/ArenaGame/Web/tickwire/deltaDecoder.js';
-import { CompressionMode } from '../../Sources/ArenaGame/Web/tickwire/message.js';
-import { arenaSchema } from '../../Sources/ArenaGame/Web/arena/arenaSchema.js';
+import { FrameDecoder } from '../../Clients/javascript/frameDecoder.js';
+import { SnapshotDecoder } from '../../Clients/javascript/deltaDecoder.js';
+import { CompressionMode } from '../../Clients/javascript/message.js';
+// The arena's schema imports `@tickwire/client` by name (the page's import map); resolveClient.mjs
+// resolves it for Node, for the dynamic import that follows it.
+import '../../Sources/ArenaGame/Web/node/resolveClient.mjs';
 import { readFrames, time as timeRuns } from './timing.mjs';
+
+const { arenaSchema } = await import('../../Sources/ArenaGame/Web/arena/arenaSchema.js');
 
 const [path, runsText, perFramePath] = process.argv.slice(2);
 const runs = Number(runsText ?? 5);
@@ -18,7 +22,7 @@ const frames = readFrames(path);
 const decoder = new SnapshotDecoder(arenaSchema);
 const messages = frames.map((frame) => new FrameDecoder(CompressionMode.none).decode(frame));
 if (messages.some((message) => message.type !== 'snapshot')) throw new Error('every frame must be a snapshot');
-const deltas = messages.map((message) => /** @type {import('../../Sources/ArenaGame/Web/tickwire/message.js').SnapshotMessage} */ (message).delta);
+const deltas = messages.map((message) => /** @type {import('../../Clients/javascript/message.js').SnapshotMessage} */ (message).delta);
 
 /** Decodes the first snapshot whole, then each delta against the previous snapshot; returns the snapshots. */
 function decodeAll() {

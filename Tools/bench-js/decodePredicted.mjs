@@ -7,9 +7,13 @@
 // usage: node Tools/bench-js/decodePredicted.mjs PREDICTED_FILE RUNS
 // The file holds the encodings (not frames), each as a little-endian u32 length and the bytes:
 // the first snapshot whole, then one delta per tick against the previous one.
-import { EntropySnapshotDecoder, Motion } from '../../Sources/ArenaGame/Web/tickwire/entropyDecoder.js';
-import { arenaSchema } from '../../Sources/ArenaGame/Web/arena/arenaSchema.js';
+import { EntropySnapshotDecoder, Motion } from '../../Clients/javascript/entropyDecoder.js';
+// The arena's schema imports `@tickwire/client` by name (the page's import map); resolveClient.mjs
+// resolves it for Node, for the dynamic import that follows it.
+import '../../Sources/ArenaGame/Web/node/resolveClient.mjs';
 import { readFrames, time } from './timing.mjs';
+
+const { arenaSchema } = await import('../../Sources/ArenaGame/Web/arena/arenaSchema.js');
 
 const [path, runsText] = process.argv.slice(2);
 const encodings = readFrames(path);

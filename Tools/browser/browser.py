@@ -188,8 +188,11 @@ def check_http(port):
     status, headers, body = http_get(port, "/?name=x")
     assert status == 200 and headers.get("Content-Type") == "text/html; charset=utf-8", (status, headers)
     assert headers.get("Cache-Control") == "no-cache" and b"/arena/page.js" in body
-    status, headers, body = http_get(port, "/tickwire/clientSession.js")
-    assert status == 200 and headers.get("Content-Type") == "text/javascript; charset=utf-8" and headers.get("ETag"), (status, headers)
+    # The page imports the client by its package name; its import map points that at /tickwire/.
+    assert b'"@tickwire/client": "/tickwire/index.js"' in body, "the page's import map"
+    for module in ["/tickwire/index.js", "/tickwire/clientSession.js"]:
+        status, headers, body = http_get(port, module)
+        assert status == 200 and headers.get("Content-Type") == "text/javascript; charset=utf-8" and headers.get("ETag"), (module, status, headers)
     for target in ["/../Package.swift", "/%2e%2e/Package.swift", "/arena/../../README.md", "//etc/passwd", "/etc/passwd",
                    "http://127.0.0.1/arena/page.js", "/arena/", "/nothing"]:
         status, _, _ = http_get(port, target)

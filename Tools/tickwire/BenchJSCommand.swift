@@ -9,7 +9,7 @@ import Tickwire
 /// bullets, 300 deltas each against the previous tick), times `SnapshotCodec.decode(_:baseline:)`
 /// over its deltas, writes its frames to a temporary file, and runs
 /// `node Tools/bench-js/decode.mjs FILE RUNS`, which decodes them with
-/// `Sources/ArenaGame/Web/tickwire` twice over: the deltas alone against stored baselines (the
+/// `Clients/javascript` twice over: the deltas alone against stored baselines (the
 /// same work as the Swift row), and every frame as a client takes it (envelope, then delta); then
 /// the same messages compressed in perFrame mode, as `arena serve` sends them to a browser,
 /// inflated and decoded by both (Swift with zlib, JavaScript with its own inflater); and the same

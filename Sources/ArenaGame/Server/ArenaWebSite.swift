@@ -2,11 +2,13 @@ import Tickwire
 
 /// The arena's browser client served over plain HTTP on the game's WebSocket port: an
 /// ``WebSocketServerConfiguration/httpHandler`` that answers from a fixed table of files
-/// embedded in the binary (`Sources/ArenaGame/Web/EmbeddedWebFiles.swift`, written by
-/// `Tools/embed-web`), so a copied `arena` binary still serves them.
+/// embedded in the binary (`EmbeddedWebFiles`, generated at build time by the `EmbedWebFiles`
+/// plugin from `Sources/ArenaGame/Web` and `Clients/javascript`), so a copied `arena` binary
+/// still serves them.
 ///
 /// - `GET /` (any query, such as `?name=ann&room=main`) and `GET /index.html`: the page.
-/// - `GET /tickwire/NAME.js`, `GET /arena/NAME.js`: the modules, `text/javascript; charset=utf-8`.
+/// - `GET /tickwire/NAME.js` (the `@tickwire/client` package's modules), `GET /arena/NAME.js`: the
+///   modules, `text/javascript; charset=utf-8`.
 /// - Anything else is `404`: the path is looked up in the table as it is, never decoded or joined
 ///   to a folder, so `..`, `%2e%2e`, `//etc/passwd` or an absolute URL cannot reach anything else.
 /// - Methods other than `GET` and `HEAD`: `405` with `Allow: GET, HEAD`.

@@ -5,9 +5,9 @@ import { ArenaMap, movePlayer } from './arenaRules.js';
 import { ArenaType, PlayerField, RailField, nameAlphabet } from './arenaSchema.js';
 import { ArenaRules } from './arenaRules.js';
 
-/** @typedef {import('../tickwire/interpolationBuffer.js').EntityView} EntityView */
-/** @typedef {import('../tickwire/interpolationBuffer.js').WorldView} WorldView */
-/** @typedef {import('../tickwire/snapshot.js').Snapshot} Snapshot */
+/** @typedef {import('@tickwire/client').EntityView} EntityView */
+/** @typedef {import('@tickwire/client').WorldView} WorldView */
+/** @typedef {import('@tickwire/client').Snapshot} Snapshot */
 /** @typedef {import('./arenaRules.js').ArenaInput} ArenaInput */
 
 /**

@@ -1,8 +1,7 @@
 // The arena's schema, as Sources/ArenaGame/Net/ArenaSchema.swift declares it: the browser must
 // send the same fingerprint in its hello. Tests/JavaScriptTests/arenaRules.test.mjs checks it
 // against the canonical encoding Swift writes into Tests/ArenaGameTests/Fixtures/trajectories.json.
-import { FieldKind } from '../tickwire/fieldKind.js';
-import { Schema, entityType, field } from '../tickwire/schema.js';
+import { FieldKind, Schema, entityType, field } from '@tickwire/client';
 import { ArenaRules } from './arenaRules.js';
 
 /** The characters a player name may use; a name character's field holds its index + 1 (0: none). */

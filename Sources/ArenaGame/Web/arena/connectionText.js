@@ -1,9 +1,8 @@
 // The connection in words, as the terminal client shows it (ArenaClient.statusText), and the
 // explanations the page shows when a server refuses it or sends what it cannot decode.
-import { RejectReason, protocolVersion } from '../tickwire/message.js';
-import { rejectReasonName } from '../tickwire/reasons.js';
+import { RejectReason, protocolVersion, rejectReasonName } from '@tickwire/client';
 
-/** @typedef {import('../tickwire/reconnectingSession.js').ConnectionState} ConnectionState */
+/** @typedef {import('@tickwire/client').ConnectionState} ConnectionState */
 
 /**
  * @param {ConnectionState} state

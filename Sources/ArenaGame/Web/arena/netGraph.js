@@ -1,8 +1,8 @@
 // The net graph's lines (`n`), as the terminal shows them (ArenaClient.netGraphLines): ping,
 // jitter, interpolation, sizes, rates and counts, with the rates measured over the last second.
 
-/** @typedef {import('../tickwire/clientSession.js').ClientSession} ClientSession */
-/** @typedef {import('../tickwire/reconnectingSession.js').ReconnectingSession} ReconnectingSession */
+/** @typedef {import('@tickwire/client').ClientSession} ClientSession */
+/** @typedef {import('@tickwire/client').ReconnectingSession} ReconnectingSession */
 
 /** Rates in and out over a sliding second. */
 export class NetGraph {

@@ -2,8 +2,7 @@
 // the page, as the player named by `?name=` (or the name field), ticks the session at the
 // server's tick rate with the held keys, and draws every animation frame. `window.__tickwire`
 // exposes the page's state for tests (Tools/suites/browser).
-import { ReconnectingSession } from '../tickwire/reconnectingSession.js';
-import { ReconnectPolicy } from '../tickwire/reconnectPolicy.js';
+import { ReconnectPolicy, ReconnectingSession } from '@tickwire/client';
 import { ArenaMap, encodeInput } from './arenaRules.js';
 import { arenaSchema } from './arenaSchema.js';
 import { arenaPrediction, helloPayload, sceneFromView } from './arenaScene.js';

@@ -1,13 +1,13 @@
 // The snapshot decoder over Protocol/vectors/delta-*.hex and bits-primitives.hex.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { BitReader } from '../../Sources/ArenaGame/Web/tickwire/bitReader.js';
-import { BitWriter, zigzag } from '../../Sources/ArenaGame/Web/tickwire/bitWriter.js';
-import { SnapshotDecoder } from '../../Sources/ArenaGame/Web/tickwire/deltaDecoder.js';
-import { CodecError } from '../../Sources/ArenaGame/Web/tickwire/errors.js';
+import { BitReader } from '../bitReader.js';
+import { BitWriter, zigzag } from '../bitWriter.js';
+import { SnapshotDecoder } from '../deltaDecoder.js';
+import { CodecError } from '../errors.js';
 import { hex, readVector, vectorNames, vectorSchemas } from './vectors.mjs';
 
-/** @type {Map<string, import('../../Sources/ArenaGame/Web/tickwire/snapshot.js').Snapshot>} */
+/** @type {Map<string, import('../snapshot.js').Snapshot>} */
 const decoded = new Map();
 
 /**

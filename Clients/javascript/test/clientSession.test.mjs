@@ -3,10 +3,10 @@
 // reconnecting session: backoff with jitter, the resume token in storage, refusals.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { ClientSession, closeWait } from '../../Sources/ArenaGame/Web/tickwire/clientSession.js';
-import { CompressionMode, DeltaCoding, DisconnectReason, RejectReason } from '../../Sources/ArenaGame/Web/tickwire/message.js';
-import { ReconnectPolicy } from '../../Sources/ArenaGame/Web/tickwire/reconnectPolicy.js';
-import { ReconnectingSession } from '../../Sources/ArenaGame/Web/tickwire/reconnectingSession.js';
+import { ClientSession, closeWait } from '../clientSession.js';
+import { CompressionMode, DeltaCoding, DisconnectReason, RejectReason } from '../message.js';
+import { ReconnectPolicy } from '../reconnectPolicy.js';
+import { ReconnectingSession } from '../reconnectingSession.js';
 import { FakeSocket, MemoryStorage, VirtualClock } from './fakes.mjs';
 import { readVector, vectorSchemas } from './vectors.mjs';
 

@@ -2,11 +2,11 @@
 // and fingerprint (3.4), and reading canonical bytes back; plus the byte-level varints of 2.1.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { ByteReader } from '../../Sources/ArenaGame/Web/tickwire/byteReader.js';
-import { ByteWriter } from '../../Sources/ArenaGame/Web/tickwire/byteWriter.js';
-import { FrameError, SchemaDecodingError, SchemaError } from '../../Sources/ArenaGame/Web/tickwire/errors.js';
-import { FieldKind } from '../../Sources/ArenaGame/Web/tickwire/fieldKind.js';
-import { Schema, entityType, field, fnv1a64 } from '../../Sources/ArenaGame/Web/tickwire/schema.js';
+import { ByteReader } from '../byteReader.js';
+import { ByteWriter } from '../byteWriter.js';
+import { FrameError, SchemaDecodingError, SchemaError } from '../errors.js';
+import { FieldKind } from '../fieldKind.js';
+import { Schema, entityType, field, fnv1a64 } from '../schema.js';
 import { hex, vectorSchemas } from './vectors.mjs';
 
 test('the canonical encoding and fingerprint of PROTOCOL.md 3.4\'s example and of the arena schema', () => {

@@ -3,11 +3,11 @@
 // and InterpolationBuffer.swift.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { ClockSync } from '../../Sources/ArenaGame/Web/tickwire/clockSync.js';
-import { InterpolationBuffer } from '../../Sources/ArenaGame/Web/tickwire/interpolationBuffer.js';
-import { InterpolationDelay } from '../../Sources/ArenaGame/Web/tickwire/interpolationDelay.js';
-import { PlaybackClock } from '../../Sources/ArenaGame/Web/tickwire/playbackClock.js';
-import { Snapshot } from '../../Sources/ArenaGame/Web/tickwire/snapshot.js';
+import { ClockSync } from '../clockSync.js';
+import { InterpolationBuffer } from '../interpolationBuffer.js';
+import { InterpolationDelay } from '../interpolationDelay.js';
+import { PlaybackClock } from '../playbackClock.js';
+import { Snapshot } from '../snapshot.js';
 import { vectorSchemas } from './vectors.mjs';
 
 test('clock sync trusts the fastest round trips: a slow outlier does not move the offset', () => {

@@ -3,10 +3,10 @@
 // uncompressed); every error vector is refused with the error of its '# error:' line.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { FrameError } from '../../Sources/ArenaGame/Web/tickwire/errors.js';
-import { FrameDecoder, encodeFrame } from '../../Sources/ArenaGame/Web/tickwire/frameDecoder.js';
-import { FrameLimits } from '../../Sources/ArenaGame/Web/tickwire/frameLimits.js';
-import { CompressionMode, decodeBody, encodeBody } from '../../Sources/ArenaGame/Web/tickwire/message.js';
+import { FrameError } from '../errors.js';
+import { FrameDecoder, encodeFrame } from '../frameDecoder.js';
+import { FrameLimits } from '../frameLimits.js';
+import { CompressionMode, decodeBody, encodeBody } from '../message.js';
 import { hex, readVector, vectorNames } from './vectors.mjs';
 
 const text = new TextEncoder();
@@ -114,7 +114,7 @@ const lengthLimits = [
 
 for (const [field, limit, make] of lengthLimits) {
   test(`${field}: ${limit} bytes pass, ${Number(limit) + 1} are refused by the encoder and the decoder`, () => {
-    const build = /** @type {(n: number) => import('../../Sources/ArenaGame/Web/tickwire/message.js').Message} */ (make);
+    const build = /** @type {(n: number) => import('../message.js').Message} */ (make);
     const frame = encodeFrame(build(Number(limit)));
     assert.deepEqual(new FrameDecoder().decode(frame), build(Number(limit)));
     assert.throws(() => encodeFrame(build(Number(limit) + 1)), (error) => error instanceof FrameError && error.kind === 'lengthExceeded');

@@ -1,5 +1,5 @@
 // Test doubles: a fake browser WebSocket, a Map-backed storage and a virtual clock.
-import { FrameDecoder, encodeFrame } from '../../Sources/ArenaGame/Web/tickwire/frameDecoder.js';
+import { FrameDecoder, encodeFrame } from '../frameDecoder.js';
 
 /** A WebSocket the test drives: it records what the client sends and delivers what the test says. */
 export class FakeSocket {
@@ -42,7 +42,7 @@ export class FakeSocket {
     this.onmessage?.({ data: buffer });
   }
 
-  /** @param {import('../../Sources/ArenaGame/Web/tickwire/message.js').Message} message */
+  /** @param {import('../message.js').Message} message */
   deliverMessage(message) {
     this.deliver(encodeFrame(message));
   }
@@ -53,7 +53,7 @@ export class FakeSocket {
     this.onclose?.({ code, reason });
   }
 
-  /** @returns {import('../../Sources/ArenaGame/Web/tickwire/message.js').Message[]} What the client sent, decoded. */
+  /** @returns {import('../message.js').Message[]} What the client sent, decoded. */
   get messages() {
     const decoder = new FrameDecoder();
     return this.sent.map((frame) => decoder.decode(frame));

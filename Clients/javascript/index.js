@@ -1,4 +1,4 @@
-// The Tickwire browser client: one import for everything a page needs.
+// The Tickwire browser client (@tickwire/client): one import for everything a page needs.
 export { BitReader } from './bitReader.js';
 export { BitWriter, zigzag } from './bitWriter.js';
 export { ByteReader } from './byteReader.js';
@@ -24,3 +24,16 @@ export { ReconnectingSession } from './reconnectingSession.js';
 export { Schema, SchemaLimits, entityType, field, fnv1a64 } from './schema.js';
 export { Snapshot } from './snapshot.js';
 export { SnapshotHistory } from './snapshotHistory.js';
+
+// The shapes a game passes in or reads out, as types (for JSDoc and TypeScript; nothing at run time).
+/** @typedef {import('./clientSession.js').GameAdapter} GameAdapter */
+/** @typedef {import('./clientSession.js').SocketLike} SocketLike */
+/** @typedef {import('./clientSession.js').ClientStatus} ClientStatus */
+/** @typedef {import('./reconnectingSession.js').ConnectionState} ConnectionState */
+/** @typedef {import('./reconnectingSession.js').StorageLike} StorageLike */
+/** @typedef {import('./interpolationBuffer.js').WorldView} WorldView */
+/** @typedef {import('./interpolationBuffer.js').EntityView} EntityView */
+/** @typedef {import('./message.js').Message} Message */
+/** @typedef {import('./message.js').SnapshotMessage} SnapshotMessage */
+/** @typedef {import('./schema.js').FieldDeclaration} FieldDeclaration */
+/** @typedef {import('./schema.js').EntityTypeDeclaration} EntityTypeDeclaration */

@@ -2,11 +2,11 @@
 import { readFileSync, readdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { FieldKind } from '../../Sources/ArenaGame/Web/tickwire/fieldKind.js';
-import { Schema, entityType, field } from '../../Sources/ArenaGame/Web/tickwire/schema.js';
+import { FieldKind } from '../fieldKind.js';
+import { Schema, entityType, field } from '../schema.js';
 
 /** The repository's root. */
-export const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+export const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
 
 /** Protocol/vectors. */
 export const vectorsDirectory = join(root, 'Protocol', 'vectors');

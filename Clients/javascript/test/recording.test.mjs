@@ -7,11 +7,11 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { ByteReader } from '../../Sources/ArenaGame/Web/tickwire/byteReader.js';
-import { SnapshotDecoder } from '../../Sources/ArenaGame/Web/tickwire/deltaDecoder.js';
-import { FrameDecoder } from '../../Sources/ArenaGame/Web/tickwire/frameDecoder.js';
-import { Schema } from '../../Sources/ArenaGame/Web/tickwire/schema.js';
-import { SnapshotHistory } from '../../Sources/ArenaGame/Web/tickwire/snapshotHistory.js';
+import { ByteReader } from '../byteReader.js';
+import { SnapshotDecoder } from '../deltaDecoder.js';
+import { FrameDecoder } from '../frameDecoder.js';
+import { Schema } from '../schema.js';
+import { SnapshotHistory } from '../snapshotHistory.js';
 import { root } from './vectors.mjs';
 
 test('every frame of a recorded Swift session decodes, and every snapshot against its baseline', () => {

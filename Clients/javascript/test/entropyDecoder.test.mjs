@@ -1,20 +1,20 @@
 // The entropy-coded snapshot decoder (PROTOCOL.md 4.5, 4.5.6) over Protocol/vectors/entropy-*.hex.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { BitWriter } from '../../Sources/ArenaGame/Web/tickwire/bitWriter.js';
-import { SnapshotDecoder } from '../../Sources/ArenaGame/Web/tickwire/deltaDecoder.js';
-import { EntropySnapshotDecoder, Motion, motionOf } from '../../Sources/ArenaGame/Web/tickwire/entropyDecoder.js';
-import { CodecError } from '../../Sources/ArenaGame/Web/tickwire/errors.js';
-import { FieldKind } from '../../Sources/ArenaGame/Web/tickwire/fieldKind.js';
-import { Schema, entityType, field } from '../../Sources/ArenaGame/Web/tickwire/schema.js';
-import { Snapshot } from '../../Sources/ArenaGame/Web/tickwire/snapshot.js';
+import { BitWriter } from '../bitWriter.js';
+import { SnapshotDecoder } from '../deltaDecoder.js';
+import { EntropySnapshotDecoder, Motion, motionOf } from '../entropyDecoder.js';
+import { CodecError } from '../errors.js';
+import { FieldKind } from '../fieldKind.js';
+import { Schema, entityType, field } from '../schema.js';
+import { Snapshot } from '../snapshot.js';
 import { readVector, vectorNames, vectorSchemas } from './vectors.mjs';
 
 /** @typedef {ReturnType<typeof readVector>} Vector */
 
 /**
  * @param {Vector} vector
- * @returns {import('../../Sources/ArenaGame/Web/tickwire/schema.js').Schema}
+ * @returns {import('../schema.js').Schema}
  */
 function schemaOf(vector) {
   return vectorSchemas[/** @type {'arena' | 'mixed'} */ (vector.keys.schema[0])];

@@ -103,7 +103,7 @@ struct HandshakeTests {
 
     @Test("a full server answers a new client with denied, and the client ends in connection denied")
     func serverFull() throws {
-        var network = try Self.connected(clients: 3, maxClients: 2)
+        let network = try Self.connected(clients: 3, maxClients: 2)
         #expect(network.clients[0].state == .connected)
         #expect(network.clients[1].state == .connected)
         #expect(network.clients[2].state == .connectionDenied)
@@ -227,5 +227,31 @@ struct HandshakeTests {
         let payloads = network.server.takeEvents().filter { if case .payload = $0 { true } else { false } }
         #expect(payloads.count == 1)
         #expect(network.server.ignoredPackets[.replayed] == 1)
+    }
+
+    @Test("a connecting client sends requests at 10 Hz, not faster")
+    func requestRate() throws {
+        var client = NetcodeClient()
+        client.connect(token: try Fixture.token(), now: Fixture.now)
+        var sent = 0
+        for tick in 0...100 {  // one virtual second in 10 ms ticks
+            client.update(now: Fixture.now + Double(tick) * 0.01)
+            sent += client.takeOutgoing().count
+        }
+        #expect((9...11).contains(sent), "\(sent) requests in one second")
+    }
+
+    @Test("an encryption mapping expires after the token's timeout: a late response finds none")
+    func mappingExpiry() throws {
+        var network = InMemoryNetwork(server: try .fixture(), clientCount: 1)
+        network.clients[0].connect(token: try Fixture.token(timeout: 1), now: network.now)
+        network.step(2)
+        #expect(network.clients[0].state == .sendingConnectionResponse)
+        let response = network.clients[0].takeOutgoing()
+        #expect(!response.isEmpty, "the client has a response to send")
+        network.now += 1.5
+        for datagram in response { network.server.receive(datagram.bytes, from: network.clientAddresses[0], now: network.now) }
+        #expect(network.server.connectedClientCount == 0)
+        #expect(network.server.ignoredPackets[.noEncryptionMapping] == response.count)
     }
 }

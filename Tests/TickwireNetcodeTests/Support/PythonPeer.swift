@@ -30,7 +30,9 @@ final class PythonPeer {
         process.executableURL = try Self.interpreter()
         process.arguments = [packageRoot().appendingPathComponent("Tools/netcode-peer/peer.py").path] + arguments
         outputURL = FileManager.default.temporaryDirectory.appendingPathComponent("netcode-peer-\(UUID().uuidString).log")
-        FileManager.default.createFile(atPath: outputURL.path, contents: nil)
+        guard FileManager.default.createFile(atPath: outputURL.path, contents: nil) else {
+            throw Missing(description: "cannot create the peer's log file \(outputURL.path)")
+        }
         let output = try FileHandle(forWritingTo: outputURL)
         process.standardOutput = output
         process.standardError = output

@@ -44,4 +44,11 @@ public enum Netcode {
     /// The first sequence number of a server's global packets (challenge, denied): the top half of
     /// the sequence space, so their nonces never meet a slot's, which start at zero under the same key.
     public static let serverGlobalSequenceStart: UInt64 = 1 << 63
+
+    /// Whole Unix seconds from a `now` in seconds: 0 for negative or NaN, `UInt64.max` beyond it (never traps).
+    static func unixSeconds(_ now: Double) -> UInt64 {
+        guard now > 0 else { return 0 }
+        guard now < 18_446_744_073_709_551_615.0 else { return .max }
+        return UInt64(now)
+    }
 }

@@ -41,4 +41,18 @@ struct GarbageTests {
             _ = try? ConnectTokenPrivate(plaintext: plaintext)
         }
     }
+
+    @Test("hostile times (NaN, negative, infinite, beyond 2^64) never trap the server or the client")
+    func hostileTimes() throws {
+        var network = try HandshakeTests.connected()
+        let request = try NetcodePacket.connectionRequest(.init(token: try Fixture.token())).written(
+            sequence: 0, key: Fixture.clientToServerKey, protocolID: 0)
+        for now in [Double.nan, -1, -.infinity, .infinity, 1e30] {
+            network.server.receive(request, from: NetcodeAddress(ipv4: 9, 9, 9, 9, port: 9), now: now)
+            network.server.update(now: now)
+            network.clients[0].update(now: now)
+            network.clients[0].receive(request, from: Fixture.serverAddress, now: now)
+        }
+        #expect(network.server.ignoredPackets[.tokenExpired] == 2, "only the infinite and 1e30 times are past the token's expiry")
+    }
 }

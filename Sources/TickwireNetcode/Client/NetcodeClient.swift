@@ -134,7 +134,7 @@ public struct NetcodeClient: Sendable {
         }
         var window: ReplayProtection? = replayProtection
         let packet = try NetcodePacket.read(
-            datagram, key: token.serverToClientKey, protocolID: token.protocolID, now: UInt64(max(0, now)),
+            datagram, key: token.serverToClientKey, protocolID: token.protocolID, now: Netcode.unixSeconds(now),
             accepted: NetcodePacket.acceptedByClient, replayProtection: &window)
         if let window { replayProtection = window }
         switch (packet.packet, state) {
@@ -223,7 +223,7 @@ public struct NetcodeClient: Sendable {
             // Only a payload can fail to write, and send(_:now:) checks its size first.
             preconditionFailure("netcode client wrote an invalid packet: \(error)")
         }
-        sequence += 1
+        sequence &+= 1  // Wraps only after 2^64 packets.
         lastSendTime = now
     }
 }

@@ -111,7 +111,8 @@ public struct NetcodeServer: Sendable {
         if key == nil && datagram[0] != NetcodePacketType.connectionRequest.rawValue { throw .noEncryptionMapping }
         var window = clientIndex.flatMap { slots[$0]?.replayProtection }
         let received = try NetcodePacket.read(
-            datagram, key: key, protocolID: configuration.protocolID, now: UInt64(max(0, time)), accepted: NetcodePacket.acceptedByServer,
+            datagram, key: key, protocolID: configuration.protocolID, now: Netcode.unixSeconds(time),
+            accepted: NetcodePacket.acceptedByServer,
             replayProtection: &window)
         if let clientIndex, let window { slots[clientIndex]?.replayProtection = window }
         switch received.packet {
@@ -210,7 +211,7 @@ public struct NetcodeServer: Sendable {
             let key = mappings[slot.mappingIndex]?.sendKey
         else { return }
         emit(packet, sequence: slot.sequence, key: key, to: slot.address)
-        slots[index]?.sequence += 1
+        slots[index]?.sequence &+= 1  // Wraps only after 2^64 packets to one client.
         slots[index]?.lastSendTime = time
     }
 

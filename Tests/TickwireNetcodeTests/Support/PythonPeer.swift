@@ -26,9 +26,10 @@ final class PythonPeer {
         return venv
     }
 
-    init(arguments: [String]) throws {
+    /// Starts `Tools/netcode-peer/<script>` with `arguments`.
+    init(script: String = "peer.py", arguments: [String]) throws {
         process.executableURL = try Self.interpreter()
-        process.arguments = [packageRoot().appendingPathComponent("Tools/netcode-peer/peer.py").path] + arguments
+        process.arguments = [packageRoot().appendingPathComponent("Tools/netcode-peer/\(script)").path] + arguments
         outputURL = FileManager.default.temporaryDirectory.appendingPathComponent("netcode-peer-\(UUID().uuidString).log")
         guard FileManager.default.createFile(atPath: outputURL.path, contents: nil) else {
             throw Missing(description: "cannot create the peer's log file \(outputURL.path)")

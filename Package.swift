@@ -30,6 +30,7 @@ let package = Package(
         .library(name: "TickwireCodec", targets: ["TickwireCodec"]),
         // A general RFC 6455 WebSocket client and server (with TLS), which knows no game.
         .library(name: "TickwireWebSocket", targets: ["TickwireWebSocket"]),
+        .library(name: "TickwireNetcode", targets: ["TickwireNetcode"]),
         .executable(name: "tickwire", targets: ["tickwire"]),
         .executable(name: "arena", targets: ["ArenaCommand"]),
     ],
@@ -50,6 +51,13 @@ let package = Package(
             path: "Sources/CTLS",
             pkgConfig: "openssl",
             providers: [.apt(["libssl-dev"]), .brew(["openssl@3"])]
+        ),
+        // libsodium for netcode.io 1.02 (XChaCha20-/ChaCha20-Poly1305-IETF, randombytes), found through pkg-config.
+        .systemLibrary(
+            name: "CSodium",
+            path: "Sources/CSodium",
+            pkgConfig: "libsodium",
+            providers: [.apt(["libsodium-dev"]), .brew(["libsodium"])]
         ),
         // WebSocket masking with AVX2 where the CPU has it (chosen at run time).
         .target(name: "CWebSocketMask", path: "Sources/CWebSocketMask"),
@@ -81,6 +89,9 @@ let package = Package(
             dependencies: ["TickwireFoundation", "TickwireSim", "TickwireWebSocket"],
             swiftSettings: strictSettings
         ),
+        // netcode.io 1.02, sans-IO: connect and challenge tokens, packets, replay protection, client and server
+        // state machines. Depends on libsodium only; the UDP sockets on the event loop come later.
+        .target(name: "TickwireNetcode", dependencies: ["CSodium"], swiftSettings: strictSettings),
         // A fleet's room directory on Redis: our own RESP2 client on the event loop (no C dependency).
         .target(
             name: "TickwireRedis",
@@ -158,6 +169,9 @@ let package = Package(
             swiftSettings: strictSettings
         ),
         .testTarget(name: "TickwireTests", dependencies: ["Tickwire"], swiftSettings: strictSettings),
+        // Vectors from Protocol/vectors/netcode (read through #filePath); interop with Tools/netcode-peer over
+        // 127.0.0.1 (TICKWIRE_PYTHON, else .venv/bin/python).
+        .testTarget(name: "TickwireNetcodeTests", dependencies: ["TickwireNetcode"], swiftSettings: strictSettings),
         .testTarget(name: "CommandLineSupportTests", dependencies: ["CommandLineSupport"], swiftSettings: strictSettings),
         .testTarget(
             name: "ArenaGameTests", dependencies: ["ArenaGame", "TickwireFoundation"], exclude: ["Fixtures"], swiftSettings: strictSettings),

@@ -39,6 +39,9 @@ public final class ClientSession<G: Game> {
     /// Whether the last welcome gave back the same player as before (a resumed session): the
     /// same id and the resume token this client sent.
     public private(set) var wasResumed = false
+    /// Welcomes received over the session's life: a welcome whose connection ended within the
+    /// same tick still counts, so that a ``ReconnectingSession`` reports it as connected.
+    var welcomes = 0
     /// The server's tick rate, from the welcome.
     public private(set) var tickRate = 20
     /// How the host codes the snapshot deltas it sends, from the welcome.
@@ -326,6 +329,7 @@ public final class ClientSession<G: Game> {
                 return
             }
             status = .connected
+            welcomes += 1
         case .reject(let reject):
             status = .rejected(reject.reason, reject.text)
             closingSince = now

@@ -26,6 +26,7 @@ public struct ArenaStateError: Error, Hashable, Sendable, CustomStringConvertibl
         case system(path: String, operation: String, errno: Int32)
         case refusedByHost(String)
         case room(index: Int, RoomStateError)
+        case file(HostStateFileError)
     }
 
     let reason: Reason
@@ -37,6 +38,7 @@ public struct ArenaStateError: Error, Hashable, Sendable, CustomStringConvertibl
     /// Whether the error says the file is simply older than the grace period allows (the
     /// normal case after a long downtime, as opposed to a damaged or foreign file).
     public var isStale: Bool {
+        if case .file(let error) = reason { return error.isStale }
         if case .stale = reason { return true }
         return false
     }
@@ -78,6 +80,8 @@ public struct ArenaStateError: Error, Hashable, Sendable, CustomStringConvertibl
             return "the saved state is inconsistent: \(text)"
         case let .room(index, error):
             return "room \(index + 1): \(error)"
+        case let .file(error):
+            return error.description
         }
     }
 

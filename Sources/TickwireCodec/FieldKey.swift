@@ -18,11 +18,6 @@ public struct FieldKey<Value: FieldValue>: Hashable, Sendable {
     /// type does not declare it.
     let indices: [Int]
 
-    init(name: String, indices: [Int]) {
-        self.name = name
-        self.indices = indices
-    }
-
     /// The field's index among the fields of the entity type at `typeIndex`.
     ///
     /// - Parameter typeIndex: An entity type's index in the schema the key was made from.

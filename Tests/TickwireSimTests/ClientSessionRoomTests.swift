@@ -41,6 +41,15 @@ struct ClientSessionRoomTests {
         #expect(ClientSession<DotsGame>.room(fromPath: "/%FF") == nil)
     }
 
+    @Test("the bad-network wrapper passes the wrapped connection's path on, so an impaired client still joins by URL")
+    func wrapperForwardsPath() {
+        let clock = VirtualClock()
+        let network = SimulatedNetwork(clock: clock, seed: 12)
+        let impaired = ImpairedTransportConnection(wrapping: PathConnection(network.connect(), path: "/main"), clock: clock)
+        #expect(impaired.requestPath == "/main")
+        #expect(network.connect().requestPath == nil, "a simulated connection has no path")
+    }
+
     /// A host with rooms "", "main" and "red team", and a client session connected over `path`.
     func join(path: String?, configuredRoom: String?, thenPath second: String? = nil) throws -> (Host<DotsGame>, ClientSession<DotsGame>) {
         let clock = VirtualClock()

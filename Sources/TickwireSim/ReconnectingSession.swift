@@ -127,7 +127,7 @@ public final class ReconnectingSession<G: Game> {
     private var hasConnected = false
     /// Whether an attempt was ever opened.
     private var hasOpened = false
-    /// The session's ``ClientSession/welcomes`` already reported as connected.
+    /// The inner session's welcome count already reported as connected.
     private var welcomesSeen = 0
 
     /// Wraps a session that is not connected yet.
@@ -139,6 +139,7 @@ public final class ReconnectingSession<G: Game> {
     ///   - open: Opens a new connection to the host, once per attempt.
     public init(session: ClientSession<G>, policy: ReconnectPolicy = ReconnectPolicy(), seed: UInt64 = 0x7157, open: @escaping Opener) {
         self.session = session
+        self.welcomesSeen = session.welcomes
         self.policy = policy
         self.random = SplitMix64(seed: seed)
         self.open = { _ in try open() }
@@ -161,6 +162,7 @@ public final class ReconnectingSession<G: Game> {
         open: @escaping URLOpener
     ) {
         self.session = session
+        self.welcomesSeen = session.welcomes
         self.policy = policy
         self.random = SplitMix64(seed: seed)
         self.open = open

@@ -15,8 +15,12 @@ public final class WebSocketClientTransportConnection: TransportConnection, Send
     private static let nextID = Atomic<UInt64>(1)
     /// A number for logs (client connections are numbered in the order they were made).
     public let connectionID: UInt64
+    /// The URL's path (`/main` for `ws://host:7777/main`): the room a ``ClientSession`` joins
+    /// when its ``ClientConfiguration/room`` is `nil`.
+    public let requestPath: String?
 
-    /// Connects to `url`, offering the `tickwire.v1` subprotocol.
+    /// Connects to `url`, offering the `tickwire.v1` subprotocol. The URL's path names the
+    /// room a ``ClientSession`` over this connection joins (``requestPath``, ``ClientSession/room``).
     ///
     /// - Parameters:
     ///   - url: The server's URL, for example `ws://127.0.0.1:7000/play`.
@@ -31,6 +35,7 @@ public final class WebSocketClientTransportConnection: TransportConnection, Send
         configuration.subprotocols = [tickwireWebSocketSubprotocol]
         configuration.reconnect = ReconnectPolicy(isEnabled: false)
         connectionID = WebSocketClientTransportConnection.nextID.wrappingAdd(1, ordering: .relaxed).oldValue
+        requestPath = url.path
         let inbox = self.inbox
         client = try WebSocketClient(url: url, configuration: configuration, loop: loop) { event in
             switch event {

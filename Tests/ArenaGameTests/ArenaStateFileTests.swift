@@ -110,8 +110,8 @@ struct ArenaStateFileTests {
             ("a flipped bit", flipped, "checksum"),
             ("another format version", otherVersion, "version 3 is not supported"),
             ("another schema", Self.resealed(otherSchema), "schema"),
-            ("another file", Array("hello, world".utf8), "not an arena state file"),
-            ("an empty file", [], "not an arena state file"),
+            ("another file", Array("hello, world".utf8), "not a Tickwire host state file"),
+            ("an empty file", [], "not a Tickwire host state file"),
             ("only the magic", ArenaStateFile.magic, "malformed"),
             ("trailing bytes", Self.resealed(Array(bytes.dropLast(8)) + [0, 0, 0, 0, 0, 0, 0, 0, 0]), "follow the end"),
         ]

@@ -91,7 +91,7 @@ struct ReconnectingSessionTests {
             return
         }
         #expect(!text.isEmpty, "the refusal carries the server's words")
-        #expect(states == [client.state], "one change: straight from connecting to refused, got \(states)")
+        #expect(states == [.connecting(attempt: 1), client.state], "the first attempt, then straight to refused, got \(states)")
         #expect(simulation.host.rejections[.schemaMismatch] == 1, "exactly one hello reached the server in 10 s")
         #expect(client.failedAttempts == 0 && client.reconnects == 0)
         #expect(client.connection?.isClosed ?? true)
@@ -175,6 +175,46 @@ struct ReconnectingSessionTests {
         #expect(stayer.state == .left && !stayer.hasGivenUp)
         #expect(simulation.room.state.players[id] == nil, "the host freed the player at once")
         #expect(stayer.failedAttempts == 0)
+    }
+
+    @Test("onStateChange reports every state on the virtual clock, the first connecting(attempt: 1) included, even when set late")
+    func everyStateReported() throws {
+        let simulation = Simulation(game: DotsGame(orbCount: 1))
+        let index = simulation.addReconnectingClient(policy: Self.policy)
+        let client = try #require(simulation.reconnectingClients[index])
+        var states: [ConnectionState] = []
+        client.onStateChange = { states.append($0) }
+        #expect(run(simulation, until: { client.state == .connected(resumed: false) }, within: .seconds(2)))
+        #expect(states == [.connecting(attempt: 1), .connected(resumed: false)], "the first attempt, then the welcome: \(states)")
+        simulation.connections[index].disconnect()
+        #expect(run(simulation, until: { client.state == .connected(resumed: true) }, within: .seconds(3)))
+        #expect(states.count == 5, "then lost, the second first attempt and the resumption: \(states)")
+        guard states.count == 5 else { return }
+        if case .waitingToReconnect(attempt: 1, _) = states[2] {} else { Issue.record("the loss waits for attempt 1, not \(states[2])") }
+        #expect(states[3] == .connecting(attempt: 1) && states[4] == .connected(resumed: true))
+    }
+
+    @Test("a welcome and a close within one tick report connected, then the wait: no state is collapsed")
+    func welcomeAndCloseInOneTick() throws {
+        let clock = VirtualClock()
+        let network = SimulatedNetwork(clock: clock, seed: 21)
+        let client = ReconnectingSession(game: DotsGame(orbCount: 1), clock: clock, policy: Self.policy) { network.connect() }
+        var states: [ConnectionState] = []
+        client.onStateChange = { states.append($0) }
+        client.start()
+        #expect(states == [.connecting(attempt: 1)], "the hook hears the first attempt once, not again at start(): \(states)")
+        let server = try #require(network.acceptPending().first, "the attempt reached the network")
+        // The server welcomes the client and closes at once; both arrive before the client's next tick.
+        let welcome = Message.Welcome(clientID: 7, tickRate: 20, currentTick: 1, serverTime: 0, resumeToken: [1, 2, 3])
+        server.send(try FrameCompressor.uncompressed().encode(.welcome(welcome)))
+        server.close(code: .goingAway, reason: "bye")
+        clock.advance(by: .milliseconds(50))
+        client.tick(input: nil)
+        #expect(states.count == 3, "connecting, connected and the wait, each reported: \(states)")
+        guard states.count == 3 else { return }
+        #expect(states[1] == .connected(resumed: false), "the welcome was seen: \(states[1])")
+        if case .waitingToReconnect(attempt: 1, _) = states[2] {} else { Issue.record("then the loss waits, not \(states[2])") }
+        #expect(client.failedAttempts == 0, "a welcomed attempt did not fail; its connection was lost after")
     }
 
     @Test("an attempt that gets no welcome fails after the handshake timeout")

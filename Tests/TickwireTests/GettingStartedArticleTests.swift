@@ -35,18 +35,22 @@ struct GettingStartedArticleTests {
     /// The article's server, compiled but not run (it serves port 7777 until `shouldStop`).
     static func articleServer(shouldStop: Bool) throws {
         let listener = try WebSocketTransportServer(configuration: WebSocketServerConfiguration(host: "0.0.0.0", port: 7777))
-        let host = Host(game: try Dots(), listener: listener, clock: MonotonicClock())
+        var configuration = HostConfiguration()
+        configuration.rooms = ["main"]
+        let host = Host(game: try Dots(), listener: listener, clock: MonotonicClock(), configuration: configuration)
         host.run(until: { shouldStop })
     }
 
-    /// The article's client, compiled but not run (it connects to port 7777 and plays until stopped).
-    static func articleClient() throws -> EntityView? {
-        var me: EntityView?
-        func draw(_ view: WorldView?) { me = view?.entities.first }
+    /// The article's client, compiled but not run (it connects to port 7777 and plays until `quitting`).
+    static func articleClient(quitting: Bool) throws -> Double? {
+        var seenX: Double?
+        func draw(_ view: WorldView?, _ x: FieldKey<Double>) { seenX = view?.entities.first?[x] }
         let url = try WebSocketURL("ws://127.0.0.1:7777/main")
         let client = ReconnectingSession(game: try Dots(), clock: MonotonicClock()) { try WebSocketClientTransportConnection(url: url) }
-        ClientDriver(frameRate: 60).run(client, input: { _ in 1 }, render: { view in draw(view) })
-        return me
+        let x = try Dots().schema.key("x", as: Double.self)  // a field by name, resolved once
+        ClientDriver(frameRate: 60).run(client, until: { quitting }, input: { _ in 1 }, render: { view in draw(view, x) })
+        client.leave()  // the host frees your dot at once
+        return seenX
     }
 
     // MARK: Tests
@@ -67,7 +71,7 @@ struct GettingStartedArticleTests {
             if inCode && !trimmed.isEmpty { codeLines.append(trimmed) }
         }
         #expect(codeLines.count >= 25, "the article should hold its code blocks, found \(codeLines.count) lines")
-        #expect(codeLines.count < 30, "the article promises a game in under 30 lines, it has \(codeLines.count)")
+        #expect(codeLines.count <= 32, "the article promises a game in 32 lines, it has \(codeLines.count)")
         for line in codeLines {
             #expect(source.contains(line), "the article's line `\(line)` is not in GettingStartedArticleTests.swift")
         }
@@ -82,19 +86,24 @@ struct GettingStartedArticleTests {
         let client = simulation.clients[walker]
         let id = try #require(client.clientID, "the walker should have been welcomed")
         let serverX = try #require(simulation.room.state[id])
-        let seenX = try #require(client.render()?.entity(id: id)?.values[0])
+        let x = try Dots().schema.key("x", as: Double.self)
+        let seenX = try #require(client.render()?.entity(id: id)?[x])
         #expect(serverX > 55 && serverX <= 100, "30 ticks at 10 units/s from 50 end near 60, at \(serverX)")
         #expect(abs(seenX - serverX) <= 0.01, "the client shows \(seenX), the server has \(serverX)")
     }
 
-    @Test("the article's server, reconnecting client and driver over real WebSockets on 127.0.0.1: the client sees its dot")
+    @Test(
+        "the article's server, reconnecting client and driver over real WebSockets on 127.0.0.1: the client joins room main by its URL and sees its dot"
+    )
     func overWebSockets() throws {
         // The article's lines with port 0 for port 7777, driven from this thread with advance().
         let listener = try WebSocketTransportServer(configuration: WebSocketServerConfiguration(host: "127.0.0.1", port: 0))
         defer { listener.shutdown(timeout: .seconds(1)) }
         let port = try #require(listener.address?.port, "the server should report its bound port")
         let clock = MonotonicClock()
-        let host = Host(game: try Dots(), listener: listener, clock: clock)
+        var configuration = HostConfiguration()
+        configuration.rooms = ["main"]
+        let host = Host(game: try Dots(), listener: listener, clock: clock, configuration: configuration)
         let url = try WebSocketURL("ws://127.0.0.1:\(port)/main")
         let client = ReconnectingSession(game: try Dots(), clock: clock) { try WebSocketClientTransportConnection(url: url) }
         defer { client.leave() }
@@ -111,6 +120,9 @@ struct GettingStartedArticleTests {
             },
             render: { view in me = client.session.clientID.flatMap { view?.entity(id: $0) } })
         let dot = try #require(me, "the client did not see its dot within 10 s")
-        #expect(dot.values[0] >= 50 && dot.values[0] <= 100, "the dot starts at 50 and walks right, at \(dot.values[0])")
+        let x = try #require(dot[try Dots().schema.key("x", as: Double.self)], "a dot has an x")
+        #expect(x >= 50 && x <= 100, "the dot starts at 50 and walks right, at \(x)")
+        #expect(client.session.room == "main", "the URL's path /main picks the room, not the default room")
+        #expect(host.room(named: "main")?.state[dot.id] != nil, "the host has the dot in room main")
     }
 }

@@ -18,6 +18,7 @@ struct WebSocketTransportTests {
         let game = DotsGame(orbCount: 5, freezeAt: 0.5)
         var configuration = HostConfiguration()
         configuration.tickRate = 30
+        configuration.rooms = ["play"]  // the clients' URL path picks it
         let host = Host(game: game, listener: server, clock: clock, configuration: configuration)
         let url = try WebSocketURL("ws://127.0.0.1:\(port)/play")
         var clients: [ClientSession<DotsGame>] = []
@@ -40,11 +41,11 @@ struct WebSocketTransportTests {
                 client.tick(input: tick < 10 && index == 0 ? DotsGame.Input(dx: 1, dy: 0) : nil)
             }
             tick += 1
-            let frozen = (host.room(named: "")?.tick ?? 0) > 40
+            let frozen = (host.room(named: "play")?.tick ?? 0) > 40
             if frozen, clients.allSatisfy({ ($0.latestSnapshot?.tick ?? 0) > 30 }) { break }
             clock.sleep(until: clock.now + .milliseconds(33))
         }
-        let room = try #require(host.room(named: ""))
+        let room = try #require(host.room(named: "play"))
         for (index, client) in clients.enumerated() {
             #expect(client.status == .connected, "client \(index) status \(client.status)")
             let snapshot = try #require(client.latestSnapshot, "client \(index) received no snapshot over WebSocket")

@@ -2,8 +2,12 @@ import TickwireCodec
 
 /// How a ``ClientSession`` connects, sends and shows the world.
 public struct ClientConfiguration: Sendable {
-    /// The room to join (the empty string for the host's default room).
-    public var room = ""
+    /// The room to join, or `nil` (the default) to join the room the connection's URL path
+    /// names: `ws://host:7777/main` joins `main`, and a URL without a path (or `/`) the host's
+    /// default room, the empty string. A room set here wins over the path (the path is then
+    /// ignored), so that a tool can put players of one entry URL in several rooms; see
+    /// ``ClientSession/room``.
+    public var room: String?
     /// The compression modes offered in the hello.
     public var compressionModes = CompressionModes.all
     /// Whether the hello offers to decode entropy-coded snapshot deltas (``DeltaCoding/entropy``,

@@ -22,6 +22,15 @@ public final class ClientSession<G: Game> {
 
     /// Where the session stands.
     public private(set) var status = ClientStatus.idle
+    /// The room the session joins (sent in every hello), decided at ``connect(over:)``:
+    /// ``ClientConfiguration/room`` when it is set; otherwise the room the first connection's
+    /// ``TransportConnection/requestPath`` named (the URL's path without its leading `/`,
+    /// percent-decoded: `ws://host:7777/main` gives `main`), kept for every later connection
+    /// (a redirect's or a moved disconnect's URL names a process, not a room); otherwise the
+    /// host's default room, the empty string.
+    public private(set) var room = ""
+    /// The room a connection's path named first, when the configuration names none.
+    private var roomFromPath: String?
     /// The id the host gave this client (its player number), once welcomed.
     public private(set) var clientID: UInt32?
     /// The token to resume this session with, once welcomed.
@@ -29,6 +38,9 @@ public final class ClientSession<G: Game> {
     /// Whether the last welcome gave back the same player as before (a resumed session): the
     /// same id and the resume token this client sent.
     public private(set) var wasResumed = false
+    /// Welcomes received over the session's life: a welcome whose connection ended within the
+    /// same tick still counts, so that a ``ReconnectingSession`` reports it as connected.
+    var welcomes = 0
     /// The server's tick rate, from the welcome.
     public private(set) var tickRate = 20
     /// How the host codes the snapshot deltas it sends, from the welcome.
@@ -146,12 +158,50 @@ public final class ClientSession<G: Game> {
         lastPing = nil
         lastRender = nil
         status = .handshaking
+        if roomFromPath == nil { roomFromPath = Self.room(fromPath: connection.requestPath) }
+        room = configuration.room ?? roomFromPath ?? ""
         let hello = Message.Hello(
             protocolVersion: configuration.protocolVersion, schemaFingerprint: game.schema.fingerprint,
-            compressionModes: configuration.compressionModes, room: configuration.room, resumeToken: resumeToken,
+            compressionModes: configuration.compressionModes, room: room, resumeToken: resumeToken,
             payload: configuration.helloPayload, offersEntropyDeltas: configuration.offersEntropyDeltas,
             offersRenderTimes: configuration.offersRenderTimes, offersMotionPrediction: configuration.offersEntropyDeltas)
         send(.hello(hello))
+    }
+
+    /// The room a request path names: the path without its leading slashes, percent-decoded
+    /// (`/main` gives `main`, `/red%20team` gives `red team`); `nil` for no path, `/`, or a
+    /// path that does not decode to UTF-8.
+    ///
+    /// - Parameter path: A request path, such as ``WebSocketURL/path``.
+    /// - Returns: The room's name, or `nil` when the path names none.
+    static func room(fromPath path: String?) -> String? {
+        guard let path else { return nil }
+        let encoded = Array(path.utf8.drop { $0 == UInt8(ascii: "/") })
+        guard !encoded.isEmpty else { return nil }
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(encoded.count)
+        var index = 0
+        while index < encoded.count {
+            if encoded[index] == UInt8(ascii: "%"), index + 2 < encoded.count,
+                let high = hexValue(encoded[index + 1]), let low = hexValue(encoded[index + 2])
+            {
+                bytes.append(high << 4 | low)
+                index += 3
+            } else {
+                bytes.append(encoded[index])
+                index += 1
+            }
+        }
+        return String(validating: bytes, as: UTF8.self)
+    }
+
+    private static func hexValue(_ byte: UInt8) -> UInt8? {
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
+        default: nil
+        }
     }
 
     /// Leaves the game: tells the host (which removes the player at once) and closes.
@@ -278,6 +328,7 @@ public final class ClientSession<G: Game> {
                 return
             }
             status = .connected
+            welcomes += 1
         case .reject(let reject):
             status = .rejected(reject.reason, reject.text)
             closingSince = now

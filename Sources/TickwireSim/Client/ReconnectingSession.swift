@@ -66,12 +66,19 @@ public final class ReconnectingSession<G: Game> {
     public var retryableRefusals: Set<Message.Reject.Reason> = [.roomFull, .serverShuttingDown]
     /// How long an attempt may wait for the welcome before it counts as failed.
     public var handshakeTimeout: Duration = .seconds(10)
-    /// Called with the new state whenever ``state`` changes (on the driving thread).
-    public var onStateChange: ((ConnectionState) -> Void)?
+    /// Called with every state ``state`` takes, in order, on the driving thread. Setting it
+    /// calls it at once with the current state (so the first ``ConnectionState/connecting(attempt:)``
+    /// is always reported, whenever the hook is set); from then on it hears each state of a tick
+    /// that passes through several (a welcome whose connection is lost within the same tick
+    /// reports ``ConnectionState/connected(resumed:)``, then ``ConnectionState/waitingToReconnect(attempt:at:)``).
+    public var onStateChange: ((ConnectionState) -> Void)? {
+        didSet { onStateChange?(state) }
+    }
 
-    /// Where the connection stands.
+    /// Where the connection stands (before the first attempt starts, the state it will take:
+    /// ``ConnectionState/connecting(attempt:)`` with attempt 1).
     public private(set) var state = ConnectionState.connecting(attempt: 1) {
-        didSet { if state != oldValue { onStateChange?(state) } }
+        didSet { onStateChange?(state) }
     }
     /// Successful connections after the first one.
     public private(set) var reconnects = 0
@@ -117,6 +124,10 @@ public final class ReconnectingSession<G: Game> {
     private var attemptStartedAt = Timestamp.zero
     private var hasStarted = false
     private var hasConnected = false
+    /// Whether an attempt was ever opened.
+    private var hasOpened = false
+    /// The inner session's welcome count already reported as connected.
+    private var welcomesSeen = 0
 
     /// Wraps a session that is not connected yet.
     ///
@@ -127,6 +138,7 @@ public final class ReconnectingSession<G: Game> {
     ///   - open: Opens a new connection to the host, once per attempt.
     public init(session: ClientSession<G>, policy: ReconnectPolicy = ReconnectPolicy(), seed: UInt64 = 0x7157, open: @escaping Opener) {
         self.session = session
+        self.welcomesSeen = session.welcomes
         self.policy = policy
         self.random = SplitMix64(seed: seed)
         self.open = { _ in try open() }
@@ -149,6 +161,7 @@ public final class ReconnectingSession<G: Game> {
         open: @escaping URLOpener
     ) {
         self.session = session
+        self.welcomesSeen = session.welcomes
         self.policy = policy
         self.random = SplitMix64(seed: seed)
         self.open = open
@@ -241,7 +254,9 @@ public final class ReconnectingSession<G: Game> {
     private func openConnection() {
         attempt += 1
         attemptStartedAt = clock.now
-        state = .connecting(attempt: attempt)
+        // The very first attempt is the state the session was made in, already reported.
+        if hasOpened || state != .connecting(attempt: attempt) { state = .connecting(attempt: attempt) }
+        hasOpened = true
         let url = target ?? (entryURLs.isEmpty ? nil : entryURLs[entryIndex % entryURLs.count])
         currentURL = url
         guard let url else { return failAttempt(because: "no entry URL was given") }
@@ -256,17 +271,22 @@ public final class ReconnectingSession<G: Game> {
 
     /// Moves ``state`` on from what the session's status says now.
     private func observeSession() {
+        if case .connecting = state, session.welcomes > welcomesSeen {
+            // Welcomed, even if the connection ended again within this tick: connected first.
+            welcomesSeen = session.welcomes
+            if hasConnected { reconnects += 1 }
+            hasConnected = true
+            setbacks = 0
+            attempt = 0
+            target = nil
+            redirectChain.removeAll()
+            state = .connected(resumed: session.wasResumed)
+        }
         switch state {
         case .connecting:
             switch session.status {
             case .connected:
-                if hasConnected { reconnects += 1 }
-                hasConnected = true
-                setbacks = 0
-                attempt = 0
-                target = nil
-                redirectChain.removeAll()
-                state = .connected(resumed: session.wasResumed)
+                break  // reported above, with the welcome
             case .rejected(.redirect, let url) where followsURLs && !url.isEmpty:
                 follow(redirectTo: url)
             case .rejected(let reason, let text):

@@ -7,7 +7,8 @@ public struct EntityView: Hashable, Sendable {
     public var id: UInt32
     /// The index of its type in the schema.
     public var typeIndex: Int
-    /// Its field values, in schema order.
+    /// Its field values, in schema order, all as `Double`s; read one by name, with its own
+    /// type, through a ``FieldKey`` (``subscript(_:)``) or ``value(_:as:in:)``.
     public var values: [Double]
 
     /// Creates an entity view.
@@ -20,6 +21,37 @@ public struct EntityView: Hashable, Sendable {
         self.id = id
         self.typeIndex = typeIndex
         self.values = values
+    }
+
+    /// The field `key` names, as its type: `Int` for integers, `Bool` for booleans, `Double`
+    /// for any kind. O(1): the name was resolved when the key was made.
+    ///
+    /// - Parameter key: A key made once from the game's schema (``Schema/key(_:of:as:)``).
+    /// - Returns: The value, or `nil` when this entity's type does not declare the field.
+    public subscript<Value: FieldValue>(key: FieldKey<Value>) -> Value? {
+        key.read(from: values, typeIndex: typeIndex)
+    }
+
+    /// The field called `name`, looked up in `schema` now: for a one-off read; in a frame loop,
+    /// make a ``FieldKey`` once and use ``subscript(_:)``.
+    ///
+    /// - Parameters:
+    ///   - name: The field's name.
+    ///   - valueType: What to read it as: `Double` (any kind), `Int` (integers and
+    ///     enumerations) or `Bool` (booleans).
+    ///   - schema: The game's schema (the one the view was made with).
+    /// - Returns: The value.
+    /// - Throws: ``FieldLookupError`` when this entity's type has no such field or declares it
+    ///   with a kind `valueType` cannot read.
+    public func value<Value: FieldValue>(
+        _ name: String, as valueType: Value.Type = Double.self, in schema: Schema
+    ) throws(FieldLookupError) -> Value {
+        let typeName = typeIndex >= 0 && typeIndex < schema.entityTypes.count ? schema.entityTypes[typeIndex].name : "#\(typeIndex)"
+        let key = try schema.key(name, of: typeName, as: valueType)
+        guard let value = key.read(from: values, typeIndex: typeIndex) else {
+            throw FieldLookupError.missingValue(field: name, type: typeName, count: values.count)
+        }
+        return value
     }
 }
 

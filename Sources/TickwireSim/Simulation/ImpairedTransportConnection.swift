@@ -79,6 +79,9 @@ public final class ImpairedTransportConnection: TransportConnection {
     /// The wrapped connection's id.
     public var connectionID: UInt64 { inner.connectionID }
 
+    /// The wrapped connection's request path (the room a client joins by URL).
+    public var requestPath: String? { inner.requestPath }
+
     /// Frames received that the downstream link lost (unreliable mode only).
     public var incomingFramesLost: Int { state.withLock { $0.downstream.framesLost } }
 

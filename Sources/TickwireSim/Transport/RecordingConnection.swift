@@ -26,6 +26,9 @@ public final class RecordingConnection: TransportConnection {
     /// The wrapped connection's id.
     public var connectionID: UInt64 { inner.connectionID }
 
+    /// The wrapped connection's request path (the room a client joins by URL).
+    public var requestPath: String? { inner.requestPath }
+
     /// Sends the frame, and records it as sent to the server when the wrapped connection took it.
     ///
     /// - Parameter frame: The frame's bytes.

@@ -166,11 +166,19 @@ public protocol TransportConnection: AnyObject, Sendable {
 
     /// Whether this side knows the connection is closed.
     var isClosed: Bool { get }
+
+    /// The path the client side asked for when it opened the connection (a WebSocket URL's
+    /// path, such as `/main`), or `nil` for a transport without one. A ``ClientSession`` whose
+    /// ``ClientConfiguration/room`` is `nil` joins the room it names (see ``ClientSession/room``).
+    var requestPath: String? { get }
 }
 
 extension TransportConnection {
     /// Closes the connection normally: ``close(code:reason:)`` with 1000 and no reason.
     public func close() { close(code: .normalClosure, reason: "") }
+
+    /// No path: the transport's connections do not ask for one (the default).
+    public var requestPath: String? { nil }
 
     /// Whether a frame sent now would be taken: closed, over `budgetBytes` queued, or taken.
     ///

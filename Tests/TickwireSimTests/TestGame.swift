@@ -48,6 +48,9 @@ struct DotsGame: Game {
     var stepClock: VirtualClock?
     /// How far each step moves ``stepClock``.
     var stepCost = Duration.zero
+    /// A fake failure: while set, ``capture(_:into:)`` inserts an orb twice and so throws, as a
+    /// game that cannot describe its world would.
+    var failsCapture = false
     /// Where player *n* starts (a function of n only).
     var spawn: @Sendable (UInt32) -> (Double, Double) = { id in (Double(id % 10) * 3, Double(id / 10 % 10) * 3) }
 
@@ -119,6 +122,10 @@ struct DotsGame: Game {
     }
 
     func capture(_ state: State, into snapshot: inout Snapshot) throws(SnapshotError) {
+        if failsCapture {
+            _ = try snapshot.insert(id: DotsGame.orbBase, type: 1)
+            _ = try snapshot.insert(id: DotsGame.orbBase, type: 1)  // the duplicate throws
+        }
         for id in state.players.keys.sorted() {
             guard let player = state.players[id] else { continue }
             let index = try snapshot.insert(id: id, type: 0)

@@ -26,6 +26,12 @@ public final class ArenaClient {
         public var downstream = LinkConditions.perfect
         /// Backoff between reconnection attempts.
         public var reconnect = ReconnectPolicy(baseDelay: .milliseconds(500), maximumDelay: .seconds(8))
+        /// The least severe level the client logs to standard error (`--log-level`): the
+        /// session's and the WebSocket client's records, prefixed `arena: `. `nil` (default): no logging.
+        public var logLevel: LogLevel?
+
+        /// Where the client logs: standard error from ``logLevel`` on, or nowhere.
+        var logSink: LogSink { logLevel.map { LogSink.standardError(label: "arena", minimumLevel: $0) } ?? .disabled }
 
         /// Creates options.
         ///
@@ -80,6 +86,7 @@ public final class ArenaClient {
             var configuration = WebSocketClientConfiguration()
             configuration.handshakeTimeout = .seconds(3)
             configuration.tls = options.tls
+            configuration.logSink = options.logSink
             let url = try WebSocketURL(text)
             let socket = try WebSocketClientTransportConnection(url: url, configuration: configuration)
             impaired =
@@ -109,6 +116,7 @@ public final class ArenaClient {
     public init(options: Options, clock: any TickClock = MonotonicClock(), recorder: RecordingWriter? = nil) {
         self.options = options
         var configuration = ClientConfiguration()
+        configuration.logSink = options.logSink
         configuration.room = options.room
         configuration.helloPayload = Array(options.name.utf8.prefix(64))
         if options.downstream.delivery == .unreliable {

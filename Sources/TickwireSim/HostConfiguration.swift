@@ -140,8 +140,9 @@ public struct HostConfiguration: Sendable {
     /// encoded (`error`, source `room`, with the room and client; the 1st, 2nd, 4th, 8th… of a
     /// room's drops of one kind, so a failure repeating every tick writes few lines), each counted in
     /// ``HostMetrics/snapshotsNotCaptured`` and ``HostMetrics/snapshotsNotEncoded``; a client
-    /// closed because it refused a compressed snapshot (`warning`). Called on the tick threads:
-    /// keep the handler quick.
+    /// closed because it refused a compressed snapshot (`warning`); with a room directory, a saved
+    /// room state that cannot be restored or is too large to save (`error`, source `host`).
+    /// Called on the tick threads and the driving thread: keep the handler quick.
     /// Default ``LogSink/disabled``.
     public var logSink: LogSink = .disabled
 

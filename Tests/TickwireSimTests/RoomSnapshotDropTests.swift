@@ -90,3 +90,26 @@ struct RoomSnapshotDropTests {
         #expect(!Room<DotsGame>.isLogged(0))
     }
 }
+
+/// A client session that drops what it cannot decode says so through its configuration's sink.
+@Suite("Client session logging")
+struct ClientSessionLoggingTests {
+    @Test("frames over the client's own body limit are counted as undecodable and logged at warning")
+    func undecodableFramesAreLogged() throws {
+        let recorder = RoomSnapshotDropTests.RecordingSink()
+        let simulation = Simulation(game: DotsGame(orbCount: 200)) { $0.rooms = ["main"] }
+        simulation.addClient(configure: { configuration in
+            configuration.room = "main"
+            configuration.frameLimits.maximumBodyBytes = 512
+            configuration.logSink = recorder.sink
+        })
+        simulation.run(for: .milliseconds(500))
+        let undecodable = simulation.clients[0].metrics.snapshotsUndecodable
+        #expect(undecodable > 0, "the host's full snapshots are over the client's limit")
+        let records = recorder.all.filter { $0.source == "client" }
+        #expect(records.count == undecodable, "one record per frame dropped: \(records.count) for \(undecodable)")
+        let first = try #require(records.first)
+        #expect(first.level == .warning, "a dropped frame the session recovers from is a warning: \(first)")
+        #expect(first.metadata["error"]?.contains("512") == true, "the record names the limit: \(first)")
+    }
+}

@@ -117,21 +117,31 @@ struct WebSocketServerLoggingTests {
         #expect(listenerLevels == [.warning, .warning, .critical], "accept failure, one retry, then giving up: \(recorder.all)")
     }
 
-    @Test("a connection refused at the per-address limit is counted and logged at notice with its status")
+    @Test("connections refused at the per-address limit are all counted; the 1st, 2nd and 4th are logged at notice")
     func refusalIsLogged() throws {
-        let recorder = ServerLogRecorder { $0.source == "websocket-server" }
+        let recorder = ServerLogRecorder { $0.source == "websocket-server" && $0.level == .notice }
         var configuration = WebSocketServerConfiguration()
         configuration.maximumConnectionsPerAddress = 0
         configuration.logSink = recorder.sink
         let server = try WebSocketServer(configuration: configuration) { _ in }
         let address = try server.start()
         defer { server.shutdown(timeout: .seconds(1)) }
-        let client = try Socket(family: address.family)
-        _ = try client.connect(to: address)
-        #expect(recorder.matched.wait(seconds: 10), "the refusal is logged")
-        let record = try #require(recorder.all.first { $0.source == "websocket-server" })
-        #expect(record.level == .notice && record.metadata["status"] == "429", "a 429 refusal at notice: \(record)")
-        #expect(record.message.contains("too many connections from one address"), "the record says which limit: \(record)")
-        #expect(server.statistics.refusedPerAddressConnections == 1, "and it is counted")
+        var clients: [Socket] = []
+        for _ in 0..<4 {
+            let client = try Socket(family: address.family)
+            _ = try client.connect(to: address)
+            clients.append(client)
+        }
+        for logged in 1...3 {
+            #expect(recorder.matched.wait(seconds: 10), "refusal record \(logged) of 3 arrives: \(recorder.all)")
+        }
+        let records = recorder.all.filter { $0.level == .notice }
+        #expect(records.map { $0.metadata["refused_so_far"] } == ["1", "2", "4"], "the 1st, 2nd and 4th refusals are logged: \(records)")
+        let record = try #require(records.first)
+        #expect(record.metadata["status"] == "429", "a 429 refusal: \(record)")
+        #expect(
+            record.message.contains("too many connections from one address (maximumConnectionsPerAddress 0)"),
+            "the record names the limit and its value: \(record)")
+        #expect(server.statistics.refusedPerAddressConnections == 4, "every refusal is counted")
     }
 }

@@ -94,6 +94,7 @@ final class ServerCore {
         }
         self.listener = listener
         counters.listenerAccepting.store(1, ordering: .relaxed)
+        logSink.log(.info, "listening", metadata: ["address": "\(listener.address)"], source: "websocket-server")
         return listener.address
     }
 
@@ -105,10 +106,14 @@ final class ServerCore {
             source: "websocket-server")
     }
 
-    /// Logs a connection refused by a budget (counted by the caller) at `notice`.
-    private func logRefusal(peer: SocketAddress?, status: Int, detail: String) {
+    /// Logs a connection refused by a budget at `notice`: the `count`-th of its kind (the
+    /// caller's counter, just incremented) when it is the 1st, 2nd, 4th, 8th…, so that a flood
+    /// writes a few lines while the counter in ``WebSocketServer/statistics`` counts every one.
+    private func logRefusal(peer: SocketAddress?, status: Int, count: Int, detail: String) {
+        guard count > 0, count & (count - 1) == 0 else { return }
         configuration.logSink.log(
-            .notice, "refused a connection: \(detail)", metadata: ["peer": peer.map { "\($0)" } ?? "unknown", "status": "\(status)"],
+            .notice, "refused a connection: \(detail)",
+            metadata: ["peer": peer.map { "\($0)" } ?? "unknown", "status": "\(status)", "refused_so_far": "\(count)"],
             source: "websocket-server")
     }
 
@@ -128,12 +133,11 @@ final class ServerCore {
             let detail =
                 isShuttingDown
                 ? "the server is shutting down" : "the server is at its limit of \(configuration.maximumConnections) connections"
-            logRefusal(peer: peer, status: 503, detail: detail)
-            if isShuttingDown {
-                counters.refusedShuttingDown.wrappingAdd(1, ordering: .relaxed)
-            } else {
-                counters.refusedAtConnectionLimit.wrappingAdd(1, ordering: .relaxed)
-            }
+            let count =
+                isShuttingDown
+                ? counters.refusedShuttingDown.wrappingAdd(1, ordering: .relaxed).newValue
+                : counters.refusedAtConnectionLimit.wrappingAdd(1, ordering: .relaxed).newValue
+            logRefusal(peer: peer, status: 503, count: count, detail: detail)
             tcp.write(ServerHandshake.errorResponse(status: 503, reason: "Service Unavailable", detail: detail))
             // Over TLS the 503 follows the TLS handshake, within the channel's linger timeout.
             tcp.closeAfterFlush(awaitingTLSHandshake: true)
@@ -143,9 +147,9 @@ final class ServerCore {
         if let group {
             let count = addressCounts[group] ?? AddressCount()
             if count.connections >= configuration.maximumConnectionsPerAddress {
-                counters.refusedPerAddressConnections.wrappingAdd(1, ordering: .relaxed)
+                let refused = counters.refusedPerAddressConnections.wrappingAdd(1, ordering: .relaxed).newValue
                 logRefusal(
-                    peer: peer, status: 429,
+                    peer: peer, status: 429, count: refused,
                     detail:
                         "too many connections from one address (maximumConnectionsPerAddress \(configuration.maximumConnectionsPerAddress))"
                 )
@@ -155,9 +159,9 @@ final class ServerCore {
                 return
             }
             if count.handshakes >= configuration.maximumHandshakesPerAddress {
-                counters.refusedPerAddressHandshakes.wrappingAdd(1, ordering: .relaxed)
+                let refused = counters.refusedPerAddressHandshakes.wrappingAdd(1, ordering: .relaxed).newValue
                 logRefusal(
-                    peer: peer, status: 429,
+                    peer: peer, status: 429, count: refused,
                     detail:
                         "too many handshakes from one address (maximumHandshakesPerAddress \(configuration.maximumHandshakesPerAddress))")
                 Self.refuseAtOnce(
@@ -167,9 +171,10 @@ final class ServerCore {
             }
         }
         while handshakes.count >= max(configuration.maximumHandshakes, 1), let oldest = oldestHandshake() {
-            counters.handshakesEvicted.wrappingAdd(1, ordering: .relaxed)
+            let evicted = counters.handshakesEvicted.wrappingAdd(1, ordering: .relaxed).newValue
             logRefusal(
-                peer: nil, status: 503, detail: "evicted the oldest handshake (maximumHandshakes \(configuration.maximumHandshakes))")
+                peer: nil, status: 503, count: evicted,
+                detail: "evicted the oldest handshake (maximumHandshakes \(configuration.maximumHandshakes))")
             oldest.evict(detail: "the server's \(configuration.maximumHandshakes) handshake places are full and this one was the oldest")
         }
         let handshake = ServerHandshake(tcp: tcp, core: self, addressGroup: group)

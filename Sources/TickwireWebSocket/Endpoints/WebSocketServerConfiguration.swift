@@ -153,9 +153,11 @@ public struct WebSocketServerConfiguration: Sendable {
     /// are refused as failed handshakes (HTTP 426, 405 or 400).
     public var httpHandler: (@Sendable (HTTPRequestHead) -> HTTPResponse)?
     /// Where the server logs what went wrong: `accept(2)` failures and the listener's retries
-    /// (source `listener`; `critical` when it gives up), connections refused by the budgets and
-    /// connections that could not be set up (source `websocket-server`). Each is also counted in
-    /// ``WebSocketServer/statistics``. Default ``LogSink/disabled``.
+    /// (source `listener`; `critical` when it gives up), connections refused by the budgets
+    /// (`notice`; the 1st, 2nd, 4th, 8th… of each kind, so that a flood writes few lines) and
+    /// connections that could not be set up (`error`; source `websocket-server`). Each is counted
+    /// in ``WebSocketServer/statistics``. Runs on the loop thread: keep the handler quick.
+    /// Default ``LogSink/disabled``.
     public var logSink: LogSink = .disabled
 
     /// Creates the default configuration (127.0.0.1, any free port).

@@ -51,7 +51,7 @@ let usage = """
             --script plays headless for N ticks, --dump prints every frame as text;
             --record writes every frame to FILE for `tickwire inspect FILE`;
             --log-level LEVEL writes log records from LEVEL up to standard error (default
-            warning, so that the game's screen stays clean)
+            warning); while the game's screen is up they wait, and come out when it closes
 
     keys: WASD or arrows move, space fires, e fires the rail, n toggles the net graph, q quits
     """
@@ -223,7 +223,7 @@ func join(_ arguments: [String]) throws {
     if parsed.flag("help") { print(usage); return }
     guard let url = parsed.positionals.first else { fail("join needs a URL, e.g. ws://127.0.0.1:7777/main\n\n\(usage)") }
     var options = try makeClientOptions(url: url, parsed: &parsed)
-    options.logLevel = logLevel(&parsed, default: .warning)
+    let level = logLevel(&parsed, default: .warning)
     for more in parsed.positionals.dropFirst() {
         do throws(WebSocketURL.ParseError) { options.moreEntryURLs.append(try WebSocketURL(more)) } catch { fail(error.description) }
     }
@@ -238,7 +238,11 @@ func join(_ arguments: [String]) throws {
         do { recorder = try RecordingWriter(path: recordPath, schema: Arena().schema) } catch { fail(error.description) }
     }
     defer { recorder?.close() }
-    let client = ArenaClient(options: options, recorder: recorder)
+    // While the game draws on the terminal, log lines wait and come out when it lets go.
+    let heldLines = script == nil && isatty(STDERR_FILENO) != 0 ? HeldLogLines() : nil
+    defer { heldLines?.release() }
+    let logSink = heldLines?.sink(label: "arena", minimumLevel: level) ?? .standardError(label: "arena", minimumLevel: level)
+    let client = ArenaClient(options: options, recorder: recorder, logSink: logSink)
     if let script {
         let parsedScript: ArenaScript
         do { parsedScript = try ArenaScript(script) } catch { fail(error.description) }
@@ -253,8 +257,10 @@ func join(_ arguments: [String]) throws {
     do {
         reason = try ArenaPlayLoop.playInteractively(client, notice: "", usesColor: usesColor())
     } catch {
+        heldLines?.release()
         fail(error.description)
     }
+    heldLines?.release()
     print("arena: \(reason)")
 }
 

@@ -42,8 +42,9 @@ public struct ClientConfiguration: Sendable {
     /// Snapshot codec limits.
     public var codecLimits = CodecLimits.default
     /// Where the session logs what it drops: frames and snapshots it cannot decode (`warning`;
-    /// `error` when the compression stream broke), messages it cannot encode (`error`); source
-    /// `client`. Default ``LogSink/disabled``.
+    /// `error` when the compression stream broke), messages it cannot encode (`error`); a
+    /// ``ReconnectingSession`` also logs each lost connection with its next delay (`warning`),
+    /// and giving up or a refusal (`error`); source `client`. Default ``LogSink/disabled``.
     public var logSink: LogSink = .disabled
 
     /// Creates the default configuration.

@@ -112,4 +112,34 @@ struct ClientSessionLoggingTests {
         #expect(first.level == .warning, "a dropped frame the session recovers from is a warning: \(first)")
         #expect(first.metadata["error"]?.contains("512") == true, "the record names the limit: \(first)")
     }
+
+    @Test("a reconnecting session logs each retried refusal at warning and a final refusal at error")
+    func reconnectingSessionLogs() throws {
+        let retried = RoomSnapshotDropTests.RecordingSink()
+        let simulation = Simulation(game: DotsGame(orbCount: 1)) { $0.roomCapacity = 1 }
+        simulation.addClient()
+        simulation.run(for: .milliseconds(500))
+        let policy = ReconnectPolicy(baseDelay: .milliseconds(200), maximumDelay: .milliseconds(1600), jitter: 0.5)
+        let index = simulation.addReconnectingClient(policy: policy, configure: { $0.logSink = retried.sink })
+        let client = try #require(simulation.reconnectingClients[index])
+        simulation.run(for: .seconds(3))
+        let warnings = retried.all.filter { $0.source == "client" && $0.level == .warning }
+        #expect(warnings.count == client.failedAttempts, "one warning per failed attempt: \(warnings.count) for \(client.failedAttempts)")
+        #expect(warnings.first?.metadata["reason"]?.contains("room full") == true, "each names why: \(warnings)")
+        #expect(warnings.first?.message.contains("reconnecting in") == true, "and when it tries again: \(warnings)")
+
+        let refused = RoomSnapshotDropTests.RecordingSink()
+        let index2 = simulation.addReconnectingClient(
+            policy: policy, configure: { $0.logSink = refused.sink }, game: DotsGame(orbCount: 1, extraField: true))
+        simulation.run(for: .seconds(1))
+        let state = try #require(simulation.reconnectingClients[index2]?.state)
+        guard case .refused(.schemaMismatch, _) = state else {
+            Issue.record("a client with another schema ends refused for a schema mismatch, not \(state)")
+            return
+        }
+        let last = try #require(refused.all.last { $0.source == "client" }, "the refusal is logged")
+        #expect(
+            last.level == .error && last.metadata["reason"] == "\(Message.Reject.Reason.schemaMismatch)",
+            "at error, with the reason: \(last)")
+    }
 }

@@ -235,9 +235,10 @@ final class ClientCore {
             "url": "\(url)", "code": frame.code.map { "\($0.rawValue)" } ?? "none", "reason": frame.reason, "attempt": "\(attempt)",
         ]
         guard policy.isEnabled, policy.maximumAttempts.map({ attempt < $0 }) ?? true else {
+            // Without a reconnect policy the owner decides what comes next (and logs it): a notice.
             configuration.logSink.log(
-                policy.isEnabled ? .error : .warning,
-                policy.isEnabled ? "connection lost; out of reconnection attempts, closed for good" : "connection lost; closed for good",
+                policy.isEnabled ? .error : .notice,
+                policy.isEnabled ? "connection lost; out of reconnection attempts, closed for good" : "connection closed",
                 metadata: metadata, source: "websocket-client")
             return callbacks.setState(.closed(frame))
         }

@@ -32,7 +32,8 @@ public struct WebSocketClientConfiguration: Sendable {
     /// host name, and the loudly named switch that skips both for local testing. Unused for `ws://`.
     public var tls = TLSClientConfiguration()
     /// Where the client logs lost connections and failed attempts (`warning`, with the delay
-    /// before the next) and giving up (`error` when out of reconnection attempts); source
+    /// before the next), giving up (`error` when out of reconnection attempts) and, with
+    /// reconnection off, a closed connection (`notice`: its owner decides what next); source
     /// `websocket-client`. Default ``LogSink/disabled``.
     public var logSink: LogSink = .disabled
 

@@ -293,8 +293,11 @@ public final class ArenaServer {
         }
         let passP99 = host.passStatistics.p99
         let p99 = Double(passP99.components.seconds) * 1000 + Double(passP99.components.attoseconds) / 1e15
+        // A listener that paused after accept(2) failed, or gave up, is logged; say it here too.
+        let accepting = transport.statistics.isListenerAccepting ? "" : "  NOT ACCEPTING connections (see the log)"
         return "rooms \(host.roomNames.count)  clients \(clients)  bots \(bots)  ticks \(ticks)"
             + "  tick p99 \(decimalText(p99, places: 2)) ms  out \(decimalText(Double(bytesOut) * 8 / 1000, places: 1)) kbit/s"
+            + accepting
     }
 }
 

@@ -34,7 +34,7 @@ public struct WebSocketClientConfiguration: Sendable {
     /// Where the client logs lost connections and failed attempts (`warning`, with the delay
     /// before the next), giving up (`error` when out of reconnection attempts) and, with
     /// reconnection off, a closed connection (`notice`: its owner decides what next); source
-    /// `websocket-client`. Default ``LogSink/disabled``.
+    /// `websocket-client`. Default `LogSink.disabled` (TickwireFoundation).
     public var logSink: LogSink = .disabled
 
     /// Creates the default configuration.

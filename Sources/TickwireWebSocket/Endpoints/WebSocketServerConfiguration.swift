@@ -157,7 +157,7 @@ public struct WebSocketServerConfiguration: Sendable {
     /// (`notice`; the 1st, 2nd, 4th, 8th… of each kind, so that a flood writes few lines) and
     /// connections that could not be set up (`error`; source `websocket-server`). Each is counted
     /// in ``WebSocketServer/statistics``. Runs on the loop thread: keep the handler quick.
-    /// Default ``LogSink/disabled``.
+    /// Default `LogSink.disabled` (TickwireFoundation).
     public var logSink: LogSink = .disabled
 
     /// Creates the default configuration (127.0.0.1, any free port).

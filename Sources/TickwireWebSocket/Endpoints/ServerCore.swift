@@ -109,7 +109,7 @@ final class ServerCore {
     /// Logs a connection refused by a budget at `notice`: the `count`-th of its kind (the
     /// caller's counter, just incremented) when it is the 1st, 2nd, 4th, 8th…, so that a flood
     /// writes a few lines while the counter in ``WebSocketServer/statistics`` counts every one.
-    private func logRefusal(peer: SocketAddress?, status: Int, count: Int, detail: String) {
+    func logRefusal(peer: SocketAddress?, status: Int, count: Int, detail: String) {
         guard count > 0, count & (count - 1) == 0 else { return }
         configuration.logSink.log(
             .notice, "refused a connection: \(detail)",

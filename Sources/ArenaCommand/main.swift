@@ -15,8 +15,10 @@ let usage = """
                   [--max-rooms 16] [--idle-room-timeout 30] [--resume-grace 30]
                   [--hello-timeout 5] [--client-timeout 5] [--threads N] [--tls-cert CHAIN.pem --tls-key KEY.pem]
                   [--max-connections-per-address 64] [--max-handshakes-per-address 16] [--write-timeout 10]
-                  [--no-metrics] [--redis redis://HOST:PORT --public-url ws://HOST:PORT]
+                  [--no-metrics] [--redis redis://HOST:PORT --public-url ws://HOST:PORT] [--log-level info]
             run a headless server; prints a status line every few seconds;
+            --log-level LEVEL writes the library's log records from LEVEL up to standard
+            error (trace, debug, info, notice, warning, error, critical; default info);
             GET /metrics on its port answers in the Prometheus text format (--no-metrics: not);
             --public-url is where other processes of a fleet send clients of this
             process's rooms (with a room directory); SIGTERM drains a fleet process (saves
@@ -40,14 +42,16 @@ let usage = """
             --redis joins a fleet whose room directory is that Redis, reached by clients at
             --public-url (README, "Running a fleet"); Redis down: standalone
       arena join ws://HOST:PORT/ROOM [ws://HOST2:PORT …] [--name NAME] [--lag MS] [--jitter MS] [--loss PERCENT]
-                 [--script "d5 w3 space _10" --frames N [--dump]] [--record FILE]
+                 [--script "d5 w3 space _10" --frames N [--dump]] [--record FILE] [--log-level warning]
       arena join wss://HOST:PORT/ROOM [--ca CA.pem] [--insecure-skip-verification-for-local-testing-only] …
             join a server; more URLs are more processes of a fleet to enter through, tried
             in turn when one fails (redirects to the room's process are followed by
             themselves); wss:// checks the server's certificate against the system's CAs
             or --ca; --lag/--jitter/--loss play through a bad network on purpose;
             --script plays headless for N ticks, --dump prints every frame as text;
-            --record writes every frame to FILE for `tickwire inspect FILE`
+            --record writes every frame to FILE for `tickwire inspect FILE`;
+            --log-level LEVEL writes log records from LEVEL up to standard error (default
+            warning); while the game's screen is up they wait, and come out when it closes
 
     keys: WASD or arrows move, space fires, e fires the rail, n toggles the net graph, q quits
     """
@@ -58,6 +62,15 @@ func fail(_ message: String) -> Never {
     exit(2)
 }
 
+/// The level `--log-level` names, or `defaultLevel` without it; a name that is no level ends the program.
+func logLevel(_ parsed: inout CommandArguments, default defaultLevel: LogLevel) -> LogLevel {
+    guard let name = parsed.string("log-level") else { return defaultLevel }
+    guard let level = LogLevel(name: name) else {
+        fail("--log-level must be one of \(LogLevel.all.map(\.description).joined(separator: ", ")), not '\(name)'")
+    }
+    return level
+}
+
 /// The stop flag SIGINT and SIGTERM raise for a headless server.
 let serverStop = ServerStopRequest()
 
@@ -65,7 +78,7 @@ func serve(_ arguments: [String]) throws {
     let valueOptions: Set<String> = [
         "host", "port", "bots", "tick", "rooms", "status-interval", "capacity", "compression", "compression-level", "state",
         "max-rooms", "idle-room-timeout", "resume-grace", "hello-timeout", "client-timeout", "threads", "tls-cert", "tls-key",
-        "max-connections-per-address", "max-handshakes-per-address", "write-timeout", "redis", "public-url",
+        "max-connections-per-address", "max-handshakes-per-address", "write-timeout", "redis", "public-url", "log-level",
     ]
     var parsed = try CommandArguments(arguments, valueOptions: valueOptions)
     if parsed.flag("help") { print(usage); return }
@@ -98,6 +111,7 @@ func serve(_ arguments: [String]) throws {
     let handshakesPerAddress = try parsed.integer("max-handshakes-per-address", default: options.maximumHandshakesPerAddress)
     options.writeTimeout = try parsed.double("write-timeout", default: options.writeTimeout)
     options.servesMetrics = !parsed.flag("no-metrics")
+    options.logLevel = logLevel(&parsed, default: .info)
     options.publicURL = parsed.string("public-url")
     if let url = options.publicURL {
         do throws(WebSocketURL.ParseError) { _ = try WebSocketURL(url) } catch { fail("--public-url: \(error)") }
@@ -205,10 +219,11 @@ func makeClientOptions(url: String, parsed: inout CommandArguments) throws -> Ar
 
 func join(_ arguments: [String]) throws {
     var parsed = try CommandArguments(
-        arguments, valueOptions: ["name", "lag", "jitter", "loss", "script", "frames", "width", "height", "record", "ca"])
+        arguments, valueOptions: ["name", "lag", "jitter", "loss", "script", "frames", "width", "height", "record", "ca", "log-level"])
     if parsed.flag("help") { print(usage); return }
     guard let url = parsed.positionals.first else { fail("join needs a URL, e.g. ws://127.0.0.1:7777/main\n\n\(usage)") }
     var options = try makeClientOptions(url: url, parsed: &parsed)
+    let level = logLevel(&parsed, default: .warning)
     for more in parsed.positionals.dropFirst() {
         do throws(WebSocketURL.ParseError) { options.moreEntryURLs.append(try WebSocketURL(more)) } catch { fail(error.description) }
     }
@@ -223,7 +238,11 @@ func join(_ arguments: [String]) throws {
         do { recorder = try RecordingWriter(path: recordPath, schema: Arena().schema) } catch { fail(error.description) }
     }
     defer { recorder?.close() }
-    let client = ArenaClient(options: options, recorder: recorder)
+    // While the game draws on the terminal, log lines wait and come out when it lets go.
+    let heldLines = script == nil && isatty(STDERR_FILENO) != 0 ? HeldLogLines() : nil
+    defer { heldLines?.release() }
+    let logSink = heldLines?.sink(label: "arena", minimumLevel: level) ?? .standardError(label: "arena", minimumLevel: level)
+    let client = ArenaClient(options: options, recorder: recorder, logSink: logSink)
     if let script {
         let parsedScript: ArenaScript
         do { parsedScript = try ArenaScript(script) } catch { fail(error.description) }
@@ -238,8 +257,10 @@ func join(_ arguments: [String]) throws {
     do {
         reason = try ArenaPlayLoop.playInteractively(client, notice: "", usesColor: usesColor())
     } catch {
+        heldLines?.release()
         fail(error.description)
     }
+    heldLines?.release()
     print("arena: \(reason)")
 }
 

@@ -67,6 +67,9 @@ package struct DotsGame: Game {
     package var stepClock: VirtualClock?
     /// How far each step moves ``stepClock``.
     package var stepCost = Duration.zero
+    /// A fake failure: while set, ``capture(_:into:)`` inserts an orb twice and so throws, as a
+    /// game that cannot describe its world would.
+    package var failsCapture = false
     /// Where player *n* starts (a function of n only).
     package var spawn: @Sendable (UInt32) -> (Double, Double) = { id in (Double(id % 10) * 3, Double(id / 10 % 10) * 3) }
 
@@ -138,6 +141,10 @@ package struct DotsGame: Game {
     }
 
     package func capture(_ state: State, into snapshot: inout Snapshot) throws(SnapshotError) {
+        if failsCapture {
+            _ = try snapshot.insert(id: DotsGame.orbBase, type: 1)
+            _ = try snapshot.insert(id: DotsGame.orbBase, type: 1)  // the duplicate throws
+        }
         for id in state.players.keys.sorted() {
             guard let player = state.players[id] else { continue }
             let index = try snapshot.insert(id: id, type: 0)

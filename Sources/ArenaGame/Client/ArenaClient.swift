@@ -65,12 +65,14 @@ public final class ArenaClient {
         let options: Options
         let clock: any TickClock
         let recorder: RecordingWriter?
+        let logSink: LogSink
         /// The bad-network layer of the newest connection, when playing through one.
         var impaired: ImpairedTransportConnection?
         var attempts: UInt64 = 0
 
-        init(options: Options, clock: any TickClock, recorder: RecordingWriter?) {
+        init(options: Options, clock: any TickClock, recorder: RecordingWriter?, logSink: LogSink) {
             self.options = options
+            self.logSink = logSink
             self.clock = clock
             self.recorder = recorder
         }
@@ -80,6 +82,7 @@ public final class ArenaClient {
             var configuration = WebSocketClientConfiguration()
             configuration.handshakeTimeout = .seconds(3)
             configuration.tls = options.tls
+            configuration.logSink = logSink
             let url = try WebSocketURL(text)
             let socket = try WebSocketClientTransportConnection(url: url, configuration: configuration)
             impaired =
@@ -106,16 +109,20 @@ public final class ArenaClient {
     ///   - options: Server, name and network.
     ///   - clock: The clock to run on.
     ///   - recorder: Records every frame the session sends and receives (for `tickwire inspect`).
-    public init(options: Options, clock: any TickClock = MonotonicClock(), recorder: RecordingWriter? = nil) {
+    ///   - logSink: Where the session and its WebSocket connections log (`arena join --log-level`).
+    public init(
+        options: Options, clock: any TickClock = MonotonicClock(), recorder: RecordingWriter? = nil, logSink: LogSink = .disabled
+    ) {
         self.options = options
         var configuration = ClientConfiguration()
+        configuration.logSink = logSink
         configuration.room = options.room
         configuration.helloPayload = Array(options.name.utf8.prefix(64))
         if options.downstream.delivery == .unreliable {
             // A lost frame would break a streaming deflate context: use per-frame compression.
             configuration.compressionModes = [.perFrame]
         }
-        let dialer = Dialer(options: options, clock: clock, recorder: recorder)
+        let dialer = Dialer(options: options, clock: clock, recorder: recorder, logSink: logSink)
         self.dialer = dialer
         connection = ReconnectingSession(
             game: Arena(), clock: clock, configuration: configuration,

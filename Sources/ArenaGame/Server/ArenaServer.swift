@@ -87,6 +87,10 @@ public final class ArenaServer {
         /// Threads that tick the rooms (``HostConfiguration/tickThreads``): by default one per
         /// processor online; each room ticks on one of them.
         public var tickThreads = HostConfiguration.processorCount
+        /// The least severe level the server logs to standard error (`--log-level`): the host's
+        /// and the WebSocket server's records, one line each, prefixed `arena: `. `nil`
+        /// (default): no logging.
+        public var logLevel: LogLevel?
 
         /// The defaults: port 7777 on this machine, six bots, 30 Hz, one room `main`.
         public init() {}
@@ -156,9 +160,12 @@ public final class ArenaServer {
         // high-water mark there makes a client that stopped reading stay over it, and so closed
         // after the write timeout, while a slow one that still reads keeps dipping under it.
         socket.sendBuffer.highWaterMark = HostConfiguration().outboundBudgetBytes
+        let logSink = options.logLevel.map { LogSink.standardError(label: "arena", minimumLevel: $0) } ?? .disabled
+        socket.logSink = logSink
         transport = try WebSocketTransportServer(configuration: socket)
         port = transport.address?.port ?? options.port
         var configuration = HostConfiguration()
+        configuration.logSink = logSink
         configuration.tickRate = options.tickRate
         configuration.rooms = options.rooms
         configuration.createsRoomsOnDemand = true
@@ -286,8 +293,11 @@ public final class ArenaServer {
         }
         let passP99 = host.passStatistics.p99
         let p99 = Double(passP99.components.seconds) * 1000 + Double(passP99.components.attoseconds) / 1e15
+        // A listener that paused after accept(2) failed, or gave up, is logged; say it here too.
+        let accepting = transport.statistics.isListenerAccepting ? "" : "  NOT ACCEPTING connections (see the log)"
         return "rooms \(host.roomNames.count)  clients \(clients)  bots \(bots)  ticks \(ticks)"
             + "  tick p99 \(decimalText(p99, places: 2)) ms  out \(decimalText(Double(bytesOut) * 8 / 1000, places: 1)) kbit/s"
+            + accepting
     }
 }
 

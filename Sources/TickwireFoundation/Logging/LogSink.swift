@@ -51,6 +51,7 @@ public struct LogSink: Sendable {
                 var offset = 0
                 while offset < buffer.count {
                     let written = write(2, base + offset, buffer.count - offset)
+                    if written < 0 && errno == EINTR { continue }  // A signal came first: write again.
                     if written <= 0 { break }  // Standard error is gone: nowhere left to say so.
                     offset += written
                 }

@@ -1,4 +1,5 @@
 import TickwireCodec
+import TickwireFoundation
 
 /// How a ``ClientSession`` connects, sends and shows the world.
 public struct ClientConfiguration: Sendable {
@@ -44,6 +45,11 @@ public struct ClientConfiguration: Sendable {
     public var frameLimits = FrameLimits.standard
     /// Snapshot codec limits.
     public var codecLimits = CodecLimits.default
+    /// Where the session logs what it drops: frames and snapshots it cannot decode (`warning`;
+    /// `error` when the compression stream broke), messages it cannot encode (`error`); a
+    /// ``ReconnectingSession`` also logs each lost connection with its next delay (`warning`),
+    /// and giving up or a refusal (`error`); source `client`. Default ``LogSink/disabled``.
+    public var logSink: LogSink = .disabled
 
     /// Creates the default configuration.
     public init() {}

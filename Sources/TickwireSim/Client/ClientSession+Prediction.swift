@@ -27,7 +27,14 @@ extension ClientSession {
     func localEntity(in state: G.State) -> EntityView? {
         guard let me = clientID, let id = game.entityID(of: me, in: state) else { return nil }
         var snapshot = Snapshot(schema: game.schema, tick: 0)
-        do { try game.capture(state, into: &snapshot) } catch { return nil }
+        do {
+            try game.capture(state, into: &snapshot)
+        } catch {
+            // Asked every render frame: debug, not louder; the host logs the same failure at error.
+            configuration.logSink.log(
+                .debug, "could not capture the predicted world", metadata: ["error": "\(error)"], source: "client")
+            return nil
+        }
         guard let index = snapshot.index(of: id) else { return nil }
         let type = snapshot.typeIndex(at: index)
         return EntityView(

@@ -12,6 +12,9 @@ extension ClientSession {
         case .stored(let decoded): snapshot = decoded
         case .undecodable:
             counters.snapshotsUndecodable += 1
+            configuration.logSink.log(
+                .warning, "could not decode a snapshot (its baseline is gone, or its data is bad); it was dropped",
+                metadata: ["tick": "\(message.tick)", "baseline": message.baselineTick.map { "\($0)" } ?? "none"], source: "client")
             return
         case .stale: return
         }

@@ -283,6 +283,10 @@ public final class ClientSession<G: Game> {
             status = .disconnected("the connection refused a compressed frame (\(result)); the compression stream would break")
         case .notSent:
             break
+        case .notEncoded(let error):
+            configuration.logSink.log(
+                .error, "could not encode a message for the server; it was not sent",
+                metadata: ["message": "\(message.type)", "error": "\(error)"], source: "client")
         }
     }
 
@@ -292,6 +296,9 @@ public final class ClientSession<G: Game> {
             message = try decompressor.decode(bytes)
         } catch {
             counters.snapshotsUndecodable += 1
+            configuration.logSink.log(
+                decompressor.isBroken ? .error : .warning, "could not decode a frame from the server; it was dropped",
+                metadata: ["error": "\(error)", "bytes": "\(bytes.count)"], source: "client")
             if decompressor.isBroken {
                 connection?.close()
                 connection = nil

@@ -295,6 +295,9 @@ public final class ReconnectingSession<G: Game> {
                 } else {
                     connection = nil
                     state = .refused(reason: reason, text: text)
+                    session.configuration.logSink.log(
+                        .error, "the server refused the session; not reconnecting",
+                        metadata: ["reason": "\(reason)", "text": text, "url": currentURL ?? "none"], source: "client")
                 }
             case .disconnected(let reason):
                 failAttempt(because: reason)
@@ -334,6 +337,7 @@ public final class ReconnectingSession<G: Game> {
             connection?.close()
             connection = nil
             state = .refused(reason: .redirect, text: error.description)
+            session.configuration.logSink.log(.error, "gave up following redirects", metadata: ["error": "\(error)"], source: "client")
             return
         }
         redirectsFollowed += 1
@@ -356,14 +360,20 @@ public final class ReconnectingSession<G: Game> {
         target = nil
         setbacks += 1
         let attemptsExhausted = policy.maximumAttempts.map { attempt >= $0 } ?? false
+        let metadata = ["reason": reason, "attempt": "\(attempt)", "url": currentURL ?? "none"]
         guard policy.isEnabled, !attemptsExhausted else {
             hasGivenUp = true
             connection?.close()
             connection = nil
             state = .left
+            session.configuration.logSink.log(
+                .error, policy.isEnabled ? "out of reconnection attempts; the session ends" : "connection lost; the session ends",
+                metadata: metadata, source: "client")
             return
         }
         let delay = policy.delay(forAttempt: setbacks, unitRandom: Double.random(in: 0..<1, using: &random))
+        session.configuration.logSink.log(
+            .warning, "connection lost or attempt failed; reconnecting in \(delay)", metadata: metadata, source: "client")
         state = .waitingToReconnect(attempt: attempt + 1, at: clock.now + delay)
     }
 }

@@ -98,6 +98,9 @@ extension Host {
                 } catch {
                     // A state that cannot be restored leaves a fresh room: play goes on.
                     fleetMetrics.statesRefused += 1
+                    configuration.logSink.log(
+                        .error, "could not restore the room's saved state; the room opens fresh",
+                        metadata: ["room": name, "error": "\(error)"], source: "host")
                 }
             }
             return .ready(openRoomOnDemand(named: name))
@@ -143,6 +146,14 @@ extension Host {
         let bytes = fleet.encode(room.exportState())
         guard bytes.count <= configuration.roomStateLimits.maximumBytes else {
             fleetMetrics.statesTooLarge += 1
+            if Room<G>.isLogged(fleetMetrics.statesTooLarge) {
+                configuration.logSink.log(
+                    .error, "did not save the room's state: it is over the size limit",
+                    metadata: [
+                        "room": name, "bytes": "\(bytes.count)", "limit": "\(configuration.roomStateLimits.maximumBytes)",
+                        "too_large_so_far": "\(fleetMetrics.statesTooLarge)",
+                    ], source: "host")
+            }
             return
         }
         fleet.directory.save(room: name, state: bytes)

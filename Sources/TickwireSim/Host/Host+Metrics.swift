@@ -17,6 +17,8 @@ extension Host {
         metricsBookkeeping.closedRooms.bytesOutTotal += metrics.bytesOutTotal
         metricsBookkeeping.closedRooms.snapshotsSent += metrics.snapshotsSent
         metricsBookkeeping.closedRooms.snapshotsSkipped += metrics.snapshotsSkipped
+        metricsBookkeeping.closedRooms.snapshotsNotCaptured += metrics.snapshotsNotCaptured
+        metricsBookkeeping.closedRooms.snapshotsNotEncoded += metrics.snapshotsNotEncoded
         metricsBookkeeping.closedRooms.badFrames += metrics.badFrames
         metricsBookkeeping.closedRoomsTicksDropped += Int(clamping: metrics.ticks.ticksDropped)
     }
@@ -46,6 +48,8 @@ extension Host {
                 totals.bytesOutTotal += room.bytesOutTotal
                 totals.snapshotsSent += room.totals.snapshotsSent
                 totals.snapshotsSkipped += room.totals.snapshotsSkipped
+                totals.snapshotsNotCaptured += room.totals.snapshotsNotCaptured
+                totals.snapshotsNotEncoded += room.totals.snapshotsNotEncoded
                 totals.badFrames += room.totals.badFrames
                 ticksDropped += Int(clamping: room.loop.statistics.ticksDropped)
             }
@@ -63,6 +67,8 @@ extension Host {
             metrics.bytesOut = totals.bytesOutTotal
             metrics.snapshotsSent = totals.snapshotsSent
             metrics.snapshotsSkipped = totals.snapshotsSkipped
+            metrics.snapshotsNotCaptured = totals.snapshotsNotCaptured
+            metrics.snapshotsNotEncoded = totals.snapshotsNotEncoded
             metrics.badFrames = totals.badFrames
             metrics.ticksDropped = ticksDropped
             metrics.idleRoomsClosed = idleRoomsClosed

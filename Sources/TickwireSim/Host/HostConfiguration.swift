@@ -1,4 +1,5 @@
 import TickwireCodec
+import TickwireFoundation
 
 #if canImport(Glibc)
 import Glibc
@@ -135,6 +136,15 @@ public struct HostConfiguration: Sendable {
     /// (``RoomStateEncoding/Limits``); a room whose state grows past
     /// ``RoomStateEncoding/Limits/maximumBytes`` is not saved (``FleetMetrics/statesTooLarge``).
     public var roomStateLimits = RoomStateEncoding.Limits.standard
+    /// Where the host and its rooms log what goes wrong: a snapshot that cannot be captured or
+    /// encoded (`error`, source `room`, with the room and client; the 1st, 2nd, 4th, 8th… of a
+    /// room's drops of one kind, so a failure repeating every tick writes few lines), each counted in
+    /// ``HostMetrics/snapshotsNotCaptured`` and ``HostMetrics/snapshotsNotEncoded``; a client
+    /// closed because it refused a compressed snapshot (`warning`); with a room directory, a saved
+    /// room state that cannot be restored or is too large to save (`error`, source `host`).
+    /// Called on the tick threads and the driving thread: keep the handler quick.
+    /// Default ``LogSink/disabled``.
+    public var logSink: LogSink = .disabled
 
     /// The most tick threads a host runs (``tickThreads``).
     public static let maximumTickThreads = 256

@@ -54,6 +54,12 @@ public struct HostMetrics: Hashable, Sendable {
     /// Snapshots skipped because a client's transport was backed up (over
     /// ``HostConfiguration/outboundBudgetBytes``).
     public var snapshotsSkipped = 0
+    /// Ticks whose snapshot the game could not capture, so that no client of the room got one
+    /// (`tickwire_snapshots_dropped_total{reason="capture"}`).
+    public var snapshotsNotCaptured = 0
+    /// Snapshots dropped because they could not be encoded for a client: a codec or frame limit
+    /// (`tickwire_snapshots_dropped_total{reason="encode"}`).
+    public var snapshotsNotEncoded = 0
     /// Bad frames received from clients.
     public var badFrames = 0
     /// Ticks the rooms dropped after stalls, rather than run.
@@ -86,7 +92,8 @@ extension HostMetrics: MetricsSource {
     /// `tickwire_shutting_down`, `tickwire_joins_total`, `tickwire_reconnects_total`,
     /// `tickwire_resumes_total`, `tickwire_handshakes_refused_total` (by `reason`),
     /// `tickwire_received_bytes_total`, `tickwire_sent_bytes_total`, `tickwire_snapshots_sent_total`,
-    /// `tickwire_snapshots_skipped_total`, `tickwire_bad_frames_total`, `tickwire_ticks_dropped_total`,
+    /// `tickwire_snapshots_skipped_total`, `tickwire_snapshots_dropped_total` (by `reason`:
+    /// `capture`, `encode`), `tickwire_bad_frames_total`, `tickwire_ticks_dropped_total`,
     /// `tickwire_idle_rooms_closed_total`, `tickwire_tick_duration_seconds` and
     /// `tickwire_tick_overruns_total`; with a room directory, the `tickwire_fleet_*` counters
     /// (``writeFleetMetrics(to:)``).
@@ -121,6 +128,11 @@ extension HostMetrics: MetricsSource {
         writer.counter(
             "tickwire_snapshots_skipped_total", help: "Snapshots skipped because the client's connection was backed up.",
             value: snapshotsSkipped)
+        writer.counter(
+            "tickwire_snapshots_dropped_total",
+            help:
+                "Snapshots dropped because the game could not capture its world (per room tick) or one could not be encoded for a client.",
+            label: "reason", values: [("capture", snapshotsNotCaptured), ("encode", snapshotsNotEncoded)])
         writer.counter("tickwire_bad_frames_total", help: "Bad frames received from clients.", value: badFrames)
         writer.counter("tickwire_ticks_dropped_total", help: "Room ticks dropped after stalls rather than run.", value: ticksDropped)
         writer.counter(

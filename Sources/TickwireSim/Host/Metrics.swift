@@ -11,6 +11,9 @@ public struct HostClientMetrics: Sendable {
     public var snapshotsSent = 0
     /// Snapshots skipped because the client's transport was backed up.
     public var snapshotsSkipped = 0
+    /// Snapshots dropped because they could not be encoded for the client (a codec or frame
+    /// limit); each was logged (``HostConfiguration/logSink``).
+    public var snapshotsNotEncoded = 0
     /// Full snapshots sent because no acknowledged baseline was still in the history
     /// (including the first one).
     public var fullSnapshotsSent = 0
@@ -54,6 +57,12 @@ public struct RoomMetrics: Sendable {
     public var snapshotsSent = 0
     /// Snapshots skipped for backed-up clients, over the room's life.
     public var snapshotsSkipped = 0
+    /// Ticks whose snapshot the game could not capture (``Game/capture(_:into:)`` threw), so
+    /// that no client got one, over the room's life.
+    public var snapshotsNotCaptured = 0
+    /// Snapshots dropped because they could not be encoded for a client (a codec or frame
+    /// limit), over the room's life.
+    public var snapshotsNotEncoded = 0
     /// Full snapshots sent (baselines missed), over the room's life.
     public var fullSnapshotsSent = 0
     /// Total bytes of snapshot frames sent, over the room's life.

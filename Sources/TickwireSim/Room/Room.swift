@@ -204,7 +204,8 @@ public final class Room<G: Game> {
         do {
             try game.capture(state, into: &snapshot)
         } catch {
-            // A game that cannot describe its world sends nothing this tick.
+            // A game that cannot describe its world sends nothing this tick: counted and logged.
+            snapshotNotCaptured(error)
             return
         }
         history.store(snapshot)
@@ -309,6 +310,34 @@ public final class Room<G: Game> {
         }
     }
 
+    /// Counts and logs a tick whose snapshot the game could not capture (nobody gets one).
+    private func snapshotNotCaptured(_ error: any Error) {
+        totals.snapshotsNotCaptured += 1
+        guard Self.isLogged(totals.snapshotsNotCaptured) else { return }
+        configuration.logSink.log(
+            .error, "the game could not capture its world; no snapshot this tick",
+            metadata: ["room": name, "tick": "\(tick)", "error": "\(error)", "dropped_so_far": "\(totals.snapshotsNotCaptured)"],
+            source: "room")
+    }
+
+    /// Counts and logs a snapshot that could not be encoded for `client` (a codec or frame limit).
+    private func snapshotNotEncoded(for client: RoomClient<G>, error: any Error) {
+        client.metrics.snapshotsNotEncoded += 1
+        totals.snapshotsNotEncoded += 1
+        guard Self.isLogged(totals.snapshotsNotEncoded) else { return }
+        configuration.logSink.log(
+            .error, "could not encode a snapshot for a client; it was dropped",
+            metadata: [
+                "room": name, "client": "\(client.id)", "tick": "\(tick)", "error": "\(error)",
+                "dropped_so_far": "\(totals.snapshotsNotEncoded)",
+            ], source: "room")
+    }
+
+    /// Whether the `count`-th drop of one kind in a room is logged: the 1st, 2nd, 4th, 8th…, so
+    /// that a failure repeating every tick writes a few lines, not one per tick (the metrics
+    /// count every one).
+    static func isLogged(_ count: Int) -> Bool { count > 0 && count & (count - 1) == 0 }
+
     private func countSkippedSnapshot(for client: RoomClient<G>) {
         client.metrics.snapshotsSkipped += 1
         totals.snapshotsSkipped += 1
@@ -354,6 +383,7 @@ public final class Room<G: Game> {
                         of: view, against: baseline, baselineMotion: baselineMotion, coding: coding, codec: codec)
                 }
             } catch {
+                snapshotNotEncoded(for: client, error: error)
                 continue
             }
             let message = Message.Snapshot(
@@ -366,8 +396,16 @@ public final class Room<G: Game> {
             case .notSent(.backedUp):
                 countSkippedSnapshot(for: client)
                 continue
-            case .notSent, .closedBrokenStream:
+            case .notEncoded(let error):
+                snapshotNotEncoded(for: client, error: error)
                 continue
+            case .closedBrokenStream(let result):
+                configuration.logSink.log(
+                    .warning, "closed a client's connection: it refused a compressed snapshot, and the compression stream cannot skip it",
+                    metadata: ["room": name, "client": "\(client.id)", "tick": "\(tick)", "result": "\(result)"], source: "room")
+                continue
+            case .notSent:
+                continue  // closed since it was asked: the client is leaving, nothing is lost
             }
             client.sent.store(view, motion: motion)
             client.recordSendTime(tick: tick, time: now.nanoseconds)

@@ -124,7 +124,7 @@ final class RoomClient<G: Game> {
         case .closedBrokenStream:
             self.connection = nil
             disconnectedAt = now
-        case .notSent:
+        case .notSent, .notEncoded:
             break
         }
         return outcome

@@ -5,9 +5,10 @@ enum MessageSendOutcome: Equatable {
     /// Sent: the frame's size on the wire.
     case sent(bytes: Int)
     /// Not sent, and nothing broken: the connection would not take a frame (asked before
-    /// encoding, so no history changed), the message could not be encoded (`nil`), or the
-    /// connection refused a frame that joins no history.
-    case notSent(TransportSendResult?)
+    /// encoding, so no history changed), or the connection refused a frame that joins no history.
+    case notSent(TransportSendResult)
+    /// Not sent: the message could not be made into a frame (a frame limit; nothing entered a history).
+    case notEncoded(FrameError)
     /// The connection refused a frame that had already joined the streaming deflate history:
     /// the peer could not inflate anything after it, so the connection was closed.
     case closedBrokenStream(TransportSendResult)
@@ -40,10 +41,10 @@ extension FrameCompressor {
         let readiness = connection.readiness(budgetBytes: budgetBytes)
         guard readiness == .taken else { return .notSent(readiness) }
         let frame: [UInt8]
-        do {
+        do throws(FrameError) {
             frame = try encode(message)
         } catch {
-            return .notSent(nil)
+            return .notEncoded(error)
         }
         let result = connection.send(frame)
         if result == .taken { return .sent(bytes: frame.count) }

@@ -106,7 +106,13 @@ final class ClientCore {
                 self.fail("the connection closed during the handshake\(error.map { ": \($0)" } ?? "")")
             }
             if isConnected {
-                try? socket.setNoDelay()
+                do {
+                    try socket.setNoDelay()
+                } catch {
+                    // It works without, only with Nagle's delays: a debug line, no more.
+                    configuration.logSink.log(
+                        .debug, "could not turn off Nagle's algorithm", metadata: ["error": "\(error)"], source: "websocket-client")
+                }
                 sendRequest(on: tcp)
             } else {
                 tcp.onConnect = { [weak self] error in
@@ -225,11 +231,21 @@ final class ClientCore {
     private func afterDisconnect(_ frame: WebSocketCloseFrame) {
         let policy = configuration.reconnect
         if isStopped { return callbacks.setState(.closed(frame)) }
+        let metadata = [
+            "url": "\(url)", "code": frame.code.map { "\($0.rawValue)" } ?? "none", "reason": frame.reason, "attempt": "\(attempt)",
+        ]
         guard policy.isEnabled, policy.maximumAttempts.map({ attempt < $0 }) ?? true else {
+            // Without a reconnect policy the owner decides what comes next (and logs it): a notice.
+            configuration.logSink.log(
+                policy.isEnabled ? .error : .notice,
+                policy.isEnabled ? "connection lost; out of reconnection attempts, closed for good" : "connection closed",
+                metadata: metadata, source: "websocket-client")
             return callbacks.setState(.closed(frame))
         }
         let next = attempt + 1
         let delay = policy.delay(forAttempt: next, unitRandom: Double.random(in: 0..<1, using: &random))
+        configuration.logSink.log(
+            .warning, "connection lost or attempt failed; reconnecting in \(delay)", metadata: metadata, source: "websocket-client")
         callbacks.setState(.waitingToReconnect(attempt: next, delay: delay))
         reconnectTimer = loop.schedule(after: delay) { [weak self] in self?.connect() }
     }

@@ -1,3 +1,4 @@
+import TickwireFoundation
 import TickwireIO
 
 /// The loop-thread state of a ``WebSocketServer``: listener, handshakes in progress, open
@@ -13,7 +14,8 @@ final class ServerCore {
     private let publishCount: (Int) -> Void
     /// What the server has done with its connections, for ``WebSocketServer/statistics``.
     let counters: ServerCounters
-    private var listener: Listener?
+    /// The listening socket (internal for tests, which give it a failing `accept`).
+    private(set) var listener: Listener?
     private var handshakes: [ObjectIdentifier: ServerHandshake] = [:]
     /// Handshakes in the order they started, for evicting the oldest; finished ones are skipped
     /// and dropped lazily (from `handshakeQueueStart`, and by compaction).
@@ -67,27 +69,75 @@ final class ServerCore {
 
     /// Binds and listens.
     func listen(on address: SocketAddress) throws(SystemError) -> SocketAddress {
-        let listener = try Listener(address: address, loop: loop) { [weak self] socket, peer in
+        let counters = self.counters
+        let logSink = configuration.logSink
+        let listener = try Listener(
+            address: address, loop: loop, logSink: logSink,
+            onEvent: { event in
+                switch event {
+                case .acceptFailed:
+                    counters.acceptErrors.wrappingAdd(1, ordering: .relaxed)
+                case .registrationFailed:
+                    counters.listenerRegistrationFailures.wrappingAdd(1, ordering: .relaxed)
+                case .failed(let error):
+                    counters.listenerFailure.withLock { $0 = error }
+                    logSink.log(
+                        .critical, "the server accepts no more connections", metadata: ["address": "\(address)", "error": "\(error)"],
+                        source: "websocket-server")
+                case .acceptingChanged(let isAccepting):
+                    counters.listenerAccepting.store(isAccepting ? 1 : 0, ordering: .relaxed)
+                }
+            }
+        ) { [weak self] socket, peer in
             guard let self else { return }
             self.accept(socket, peer: peer)
         }
         self.listener = listener
+        counters.listenerAccepting.store(1, ordering: .relaxed)
+        logSink.log(.info, "listening", metadata: ["address": "\(listener.address)"], source: "websocket-server")
         return listener.address
     }
 
+    /// Counts and logs an accepted connection that could not be set up (it is dropped).
+    private func setupFailed(peer: SocketAddress?, what: String, error: any Error) {
+        counters.connectionSetupFailures.wrappingAdd(1, ordering: .relaxed)
+        configuration.logSink.log(
+            .error, "dropped an accepted connection: \(what)", metadata: ["peer": peer.map { "\($0)" } ?? "unknown", "error": "\(error)"],
+            source: "websocket-server")
+    }
+
+    /// Logs a connection refused by a budget at `notice`: the `count`-th of its kind (the
+    /// caller's counter, just incremented) when it is the 1st, 2nd, 4th, 8th…, so that a flood
+    /// writes a few lines while the counter in ``WebSocketServer/statistics`` counts every one.
+    func logRefusal(peer: SocketAddress?, status: Int, count: Int, detail: String) {
+        guard count > 0, count & (count - 1) == 0 else { return }
+        configuration.logSink.log(
+            .notice, "refused a connection: \(detail)",
+            metadata: ["peer": peer.map { "\($0)" } ?? "unknown", "status": "\(status)", "refused_so_far": "\(count)"],
+            source: "websocket-server")
+    }
+
     private func accept(_ socket: Socket, peer: SocketAddress?) {
-        guard case .success(let tls) = tlsSession(for: socket),
-            let tcp = try? TCPChannel(socket: socket, peer: peer, loop: loop, tls: tls)
-        else { return }
+        let tls: TLSSession?
+        switch tlsSession(for: socket) {
+        case .success(let session): tls = session
+        case .failure(let error): return setupFailed(peer: peer, what: "no TLS session could be made for it", error: error)
+        }
+        let tcp: TCPChannel
+        do {
+            tcp = try TCPChannel(socket: socket, peer: peer, loop: loop, tls: tls)
+        } catch {
+            return setupFailed(peer: peer, what: "the event loop would not watch its socket", error: error)
+        }
         if isShuttingDown || channels.count >= configuration.maximumConnections {
             let detail =
                 isShuttingDown
                 ? "the server is shutting down" : "the server is at its limit of \(configuration.maximumConnections) connections"
-            if isShuttingDown {
-                counters.refusedShuttingDown.wrappingAdd(1, ordering: .relaxed)
-            } else {
-                counters.refusedAtConnectionLimit.wrappingAdd(1, ordering: .relaxed)
-            }
+            let count =
+                isShuttingDown
+                ? counters.refusedShuttingDown.wrappingAdd(1, ordering: .relaxed).newValue
+                : counters.refusedAtConnectionLimit.wrappingAdd(1, ordering: .relaxed).newValue
+            logRefusal(peer: peer, status: 503, count: count, detail: detail)
             tcp.write(ServerHandshake.errorResponse(status: 503, reason: "Service Unavailable", detail: detail))
             // Over TLS the 503 follows the TLS handshake, within the channel's linger timeout.
             tcp.closeAfterFlush(awaitingTLSHandshake: true)
@@ -97,14 +147,23 @@ final class ServerCore {
         if let group {
             let count = addressCounts[group] ?? AddressCount()
             if count.connections >= configuration.maximumConnectionsPerAddress {
-                counters.refusedPerAddressConnections.wrappingAdd(1, ordering: .relaxed)
+                let refused = counters.refusedPerAddressConnections.wrappingAdd(1, ordering: .relaxed).newValue
+                logRefusal(
+                    peer: peer, status: 429, count: refused,
+                    detail:
+                        "too many connections from one address (maximumConnectionsPerAddress \(configuration.maximumConnectionsPerAddress))"
+                )
                 Self.refuseAtOnce(
                     tcp, status: 429, detail: "too many connections from your address (limit \(configuration.maximumConnectionsPerAddress))"
                 )
                 return
             }
             if count.handshakes >= configuration.maximumHandshakesPerAddress {
-                counters.refusedPerAddressHandshakes.wrappingAdd(1, ordering: .relaxed)
+                let refused = counters.refusedPerAddressHandshakes.wrappingAdd(1, ordering: .relaxed).newValue
+                logRefusal(
+                    peer: peer, status: 429, count: refused,
+                    detail:
+                        "too many handshakes from one address (maximumHandshakesPerAddress \(configuration.maximumHandshakesPerAddress))")
                 Self.refuseAtOnce(
                     tcp, status: 429,
                     detail: "too many handshakes in progress from your address (limit \(configuration.maximumHandshakesPerAddress))")
@@ -112,7 +171,10 @@ final class ServerCore {
             }
         }
         while handshakes.count >= max(configuration.maximumHandshakes, 1), let oldest = oldestHandshake() {
-            counters.handshakesEvicted.wrappingAdd(1, ordering: .relaxed)
+            let evicted = counters.handshakesEvicted.wrappingAdd(1, ordering: .relaxed).newValue
+            logRefusal(
+                peer: nil, status: 503, count: evicted,
+                detail: "evicted the oldest handshake (maximumHandshakes \(configuration.maximumHandshakes))")
             oldest.evict(detail: "the server's \(configuration.maximumHandshakes) handshake places are full and this one was the oldest")
         }
         let handshake = ServerHandshake(tcp: tcp, core: self, addressGroup: group)
@@ -181,6 +243,10 @@ final class ServerCore {
         for channel in fullest {
             guard outputBudget.isExceeded else { break }
             counters.closedForOutputBudget.wrappingAdd(1, ordering: .relaxed)
+            configuration.logSink.log(
+                .warning, "closed the connection holding the most output: the server's output budget is spent",
+                metadata: ["budget_bytes": "\(outputBudget.limitBytes)", "held_bytes": "\(channel.outputBudgetBytes)"],
+                source: "websocket-server")
             channel.closeDroppingOutput(
                 reason: "the server's output budget of \(outputBudget.limitBytes) bytes is spent; this connection held the most")
         }
@@ -224,6 +290,7 @@ final class ServerCore {
         if !isShuttingDown {
             isShuttingDown = true
             listener?.close()
+            counters.listenerAccepting.store(0, ordering: .relaxed)
             listener = nil
             for handshake in Array(handshakes.values) {
                 handshake.reject(status: 503, reason: "Service Unavailable", detail: "the server is shutting down")

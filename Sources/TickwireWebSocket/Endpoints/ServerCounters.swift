@@ -1,4 +1,5 @@
 import Synchronization
+import TickwireIO
 
 /// The counters behind ``WebSocketServerStatistics``: written on the loop thread when a
 /// connection is accepted, refused, upgraded or closed (never per message), read from any thread.
@@ -15,6 +16,13 @@ final class ServerCounters: Sendable {
     let closedForOutputBudget = Atomic<Int>(0)
     let httpRequests = Atomic<Int>(0)
     let tlsFailures = Atomic<Int>(0)
+    let acceptErrors = Atomic<Int>(0)
+    let connectionSetupFailures = Atomic<Int>(0)
+    let listenerRegistrationFailures = Atomic<Int>(0)
+    /// 1 while the listener watches its socket for connections, else 0.
+    let listenerAccepting = Atomic<Int>(0)
+    /// Why the listener gave up, once it has (``WebSocketServer/listenerFailure``).
+    let listenerFailure = Mutex<SystemError?>(nil)
 
     /// The counters' values now (each read on its own: a scrape may see one event counted in
     /// one and not yet in another).
@@ -31,6 +39,10 @@ final class ServerCounters: Sendable {
             handshakesFailed: handshakesFailed.load(ordering: .relaxed),
             closedForOutputBudget: closedForOutputBudget.load(ordering: .relaxed),
             httpRequests: httpRequests.load(ordering: .relaxed),
-            tlsFailures: tlsFailures.load(ordering: .relaxed))
+            tlsFailures: tlsFailures.load(ordering: .relaxed),
+            isListenerAccepting: listenerAccepting.load(ordering: .relaxed) == 1,
+            acceptErrors: acceptErrors.load(ordering: .relaxed),
+            connectionSetupFailures: connectionSetupFailures.load(ordering: .relaxed),
+            listenerRegistrationFailures: listenerRegistrationFailures.load(ordering: .relaxed))
     }
 }

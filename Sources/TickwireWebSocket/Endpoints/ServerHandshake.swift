@@ -101,7 +101,10 @@ final class ServerHandshake {
         }
         if let core, !core.hasRoomForConnection {
             let limit = configuration.maximumConnections
-            core.counters.refusedAtConnectionLimit.wrappingAdd(1, ordering: .relaxed)
+            let refused = core.counters.refusedAtConnectionLimit.wrappingAdd(1, ordering: .relaxed).newValue
+            core.logRefusal(
+                peer: tcp.peer, status: 503, count: refused,
+                detail: "the server is at its limit of \(limit) connections (maximumConnections)")
             reject(
                 status: 503, reason: HTTPResponse.reasonPhrase(for: 503), detail: "the server is at its limit of \(limit) connections",
                 countsAsFailed: false)
@@ -141,7 +144,13 @@ final class ServerHandshake {
     /// (``WebSocketServerStatistics/handshakesFailed``) unless `countsAsFailed` is `false`.
     func reject(status: Int, reason: String, detail: String, countsAsFailed: Bool = true) {
         guard !isFinished else { return }
-        if countsAsFailed { core?.counters.handshakesFailed.wrappingAdd(1, ordering: .relaxed) }
+        if countsAsFailed, let core {
+            core.counters.handshakesFailed.wrappingAdd(1, ordering: .relaxed)
+            // A client's mistake, counted: worth a debug line, not an operator's attention.
+            core.configuration.logSink.log(
+                .debug, "refused a handshake: \(detail)",
+                metadata: ["peer": tcp.peer.map { "\($0)" } ?? "unknown", "status": "\(status)"], source: "websocket-server")
+        }
         cancelTimer()
         isFinished = true
         received = []

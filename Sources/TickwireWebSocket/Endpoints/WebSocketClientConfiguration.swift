@@ -31,6 +31,11 @@ public struct WebSocketClientConfiguration: Sendable {
     /// How a `wss://` connection checks the server: the system trust store or a CA file, the
     /// host name, and the loudly named switch that skips both for local testing. Unused for `ws://`.
     public var tls = TLSClientConfiguration()
+    /// Where the client logs lost connections and failed attempts (`warning`, with the delay
+    /// before the next), giving up (`error` when out of reconnection attempts) and, with
+    /// reconnection off, a closed connection (`notice`: its owner decides what next); source
+    /// `websocket-client`. Default `LogSink.disabled` (TickwireFoundation).
+    public var logSink: LogSink = .disabled
 
     /// Creates the default configuration.
     public init() {}

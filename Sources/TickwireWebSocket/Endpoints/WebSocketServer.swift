@@ -128,6 +128,12 @@ public final class WebSocketServer: Sendable {
     /// handshakes, and those its budgets refused or closed. Readable from any thread; a
     /// `MetricsSource` for a `MetricsRegistry`.
     public var statistics: WebSocketServerStatistics { counters.statistics }
+    /// Why the server's listener gave up accepting connections, or `nil` while it accepts (or
+    /// retries: a failed `accept(2)` or registration is retried on a backoff, and only after
+    /// repeated failures does the listener give up). Once set, the server takes no new
+    /// connection until it is restarted; it was logged at `critical` to
+    /// ``WebSocketServerConfiguration/logSink``, and `tickwire_websocket_listener_accepting` reads 0.
+    public var listenerFailure: SystemError? { counters.listenerFailure.withLock { $0 } }
     /// Connections whose TLS failed before their upgrade completed, since the server started
     /// (see ``WebSocketServerConfiguration/tlsFailureHandler``); 0 for a plain server.
     public var tlsFailureCount: Int { counters.tlsFailures.load(ordering: .relaxed) }

@@ -1,3 +1,4 @@
+import TickwireFoundation
 import TickwireIO
 
 /// What a client asked for in its upgrade request, shown to ``WebSocketServerConfiguration/shouldAccept``.
@@ -151,6 +152,13 @@ public struct WebSocketServerConfiguration: Sendable {
     /// body is not read. Runs on the loop thread: keep it quick. `nil` (default): such requests
     /// are refused as failed handshakes (HTTP 426, 405 or 400).
     public var httpHandler: (@Sendable (HTTPRequestHead) -> HTTPResponse)?
+    /// Where the server logs what went wrong: `accept(2)` failures and the listener's retries
+    /// (source `listener`; `critical` when it gives up), connections refused by the budgets
+    /// (`notice`; the 1st, 2nd, 4th, 8th… of each kind, so that a flood writes few lines) and
+    /// connections that could not be set up (`error`; source `websocket-server`). Each is counted
+    /// in ``WebSocketServer/statistics``. Runs on the loop thread: keep the handler quick.
+    /// Default `LogSink.disabled` (TickwireFoundation).
+    public var logSink: LogSink = .disabled
 
     /// Creates the default configuration (127.0.0.1, any free port).
     public init() {}

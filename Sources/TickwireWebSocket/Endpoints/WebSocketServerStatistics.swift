@@ -37,6 +37,19 @@ public struct WebSocketServerStatistics: Hashable, Sendable {
     /// Connections whose TLS failed before their upgrade (a bad or plain-text ClientHello, a
     /// handshake that did not finish in time); 0 for a plain server.
     public var tlsFailures = 0
+    /// Whether the listening socket is watched for connections now: `false` before
+    /// ``WebSocketServer/start()``, while accepting pauses after an `accept(2)` failure, after the
+    /// listener gave up (``WebSocketServer/listenerFailure``) and once the server shuts down.
+    public var isListenerAccepting = false
+    /// `accept(2)` failures (`EMFILE`, `ENFILE`, `ENOBUFS`, `ENOMEM`): each pauses accepting
+    /// for a while (100 ms, doubling while they go on, at most 5 s); the connection waits in the backlog.
+    public var acceptErrors = 0
+    /// Accepted connections dropped before their handshake because they could not be set up:
+    /// no TLS session (OpenSSL out of memory), or the event loop would not watch their socket.
+    public var connectionSetupFailures = 0
+    /// Failed attempts to watch the listening socket again after a pause (`epoll_ctl`); each is
+    /// retried, and past 8 in a row the listener gives up.
+    public var listenerRegistrationFailures = 0
 
     /// Creates statistics, all zero unless given.
     ///
@@ -53,11 +66,16 @@ public struct WebSocketServerStatistics: Hashable, Sendable {
     ///   - closedForOutputBudget: Connections closed for the output budget.
     ///   - httpRequests: Plain HTTP requests answered.
     ///   - tlsFailures: Connections whose TLS failed before their upgrade.
+    ///   - isListenerAccepting: Whether the listening socket is watched for connections now.
+    ///   - acceptErrors: `accept(2)` failures.
+    ///   - connectionSetupFailures: Accepted connections that could not be set up.
+    ///   - listenerRegistrationFailures: Failed attempts to watch the listening socket again.
     public init(
         openConnections: Int = 0, handshakesInProgress: Int = 0, connectionsOpened: Int = 0, refusedAtConnectionLimit: Int = 0,
         refusedShuttingDown: Int = 0, refusedPerAddressConnections: Int = 0, refusedPerAddressHandshakes: Int = 0,
         handshakesEvicted: Int = 0, handshakesFailed: Int = 0, closedForOutputBudget: Int = 0, httpRequests: Int = 0,
-        tlsFailures: Int = 0
+        tlsFailures: Int = 0, isListenerAccepting: Bool = false, acceptErrors: Int = 0, connectionSetupFailures: Int = 0,
+        listenerRegistrationFailures: Int = 0
     ) {
         self.openConnections = openConnections
         self.handshakesInProgress = handshakesInProgress
@@ -71,6 +89,10 @@ public struct WebSocketServerStatistics: Hashable, Sendable {
         self.closedForOutputBudget = closedForOutputBudget
         self.httpRequests = httpRequests
         self.tlsFailures = tlsFailures
+        self.isListenerAccepting = isListenerAccepting
+        self.acceptErrors = acceptErrors
+        self.connectionSetupFailures = connectionSetupFailures
+        self.listenerRegistrationFailures = listenerRegistrationFailures
     }
 }
 
@@ -79,8 +101,10 @@ extension WebSocketServerStatistics: MetricsSource {
     /// `tickwire_websocket_connections_opened_total`, `tickwire_websocket_connections_refused_total`
     /// (by `reason`: `connection_limit`, `shutting_down`, `address_connection_limit`,
     /// `address_handshake_limit`, `handshake_evicted`), `tickwire_websocket_handshakes_failed_total`,
-    /// `tickwire_websocket_output_budget_closes_total`, `tickwire_http_requests_total` and
-    /// `tickwire_websocket_tls_failures_total`.
+    /// `tickwire_websocket_output_budget_closes_total`, `tickwire_http_requests_total`,
+    /// `tickwire_websocket_tls_failures_total`, `tickwire_websocket_listener_accepting`,
+    /// `tickwire_websocket_accept_errors_total`, `tickwire_websocket_connection_setup_failures_total`
+    /// and `tickwire_websocket_listener_registration_failures_total`.
     ///
     /// - Parameter writer: The body being written.
     public func writeMetrics(to writer: inout PrometheusWriter) {
@@ -107,5 +131,20 @@ extension WebSocketServerStatistics: MetricsSource {
         writer.counter(
             "tickwire_websocket_tls_failures_total", help: "Connections whose TLS failed before their WebSocket upgrade.",
             value: tlsFailures)
+        writer.gauge(
+            "tickwire_websocket_listener_accepting",
+            help: "1 while the listening socket is watched for connections; 0 while paused after an accept error, or given up.",
+            value: isListenerAccepting ? 1 : 0)
+        writer.counter(
+            "tickwire_websocket_accept_errors_total",
+            help: "accept(2) failures (EMFILE, ENFILE, ENOBUFS, ENOMEM), each pausing accepting for a while.", value: acceptErrors)
+        writer.counter(
+            "tickwire_websocket_connection_setup_failures_total",
+            help: "Accepted connections dropped because they could not be set up (TLS session, loop registration).",
+            value: connectionSetupFailures)
+        writer.counter(
+            "tickwire_websocket_listener_registration_failures_total",
+            help: "Failed attempts to watch the listening socket again after a pause; past the limit the listener gives up.",
+            value: listenerRegistrationFailures)
     }
 }

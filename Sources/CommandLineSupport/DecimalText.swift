@@ -5,7 +5,7 @@
 ///   - value: The number.
 ///   - places: Decimals to keep, 0 or more.
 /// - Returns: The text, for example `decimalText(3.14159, places: 2)` is `3.14`.
-public func decimalText(_ value: Double, places: Int) -> String {
+package func decimalText(_ value: Double, places: Int) -> String {
     guard value.isFinite else { return "-" }
     var scale = 1.0
     for _ in 0..<max(places, 0) { scale *= 10 }

@@ -5,11 +5,11 @@ import Darwin
 #endif
 
 /// Standard error, for messages that must not mix into standard output.
-public enum StandardError {
+package enum StandardError {
     /// Writes `text` to standard error, unbuffered.
     ///
     /// - Parameter text: What to write; add the newline yourself.
-    public static func write(_ text: String) {
+    package static func write(_ text: String) {
         var bytes = Array(text.utf8)
         _ = bytes.withUnsafeMutableBytes { buffer in
             #if canImport(Glibc)

@@ -8,18 +8,18 @@ import Glibc
 /// Benchmarks use it to tell a round measured on a quiet host from one where the host took
 /// a share of the CPU away: on a shared virtual machine that share can reach 40%, and then a
 /// round measures the neighbours as much as the code.
-public struct SystemCPUTimes: Equatable, Sendable {
+package struct SystemCPUTimes: Equatable, Sendable {
     /// User, nice, system, idle, I/O wait, interrupt, soft interrupt and steal ticks together.
-    public let totalTicks: UInt64
+    package let totalTicks: UInt64
     /// Ticks in which a virtual CPU wanted to run and the hypervisor ran something else.
-    public let stealTicks: UInt64
+    package let stealTicks: UInt64
 
     /// Creates the times from their two sums.
     ///
     /// - Parameters:
     ///   - totalTicks: All ticks, steal included.
     ///   - stealTicks: The stolen ticks.
-    public init(totalTicks: UInt64, stealTicks: UInt64) {
+    package init(totalTicks: UInt64, stealTicks: UInt64) {
         self.totalTicks = totalTicks
         self.stealTicks = stealTicks
     }
@@ -31,7 +31,7 @@ public struct SystemCPUTimes: Equatable, Sendable {
     /// - Parameter line: The line, for example `cpu  5492393 284165 1688465 7346859 19828 0 604574 95441 0 0`,
     ///   with or without its line feed.
     /// - Returns: The times, or `nil` when the line is not such a line.
-    public init?(procStatLine line: Substring) {
+    package init?(procStatLine line: Substring) {
         let fields = line.split(omittingEmptySubsequences: true) { $0 == " " || $0 == "\n" }
         guard fields.count >= 9, fields[0] == "cpu" else { return nil }
         var ticks: [UInt64] = []
@@ -50,7 +50,7 @@ public struct SystemCPUTimes: Equatable, Sendable {
     /// Reads `/proc/stat` now.
     ///
     /// - Returns: The times, or `nil` where there is no `/proc/stat` (macOS) or it cannot be read.
-    public static func current() -> SystemCPUTimes? {
+    package static func current() -> SystemCPUTimes? {
         #if os(Linux)
         guard let file = fopen("/proc/stat", "r") else { return nil }
         defer { fclose(file) }
@@ -67,7 +67,7 @@ public struct SystemCPUTimes: Equatable, Sendable {
     ///
     /// - Parameter earlier: A reading taken before this one.
     /// - Returns: 0 to 1, or `nil` when no tick has passed or the readings go backwards.
-    public func stealShare(since earlier: SystemCPUTimes) -> Double? {
+    package func stealShare(since earlier: SystemCPUTimes) -> Double? {
         guard totalTicks > earlier.totalTicks, stealTicks >= earlier.stealTicks else { return nil }
         return Double(stealTicks - earlier.stealTicks) / Double(totalTicks - earlier.totalTicks)
     }

@@ -6,39 +6,39 @@ import Tickwire
 /// and the ``ArenaScene`` each frame shows.
 ///
 /// Driven by calls on one thread: ``tick(input:)`` once per client tick, then ``scene(showsNetGraph:)``.
-public final class ArenaClient {
+package final class ArenaClient {
     /// How the client connects and plays.
-    public struct Options: Hashable, Sendable {
+    package struct Options: Hashable, Sendable {
         /// The server and room, `ws://HOST:PORT/ROOM`: the first entry URL.
-        public var url: WebSocketURL
+        package var url: WebSocketURL
         /// More processes of a fleet to enter through (`arena join URL URL…`), tried in turn after
         /// ``url`` when an attempt fails; the room is ``url``'s. Redirects and moved disconnects
         /// are followed whatever the entries (``ReconnectingSession``).
-        public var moreEntryURLs: [WebSocketURL] = []
+        package var moreEntryURLs: [WebSocketURL] = []
         /// The name on the scoreboard.
-        public var name: String
+        package var name: String
         /// How a `wss://` URL's server is checked (the system trust store by default, or a CA file).
-        public var tls = TLSClientConfiguration()
+        package var tls = TLSClientConfiguration()
         /// A bad network to play through, client to server (`--lag`, `--jitter`).
-        public var upstream = LinkConditions.perfect
+        package var upstream = LinkConditions.perfect
         /// A bad network to play through, server to client (`--lag`, `--jitter`, and `--loss`
         /// as unreliable delivery of snapshots).
-        public var downstream = LinkConditions.perfect
+        package var downstream = LinkConditions.perfect
         /// Backoff between reconnection attempts.
-        public var reconnect = ReconnectPolicy(baseDelay: .milliseconds(500), maximumDelay: .seconds(8))
+        package var reconnect = ReconnectPolicy(baseDelay: .milliseconds(500), maximumDelay: .seconds(8))
 
         /// Creates options.
         ///
         /// - Parameters:
         ///   - url: The server and room.
         ///   - name: The scoreboard name.
-        public init(url: WebSocketURL, name: String) {
+        package init(url: WebSocketURL, name: String) {
             self.url = url
             self.name = name
         }
 
         /// The room the URL names (`main` for an empty path).
-        public var room: String {
+        package var room: String {
             let path = url.path.drop { $0 == "/" }
             return path.isEmpty ? "main" : String(path)
         }
@@ -50,14 +50,14 @@ public final class ArenaClient {
         ///   - lag: Added one-way delay, each direction.
         ///   - jitter: Largest extra random one-way delay, each direction.
         ///   - snapshotLoss: Share of snapshots lost, 0...1.
-        public mutating func setBadNetwork(lag: Duration, jitter: Duration, snapshotLoss: Double) {
+        package mutating func setBadNetwork(lag: Duration, jitter: Duration, snapshotLoss: Double) {
             upstream = LinkConditions(latency: lag, jitter: jitter)
             downstream = LinkConditions(
                 latency: lag, jitter: jitter, delivery: snapshotLoss > 0 ? .unreliable : .reliable, lossRate: snapshotLoss)
         }
 
         /// Whether play goes through a bad network.
-        public var isImpaired: Bool { upstream != .perfect || downstream != .perfect }
+        package var isImpaired: Bool { upstream != .perfect || downstream != .perfect }
     }
 
     /// Opens the connections: a WebSocket, under the bad-network layer and the recorder when asked for.
@@ -98,9 +98,9 @@ public final class ArenaClient {
     }
 
     /// The options the client runs with.
-    public let options: Options
+    package let options: Options
     /// The reconnecting session: connection state, counters, and the Tickwire session inside.
-    public let connection: ReconnectingSession<Arena>
+    package let connection: ReconnectingSession<Arena>
     private let dialer: Dialer
 
     /// Creates a client and starts connecting.
@@ -110,7 +110,7 @@ public final class ArenaClient {
     ///   - clock: The clock to run on.
     ///   - recorder: Records every frame the session sends and receives (for `tickwire inspect`).
     ///   - logSink: Where the session and its WebSocket connections log (`arena join --log-level`).
-    public init(
+    package init(
         options: Options, clock: any TickClock = MonotonicClock(), recorder: RecordingWriter? = nil, logSink: LogSink = .disabled
     ) {
         self.options = options
@@ -138,21 +138,21 @@ public final class ArenaClient {
     }
 
     /// The Tickwire session.
-    public var session: ClientSession<Arena> { connection.session }
+    package var session: ClientSession<Arena> { connection.session }
 
     /// The clock every time here is read from.
-    public var clock: any TickClock { connection.clock }
+    package var clock: any TickClock { connection.clock }
 
     /// Where the connection stands.
-    public var connectionState: ConnectionState { connection.state }
+    package var connectionState: ConnectionState { connection.state }
 
     /// The client's tick rate: the server's once welcomed.
-    public var tickRate: Int { connection.tickRate }
+    package var tickRate: Int { connection.tickRate }
 
     /// One client tick: reconnects when due, then sends this tick's input.
     ///
     /// - Parameter input: The local player's input.
-    public func tick(input: ArenaInput) {
+    package func tick(input: ArenaInput) {
         connection.tick(input: input)
     }
 
@@ -160,7 +160,7 @@ public final class ArenaClient {
     ///
     /// - Parameter showsNetGraph: Whether the net graph overlay is on.
     /// - Returns: The scene.
-    public func scene(showsNetGraph: Bool = false) -> ArenaScene {
+    package func scene(showsNetGraph: Bool = false) -> ArenaScene {
         var scene = ArenaScene(map: Arena().map)
         if let view = connection.render() {
             for entity in view.entities {
@@ -182,7 +182,7 @@ public final class ArenaClient {
     }
 
     /// The connection in words.
-    public var statusText: String {
+    package var statusText: String {
         switch connectionState {
         case .connecting(let attempt): attempt > 1 ? "connecting (attempt \(attempt))…" : "connecting…"
         case .connected(let resumed): resumed ? "connected (resumed)" : "connected"
@@ -194,7 +194,7 @@ public final class ArenaClient {
     }
 
     /// The net graph's lines: ping, jitter, interpolation, sizes, rates and corrections.
-    public var netGraphLines: [String] {
+    package var netGraphLines: [String] {
         let metrics = session.metrics
         let milliseconds = { (seconds: Double) in decimalText(seconds * 1000, places: 0) }
         let kilobits = { (bytes: Int) in decimalText(Double(bytes) * 8 / 1000, places: 1) }
@@ -215,7 +215,7 @@ public final class ArenaClient {
     }
 
     /// Leaves the game cleanly (the server frees the player at once).
-    public func leave() {
+    package func leave() {
         connection.leave()
     }
 }

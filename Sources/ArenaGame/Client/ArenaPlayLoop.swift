@@ -3,7 +3,7 @@ import Tickwire
 
 /// The two ways a person (or a test) plays an ``ArenaClient``: interactively in a terminal,
 /// or headless from a script, printing frames as text.
-public enum ArenaPlayLoop {
+package enum ArenaPlayLoop {
     /// Plays in the terminal until `q`, Ctrl-C, or a refused connection: raw mode, the
     /// alternate screen, redraws of changed rows only, `n` toggles the net graph.
     ///
@@ -13,7 +13,8 @@ public enum ArenaPlayLoop {
     ///   - usesColor: Whether to draw in colour (off when `NO_COLOR` is set).
     /// - Returns: Why play ended, in words.
     /// - Throws: ``TerminalSession/OpenError`` when standard input or output is not a terminal.
-    public static func playInteractively(_ client: ArenaClient, notice: String, usesColor: Bool) throws(TerminalSession.OpenError) -> String
+    package static func playInteractively(_ client: ArenaClient, notice: String, usesColor: Bool) throws(TerminalSession.OpenError)
+        -> String
     {
         let terminal = try TerminalSession.open()
         defer { terminal.close() }
@@ -77,7 +78,7 @@ public enum ArenaPlayLoop {
     ///     player (``playersLine(scene:metrics:)``), then the screen.
     /// - Returns: The last scene.
     @discardableResult
-    public static func playScript(
+    package static func playScript(
         _ client: ArenaClient, script: ArenaScript, frames: Int, width: Int = 80, height: Int = 24,
         output: ((String) -> Void)? = nil
     ) -> ArenaScene {

@@ -6,38 +6,38 @@
 /// `space` fires once; `_N` waits N ticks; `EN` hunts bots with the rail for N ticks: it fires at
 /// a bot on one of the player's eight lines in its view, else steps onto the nearest bot's line
 /// (``aim(in:map:)``). After the last step the player stands still.
-public struct ArenaScript: Hashable, Sendable {
+package struct ArenaScript: Hashable, Sendable {
     /// Why a script could not be read.
-    public struct ParseError: Error, Hashable, CustomStringConvertible {
+    package struct ParseError: Error, Hashable, CustomStringConvertible {
         /// The word that could not be read.
-        public let word: String
+        package let word: String
         /// The error in words, with what a script may contain.
-        public var description: String {
+        package var description: String {
             "cannot read script word '\(word)': use move letters w a s d, f (fire) and e (rail) with an optional tick count, 'space', _N to wait, or EN to rail a bot in line"
         }
     }
 
     /// One input and how many ticks it is held.
-    public struct Step: Hashable, Sendable {
+    package struct Step: Hashable, Sendable {
         /// The input.
-        public var input: ArenaInput
+        package var input: ArenaInput
         /// Ticks it is held.
-        public var ticks: Int
+        package var ticks: Int
         /// Whether the step aims the rail at a bot in view instead of holding ``input`` (`E`).
-        public var aimsAtBots = false
+        package var aimsAtBots = false
     }
 
     /// The steps, in order.
-    public let steps: [Step]
+    package let steps: [Step]
 
     /// The most ticks one word may hold its input (about a minute at 30 Hz).
-    public static let maximumTicksPerWord = 2_000
+    package static let maximumTicksPerWord = 2_000
 
     /// Parses a script.
     ///
     /// - Parameter text: Words separated by spaces.
     /// - Throws: ``ParseError`` naming the first word it cannot read.
-    public init(_ text: String) throws(ParseError) {
+    package init(_ text: String) throws(ParseError) {
         var steps: [Step] = []
         for word in text.split(whereSeparator: { $0 == " " || $0 == "," }).map(String.init) {
             if word == "space" {
@@ -75,13 +75,13 @@ public struct ArenaScript: Hashable, Sendable {
     }
 
     /// The number of ticks the whole script lasts.
-    public var duration: Int { steps.reduce(0) { $0 + $1.ticks } }
+    package var duration: Int { steps.reduce(0) { $0 + $1.ticks } }
 
     /// The input at a tick counted from the script's start (idle after its end).
     ///
     /// - Parameter tick: Ticks since the script started, from 0.
     /// - Returns: The scripted input.
-    public func input(atTick tick: Int) -> ArenaInput {
+    package func input(atTick tick: Int) -> ArenaInput {
         step(atTick: tick)?.input ?? .idle
     }
 
@@ -89,7 +89,7 @@ public struct ArenaScript: Hashable, Sendable {
     ///
     /// - Parameter tick: Ticks since the script started, from 0.
     /// - Returns: The step.
-    public func step(atTick tick: Int) -> Step? {
+    package func step(atTick tick: Int) -> Step? {
         var remaining = tick
         for step in steps {
             if remaining < step.ticks { return step }
@@ -109,7 +109,7 @@ public struct ArenaScript: Hashable, Sendable {
     ///   - scene: What the client showed last.
     ///   - map: The walls.
     /// - Returns: The input.
-    public static func aim(in scene: ArenaScene, map: ArenaMap) -> ArenaInput {
+    package static func aim(in scene: ArenaScene, map: ArenaMap) -> ArenaInput {
         guard let me = scene.players.first(where: { $0.id == scene.localPlayerID }), me.health > 0 else { return .idle }
         var best: (distance: Double, x: Int, y: Int)?
         for bot in scene.players where bot.isBot && bot.health > 0 {

@@ -3,11 +3,11 @@
 ///
 /// The first press holds a little longer, to bridge the pause before the terminal's
 /// auto-repeat starts; repeats then keep it held until the key is let go.
-public struct HeldKeys: Hashable, Sendable {
+package struct HeldKeys: Hashable, Sendable {
     /// Seconds a first press holds its direction.
-    public var firstPressHold = 0.25
+    package var firstPressHold = 0.25
     /// Seconds each auto-repeat extends the hold.
-    public var repeatHold = 0.12
+    package var repeatHold = 0.12
 
     private var horizontalUntil = -Double.infinity
     private var horizontal = 0
@@ -17,14 +17,14 @@ public struct HeldKeys: Hashable, Sendable {
     private var firesRailNextTick = false
 
     /// Creates an empty set of held keys.
-    public init() {}
+    package init() {}
 
     /// Takes in one key pressed at `time` (seconds on any steady clock).
     ///
     /// - Parameters:
     ///   - key: The key.
     ///   - time: When it arrived.
-    public mutating func press(_ key: Key, at time: Double) {
+    package mutating func press(_ key: Key, at time: Double) {
         switch key {
         case .character("w"), .character("W"), .up: hold(vertical: -1, at: time)
         case .character("s"), .character("S"), .down: hold(vertical: 1, at: time)
@@ -40,7 +40,7 @@ public struct HeldKeys: Hashable, Sendable {
     ///
     /// - Parameter time: Now, on the same clock as the presses.
     /// - Returns: The input.
-    public mutating func input(at time: Double) -> ArenaInput {
+    package mutating func input(at time: Double) -> ArenaInput {
         let input = ArenaInput(
             moveX: time < horizontalUntil ? horizontal : 0, moveY: time < verticalUntil ? vertical : 0, fires: firesNextTick,
             firesRail: firesRailNextTick

@@ -2,9 +2,9 @@ import Tickwire
 
 /// A bot's mind: chases the nearest visible enemy, shoots when lined up, and wanders when
 /// nobody is in sight. Deterministic for a seed, so games with bots replay exactly.
-public struct ArenaBot: Hashable, Sendable {
+package struct ArenaBot: Hashable, Sendable {
     /// The player this bot plays.
-    public let playerID: UInt32
+    package let playerID: UInt32
     // Readable in the module for ``ArenaWorld/encode(into:)``; set only by the bot itself.
     private(set) var random: SplitMix64
     private(set) var wanderX = 1
@@ -16,7 +16,7 @@ public struct ArenaBot: Hashable, Sendable {
     /// - Parameters:
     ///   - playerID: The player it plays.
     ///   - seed: Fixes its choices.
-    public init(playerID: UInt32, seed: UInt64) {
+    package init(playerID: UInt32, seed: UInt64) {
         self.playerID = playerID
         self.random = SplitMix64(seed: seed ^ UInt64(playerID))
     }
@@ -34,7 +34,7 @@ public struct ArenaBot: Hashable, Sendable {
     ///
     /// - Parameter world: The world as the server sees it.
     /// - Returns: The bot's input.
-    public mutating func decide(in world: ArenaWorld) -> ArenaInput {
+    package mutating func decide(in world: ArenaWorld) -> ArenaInput {
         guard let me = world.player(playerID), me.isAlive else { return .idle }
         guard let target = nearestVisibleOpponent(of: me, in: world) else { return wanderInput(me: me, map: world.map) }
 

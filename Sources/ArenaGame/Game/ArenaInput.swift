@@ -3,19 +3,19 @@
 ///
 /// Both sides run the same movement rules on these, so the client can predict its own
 /// player. On the wire an input is one byte (see ``encoded``).
-public struct ArenaInput: Hashable, Sendable {
+package struct ArenaInput: Hashable, Sendable {
     /// Horizontal direction: -1 (left), 0 or 1 (right).
-    public var moveX: Int8
+    package var moveX: Int8
     /// Vertical direction: -1 (up), 0 or 1 (down).
-    public var moveY: Int8
+    package var moveY: Int8
     /// Whether the player fires this tick (weapons have a cool-down).
-    public var fires: Bool
+    package var fires: Bool
     /// Whether the player fires the rail this tick (it has a longer cool-down,
     /// ``ArenaRules/railInterval``).
-    public var firesRail: Bool
+    package var firesRail: Bool
 
     /// No movement, no fire.
-    public static let idle = ArenaInput(moveX: 0, moveY: 0, fires: false)
+    package static let idle = ArenaInput(moveX: 0, moveY: 0, fires: false)
 
     /// Creates an input; directions are clamped to -1...1.
     ///
@@ -24,7 +24,7 @@ public struct ArenaInput: Hashable, Sendable {
     ///   - moveY: Vertical direction.
     ///   - fires: Whether the player shoots a bullet.
     ///   - firesRail: Whether the player fires the rail.
-    public init(moveX: Int, moveY: Int, fires: Bool, firesRail: Bool = false) {
+    package init(moveX: Int, moveY: Int, fires: Bool, firesRail: Bool = false) {
         self.moveX = Int8(min(max(moveX, -1), 1))
         self.moveY = Int8(min(max(moveY, -1), 1))
         self.fires = fires
@@ -32,7 +32,7 @@ public struct ArenaInput: Hashable, Sendable {
     }
 
     /// The input as one byte: bits 0–1 hold moveX + 1, bits 2–3 moveY + 1, bit 4 fire, bit 5 rail.
-    public var encoded: [UInt8] {
+    package var encoded: [UInt8] {
         [UInt8(moveX + 1) | UInt8(moveY + 1) << 2 | (fires ? 0x10 : 0) | (firesRail ? 0x20 : 0)]
     }
 
@@ -40,7 +40,7 @@ public struct ArenaInput: Hashable, Sendable {
     /// malformed input must not stop the server.
     ///
     /// - Parameter bytes: The encoded input.
-    public init(decoding bytes: [UInt8]) {
+    package init(decoding bytes: [UInt8]) {
         guard bytes.count == 1, bytes[0] & 0xC0 == 0, bytes[0] & 0x03 != 3, (bytes[0] >> 2) & 0x03 != 3 else {
             self = .idle
             return

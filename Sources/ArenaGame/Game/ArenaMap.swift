@@ -1,14 +1,14 @@
 /// The arena's walls: a fixed grid of tiles, one terminal cell each.
-public struct ArenaMap: Hashable, Sendable {
+package struct ArenaMap: Hashable, Sendable {
     /// Columns of tiles.
-    public let width: Int
+    package let width: Int
     /// Rows of tiles.
-    public let height: Int
+    package let height: Int
     private let walls: [Bool]
 
     /// The standard arena: 58×20 tiles with a border, pillars and cover, so it fits an
     /// 80×24 terminal beside a scoreboard.
-    public static let standard = ArenaMap(layout: [
+    package static let standard = ArenaMap(layout: [
         "##########################################################",
         "#                                                        #",
         "#   ####          #                    #          ####   #",
@@ -34,7 +34,7 @@ public struct ArenaMap: Hashable, Sendable {
     /// Creates a map from rows of text, `#` for a wall and anything else for floor.
     ///
     /// - Parameter layout: Rows of equal length (shorter rows are padded with floor).
-    public init(layout: [String]) {
+    package init(layout: [String]) {
         height = layout.count
         width = layout.map(\.count).max() ?? 0
         var walls = [Bool](repeating: false, count: width * height)
@@ -47,24 +47,24 @@ public struct ArenaMap: Hashable, Sendable {
     }
 
     /// Whether the tile at a column and row is a wall; everything outside the map is.
-    public func isWall(column: Int, row: Int) -> Bool {
+    package func isWall(column: Int, row: Int) -> Bool {
         guard column >= 0, column < width, row >= 0, row < height else { return true }
         return walls[row * width + column]
     }
 
     /// Whether a point in tile units lies inside a wall (a tile spans `[c, c+1) × [r, r+1)`).
-    public func isWall(x: Double, y: Double) -> Bool {
+    package func isWall(x: Double, y: Double) -> Bool {
         isWall(column: Int(x.rounded(.down)), row: Int(y.rounded(.down)))
     }
 
     /// Whether a circle of `radius` centred at a point touches a wall.
-    public func isBlocked(x: Double, y: Double, radius: Double) -> Bool {
+    package func isBlocked(x: Double, y: Double, radius: Double) -> Bool {
         isWall(x: x - radius, y: y - radius) || isWall(x: x + radius, y: y - radius)
             || isWall(x: x - radius, y: y + radius) || isWall(x: x + radius, y: y + radius)
     }
 
     /// Whether the straight line between two points crosses no wall (sampled every quarter tile).
-    public func hasLineOfSight(fromX x0: Double, y y0: Double, toX x1: Double, y y1: Double) -> Bool {
+    package func hasLineOfSight(fromX x0: Double, y y0: Double, toX x1: Double, y y1: Double) -> Bool {
         let distance = ((x1 - x0) * (x1 - x0) + (y1 - y0) * (y1 - y0)).squareRoot()
         let steps = max(Int(distance * 4), 1)
         for step in 0...steps {
@@ -75,7 +75,7 @@ public struct ArenaMap: Hashable, Sendable {
     }
 
     /// The centres of every floor tile, in row order: candidate spawn points.
-    public var floorCentres: [(x: Double, y: Double)] {
+    package var floorCentres: [(x: Double, y: Double)] {
         var result: [(x: Double, y: Double)] = []
         for row in 0..<height {
             for column in 0..<width where !isWall(column: column, row: row) {

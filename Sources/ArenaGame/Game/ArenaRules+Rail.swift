@@ -4,15 +4,15 @@ import Tickwire
 // shooter's screen showed them (lag compensation), stopped by the first wall or player.
 extension ArenaRules {
     /// Seconds between two rail shots of one player.
-    public static let railInterval = 1.5
+    package static let railInterval = 1.5
     /// Damage a rail hit does: a whole life, so a hit scores a kill as a bullet's last hit does.
-    public static let railDamage = maximumHealth
+    package static let railDamage = maximumHealth
     /// The longest ray, in tiles (the map's diagonal is shorter).
-    public static let railRange = 80.0
+    package static let railRange = 80.0
     /// How long a rail's trace is shown, in seconds.
-    public static let railTraceTime = 0.25
+    package static let railTraceTime = 0.25
     /// How far from the ray a player's centre may be to be hit, in tiles (a bullet's reach).
-    public static let railReach = playerRadius * 1.5
+    package static let railReach = playerRadius * 1.5
     /// The length of one step of the ray's march to the first wall, in tiles.
     static let railStep = 0.05
 

@@ -3,27 +3,27 @@ import Tickwire
 /// The arena's rules: how players move, shoot, die and respawn. Pure functions of the
 /// world and the inputs, run by the server for everyone and by a client for its own
 /// player's prediction.
-public enum ArenaRules {
+package enum ArenaRules {
     /// Simulation rate the rules are tuned for (ticks per second); any rate works.
-    public static let defaultTickRate = 30
+    package static let defaultTickRate = 30
     /// Player speed in tiles per second.
-    public static let playerSpeed = 8.0
+    package static let playerSpeed = 8.0
     /// Player radius in tiles, for walls and hits.
-    public static let playerRadius = 0.3
+    package static let playerRadius = 0.3
     /// Bullet speed in tiles per second.
-    public static let bulletSpeed = 28.0
+    package static let bulletSpeed = 28.0
     /// How long a bullet flies, in seconds.
-    public static let bulletLifetime = 1.2
+    package static let bulletLifetime = 1.2
     /// Damage one bullet does.
-    public static let bulletDamage = 25
+    package static let bulletDamage = 25
     /// Full health.
-    public static let maximumHealth = 100
+    package static let maximumHealth = 100
     /// Seconds between two shots of one player.
-    public static let fireInterval = 0.3
+    package static let fireInterval = 0.3
     /// Seconds a dead player waits before respawning.
-    public static let respawnDelay = 2.0
+    package static let respawnDelay = 2.0
     /// The longest name shown on the scoreboard.
-    public static let maximumNameLength = 10
+    package static let maximumNameLength = 10
 
     /// Adds a human player at a free spawn point; its entity id is its client id.
     ///
@@ -31,7 +31,7 @@ public enum ArenaRules {
     ///   - id: The client id (below ``ArenaWorld/firstBotID``); a player already there is kept.
     ///   - name: The scoreboard name (trimmed to ``maximumNameLength``).
     ///   - world: The world to add to.
-    public static func addHuman(id: UInt32, named name: String, to world: inout ArenaWorld) {
+    package static func addHuman(id: UInt32, named name: String, to world: inout ArenaWorld) {
         guard id < ArenaWorld.firstBotID, world.playerIndex(id) == nil else { return }
         insertPlayer(id: id, named: name, isBot: false, into: &world)
     }
@@ -44,7 +44,7 @@ public enum ArenaRules {
     ///   - world: The world to add to.
     /// - Returns: The bot's entity id.
     @discardableResult
-    public static func addBot(named name: String, seed: UInt64, to world: inout ArenaWorld) -> UInt32 {
+    package static func addBot(named name: String, seed: UInt64, to world: inout ArenaWorld) -> UInt32 {
         let id = world.nextBotID
         world.nextBotID += 1
         insertPlayer(id: id, named: name, isBot: true, into: &world)
@@ -63,7 +63,7 @@ public enum ArenaRules {
     }
 
     /// Removes a player (and its brain, for a bot), leaving its bullets flying.
-    public static func removePlayer(_ id: UInt32, from world: inout ArenaWorld) {
+    package static func removePlayer(_ id: UInt32, from world: inout ArenaWorld) {
         world.players.removeAll { $0.id == id }
         world.bots.removeAll { $0.playerID == id }
     }
@@ -76,7 +76,7 @@ public enum ArenaRules {
     ///   - input: The input for this tick.
     ///   - dt: The tick's duration in seconds.
     ///   - map: The walls.
-    public static func move(_ player: inout ArenaPlayer, by input: ArenaInput, dt: Double, on map: ArenaMap) {
+    package static func move(_ player: inout ArenaPlayer, by input: ArenaInput, dt: Double, on map: ArenaMap) {
         guard player.isAlive, input.moveX != 0 || input.moveY != 0 else { return }
         var dx = Double(input.moveX), dy = Double(input.moveY)
         let length = (dx * dx + dy * dy).squareRoot()
@@ -100,7 +100,7 @@ public enum ArenaRules {
     ///   - dt: The tick's duration in seconds.
     ///   - lag: The server's views rewound to what each player saw; ``LagCompensation/unavailable``
     ///     (a client predicting) tests rails against the present world.
-    public static func step(_ world: inout ArenaWorld, inputs: [UInt32: ArenaInput], dt: Double, lag: LagCompensation = .unavailable) {
+    package static func step(_ world: inout ArenaWorld, inputs: [UInt32: ArenaInput], dt: Double, lag: LagCompensation = .unavailable) {
         world.tick &+= 1  // tick numbers wrap after 2^32 ticks (4.5 years at 30 Hz)
         world.teleported.removeAll(keepingCapacity: true)
         ageRails(&world)

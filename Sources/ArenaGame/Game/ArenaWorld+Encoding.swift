@@ -3,29 +3,29 @@ import Tickwire
 extension ArenaWorld {
     /// Limits a saved world must respect to be decoded; each is checked before anything is
     /// allocated for what it bounds.
-    public struct EncodingLimits: Hashable, Sendable {
+    package struct EncodingLimits: Hashable, Sendable {
         /// The most bytes of an encoded world.
-        public var maximumBytes = 1 << 20
+        package var maximumBytes = 1 << 20
         /// The most players (humans and bots); also bounds the bots.
-        public var maximumPlayers = 4_096
+        package var maximumPlayers = 4_096
         /// The most bullets in flight.
-        public var maximumBullets = 65_536
+        package var maximumBullets = 65_536
         /// The most map tiles (width × height); also bounds each side.
-        public var maximumMapTiles = 65_536
+        package var maximumMapTiles = 65_536
 
         /// The defaults: 1 MiB, 4096 players, 65536 bullets, 65536 tiles.
-        public static let standard = EncodingLimits()
+        package static let standard = EncodingLimits()
 
         /// Creates the default limits.
-        public init() {}
+        package init() {}
     }
 
     /// The largest magnitude of a saved counter (health, score, tick countdowns): far from
     /// `Int`'s ends, so the rules' `+= 1` and `-= 1` cannot overflow on a loaded world.
-    public static let maximumSavedCounter = 1 << 62
+    package static let maximumSavedCounter = 1 << 62
     /// The largest magnitude of a saved position or heading: keeps tile arithmetic on a
     /// loaded world within `Int`.
-    public static let maximumSavedCoordinate = 1_000_000.0
+    package static let maximumSavedCoordinate = 1_000_000.0
     /// The most UTF-8 bytes of a saved player name.
     static let maximumSavedNameBytes = 64
 
@@ -44,7 +44,7 @@ extension ArenaWorld {
     /// wander ticks zigzags).
     ///
     /// - Returns: The encoding.
-    public func encoded() -> [UInt8] {
+    package func encoded() -> [UInt8] {
         var writer = ByteWriter(capacity: 64 + (map.width * map.height + 7) / 8 + players.count * 48 + bullets.count * 32)
         writer.writeVarUInt(UInt64(map.width))
         writer.writeVarUInt(UInt64(map.height))
@@ -99,7 +99,7 @@ extension ArenaWorld {
     ///   invalid UTF-8), with a value out of range (a non-finite or far-off position, an id in
     ///   the wrong range, a counter past ``maximumSavedCounter``), players out of id order, or
     ///   bytes after the end.
-    public init(decoding bytes: [UInt8], limits: EncodingLimits = .standard) throws(ArenaStateError) {
+    package init(decoding bytes: [UInt8], limits: EncodingLimits = .standard) throws(ArenaStateError) {
         guard bytes.count <= limits.maximumBytes else {
             throw ArenaStateError(.tooLarge(what: "an encoded world", bytes: bytes.count, limit: limits.maximumBytes))
         }

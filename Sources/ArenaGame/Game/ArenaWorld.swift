@@ -1,114 +1,114 @@
 import Tickwire
 
 /// One player in the arena: a human or a bot.
-public struct ArenaPlayer: Hashable, Sendable {
+package struct ArenaPlayer: Hashable, Sendable {
     /// The player's entity id, stable for as long as the player is in the game: a human's is
     /// its client id (below ``ArenaWorld/firstBotID``), a bot's is at or above it.
-    public var id: UInt32
+    package var id: UInt32
     /// The name on the scoreboard (at most ``ArenaRules/maximumNameLength`` characters).
-    public var name: String
+    package var name: String
     /// Whether a bot plays this player.
-    public var isBot: Bool
+    package var isBot: Bool
     /// Position in tiles.
-    public var x: Double
+    package var x: Double
     /// Position in tiles.
-    public var y: Double
+    package var y: Double
     /// Facing, in radians: 0 is right (+x), π/2 is down (+y).
-    public var heading: Double
+    package var heading: Double
     /// Health, 0 (dead) to ``ArenaRules/maximumHealth``.
-    public var health: Int
+    package var health: Int
     /// Kills.
-    public var score: Int
+    package var score: Int
     /// Ticks until a dead player respawns (0 while alive).
-    public var respawnTicks: Int
+    package var respawnTicks: Int
     /// Ticks until the player may fire again.
-    public var cooldownTicks: Int
+    package var cooldownTicks: Int
     /// Ticks until the player may fire the rail again.
-    public var railCooldownTicks = 0
+    package var railCooldownTicks = 0
 
     /// Whether the player is alive.
-    public var isAlive: Bool { health > 0 }
+    package var isAlive: Bool { health > 0 }
 }
 
 /// A bullet in flight.
-public struct ArenaBullet: Hashable, Sendable {
+package struct ArenaBullet: Hashable, Sendable {
     /// The bullet's entity id.
-    public var id: UInt32
+    package var id: UInt32
     /// The id of the player who fired it.
-    public var ownerID: UInt32
+    package var ownerID: UInt32
     /// Position in tiles.
-    public var x: Double
+    package var x: Double
     /// Position in tiles.
-    public var y: Double
+    package var y: Double
     /// Direction of flight, in radians.
-    public var heading: Double
+    package var heading: Double
     /// Ticks until it vanishes.
-    public var remainingTicks: Int
+    package var remainingTicks: Int
 }
 
 /// The trace of a rail shot, shown for ``ArenaRules/railTraceTime``: from the shooter to what
 /// the ray hit (a player, as the shooter saw it, or a wall).
-public struct ArenaRail: Hashable, Sendable {
+package struct ArenaRail: Hashable, Sendable {
     /// The trace's entity id (from the bullets' range).
-    public var id: UInt32
+    package var id: UInt32
     /// The id of the player who fired it.
-    public var ownerID: UInt32
+    package var ownerID: UInt32
     /// Where the ray started, in tiles.
-    public var x: Double
+    package var x: Double
     /// Where the ray started, in tiles.
-    public var y: Double
+    package var y: Double
     /// Where the ray stopped, in tiles.
-    public var endX: Double
+    package var endX: Double
     /// Where the ray stopped, in tiles.
-    public var endY: Double
+    package var endY: Double
     /// Ticks until the trace vanishes.
-    public var remainingTicks: Int
+    package var remainingTicks: Int
 }
 
 /// The whole state of one arena: players, bullets, and the seeded generator that makes
 /// every run with the same inputs the same.
-public struct ArenaWorld: Hashable, Sendable {
+package struct ArenaWorld: Hashable, Sendable {
     /// The walls.
-    public var map: ArenaMap
+    package var map: ArenaMap
     /// The ticks stepped so far.
-    public var tick: UInt32 = 0
+    package var tick: UInt32 = 0
     /// Players by ascending id.
-    public var players: [ArenaPlayer] = []
+    package var players: [ArenaPlayer] = []
     /// Bullets by ascending id.
-    public var bullets: [ArenaBullet] = []
+    package var bullets: [ArenaBullet] = []
     /// Rail traces being shown, by ascending id (a quarter second's worth; state files leave
     /// them out, as they do players' rail cool-downs).
-    public var rails: [ArenaRail] = []
+    package var rails: [ArenaRail] = []
     /// The players that respawned in the last step (they jumped: lag compensation must not
     /// show them between their two places).
-    public var teleported: [UInt32] = []
+    package var teleported: [UInt32] = []
     /// The brains of the bots among the players (the server's; a client's copy has none).
-    public var bots: [ArenaBot] = []
+    package var bots: [ArenaBot] = []
     /// The id the next bot gets.
-    public var nextBotID: UInt32 = ArenaWorld.firstBotID
+    package var nextBotID: UInt32 = ArenaWorld.firstBotID
     /// The id the next bullet gets.
-    public var nextBulletID: UInt32 = ArenaWorld.firstBulletID
+    package var nextBulletID: UInt32 = ArenaWorld.firstBulletID
     /// The generator for spawn points.
-    public var random: SplitMix64
+    package var random: SplitMix64
 
     /// Entity ids below this are humans, numbered by their client id.
-    public static let firstBotID: UInt32 = 0x4000_0000
+    package static let firstBotID: UInt32 = 0x4000_0000
     /// Entity ids from this up are bullets; players are always below, so a snapshot lists
     /// players first and bullets after.
-    public static let firstBulletID: UInt32 = 0x8000_0000
+    package static let firstBulletID: UInt32 = 0x8000_0000
 
     /// Creates an empty arena.
     ///
     /// - Parameters:
     ///   - map: The walls.
     ///   - seed: Fixes spawn points, so equal seeds and inputs give equal games.
-    public init(map: ArenaMap = .standard, seed: UInt64 = 1) {
+    package init(map: ArenaMap = .standard, seed: UInt64 = 1) {
         self.map = map
         self.random = SplitMix64(seed: seed)
     }
 
     /// The player with an id, if present.
-    public func player(_ id: UInt32) -> ArenaPlayer? {
+    package func player(_ id: UInt32) -> ArenaPlayer? {
         players.first { $0.id == id }
     }
 

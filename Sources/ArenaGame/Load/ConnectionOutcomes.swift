@@ -14,9 +14,9 @@ import Darwin
 /// never reached the hello (by ``Failure``: the TCP connect refused, the WebSocket handshake
 /// failed, a timeout). Each attempt is counted once, so a client that retries adds one per
 /// attempt.
-public struct ConnectionOutcomes: Hashable, Sendable {
+package struct ConnectionOutcomes: Hashable, Sendable {
     /// How a connection failed before the server could answer its hello.
-    public enum Failure: String, Hashable, Sendable, CaseIterable, CustomStringConvertible {
+    package enum Failure: String, Hashable, Sendable, CaseIterable, CustomStringConvertible {
         /// Nothing listens at the address: the TCP connect was refused (`ECONNREFUSED`).
         case connectionRefused = "connection refused"
         /// The TCP connect failed for another reason (unreachable, reset, out of descriptors).
@@ -36,7 +36,7 @@ public struct ConnectionOutcomes: Hashable, Sendable {
         case other = "other"
 
         /// The failure's name, as the report prints it.
-        public var description: String { rawValue }
+        package var description: String { rawValue }
 
         /// Classifies why a connection that never got its welcome closed.
         ///
@@ -46,7 +46,7 @@ public struct ConnectionOutcomes: Hashable, Sendable {
         ///
         /// - Parameter closeReason: Why the connection closed, or `nil` when it is not known.
         /// - Returns: The kind of failure.
-        public static func classifying(_ closeReason: TransportCloseReason?) -> Failure {
+        package static func classifying(_ closeReason: TransportCloseReason?) -> Failure {
             guard let closeReason else { return .other }
             guard closeReason.code == nil else { return .closedBeforeWelcome }
             let reason = closeReason.text
@@ -64,43 +64,43 @@ public struct ConnectionOutcomes: Hashable, Sendable {
     }
 
     /// Refused hellos by the server's reason.
-    public private(set) var refusals: [Message.Reject.Reason: Int] = [:]
+    package private(set) var refusals: [Message.Reject.Reason: Int] = [:]
     /// Connection attempts that failed before the hello was answered, by kind.
-    public private(set) var failures: [Failure: Int] = [:]
+    package private(set) var failures: [Failure: Int] = [:]
 
     /// Creates empty counts.
-    public init() {}
+    package init() {}
 
     /// Counts one hello the server refused.
     ///
     /// - Parameter reason: The reason in the server's reject message.
-    public mutating func recordRefusal(_ reason: Message.Reject.Reason) { refusals[reason, default: 0] += 1 }
+    package mutating func recordRefusal(_ reason: Message.Reject.Reason) { refusals[reason, default: 0] += 1 }
 
     /// Counts one connection attempt that failed before its hello was answered.
     ///
     /// - Parameter failure: How it failed.
-    public mutating func recordFailure(_ failure: Failure) { failures[failure, default: 0] += 1 }
+    package mutating func recordFailure(_ failure: Failure) { failures[failure, default: 0] += 1 }
 
     /// Adds another tally's counts to this one.
     ///
     /// - Parameter other: The counts to add (another driver thread's, say).
-    public mutating func merge(_ other: ConnectionOutcomes) {
+    package mutating func merge(_ other: ConnectionOutcomes) {
         for (reason, count) in other.refusals { refusals[reason, default: 0] += count }
         for (failure, count) in other.failures { failures[failure, default: 0] += count }
     }
 
     /// Refused hellos in all.
-    public var refusalCount: Int { refusals.values.reduce(0, +) }
+    package var refusalCount: Int { refusals.values.reduce(0, +) }
     /// Failed connection attempts in all.
-    public var failureCount: Int { failures.values.reduce(0, +) }
+    package var failureCount: Int { failures.values.reduce(0, +) }
 
     /// The refusals as `room full ×168, schema mismatch ×2` (most first), or `none`.
-    public var refusalsText: String {
+    package var refusalsText: String {
         Self.listText(refusals.map { ($0.key.description, $0.value) })
     }
 
     /// The connection failures as `connection refused ×40, handshake timed out ×2`, or `none`.
-    public var failuresText: String {
+    package var failuresText: String {
         Self.listText(failures.map { ($0.key.description, $0.value) })
     }
 
@@ -111,7 +111,7 @@ public struct ConnectionOutcomes: Hashable, Sendable {
     ///   - rooms: How many rooms they were spread over.
     /// - Returns: A sentence naming `arena serve --capacity` and `--rooms` with numbers that
     ///   would have fitted every client.
-    public func hint(clients: Int, rooms: Int) -> String? {
+    package func hint(clients: Int, rooms: Int) -> String? {
         guard let full = refusals[.roomFull], full > 0 else { return nil }
         let rooms = max(rooms, 1)
         let perRoom = (clients + rooms - 1) / rooms
@@ -129,7 +129,7 @@ public struct ConnectionOutcomes: Hashable, Sendable {
     ///   - clients: How many clients the run started.
     ///   - rooms: How many rooms they were spread over.
     /// - Returns: Members to splice into a JSON object.
-    public func jsonMembers(clients: Int, rooms: Int) -> String {
+    package func jsonMembers(clients: Int, rooms: Int) -> String {
         func object(_ pairs: [(String, Int)]) -> String {
             "{" + Self.sorted(pairs).map { "\(Self.jsonString($0.0)):\($0.1)" }.joined(separator: ",") + "}"
         }

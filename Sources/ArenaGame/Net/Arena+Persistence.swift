@@ -5,7 +5,7 @@ extension Arena: PersistableGame {
     ///
     /// - Parameter world: The world.
     /// - Returns: Its encoding.
-    public func encodeWorld(_ world: ArenaWorld) -> [UInt8] {
+    package func encodeWorld(_ world: ArenaWorld) -> [UInt8] {
         world.encoded()
     }
 
@@ -15,7 +15,7 @@ extension Arena: PersistableGame {
     /// - Returns: The world.
     /// - Throws: ``RoomStateError`` when the bytes are not an arena world (with the
     ///   ``ArenaStateError``'s words) or its map is not this arena's.
-    public func decodeWorld(_ bytes: [UInt8]) throws(RoomStateError) -> ArenaWorld {
+    package func decodeWorld(_ bytes: [UInt8]) throws(RoomStateError) -> ArenaWorld {
         let world: ArenaWorld
         do throws(ArenaStateError) {
             world = try ArenaWorld(decoding: bytes)

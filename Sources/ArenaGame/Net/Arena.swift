@@ -5,27 +5,27 @@ import Tickwire
 ///
 /// The server steps the whole world, bots included; a client restores a world from a
 /// snapshot and steps it with its own inputs to predict its player.
-public struct Arena: Game {
+package struct Arena: Game {
     /// How many bots a new room starts with.
-    public var botCount: Int
+    package var botCount: Int
     /// The walls.
-    public var map: ArenaMap
+    package var map: ArenaMap
 
     /// Creates the game.
     ///
     /// - Parameters:
     ///   - botCount: Bots in each new room.
     ///   - map: The walls.
-    public init(botCount: Int = 6, map: ArenaMap = .standard) {
+    package init(botCount: Int = 6, map: ArenaMap = .standard) {
         self.botCount = max(botCount, 0)
         self.map = map
     }
 
     /// The arena's snapshot schema.
-    public var schema: Schema { ArenaSchema.schema }
+    package var schema: Schema { ArenaSchema.schema }
 
     /// A new room's world, with its bots; the room's name seeds it.
-    public func makeWorld(room: String) -> ArenaWorld {
+    package func makeWorld(room: String) -> ArenaWorld {
         // FNV-1a over the room name: the same room always starts the same way.
         var seed: UInt64 = 0xCBF2_9CE4_8422_2325
         for byte in room.utf8 { seed = (seed ^ UInt64(byte)) &* 0x0000_0100_0000_01B3 }
@@ -40,31 +40,31 @@ public struct Arena: Game {
     static let botNames = ["Ada", "Bolt", "Cog", "Dot", "Echo", "Flux", "Gizmo", "Hex", "Ion", "Jolt", "Kilo", "Lux"]
 
     /// Steps the world by one tick (a client predicting: rails test the present world).
-    public func step(_ state: ArenaWorld, inputs: [UInt32: ArenaInput], dt: Double) -> ArenaWorld {
+    package func step(_ state: ArenaWorld, inputs: [UInt32: ArenaInput], dt: Double) -> ArenaWorld {
         step(state, inputs: inputs, dt: dt, lag: .unavailable)
     }
 
     /// The arena's rail is resolved with lag compensation.
-    public var compensatesLag: Bool { true }
+    package var compensatesLag: Bool { true }
 
     /// Steps the world by one tick on the server, resolving rails against what each shooter saw.
-    public func step(_ state: ArenaWorld, inputs: [UInt32: ArenaInput], dt: Double, lag: LagCompensation) -> ArenaWorld {
+    package func step(_ state: ArenaWorld, inputs: [UInt32: ArenaInput], dt: Double, lag: LagCompensation) -> ArenaWorld {
         var world = state
         ArenaRules.step(&world, inputs: inputs, dt: dt, lag: lag)
         return world
     }
 
     /// The players that respawned in the step that made `state`.
-    public func teleportedEntities(in state: ArenaWorld) -> [UInt32] { state.teleported }
+    package func teleportedEntities(in state: ArenaWorld) -> [UInt32] { state.teleported }
 
     /// Adds a client's player (its entity id is its client id) named `player<N>`.
-    public func addPlayer(_ player: UInt32, to state: ArenaWorld) -> ArenaWorld {
+    package func addPlayer(_ player: UInt32, to state: ArenaWorld) -> ArenaWorld {
         addPlayer(player, payload: [], to: state)
     }
 
     /// Adds a client's player named by the hello's payload (UTF-8; characters outside
     /// ``ArenaSchema/nameAlphabet`` are dropped), or `player<N>` when nothing usable is left.
-    public func addPlayer(_ player: UInt32, payload: [UInt8], to state: ArenaWorld) -> ArenaWorld {
+    package func addPlayer(_ player: UInt32, payload: [UInt8], to state: ArenaWorld) -> ArenaWorld {
         let sent = String(decoding: payload.prefix(64), as: UTF8.self)
         let name = String(sent.filter { ArenaSchema.nameAlphabet.contains($0) }.prefix(ArenaRules.maximumNameLength))
         var world = state
@@ -73,21 +73,21 @@ public struct Arena: Game {
     }
 
     /// Removes a client's player.
-    public func removePlayer(_ player: UInt32, from state: ArenaWorld) -> ArenaWorld {
+    package func removePlayer(_ player: UInt32, from state: ArenaWorld) -> ArenaWorld {
         var world = state
         ArenaRules.removePlayer(player, from: &world)
         return world
     }
 
     /// Writes the world's players and bullets into a snapshot.
-    public func capture(_ state: ArenaWorld, into snapshot: inout Snapshot) throws(SnapshotError) {
+    package func capture(_ state: ArenaWorld, into snapshot: inout Snapshot) throws(SnapshotError) {
         try ArenaSchema.capture(state, into: &snapshot)
     }
 
     /// Rebuilds the players of a snapshot, for predicting the local one. Bullets are left
     /// out (their flight is the server's business), and a dead player waits for the
     /// server to respawn it rather than respawning on its own.
-    public func restore(from snapshot: Snapshot) -> ArenaWorld {
+    package func restore(from snapshot: Snapshot) -> ArenaWorld {
         var world = ArenaWorld(map: map, seed: 0)
         world.tick = snapshot.tick
         for index in snapshot.indices where snapshot.typeIndex(at: index) == ArenaSchema.playerType {
@@ -102,15 +102,15 @@ public struct Arena: Game {
     }
 
     /// A client's player entity is its client id, while it is in the world.
-    public func entityID(of player: UInt32, in state: ArenaWorld) -> UInt32? {
+    package func entityID(of player: UInt32, in state: ArenaWorld) -> UInt32? {
         state.player(player) != nil ? player : nil
     }
 
     /// An input as one byte.
-    public func encode(_ input: ArenaInput) -> [UInt8] { input.encoded }
+    package func encode(_ input: ArenaInput) -> [UInt8] { input.encoded }
 
     /// An input from its byte, or `nil` for anything that is not one.
-    public func decodeInput(_ bytes: [UInt8]) -> ArenaInput? {
+    package func decodeInput(_ bytes: [UInt8]) -> ArenaInput? {
         let input = ArenaInput(decoding: bytes)
         return input.encoded == bytes ? input : nil
     }

@@ -5,9 +5,9 @@ import Tickwire
 ///
 /// Names travel as ten small enumeration fields (one character each from
 /// ``nameAlphabet``); they never change, so after a player's creation they cost nothing.
-public enum ArenaSchema {
+package enum ArenaSchema {
     /// The characters a name may hold; others are dropped. Index 0 of the fields means "none".
-    public static let nameAlphabet = Array("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_")
+    package static let nameAlphabet = Array("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_")
 
     /// Each ASCII character's name-field code (its ``nameAlphabet`` index plus one; 0 for characters
     /// outside the alphabet), so that capturing a name is a table lookup per character.
@@ -20,11 +20,11 @@ public enum ArenaSchema {
     }()
 
     /// The entity type index of players.
-    public static let playerType = 0
+    package static let playerType = 0
     /// The entity type index of bullets.
-    public static let bulletType = 1
+    package static let bulletType = 1
     /// The entity type index of rail traces.
-    public static let railType = 2
+    package static let railType = 2
 
     /// Field indices of the player type.
     enum PlayerField {
@@ -42,7 +42,7 @@ public enum ArenaSchema {
     }
 
     /// The schema; built once, its fingerprint tells clients and servers of other versions apart.
-    public static let schema: Schema = {
+    package static let schema: Schema = {
         let position = FieldKind.float(min: 0, max: 64, resolution: 1.0 / 64)
         var playerFields = [
             Field("x", position), Field("y", position), Field("heading", .angle(bits: 4)),
@@ -71,7 +71,7 @@ public enum ArenaSchema {
     ///   - world: The world.
     ///   - snapshot: Cleared and filled with the world's players, bullets and rail traces (its tick is the caller's).
     /// - Throws: ``SnapshotError`` when the world has more entities than a snapshot may hold.
-    public static func capture(_ world: ArenaWorld, into snapshot: inout Snapshot) throws(SnapshotError) {
+    package static func capture(_ world: ArenaWorld, into snapshot: inout Snapshot) throws(SnapshotError) {
         snapshot.removeAll()
         // The lists are sorted by id; merging them appends in id order, the cheap way to insert.
         var playerIndex = 0, bulletIndex = 0, railIndex = 0
@@ -127,7 +127,7 @@ public enum ArenaSchema {
     ///   - snapshot: The snapshot.
     ///   - index: The entity's index; it must be a player.
     /// - Returns: The player as drawn.
-    public static func player(in snapshot: Snapshot, at index: Int) -> ArenaScene.Player {
+    package static func player(in snapshot: Snapshot, at index: Int) -> ArenaScene.Player {
         var name = ""
         for offset in 0..<ArenaRules.maximumNameLength {
             let code = Int(snapshot.integer(at: index, field: PlayerField.firstNameCharacter + offset))
@@ -147,7 +147,7 @@ public enum ArenaSchema {
     ///
     /// - Parameter entity: A player entity (values in field order).
     /// - Returns: The player as drawn.
-    public static func player(from entity: EntityView) -> ArenaScene.Player {
+    package static func player(from entity: EntityView) -> ArenaScene.Player {
         let values = entity.values
         func value(_ field: Int) -> Double { field < values.count ? values[field] : 0 }
         var name = ""
@@ -166,7 +166,7 @@ public enum ArenaSchema {
     ///
     /// - Parameter entity: A bullet entity.
     /// - Returns: The bullet as drawn.
-    public static func bullet(from entity: EntityView) -> ArenaScene.Bullet {
+    package static func bullet(from entity: EntityView) -> ArenaScene.Bullet {
         ArenaScene.Bullet(x: entity.values.first ?? 0, y: entity.values.count > 1 ? entity.values[1] : 0)
     }
 
@@ -174,7 +174,7 @@ public enum ArenaSchema {
     ///
     /// - Parameter entity: A rail entity.
     /// - Returns: The trace as drawn.
-    public static func rail(from entity: EntityView) -> ArenaScene.Rail {
+    package static func rail(from entity: EntityView) -> ArenaScene.Rail {
         func value(_ field: Int) -> Double { field < entity.values.count ? entity.values[field] : 0 }
         return ArenaScene.Rail(x: value(RailField.x), y: value(RailField.y), endX: value(RailField.endX), endY: value(RailField.endY))
     }
@@ -184,7 +184,7 @@ public enum ArenaSchema {
     /// - Parameters:
     ///   - snapshot: The snapshot (interpolated or not).
     ///   - scene: Its players, bullets and rail traces are replaced.
-    public static func fill(_ scene: inout ArenaScene, from snapshot: Snapshot) {
+    package static func fill(_ scene: inout ArenaScene, from snapshot: Snapshot) {
         scene.players.removeAll(keepingCapacity: true)
         scene.bullets.removeAll(keepingCapacity: true)
         scene.rails.removeAll(keepingCapacity: true)

@@ -5,7 +5,7 @@ extension ArenaServer {
     /// players already connected keep their connections.
     ///
     /// - Throws: ``TLSError`` when the server has no TLS or the files cannot be loaded.
-    public func reloadCertificates() throws(TLSError) {
+    package func reloadCertificates() throws(TLSError) {
         try transport.reloadCertificates()
     }
 }

@@ -15,97 +15,97 @@ import Tickwire
 /// (SIGTERM) drains: saves and releases every room and sends its players to another process.
 /// Its configured ``Options/rooms`` then open only when a client asks for them, and the state
 /// file is written but not read at start (the directory holds the rooms' states).
-public final class ArenaServer {
+package final class ArenaServer {
     /// How the server runs.
-    public struct Options: Hashable, Sendable {
+    package struct Options: Hashable, Sendable {
         /// The address to listen on (`127.0.0.1` for this machine only, `0.0.0.0` for all).
-        public var host = "127.0.0.1"
+        package var host = "127.0.0.1"
         /// The port; 0 lets the kernel pick one.
-        public var port = 7777
+        package var port = 7777
         /// Bots in each room.
-        public var bots = 6
+        package var bots = 6
         /// Ticks per second.
-        public var tickRate = 30
+        package var tickRate = 30
         /// Rooms opened at start (more open on demand while under ``maximumRooms``). With a room
         /// directory none opens at start: each opens on the process that claims it, at its first
         /// hello, so that a room is never held by two processes.
-        public var rooms = ["main"]
+        package var rooms = ["main"]
         /// The most rooms the server runs.
-        public var maximumRooms = 16
+        package var maximumRooms = 16
         /// Players per room.
-        public var roomCapacity = 32
+        package var roomCapacity = 32
         /// Seconds a disconnected player's place is kept for it to resume; also the oldest a
         /// state file (``statePath``) may be to be restored.
-        public var resumeGracePeriod = 30.0
+        package var resumeGracePeriod = 30.0
         /// Seconds a room opened on demand stays open without players or held slots
         /// (``HostConfiguration/idleRoomTimeout``); the configured ``rooms`` stay.
-        public var idleRoomTimeout = 30.0
+        package var idleRoomTimeout = 30.0
         /// Seconds a new connection has to send its hello (``HostConfiguration/handshakeTimeout``).
-        public var helloTimeout = 5.0
+        package var helloTimeout = 5.0
         /// Seconds a player may stay silent (no input, no acknowledgement) before it is
         /// disconnected as timed out (``HostConfiguration/clientTimeout``).
-        public var clientTimeout = 5.0
+        package var clientTimeout = 5.0
         /// Snapshot compression modes in order of preference (the first the client offers is
         /// used); empty sends every frame uncompressed.
-        public var compressionPreference: [CompressionMode] = [.perFrame, .streaming]
+        package var compressionPreference: [CompressionMode] = [.perFrame, .streaming]
         /// zlib level for compressed snapshot frames, 0…9.
-        public var compressionLevel = 6
+        package var compressionLevel = 6
         /// Whether clients whose hello offers them get entropy-coded snapshot deltas, motion-predicted
         /// when the hello offers that too (``HostConfiguration/entropyDeltas``, `Protocol/PROTOCOL.md`
         /// §4.5); off, every client gets the bit-packed delta.
-        public var entropyDeltas = false
+        package var entropyDeltas = false
         /// Seconds between the stats messages each room sends its clients (PROTOCOL.md 5.11); 0 sends none.
-        public var statsInterval = 1.0
+        package var statsInterval = 1.0
         /// Where to save the server's state (an ``ArenaStateFile``) every ``stateSaveInterval``
         /// and on stopping, and to restore it from on start when it is younger than
         /// ``resumeGracePeriod``; `nil` saves nothing.
-        public var statePath: String?
+        package var statePath: String?
         /// TLS (`wss://`) with this certificate chain and key, or `nil` (default) for plain `ws://`.
-        public var tls: TLSServerContext?
+        package var tls: TLSServerContext?
         /// Seconds between two saves of the state file.
-        public var stateSaveInterval = 1.0
+        package var stateSaveInterval = 1.0
         /// Whether plain HTTP requests on the port get the browser client (``ArenaWebSite``):
         /// `GET /` the page, its scripts, 404 for anything else. `false`: they are refused as
         /// failed WebSocket handshakes.
-        public var servesWebClient = true
+        package var servesWebClient = true
         /// Whether `GET /metrics` on the port answers with the server's metrics in the Prometheus
         /// text format (``metrics``; README, "Metrics"). With ``servesWebClient`` off, other plain
         /// HTTP requests get `404`.
-        public var servesMetrics = true
+        package var servesMetrics = true
         /// The most connections from one address (IPv6: one /64), handshaking or open; `Int.max`
         /// for no limit (``WebSocketServerConfiguration/maximumConnectionsPerAddress``).
-        public var maximumConnectionsPerAddress = WebSocketServerConfiguration().maximumConnectionsPerAddress
+        package var maximumConnectionsPerAddress = WebSocketServerConfiguration().maximumConnectionsPerAddress
         /// The most handshakes in progress from one address
         /// (``WebSocketServerConfiguration/maximumHandshakesPerAddress``).
-        public var maximumHandshakesPerAddress = WebSocketServerConfiguration().maximumHandshakesPerAddress
+        package var maximumHandshakesPerAddress = WebSocketServerConfiguration().maximumHandshakesPerAddress
         /// Seconds a client's send buffer may stay over the host's outbound budget (it stopped
         /// reading) before it is closed with 1008; 0 never (``WebSocketServerConfiguration/writeTimeout``).
-        public var writeTimeout = 10.0
+        package var writeTimeout = 10.0
         /// This process's public URL (`--public-url`), where other processes of a fleet send
         /// the clients of its rooms; a room directory is made with it. `nil`: none (standalone).
-        public var publicURL: String?
+        package var publicURL: String?
         /// Threads that tick the rooms (``HostConfiguration/tickThreads``): by default one per
         /// processor online; each room ticks on one of them.
-        public var tickThreads = HostConfiguration.processorCount
+        package var tickThreads = HostConfiguration.processorCount
         /// The least severe level the server logs to standard error (`--log-level`): the host's
         /// and the WebSocket server's records, one line each, prefixed `arena: `. `nil`
         /// (default): no logging.
-        public var logLevel: LogLevel?
+        package var logLevel: LogLevel?
 
         /// The defaults: port 7777 on this machine, six bots, 30 Hz, one room `main`.
-        public init() {}
+        package init() {}
 
         /// The names of `count` rooms as `arena serve --rooms N` opens them: `main`, `room2`, `room3`, …
         ///
         /// - Parameter count: How many rooms (at least one).
         /// - Returns: The names, `main` first.
-        public static func roomNames(count: Int) -> [String] {
+        package static func roomNames(count: Int) -> [String] {
             (1...max(1, count)).map { $0 == 1 ? "main" : "room\($0)" }
         }
     }
 
     /// What became of ``Options/statePath`` when the server started.
-    public enum StateRestore: Sendable {
+    package enum StateRestore: Sendable {
         /// No state file was asked for, or there was none yet.
         case none
         /// The file's rooms and clients were restored; it was saved `age` seconds before.
@@ -116,16 +116,16 @@ public final class ArenaServer {
     }
 
     /// The options the server runs with.
-    public let options: Options
+    package let options: Options
     /// What became of the state file at start.
-    public let stateRestore: StateRestore
+    package let stateRestore: StateRestore
     /// The port the server listens on (the kernel's choice when asked for port 0).
-    public let port: Int
+    package let port: Int
     /// What `GET /metrics` on ``port`` renders (with ``Options/servesMetrics``): the host's
     /// figures (with a directory, its `tickwire_fleet_*` counters), the WebSocket server's
     /// connections, the arena's bots and, when the directory is a ``MetricsSource`` (a
     /// `RedisRoomDirectory`), the directory's state, in that order. Register more sources here.
-    public let metrics = MetricsRegistry()
+    package let metrics = MetricsRegistry()
     private let arenaMetrics = ArenaMetrics()
     let transport: WebSocketTransportServer
     private let host: Host<Arena>
@@ -143,7 +143,7 @@ public final class ArenaServer {
     ///   - stopRequest: The flag that ends ``run(status:)``; pass one to stop the server from another thread.
     ///   - directory: The fleet's room directory, or `nil` (default) for a standalone server.
     /// - Throws: ``SystemError`` when the port cannot be bound.
-    public init(
+    package init(
         options: Options, stopRequest: ServerStopRequest = ServerStopRequest(), directory: (any RoomDirectory)? = nil
     ) throws(SystemError) {
         self.options = options
@@ -229,7 +229,7 @@ public final class ArenaServer {
     /// background queue (so the disk never stalls a tick), and with this call on stopping.
     ///
     /// - Throws: ``ArenaStateError`` when the file cannot be written (also reported on standard error).
-    public func saveState() throws(ArenaStateError) {
+    package func saveState() throws(ArenaStateError) {
         try saver?.write(currentStateFile())
     }
 
@@ -246,7 +246,7 @@ public final class ArenaServer {
     /// - Parameter status: Called every `statusInterval` seconds with a line describing the
     ///   server (clients, bots, tick p99, kbit/s out), on this thread.
     /// - Parameter statusInterval: Seconds between status lines.
-    public func run(statusInterval: Double = 5, status: (String) -> Void = { _ in }) {
+    package func run(statusInterval: Double = 5, status: (String) -> Void = { _ in }) {
         var nextStatus = clock.now + .secondsValue(statusInterval)
         let saveInterval = Duration.secondsValue(max(options.stateSaveInterval, 0.05))
         var nextSave = clock.now + saveInterval
@@ -281,7 +281,7 @@ public final class ArenaServer {
     ///
     /// The tick p99 is the host's (``Host/passStatistics``): every room's tick of one period
     /// together, each tick thread's rooms one after another.
-    public func statusLine() -> String {
+    package func statusLine() -> String {
         var clients = 0, bots = 0, bytesOut = 0, ticks: UInt64 = 0
         for name in host.roomNames {
             guard let room = host.room(named: name) else { continue }
@@ -305,15 +305,15 @@ public final class ArenaServer {
 extension ArenaServer: Sendable {}
 
 /// A flag another thread (or a signal handler) raises to stop an ``ArenaServer``.
-public final class ServerStopRequest: Sendable {
+package final class ServerStopRequest: Sendable {
     private let flag = Atomic<Bool>(false)
 
     /// Creates a lowered flag.
-    public init() {}
+    package init() {}
 
     /// Asks the server to stop after its current tick.
-    public func requestStop() { flag.store(true, ordering: .releasing) }
+    package func requestStop() { flag.store(true, ordering: .releasing) }
 
     /// Whether a stop was asked for.
-    public var isStopRequested: Bool { flag.load(ordering: .acquiring) }
+    package var isStopRequested: Bool { flag.load(ordering: .acquiring) }
 }

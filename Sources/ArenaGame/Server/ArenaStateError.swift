@@ -2,7 +2,7 @@ import Tickwire
 
 /// Why a saved arena world or state file (``ArenaStateFile``) could not be read, loaded or
 /// written. Every case carries what a person needs to see what is wrong.
-public struct ArenaStateError: Error, Hashable, Sendable, CustomStringConvertible {
+package struct ArenaStateError: Error, Hashable, Sendable, CustomStringConvertible {
     enum Reason: Hashable, Sendable {
         case tooLarge(what: String, bytes: Int, limit: Int)
         case tooMany(what: String, count: UInt64, limit: Int)
@@ -25,14 +25,14 @@ public struct ArenaStateError: Error, Hashable, Sendable, CustomStringConvertibl
 
     /// Whether the error says the file is simply older than the grace period allows (the
     /// normal case after a long downtime, as opposed to a damaged or foreign file).
-    public var isStale: Bool {
+    package var isStale: Bool {
         if case .file(let error) = reason { return error.isStale }
         if case .stale = reason { return true }
         return false
     }
 
     /// What is wrong, in plain words.
-    public var description: String {
+    package var description: String {
         let seconds = { (value: Double) in String(Double(Int((value * 10).rounded())) / 10) }
         switch reason {
         case let .tooLarge(what, bytes, limit):

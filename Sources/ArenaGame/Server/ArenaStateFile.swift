@@ -12,27 +12,27 @@ import Tickwire
 /// A file is refused before it is read when it is larger than ``Limits/maximumBytes``.
 /// ``write(to:)`` writes a temporary file beside the target, flushes it to disk (`fsync`) and
 /// `rename`s it over the target, so a process killed mid-write leaves the previous file whole.
-public struct ArenaStateFile: Sendable {
+package struct ArenaStateFile: Sendable {
     /// Size and count limits a file must respect to be read.
-    public struct Limits: Hashable, Sendable {
+    package struct Limits: Hashable, Sendable {
         /// The most bytes of a file.
-        public var maximumBytes = 16 << 20
+        package var maximumBytes = 16 << 20
         /// The most rooms.
-        public var maximumRooms = 256
+        package var maximumRooms = 256
         /// The most resumable clients per room.
-        public var maximumClientsPerRoom = 10_000
+        package var maximumClientsPerRoom = 10_000
         /// The most UTF-8 bytes of a room name.
-        public var maximumRoomNameBytes = 256
+        package var maximumRoomNameBytes = 256
         /// The most bytes of a resume token (the protocol's limit).
-        public var maximumTokenBytes = 64
+        package var maximumTokenBytes = 64
         /// The limits of each room's world.
-        public var world = ArenaWorld.EncodingLimits.standard
+        package var world = ArenaWorld.EncodingLimits.standard
 
         /// The defaults: 16 MiB, 256 rooms, 10000 clients per room, 256-byte names, 64-byte tokens.
-        public static let standard = Limits()
+        package static let standard = Limits()
 
         /// Creates the default limits.
-        public init() {}
+        package init() {}
 
         /// The same limits as Tickwire's host state file takes them.
         var hostStateFile: HostStateFile.Limits {
@@ -49,21 +49,21 @@ public struct ArenaStateFile: Sendable {
     }
 
     /// The first eight bytes of every file (``HostStateFile/magic``).
-    public static var magic: [UInt8] { HostStateFile.magic }
+    package static var magic: [UInt8] { HostStateFile.magic }
     /// The format version this code writes and reads (``HostStateFile/version``).
-    public static var version: UInt16 { HostStateFile.version }
+    package static var version: UInt16 { HostStateFile.version }
 
     /// The server's state.
-    public var state: HostState<ArenaWorld>
+    package var state: HostState<ArenaWorld>
     /// When it was saved, in milliseconds since the UNIX epoch.
-    public var savedAt: UInt64
+    package var savedAt: UInt64
 
     /// Creates a file's contents.
     ///
     /// - Parameters:
     ///   - state: The host's state.
     ///   - savedAt: When, in milliseconds since the UNIX epoch (see ``wallClockMilliseconds()``).
-    public init(state: HostState<ArenaWorld>, savedAt: UInt64) {
+    package init(state: HostState<ArenaWorld>, savedAt: UInt64) {
         self.state = state
         self.savedAt = savedAt
     }
@@ -71,7 +71,7 @@ public struct ArenaStateFile: Sendable {
     /// The file's bytes.
     ///
     /// - Returns: The encoding (``HostStateFile/encode(_:schemaFingerprint:encodeWorld:)``).
-    public func encoded() -> [UInt8] {
+    package func encoded() -> [UInt8] {
         HostStateFile.encode(SavedHostState(state: state, savedAt: savedAt), schemaFingerprint: ArenaSchema.schema.fingerprint) {
             $0.encoded()
         }
@@ -84,7 +84,7 @@ public struct ArenaStateFile: Sendable {
     ///   - limits: Size and count limits.
     /// - Throws: ``ArenaStateError`` when the bytes are over a limit, not a state file, of
     ///   another format version or schema, damaged (checksum), cut short or malformed.
-    public init(decoding bytes: [UInt8], limits: Limits = .standard) throws(ArenaStateError) {
+    package init(decoding bytes: [UInt8], limits: Limits = .standard) throws(ArenaStateError) {
         let world = limits.world
         do throws(HostStateFileError) {
             let saved = try HostStateFile.decode(bytes, schemaFingerprint: ArenaSchema.schema.fingerprint, limits: limits.hostStateFile) {
@@ -112,7 +112,7 @@ public struct ArenaStateFile: Sendable {
     ///   - now: Milliseconds since the UNIX epoch.
     ///   - maximumAge: Seconds (the server's resume grace period).
     /// - Throws: ``ArenaStateError`` (``ArenaStateError/isStale`` when simply too old).
-    public func checkAge(now: UInt64, maximumAge: Double) throws(ArenaStateError) {
+    package func checkAge(now: UInt64, maximumAge: Double) throws(ArenaStateError) {
         let age = (Double(now) - Double(savedAt)) / 1000
         if age < -1 { throw ArenaStateError(.savedInTheFuture(seconds: -age)) }
         if age > maximumAge { throw ArenaStateError(.stale(ageSeconds: age, limitSeconds: maximumAge)) }
@@ -122,7 +122,7 @@ public struct ArenaStateFile: Sendable {
     ///
     /// - Parameter now: Milliseconds since the UNIX epoch.
     /// - Returns: Seconds since ``savedAt`` (negative when saved after `now`).
-    public func age(now: UInt64) -> Double {
+    package func age(now: UInt64) -> Double {
         (Double(now) - Double(savedAt)) / 1000
     }
 
@@ -132,7 +132,7 @@ public struct ArenaStateFile: Sendable {
     /// - Parameter path: The file.
     /// - Throws: ``ArenaStateError`` naming the C call that failed (`open`, `write`, `fsync`,
     ///   `close`, `rename`); the temporary file is removed and `path` left as it was.
-    public func write(to path: String) throws(ArenaStateError) {
+    package func write(to path: String) throws(ArenaStateError) {
         do throws(HostStateFileError) {
             try HostStateFile.write(encoded(), to: path)
         } catch {
@@ -147,7 +147,7 @@ public struct ArenaStateFile: Sendable {
     ///   - limits: Size and count limits; a larger file is refused before it is read.
     /// - Returns: The file's contents, or `nil` when there is no file at `path`.
     /// - Throws: ``ArenaStateError`` when the file cannot be read (naming the C call) or decoded.
-    public static func read(from path: String, limits: Limits = .standard) throws(ArenaStateError) -> ArenaStateFile? {
+    package static func read(from path: String, limits: Limits = .standard) throws(ArenaStateError) -> ArenaStateFile? {
         let bytes: [UInt8]?
         do throws(HostStateFileError) {
             bytes = try HostStateFile.read(from: path, maximumBytes: limits.maximumBytes)
@@ -161,7 +161,7 @@ public struct ArenaStateFile: Sendable {
     /// The wall clock now, in milliseconds since the UNIX epoch (``HostStateFile/wallClockMilliseconds()``).
     ///
     /// - Returns: The time.
-    public static func wallClockMilliseconds() -> UInt64 {
+    package static func wallClockMilliseconds() -> UInt64 {
         HostStateFile.wallClockMilliseconds()
     }
 

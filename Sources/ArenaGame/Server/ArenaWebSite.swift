@@ -18,7 +18,7 @@ import Tickwire
 /// without a body. The modules import each other by fixed names, so a longer `max-age` could let
 /// a browser mix the modules of two server versions after an upgrade; revalidating costs a few
 /// hundred bytes per file on a reload.
-public enum ArenaWebSite {
+package enum ArenaWebSite {
     /// One served file.
     struct File: Sendable {
         let bytes: [UInt8]
@@ -37,13 +37,13 @@ public enum ArenaWebSite {
     }()
 
     /// The URL paths served (besides `/`, which serves `/index.html`), sorted.
-    public static var paths: [String] { files.keys.sorted() }
+    package static var paths: [String] { files.keys.sorted() }
 
     /// Answers one plain HTTP request; pass it as ``WebSocketServerConfiguration/httpHandler``.
     ///
     /// - Parameter request: The request head.
     /// - Returns: The file, `304`, `404` or `405`.
-    @Sendable public static func respond(to request: HTTPRequestHead) -> HTTPResponse {
+    @Sendable package static func respond(to request: HTTPRequestHead) -> HTTPResponse {
         guard request.method == "GET" || request.method == "HEAD" else {
             var response = HTTPResponse.text(status: 405, "only GET and HEAD are served here")
             response.headers.add(name: "Allow", value: "GET, HEAD")

@@ -11,9 +11,9 @@ import Tickwire
 /// through ``sink(label:minimumLevel:)`` while it plays, and calls ``release()`` when the screen
 /// is restored; the newest ``capacity`` lines are kept, and the release says how many older
 /// ones were let go.
-public final class HeldLogLines: Sendable {
+package final class HeldLogLines: Sendable {
     /// The most lines held by default.
-    public static let defaultCapacity = 200
+    package static let defaultCapacity = 200
 
     private struct State {
         var isHolding = true
@@ -22,7 +22,7 @@ public final class HeldLogLines: Sendable {
     }
 
     /// The most lines held; older ones are let go (and counted) to make room.
-    public let capacity: Int
+    package let capacity: Int
     private let state = Mutex(State())
     private let write: @Sendable (String) -> Void
 
@@ -31,7 +31,7 @@ public final class HeldLogLines: Sendable {
     /// - Parameters:
     ///   - capacity: The most lines held. Default ``defaultCapacity``.
     ///   - write: Where lines go once released: standard error by default (tests pass their own).
-    public init(capacity: Int = HeldLogLines.defaultCapacity, write: @escaping @Sendable (String) -> Void = StandardError.write) {
+    package init(capacity: Int = HeldLogLines.defaultCapacity, write: @escaping @Sendable (String) -> Void = StandardError.write) {
         self.capacity = max(capacity, 1)
         self.write = write
     }
@@ -43,7 +43,7 @@ public final class HeldLogLines: Sendable {
     ///   - label: Names the program in each line.
     ///   - minimumLevel: The least severe level kept.
     /// - Returns: The sink.
-    public func sink(label: String, minimumLevel: LogLevel) -> LogSink {
+    package func sink(label: String, minimumLevel: LogLevel) -> LogSink {
         LogSink(minimumLevel: minimumLevel) { [self] record in self.take("\(label): \(record)\n") }
     }
 
@@ -62,7 +62,7 @@ public final class HeldLogLines: Sendable {
 
     /// Stops holding: writes how many lines were let go (if any), then the held lines in order;
     /// every later line is written at once. Calling it again does nothing more.
-    public func release() {
+    package func release() {
         let (lines, dropped) = state.withLock { state -> ([String], Int) in
             defer {
                 state.isHolding = false

@@ -1,5 +1,5 @@
 /// A key the arena understands, decoded from the bytes a terminal sends.
-public enum Key: Hashable, Sendable {
+package enum Key: Hashable, Sendable {
     /// A printable character (letters are reported as typed, e.g. `w` or `W`).
     case character(Character)
     /// An arrow key.

@@ -3,18 +3,18 @@
 /// Handles the escape sequences of arrow keys in both forms terminals use (`ESC [ A` and
 /// the application-mode `ESC O A`), across reads that split them. An escape byte with
 /// nothing after it is held back until ``flushPendingEscape()`` says no more is coming.
-public struct KeyDecoder: Sendable {
+package struct KeyDecoder: Sendable {
     private var pending: [UInt8] = []
 
     /// Creates a decoder with nothing pending.
-    public init() {}
+    package init() {}
 
     /// Decodes `bytes`, keeping an incomplete escape sequence for the next call.
     ///
     /// - Parameter bytes: What the terminal sent, in any chunking.
     /// - Returns: The keys completed by these bytes, in order. Bytes that mean nothing
     ///   to the arena (function keys, mouse reports, invalid UTF-8) are skipped.
-    public mutating func decode(_ bytes: [UInt8]) -> [Key] {
+    package mutating func decode(_ bytes: [UInt8]) -> [Key] {
         pending.append(contentsOf: bytes)
         var keys: [Key] = []
         var index = 0
@@ -72,7 +72,7 @@ public struct KeyDecoder: Sendable {
     /// with an escape pending, since a real escape sequence arrives in one burst.
     ///
     /// - Returns: The pending keys (an escape, or nothing).
-    public mutating func flushPendingEscape() -> [Key] {
+    package mutating func flushPendingEscape() -> [Key] {
         guard pending == [0x1B] else { return [] }
         pending.removeAll()
         return [.escape]

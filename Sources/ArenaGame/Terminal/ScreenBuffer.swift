@@ -1,41 +1,41 @@
 /// A colour of the terminal's basic palette, or the terminal's default.
-public struct TerminalColor: Hashable, Sendable {
+package struct TerminalColor: Hashable, Sendable {
     /// The SGR foreground code (30...37, 90...97), or 39 for the default.
     let foregroundCode: UInt8
 
     /// The terminal's default foreground colour.
-    public static let `default` = TerminalColor(foregroundCode: 39)
+    package static let `default` = TerminalColor(foregroundCode: 39)
     /// Red.
-    public static let red = TerminalColor(foregroundCode: 31)
+    package static let red = TerminalColor(foregroundCode: 31)
     /// Green.
-    public static let green = TerminalColor(foregroundCode: 32)
+    package static let green = TerminalColor(foregroundCode: 32)
     /// Yellow.
-    public static let yellow = TerminalColor(foregroundCode: 33)
+    package static let yellow = TerminalColor(foregroundCode: 33)
     /// Blue.
-    public static let blue = TerminalColor(foregroundCode: 34)
+    package static let blue = TerminalColor(foregroundCode: 34)
     /// Magenta.
-    public static let magenta = TerminalColor(foregroundCode: 35)
+    package static let magenta = TerminalColor(foregroundCode: 35)
     /// Cyan.
-    public static let cyan = TerminalColor(foregroundCode: 36)
+    package static let cyan = TerminalColor(foregroundCode: 36)
     /// White.
-    public static let white = TerminalColor(foregroundCode: 37)
+    package static let white = TerminalColor(foregroundCode: 37)
     /// Grey (bright black).
-    public static let grey = TerminalColor(foregroundCode: 90)
+    package static let grey = TerminalColor(foregroundCode: 90)
     /// Bright yellow.
-    public static let brightYellow = TerminalColor(foregroundCode: 93)
+    package static let brightYellow = TerminalColor(foregroundCode: 93)
 }
 
 /// One character cell of the screen: a character, its colour, and whether it is bold.
-public struct ScreenCell: Hashable, Sendable {
+package struct ScreenCell: Hashable, Sendable {
     /// The character shown; one column wide.
-    public var character: Character
+    package var character: Character
     /// The foreground colour.
-    public var color: TerminalColor
+    package var color: TerminalColor
     /// Whether the character is drawn bold.
-    public var isBold: Bool
+    package var isBold: Bool
 
     /// A blank cell.
-    public static let blank = ScreenCell(character: " ", color: .default, isBold: false)
+    package static let blank = ScreenCell(character: " ", color: .default, isBold: false)
 
     /// Creates a cell.
     ///
@@ -43,7 +43,7 @@ public struct ScreenCell: Hashable, Sendable {
     ///   - character: A one-column character.
     ///   - color: Its foreground colour.
     ///   - isBold: Whether it is bold.
-    public init(character: Character, color: TerminalColor = .default, isBold: Bool = false) {
+    package init(character: Character, color: TerminalColor = .default, isBold: Bool = false) {
         self.character = character
         self.color = color
         self.isBold = isBold
@@ -54,11 +54,11 @@ public struct ScreenCell: Hashable, Sendable {
 ///
 /// Drawing outside the grid is clipped, never a crash, so a frame drawn for 80×24 is safe
 /// on any terminal size.
-public struct ScreenBuffer: Hashable, Sendable {
+package struct ScreenBuffer: Hashable, Sendable {
     /// Columns.
-    public let width: Int
+    package let width: Int
     /// Rows.
-    public let height: Int
+    package let height: Int
     private var cells: [ScreenCell]
 
     /// Creates a blank buffer.
@@ -66,14 +66,14 @@ public struct ScreenBuffer: Hashable, Sendable {
     /// - Parameters:
     ///   - width: Columns (negative counts as zero).
     ///   - height: Rows (negative counts as zero).
-    public init(width: Int, height: Int) {
+    package init(width: Int, height: Int) {
         self.width = max(width, 0)
         self.height = max(height, 0)
         cells = Array(repeating: .blank, count: self.width * self.height)
     }
 
     /// The cell at a column and row, or a blank one outside the grid.
-    public subscript(column: Int, row: Int) -> ScreenCell {
+    package subscript(column: Int, row: Int) -> ScreenCell {
         get {
             guard contains(column: column, row: row) else { return .blank }
             return cells[row * width + column]
@@ -85,7 +85,7 @@ public struct ScreenBuffer: Hashable, Sendable {
     }
 
     /// Whether a column and row lie inside the grid.
-    public func contains(column: Int, row: Int) -> Bool {
+    package func contains(column: Int, row: Int) -> Bool {
         column >= 0 && column < width && row >= 0 && row < height
     }
 
@@ -97,7 +97,7 @@ public struct ScreenBuffer: Hashable, Sendable {
     ///   - row: The row.
     ///   - color: The colour of every character.
     ///   - isBold: Whether the text is bold.
-    public mutating func write(_ text: String, column: Int, row: Int, color: TerminalColor = .default, isBold: Bool = false) {
+    package mutating func write(_ text: String, column: Int, row: Int, color: TerminalColor = .default, isBold: Bool = false) {
         var x = column
         for character in text {
             self[x, row] = ScreenCell(character: character, color: color, isBold: isBold)
@@ -109,14 +109,14 @@ public struct ScreenBuffer: Hashable, Sendable {
     ///
     /// - Parameter row: The row, 0 at the top.
     /// - Returns: The row's text, or an empty string outside the grid.
-    public func text(ofRow row: Int) -> String {
+    package func text(ofRow row: Int) -> String {
         guard row >= 0 && row < height else { return "" }
         return String(cells[(row * width)..<((row + 1) * width)].map(\.character))
     }
 
     /// The whole buffer as plain text, one line per row with trailing blanks trimmed:
     /// what headless play prints and what tests read.
-    public var plainText: String {
+    package var plainText: String {
         (0..<height).map { row in
             var line = text(ofRow: row)
             while line.last == " " { line.removeLast() }

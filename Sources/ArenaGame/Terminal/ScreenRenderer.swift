@@ -1,19 +1,19 @@
 /// Turns ``ScreenBuffer`` frames into the ANSI escape sequences that draw them, redrawing
 /// only the rows that changed since the previous frame.
-public struct ScreenRenderer: Sendable {
+package struct ScreenRenderer: Sendable {
     /// Whether colours and bold are written; off when `NO_COLOR` is set (no-color.org).
-    public let usesColor: Bool
+    package let usesColor: Bool
     private var previous: ScreenBuffer?
 
     /// Creates a renderer.
     ///
     /// - Parameter usesColor: Whether to write colours and bold.
-    public init(usesColor: Bool) {
+    package init(usesColor: Bool) {
         self.usesColor = usesColor
     }
 
     /// Forgets the previous frame, so the next one is drawn whole (after a resize, say).
-    public mutating func invalidate() {
+    package mutating func invalidate() {
         previous = nil
     }
 
@@ -21,7 +21,7 @@ public struct ScreenRenderer: Sendable {
     ///
     /// - Parameter frame: The frame to show.
     /// - Returns: Bytes to write to the terminal; empty when nothing changed.
-    public mutating func render(_ frame: ScreenBuffer) -> String {
+    package mutating func render(_ frame: ScreenBuffer) -> String {
         var output = ""
         let isFull = previous.map { $0.width != frame.width || $0.height != frame.height } ?? true
         if isFull { output += "\u{1B}[0m\u{1B}[2J" }

@@ -10,11 +10,11 @@ import Darwin
 ///
 /// Only one session can be open at a time (the terminal is one); ``open()`` fails when
 /// standard input or output is not a terminal, with a message for the person at it.
-public final class TerminalSession {
+package final class TerminalSession {
     /// Why a terminal session could not start.
-    public struct OpenError: Error, CustomStringConvertible {
+    package struct OpenError: Error, CustomStringConvertible {
         /// Words for the person at the terminal.
-        public let description: String
+        package let description: String
     }
 
     private static let enter = "\u{1B}[?1049h\u{1B}[?25l\u{1B}[2J"
@@ -27,7 +27,7 @@ public final class TerminalSession {
     ///
     /// - Returns: The open session; call ``close()`` (or let it deinitialize) to restore.
     /// - Throws: ``OpenError`` when standard input or output is not a terminal.
-    public static func open() throws(OpenError) -> TerminalSession {
+    package static func open() throws(OpenError) -> TerminalSession {
         guard isatty(STDIN_FILENO) == 1 else {
             throw OpenError(
                 description:
@@ -61,7 +61,7 @@ public final class TerminalSession {
 
     /// Restores the terminal: leaves the alternate screen, shows the cursor, resets colours
     /// and puts back the settings saved by ``open()``. Safe to call more than once.
-    public func close() {
+    package func close() {
         guard isOpen else { return }
         isOpen = false
         restoreTerminal()
@@ -73,12 +73,12 @@ public final class TerminalSession {
     /// Writes bytes to the terminal, retrying short writes.
     ///
     /// - Parameter text: What to write (usually from ``ScreenRenderer``).
-    public func write(_ text: String) {
+    package func write(_ text: String) {
         writeToTerminal(text)
     }
 
     /// The terminal's size in columns and rows (`ioctl(TIOCGWINSZ)`), or 80×24 if unknown.
-    public var size: (columns: Int, rows: Int) {
+    package var size: (columns: Int, rows: Int) {
         var window = winsize()
         guard ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &window) == 0, window.ws_col > 0, window.ws_row > 0 else {
             return (80, 24)
@@ -90,7 +90,7 @@ public final class TerminalSession {
     ///
     /// - Parameter timeoutMilliseconds: The longest wait; 0 returns at once.
     /// - Returns: The bytes read; empty when nothing came in time.
-    public func readInput(timeoutMilliseconds: Int32) -> [UInt8] {
+    package func readInput(timeoutMilliseconds: Int32) -> [UInt8] {
         var descriptor = pollfd(fd: STDIN_FILENO, events: Int16(POLLIN), revents: 0)
         guard poll(&descriptor, 1, timeoutMilliseconds) > 0 else { return [] }
         var buffer = [UInt8](repeating: 0, count: 256)

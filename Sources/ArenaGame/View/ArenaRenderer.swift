@@ -3,7 +3,7 @@
 /// Layout at 80×24 and above: the map on the left, the scoreboard on the right, the
 /// status and key lines below. A terminal smaller than the map shows the part around the
 /// local player; a larger one centres everything.
-public enum ArenaRenderer {
+package enum ArenaRenderer {
     /// Columns of the scoreboard panel.
     static let panelWidth = 21
     /// Rows below the map: status, keys, notice.
@@ -18,7 +18,7 @@ public enum ArenaRenderer {
     ///   - width: The terminal's columns.
     ///   - height: The terminal's rows.
     /// - Returns: The frame.
-    public static func render(_ scene: ArenaScene, width: Int, height: Int) -> ScreenBuffer {
+    package static func render(_ scene: ArenaScene, width: Int, height: Int) -> ScreenBuffer {
         var screen = ScreenBuffer(width: width, height: height)
         let map = scene.map
         let viewWidth = min(map.width, max(width - panelWidth - 1, 20))

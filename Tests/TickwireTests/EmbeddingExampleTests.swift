@@ -52,7 +52,9 @@ struct EmbeddingExampleTests {
         // Server: rooms, handshakes, per-client delta baselines, compression, backpressure,
         // resumption and interest management are the host's work.
         let listener = try WebSocketTransportServer(configuration: WebSocketServerConfiguration(host: "0.0.0.0", port: 7777))
-        let host = Host(game: MyGame(), listener: listener, clock: MonotonicClock())
+        var configuration = HostConfiguration()
+        configuration.rooms = ["main"]  // a client's URL path picks its room
+        let host = Host(game: MyGame(), listener: listener, clock: MonotonicClock(), configuration: configuration)
         host.run(until: { shouldStop })
 
         // Client: a session that reconnects with backoff and jitter, resumes its player after a

@@ -36,7 +36,9 @@ struct ReadmeExampleTests {
     static func readmeServer(shouldStop: Bool) throws {
         // Server: rooms at a fixed tick, each client sent a delta against its last acknowledged snapshot.
         let listener = try WebSocketTransportServer(configuration: WebSocketServerConfiguration(host: "0.0.0.0", port: 7777))
-        let host = Host(game: try Dots(), listener: listener, clock: MonotonicClock())
+        var configuration = HostConfiguration()
+        configuration.rooms = ["main"]
+        let host = Host(game: try Dots(), listener: listener, clock: MonotonicClock(), configuration: configuration)
         host.run(until: { shouldStop })
     }
 
@@ -44,7 +46,7 @@ struct ReadmeExampleTests {
     static func readmeClient() throws -> EntityView? {
         var me: EntityView?
         func draw(_ view: WorldView?) { me = view?.entities.first }
-        // Client: reconnects with backoff, interpolates the other dots, predicts its own.
+        // Client: the URL's path picks the room; reconnects with backoff, interpolates, predicts its own dot.
         let url = try WebSocketURL("ws://127.0.0.1:7777/main")
         let client = ReconnectingSession(game: try Dots(), clock: MonotonicClock()) { try WebSocketClientTransportConnection(url: url) }
         ClientDriver(frameRate: 60).run(client, input: { _ in 1 }, render: { view in draw(view) })
@@ -76,7 +78,9 @@ struct ReadmeExampleTests {
         defer { listener.shutdown(timeout: .seconds(1)) }
         let port = try #require(listener.address?.port, "the server should report its bound port")
         let clock = MonotonicClock()
-        let host = Host(game: try Dots(), listener: listener, clock: clock)
+        var configuration = HostConfiguration()
+        configuration.rooms = ["main"]
+        let host = Host(game: try Dots(), listener: listener, clock: clock, configuration: configuration)
         let url = try WebSocketURL("ws://127.0.0.1:\(port)/main")
         let client = ReconnectingSession(game: try Dots(), clock: clock) { try WebSocketClientTransportConnection(url: url) }
         defer { client.leave() }

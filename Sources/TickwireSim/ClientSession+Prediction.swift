@@ -40,19 +40,20 @@ extension ClientSession {
     /// The local player's entity in a (predicted) world, quantized as a snapshot would carry it.
     func localEntity(in state: G.State) -> EntityView? {
         guard captureLocalEntity(in: state) else { return nil }
-        return EntityView(
-            id: localCapture.id, typeIndex: localCapture.typeIndex,
-            values: (0..<localCapture.fieldCount).map { localCapture.double(field: $0) })
+        let entity = localCapture
+        return EntityView(id: entity.id, typeIndex: entity.typeIndex, values: (0..<entity.fieldCount).map { entity.double(field: $0) })
     }
 
     /// The predicted local player as it is displayed (prediction plus the decaying correction offset).
     public var predictedLocalEntity: EntityView? {
         guard let state = predictedState, captureLocalEntity(in: state) else { return nil }
-        let fields = game.schema.entityTypes[localCapture.typeIndex].fields
+        // One read of the stored entity: each access to the property would copy it (and retain its schema).
+        let entity = localCapture
+        let fields = entity.schema.entityTypes[entity.typeIndex].fields
         // The one allocation of the frame: the values the returned view owns.
         var values = [Double](repeating: 0, count: fields.count)
-        for field in values.indices { values[field] = localCapture.double(field: field) }
+        for field in values.indices { values[field] = entity.double(field: field) }
         smoother.display(&values, kinds: fields.lazy.map(\.kind))
-        return EntityView(id: localCapture.id, typeIndex: localCapture.typeIndex, values: values)
+        return EntityView(id: entity.id, typeIndex: entity.typeIndex, values: values)
     }
 }

@@ -53,6 +53,8 @@ struct ArenaSchemaTests {
         for (player, name) in [(UInt32(1), "Ann-1"), (2, "a_very_long_name_indeed"), (3, "")] {
             world = game.addPlayer(player, payload: Array(name.utf8), to: world)
         }
+        // A name the hello's filter would not let through: the characters that are not single ASCII bytes.
+        ArenaRules.addHuman(id: 5, named: "Zo\u{eb}\r\nx\u{1F600}e\u{301}\r-1", to: &world)
         var rng = SplitMix64(seed: 0xA2E4)
         var compared = 0, deadCompared = 0
         for tick in 0..<600 {
@@ -81,7 +83,7 @@ struct ArenaSchemaTests {
                 }
             }
         }
-        #expect(compared > 600 * 2 * 13 - 100, "every player compared every tick, compared \(compared)")
+        #expect(compared > 600 * 2 * 14 - 100, "every player compared every tick, compared \(compared)")
         #expect(deadCompared > 0, "the run should include dead players (health 0)")
     }
 }

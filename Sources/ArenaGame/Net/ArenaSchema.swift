@@ -129,6 +129,15 @@ public enum ArenaSchema {
         entity.set(integer: Int64(player.health), field: PlayerField.health)
         entity.set(integer: Int64(player.score), field: PlayerField.score)
         entity.set(integer: player.isBot ? 1 : 0, field: PlayerField.isBot)
+        let utf8 = player.name.utf8
+        if utf8.allSatisfy({ $0 < 0x80 && $0 != 0x0D }) {
+            // ASCII without a carriage return (CR LF is one character): each byte is one character,
+            // and its code is what the loop over characters below finds, without breaking graphemes.
+            for (offset, byte) in utf8.prefix(ArenaRules.maximumNameLength).enumerated() {
+                entity.set(integer: Int64(nameCodes[Int(byte)]), field: PlayerField.firstNameCharacter + offset)
+            }
+            return
+        }
         for (offset, character) in player.name.prefix(ArenaRules.maximumNameLength).enumerated() {
             let code = character.asciiValue.map { Int(nameCodes[Int($0)]) } ?? 0
             entity.set(integer: Int64(code), field: PlayerField.firstNameCharacter + offset)

@@ -55,6 +55,7 @@ struct ArenaSchemaTests {
         }
         // A name the hello's filter would not let through: the characters that are not single ASCII bytes.
         ArenaRules.addHuman(id: 5, named: "Zo\u{eb}\r\nx\u{1F600}e\u{301}\r-1", to: &world)
+        ArenaRules.addHuman(id: 6, named: "a\r\nb\rc-d_efgh", to: &world)  // ASCII, but CR LF is one character
         var rng = SplitMix64(seed: 0xA2E4)
         var compared = 0, deadCompared = 0
         for tick in 0..<600 {
@@ -83,7 +84,7 @@ struct ArenaSchemaTests {
                 }
             }
         }
-        #expect(compared > 600 * 2 * 14 - 100, "every player compared every tick, compared \(compared)")
+        #expect(compared > 600 * 2 * 15 - 100, "every player compared every tick, compared \(compared)")
         #expect(deadCompared > 0, "the run should include dead players (health 0)")
     }
 }

@@ -1,6 +1,7 @@
 import Dispatch
 import Testing
 import TickwireSim
+import TickwireSimTestSupport
 
 @testable import ArenaGame
 
@@ -35,12 +36,6 @@ struct ArenaMetricsTests {
         try check(box.server.port)
     }
 
-    /// The value of the sample line that starts with `prefix`, or `nil`.
-    func value(_ prefix: String, in body: String) -> Double? {
-        for line in body.split(separator: "\n") where line.hasPrefix(prefix + " ") { return Double(line.dropFirst(prefix.count + 1)) }
-        return nil
-    }
-
     @Test("GET /metrics shows the host's families, the server's and the arena's bots; the page is still served at /")
     func metricsBesideTheWebSite() throws {
         try withRunningServer { port in
@@ -51,16 +46,18 @@ struct ArenaMetricsTests {
                 #expect(scrape.status == "HTTP/1.1 200 OK", "got '\(scrape.status)'")
                 body = scrape.body
                 // The arena's bots and the host's figures are published by separate steps of a pass.
-                if value("tickwire_arena_bots", in: body) == 2 && value("tickwire_rooms", in: body) == 1 { break }
+                if PrometheusText.value("tickwire_arena_bots", in: body) == 2 && PrometheusText.value("tickwire_rooms", in: body) == 1 {
+                    break
+                }
                 _ = DispatchSemaphore(value: 0).wait(timeout: .now() + .milliseconds(20))
             }
-            #expect(value("tickwire_arena_bots", in: body) == 2, "two bots in room main")
-            #expect(value("tickwire_rooms", in: body) == 1)
+            #expect(PrometheusText.value("tickwire_arena_bots", in: body) == 2, "two bots in room main")
+            #expect(PrometheusText.value("tickwire_rooms", in: body) == 1)
             #expect(body.contains("# TYPE tickwire_tick_duration_seconds histogram"))
             #expect(body.contains("# TYPE tickwire_websocket_connections_refused_total counter"))
             // A request is counted once answered: the next scrape shows the ones before it.
             let again = try HTTPScrape.get("/metrics", port: port).body
-            #expect((value("tickwire_http_requests_total", in: again) ?? 0) >= 1)
+            #expect((PrometheusText.value("tickwire_http_requests_total", in: again) ?? 0) >= 1)
             let page = try HTTPScrape.get("/", port: port)
             #expect(page.status == "HTTP/1.1 200 OK" && page.body.contains("<html"), "the browser page is still at /")
         }

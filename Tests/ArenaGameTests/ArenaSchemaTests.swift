@@ -1,5 +1,6 @@
 import Testing
 import TickwireCodec
+import TickwireFoundation
 
 @testable import ArenaGame
 
@@ -43,5 +44,47 @@ struct ArenaSchemaTests {
         let delta = try codec.encode(after, against: before)
         #expect(try codec.decode(delta, baseline: before) == after)
         #expect(delta.count < 40, "one moved player and one new bullet should cost a few dozen bytes, not \(delta.count)")
+    }
+
+    @Test("the arena's one-player capture gives exactly the entity of a whole-world capture, over a seeded game with deaths")
+    func captureEntityMatchesWholeWorld() throws {
+        let game = Arena(botCount: 10)
+        var world = game.makeWorld(room: "capture-entity")
+        for (player, name) in [(UInt32(1), "Ann-1"), (2, "a_very_long_name_indeed"), (3, "")] {
+            world = game.addPlayer(player, payload: Array(name.utf8), to: world)
+        }
+        // A name the hello's filter would not let through: the characters that are not single ASCII bytes.
+        ArenaRules.addHuman(id: 5, named: "Zo\u{eb}\r\nx\u{1F600}e\u{301}\r-1", to: &world)
+        ArenaRules.addHuman(id: 6, named: "a\r\nb\rc-d_efgh", to: &world)  // ASCII, but CR LF is one character
+        var rng = SplitMix64(seed: 0xA2E4)
+        var compared = 0, deadCompared = 0
+        for tick in 0..<600 {
+            var inputs: [UInt32: ArenaInput] = [:]
+            for player in UInt32(1)...3 {
+                inputs[player] = ArenaInput(moveX: Int(rng.next() % 3) - 1, moveY: Int(rng.next() % 3) - 1, fires: rng.next() % 3 == 0)
+            }
+            world = game.step(world, inputs: inputs, dt: 1.0 / 30)
+            var hostSnapshot = Snapshot(schema: game.schema, tick: world.tick)
+            try game.capture(world, into: &hostSnapshot)
+            // The host's world, and the world a client restores from the snapshot and predicts on.
+            for (label, state) in [("host", world), ("restored", game.restore(from: hostSnapshot))] {
+                var snapshot = Snapshot(schema: game.schema, tick: world.tick)
+                try game.capture(state, into: &snapshot)
+                for player in state.players.map(\.id) + [4, ArenaWorld.firstBulletID] {
+                    var narrow = QuantizedEntity(schema: game.schema)
+                    let found = try game.captureEntity(of: player, in: state, into: &narrow)
+                    let index = snapshot.index(of: player).flatMap { snapshot.typeIndex(at: $0) == ArenaSchema.playerType ? $0 : nil }
+                    #expect(found == (index != nil), "tick \(tick), \(label): player \(player) found \(found) by the narrow path")
+                    guard found, let index else { continue }
+                    var whole = QuantizedEntity(schema: game.schema)
+                    whole.copy(entityAt: index, from: snapshot)
+                    #expect(narrow == whole, "tick \(tick), \(label): player \(player) differs: narrow \(narrow), whole world \(whole)")
+                    compared += 1
+                    if whole.integer(field: ArenaSchema.PlayerField.health) == 0 { deadCompared += 1 }
+                }
+            }
+        }
+        #expect(compared > 600 * 2 * 15 - 100, "every player compared every tick, compared \(compared)")
+        #expect(deadCompared > 0, "the run should include dead players (health 0)")
     }
 }

@@ -173,6 +173,16 @@ package struct DotsGame: Game {
         state.players[player] == nil ? nil : player
     }
 
+    /// The player alone, with the values ``capture(_:into:)`` gives it.
+    package func captureEntity(of player: UInt32, in state: State, into entity: inout QuantizedEntity) throws(SnapshotError) -> Bool {
+        guard let found = state.players[player] else { return false }
+        try entity.reset(id: player, type: 0)
+        entity.set(found.x, field: 0)
+        entity.set(found.y, field: 1)
+        entity.set(found.heading, field: 2)
+        return true
+    }
+
     package func encode(_ input: Input) -> [UInt8] {
         [UInt8(bitPattern: input.dx), UInt8(bitPattern: input.dy)]
     }

@@ -134,6 +134,15 @@ struct RangeGame: Game {
         state.players.contains(player) ? player : nil
     }
 
+    /// The player alone, with the values ``capture(_:into:)`` gives it.
+    func captureEntity(of player: UInt32, in state: State, into entity: inout QuantizedEntity) throws(SnapshotError) -> Bool {
+        guard state.players.contains(player) else { return false }
+        try entity.reset(id: player, type: 0)
+        entity.set(Double(player), field: 0)
+        entity.set(0, field: 1)
+        return true
+    }
+
     func encode(_ input: Input) -> [UInt8] {
         let aim = UInt32(bitPattern: Int32((input.aimX * 100).rounded()))
         return [input.fires ? 1 : 0, UInt8(aim >> 24), UInt8(aim >> 16 & 0xFF), UInt8(aim >> 8 & 0xFF), UInt8(aim & 0xFF)]

@@ -1,9 +1,9 @@
 import Synchronization
 import Testing
 import TickwireFoundation
+import TickwireIO
 
 @testable import TickwireWebSocket
-@testable import tickwire
 
 @Suite("WebSocket client logging")
 struct WebSocketClientLoggingTests {

@@ -21,6 +21,9 @@ let usage = """
                                --in-flight 1,16 run a subset of the cases (for profiling); --tls: our wss echo
                                vs Python websockets+ssl and our ws echo, CPU µs per message, and memory per
                                idle TLS connection (its subsets: --sizes 64,65536 --connections 10,100)
+      bench client [--entities 1000] [--frames 600] [--batch 32] [--path both|whole|narrow] [--json]
+                               client CPU per render frame (predictedLocalEntity, render()) with N players,
+                               the game's one-entity capture against the whole-world default
       bench sim [--json]       host cost per client per tick, 10/100/1000 clients, with and without interest
       bench js [--json] [--runs N]
                                the browser client's snapshot decode (JavaScript, in node) against Swift's
@@ -59,9 +62,10 @@ do {
         case "codec": try BenchCodecCommand.run(arguments)
         case "ws": try BenchWSCommand.run(arguments)
         case "sim": try BenchSimCommand.run(arguments)
+        case "client": try BenchClientCommand.run(arguments)
         case "js": try BenchJSCommand.run(arguments)
         case "all": try BenchAllCommand.run(arguments)
-        default: fail("bench wants one of: codec, ws, sim, js, all\n\n\(usage)")
+        default: fail("bench wants one of: codec, ws, sim, client, js, all\n\n\(usage)")
         }
     case "echo": try EchoCommand.run(arguments)
     case "load": try LoadCommand.run(arguments)

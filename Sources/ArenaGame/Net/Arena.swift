@@ -106,6 +106,21 @@ package struct Arena: Game {
         state.player(player) != nil ? player : nil
     }
 
+    /// Writes a client's player alone (``ArenaSchema``'s `capture(_:into:)` for one player), not
+    /// the whole world: what a client reads of its predicted player every frame.
+    ///
+    /// - Parameters:
+    ///   - player: The client's player number (its entity id).
+    ///   - state: The world.
+    ///   - entity: Set to the player's entity.
+    /// - Returns: Whether the player is in the world.
+    /// - Throws: Never with the arena's schema.
+    public func captureEntity(of player: UInt32, in state: ArenaWorld, into entity: inout QuantizedEntity) throws(SnapshotError) -> Bool {
+        guard let found = state.player(player) else { return false }
+        try ArenaSchema.capture(found, into: &entity)
+        return true
+    }
+
     /// An input as one byte.
     package func encode(_ input: ArenaInput) -> [UInt8] { input.encoded }
 

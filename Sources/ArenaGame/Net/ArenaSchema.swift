@@ -114,6 +114,36 @@ package enum ArenaSchema {
         }
     }
 
+    /// Captures one player as a lone entity, with the values ``capture(_:into:)`` gives its
+    /// entity in a snapshot: a client's prediction path reads its own player this way.
+    ///
+    /// - Parameters:
+    ///   - player: The player.
+    ///   - entity: Set to the player's entity.
+    /// - Throws: Never with the arena's schema (its player type exists); ``SnapshotError`` otherwise.
+    public static func capture(_ player: ArenaPlayer, into entity: inout QuantizedEntity) throws(SnapshotError) {
+        try entity.reset(id: player.id, type: playerType)
+        entity.set(player.x, field: PlayerField.x)
+        entity.set(player.y, field: PlayerField.y)
+        entity.set(player.heading, field: PlayerField.heading)
+        entity.set(integer: Int64(player.health), field: PlayerField.health)
+        entity.set(integer: Int64(player.score), field: PlayerField.score)
+        entity.set(integer: player.isBot ? 1 : 0, field: PlayerField.isBot)
+        let utf8 = player.name.utf8
+        if utf8.allSatisfy({ $0 < 0x80 && $0 != 0x0D }) {
+            // ASCII without a carriage return (CR LF is one character): each byte is one character,
+            // and its code is what the loop over characters below finds, without breaking graphemes.
+            for (offset, byte) in utf8.prefix(ArenaRules.maximumNameLength).enumerated() {
+                entity.set(integer: Int64(nameCodes[Int(byte)]), field: PlayerField.firstNameCharacter + offset)
+            }
+            return
+        }
+        for (offset, character) in player.name.prefix(ArenaRules.maximumNameLength).enumerated() {
+            let code = character.asciiValue.map { Int(nameCodes[Int($0)]) } ?? 0
+            entity.set(integer: Int64(code), field: PlayerField.firstNameCharacter + offset)
+        }
+    }
+
     /// Whether the entity id `a` comes before `b` in a merge, where `nil` is an exhausted list.
     private static func precedes(_ a: UInt32?, _ b: UInt32?) -> Bool {
         guard let a else { return false }

@@ -23,29 +23,40 @@ extension ClientSession {
         }
     }
 
-    /// The local player's entity in a (predicted) world, quantized as a snapshot would carry it.
-    func localEntity(in state: G.State) -> EntityView? {
-        guard let me = clientID, let id = game.entityID(of: me, in: state) else { return nil }
-        var snapshot = Snapshot(schema: game.schema, tick: 0)
+    /// Reads the local player's entity of a (predicted) world into ``localCapture``, through the
+    /// game's ``Game/captureEntity(of:in:into:)``.
+    ///
+    /// - Parameter state: The world.
+    /// - Returns: Whether the local player has an entity there (and it could be written).
+    func captureLocalEntity(in state: G.State) -> Bool {
+        guard let me = clientID else { return false }
         do {
-            try game.capture(state, into: &snapshot)
+            return try game.captureEntity(of: me, in: state, into: &localCapture)
         } catch {
             // Asked every render frame: debug, not louder; the host logs the same failure at error.
             configuration.logSink.log(
-                .debug, "could not capture the predicted world", metadata: ["error": "\(error)"], source: "client")
-            return nil
+                .debug, "could not capture the local player's predicted entity", metadata: ["error": "\(error)"], source: "client")
+            return false
         }
-        guard let index = snapshot.index(of: id) else { return nil }
-        let type = snapshot.typeIndex(at: index)
-        return EntityView(
-            id: id, typeIndex: type, values: game.schema.entityTypes[type].fields.indices.map { snapshot.double(at: index, field: $0) })
+    }
+
+    /// The local player's entity in a (predicted) world, quantized as a snapshot would carry it.
+    func localEntity(in state: G.State) -> EntityView? {
+        guard captureLocalEntity(in: state) else { return nil }
+        let entity = localCapture
+        return EntityView(id: entity.id, typeIndex: entity.typeIndex, values: (0..<entity.fieldCount).map { entity.double(field: $0) })
     }
 
     /// The predicted local player as it is displayed (prediction plus the decaying correction offset).
     public var predictedLocalEntity: EntityView? {
-        guard let state = predictedState, var entity = localEntity(in: state) else { return nil }
-        let kinds = game.schema.entityTypes[entity.typeIndex].fields.map(\.kind)
-        entity.values = smoother.display(entity.values, kinds: kinds)
-        return entity
+        guard let state = predictedState, captureLocalEntity(in: state) else { return nil }
+        // One read of the stored entity: each access to the property would copy it (and retain its schema).
+        let entity = localCapture
+        let fields = entity.schema.entityTypes[entity.typeIndex].fields
+        // The one allocation of the frame: the values the returned view owns.
+        var values = [Double](repeating: 0, count: fields.count)
+        for field in values.indices { values[field] = entity.double(field: field) }
+        smoother.display(&values, kinds: fields.lazy.map(\.kind))
+        return EntityView(id: entity.id, typeIndex: entity.typeIndex, values: values)
     }
 }

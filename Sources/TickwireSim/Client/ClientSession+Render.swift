@@ -27,10 +27,10 @@ extension ClientSession {
         buffer.discard(before: renderTime)
         if view.isExtrapolated { counters.extrapolatedFrames += 1 }
         if configuration.predictsLocalPlayer, let local = predictedLocalEntity {
-            if let index = view.entities.firstIndex(where: { $0.id == local.id }) {
-                view.entities[index] = local
+            let position = view.insertionIndex(of: local.id)
+            if position < view.entities.count && view.entities[position].id == local.id {
+                view.entities[position] = local
             } else {
-                let position = view.entities.firstIndex { $0.id > local.id } ?? view.entities.count
                 view.entities.insert(local, at: position)
             }
         }

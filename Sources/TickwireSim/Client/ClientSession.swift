@@ -89,6 +89,9 @@ public final class ClientSession<G: Game> {
     var provisionalOffset: Double?
     var prediction = PredictionBuffer<G.Input>()
     var smoother: CorrectionSmoother
+    /// The local player's entity as last read from a predicted world (reused, so reading it
+    /// every render frame allocates nothing).
+    var localCapture: QuantizedEntity
     var sequence: UInt32 = 0  // the newest input sequence sent on this connection
     /// The render time of each of the newest inputs (at most ``FrameLimits/maximumInputsPerMessage``),
     /// oldest first, one per sequence number up to `sequence`, while ``sendsRenderTimes``.
@@ -120,6 +123,7 @@ public final class ClientSession<G: Game> {
             capacity: configuration.interpolationCapacity, maximumExtrapolation: configuration.maximumExtrapolation)
         self.delay = ClientSession.makeDelay(configuration, interval: 0.05)
         self.smoother = CorrectionSmoother(halfLife: configuration.correctionHalfLife, snapDistance: configuration.correctionSnapDistance)
+        self.localCapture = QuantizedEntity(schema: game.schema)
     }
 
     static func makeDelay(_ configuration: ClientConfiguration, interval: Double) -> InterpolationDelay {

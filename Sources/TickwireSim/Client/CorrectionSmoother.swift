@@ -80,17 +80,29 @@ struct CorrectionSmoother: Sendable {
     ///   - kinds: Each field's kind.
     /// - Returns: The displayed values.
     func display(_ predicted: [Double], kinds: [FieldKind]) -> [Double] {
-        guard offsets.count == predicted.count, kinds.count == predicted.count else { return predicted }
         var shown = predicted
-        for field in shown.indices where kinds[field].interpolation != .step {
-            shown[field] += offsets[field]
-            if kinds[field].interpolation == .shortestArc {
+        display(&shown, kinds: kinds)
+        return shown
+    }
+
+    /// Adds the remaining offsets to predicted values in place (no allocation, for every frame).
+    ///
+    /// - Parameters:
+    ///   - values: The predicted values; on return, the displayed ones.
+    ///   - kinds: Each field's kind.
+    func display<Kinds: RandomAccessCollection>(_ values: inout [Double], kinds: Kinds)
+    where Kinds.Element == FieldKind, Kinds.Index == Int {
+        guard offsets.count == values.count, kinds.count == values.count else { return }
+        for field in values.indices {
+            let interpolation = kinds[kinds.startIndex + field].interpolation
+            guard interpolation != .step else { continue }
+            values[field] += offsets[field]
+            if interpolation == .shortestArc {
                 let turn = 2 * Double.pi
-                shown[field] = shown[field].truncatingRemainder(dividingBy: turn)
-                if shown[field] < 0 { shown[field] += turn }
+                values[field] = values[field].truncatingRemainder(dividingBy: turn)
+                if values[field] < 0 { values[field] += turn }
             }
         }
-        return shown
     }
 
     /// The largest remaining offset, in field units.

@@ -115,6 +115,24 @@ public protocol Game: Sendable {
     /// - Returns: The entity id, or `nil`.
     func entityID(of player: UInt32, in state: State) -> UInt32?
 
+    /// Writes the entity that represents `player` into `entity`, quantized as
+    /// ``capture(_:into:)`` writes it into a snapshot: the client's prediction path, which reads
+    /// its own player's entity from the predicted world every render frame.
+    ///
+    /// The default captures the whole world into a new snapshot and copies the entity out, which
+    /// costs as much as the world is large. A game with many entities implements it to write
+    /// that one entity alone (``QuantizedEntity/reset(id:type:)``, then the setters its capture
+    /// calls), with exactly the values its capture gives.
+    ///
+    /// - Parameters:
+    ///   - player: The player's number.
+    ///   - state: The world.
+    ///   - entity: Set to the player's entity (its storage is reused); left unspecified when
+    ///     the player has none.
+    /// - Returns: Whether `player` has an entity in `state` (``entityID(of:in:)`` is not `nil`).
+    /// - Throws: A ``SnapshotError`` when the entity cannot be written.
+    func captureEntity(of player: UInt32, in state: State, into entity: inout QuantizedEntity) throws(SnapshotError) -> Bool
+
     /// Encodes an input for the wire (at most ``FrameLimits/maximumInputBytes`` bytes).
     ///
     /// - Parameter input: The input.
@@ -143,5 +161,23 @@ extension Game {
     /// Ignores the payload and adds the player with ``addPlayer(_:to:)``.
     public func addPlayer(_ player: UInt32, payload: [UInt8], to state: State) -> State {
         addPlayer(player, to: state)
+    }
+
+    /// Captures the whole world with ``capture(_:into:)`` into a new snapshot and copies out the
+    /// entity ``entityID(of:in:)`` names.
+    ///
+    /// - Parameters:
+    ///   - player: The player's number.
+    ///   - state: The world.
+    ///   - entity: Set to the player's entity.
+    /// - Returns: Whether `player` has an entity in `state` (and the capture holds it).
+    /// - Throws: A ``SnapshotError`` when the world cannot be captured.
+    public func captureEntity(of player: UInt32, in state: State, into entity: inout QuantizedEntity) throws(SnapshotError) -> Bool {
+        guard let id = entityID(of: player, in: state) else { return false }
+        var snapshot = Snapshot(schema: schema, tick: 0)
+        try capture(state, into: &snapshot)
+        guard let index = snapshot.index(of: id) else { return false }
+        entity.copy(entityAt: index, from: snapshot)
+        return true
     }
 }

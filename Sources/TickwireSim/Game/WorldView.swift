@@ -81,12 +81,19 @@ public struct WorldView: Sendable {
     /// - Parameter id: The entity id.
     /// - Returns: The entity, or `nil`.
     public func entity(id: UInt32) -> EntityView? {
+        let low = insertionIndex(of: id)
+        return low < entities.count && entities[low].id == id ? entities[low] : nil
+    }
+
+    /// The first index whose entity's id is not below `id` (binary search): where the entity
+    /// with `id` is, or would be inserted.
+    func insertionIndex(of id: UInt32) -> Int {
         var low = 0, high = entities.count
         while low < high {
             let middle = (low + high) / 2
             if entities[middle].id < id { low = middle + 1 } else { high = middle }
         }
-        return low < entities.count && entities[low].id == id ? entities[low] : nil
+        return low
     }
 
     /// The view of one snapshot as it stands: every entity dequantized.

@@ -6,15 +6,15 @@ import Darwin
 
 /// A plain HTTP/1.1 GET over a blocking socket with a 2 s timeout on every call, so no test
 /// hangs: independent of the library's event loop, the other side that checks it.
-enum HTTPScrape {
-    struct Failure: Error, CustomStringConvertible {
-        let description: String
+package enum HTTPScrape {
+    package struct Failure: Error, CustomStringConvertible {
+        package let description: String
     }
 
     /// GETs `path` from 127.0.0.1:`port` and reads until the server closes.
     ///
     /// - Returns: The status line, the head and the body.
-    static func get(_ path: String, port: Int) throws -> (status: String, head: String, body: String) {
+    package static func get(_ path: String, port: Int) throws -> (status: String, head: String, body: String) {
         #if canImport(Glibc)
         let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         #else

@@ -28,7 +28,11 @@ struct CommandArgumentsTests {
         }
         var typo = try CommandArguments(["--jsno"], valueOptions: [])
         _ = typo.flag("json")
-        #expect(throws: CommandArguments.UsageError.self) { try typo.rejectUnknown() }
+        #expect {
+            try typo.rejectUnknown()
+        } throws: { error in
+            (error as? CommandArguments.UsageError)?.description == "unknown option --jsno (did you mean --json?)"
+        }
     }
 }
 

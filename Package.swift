@@ -174,6 +174,7 @@ let package = Package(
         .testTarget(name: "TickwireNetcodeTests", dependencies: ["TickwireNetcode"], swiftSettings: strictSettings),
         .testTarget(name: "CommandLineSupportTests", dependencies: ["CommandLineSupport"], swiftSettings: strictSettings),
         .testTarget(
-            name: "ArenaGameTests", dependencies: ["ArenaGame", "TickwireFoundation"], exclude: ["Fixtures"], swiftSettings: strictSettings),
+            name: "ArenaGameTests", dependencies: ["ArenaGame", "CommandLineSupport", "TickwireFoundation"], exclude: ["Fixtures"],
+            swiftSettings: strictSettings),
     ]
 )

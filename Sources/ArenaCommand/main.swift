@@ -148,13 +148,12 @@ func serve(_ arguments: CommandArguments) throws {
     print("arena server stopped")
 }
 
+/// The client's options from `url` and the options `arena` and `arena join` share (`--name` and the bad network).
 func makeClientOptions(url: String, parsed: inout CommandArguments) throws -> ArenaClient.Options {
     let parsedURL: WebSocketURL
     do { parsedURL = try WebSocketURL(url) } catch { fail(error.description) }
     let name = parsed.string("name") ?? "player"
     var options = ArenaClient.Options(url: parsedURL, name: name)
-    options.tls.caFile = parsed.string("ca")
-    options.tls.insecureSkipVerificationForLocalTestingOnly = parsed.flag("insecure-skip-verification-for-local-testing-only")
     let lag = try parsed.double("lag", default: 0), jitter = try parsed.double("jitter", default: 0)
     let loss = try parsed.double("loss", default: 0)
     guard lag >= 0, jitter >= 0, (0...100).contains(loss) else { fail("--lag and --jitter must be ≥ 0 ms, --loss 0...100 %") }
@@ -169,6 +168,8 @@ func join(_ arguments: CommandArguments) throws {
         throw CommandArguments.UsageError(description: "join needs a URL, e.g. ws://127.0.0.1:7777/main")
     }
     var options = try makeClientOptions(url: url, parsed: &parsed)
+    options.tls.caFile = parsed.string("ca")
+    options.tls.insecureSkipVerificationForLocalTestingOnly = parsed.flag("insecure-skip-verification-for-local-testing-only")
     let level = logLevel(&parsed, default: .warning)
     for more in parsed.positionals.dropFirst() {
         do throws(WebSocketURL.ParseError) { options.moreEntryURLs.append(try WebSocketURL(more)) } catch { fail(error.description) }

@@ -1,7 +1,7 @@
 /// A small command-line parser: positional words, `--flag`, and `--option value` (or `--option=value`).
 ///
 /// Enough for the `tickwire` tool and the `arena` demo without an outside package. A command
-/// parses through its ``CommandSyntax``, which declares its options: an undeclared one is then a
+/// parses through its ``CommandSyntax``, which declares its options: an undeclared one is a
 /// usage error that names the closest declared one, and `--help` or `-h` sets ``wantsHelp``.
 package struct CommandArguments {
     /// Why the arguments could not be understood, in words for the person who typed them.
@@ -18,40 +18,11 @@ package struct CommandArguments {
     private var options: [String: String] = [:]
     private var flags: Set<String> = []
     private var consumed: Set<String> = []
-    /// The declared options' names, in order, when parsed against declared options.
-    private var declared: [String]?
+    /// The declared options' names, in order.
+    private let declared: [String]
 
-    /// Whether `--help` or `-h` was given (only when parsed against declared options); the
-    /// command then prints its usage and does nothing else.
+    /// Whether `--help` or `-h` was given; the command then prints its usage and does nothing else.
     package private(set) var wantsHelp = false
-
-    /// Parses `arguments`.
-    ///
-    /// - Parameters:
-    ///   - arguments: The words after the command's name.
-    ///   - valueOptions: The options that take a value (the others are flags).
-    /// - Throws: ``UsageError`` when a value option has no value.
-    package init(_ arguments: [String], valueOptions: Set<String>) throws(UsageError) {
-        var index = 0
-        while index < arguments.count {
-            let word = arguments[index]
-            if word.hasPrefix("--") {
-                let name = String(word.dropFirst(2))
-                if let equals = name.firstIndex(of: "=") {
-                    options[String(name[..<equals])] = String(name[name.index(after: equals)...])
-                } else if valueOptions.contains(name) {
-                    guard index + 1 < arguments.count else { throw UsageError(description: "--\(name) needs a value") }
-                    options[name] = arguments[index + 1]
-                    index += 1
-                } else {
-                    flags.insert(name)
-                }
-            } else {
-                positionals.append(word)
-            }
-            index += 1
-        }
-    }
 
     /// Parses `arguments` against the options a command declares.
     ///
@@ -117,7 +88,7 @@ package struct CommandArguments {
     /// Notes that the command reads `--name`; reading one it never declared is a programming
     /// error (the usage text would not list it), caught by an assertion in debug builds.
     private mutating func consume(_ name: String) {
-        assert(declared?.contains(name) ?? true, "--\(name) is read but not declared in the command's CommandSyntax")
+        assert(declared.contains(name), "--\(name) is read but not declared in the command's CommandSyntax")
         consumed.insert(name)
     }
 
@@ -153,9 +124,9 @@ package struct CommandArguments {
     package func rejectUnknown() throws(UsageError) {
         let unknown = Set(options.keys).union(flags).subtracting(consumed)
         guard let name = unknown.sorted().first else { return }
-        if declared?.contains(name) ?? false {
+        if declared.contains(name) {
             throw UsageError(description: "--\(name) does not apply with these arguments")
         }
-        throw Self.unknownOption(name, among: declared ?? consumed.sorted())
+        throw Self.unknownOption(name, among: declared)
     }
 }

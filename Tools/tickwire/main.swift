@@ -11,7 +11,9 @@ import Darwin
 
 /// A subcommand: what it accepts (its usage text and its parser) and what runs it.
 struct Subcommand {
+    /// Its options and usage text.
     let syntax: CommandSyntax
+    /// Runs it with its parsed arguments (never called for `--help`).
     let run: (CommandArguments) throws -> Void
 }
 

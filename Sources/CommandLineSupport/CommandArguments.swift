@@ -33,7 +33,8 @@ package struct CommandArguments {
     ///   - arguments: The words after the command's name.
     ///   - options: Every option the command accepts.
     /// - Throws: ``UsageError`` for an option not among `options` (naming the closest one, see
-    ///   ``closestName(to:among:)``), a value option without its value, or a flag given a value.
+    ///   ``closestName(to:among:)``), a short option other than `-h`, a value option without its
+    ///   value, or a flag given a value.
     package init(_ arguments: [String], options declaredOptions: [CommandOption]) throws(UsageError) {
         let names = declaredOptions.map(\.name)
         declared = names
@@ -48,7 +49,14 @@ package struct CommandArguments {
                 continue
             }
             guard word.hasPrefix("--") else {
-                positionals.append(word)
+                // `-p`: options are long, and only -h has a short form.
+                if word.count > 1, word.hasPrefix("-"), let letter = word.dropFirst().first, letter.isLetter {
+                    let meant =
+                        names.first { $0.first == letter }.map { " (did you mean --\($0)?)" } ?? " (options are long; only -h is short)"
+                    note(UsageError(description: "unknown option \(word)\(meant)"))
+                } else {
+                    positionals.append(word)
+                }
                 continue
             }
             var name = String(word.dropFirst(2))

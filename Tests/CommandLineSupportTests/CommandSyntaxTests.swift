@@ -24,7 +24,7 @@ struct CommandSyntaxTests {
     }
 
     @Test("an undeclared option is a usage error that names the closest declared one")
-    func unknownOption() {
+    func unknownOption() throws {
         #expect {
             _ = try Self.serve.parse(["--port-udp", "3"])
         } throws: { error in
@@ -35,6 +35,17 @@ struct CommandSyntaxTests {
         } throws: { error in
             (error as? CommandArguments.UsageError)?.description == "unknown option --verbose"
         }
+        #expect {
+            _ = try Self.serve.parse(["-p", "3"])
+        } throws: { error in
+            (error as? CommandArguments.UsageError)?.description == "unknown option -p (did you mean --port?)"
+        }
+        #expect {
+            _ = try Self.serve.parse(["-x"])
+        } throws: { error in
+            (error as? CommandArguments.UsageError)?.description == "unknown option -x (options are long; only -h is short)"
+        }
+        #expect(try Self.serve.parse(["-", "-5"]).positionals == ["-", "-5"], "a lone dash and a negative number are words")
         #expect {
             _ = try Self.serve.parse(["--no-metrics=yes"])
         } throws: { error in

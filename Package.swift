@@ -174,7 +174,8 @@ let package = Package(
         .testTarget(name: "TickwireNetcodeTests", dependencies: ["TickwireNetcode"], swiftSettings: strictSettings),
         .testTarget(name: "CommandLineSupportTests", dependencies: ["CommandLineSupport"], swiftSettings: strictSettings),
         .testTarget(
-            name: "ArenaGameTests", dependencies: ["ArenaGame", "TickwireFoundation", "TickwireSimTestSupport"], exclude: ["Fixtures"],
+            name: "ArenaGameTests", dependencies: ["ArenaGame", "CommandLineSupport", "TickwireFoundation", "TickwireSimTestSupport"],
+            exclude: ["Fixtures"],
             swiftSettings: strictSettings),
     ]
 )

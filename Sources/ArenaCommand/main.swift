@@ -6,57 +6,7 @@ import Tickwire
 
 // `arena`: the terminal multiplayer demo. Thin: parse arguments, call ArenaGame.
 
-let usage = """
-    usage:
-      arena [--port P] [--bots N] [--tick HZ] [--name NAME]
-            start a local server and play on it in this terminal (the default)
-      arena serve [--host H] [--port 7777] [--bots 6] [--tick 30] [--rooms N] [--capacity 32]
-                  [--compression perframe|streaming|none] [--compression-level 6] [--entropy-deltas] [--state FILE]
-                  [--max-rooms 16] [--idle-room-timeout 30] [--resume-grace 30]
-                  [--hello-timeout 5] [--client-timeout 5] [--threads N] [--tls-cert CHAIN.pem --tls-key KEY.pem]
-                  [--max-connections-per-address 64] [--max-handshakes-per-address 16] [--write-timeout 10]
-                  [--no-metrics] [--redis redis://HOST:PORT --public-url ws://HOST:PORT] [--log-level info]
-            run a headless server; prints a status line every few seconds;
-            --log-level LEVEL writes the library's log records from LEVEL up to standard
-            error (trace, debug, info, notice, warning, error, critical; default info);
-            GET /metrics on its port answers in the Prometheus text format (--no-metrics: not);
-            --public-url is where other processes of a fleet send clients of this
-            process's rooms (with a room directory); SIGTERM drains a fleet process (saves
-            and releases its rooms, sends its players to another process) and stops;
-            --threads ticks the rooms on N threads (1...256; default one per processor),
-            each room on one of them;
-            --max-rooms caps the rooms (the --rooms ones and those opened on demand by the
-            URL's path); a room opened on demand closes after --idle-room-timeout seconds
-            without players; a dropped player's place is kept --resume-grace seconds (2 s for
-            one that never sent an input); --hello-timeout and --client-timeout are the
-            seconds a connection may stay silent before its hello and while playing;
-            --tls-cert/--tls-key serve wss:// (TLS 1.2/1.3); SIGHUP reloads both files;
-            --entropy-deltas codes snapshots with the motion-predicted entropy coder
-            (PROTOCOL.md 4.5) for every client that offers it (terminal and browser do);
-            the per-address limits count IPv6 addresses by /64; 0 lifts a limit (needed for
-            `tickwire load` with many clients from one address); a client whose send buffer
-            stays backed up for --write-timeout seconds (it stopped reading) is closed with 1008;
-            --state saves the rooms and players to FILE every second and on exit, and on
-            start restores them from FILE if it was saved within the --resume-grace period, so
-            players who reconnect after a restart get their places back;
-            --redis joins a fleet whose room directory is that Redis, reached by clients at
-            --public-url (README, "Running a fleet"); Redis down: standalone
-      arena join ws://HOST:PORT/ROOM [ws://HOST2:PORT …] [--name NAME] [--lag MS] [--jitter MS] [--loss PERCENT]
-                 [--script "d5 w3 space _10" --frames N [--dump]] [--record FILE] [--log-level warning]
-      arena join wss://HOST:PORT/ROOM [--ca CA.pem] [--insecure-skip-verification-for-local-testing-only] …
-            join a server; more URLs are more processes of a fleet to enter through, tried
-            in turn when one fails (redirects to the room's process are followed by
-            themselves); wss:// checks the server's certificate against the system's CAs
-            or --ca; --lag/--jitter/--loss play through a bad network on purpose;
-            --script plays headless for N ticks, --dump prints every frame as text;
-            --record writes every frame to FILE for `tickwire inspect FILE`;
-            --log-level LEVEL writes log records from LEVEL up to standard error (default
-            warning); while the game's screen is up they wait, and come out when it closes
-
-    keys: WASD or arrows move, space fires, e fires the rail, n toggles the net graph, q quits
-    """
-
-/// Ends the program with a message on standard error.
+/// Ends the program with a message on standard error and the usage errors' status, 2.
 func fail(_ message: String) -> Never {
     StandardError.write("arena: \(message)\n")
     exit(2)
@@ -74,14 +24,9 @@ func logLevel(_ parsed: inout CommandArguments, default defaultLevel: LogLevel) 
 /// The stop flag SIGINT and SIGTERM raise for a headless server.
 let serverStop = ServerStopRequest()
 
-func serve(_ arguments: [String]) throws {
-    let valueOptions: Set<String> = [
-        "host", "port", "bots", "tick", "rooms", "status-interval", "capacity", "compression", "compression-level", "state",
-        "max-rooms", "idle-room-timeout", "resume-grace", "hello-timeout", "client-timeout", "threads", "tls-cert", "tls-key",
-        "max-connections-per-address", "max-handshakes-per-address", "write-timeout", "redis", "public-url", "log-level",
-    ]
-    var parsed = try CommandArguments(arguments, valueOptions: valueOptions)
-    if parsed.flag("help") { print(usage); return }
+/// `arena serve` (``ArenaCommands/serve``): a headless server until SIGINT or SIGTERM.
+func serve(_ arguments: CommandArguments) throws {
+    var parsed = arguments
     var options = ArenaServer.Options()
     options.host = parsed.string("host") ?? options.host
     options.port = try parsed.integer("port", default: options.port)
@@ -203,13 +148,12 @@ func serve(_ arguments: [String]) throws {
     print("arena server stopped")
 }
 
+/// The client's options from `url` and the options `arena` and `arena join` share (`--name` and the bad network).
 func makeClientOptions(url: String, parsed: inout CommandArguments) throws -> ArenaClient.Options {
     let parsedURL: WebSocketURL
     do { parsedURL = try WebSocketURL(url) } catch { fail(error.description) }
     let name = parsed.string("name") ?? "player"
     var options = ArenaClient.Options(url: parsedURL, name: name)
-    options.tls.caFile = parsed.string("ca")
-    options.tls.insecureSkipVerificationForLocalTestingOnly = parsed.flag("insecure-skip-verification-for-local-testing-only")
     let lag = try parsed.double("lag", default: 0), jitter = try parsed.double("jitter", default: 0)
     let loss = try parsed.double("loss", default: 0)
     guard lag >= 0, jitter >= 0, (0...100).contains(loss) else { fail("--lag and --jitter must be ≥ 0 ms, --loss 0...100 %") }
@@ -217,12 +161,15 @@ func makeClientOptions(url: String, parsed: inout CommandArguments) throws -> Ar
     return options
 }
 
-func join(_ arguments: [String]) throws {
-    var parsed = try CommandArguments(
-        arguments, valueOptions: ["name", "lag", "jitter", "loss", "script", "frames", "width", "height", "record", "ca", "log-level"])
-    if parsed.flag("help") { print(usage); return }
-    guard let url = parsed.positionals.first else { fail("join needs a URL, e.g. ws://127.0.0.1:7777/main\n\n\(usage)") }
+/// `arena join` (``ArenaCommands/join``): plays on a server, in this terminal or headless.
+func join(_ arguments: CommandArguments) throws {
+    var parsed = arguments
+    guard let url = parsed.positionals.first else {
+        throw CommandArguments.UsageError(description: "join needs a URL, e.g. ws://127.0.0.1:7777/main")
+    }
     var options = try makeClientOptions(url: url, parsed: &parsed)
+    options.tls.caFile = parsed.string("ca")
+    options.tls.insecureSkipVerificationForLocalTestingOnly = parsed.flag("insecure-skip-verification-for-local-testing-only")
     let level = logLevel(&parsed, default: .warning)
     for more in parsed.positionals.dropFirst() {
         do throws(WebSocketURL.ParseError) { options.moreEntryURLs.append(try WebSocketURL(more)) } catch { fail(error.description) }
@@ -285,9 +232,13 @@ func reloadCertificatesOnHangup(_ server: ArenaServer) -> any DispatchSourceSign
 func usesColor() -> Bool { ProcessInfo.processInfo.environment["NO_COLOR"] == nil }
 
 /// The default: a server on this machine, joined from this terminal.
-func playLocally(_ arguments: [String]) throws {
-    var parsed = try CommandArguments(arguments, valueOptions: ["port", "bots", "tick", "name", "lag", "jitter", "loss"])
-    if parsed.flag("help") { print(usage); return }
+func playLocally(_ arguments: CommandArguments) throws {
+    var parsed = arguments
+    if let word = parsed.positionals.first {
+        let names = ArenaCommands.play.subcommands.map(\.name)
+        let suggestion = closestName(to: word, among: names).map { " (did you mean '\($0)'?)" } ?? ""
+        throw CommandArguments.UsageError(description: "unknown command '\(word)'\(suggestion)")
+    }
     var serverOptions = ArenaServer.Options()
     serverOptions.port = try parsed.integer("port", default: 7777)
     serverOptions.bots = try parsed.integer("bots", default: 6)
@@ -355,16 +306,27 @@ func startBackgroundServer(_ options: ArenaServer.Options) -> Int {
     fail("the local server did not start within 5 s")
 }
 
-var arguments = Array(CommandLine.arguments.dropFirst())
-do {
-    switch arguments.first {
-    case "serve": try serve(Array(arguments.dropFirst()))
-    case "join": try join(Array(arguments.dropFirst()))
-    case "help", "--help", "-h": print(usage)
-    default: try playLocally(arguments)
+/// Parses `arguments` against `syntax`, prints its usage for `--help` and runs `command` otherwise;
+/// a usage error ends the program with the error and the line that points to `--help`.
+func run(_ syntax: CommandSyntax, _ arguments: [String], _ command: (CommandArguments) throws -> Void) {
+    do {
+        let parsed = try syntax.parse(arguments)
+        if parsed.wantsHelp {
+            print(syntax.usage)
+            return
+        }
+        try command(parsed)
+    } catch let error as CommandArguments.UsageError {
+        fail("\(error.description)\n\(syntax.helpHint)")
+    } catch {
+        fail("\(error)")
     }
-} catch let error as CommandArguments.UsageError {
-    fail("\(error.description)\n\n\(usage)")
-} catch {
-    fail("\(error)")
+}
+
+let arguments = Array(CommandLine.arguments.dropFirst())
+switch arguments.first {
+case "serve": run(ArenaCommands.serve, Array(arguments.dropFirst()), serve)
+case "join": run(ArenaCommands.join, Array(arguments.dropFirst()), join)
+case "help": print(ArenaCommands.play.usage)
+default: run(ArenaCommands.play, arguments, playLocally)
 }

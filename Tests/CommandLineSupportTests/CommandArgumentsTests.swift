@@ -6,7 +6,11 @@ struct CommandArgumentsTests {
     @Test("positionals, flags, spaced and joined values are told apart")
     func parsing() throws {
         var arguments = try CommandArguments(
-            ["join", "ws://host:1/room", "--name", "ann", "--lag=80", "--dump"], valueOptions: ["name", "lag"]
+            ["join", "ws://host:1/room", "--name", "ann", "--lag=80", "--dump"],
+            options: [
+                .value("name", "NAME", "a name"), .value("lag", "MS", "a lag"), .value("loss", "PERCENT", "a loss"),
+                .flag("dump", "dumps"), .flag("json", "as JSON"),
+            ]
         )
         #expect(arguments.positionals == ["join", "ws://host:1/room"])
         #expect(arguments.string("name") == "ann")
@@ -20,15 +24,18 @@ struct CommandArgumentsTests {
 
     @Test("a missing value, a bad number and an unknown option are usage errors")
     func errors() throws {
-        #expect(throws: CommandArguments.UsageError.self) { try CommandArguments(["--port"], valueOptions: ["port"]) }
-        let bad = try CommandArguments(["--port", "eighty"], valueOptions: ["port"])
+        let port = [CommandOption.value("port", "P", "a port")]
+        #expect(throws: CommandArguments.UsageError.self) { try CommandArguments(["--port"], options: port) }
+        let bad = try CommandArguments(["--port", "eighty"], options: port)
         #expect(throws: CommandArguments.UsageError.self) {
             var arguments = bad
             _ = try arguments.integer("port", default: 0)
         }
-        var typo = try CommandArguments(["--jsno"], valueOptions: [])
-        _ = typo.flag("json")
-        #expect(throws: CommandArguments.UsageError.self) { try typo.rejectUnknown() }
+        #expect {
+            _ = try CommandArguments(["--jsno"], options: [.flag("json", "as JSON")])
+        } throws: { error in
+            (error as? CommandArguments.UsageError)?.description == "unknown option --jsno (did you mean --json?)"
+        }
     }
 }
 

@@ -34,22 +34,25 @@ enum BenchAllCommand {
         SubBenchmark(name: "sim") { try runSelf(["bench", "sim", "--json"]) },
     ]
 
-    static func run(_ arguments: [String]) throws {
-        var parsed = try CommandArguments(arguments, valueOptions: ["only"])
+    /// What `tickwire bench all` accepts; its usage text and its parser both come from here.
+    static let syntax = CommandSyntax(
+        name: "tickwire bench all",
+        synopsis: ["[--json] [--only codec,ws,wss,sim]"],
+        summary: """
+            runs each benchmark in its own process and prints one JSON document (machine, date,
+            each benchmark's JSON, and the ones this build lacks under "missing");
+            Tools/bench-report turns it into BENCHMARKS.md. Without --json, a summary.
+            """,
+        options: [
+            .flag("json", "print the JSON document (without it, a summary)"),
+            .value("only", "LIST", default: "codec,ws,wss,sim", "run only these benchmarks"),
+        ])
+
+    static func run(_ arguments: CommandArguments) throws {
+        var parsed = arguments
         let asJSON = parsed.flag("json")
         let only = parsed.string("only").map { Set($0.split(separator: ",").map(String.init)) }
-        let wantsHelp = parsed.flag("help")
         try parsed.rejectUnknown()
-        if wantsHelp {
-            print(
-                """
-                usage: tickwire bench all [--json] [--only codec,ws,wss,sim]
-                  runs each benchmark in its own process and prints one JSON document (machine, date,
-                  each benchmark's JSON, and the ones this build lacks under "missing");
-                  Tools/bench-report turns it into BENCHMARKS.md. Without --json, a summary.
-                """)
-            return
-        }
         #if DEBUG
         StandardError.write("tickwire: a debug build; measure with `swift run -c release tickwire bench all --json`\n")
         #endif

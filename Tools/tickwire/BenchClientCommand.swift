@@ -21,26 +21,31 @@ import Tickwire
 /// `--path whole` or `--path narrow` runs one session alone (for counting instructions with
 /// callgrind's `--toggle-collect`).
 enum BenchClientCommand {
-    static let usage = """
-        usage: tickwire bench client [--entities 1000] [--frames 600] [--batch 32] [--path both|whole|narrow] [--json]
-          a client's CPU per render frame with N players in its predicted world: predictedLocalEntity and
-          render(), reading the local player through Arena's one-entity capture (narrow) and through the
-          default that captures the whole world (whole), in the same run; medians over the frames, in ns
-        """
+    /// What `tickwire bench client` accepts; its usage text and its parser both come from here.
+    static let syntax = CommandSyntax(
+        name: "tickwire bench client",
+        synopsis: ["[--entities 1000] [--frames 600] [--batch 32] [--path both|whole|narrow] [--json]"],
+        summary: """
+            a client's CPU per render frame with N players in its predicted world: predictedLocalEntity and
+            render(), reading the local player through Arena's one-entity capture (narrow) and through the
+            default that captures the whole world (whole), in the same run; medians over the frames, in ns
+            """,
+        options: [
+            .flag("json", "machine-readable output"),
+            .value("entities", "N", default: "1000", "players in the world, 2...4000"),
+            .value("frames", "N", default: "600", "render frames timed, 60...100000"),
+            .value("batch", "N", default: "32", "predictedLocalEntity calls per timed frame, 1...10000"),
+            .value("path", "both|whole|narrow", default: "both", "which sessions run (one alone, for callgrind)"),
+        ])
 
-    static func run(_ arguments: [String]) throws {
-        var parsed = try CommandArguments(arguments, valueOptions: ["entities", "frames", "batch", "path"])
+    static func run(_ arguments: CommandArguments) throws {
+        var parsed = arguments
         let asJSON = parsed.flag("json")
-        let wantsHelp = parsed.flag("help")
         let entities = try parsed.integer("entities", default: 1000)
         let frames = try parsed.integer("frames", default: 600)
         let batch = try parsed.integer("batch", default: 32)
         let path = parsed.string("path") ?? "both"
         try parsed.rejectUnknown()
-        if wantsHelp {
-            print(usage)
-            return
-        }
         guard (2...4000).contains(entities) else {
             throw CommandArguments.UsageError(description: "--entities wants 2...4000 (the arena's players), got \(entities)")
         }

@@ -20,27 +20,27 @@ import TickwireZlib
 enum BenchCodecCommand {
     static let firstMeasuredTick = 6
 
-    static func run(_ arguments: [String]) throws {
-        var parsed = try CommandArguments(arguments, valueOptions: ["runs", "scene", "encoding"])
+    /// What `tickwire bench codec` accepts; its usage text and its parser both come from here.
+    static let syntax = CommandSyntax(
+        name: "tickwire bench codec",
+        synopsis: ["[--json] [--runs N] [--scene NAME] [--encoding PREFIX,...] [--no-json]"],
+        summary: "codec benchmark: JSON vs binary vs delta vs entropy vs zlib, on seeded scenes, and a client's receive cost",
+        options: [
+            .flag("json", "machine-readable output"),
+            .value("runs", "N", default: "5; JSON at most 3", "timed runs per encoding, 1...100, the median reported"),
+            .value("scene", "NAME", default: "all", "only arena-1000, moving-60, idle-1000, cubes-900 or arena-client-56"),
+            .value("encoding", "PREFIX,...", default: "all", "only the encodings whose names start with one of these (for profiling)"),
+            .flag("no-json", "skip the slow Codable JSON rows (for profiling; the JSON ratios are then left out)"),
+        ])
+
+    static func run(_ arguments: CommandArguments) throws {
+        var parsed = arguments
         let asJSON = parsed.flag("json")
         let runs = try parsed.integer("runs", default: 5)
         let only = parsed.string("scene")
         let encodings = parsed.string("encoding").map { $0.split(separator: ",").map(String.init) }
         let skipJSON = parsed.flag("no-json")
-        let wantsHelp = parsed.flag("help")
         try parsed.rejectUnknown()
-        if wantsHelp {
-            print(
-                """
-                usage: tickwire bench codec [--json] [--runs N] [--scene NAME] [--encoding PREFIX,...] [--no-json]
-                  --json        machine-readable output
-                  --runs N      timed runs per encoding, median reported (default 5; JSON at most 3)
-                  --scene NAME  only arena-1000, moving-60, idle-1000, cubes-900 or arena-client-56
-                  --no-json     skip the slow Codable JSON rows (for profiling; ratios are then left out)
-                  --encoding P  only the encodings whose names start with one of these prefixes (for profiling)
-                """)
-            return
-        }
         guard (1...100).contains(runs) else { throw CommandArguments.UsageError(description: "--runs wants 1...100") }
         #if DEBUG
         StandardError.write("tickwire: a debug build; measure with `swift run -c release tickwire bench codec`\n")

@@ -126,21 +126,24 @@ enum BenchJSCommand {
             .standardizedFileURL.path
     }
 
-    static func run(_ arguments: [String]) throws {
-        var parsed = try CommandArguments(arguments, valueOptions: ["runs"])
+    /// What `tickwire bench js` accepts; its usage text and its parser both come from here.
+    static let syntax = CommandSyntax(
+        name: "tickwire bench js",
+        synopsis: ["[--json] [--runs N]"],
+        summary: """
+            decodes the arena-client-56 scene's frames in Swift and, with the browser client
+            library, in Node (node on the PATH; Tools/bench-js/decode.mjs); µs per snapshot of each
+            """,
+        options: [
+            .flag("json", "machine-readable output"),
+            .value("runs", "N", default: "5", "timed runs, 1...100, the median reported"),
+        ])
+
+    static func run(_ arguments: CommandArguments) throws {
+        var parsed = arguments
         let asJSON = parsed.flag("json")
         let runs = try parsed.integer("runs", default: 5)
-        let wantsHelp = parsed.flag("help")
         try parsed.rejectUnknown()
-        if wantsHelp {
-            print(
-                """
-                usage: tickwire bench js [--json] [--runs N]
-                  decodes the arena-client-56 scene's frames in Swift and, with the browser client
-                  library, in Node (node on the PATH; Tools/bench-js/decode.mjs); µs per snapshot of each
-                """)
-            return
-        }
         guard (1...100).contains(runs) else { throw CommandArguments.UsageError(description: "--runs wants 1...100") }
         #if DEBUG
         StandardError.write("tickwire: a debug build; measure with `swift run -c release tickwire bench js`\n")

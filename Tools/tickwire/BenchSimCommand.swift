@@ -13,9 +13,34 @@ import Tickwire
 /// thread (`CLOCK_THREAD_CPUTIME_ID`, so other processes on a busy machine do not inflate it). The
 /// per-client figure is `(tick time with N clients − tick time with none) / N`.
 enum BenchSimCommand {
-    static func run(_ arguments: [String]) throws {
-        var parsed = try CommandArguments(
-            arguments, valueOptions: ["ticks", "radius", "level", "compression", "clients", "threads", "rooms", "passes", "warmup", "bots"])
+    /// What `tickwire bench sim` accepts, with `--threads` (``BenchSimThreadsCommand``) or
+    /// without; its usage text and its parser both come from here.
+    static let syntax = CommandSyntax(
+        name: "tickwire bench sim",
+        synopsis: [
+            "[--json] [--ticks N] [--radius R] [--level L] [--compression MODE] [--clients N]",
+            "--threads 1,2 [--rooms 40] [--clients 25] [--passes 150] [--warmup 30] [--bots 6] [--json]",
+        ],
+        summary: """
+            the host's cost per client per tick for 10, 100 and 1000 clients, with and without interest;
+            with --threads, room ticks per second on 1, 2, … tick threads (arena rooms flat out)
+            """,
+        options: [
+            .flag("json", "machine-readable output"),
+            .value("ticks", "N", default: "400, 200 or 90 by client count", "ticks per configuration, 20...590"),
+            .value("radius", "R", default: "128", "the interest radius of the rows with interest"),
+            .value("level", "L", default: "\(CompressionSettings().level)", "the zlib level, 0...9"),
+            .value("compression", "MODE", default: "perFrame", "none, perFrame or streaming"),
+            .value("clients", "N", default: "10, 100 and 1000; with --threads 25", "only N clients; with --threads, clients per room"),
+            .value("threads", "LIST", "measure room ticks per second on each of these tick-thread counts (e.g. 1,2)"),
+            .value("rooms", "N", default: "40", "with --threads: rooms, 1...1024"),
+            .value("passes", "N", default: "150", "with --threads: timed passes (every room ticks once a pass)"),
+            .value("warmup", "N", default: "30", "with --threads: untimed passes first"),
+            .value("bots", "N", default: "6", "with --threads: bots per room, 0...64"),
+        ])
+
+    static func run(_ arguments: CommandArguments) throws {
+        var parsed = arguments
         let asJSON = parsed.flag("json")
         if let threadList = parsed.string("threads") {
             // The other benchmark: rooms on tick threads (BenchSimThreadsCommand.swift).

@@ -37,9 +37,33 @@ enum BenchWSCommand {
     static let inFlightCounts = [1, 16]
     static let warmUpSeconds = 0.5
 
-    static func run(_ arguments: [String]) throws {
-        var parsed = try CommandArguments(
-            arguments, valueOptions: ["seconds", "idle", "rounds", "max-steal", "sizes", "connections", "in-flight"])
+    /// What `tickwire bench ws` accepts, with `--tls` (``BenchWSTLSCommand``) or without; its
+    /// usage text and its parser both come from here.
+    static let syntax = CommandSyntax(
+        name: "tickwire bench ws",
+        synopsis: [
+            "[--json] [--seconds S] [--rounds R] [--idle N] [--no-python] [--max-steal P] [--sizes …] [--connections …] [--in-flight …]",
+            "--tls [--json] [--seconds S] [--rounds R] [--idle N] [--sizes 64,65536] [--connections 10,100] [--in-flight 1,16]",
+        ],
+        summary: """
+            WebSocket echo throughput and latency against Python websockets and plain TCP, and memory per
+            idle connection; --tls: our wss:// echo against Python websockets+ssl and our ws:// echo
+            """,
+        options: [
+            .flag("json", "machine-readable output"),
+            .value("seconds", "S", default: "1", "seconds measured per round, after 0.5 s of warm-up"),
+            .value("rounds", "R", default: "5", "rounds per case, 1...20, alternating the servers; the median reported"),
+            .value("idle", "N", default: "1000", "idle connections for the memory figure, 10...5000"),
+            .flag("no-python", "leave out the Python websockets baseline"),
+            .value("max-steal", "P", default: "5", "measure a round again when the host took more than P% of the CPU"),
+            .value("sizes", "LIST", default: "64,1024,65536; --tls 64,65536", "only these message sizes in bytes"),
+            .value("connections", "LIST", default: "1,100; --tls 10,100", "only these connection counts"),
+            .value("in-flight", "LIST", default: "1,16", "only these counts of messages in flight per connection"),
+            .flag("tls", "the wss:// comparison instead, CPU µs per message and memory per idle TLS connection"),
+        ])
+
+    static func run(_ arguments: CommandArguments) throws {
+        var parsed = arguments
         let isTLS = parsed.flag("tls")
         let asJSON = parsed.flag("json")
         let seconds = try parsed.double("seconds", default: 1)

@@ -23,13 +23,34 @@ import Darwin
 /// standard output once bound; runs until
 /// SIGINT or SIGTERM, then closes every connection with 1001 and exits 0.
 enum EchoCommand {
-    static func run(_ arguments: [String]) throws {
-        var parsed = try CommandArguments(
-            arguments,
-            valueOptions: [
-                "port", "host", "max-message-bytes", "tls-cert", "tls-key", "max-connections-per-address", "max-handshakes-per-address",
-                "write-timeout", "output-budget-bytes",
-            ])
+    /// What `tickwire echo` accepts; its usage text and its parser both come from here.
+    static let syntax = CommandSyntax(
+        name: "tickwire echo",
+        synopsis: ["[options]"],
+        summary: """
+            a WebSocket echo server (permessage-deflate on) for Autobahn, interop tests and benchmarks;
+            prints `listening on ws://HOST:PORT/` once bound and runs until SIGINT or SIGTERM
+            """,
+        options: [
+            .value("port", "P", default: "9001", "the port to listen on (0: any free one)"),
+            .value("host", "H", default: "127.0.0.1", "the address to listen on"),
+            .flag("tcp", "a plain TCP echo instead (the benchmarks' baseline)"),
+            .flag("no-compression", "do not offer permessage-deflate"),
+            .value("max-message-bytes", "N", default: "\(64 << 20)", "the largest frame and message accepted"),
+            .value("tls-cert", "CHAIN.pem", "serve wss:// (TLS 1.2/1.3) with this certificate chain (with --tls-key)"),
+            .value("tls-key", "KEY.pem", "the private key for --tls-cert"),
+            .value(
+                "max-connections-per-address", "N", default: "0",
+                "connections from one address (0: no limit; bench clients share 127.0.0.1)"),
+            .value("max-handshakes-per-address", "N", default: "0", "handshakes under way from one address (0: no limit)"),
+            .value("write-timeout", "S", default: "10", "close a client whose sends stay backed up this long (0: never)"),
+            .value(
+                "output-budget-bytes", "N", default: "\(WebSocketServerConfiguration().outputBudgetBytes)",
+                "unsent bytes all connections together may hold"),
+        ])
+
+    static func run(_ arguments: CommandArguments) throws {
+        var parsed = arguments
         let port = try parsed.integer("port", default: 9001)
         let host = parsed.string("host") ?? "127.0.0.1"
         let isTCP = parsed.flag("tcp")

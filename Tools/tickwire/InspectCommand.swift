@@ -11,32 +11,36 @@ import Tickwire
 /// and `#` comments are skipped. `--schema-hex` then gives the schema's canonical encoding
 /// (`Schema.canonicalEncoding()`) in hex, needed to decode snapshots.
 enum InspectCommand {
-    static let usage = """
-        usage: tickwire inspect FILE                       a recording (arena join --record FILE)
-               tickwire inspect [FILE] --hex --schema-hex HEX
-                 --hex          frames as hex lines ('<' to client, the default; '>' to server), from FILE or stdin
-                 --schema-hex   the schema's canonical encoding in hex (needed with --hex)
-        """
+    /// What `tickwire inspect` accepts; its usage text and its parser both come from here.
+    static let syntax = CommandSyntax(
+        name: "tickwire inspect",
+        synopsis: ["FILE", "[FILE] --hex --schema-hex HEX"],
+        summary: """
+            prints a recording's frames as text (a recording: arena join --record FILE), or, with --hex,
+            frames given as hex lines from FILE or standard input
+            """,
+        options: [
+            .flag("hex", "read frames as hex lines ('<' to the client, the default; '>' to the server)"),
+            .value("schema-hex", "HEX", "the schema's canonical encoding in hex (needed with --hex)"),
+        ])
 
-    static func run(_ arguments: [String]) throws {
-        var parsed = try CommandArguments(arguments, valueOptions: ["schema-hex"])
+    static func run(_ arguments: CommandArguments) throws {
+        var parsed = arguments
         let isHex = parsed.flag("hex")
         let schemaHex = parsed.string("schema-hex")
-        let wantsHelp = parsed.flag("help")
         try parsed.rejectUnknown()
-        if wantsHelp { print(usage); return }
-        guard parsed.positionals.count <= 1 else { throw CommandArguments.UsageError(description: "one FILE at most\n\(usage)") }
+        guard parsed.positionals.count <= 1 else { throw CommandArguments.UsageError(description: "one FILE at most") }
         let path = parsed.positionals.first
 
         let schema: Schema
         let frames: [RecordedFrame]
         if isHex {
-            guard let schemaHex else { throw CommandArguments.UsageError(description: "--hex needs --schema-hex\n\(usage)") }
+            guard let schemaHex else { throw CommandArguments.UsageError(description: "--hex needs --schema-hex") }
             schema = try Schema(canonicalEncoding: try bytes(fromHex: schemaHex, what: "--schema-hex"))
             let text = try readInput(path)
             frames = try hexFrames(String(decoding: text, as: UTF8.self))
         } else {
-            guard let path else { throw CommandArguments.UsageError(description: "which recording?\n\(usage)") }
+            guard let path else { throw CommandArguments.UsageError(description: "which recording? (a FILE, or --hex)") }
             var reader = try RecordingReader(bytes: try readInput(path))
             schema = reader.schema
             frames = try reader.readAll()

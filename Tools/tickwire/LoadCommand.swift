@@ -67,9 +67,32 @@ enum LoadCommand {
     /// wave of disconnects does not return in one tick.
     static let reconnectPolicy = ReconnectPolicy(baseDelay: .seconds(1), maximumDelay: .seconds(5), jitter: 0.5)
 
-    static func run(_ arguments: [String]) throws {
-        var parsed = try CommandArguments(
-            arguments, valueOptions: ["clients", "duration", "ramp", "loops", "rate", "seed", "drivers", "rooms", "ca"])
+    /// What `tickwire load` accepts; its usage text and its parser both come from here.
+    static let syntax = CommandSyntax(
+        name: "tickwire load",
+        synopsis: ["ws://HOST:PORT/ROOM [ws://HOST2:PORT/ROOM …] [options]", "wss://HOST:PORT/ROOM [--ca CA.pem] [options]"],
+        summary: """
+            N simulated arena players over real WebSockets; reports connections, snapshots, bytes per
+            client, snapshot age, the server's tick p99 and CPU, and its own CPU. Several URLs are a
+            fleet's entries, spread over the players; redirects are followed.
+            """,
+        options: [
+            .value("clients", "N", default: "100", "simulated players, 1...20000"),
+            .value("duration", "S", default: "60", "seconds measured after the ramp"),
+            .value("ramp", "S", default: "10", "seconds over which the players join"),
+            .value("rate", "HZ", default: "30", "inputs per second per player, 1...240"),
+            .value(
+                "rooms", "N", default: "0: the URL's room",
+                "spread the players over the N rooms of `arena serve --rooms N` (main, room2, …)"),
+            .value("drivers", "N", default: "1", "threads that tick the players, 1...8"),
+            .value("loops", "N", default: "2", "event loops the sockets share, 1...16"),
+            .value("seed", "N", default: "1", "seed of the players' wandering inputs"),
+            .value("ca", "CA.pem", "check a wss:// server's certificate against this CA (default: the system's)"),
+            .flag("json", "print the report as JSON"),
+        ])
+
+    static func run(_ arguments: CommandArguments) throws {
+        var parsed = arguments
         let json = parsed.flag("json")
         let clientCount = try parsed.integer("clients", default: 100)
         let duration = try parsed.double("duration", default: 60)

@@ -7,76 +7,111 @@ import Darwin
 #endif
 
 // The `tickwire` tool: benchmarks, load generation, inspection and an echo server.
-// Each subcommand lives in its own file; this file only dispatches.
+// Each subcommand lives in its own file with its CommandSyntax; this file only dispatches.
 
-let usage = """
-    usage: tickwire <command> [options]
+/// A subcommand: what it accepts (its usage text and its parser) and what runs it.
+struct Subcommand {
+    /// Its options and usage text.
+    let syntax: CommandSyntax
+    /// Runs it with its parsed arguments (never called for `--help`).
+    let run: (CommandArguments) throws -> Void
+}
 
-    commands:
-      bench codec [--json] [--runs N] [--scene NAME] [--no-json]
-                               codec benchmark: JSON vs binary vs delta vs zlib, three scenes
-      bench ws [--json] [--seconds S] [--rounds R] [--idle N] [--no-python] [--tls]
-                               WebSocket echo benchmark vs Python websockets and plain TCP;
-                               memory per idle connection; --sizes 64,1024,65536 --connections 1,100
-                               --in-flight 1,16 run a subset of the cases (for profiling); --tls: our wss echo
-                               vs Python websockets+ssl and our ws echo, CPU µs per message, and memory per
-                               idle TLS connection (its subsets: --sizes 64,65536 --connections 10,100)
-      bench client [--entities 1000] [--frames 600] [--batch 32] [--path both|whole|narrow] [--json]
-                               client CPU per render frame (predictedLocalEntity, render()) with N players,
-                               the game's one-entity capture against the whole-world default
-      bench sim [--json]       host cost per client per tick, 10/100/1000 clients, with and without interest
-      bench js [--json] [--runs N]
-                               the browser client's snapshot decode (JavaScript, in node) against Swift's
-      bench sim --threads 1,2 [--rooms 40] [--clients 25] [--passes 150] [--json]
-                               room ticks per second on 1, 2, … tick threads (arena rooms flat out)
-      bench all [--json]       every benchmark this build has (codec, ws, wss, sim), one JSON document
-      echo [--port P] [--host H] [--tcp] [--no-compression] [--max-message-bytes 67108864]
-           [--tls-cert CHAIN.pem --tls-key KEY.pem]
-           [--max-connections-per-address 0] [--max-handshakes-per-address 0] [--write-timeout 10]
-           [--output-budget-bytes 268435456]
-                               WebSocket echo server (permessage-deflate on) for Autobahn and interop;
-                               prints the bound port; --tcp: plain TCP echo (benchmark baseline);
-                               --tls-cert/--tls-key: wss:// (TLS 1.2/1.3);
-                               per-address limits off by default (0), every bench client is 127.0.0.1
-      load ws://HOST:PORT/ROOM [ws://HOST2:PORT …] [--clients 100] [--duration 60] [--ramp 10] [--json] [--loops 2] [--rate 30] [--drivers 1]
-           [--rooms N]         (or wss://HOST:PORT/ROOM [--ca CA.pem]) N simulated arena players over real WebSockets; reports connections, snapshots,
-                               bytes per client, snapshot age, the server's tick p99 and CPU, and its own CPU;
-                               --rooms spreads them over the rooms of `arena serve --rooms N` (main, room2, ...);
-                               several URLs: a fleet's entries, spread over the players, redirects followed
-      inspect FILE             a recording's frames as text (--hex: hex lines; --help)
-      help                     this text
-    """
+/// `tickwire bench KIND`: the benchmarks, in the order `tickwire bench --help` lists them.
+let benchmarks: [(name: String, command: Subcommand)] = [
+    ("codec", Subcommand(syntax: BenchCodecCommand.syntax, run: BenchCodecCommand.run)),
+    ("ws", Subcommand(syntax: BenchWSCommand.syntax, run: BenchWSCommand.run)),
+    ("client", Subcommand(syntax: BenchClientCommand.syntax, run: BenchClientCommand.run)),
+    ("sim", Subcommand(syntax: BenchSimCommand.syntax, run: BenchSimCommand.run)),
+    ("js", Subcommand(syntax: BenchJSCommand.syntax, run: BenchJSCommand.run)),
+    ("all", Subcommand(syntax: BenchAllCommand.syntax, run: BenchAllCommand.run)),
+]
 
+/// The other commands, in the order `tickwire --help` lists them.
+let commands: [(name: String, command: Subcommand)] = [
+    ("echo", Subcommand(syntax: EchoCommand.syntax, run: EchoCommand.run)),
+    ("load", Subcommand(syntax: LoadCommand.syntax, run: LoadCommand.run)),
+    ("inspect", Subcommand(syntax: InspectCommand.syntax, run: InspectCommand.run)),
+]
+
+/// `tickwire bench`, which only chooses a benchmark.
+let benchSyntax = CommandSyntax(
+    name: "tickwire bench", synopsis: ["KIND [options]"],
+    summary: "measures the library; release builds only give figures worth keeping (swift run -c release tickwire bench …)",
+    subcommands: [
+        .init("codec", "codec: JSON vs binary vs delta vs zlib, on seeded scenes"),
+        .init("ws", "WebSocket echo vs Python websockets and plain TCP; memory per idle connection (--tls: wss://)"),
+        .init("client", "client CPU per render frame with N players: the one-entity capture against the whole world"),
+        .init("sim", "host cost per client per tick (--threads: room ticks per second on 1, 2, … threads)"),
+        .init("js", "the browser client's snapshot decode (JavaScript, in node) against Swift's"),
+        .init("all", "every benchmark this build has, one JSON document"),
+    ])
+
+/// `tickwire` itself.
+let toolSyntax = CommandSyntax(
+    name: "tickwire", synopsis: ["COMMAND [options]"],
+    summary: "Tickwire's tool: benchmarks, load generation, recording inspection and an echo server",
+    subcommands: [
+        .init("bench KIND", "benchmarks: codec, ws, client, sim, js, all ('tickwire bench --help' lists them)"),
+        .init("echo", "WebSocket echo server for Autobahn, interop and benchmarks"),
+        .init("load", "N simulated arena players against a server or a fleet, and a report"),
+        .init("inspect", "a recording's frames as text"),
+        .init("help", "this text"),
+    ])
+
+/// Ends the program with a message on standard error and the usage errors' status, 2.
 func fail(_ message: String) -> Never {
     StandardError.write("tickwire: \(message)\n")
     exit(2)
 }
 
+/// Parses `arguments` for `command`, prints its usage for `--help`, and runs it otherwise.
+func run(_ command: Subcommand, _ arguments: [String]) throws {
+    let parsed = try command.syntax.parse(arguments)
+    if parsed.wantsHelp {
+        print(command.syntax.usage)
+        return
+    }
+    try command.run(parsed)
+}
+
+/// The hint for a word that names no command: the closest one, if any is close.
+func suggestion(for word: String, among names: [String]) -> String {
+    closestName(to: word, among: names).map { " (did you mean '\($0)'?)" } ?? ""
+}
+
 var arguments = Array(CommandLine.arguments.dropFirst())
 let command = arguments.isEmpty ? "help" : arguments.removeFirst()
+// The command whose usage a usage error points to.
+var current = toolSyntax
 do {
     switch command {
     case "bench":
-        let scope = arguments.isEmpty ? "" : arguments.removeFirst()
-        switch scope {
-        case "codec": try BenchCodecCommand.run(arguments)
-        case "ws": try BenchWSCommand.run(arguments)
-        case "sim": try BenchSimCommand.run(arguments)
-        case "client": try BenchClientCommand.run(arguments)
-        case "js": try BenchJSCommand.run(arguments)
-        case "all": try BenchAllCommand.run(arguments)
-        default: fail("bench wants one of: codec, ws, sim, client, js, all\n\n\(usage)")
+        current = benchSyntax
+        let kind = arguments.isEmpty ? "" : arguments.removeFirst()
+        if kind == "--help" || kind == "-h" || kind == "help" {
+            print(benchSyntax.usage)
+        } else if let benchmark = benchmarks.first(where: { $0.name == kind })?.command {
+            current = benchmark.syntax
+            try run(benchmark, arguments)
+        } else {
+            // `bench all` recognizes a benchmark this build lacks by these words.
+            fail(
+                "bench wants one of: \(benchmarks.map(\.name).joined(separator: ", "))\(suggestion(for: kind, among: benchmarks.map(\.name)))\n\(benchSyntax.helpHint)"
+            )
         }
-    case "echo": try EchoCommand.run(arguments)
-    case "load": try LoadCommand.run(arguments)
-    case "inspect": try InspectCommand.run(arguments)
     case "help", "--help", "-h":
-        print(usage)
+        print(toolSyntax.usage)
     default:
-        fail("unknown command '\(command)'\n\n\(usage)")
+        guard let found = commands.first(where: { $0.name == command })?.command else {
+            let names = ["bench"] + commands.map(\.name)
+            fail("unknown command '\(command)'\(suggestion(for: command, among: names))\n\(toolSyntax.helpHint)")
+        }
+        current = found.syntax
+        try run(found, arguments)
     }
 } catch let error as CommandArguments.UsageError {
-    fail(error.description)
+    fail("\(error.description)\n\(current.helpHint)")
 } catch {
     fail("\(error)")
 }

@@ -1,0 +1,117 @@
+import CommandLineSupport
+import Tickwire
+
+/// What each `arena` command accepts: the source of both its parser and the usage text its
+/// `--help` prints (``CommandSyntax``), so that the two cannot drift apart.
+///
+/// The defaults shown are read from ``ArenaServer/Options`` where the server has them.
+package enum ArenaCommands {
+    /// The server's defaults, which the usage texts show.
+    private static let defaults = ArenaServer.Options()
+
+    /// The log levels, as `--log-level` names them.
+    private static let levels = LogLevel.all.map(\.description).joined(separator: ", ")
+
+    /// The bad-network options `arena` and `arena join` share.
+    private static let badNetwork: [CommandOption] = [
+        .value("lag", "MS", default: "0", "add this much delay to every snapshot, on purpose"),
+        .value("jitter", "MS", default: "0", "vary that delay by up to this much"),
+        .value("loss", "PERCENT", default: "0", "drop this share of the snapshots, 0...100"),
+    ]
+
+    /// `arena` with no command: a server on this machine, played in this terminal.
+    package static let play = CommandSyntax(
+        name: "arena",
+        synopsis: ["[--port P] [--bots N] [--tick HZ] [--name NAME] [--lag MS] [--jitter MS] [--loss PERCENT]", "COMMAND [options]"],
+        summary: """
+            starts a local server and plays on it in this terminal (the default); a second player joins
+            with `arena join`, or a browser at the printed address.
+            keys: WASD or arrows move, space fires, e fires the rail, n toggles the net graph, q quits
+            """,
+        options: [
+            .value("port", "P", default: "\(defaults.port); any free one when taken", "the local server's port, 0...65535"),
+            .value("bots", "N", default: "\(defaults.bots)", "bots in the room, 0...64"),
+            .value("tick", "HZ", default: "\(defaults.tickRate)", "the server's tick rate, 1...240"),
+            .value("name", "NAME", default: "$USER", "your name in the game"),
+        ] + badNetwork,
+        subcommands: [
+            .init("serve", "run a headless server (rooms, bots, TLS, a fleet's room directory, metrics)"),
+            .init("join", "join a server: play in this terminal, or headless with a script"),
+            .init("help", "this text"),
+        ])
+
+    /// `arena serve`: a headless server.
+    package static let serve = CommandSyntax(
+        name: "arena serve", synopsis: ["[options]"],
+        summary: """
+            runs a headless server and prints a status line every few seconds; GET /metrics on its port
+            answers in the Prometheus text format, and GET / serves the browser client.
+            SIGTERM drains a fleet process (saves and releases its rooms, sends its players elsewhere) and
+            stops; SIGHUP reloads the --tls-cert and --tls-key files.
+            """,
+        options: [
+            .value("host", "H", default: defaults.host, "the address to listen on (0.0.0.0 or :: for every one)"),
+            .value("port", "P", default: "\(defaults.port)", "the port to listen on, 0...65535 (0: any free one)"),
+            .value("bots", "N", default: "\(defaults.bots)", "bots per room, 0...64"),
+            .value("tick", "HZ", default: "\(defaults.tickRate)", "the tick rate, 1...240"),
+            .value("rooms", "N", default: "1", "rooms opened at start, 1...64 (main, room2, …)"),
+            .value("capacity", "N", default: "\(defaults.roomCapacity)", "players per room, 1...10000"),
+            .value("max-rooms", "N", default: "\(defaults.maximumRooms)", "rooms at most, those the URL's path opens on demand included"),
+            .value(
+                "idle-room-timeout", "S", default: "\(Int(defaults.idleRoomTimeout))",
+                "close a room opened on demand after this long without players"),
+            .value(
+                "resume-grace", "S", default: "\(Int(defaults.resumeGracePeriod))",
+                "keep a dropped player's place this long (2 s if it never sent an input)"),
+            .value("hello-timeout", "S", default: "\(Int(defaults.helloTimeout))", "seconds a connection may stay silent before its hello"),
+            .value("client-timeout", "S", default: "\(Int(defaults.clientTimeout))", "seconds a playing connection may stay silent"),
+            .value(
+                "threads", "N", default: "one per processor", "tick the rooms on N threads, 1...\(HostConfiguration.maximumTickThreads)"),
+            .value("compression", "MODE", default: "perframe", "perframe, streaming or none: the compression preferred"),
+            .value("compression-level", "L", default: "\(defaults.compressionLevel)", "the zlib level, 0...9"),
+            .flag("entropy-deltas", "code snapshots with the motion-predicted entropy coder (PROTOCOL.md 4.5) for clients that offer it"),
+            .value("state", "FILE", "save rooms and players to FILE every second and on exit; restore them on start"),
+            .value("tls-cert", "CHAIN.pem", "serve wss:// (TLS 1.2/1.3) with this certificate chain (with --tls-key)"),
+            .value("tls-key", "KEY.pem", "the private key for --tls-cert"),
+            .value(
+                "max-connections-per-address", "N", default: "\(defaults.maximumConnectionsPerAddress)",
+                "connections from one address, IPv6 by /64 (0: no limit)"),
+            .value(
+                "max-handshakes-per-address", "N", default: "\(defaults.maximumHandshakesPerAddress)",
+                "handshakes under way from one address (0: no limit)"),
+            .value(
+                "write-timeout", "S", default: "\(Int(defaults.writeTimeout))",
+                "close with 1008 a client whose sends stay backed up this long (0: never)"),
+            .flag("no-metrics", "do not answer GET /metrics"),
+            .value("redis", "redis://HOST:PORT", "join a fleet whose room directory is this Redis (needs --public-url)"),
+            .value("public-url", "ws://HOST:PORT", "where other processes of the fleet send this process's clients"),
+            .value("status-interval", "S", default: "5", "seconds between status lines"),
+            .value("log-level", "LEVEL", default: "info", "log records from LEVEL up to standard error: \(levels)"),
+        ])
+
+    /// `arena join`: a client in this terminal, or headless with a script.
+    package static let join = CommandSyntax(
+        name: "arena join",
+        synopsis: [
+            "ws://HOST:PORT/ROOM [ws://HOST2:PORT …] [--name NAME] [--lag MS] [--jitter MS] [--loss PERCENT]",
+            "wss://HOST:PORT/ROOM [--ca CA.pem] [--insecure-skip-verification-for-local-testing-only] …",
+            "URL --script \"d5 w3 space _10\" [--frames N] [--dump] [--record FILE]",
+        ],
+        summary: """
+            joins a server; more URLs are more processes of a fleet, tried in turn when one fails
+            (redirects to the room's process are followed by themselves); wss:// checks the server's
+            certificate against the system's CAs or --ca. Log lines wait while the game's screen is up.
+            keys: WASD or arrows move, space fires, e fires the rail, n toggles the net graph, q quits
+            """,
+        options: [.value("name", "NAME", default: "player", "your name in the game")] + badNetwork + [
+            .value("script", "SCRIPT", "play headless: moves and shots such as \"d5 w3 space _10\""),
+            .value("frames", "N", default: "300", "with --script: ticks to play"),
+            .flag("dump", "with --script: print every frame as text"),
+            .value("width", "COLUMNS", default: "80", "with --script: the screen's width"),
+            .value("height", "ROWS", default: "24", "with --script: the screen's height"),
+            .value("record", "FILE", "write every frame to FILE, for `tickwire inspect FILE`"),
+            .value("ca", "CA.pem", "check a wss:// server's certificate against this CA"),
+            .flag("insecure-skip-verification-for-local-testing-only", "accept any wss:// certificate (local tests only)"),
+            .value("log-level", "LEVEL", default: "warning", "log records from LEVEL up to standard error: \(levels)"),
+        ])
+}

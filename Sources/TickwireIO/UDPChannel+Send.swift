@@ -230,7 +230,9 @@ extension UDPChannel {
         return withUnsafeTemporaryAllocation(of: tickwire_mmsghdr.self, capacity: count) { headers in
             for (slot, datagram) in batch.prefix(count).enumerated() {
                 let payload = buffers.sendPayloads + slot * buffers.slotBytes
-                datagram.bytes.withUnsafeBytes { payload.copyMemory(from: $0.baseAddress ?? UnsafeRawPointer(payload), byteCount: $0.count) }
+                datagram.bytes.withUnsafeBytes {
+                    payload.copyMemory(from: $0.baseAddress ?? UnsafeRawPointer(payload), byteCount: $0.count)
+                }
                 buffers.sendVectors[slot].iov_len = datagram.bytes.count
                 buffers.sendNames[slot] = datagram.destination
                 var header = msghdr()
@@ -271,7 +273,8 @@ extension UDPChannel {
         var length: socklen_t = 0
         do {
             try destination.withSockAddr { (pointer, size) throws(SystemError) in
-                withUnsafeMutableBytes(of: &storage) { raw in raw.copyMemory(from: UnsafeRawBufferPointer(start: pointer, count: Int(size))) }
+                withUnsafeMutableBytes(of: &storage) { raw in raw.copyMemory(from: UnsafeRawBufferPointer(start: pointer, count: Int(size)))
+                }
                 length = size
             }
         } catch {

@@ -203,7 +203,9 @@ struct UDPChannelTests {
         let statistics = receiver.statistics
         #expect(statistics.receivedTooLarge == 2, "both oversized datagrams were counted: \(statistics)")
         #expect(statistics.datagramsReceived == 1 && statistics.bytesReceived == maximum)
-        #expect(receiver.send([UInt8](repeating: 4, count: maximum + 1), to: try Self.target(sender)) == false, "a send past the maximum is refused")
+        #expect(
+            receiver.send([UInt8](repeating: 4, count: maximum + 1), to: try Self.target(sender)) == false,
+            "a send past the maximum is refused")
         #expect(receiver.statistics.sendsTooLarge == 1, "and counted")
     }
 
@@ -266,7 +268,9 @@ struct UDPChannelTests {
         #expect(sender.send([7], to: destination), "the queue is free again")
         #expect(inbox.waitFor(1), "and the marker sent after them arrived")
         #expect(
-            inbox.payloads == [[UInt8](repeating: 1, count: 100), [UInt8](repeating: 2, count: 100), [UInt8](repeating: 3, count: 50), [], [7]],
+            inbox.payloads == [
+                [UInt8](repeating: 1, count: 100), [UInt8](repeating: 2, count: 100), [UInt8](repeating: 3, count: 50), [], [7],
+            ],
             "exactly the datagrams the queue took, in order; the refused ones never left")
         Self.drain(loop)
         statistics = sender.statistics

@@ -199,6 +199,7 @@ extension UDPChannel {
 
     /// Sends one datagram with `sendto(2)` and counts the outcome. Loop thread only.
     private func sendNow(_ bytes: UnsafeRawBufferPointer, to name: UnsafePointer<sockaddr>, length: socklen_t) -> SendResult {
+        if simulatesFullSendBuffer() { return .wouldBlock }
         while true {
             #if canImport(Glibc)
             let count = Glibc.sendto(descriptor, bytes.baseAddress, bytes.count, Int32(MSG_NOSIGNAL), name, length)
@@ -226,6 +227,7 @@ extension UDPChannel {
     #if os(Linux) && canImport(CEpoll)
     /// Sends the front of `batch` with one `sendmmsg(2)`, through the send slots. Loop thread only.
     private func transmitBatch(_ batch: ArraySlice<OutgoingDatagram>) -> TransmitOutcome {
+        if simulatesFullSendBuffer() { return TransmitOutcome(isWouldBlock: true) }
         let count = min(batch.count, buffers.slotCount)
         return withUnsafeTemporaryAllocation(of: tickwire_mmsghdr.self, capacity: count) { headers in
             for (slot, datagram) in batch.prefix(count).enumerated() {

@@ -57,6 +57,12 @@ package final class UDPChannel: EventLoopHandler, @unchecked Sendable {
     /// (`recvmsg(2)`, `sendto(2)`) that Darwin takes. Loop thread only.
     package var usesBatchCalls: Bool = UDPChannel.hasBatchCalls
 
+    /// A test seam: while it returns `true`, every send acts as if the kernel had refused it with
+    /// `EAGAIN`, without calling the kernel. Loopback never refuses a datagram (the kernel frees
+    /// its buffer as soon as it is handed over), so this is how tests reach the send queue's wait
+    /// for writability. Loop thread only.
+    package var simulatesFullSendBuffer: () -> Bool = { false }
+
     /// `true` once ``close()`` has run on the loop thread. Loop thread only.
     var isClosedOnLoop = false
     /// What the poller watches for: read, and write while the kernel refuses sends. Loop thread only.

@@ -326,6 +326,43 @@ struct UDPChannelTests {
         again.close()
     }
 
+    @Test(
+        "a send the kernel refuses (EAGAIN) waits in the queue, in order, until the socket is writable; the queue's bound holds meanwhile",
+        arguments: pollerKinds, [true, false])
+    func refusedSendWaitsForWritability(pollerKind: String, batch: Bool) throws {
+        let loop = try Self.startLoop(pollerKind)
+        let receiverLoop = try Self.startLoop()
+        defer { loop.stop(); receiverLoop.stop() }
+        let inbox = DatagramInbox()
+        let limits = UDPChannel.Limits(
+            maximumDatagramBytes: 1500, datagramsPerTurn: 128, maximumQueuedDatagrams: 3, maximumQueuedBytes: 1 << 16)
+        let receiver = try Self.open("127.0.0.1", on: receiverLoop, inbox: inbox)
+        let sender = try Self.open("127.0.0.1", on: loop, limits: limits, inbox: DatagramInbox(), usesBatchCalls: batch && UDPChannel.hasBatchCalls)
+        defer { receiver.close(); sender.close() }
+        let destination = try Self.target(receiver)
+        let isFull = Atomic<Bool>(true)
+        let taken = loop.runAndWait { () -> [Bool] in
+            sender.simulatesFullSendBuffer = { isFull.load(ordering: .relaxed) }
+            // On the loop thread: the first is tried at once and refused, the others queue behind it.
+            return [sender.send([1], to: destination), sender.send([2], to: destination), sender.send([3], to: destination)]
+        }
+        #expect(taken == [true, true, true], "the queue took all three")
+        #expect(sender.send([4], to: destination) == false, "a fourth is one past the queue's bound of 3")
+        Self.drain(loop)  // a few turns with the socket reported writable and the kernel still refusing
+        var statistics = sender.statistics
+        #expect(statistics.queuedDatagrams == 3 && statistics.datagramsSent == 0 && statistics.sendQueueFull == 1, "\(statistics)")
+        #expect(inbox.payloads.isEmpty, "nothing left while the kernel refused")
+        isFull.store(false, ordering: .relaxed)
+        #expect(inbox.waitFor(3), "once the socket takes datagrams again, the queue leaves")
+        #expect(inbox.payloads == [[1], [2], [3]], "in the order sent")
+        Self.drain(loop)
+        statistics = sender.statistics
+        #expect(statistics.queuedDatagrams == 0 && statistics.datagramsSent == 3 && statistics.sendErrors == 0, "\(statistics)")
+        let direct = loop.runAndWait { sender.send([5], to: destination) }
+        #expect(direct == true && inbox.waitFor(1), "with the queue empty, a send from the loop thread goes out again")
+        #expect(sender.statistics.datagramsSent == 4, "at once, not through the queue: \(sender.statistics)")
+    }
+
     @Test("a second channel cannot bind a port in use (no SO_REUSEADDR for UDP)")
     func portInUseIsRefused() throws {
         let loop = try Self.startLoop()

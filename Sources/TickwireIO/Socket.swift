@@ -63,7 +63,11 @@ package final class Socket {
         #endif
         guard fd >= 0 else { throw .current("socket") }
         #if canImport(Darwin)
-        _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
+        guard fcntl(fd, F_SETFD, FD_CLOEXEC) >= 0 else {
+            let error = SystemError.current("fcntl(F_SETFD)")
+            _ = Darwin.close(fd)
+            throw error
+        }
         #endif
         try self.init(owning: fd)
     }

@@ -166,7 +166,8 @@ package final class UDPChannel: EventLoopHandler, @unchecked Sendable {
     ///
     /// From the loop thread the socket is deregistered and closed (`close(2)`) at once; from
     /// another thread no datagram is accepted once this returns, and the loop closes the socket
-    /// in its next turn. ``onDatagram`` is not called after the socket is closed.
+    /// in its next turn. ``onDatagram`` is not called after the socket is closed. When the loop
+    /// has already stopped, the descriptor is closed when the channel is released.
     package func close() {
         let isFirst = shared.withLock { state -> Bool in
             guard !state.isClosed else { return false }
@@ -181,8 +182,10 @@ package final class UDPChannel: EventLoopHandler, @unchecked Sendable {
         if loop.isInLoopThread {
             closeOnLoop()
         } else if !loop.enqueue({ self.closeOnLoop() }) {
-            // The loop has finished: it has released its handlers and touches this socket no more.
-            closeOnLoop()
+            // The loop has finished and is releasing its handlers (it may still be doing so on
+            // its thread, so neither its registrations nor the descriptor are touched from here):
+            // the descriptor is closed when the channel is released (`Socket`'s `deinit`).
+            return
         }
     }
 

@@ -265,6 +265,7 @@ struct UDPChannelTests {
         blocker.release()
 
         #expect(inbox.waitFor(4), "the four queued datagrams arrived once the loop ran")
+        Self.drain(loop)  // the receiver (on its own loop) may hear them before the sender's loop has taken them off its queue
         #expect(sender.send([7], to: destination), "the queue is free again")
         #expect(inbox.waitFor(1), "and the marker sent after them arrived")
         #expect(
@@ -337,7 +338,8 @@ struct UDPChannelTests {
         let limits = UDPChannel.Limits(
             maximumDatagramBytes: 1500, datagramsPerTurn: 128, maximumQueuedDatagrams: 3, maximumQueuedBytes: 1 << 16)
         let receiver = try Self.open("127.0.0.1", on: receiverLoop, inbox: inbox)
-        let sender = try Self.open("127.0.0.1", on: loop, limits: limits, inbox: DatagramInbox(), usesBatchCalls: batch && UDPChannel.hasBatchCalls)
+        let sender = try Self.open(
+            "127.0.0.1", on: loop, limits: limits, inbox: DatagramInbox(), usesBatchCalls: batch && UDPChannel.hasBatchCalls)
         defer { receiver.close(); sender.close() }
         let destination = try Self.target(receiver)
         let isFull = Atomic<Bool>(true)

@@ -365,6 +365,42 @@ struct UDPChannelTests {
         #expect(sender.statistics.datagramsSent == 4, "at once, not through the queue: \(sender.statistics)")
     }
 
+    @Test(
+        "a datagram the kernel refuses with an error is counted and dropped, and the datagrams after it still leave",
+        arguments: [true, false])
+    func sendErrorsAreCounted(batch: Bool) throws {
+        let loop = try Self.startLoop()
+        let receiverLoop = try Self.startLoop()
+        defer { loop.stop(); receiverLoop.stop() }
+        let inbox = DatagramInbox()
+        let receiver = try Self.open("127.0.0.1", on: receiverLoop, inbox: inbox)
+        let sender = try Self.open("127.0.0.1", on: loop, inbox: DatagramInbox(), usesBatchCalls: batch && UDPChannel.hasBatchCalls)
+        defer { receiver.close(); sender.close() }
+        let destination = try Self.target(receiver)
+        // An IPv6 destination for an IPv4 socket: sendto(2) fails with EAFNOSUPPORT.
+        let wrongFamily = try #require(SocketAddress(numericHost: "::1", port: destination.port))
+
+        let direct = loop.runAndWait { sender.send([0], to: wrongFamily) }
+        #expect(direct == false, "from the loop thread the refusal is known at once")
+        var statistics = sender.statistics
+        #expect(statistics.sendErrors == 1 && statistics.lastError?.code == EAFNOSUPPORT, "\(statistics)")
+
+        // From another thread, queued in one batch: bad, good, bad, good.
+        let blocker = try LoopBlocker(loop)
+        for (index, target) in [wrongFamily, destination, wrongFamily, destination].enumerated() {
+            #expect(sender.send([UInt8(index)], to: target), "queued")
+        }
+        blocker.release()
+        #expect(inbox.waitFor(2), "both good datagrams arrived")
+        Self.drain(loop)
+        #expect(inbox.payloads == [[1], [3]], "the good datagrams, in order; the refused ones dropped")
+        statistics = sender.statistics
+        #expect(statistics.sendErrors == 3 && statistics.datagramsSent == 2 && statistics.queuedDatagrams == 0, "\(statistics)")
+        let call = statistics.lastError?.call
+        #expect(
+            call == (batch && UDPChannel.hasBatchCalls ? "sendmmsg" : "sendto"), "the error names the call: \(String(describing: call))")
+    }
+
     @Test("a second channel cannot bind a port in use (no SO_REUSEADDR for UDP)")
     func portInUseIsRefused() throws {
         let loop = try Self.startLoop()

@@ -27,14 +27,48 @@ package final class Socket {
         #endif
     }
 
-    /// Opens a new TCP socket for `family` (`socket(2)`), non-blocking and close-on-exec.
-    package convenience init(family: SocketAddress.Family) throws(SystemError) {
+    /// A socket's type: a byte stream (TCP) or datagrams (UDP).
+    package struct Kind: Hashable, Sendable {
+        /// The `SOCK_*` value.
+        let rawValue: Int32
+        /// A TCP byte stream (`SOCK_STREAM`).
+        package static let stream: Kind = {
+            #if canImport(Glibc)
+            Kind(rawValue: Int32(SOCK_STREAM.rawValue))
+            #else
+            Kind(rawValue: SOCK_STREAM)
+            #endif
+        }()
+        /// UDP datagrams (`SOCK_DGRAM`).
+        package static let datagram: Kind = {
+            #if canImport(Glibc)
+            Kind(rawValue: Int32(SOCK_DGRAM.rawValue))
+            #else
+            Kind(rawValue: SOCK_DGRAM)
+            #endif
+        }()
+    }
+
+    /// Opens a new socket for `family` (`socket(2)`), non-blocking and close-on-exec.
+    ///
+    /// - Parameters:
+    ///   - family: IPv4 or IPv6.
+    ///   - kind: TCP (``Kind/stream``, the default) or UDP (``Kind/datagram``).
+    /// - Throws: ``SystemError`` naming `socket`, `fcntl` or (Darwin) `setsockopt(SO_NOSIGPIPE)`.
+    package convenience init(family: SocketAddress.Family, kind: Kind = .stream) throws(SystemError) {
         #if canImport(Glibc)
-        let fd = Glibc.socket(family.rawValue, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        let fd = Glibc.socket(family.rawValue, kind.rawValue | Int32(SOCK_CLOEXEC.rawValue), 0)
         #else
-        let fd = Darwin.socket(family.rawValue, SOCK_STREAM, 0)
+        let fd = Darwin.socket(family.rawValue, kind.rawValue, 0)
         #endif
         guard fd >= 0 else { throw .current("socket") }
+        #if canImport(Darwin)
+        guard fcntl(fd, F_SETFD, FD_CLOEXEC) >= 0 else {
+            let error = SystemError.current("fcntl(F_SETFD)")
+            _ = Darwin.close(fd)
+            throw error
+        }
+        #endif
         try self.init(owning: fd)
     }
 
@@ -70,12 +104,23 @@ package final class Socket {
         try setOption(Int32(IPPROTO_TCP), TCP_NODELAY, 1, name: "setsockopt(TCP_NODELAY)")
     }
 
-    /// Binds to `address` (`bind(2)`), with `SO_REUSEADDR` so a restarted server can reuse its port.
-    package func bind(to address: SocketAddress) throws(SystemError) {
-        try setOption(SOL_SOCKET, SO_REUSEADDR, 1, name: "setsockopt(SO_REUSEADDR)")
+    /// Binds to `address` (`bind(2)`); an IPv6 socket also takes IPv4-mapped peers when bound to `::`
+    /// (`IPV6_V6ONLY` off).
+    ///
+    /// - Parameters:
+    ///   - address: The local address; port 0 lets the kernel choose.
+    ///   - reusesAddress: Sets `SO_REUSEADDR` first, so that a restarted TCP server can reuse its
+    ///     port while old connections linger in `TIME_WAIT`. Default `true`. UDP has no `TIME_WAIT`,
+    ///     and on Linux `SO_REUSEADDR` would let a second UDP socket bind the same port and take
+    ///     part of its datagrams: UDP passes `false`.
+    /// - Throws: ``SystemError`` naming `setsockopt` or `bind`.
+    package func bind(to address: SocketAddress, reusesAddress: Bool = true) throws(SystemError) {
+        if reusesAddress {
+            try setOption(SOL_SOCKET, SO_REUSEADDR, 1, name: "setsockopt(SO_REUSEADDR)")
+        }
         if address.family == .ipv6 {
             // Accept IPv4-mapped peers on `::` too, as most servers do.
-            try? setOption(Int32(IPPROTO_IPV6), IPV6_V6ONLY, 0, name: "setsockopt(IPV6_V6ONLY)")
+            try setOption(Int32(IPPROTO_IPV6), IPV6_V6ONLY, 0, name: "setsockopt(IPV6_V6ONLY)")
         }
         let fd = descriptor
         try address.withSockAddr { (pointer, length) throws(SystemError) in

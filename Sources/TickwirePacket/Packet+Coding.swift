@@ -84,7 +84,8 @@ extension Packet {
                 offset += 2
             }
             guard bytes.count > offset else { throw .emptyMessage }
-            return Packet(sequence: sequence, acks: acks, content: .message(channel: channel, messageID: messageID, bytes: Array(bytes[offset...])))
+            return Packet(
+                sequence: sequence, acks: acks, content: .message(channel: channel, messageID: messageID, bytes: Array(bytes[offset...])))
         default:
             guard bytes.count >= offset + 6 else { throw .truncated("fragment header", needed: offset + 6, available: bytes.count) }
             let messageID = bytes.bigEndianUInt16(at: offset)
@@ -92,14 +93,17 @@ extension Packet {
             let count = Int(bytes.bigEndianUInt16(at: offset + 4))
             offset += 6
             guard count >= 2 else { throw .fragmentCountOutOfRange(count) }
-            guard count <= limits.maximumFragmentsPerMessage else { throw .fragmentCountExceeded(count, limit: limits.maximumFragmentsPerMessage) }
+            guard count <= limits.maximumFragmentsPerMessage else {
+                throw .fragmentCountExceeded(count, limit: limits.maximumFragmentsPerMessage)
+            }
             guard index < count else { throw .fragmentIndexOutOfRange(index, count: count) }
             let size = bytes.count - offset
             let isLast = index == count - 1
             guard isLast ? (1...PacketFormat.fragmentBytes).contains(size) : size == PacketFormat.fragmentBytes else {
                 throw .fragmentSizeInvalid(index: index, count: count, size: size)
             }
-            let content = PacketContent.fragment(channel: channel, messageID: messageID, index: index, count: count, bytes: Array(bytes[offset...]))
+            let content = PacketContent.fragment(
+                channel: channel, messageID: messageID, index: index, count: count, bytes: Array(bytes[offset...]))
             return Packet(sequence: sequence, acks: acks, content: content)
         }
     }

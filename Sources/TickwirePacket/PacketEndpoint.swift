@@ -119,7 +119,9 @@ public struct PacketEndpoint: Sendable {
     ///   unacknowledged: the peer is not keeping up, and the transport should close the connection.
     public mutating func send(_ message: [UInt8], on channel: PacketChannel, now: Double) throws(PacketError) -> [[UInt8]] {
         guard !message.isEmpty else { throw .emptyMessage }
-        guard message.count <= limits.maximumMessageBytes else { throw .messageTooLarge(size: message.count, limit: limits.maximumMessageBytes) }
+        guard message.count <= limits.maximumMessageBytes else {
+            throw .messageTooLarge(size: message.count, limit: limits.maximumMessageBytes)
+        }
         if channel == .reliableOrdered {
             try enqueueReliable(message)
             counters.messagesSent += 1

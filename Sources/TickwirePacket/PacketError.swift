@@ -108,7 +108,8 @@ public struct PacketError: Error, Hashable, Sendable, CustomStringConvertible {
             "packet: fragment \(index) of \(count) holds \(size) bytes, expected \(index + 1 < count ? "1024" : "1...1024")"
         case .fragmentCountMismatch(let id, let count, let expected):
             "packet: a fragment of message \(id) says \(count) fragments, an earlier one said \(expected)"
-        case .messageTooLarge(let size, let limit): "packet: message of \(size) bytes, over the limit of \(limit) (PacketLimits.maximumMessageBytes)"
+        case .messageTooLarge(let size, let limit):
+            "packet: message of \(size) bytes, over the limit of \(limit) (PacketLimits.maximumMessageBytes)"
         case .reliableQueueFull(let what, let value, let limit):
             "packet: the reliable send queue is full: \(value) \(what) unacknowledged, limit \(limit)"
         case .reliableProtocolViolation(let why): "packet: the peer broke the reliable channel's rules: \(why)"

@@ -20,7 +20,8 @@ public struct PacketLimits: Hashable, Sendable {
     public var maximumUnreliableReassemblies: Int = 16
     /// The most bytes reserved by reassembly (each message in reassembly reserves its fragment
     /// count × 1024); unreliable reassemblies are evicted, oldest first, to stay under it.
-    /// Default 1 048 576; at least ``maximumMessageBytes``, so a reliable message always fits.
+    /// Default 1 048 576; at least ``maximumFragmentsPerMessage`` × 1024, so the reliable message in
+    /// reassembly always fits.
     public var maximumReassemblyBytes: Int = 1_048_576
     /// How long, in seconds, an incomplete unreliable message waits for its missing fragments
     /// before it is dropped. Default 1.
@@ -76,7 +77,8 @@ public struct PacketLimits: Hashable, Sendable {
         try check("maximumFragmentsPerMessage", maximumFragmentsPerMessage, 2...PacketFormat.maximumFragmentCount)
         try check("maximumMessageBytes", maximumMessageBytes, 1...(maximumFragmentsPerMessage * PacketFormat.fragmentBytes))
         try check("maximumUnreliableReassemblies", maximumUnreliableReassemblies, 1...65_536)
-        try check("maximumReassemblyBytes", maximumReassemblyBytes, maximumMessageBytes...Int(Int32.max))
+        try check(
+            "maximumReassemblyBytes", maximumReassemblyBytes, (maximumFragmentsPerMessage * PacketFormat.fragmentBytes)...Int(Int32.max))
         try check("reliableSendQueueMessages", reliableSendQueueMessages, 1...32_768)
         try check("reliableSendQueueBytes", reliableSendQueueBytes, maximumMessageBytes...Int(Int32.max))
         try check("reliableReceiveWindow", reliableReceiveWindow, 1...32_768)

@@ -13,7 +13,8 @@ struct GarbageTests {
         var victim = try PacketEndpoint(limits: limits)
         var valid: [[UInt8]] = []
         for index in 0..<50 {
-            valid += try sender.send(Array(repeating: UInt8(index), count: index * 97 + 1), on: index % 2 == 0 ? .unreliable : .reliableOrdered, now: 0)
+            valid += try sender.send(
+                Array(repeating: UInt8(index), count: index * 97 + 1), on: index % 2 == 0 ? .unreliable : .reliableOrdered, now: 0)
         }
         var refused = 0
         for round in 0..<20_000 {
@@ -46,7 +47,8 @@ struct GarbageTests {
         // and so is every one after it (each 1024 ahead of the one before).
         var taken: [Bool] = []
         for step in 0..<64 {
-            let packet = Packet(sequence: UInt16(step * 1024), acks: nil, content: .message(channel: .unreliable, messageID: nil, bytes: [42]))
+            let packet = Packet(
+                sequence: UInt16(step * 1024), acks: nil, content: .message(channel: .unreliable, messageID: nil, bytes: [42]))
             taken.append(try victim.receive(packet.encode(), now: 100) == [ReceivedMessage(channel: .unreliable, bytes: [42])])
         }
         let first = try #require(taken.firstIndex(of: true), "no well-formed packet was taken after the garbage")

@@ -123,7 +123,9 @@ struct PacketEndpointTests {
         let fastest = 2 * delay
         let slowest = 2 * (delay + jitter) + tick
         let mean = 2 * (delay + jitter / 2) + tick / 2
-        #expect(link.a.roundTripTime >= fastest && link.a.roundTripTime <= slowest, "RTT \(link.a.roundTripTime) outside the link's \(fastest)...\(slowest)")
+        #expect(
+            link.a.roundTripTime >= fastest && link.a.roundTripTime <= slowest,
+            "RTT \(link.a.roundTripTime) outside the link's \(fastest)...\(slowest)")
         #expect(abs(link.a.roundTripTime - mean) < 0.08 * mean, "RTT \(link.a.roundTripTime), the link's mean round trip is \(mean)")
         // Jitter: none on a steady link; on a jittery one, more than nothing and less than the
         // spread of the one-way jitter.

@@ -59,12 +59,16 @@ struct PacketLimitsTests {
         var limits = Self.small
         limits.maximumMessageBytes = 3073  // three whole fragments and one byte
         var b = try PacketEndpoint(limits: limits)
-        #expect(throws: Never.self) { try Packet.decode(fragmentPacket(sequence: 0, messageID: 1, index: 3, count: 4, size: 1), limits: limits) }
+        #expect(throws: Never.self) {
+            try Packet.decode(fragmentPacket(sequence: 0, messageID: 1, index: 3, count: 4, size: 1), limits: limits)
+        }
         expectPacketError(.fragmentCountExceeded, "a fragment of 5") {
             try b.receive(fragmentPacket(sequence: 1, messageID: 1, index: 0, count: 5), now: 0)
         }
         // Count 4 with a last fragment of 1 byte makes 3073 bytes: at the limit; 2 bytes is one past.
-        for index in 0..<3 { #expect(try b.receive(fragmentPacket(sequence: UInt16(2 + index), messageID: 1, index: index, count: 4), now: 0).isEmpty) }
+        for index in 0..<3 {
+            #expect(try b.receive(fragmentPacket(sequence: UInt16(2 + index), messageID: 1, index: index, count: 4), now: 0).isEmpty)
+        }
         expectPacketError(.messageTooLarge, "a last fragment making 3074 bytes") {
             try b.receive(fragmentPacket(sequence: 5, messageID: 1, index: 3, count: 4, size: 2), now: 0)
         }
@@ -151,7 +155,9 @@ struct PacketLimitsTests {
             try b.receive(reliablePacket(sequence: 1, messageID: 4, bytes: [4]), now: 0)
         }
         var delivered: [ReceivedMessage] = []
-        for id in [2, 0, 1] as [UInt16] { delivered += try b.receive(reliablePacket(sequence: 2 + id, messageID: id, bytes: [UInt8(id)]), now: 0) }
+        for id in [2, 0, 1] as [UInt16] {
+            delivered += try b.receive(reliablePacket(sequence: 2 + id, messageID: id, bytes: [UInt8(id)]), now: 0)
+        }
         #expect(delivered.map(\.bytes) == [[0], [1], [2], [3]])
         #expect(b.heldReliableMessages == 0)
         // Already delivered: a duplicate, dropped and counted, not an error.
@@ -169,7 +175,8 @@ struct PacketLimitsTests {
         expectPacketError(.fragmentCountMismatch, "a fragment of message 0 saying 3 after one saying 2") {
             try b.receive(fragmentPacket(sequence: 2, channel: .reliableOrdered, messageID: 0, index: 1, count: 3), now: 0)
         }
-        let delivered = try b.receive(fragmentPacket(sequence: 3, channel: .reliableOrdered, messageID: 0, index: 1, count: 2, size: 1), now: 0)
+        let delivered = try b.receive(
+            fragmentPacket(sequence: 3, channel: .reliableOrdered, messageID: 0, index: 1, count: 2, size: 1), now: 0)
         #expect(delivered.map(\.bytes.count) == [1025])
     }
 
@@ -228,17 +235,19 @@ struct PacketLimitsTests {
         #expect(a.counters.packetsLost == 4)
     }
 
-    @Test("limits out of range are refused with the limit's name", arguments: [
-        { (l: inout PacketLimits) in l.reliableSendQueueMessages = 32_769 },
-        { (l: inout PacketLimits) in l.reliableReceiveWindow = 0 },
-        { (l: inout PacketLimits) in l.sentPacketHistory = 100 },
-        { (l: inout PacketLimits) in l.receivedPacketHistory = 32 },
-        { (l: inout PacketLimits) in l.maximumFragmentsPerMessage = 1 },
-        { (l: inout PacketLimits) in l.maximumMessageBytes = 256 * 1024 + 1 },
-        { (l: inout PacketLimits) in l.maximumReassemblyBytes = 1000 },
-        { (l: inout PacketLimits) in l.ackInterval = 0 },
-        { (l: inout PacketLimits) in l.unreliableReassemblyTimeout = .nan },
-    ] as [@Sendable (inout PacketLimits) -> Void])
+    @Test(
+        "limits out of range are refused with the limit's name",
+        arguments: [
+            { (l: inout PacketLimits) in l.reliableSendQueueMessages = 32_769 },
+            { (l: inout PacketLimits) in l.reliableReceiveWindow = 0 },
+            { (l: inout PacketLimits) in l.sentPacketHistory = 100 },
+            { (l: inout PacketLimits) in l.receivedPacketHistory = 32 },
+            { (l: inout PacketLimits) in l.maximumFragmentsPerMessage = 1 },
+            { (l: inout PacketLimits) in l.maximumMessageBytes = 256 * 1024 + 1 },
+            { (l: inout PacketLimits) in l.maximumReassemblyBytes = 1000 },
+            { (l: inout PacketLimits) in l.ackInterval = 0 },
+            { (l: inout PacketLimits) in l.unreliableReassemblyTimeout = .nan },
+        ] as [@Sendable (inout PacketLimits) -> Void])
     func invalidLimits(change: @Sendable (inout PacketLimits) -> Void) {
         var limits = PacketLimits()
         change(&limits)

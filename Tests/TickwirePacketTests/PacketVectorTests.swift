@@ -51,14 +51,18 @@ struct PacketVectorTests {
         }
     }
 
-    @Test("valid vectors decode to their described fields and re-encode byte for byte", arguments: PacketVector.all().filter { $0.fields["error"] == nil })
+    @Test(
+        "valid vectors decode to their described fields and re-encode byte for byte",
+        arguments: PacketVector.all().filter { $0.fields["error"] == nil })
     func validVector(_ vector: PacketVector) throws {
         let packet = try Packet.decode(vector.bytes)
         #expect(packet.encode() == vector.bytes, "\(vector.name) does not re-encode to its own bytes")
         #expect(vector.fields["sequence"].flatMap { UInt16($0) } == packet.sequence, "\(vector.name): sequence")
         if let ack = vector.fields["ack"] {
             #expect(UInt16(ack) == packet.acks?.ack, "\(vector.name): ack")
-            #expect(vector.fields["ack-bits"].flatMap { UInt32($0.dropFirst(2), radix: 16) } == packet.acks?.ackBits, "\(vector.name): ack bits")
+            #expect(
+                vector.fields["ack-bits"].flatMap { UInt32($0.dropFirst(2), radix: 16) } == packet.acks?.ackBits, "\(vector.name): ack bits"
+            )
         } else {
             #expect(packet.acks == nil, "\(vector.name) has no ack line, so the packet carries no acks")
         }
@@ -83,11 +87,14 @@ struct PacketVectorTests {
             #expect(vector.fields["channel"] == channel.description)
             #expect(vector.fields["message-id"].flatMap { UInt16($0) } == id)
             #expect(vector.fields["fragment"] == "\(index)/\(count)")
-            #expect(expectedPayload(index: index, count: body.count) == body, "\(vector.name): the fragment bytes differ from its payload line")
+            #expect(
+                expectedPayload(index: index, count: body.count) == body, "\(vector.name): the fragment bytes differ from its payload line")
         }
     }
 
-    @Test("error vectors are refused with the error their error line names", arguments: PacketVector.all().filter { $0.fields["error"] != nil })
+    @Test(
+        "error vectors are refused with the error their error line names",
+        arguments: PacketVector.all().filter { $0.fields["error"] != nil })
     func errorVector(_ vector: PacketVector) {
         #expect {
             _ = try Packet.decode(vector.bytes)

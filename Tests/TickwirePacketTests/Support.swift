@@ -22,7 +22,10 @@ let repositoryRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
 
 /// A message whose bytes say which message it is: `index` as 4 big-endian bytes, then filler to `size`.
 func numberedMessage(_ index: Int, size: Int) -> [UInt8] {
-    var bytes = [UInt8(truncatingIfNeeded: index >> 24), UInt8(truncatingIfNeeded: index >> 16), UInt8(truncatingIfNeeded: index >> 8), UInt8(truncatingIfNeeded: index)]
+    var bytes = [
+        UInt8(truncatingIfNeeded: index >> 24), UInt8(truncatingIfNeeded: index >> 16), UInt8(truncatingIfNeeded: index >> 8),
+        UInt8(truncatingIfNeeded: index),
+    ]
     while bytes.count < size { bytes.append(UInt8(truncatingIfNeeded: bytes.count &* 31 &+ index)) }
     return bytes
 }

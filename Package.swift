@@ -92,6 +92,9 @@ let package = Package(
         // netcode.io 1.02, sans-IO: connect and challenge tokens, packets, replay protection, client and server
         // state machines. Depends on libsodium only; the UDP sockets on the event loop come later.
         .target(name: "TickwireNetcode", dependencies: ["CSodium"], swiftSettings: strictSettings),
+        // Tickwire's packet layer over netcode.io payloads, sans-IO: sequence, acks, fragments, a
+        // reliable-ordered channel, RTT and loss (PROTOCOL.md section 1A). Pure computation.
+        .target(name: "TickwirePacket", dependencies: ["TickwireFoundation"], swiftSettings: strictSettings),
         // A fleet's room directory on Redis: our own RESP2 client on the event loop (no C dependency).
         .target(
             name: "TickwireRedis",
@@ -172,6 +175,8 @@ let package = Package(
         // Vectors from Protocol/vectors/netcode (read through #filePath); interop with Tools/netcode-peer over
         // 127.0.0.1 (TICKWIRE_PYTHON, else .venv/bin/python).
         .testTarget(name: "TickwireNetcodeTests", dependencies: ["TickwireNetcode"], swiftSettings: strictSettings),
+        // Vectors from Protocol/vectors/packet (read through #filePath); two endpoints over a seeded lossy link.
+        .testTarget(name: "TickwirePacketTests", dependencies: ["TickwirePacket", "TickwireFoundation"], swiftSettings: strictSettings),
         .testTarget(name: "CommandLineSupportTests", dependencies: ["CommandLineSupport"], swiftSettings: strictSettings),
         .testTarget(
             name: "ArenaGameTests", dependencies: ["ArenaGame", "CommandLineSupport", "TickwireFoundation", "TickwireSimTestSupport"],

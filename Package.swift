@@ -30,6 +30,7 @@ let package = Package(
         .library(name: "TickwireCodec", targets: ["TickwireCodec"]),
         // A general RFC 6455 WebSocket client and server (with TLS), which knows no game.
         .library(name: "TickwireWebSocket", targets: ["TickwireWebSocket"]),
+        // netcode.io 1.02 (connect tokens, packets, client and server), sans-IO, on libsodium.
         .library(name: "TickwireNetcode", targets: ["TickwireNetcode"]),
         .executable(name: "tickwire", targets: ["tickwire"]),
         .executable(name: "arena", targets: ["ArenaCommand"]),

@@ -115,7 +115,7 @@ package struct Arena: Game {
     ///   - entity: Set to the player's entity.
     /// - Returns: Whether the player is in the world.
     /// - Throws: Never with the arena's schema.
-    public func captureEntity(of player: UInt32, in state: ArenaWorld, into entity: inout QuantizedEntity) throws(SnapshotError) -> Bool {
+    package func captureEntity(of player: UInt32, in state: ArenaWorld, into entity: inout QuantizedEntity) throws(SnapshotError) -> Bool {
         guard let found = state.player(player) else { return false }
         try ArenaSchema.capture(found, into: &entity)
         return true

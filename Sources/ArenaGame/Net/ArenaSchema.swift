@@ -121,7 +121,7 @@ package enum ArenaSchema {
     ///   - player: The player.
     ///   - entity: Set to the player's entity.
     /// - Throws: Never with the arena's schema (its player type exists); ``SnapshotError`` otherwise.
-    public static func capture(_ player: ArenaPlayer, into entity: inout QuantizedEntity) throws(SnapshotError) {
+    package static func capture(_ player: ArenaPlayer, into entity: inout QuantizedEntity) throws(SnapshotError) {
         try entity.reset(id: player.id, type: playerType)
         entity.set(player.x, field: PlayerField.x)
         entity.set(player.y, field: PlayerField.y)

@@ -97,6 +97,13 @@ struct ReadmeExampleTests {
         #expect(dot.values[0] >= 50 && dot.values[0] <= 100, "the dot starts at 50 and walks right, at \(dot.values[0])")
     }
 
+    @Test("README.md stays short enough to read in five minutes: at most 300 lines")
+    func readmeIsShort() throws {
+        let readme = try String(contentsOf: repositoryRoot.appendingPathComponent("README.md"), encoding: .utf8)
+        let lines = readme.split(separator: "\n", omittingEmptySubsequences: false).count - (readme.hasSuffix("\n") ? 1 : 0)
+        #expect(lines <= 300, "README.md has \(lines) lines; move the detail into a DocC article")
+    }
+
     @Test("every line of README.md's Swift example is in this file, and its manifest names the newest release")
     func readmeMatchesThisFile() throws {
         let changelog = try String(contentsOf: repositoryRoot.appendingPathComponent("CHANGELOG.md"), encoding: .utf8)

@@ -1,5 +1,4 @@
 import Synchronization
-@_spi(LoopThread) import TickwireIO
 
 #if canImport(Glibc)
 import Glibc

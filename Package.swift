@@ -175,7 +175,7 @@ let package = Package(
         .testTarget(name: "TickwireTests", dependencies: ["Tickwire"], swiftSettings: strictSettings),
         // Vectors from Protocol/vectors/netcode (read through #filePath); interop with Tools/netcode-peer over
         // 127.0.0.1 (TICKWIRE_PYTHON, else .venv/bin/python).
-        .testTarget(name: "TickwireNetcodeTests", dependencies: ["TickwireNetcode"], swiftSettings: strictSettings),
+        .testTarget(name: "TickwireNetcodeTests", dependencies: ["TickwireNetcode", "TickwireFoundation"], swiftSettings: strictSettings),
         // Vectors from Protocol/vectors/packet (read through #filePath); two endpoints over a seeded lossy link.
         .testTarget(name: "TickwirePacketTests", dependencies: ["TickwirePacket", "TickwireFoundation"], swiftSettings: strictSettings),
         .testTarget(name: "CommandLineSupportTests", dependencies: ["CommandLineSupport"], swiftSettings: strictSettings),

@@ -1,4 +1,5 @@
 import Testing
+import TickwireFoundation
 
 @testable import TickwireNetcode
 

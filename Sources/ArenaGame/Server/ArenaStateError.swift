@@ -10,8 +10,6 @@ package struct ArenaStateError: Error, Hashable, Sendable, CustomStringConvertib
         case outOfRange(field: String, value: String, allowed: String)
         case notInOrder(what: String, id: UInt32)
         case trailingBytes(count: Int)
-        case stale(ageSeconds: Double, limitSeconds: Double)
-        case savedInTheFuture(seconds: Double)
         case otherMap(width: Int, height: Int)
         case refusedByHost(String)
         case file(HostStateFileError)
@@ -27,13 +25,11 @@ package struct ArenaStateError: Error, Hashable, Sendable, CustomStringConvertib
     /// normal case after a long downtime, as opposed to a damaged or foreign file).
     package var isStale: Bool {
         if case .file(let error) = reason { return error.isStale }
-        if case .stale = reason { return true }
         return false
     }
 
     /// What is wrong, in plain words.
     package var description: String {
-        let seconds = { (value: Double) in String(Double(Int((value * 10).rounded())) / 10) }
         switch reason {
         case let .tooLarge(what, bytes, limit):
             return "\(what) of \(bytes) bytes exceeds the limit of \(limit) bytes"
@@ -47,10 +43,6 @@ package struct ArenaStateError: Error, Hashable, Sendable, CustomStringConvertib
             return "\(what) \(id) is out of ascending id order (or listed twice)"
         case let .trailingBytes(count):
             return "\(count) bytes follow the end of the encoding"
-        case let .stale(age, limit):
-            return "the file was saved \(seconds(age)) s ago, longer than the \(seconds(limit)) s grace period"
-        case let .savedInTheFuture(amount):
-            return "the file was saved \(seconds(amount)) s in the future (has the clock been set back?)"
         case let .otherMap(width, height):
             return "the saved world's map (\(width)×\(height)) is not this server's map"
         case let .refusedByHost(text):

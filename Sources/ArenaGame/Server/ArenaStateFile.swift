@@ -113,17 +113,22 @@ package struct ArenaStateFile: Sendable {
     ///   - maximumAge: Seconds (the server's resume grace period).
     /// - Throws: ``ArenaStateError`` (``ArenaStateError/isStale`` when simply too old).
     package func checkAge(now: UInt64, maximumAge: Double) throws(ArenaStateError) {
-        let age = (Double(now) - Double(savedAt)) / 1000
-        if age < -1 { throw ArenaStateError(.savedInTheFuture(seconds: -age)) }
-        if age > maximumAge { throw ArenaStateError(.stale(ageSeconds: age, limitSeconds: maximumAge)) }
+        do throws(HostStateFileError) {
+            try saved.checkAge(now: now, maximumAge: .seconds(maximumAge))
+        } catch {
+            throw ArenaStateError(.file(error))
+        }
     }
+
+    /// The state and its save time as the library's saved host state, whose age rules the arena shares.
+    private var saved: SavedHostState<ArenaWorld> { SavedHostState(state: state, savedAt: savedAt) }
 
     /// The file's age at `now`, in seconds.
     ///
     /// - Parameter now: Milliseconds since the UNIX epoch.
     /// - Returns: Seconds since ``savedAt`` (negative when saved after `now`).
     package func age(now: UInt64) -> Double {
-        (Double(now) - Double(savedAt)) / 1000
+        saved.age(now: now)
     }
 
     /// Writes the file atomically with ``HostStateFile/write(_:to:)``: to `PATH.tmp`, flushed

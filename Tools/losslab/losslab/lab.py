@@ -41,6 +41,7 @@ PACKAGE_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 START_TIMEOUT = 5.0     # seconds for the relay to open its devices and answer
 STOP_TIMEOUT = 5.0      # seconds for the relay to take the lab down after SIGTERM
 CONTROL_TIMEOUT = 3.0   # seconds for one control request
+STALE_AFTER = 2 * START_TIMEOUT  # seconds: a lab without a relay younger than this may be starting
 
 
 class LabError(Exception):
@@ -121,9 +122,21 @@ def remove(name):
     return counters
 
 
+def is_stale(name):
+    """A lab whose relay is not running, and that is not one being made right now (its state
+    directory older than STALE_AFTER seconds, or absent)."""
+    if relay_pid_of(name) is not None:
+        return False
+    try:
+        age = time.time() - os.stat(state_dir_of(name)).st_mtime
+    except FileNotFoundError:
+        return True
+    return age > STALE_AFTER
+
+
 def clean_stale():
-    """Removes every lab whose relay is not running (left by a killed run); returns their names."""
-    stale = [name for name in known_names() if relay_pid_of(name) is None]
+    """Removes every stale lab (left by a killed run); returns their names."""
+    stale = [name for name in known_names() if is_stale(name)]
     for name in stale:
         remove(name)
     return stale

@@ -18,6 +18,7 @@ deletes them, and writes counters.json with the final counters (and prints them)
 import json
 import os
 import select
+import shutil
 import signal
 import socket
 import sys
@@ -228,10 +229,9 @@ def main(argv):
     finally:
         relay.close()
         if relay.stop_reason and relay.stop_reason.startswith("owner"):
-            # Nobody is left to read the state directory: remove it, counters and all.
-            for entry in os.listdir(relay.state_dir):
-                if entry != "relay.log":
-                    os.unlink(os.path.join(relay.state_dir, entry))
+            # Nobody is left to read the state directory: remove it, counters and all (the
+            # final counters went to the log, which goes with it).
+            shutil.rmtree(relay.state_dir, ignore_errors=True)
     return 0
 
 

@@ -7,7 +7,7 @@ which network namespaces share, so the receiver's age of a message is its one-wa
 
 A message is MESSAGE_SIZE bytes: sequence number (u64, big-endian), send time in ns (u64), and
 padding. Over TCP messages are back to back (TCP_NODELAY set, so each is its own segment).
-The receiver writes {"transport", "records": [[sequence, sent_ns, received_ns], …]}; the sender
+The receiver prints "ready" once bound and writes {"transport", "records": [[sequence, sent_ns, received_ns], …]}; the sender
 prints {"transport", "sent"}. `summarize` turns both into the figures the suite prints.
 """
 import argparse
@@ -65,14 +65,21 @@ def send(transport, to, hz, seconds):
     return {"transport": transport, "sent": count}
 
 
-def receive(transport, bind, seconds):
+def ready():
+    print("ready", flush=True)
+
+
+def receive(transport, bind, seconds, idle):
+    """Records arrivals until SECONDS have passed, the TCP sender closes, or (once a message has
+    come) IDLE seconds pass without one. Prints "ready" once the socket is bound."""
     records = []
     deadline = time.monotonic() + seconds
     if transport == "udp":
         s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
         s.bind(bind)
+        ready()
         while time.monotonic() < deadline:
-            s.settimeout(max(0.01, deadline - time.monotonic()))
+            s.settimeout(max(0.01, min(deadline - time.monotonic(), idle if records else seconds)))
             try:
                 data = s.recv(2048)
             except socket.timeout:
@@ -87,6 +94,7 @@ def receive(transport, bind, seconds):
     listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     listener.bind(bind)
     listener.listen(1)
+    ready()
     listener.settimeout(max(0.01, deadline - time.monotonic()))
     try:
         connection, _ = listener.accept()
@@ -154,12 +162,13 @@ def main(argv=None):
     receiver.add_argument("--transport", choices=("udp", "tcp"), required=True)
     receiver.add_argument("--bind", type=address, required=True, metavar="HOST:PORT")
     receiver.add_argument("--seconds", type=float, default=12.0)
+    receiver.add_argument("--idle", type=float, default=1.0, help="UDP: stop after this long without a message")
     receiver.add_argument("--out", required=True, help="where the JSON of arrivals goes")
     arguments = top.parse_args(argv)
     if arguments.command == "send":
         print(json.dumps(send(arguments.transport, arguments.to, arguments.hz, arguments.seconds)), flush=True)
     else:
-        result = receive(arguments.transport, arguments.bind, arguments.seconds)
+        result = receive(arguments.transport, arguments.bind, arguments.seconds, arguments.idle)
         with open(arguments.out, "w") as f:
             json.dump(result, f)
     return 0

@@ -89,7 +89,7 @@ def command_up(arguments):
 
 
 def command_down(arguments):
-    if not labs.known_names().count(arguments.name):
+    if arguments.name not in labs.known_names():
         raise labs.LabError("no lab named %s (`lab list` shows them)" % arguments.name)
     counters = labs.remove(arguments.name)
     emit(counters or {"name": arguments.name, "counters": None})

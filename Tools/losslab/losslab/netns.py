@@ -4,7 +4,6 @@
 """
 import contextlib
 import ctypes
-import errno
 import fcntl
 import os
 import signal
@@ -142,10 +141,3 @@ def empty_and_delete(namespace, grace=2.0):
     if result.returncode != 0 and exists(namespace):
         return "ip netns del %s: %s" % (namespace, result.stderr.strip())
     return None
-
-
-def is_errno(error, *codes):
-    return isinstance(error, OSError) and error.errno in codes
-
-
-RETRYABLE = (errno.EAGAIN, errno.EWOULDBLOCK, errno.EINTR)

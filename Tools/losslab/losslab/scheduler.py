@@ -19,7 +19,7 @@ class Scheduler:
     """Both directions' channels, one departure heap and the counters.
 
     `reordered` counts what really happened at the exit: a packet that leaves after a packet of
-    its direction that arrived later than it did. `out` counts every copy written, so
+    its direction that arrived later than it did (its first copy, when duplicated). `out` counts every copy written, so
     `in = out + dropped - duplicated + queued` at any moment (`write_errors` counted in `out`'s
     place when a write fails).
     """
@@ -56,9 +56,9 @@ class Scheduler:
             return
         if fate.duplicated:
             counters["duplicated"] += 1
-        for departure in fate.departures:
+        for copy, departure in enumerate(fate.departures):
             self._order += 1
-            heapq.heappush(self._heap, (departure, self._order, direction, arrival, packet))
+            heapq.heappush(self._heap, (departure, self._order, direction, arrival, copy, packet))
             counters["queued"] += 1
 
     def next_departure(self):
@@ -68,11 +68,12 @@ class Scheduler:
         """Yields (direction, packet) for every packet whose departure time is at or before now."""
         heap = self._heap
         while heap and heap[0][0] <= now:
-            _, _, direction, arrival, packet = heapq.heappop(heap)
+            _, _, direction, arrival, copy, packet = heapq.heappop(heap)
             counters = self.counters[direction]
             counters["queued"] -= 1
             if arrival < self._latest_out[direction]:
-                counters["reordered"] += 1
+                # A duplicated packet that leaves late is one reordered packet, not two.
+                counters["reordered"] += copy == 0
             else:
                 self._latest_out[direction] = arrival
             yield direction, packet

@@ -1,4 +1,4 @@
-"""The impairment model and the relay's scheduler on a virtual clock: no root, no devices.
+"""The impairment model on a virtual clock: no root, no devices.
 
 Tolerances are statistical and stated: with n independent trials of probability p the count
 has standard deviation sqrt(n·p·(1−p)); every rate is checked within 5 of those (a chance of
@@ -51,12 +51,12 @@ class DeterminismTests(unittest.TestCase):
 
 class LossTests(unittest.TestCase):
     def test_random_loss_rate(self):
-        n = 100_000
+        n = 50_000
         lost = sum(1 for f in fates(Impairment(loss=0.02, seed=11), n) if f.dropped == "random")
         within(self, lost, 0.02, n, "random loss at 2%")
 
     def test_no_loss_loses_nothing(self):
-        self.assertFalse(any(f.dropped for f in fates(Impairment(delay_ms=10, jitter_ms=5, seed=5), 20_000)))
+        self.assertFalse(any(f.dropped for f in fates(Impairment(delay_ms=10, jitter_ms=5, seed=5), 5_000)))
 
     def test_gilbert_elliott_mean_burst_length_and_rate(self):
         model = GilbertElliott(p_good_to_bad=0.01, p_bad_to_good=0.25)
@@ -93,7 +93,7 @@ class LossTests(unittest.TestCase):
 
     def test_random_and_burst_loss_add_up(self):
         impairment = Impairment(loss=0.02, burst=GilbertElliott(0.01, 0.5), seed=14)
-        n = 200_000
+        n = 100_000
         lost = sum(1 for f in fates(impairment, n) if f.dropped)
         self.assertAlmostEqual(lost / n, impairment.expected_loss, delta=0.004,
                                msg="loss %.4f, expected %.4f" % (lost / n, impairment.expected_loss))
@@ -130,7 +130,7 @@ class DelayTests(unittest.TestCase):
 
 class ReorderAndDuplicateTests(unittest.TestCase):
     def test_duplication_rate_and_copies(self):
-        n = 100_000
+        n = 50_000
         result = fates(Impairment(duplicate=0.03, delay_ms=20, seed=31), n)
         duplicated = [f for f in result if f.duplicated]
         within(self, len(duplicated), 0.03, n, "duplication at 3%")
@@ -139,60 +139,29 @@ class ReorderAndDuplicateTests(unittest.TestCase):
 
     def test_reorder_rate_and_real_overtaking(self):
         # Packets every 1 ms; a reordered one is held 10 ms more, so the next ones overtake it.
+        # Duplicates too: a late packet sent twice is one reordered packet, as a receiver sees it.
         n = 50_000
-        impairment = Impairment(delay_ms=20, reorder=0.05, reorder_ms=10, seed=32)
-        scheduler = Scheduler({"a_to_b": impairment, "b_to_a": Impairment()}, queue_limit=n)
+        impairment = Impairment(delay_ms=20, reorder=0.05, reorder_ms=10, duplicate=0.05, seed=32)
+        scheduler = Scheduler({"a_to_b": impairment, "b_to_a": Impairment()}, queue_limit=2 * n)
         for i in range(n):
             scheduler.admit("a_to_b", b"%d" % i, i * 0.001)
         out = [int(packet) for _, packet in scheduler.due(math.inf)]
         chosen = sum(1 for f in fates(impairment, n) if f.reordered)
         within(self, chosen, 0.05, n, "reordering at 5%")
         counters = scheduler.counters["a_to_b"]
-        late, highest = 0, -1
+        late, highest, seen = 0, -1, set()
         for seq in out:
+            if seq in seen:
+                continue
+            seen.add(seq)
             if seq < highest:
                 late += 1
             highest = max(highest, seq)
         self.assertEqual(counters["reordered"], late, "the scheduler's reorder count is not what left out of order")
         # Every chosen packet is overtaken unless it is among the last few, which nothing follows.
         self.assertLessEqual(chosen - counters["reordered"], 10)
-        self.assertEqual(sorted(out), list(range(n)), "reordering lost or invented packets")
-
-
-class SchedulerTests(unittest.TestCase):
-    def test_counters_balance(self):
-        impairment = Impairment(delay_ms=30, jitter_ms=10, loss=0.05, reorder=0.02, duplicate=0.03,
-                                burst=GilbertElliott(0.01, 0.3), seed=41)
-        scheduler = Scheduler({"a_to_b": impairment, "b_to_a": impairment})
-        now = 0.0
-        for i in range(20_000):
-            now = i * 0.002
-            scheduler.admit("a_to_b", b"x" * (i % 100 + 20), now)
-            for direction, packet in scheduler.due(now):
-                scheduler.sent(direction, packet)
-        c = scheduler.counters["a_to_b"]
-        self.assertEqual(c["in"], c["out"] + c["dropped"] - c["duplicated"] + c["queued"])
-        self.assertEqual(c["dropped"], c["dropped_random"] + c["dropped_burst"] + c["dropped_overflow"])
-        for direction, packet in scheduler.due(math.inf):
-            scheduler.sent(direction, packet)
-        self.assertEqual(c["queued"], 0)
-        self.assertEqual(c["in"], c["out"] + c["dropped"] - c["duplicated"])
-        self.assertEqual(scheduler.counters["b_to_a"]["in"], 0)
-
-    def test_queue_limit_drops_and_counts(self):
-        scheduler = Scheduler({"a_to_b": Impairment(delay_ms=1000), "b_to_a": Impairment()}, queue_limit=100)
-        for i in range(150):
-            scheduler.admit("a_to_b", b"p", i * 0.001)
-        c = scheduler.counters["a_to_b"]
-        self.assertEqual((c["queued"], c["dropped_overflow"], c["dropped"]), (100, 50, 50))
-
-    def test_departures_in_time_order_across_directions(self):
-        scheduler = Scheduler({"a_to_b": Impairment(delay_ms=30), "b_to_a": Impairment(delay_ms=10)})
-        scheduler.admit("a_to_b", b"first", 0.0)
-        scheduler.admit("b_to_a", b"second", 0.001)
-        self.assertEqual(list(scheduler.due(0.0115)), [("b_to_a", b"second")])
-        self.assertEqual(list(scheduler.due(0.0295)), [])
-        self.assertEqual(list(scheduler.due(0.030)), [("a_to_b", b"first")])
+        self.assertEqual(sorted(seen), list(range(n)), "reordering lost or invented packets")
+        self.assertEqual(len(out), n + counters["duplicated"])
 
 
 class ValidationTests(unittest.TestCase):

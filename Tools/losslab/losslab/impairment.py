@@ -144,8 +144,9 @@ class Channel:
 
     def admit(self, now):
         imp = self.impairment
+        draw = self.random.random  # DRAWS_PER_PACKET draws, always, in this order
         u_move, u_burst, u_loss, u_jitter, u_reorder, u_duplicate, _spare = (
-            self.random.random() for _ in range(DRAWS_PER_PACKET))
+            draw(), draw(), draw(), draw(), draw(), draw(), draw())
         burst = imp.burst
         if burst is not None:
             if self.is_bad:

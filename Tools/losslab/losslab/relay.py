@@ -33,7 +33,6 @@ READ_BURST = 256            # packets read from one descriptor before looking at
 IDLE_WAKE = 0.5             # seconds: the longest the loop sleeps with nothing queued
 CONTROL_TIMEOUT = 1.0       # seconds a control client may take to send its request
 MAX_REQUEST = 64 * 1024
-PROTOCOLS = {6: "tcp", 17: "udp", 1: "icmp"}
 
 
 class Relay:
@@ -44,7 +43,6 @@ class Relay:
         impairments = {d: Impairment.from_json(spec["impairments"][d]) for d in DIRECTIONS}
         self.impairments = impairments
         self.scheduler = Scheduler(impairments, spec.get("queue_limit") or 10_000)
-        self.by_protocol = {d: {} for d in DIRECTIONS}
         self.started = time.monotonic()
         self.stop_reason = None
         self.write_error_logged = 0
@@ -108,19 +106,12 @@ class Relay:
 
     def _read(self, fd, direction):
         scheduler = self.scheduler
-        protocols = self.by_protocol[direction]
         for _ in range(READ_BURST):
             try:
                 packet = os.read(fd, MAX_PACKET)
             except BlockingIOError:
                 return
-            now = time.monotonic()
-            before = scheduler.counters[direction]["dropped"]
-            scheduler.admit(direction, packet, now)
-            protocol = PROTOCOLS.get(packet[9], "other") if len(packet) >= 20 and packet[0] >> 4 == 4 else "other"
-            counts = protocols.setdefault(protocol, {"in": 0, "dropped": 0})
-            counts["in"] += 1
-            counts["dropped"] += scheduler.counters[direction]["dropped"] - before
+            scheduler.admit(direction, packet, time.monotonic())
 
     def _write(self, fd, direction, packet):
         try:
@@ -183,8 +174,6 @@ class Relay:
 
     def report(self):
         counters = self.scheduler.snapshot()
-        for direction in DIRECTIONS:
-            counters[direction]["by_protocol"] = {k: dict(v) for k, v in self.by_protocol[direction].items()}
         return {"name": self.name, "uptime_s": round(time.monotonic() - self.started, 3), "counters": counters,
                 "impairments": {d: self.impairments[d].to_json() for d in DIRECTIONS}}
 

@@ -10,13 +10,26 @@ DIRECTIONS = ("a_to_b", "b_to_a")
 DEFAULT_QUEUE_LIMIT = 10_000
 
 
+PROTOCOLS = {1: "icmp", 6: "tcp", 17: "udp"}
+
+
+def protocol_of(packet):
+    """"tcp", "udp" or "icmp" for an IPv4 packet carrying one (the protocol byte at offset 9),
+    else "other"."""
+    if len(packet) >= 20 and packet[0] >> 4 == 4:
+        return PROTOCOLS.get(packet[9], "other")
+    return "other"
+
+
 def empty_counters():
     return {"in": 0, "out": 0, "dropped": 0, "dropped_random": 0, "dropped_burst": 0, "dropped_overflow": 0,
-            "duplicated": 0, "reordered": 0, "bytes_in": 0, "bytes_out": 0, "queued": 0, "write_errors": 0}
+            "duplicated": 0, "reordered": 0, "bytes_in": 0, "bytes_out": 0, "queued": 0, "write_errors": 0,
+            "by_protocol": {}}
 
 
 class Scheduler:
-    """Both directions' channels, one departure heap and the counters.
+    """Both directions' channels, one departure heap and the counters (also by protocol: in,
+    dropped, duplicated and reordered for "tcp", "udp", "icmp" and "other").
 
     `reordered` counts what really happened at the exit: a packet that leaves after a packet of
     its direction that arrived later than it did (its first copy, when duplicated). `out` counts every copy written, so
@@ -41,24 +54,26 @@ class Scheduler:
 
     def admit(self, direction, packet, now):
         counters = self.counters[direction]
+        protocol = protocol_of(packet)
+        by_protocol = counters["by_protocol"].setdefault(protocol, {"in": 0, "dropped": 0, "duplicated": 0, "reordered": 0})
         counters["in"] += 1
+        by_protocol["in"] += 1
         counters["bytes_in"] += len(packet)
         arrival = self._arrivals[direction]
         self._arrivals[direction] = arrival + 1
         fate = self.channels[direction].admit(now)
-        if fate.dropped:
+        if fate.dropped or counters["queued"] + len(fate.departures) > self.queue_limit:
+            cause = fate.dropped or "overflow"
             counters["dropped"] += 1
-            counters["dropped_" + fate.dropped] += 1
-            return
-        if counters["queued"] + len(fate.departures) > self.queue_limit:
-            counters["dropped"] += 1
-            counters["dropped_overflow"] += 1
+            counters["dropped_" + cause] += 1
+            by_protocol["dropped"] += 1
             return
         if fate.duplicated:
             counters["duplicated"] += 1
+            by_protocol["duplicated"] += 1
         for copy, departure in enumerate(fate.departures):
             self._order += 1
-            heapq.heappush(self._heap, (departure, self._order, direction, arrival, copy, packet))
+            heapq.heappush(self._heap, (departure, self._order, direction, arrival, copy, protocol, packet))
             counters["queued"] += 1
 
     def next_departure(self):
@@ -68,12 +83,14 @@ class Scheduler:
         """Yields (direction, packet) for every packet whose departure time is at or before now."""
         heap = self._heap
         while heap and heap[0][0] <= now:
-            _, _, direction, arrival, copy, packet = heapq.heappop(heap)
+            _, _, direction, arrival, copy, protocol, packet = heapq.heappop(heap)
             counters = self.counters[direction]
             counters["queued"] -= 1
             if arrival < self._latest_out[direction]:
                 # A duplicated packet that leaves late is one reordered packet, not two.
-                counters["reordered"] += copy == 0
+                if copy == 0:
+                    counters["reordered"] += 1
+                    counters["by_protocol"][protocol]["reordered"] += 1
             else:
                 self._latest_out[direction] = arrival
             yield direction, packet
@@ -86,4 +103,4 @@ class Scheduler:
         self.counters[direction]["write_errors"] += 1
 
     def snapshot(self):
-        return {d: dict(c) for d, c in self.counters.items()}
+        return {d: dict(c, by_protocol={k: dict(v) for k, v in c["by_protocol"].items()}) for d, c in self.counters.items()}

@@ -30,6 +30,20 @@ class SchedulerTests(unittest.TestCase):
         self.assertEqual(c["in"], c["out"] + c["dropped"] - c["duplicated"])
         self.assertEqual(scheduler.counters["b_to_a"]["in"], 0)
 
+    def test_counts_by_protocol(self):
+        def ipv4(protocol):
+            return bytes([0x45] + [0] * 8 + [protocol] + [0] * 10)
+        scheduler = Scheduler({"a_to_b": Impairment(delay_ms=5, loss=0.2, duplicate=0.2, seed=43),
+                               "b_to_a": Impairment()})
+        for i in range(3000):
+            scheduler.admit("a_to_b", ipv4((6, 17, 1)[i % 3]) if i % 10 else b"\x60" + bytes(39), i * 0.001)
+        list(scheduler.due(math.inf))
+        c = scheduler.counters["a_to_b"]
+        self.assertEqual(sorted(c["by_protocol"]), ["icmp", "other", "tcp", "udp"])
+        self.assertEqual(c["by_protocol"]["other"]["in"], 300, "IPv6 packets are counted as other")
+        for key in ("in", "dropped", "duplicated"):
+            self.assertEqual(sum(p[key] for p in c["by_protocol"].values()), c[key], key + " by protocol does not add up")
+
     def test_queue_limit_drops_and_counts(self):
         scheduler = Scheduler({"a_to_b": Impairment(delay_ms=1000), "b_to_a": Impairment()}, queue_limit=100)
         for i in range(150):

@@ -123,12 +123,15 @@ def remove(name):
 
 
 def is_stale(name):
-    """A lab whose relay is not running, and that is not one being made right now (its state
-    directory older than STALE_AFTER seconds, or absent)."""
+    """A lab whose relay is not running: it had one (relay.pid) that is gone, or it never got
+    one and is older than STALE_AFTER seconds (younger, it may be being made right now)."""
     if relay_pid_of(name) is not None:
         return False
+    directory = state_dir_of(name)
+    if os.path.exists(os.path.join(directory, "relay.pid")):
+        return True
     try:
-        age = time.time() - os.stat(state_dir_of(name)).st_mtime
+        age = time.time() - os.stat(directory).st_mtime
     except FileNotFoundError:
         return True
     return age > STALE_AFTER

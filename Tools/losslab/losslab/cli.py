@@ -62,12 +62,23 @@ def impairments_from(arguments):
                 values[key] = int(value) if key == "seed" else float(value)
             except ValueError:
                 raise labs.LabError("--%s: %s=%r is not a number" % (direction.replace("_", "-"), key, value))
+        where = "" if not overrides else " (after --%s)" % direction.replace("_", "-")
+        for key, (_, scale) in list(SETTINGS.items()) + list(BURST.items()):
+            value = values[key]
+            if value is None:
+                continue
+            high = 100.0 if scale == 0.01 else 60_000.0
+            if not 0.0 <= value <= high:
+                raise labs.LabError("--%s %g%s: must be %s in 0…%g" % (
+                    key, value, where, "a percentage" if scale == 0.01 else "milliseconds", high))
         fields = {SETTINGS[k][0]: values[k] * SETTINGS[k][1] for k in SETTINGS}
-        if values["ge-p"] is not None or values["ge-r"] is not None:
-            if values["ge-p"] is None or values["ge-r"] is None:
-                raise labs.LabError("Gilbert–Elliott needs both --ge-p and --ge-r")
-            fields["burst"] = GilbertElliott(**{BURST[k][0]: values[k] * BURST[k][1] for k in BURST})
         try:
+            if values["ge-p"] is not None or values["ge-r"] is not None:
+                if values["ge-p"] is None or values["ge-r"] is None:
+                    raise labs.LabError("Gilbert–Elliott needs both --ge-p and --ge-r")
+                if values["ge-r"] == 0 and values["ge-p"] > 0:
+                    raise labs.LabError("--ge-r 0%s: a bad spell would never end; give --ge-r above 0" % where)
+                fields["burst"] = GilbertElliott(**{BURST[k][0]: values[k] * BURST[k][1] for k in BURST})
             result[direction] = Impairment(seed=values["seed"], **fields)
         except ValueError as error:
             raise labs.LabError("%s: %s" % (direction, error))

@@ -289,15 +289,22 @@ class Lab:
             for sig in (signal.SIGTERM, signal.SIGHUP):
                 if signal.getsignal(sig) == signal.SIG_DFL:
                     self._saved_handlers[sig] = signal.signal(sig, _exit_on_signal)
-        return self.up()
+        try:
+            return self.up()
+        except BaseException:
+            self._restore_handlers()
+            raise
 
     def __exit__(self, *_):
         try:
             self.down()
         finally:
-            for sig, handler in self._saved_handlers.items():
-                signal.signal(sig, handler)
-            self._saved_handlers.clear()
+            self._restore_handlers()
+
+    def _restore_handlers(self):
+        for sig, handler in self._saved_handlers.items():
+            signal.signal(sig, handler)
+        self._saved_handlers.clear()
 
     # -- use -------------------------------------------------------------------------------
 

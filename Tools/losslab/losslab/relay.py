@@ -31,7 +31,7 @@ from .scheduler import DIRECTIONS, Scheduler
 MAX_PACKET = 65535
 READ_BURST = 256            # packets read from one descriptor before looking at the clock again
 IDLE_WAKE = 0.5             # seconds: the longest the loop sleeps with nothing queued
-CONTROL_TIMEOUT = 1.0       # seconds a control client may take to send its request
+CONTROL_TIMEOUT = 0.2       # seconds a control client may take to send its request (packets wait meanwhile)
 MAX_REQUEST = 64 * 1024
 
 
@@ -83,7 +83,7 @@ class Relay:
     def run(self):
         scheduler = self.scheduler
         fd_a, fd_b = self.tun["a"], self.tun["b"]
-        direction_of = {fd_a: ("a_to_b", fd_b), fd_b: ("b_to_a", fd_a)}
+        direction_of = {fd_a: "a_to_b", fd_b: "b_to_a"}
         out_fd = {"a_to_b": fd_b, "b_to_a": fd_a}
         watched = [fd_a, fd_b, self.control, self.wake_read] + ([self.owner] if self.owner is not None else [])
         while self.stop_reason is None:
@@ -101,8 +101,7 @@ class Relay:
                 elif item == self.owner:
                     self.stop_reason = "owner %d exited" % self.spec["owner_pid"]
                 else:
-                    direction, _ = direction_of[item]
-                    self._read(item, direction)
+                    self._read(item, direction_of[item])
 
     def _read(self, fd, direction):
         scheduler = self.scheduler
@@ -197,9 +196,9 @@ class Relay:
         problems = [netns.empty_and_delete(self.spec["namespaces"][side]) for side in ("a", "b")]
         for problem in filter(None, problems):
             print("relay %s: %s" % (self.name, problem), file=sys.stderr, flush=True)
-        with_socket = os.path.join(self.state_dir, "control.sock")
-        if os.path.exists(with_socket):
-            os.unlink(with_socket)
+        control_path = os.path.join(self.state_dir, "control.sock")
+        if os.path.exists(control_path):
+            os.unlink(control_path)
         report = self.write_counters(self.stop_reason or "error")
         print(json.dumps(report), flush=True)
 

@@ -53,7 +53,7 @@ struct ArenaDumpFiguresTests {
         return (sides[0], sides[1])
     }
 
-    @Test("every header carries the figures; time, totals and ticks only grow; ping and the newest tick become known")
+    @Test("every header carries the figures; time, totals and ticks never go back; ping and the newest tick become known")
     func figuresOfAPlayer() throws {
         let frames = try dump(frames: 75)
         try #require(frames.count == 75)
@@ -76,7 +76,8 @@ struct ArenaDumpFiguresTests {
             #expect(extrapolated <= drawn)
             if let since = number(pairs, "since-snapshot"), since <= 100 { fresh += 1 }
             if let previous {
-                #expect(try #require(number(pairs, "time")) > (try #require(number(previous, "time"))), "time goes on")
+                // A client running late plays its frames back to back: two may share a millisecond.
+                #expect(try #require(number(pairs, "time")) >= (try #require(number(previous, "time"))), "time never goes back")
                 #expect(try fraction(pairs, "extrapolated").whole >= (try fraction(previous, "extrapolated").whole))
                 #expect(snapshots >= (try fraction(previous, "corrections").whole))
                 if let tick = number(previous, "tick") {

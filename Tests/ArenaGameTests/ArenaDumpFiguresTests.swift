@@ -15,8 +15,9 @@ struct ArenaDumpFiguresTests {
         init(_ server: ArenaServer) { self.server = server }
     }
 
-    /// Runs `frames` of a scripted client against a server of its own; returns each dumped frame.
-    func dump(frames: Int) throws -> [String] {
+    /// Runs `frames` of a scripted client against a server of its own; returns each dumped frame
+    /// and the client's interactive net graph lines at the end.
+    func dump(frames: Int) throws -> (frames: [String], netGraph: [String]) {
         var options = ArenaServer.Options()
         options.port = 0
         options.bots = 2
@@ -38,7 +39,7 @@ struct ArenaDumpFiguresTests {
         defer { client.leave() }
         var output: [String] = []
         ArenaPlayLoop.playScript(client, script: try ArenaScript("d10 _20 a10"), frames: frames) { output.append($0) }
-        return output
+        return (output, client.netGraphLines)
     }
 
     /// The figure `key` of `pairs` as a number, or `nil` when unknown (`-`).
@@ -55,7 +56,7 @@ struct ArenaDumpFiguresTests {
 
     @Test("every header carries the figures; time, totals and ticks never go back; ping and the newest tick become known")
     func figuresOfAPlayer() throws {
-        let frames = try dump(frames: 75)
+        let frames = try dump(frames: 75).frames
         try #require(frames.count == 75)
         let required = [
             "time", "transport", "ping", "ping-worst", "jitter", "interp", "buffer", "extrapolated", "corrections", "tick", "age",
@@ -93,5 +94,18 @@ struct ArenaDumpFiguresTests {
         #expect(number(last, "tick") != nil && number(last, "age") != nil)
         #expect(try fraction(last, "extrapolated").whole > 30, "most frames drew a view")
         #expect(fresh > 30, "on loopback most frames show a snapshot under 100 ms old, \(fresh) of 75 did")
+    }
+
+    @Test("the interactive net graph shows the worst ping beside the median, and the newest tick, its age and the last arrival")
+    func netGraphShowsStallFigures() throws {
+        let lines = try dump(frames: 45).netGraph
+        let ping = try #require(lines.first, "the net graph has lines")
+        #expect(ping.hasPrefix("ping ") && ping.contains(" ms  worst ") && ping.contains("  jitter "), "\(ping)")
+        let newest = try #require(lines.first { $0.hasPrefix("newest ") }, "a line of the newest snapshot in \(lines)")
+        let words = newest.split(separator: " ")
+        #expect(words.count == 9 && UInt32(words[1]) != nil, "the newest tick is known after 1.5 s: \(newest)")
+        #expect(newest.contains("  age ") && newest.hasSuffix(" ms ago"), "\(newest)")
+        #expect(lines.contains { $0.hasPrefix("corrections ") && $0.contains("  extrapolated ") && $0.contains("/") }, "\(lines)")
+        #expect(lines.contains { $0.hasPrefix("ws  connected") }, "the transport beside the status: \(lines)")
     }
 }

@@ -97,4 +97,21 @@ struct ClientSessionFiguresTests {
         #expect(after.extrapolatedFrames <= after.framesRendered)
         #expect(after.snapshotsReceived == simulation.clients[0].metrics.snapshotsReceived)
     }
+
+    @Test("the documented use sees a stall: 300 ms into it, no snapshot for more than 250 ms")
+    func documentedUse() {
+        let simulation = Simulation(game: DotsGame(orbCount: 4))
+        simulation.addClient(downstream: LinkConditions(latency: .milliseconds(30)))
+        simulation.run(for: .seconds(1))
+        let session = simulation.clients[0]
+        var stalls: [Double] = []
+        for stalled in [false, true] {
+            if stalled { simulation.connections[0].stall(for: .milliseconds(500), upstream: false, downstream: true) }
+            simulation.run(for: .milliseconds(300))
+            _ = session.render()
+            let figures = session.figures
+            if let since = figures.timeSinceLastSnapshot, since > 0.25 { stalls.append(since) }
+        }
+        #expect(stalls.count == 1, "only the stalled frame warns: \(stalls)")
+    }
 }

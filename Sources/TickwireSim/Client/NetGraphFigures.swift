@@ -10,7 +10,7 @@
 /// _ = session.render()
 /// let figures = session.figures
 /// if let since = figures.timeSinceLastSnapshot, since > 0.25 {
-///     print("stalled: no snapshot for \(Int(since * 1000)) ms, worst ping \(Int(figures.worstRoundTrip * 1000)) ms")
+///     print("stalled: no snapshot for \(Int(since * 1000)) ms, newest tick \(figures.newestTick ?? 0)")
 /// }
 /// ```
 public struct NetGraphFigures: Hashable, Sendable {

@@ -41,7 +41,7 @@ public final class Room<G: Game> {
     /// Client ids in ascending order: every per-client loop walks this, so runs are deterministic.
     var clientOrder: [UInt32] = []
     var totals = RoomMetrics()
-    private var bytesOut = RateMeter()
+    var bytesOut = RateMeter()
     private var bytesIn = RateMeter()
     private var cpu: CPUUsage?
     private var nextStatsAt: Timestamp?
@@ -252,12 +252,12 @@ public final class Room<G: Game> {
     func receive(now: Timestamp) {
         for id in clientOrder {
             guard let client = clients[id], let connection = client.connection else { continue }
-            for event in connection.drain() {
-                switch event {
+            for arrival in connection.drainArrivals() {
+                switch arrival.event {
                 case .frame(let bytes):
                     client.bytesIn.add(bytes.count, at: now)
                     bytesIn.add(bytes.count, at: now)
-                    handle(bytes, from: client, now: now)
+                    handle(bytes, from: client, now: now, arrivedAt: now - arrival.waited)
                 case .closed:
                     client.connection = nil
                     client.disconnectedAt = now
@@ -268,7 +268,7 @@ public final class Room<G: Game> {
         }
     }
 
-    private func handle(_ bytes: [UInt8], from client: RoomClient<G>, now: Timestamp) {
+    private func handle(_ bytes: [UInt8], from client: RoomClient<G>, now: Timestamp, arrivedAt: Timestamp) {
         let message: Message
         do {
             message = try client.decompressor.decode(bytes)
@@ -301,8 +301,7 @@ public final class Room<G: Game> {
                 countBadFrame(from: client, now: now, what: "an input the game cannot decode")
             }
         case .ping(let ping):
-            let pong = Message.Pong(clientTime: ping.clientTime, serverTime: UInt64(max(0, now.nanoseconds / 1000)))
-            if let count = client.send(.pong(pong), now: now).sentBytes { bytesOut.add(count, at: now) }
+            answer(ping, from: client, arrivedAt: arrivedAt, now: now)
         case .disconnect:
             remove(client.id)
         default:

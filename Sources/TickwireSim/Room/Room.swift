@@ -42,6 +42,8 @@ public final class Room<G: Game> {
     var clientOrder: [UInt32] = []
     var totals = RoomMetrics()
     var bytesOut = RateMeter()
+    /// Pings taken in since the last tick's end, answered there (``answerPendingPings(now:)``).
+    var pendingPings: [PendingPing] = []
     private var bytesIn = RateMeter()
     private var cpu: CPUUsage?
     private var nextStatsAt: Timestamp?
@@ -175,6 +177,8 @@ public final class Room<G: Game> {
         let now = clock.now
         receive(now: now)
         expire(now: now)
+        // Last of all, so that each pong's hold covers the whole tick it waited for.
+        defer { answerPendingPings(now: now) }
 
         var inputs: [UInt32: G.Input] = [:]
         var renderTicks: [UInt32: Double] = [:]
@@ -301,7 +305,7 @@ public final class Room<G: Game> {
                 countBadFrame(from: client, now: now, what: "an input the game cannot decode")
             }
         case .ping(let ping):
-            answer(ping, from: client, arrivedAt: arrivedAt, now: now)
+            pendingPings.append(PendingPing(clientID: client.id, ping: ping, arrivedAt: arrivedAt))
         case .disconnect:
             remove(client.id)
         default:

@@ -10,6 +10,8 @@ export const defaultClientConfiguration = Object.freeze({
   compressionModes: CompressionModes.all,
   /** Whether the hello offers render times with inputs, for a lag-compensating host (PROTOCOL.md 5.7.1). */
   offersRenderTimes: true,
+  /** Whether the hello offers to read pongs that carry the server's hold (PROTOCOL.md 5.9.1), so that the round trip and clock offset leave out the server's tick wait. */
+  offersPongHold: true,
   /** Whether the hello offers to decode entropy-coded deltas and their motion-predicted form (PROTOCOL.md 4.5, 4.5.6); the host decides which to use. */
   offersEntropyDeltas: true,
   /** Unacknowledged inputs repeated in every input message. */

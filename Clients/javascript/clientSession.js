@@ -9,14 +9,14 @@ import { CodecError } from './errors.js';
 import { FrameDecoder, encodeFrame } from './frameDecoder.js';
 import { InterpolationBuffer } from './interpolationBuffer.js';
 import { InterpolationDelay } from './interpolationDelay.js';
-import { CompressionMode, DeltaCoding, DisconnectReason, entropyDeltasBit, motionPredictionBit, renderTimesBit } from './message.js';
+import { CompressionMode, DeltaCoding, DisconnectReason, entropyDeltasBit, motionPredictionBit, pongHoldBit, renderTimesBit } from './message.js';
 import { PlaybackClock } from './playbackClock.js';
 import { PredictionBuffer } from './predictionBuffer.js';
 import { disconnectReasonName } from './reasons.js';
 import { SnapshotHistory } from './snapshotHistory.js';
 
 /** The bits of the hello's compression byte that offer modes rather than extensions (PROTOCOL.md 5.3). */
-const helloModeBits = 0x1f;
+const helloModeBits = 0x0f;
 
 /** @typedef {import('./schema.js').Schema} Schema */
 /** @typedef {import('./snapshot.js').Snapshot} Snapshot */
@@ -160,10 +160,12 @@ export class ClientSession {
     socket.onerror = () => {};
     const sendHello = () => this.send({
       type: 'hello', protocolVersion: this.configuration.protocolVersion, schemaFingerprint: this.game.schema.fingerprint,
-      // Only the mode bits (0-4) of `compressionModes`; the extension bits come from their own
-      // settings: entropy-coded deltas with their motion-predicted form (bits 7 and 5), render times (bit 6).
+      // Only the mode bits (0-3) of `compressionModes`; the extension bits come from their own
+      // settings: entropy-coded deltas with their motion-predicted form (bits 7 and 5), render times (bit 6),
+      // pongs with the server's hold (bit 4).
       compressionModes: (this.configuration.compressionModes & helloModeBits) | (this.configuration.offersRenderTimes ? renderTimesBit : 0)
-        | (this.configuration.offersEntropyDeltas ? entropyDeltasBit | motionPredictionBit : 0),
+        | (this.configuration.offersEntropyDeltas ? entropyDeltasBit | motionPredictionBit : 0)
+        | (this.configuration.offersPongHold ? pongHoldBit : 0),
       room: this.configuration.room, resumeToken: this.resumeToken,
       payload: this.configuration.helloPayload,
     });
@@ -333,7 +335,8 @@ export class ClientSession {
         this.latestServerStats = message;
         break;
       case 'pong':
-        this.clockSync.addSample(Number(message.clientTime) / 1e6, Number(message.serverTime) / 1e6, now);
+        // With the server's hold (5.9.1) the round trip and offset leave out its tick wait.
+        this.clockSync.addSample(Number(message.clientTime) / 1e6, Number(message.serverTime) / 1e6, now, Number(message.hold ?? 0n) / 1e6);
         break;
       case 'disconnect':
         this.lastDisconnect = { reason: message.reason, text: message.text };
@@ -473,11 +476,11 @@ export class ClientSession {
     return view;
   }
 
-  /** @returns {{roundTrip: number, roundTripJitter: number, snapshotJitter: number, interpolationDelay: number, bufferDepth: number, playbackRate: number}} Clock and buffer figures for a net graph. */
+  /** @returns {{roundTrip: number, serverHold: number, roundTripJitter: number, snapshotJitter: number, interpolationDelay: number, bufferDepth: number, playbackRate: number}} Clock and buffer figures for a net graph: `roundTrip` is the network's (the server's hold, its tick wait, left out when pongs carry it, PROTOCOL.md 5.9.1), `serverHold` that hold. */
   get timing() {
     const renderTime = this.playback.renderTime;
     return {
-      roundTrip: this.clockSync.roundTrip, roundTripJitter: this.clockSync.jitter, snapshotJitter: this.delay.jitter,
+      roundTrip: this.clockSync.roundTrip, serverHold: this.clockSync.hold, roundTripJitter: this.clockSync.jitter, snapshotJitter: this.delay.jitter,
       interpolationDelay: this.delay.target, bufferDepth: renderTime === undefined ? this.buffer.count : this.buffer.depth(renderTime),
       playbackRate: this.playback.rate,
     };

@@ -29,6 +29,9 @@ export const entropyDeltasBit = 0x80;
 /** Bit 5 of the hello's and the welcome's compression byte, only with bit 7: motion-predicted entropy deltas (PROTOCOL.md 4.5.6). */
 export const motionPredictionBit = 0x20;
 
+/** Bit 4 of the hello's and the welcome's compression byte: pongs that carry the server's hold (PROTOCOL.md 5.9.1). */
+export const pongHoldBit = 0x10;
+
 /** How a connection's snapshot deltas are coded (the welcome's choice); mirrors Swift's `DeltaCoding`. */
 export const DeltaCoding = Object.freeze({
   /** The bit-packed delta of PROTOCOL.md 4.2. */
@@ -52,14 +55,14 @@ export const DisconnectReason = Object.freeze({
 
 /**
  * @typedef {{type: 'hello', protocolVersion: number, schemaFingerprint: bigint, compressionModes: number, room: string, resumeToken: Uint8Array | undefined, payload: Uint8Array}} Hello
- * @typedef {{type: 'welcome', clientID: number, tickRate: number, currentTick: number, serverTime: bigint, compression: number, acceptsRenderTimes: boolean, deltaCoding?: string, resumeToken: Uint8Array}} Welcome
+ * @typedef {{type: 'welcome', clientID: number, tickRate: number, currentTick: number, serverTime: bigint, compression: number, acceptsRenderTimes: boolean, acceptsPongHold?: boolean, deltaCoding?: string, resumeToken: Uint8Array}} Welcome
  *   `deltaCoding`: a `DeltaCoding` value; absent means bitPacked.
  * @typedef {{type: 'reject', reason: number, text: string}} Reject
  * @typedef {{type: 'snapshot', tick: number, baselineTick: number | undefined, lastProcessedInput: number, serverTime: bigint, delta: Uint8Array}} SnapshotMessage
  * @typedef {{tick: number, fraction: number}} RenderTime What the client showed when it sampled an input: `tick + fraction / 256` ticks (5.7.1).
  * @typedef {{type: 'input', ackTick: number | undefined, newestSequence: number, inputs: Uint8Array[], renderTimes?: RenderTime[]}} Input
  * @typedef {{type: 'ping', clientTime: bigint}} Ping
- * @typedef {{type: 'pong', clientTime: bigint, serverTime: bigint}} Pong
+ * @typedef {{type: 'pong', clientTime: bigint, serverTime: bigint, hold?: bigint}} Pong A pong; `hold` (µs the server held the ping, 5.9.1) only when the welcome accepted it
  * @typedef {{type: 'disconnect', reason: number, text: string}} Disconnect
  * @typedef {{type: 'stats', tick: number, tickDurationP50: number, tickDurationP99: number, tickDurationMax: number, cpuPerMille: number, connectedClients: number, bytesOutPerSecond: bigint}} Stats
  * @typedef {{type: 'application', messageType: number, body: Uint8Array}} Application
@@ -100,7 +103,7 @@ export function encodeBody(message, limits = FrameLimits.standard) {
       writer.writeVarUInt(message.tickRate);
       writer.writeVarUInt(message.currentTick);
       writer.writeVarUInt(message.serverTime);
-      writer.writeUInt8(message.compression | (message.acceptsRenderTimes ? renderTimesBit : 0)
+      writer.writeUInt8(message.compression | (message.acceptsRenderTimes ? renderTimesBit : 0) | (message.acceptsPongHold ? pongHoldBit : 0)
         | (message.deltaCoding === DeltaCoding.entropy || message.deltaCoding === DeltaCoding.predictedEntropy ? entropyDeltasBit : 0)
         | (message.deltaCoding === DeltaCoding.predictedEntropy ? motionPredictionBit : 0));
       writer.writeLengthPrefixedBytes(message.resumeToken, 'resume token', limits.maximumResumeTokenBytes);
@@ -151,6 +154,7 @@ export function encodeBody(message, limits = FrameLimits.standard) {
     case 'pong':
       writer.writeVarUInt(message.clientTime);
       writer.writeVarUInt(message.serverTime);
+      if (message.hold !== undefined) writer.writeVarUInt(message.hold);
       break;
     case 'stats':
       for (const value of [message.tick, message.tickDurationP50, message.tickDurationP99, message.tickDurationMax, message.cpuPerMille, message.connectedClients]) {
@@ -208,8 +212,9 @@ export function decodeBody(type, body, limits = FrameLimits.standard) {
       const serverTime = reader.readVarUIntBig();
       const compression = reader.readUInt8();
       // Bit 6 accepts render times (5.7.1), bit 7 chooses entropy-coded deltas (4.5), bit 5 with
-      // it their motion-predicted form (4.5.6); bit 5 alone names no coding.
-      const mode = compression & ~(renderTimesBit | entropyDeltasBit | motionPredictionBit);
+      // it their motion-predicted form (4.5.6); bit 5 alone names no coding. Bit 4 says pongs carry
+      // the server's hold (5.9.1).
+      const mode = compression & ~(renderTimesBit | entropyDeltasBit | motionPredictionBit | pongHoldBit);
       if (mode > 2 || (compression & (entropyDeltasBit | motionPredictionBit)) === motionPredictionBit) {
         throw new FrameError('unknownCompressionMode', { mode: compression }, `unknown compression mode ${compression}`);
       }
@@ -218,7 +223,7 @@ export function decodeBody(type, body, limits = FrameLimits.standard) {
         : compression & motionPredictionBit ? DeltaCoding.predictedEntropy : DeltaCoding.entropy;
       message = {
         type: 'welcome', clientID, tickRate, currentTick, serverTime, compression: mode,
-        acceptsRenderTimes: (compression & renderTimesBit) !== 0, deltaCoding, resumeToken,
+        acceptsRenderTimes: (compression & renderTimesBit) !== 0, acceptsPongHold: (compression & pongHoldBit) !== 0, deltaCoding, resumeToken,
       };
       break;
     }
@@ -265,7 +270,9 @@ export function decodeBody(type, body, limits = FrameLimits.standard) {
       break;
     case MessageType.pong: {
       const clientTime = reader.readVarUIntBig();
-      message = { type: 'pong', clientTime, serverTime: reader.readVarUIntBig() };
+      const serverTime = reader.readVarUIntBig();
+      // Section 5.9.1: a varint after the server time is the server's hold; its presence alone tells the form.
+      message = !reader.isAtEnd ? { type: 'pong', clientTime, serverTime, hold: reader.readVarUIntBig() } : { type: 'pong', clientTime, serverTime };
       break;
     }
     case MessageType.stats: {

@@ -84,6 +84,12 @@ public final class WebSocketClientTransportConnection: TransportConnection, Send
     /// - Returns: The frames, and `.closed` once the connection ended.
     public func drain() -> [TransportEvent] { inbox.drain() }
 
+    /// Takes the events received since the last call, each with how long it waited since the
+    /// socket loop took it off the socket.
+    ///
+    /// - Returns: The frames and their waits, and `.closed` once the connection ended.
+    public func drainArrivals() -> [TransportArrival] { inbox.drainArrivals() }
+
     /// How long ``close()`` waits for the server's close reply before dropping the socket.
     public static let closeWait: Duration = .milliseconds(500)
 

@@ -46,6 +46,12 @@ final class WebSocketServerTransportConnection: TransportConnection, Sendable {
     /// - Returns: The frames, and `.closed` once the connection ended.
     public func drain() -> [TransportEvent] { inbox.drain() }
 
+    /// Takes the events received since the last call, each with how long it waited since the
+    /// socket loop took it off the socket.
+    ///
+    /// - Returns: The frames and their waits, and `.closed` once the connection ended.
+    public func drainArrivals() -> [TransportArrival] { inbox.drainArrivals() }
+
     /// Starts the WebSocket close handshake with `code` and `reason`.
     ///
     /// - Parameters:

@@ -98,6 +98,14 @@ struct FrameVectorTests {
         ],
         "frame-ping.hex": [.ping(.init(clientTime: 5_000_000))],
         "frame-pong.hex": [.pong(.init(clientTime: 5_000_000, serverTime: 16_700_000))],
+        "frame-pong-hold.hex": [.pong(.init(clientTime: 5_000_000, serverTime: 16_700_000, hold: 21_250))],
+        "frame-hello-pong-hold.hex": [
+            .hello(.init(schemaFingerprint: 0x0123_4567_89AB_CDEF, compressionModes: .all, room: "arena", offersPongHold: true))
+        ],
+        "frame-welcome-pong-hold.hex": [
+            .welcome(
+                .init(clientID: 7, tickRate: 20, currentTick: 1_000, serverTime: 40_000_000, compression: .perFrame, acceptsPongHold: true))
+        ],
         "frame-disconnect.hex": [.disconnect(.init(reason: .leaving, text: "bye"))],
         "frame-disconnect-moved.hex": [.disconnect(.init(reason: .moved, text: "ws://10.0.0.3:7777/r"))],
         "frame-stats.hex": [
@@ -138,6 +146,7 @@ struct FrameVectorTests {
         "frame-error-overlong-varint.hex": .nonCanonicalVarint(offset: 0),
         "frame-error-varint-overflow.hex": .varintOverflow(offset: 0),
         "frame-error-trailing-bytes.hex": .trailingBytes(type: 6, count: 1),
+        "frame-error-pong-trailing-bytes.hex": .trailingBytes(type: 7, count: 1),
         "frame-error-too-many-inputs.hex": .tooManyInputs(count: 33, limit: 32),
         "frame-error-baseline.hex": .valueOutOfRange(field: "baseline distance", value: 1 << 32, maximum: UInt64(UInt32.max)),
         "frame-error-utf8.hex": .invalidUTF8(field: "disconnect text"),

@@ -57,7 +57,7 @@ test('the hello offers entropy-coded and motion-predicted deltas (bits 7 and 5) 
     session.connect(socket);
     socket.open();
     const [hello] = socket.messages;
-    assert.equal(/** @type {any} */ (hello).compressionModes, offersEntropyDeltas ? 0xbf : 0x1f, 'the mode bits 0-4, and bits 7 and 5 when offered');
+    assert.equal(/** @type {any} */ (hello).compressionModes, offersEntropyDeltas ? 0xbf : 0x1f, 'the mode bits 0-3, bit 4 (the pong hold, offered by default), and bits 7 and 5 when offered');
   }
 });
 
@@ -88,7 +88,7 @@ test('a welcome that chooses entropy-coded deltas the hello did not offer ends t
   assert.match(/** @type {any} */ (session.status).reason, /did not offer/);
 });
 
-test('the hello goes out once the socket opens, with the fingerprint, both compression modes, the render-time offer and the room', () => {
+test('the hello goes out once the socket opens, with the fingerprint, both compression modes, the render-time and pong-hold offers and the room', () => {
   const session = new ClientSession(game, { configuration: { room: 'lobby' } });
   const socket = new FakeSocket();
   session.connect(socket);
@@ -96,7 +96,7 @@ test('the hello goes out once the socket opens, with the fingerprint, both compr
   assert.equal(socket.sent.length, 0, 'nothing is sent before open');
   socket.open();
   const [hello] = socket.messages;
-  assert.deepEqual(hello, { type: 'hello', protocolVersion: 1, schemaFingerprint: schema.fingerprint, compressionModes: 0xe3, room: 'lobby', resumeToken: undefined, payload: new Uint8Array(0) });
+  assert.deepEqual(hello, { type: 'hello', protocolVersion: 1, schemaFingerprint: schema.fingerprint, compressionModes: 0xf3, room: 'lobby', resumeToken: undefined, payload: new Uint8Array(0) });
   assert.equal(session.status.kind, 'handshaking');
   socket.deliverMessage(welcome(7));
   assert.deepEqual(session.status, { kind: 'connected' });
@@ -178,6 +178,20 @@ test('a ping goes out on the first tick and every ping interval; a pong sets the
   socket.deliverMessage({ type: 'pong', clientTime: sent, serverTime: 50_000_000n });
   assert.ok(Math.abs(session.clockSync.roundTrip - 0.1) < 1e-6);
   assert.ok(Math.abs((session.estimatedServerTime ?? 0) - 50.05) < 1e-6, `server time ${session.estimatedServerTime}`);
+});
+
+test('a pong with the server hold (PROTOCOL.md 5.9.1) gives the network round trip and the exact offset', () => {
+  const { session, socket, clock } = connected(new VirtualClock(), { acceptsPongHold: true });
+  session.tick(undefined);
+  const ping = /** @type {any} */ (socket.messages.find((message) => message.type === 'ping'));
+  const sent = Number(ping.clientTime) / 1e6;
+  // 20 ms up, held 30 ms for the server's tick, 20 ms down; the server's clock is 50 s ahead.
+  clock.advance(0.07);
+  const serverTime = BigInt(Math.round((sent + 50 + 0.05) * 1e6));
+  socket.deliverMessage({ type: 'pong', clientTime: ping.clientTime, serverTime, hold: 30_000n });
+  assert.ok(Math.abs(session.clockSync.roundTrip - 0.04) < 1e-6, `round trip ${session.clockSync.roundTrip}`);
+  assert.ok(Math.abs(session.timing.serverHold - 0.03) < 1e-6, `hold ${session.timing.serverHold}`);
+  assert.ok(Math.abs((session.clockSync.offset ?? 0) - 50) < 1e-6, `offset ${session.clockSync.offset}`);
 });
 
 test('render interpolates between snapshots and shows the predicted local player', () => {

@@ -15,8 +15,8 @@ const tiles = (/** @type {number} */ times) => Uint8Array.from({ length: 4 * tim
 /** The messages each valid vector carries, from the vectors' comments (as Tools/suites/frame-vectors-python states them). */
 const expected = {
   'frame-hello.hex': [{ type: 'hello', protocolVersion: 1, schemaFingerprint: 0x0123456789abcdefn, compressionModes: 3, room: 'arena', resumeToken: Uint8Array.of(0xde, 0xad, 0xbe, 0xef), payload: text.encode('ada') }],
-  'frame-welcome.hex': [{ type: 'welcome', clientID: 7, tickRate: 60, currentTick: 1000, serverTime: 16666000n, compression: 2, acceptsRenderTimes: false, deltaCoding: 'bitPacked', resumeToken: Uint8Array.of(1, 2, 3, 4, 5, 6, 7, 8) }],
-  'frame-welcome-render-times.hex': [{ type: 'welcome', clientID: 7, tickRate: 20, currentTick: 1000, serverTime: 40000000n, compression: 1, acceptsRenderTimes: true, deltaCoding: 'bitPacked', resumeToken: new Uint8Array(0) }],
+  'frame-welcome.hex': [{ type: 'welcome', clientID: 7, tickRate: 60, currentTick: 1000, serverTime: 16666000n, compression: 2, acceptsRenderTimes: false, acceptsPongHold: false, deltaCoding: 'bitPacked', resumeToken: Uint8Array.of(1, 2, 3, 4, 5, 6, 7, 8) }],
+  'frame-welcome-render-times.hex': [{ type: 'welcome', clientID: 7, tickRate: 20, currentTick: 1000, serverTime: 40000000n, compression: 1, acceptsRenderTimes: true, acceptsPongHold: false, deltaCoding: 'bitPacked', resumeToken: new Uint8Array(0) }],
   'frame-hello-render-times.hex': [{ type: 'hello', protocolVersion: 1, schemaFingerprint: 0x0123456789abcdefn, compressionModes: 0x43, room: 'arena', resumeToken: undefined, payload: new Uint8Array(0) }],
   'frame-reject.hex': [{ type: 'reject', reason: 2, text: 'schema differs' }],
   'frame-reject-redirect.hex': [{ type: 'reject', reason: 8, text: 'ws://10.0.0.2:7777/r' }],
@@ -25,6 +25,9 @@ const expected = {
   'frame-input-render-times.hex': [{ type: 'input', ackTick: 998, newestSequence: 58, inputs: [Uint8Array.of(5, 1), Uint8Array.of(5, 0)], renderTimes: [{ tick: 997, fraction: 128 }, { tick: 996, fraction: 64 }] }],
   'frame-ping.hex': [{ type: 'ping', clientTime: 5000000n }],
   'frame-pong.hex': [{ type: 'pong', clientTime: 5000000n, serverTime: 16700000n }],
+  'frame-pong-hold.hex': [{ type: 'pong', clientTime: 5000000n, serverTime: 16700000n, hold: 21250n }],
+  'frame-hello-pong-hold.hex': [{ type: 'hello', protocolVersion: 1, schemaFingerprint: 0x0123456789abcdefn, compressionModes: 0x13, room: 'arena', resumeToken: undefined, payload: new Uint8Array(0) }],
+  'frame-welcome-pong-hold.hex': [{ type: 'welcome', clientID: 7, tickRate: 20, currentTick: 1000, serverTime: 40000000n, compression: 1, acceptsRenderTimes: false, acceptsPongHold: true, deltaCoding: 'bitPacked', resumeToken: new Uint8Array(0) }],
   'frame-disconnect.hex': [{ type: 'disconnect', reason: 1, text: 'bye' }],
   'frame-disconnect-moved.hex': [{ type: 'disconnect', reason: 8, text: 'ws://10.0.0.3:7777/r' }],
   'frame-stats.hex': [{ type: 'stats', tick: 3600, tickDurationP50: 850, tickDurationP99: 2100, tickDurationMax: 4800, cpuPerMille: 420, connectedClients: 32, bytesOutPerSecond: 1500000n }],

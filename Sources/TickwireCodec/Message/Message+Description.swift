@@ -7,12 +7,13 @@ extension Message: CustomStringConvertible {
             "hello version \(hello.protocolVersion) schema \(hex64(hello.schemaFingerprint)) room \"\(hello.room)\""
                 + " modes 0x\(String(hello.compressionModes.rawValue, radix: 16))" + (hello.offersEntropyDeltas ? " entropy deltas" : "")
                 + (hello.offersMotionPrediction ? " motion prediction" : "") + (hello.offersRenderTimes ? " render times" : "")
+                + (hello.offersPongHold ? " pong hold" : "")
                 + (hello.resumeToken.map { " resume token \($0.count) B" } ?? "") + " payload \(hello.payload.count) B"
         case .welcome(let welcome):
             "welcome client \(welcome.clientID) rate \(welcome.tickRate) Hz tick \(welcome.currentTick)"
                 + " time \(welcome.serverTime) µs compression \(welcome.compression)"
                 + (welcome.deltaCoding == .bitPacked ? "" : " \(welcome.deltaCoding) deltas")
-                + (welcome.acceptsRenderTimes ? " render times" : "")
+                + (welcome.acceptsRenderTimes ? " render times" : "") + (welcome.acceptsPongHold ? " pong hold" : "")
                 + " resume token \(welcome.resumeToken.count) B"
         case .reject(let reject):
             "reject \(reject.reason) \"\(reject.text)\""
@@ -27,6 +28,7 @@ extension Message: CustomStringConvertible {
             "ping client time \(ping.clientTime) µs"
         case .pong(let pong):
             "pong client time \(pong.clientTime) µs server time \(pong.serverTime) µs"
+                + (pong.hold.map { " hold \($0) µs" } ?? "")
         case .disconnect(let disconnect):
             "disconnect \(disconnect.reason) \"\(disconnect.text)\""
         case .stats(let stats):

@@ -3,9 +3,10 @@ extension Message {
     /// both directions use from the next frame on.
     ///
     /// Body (`Protocol/PROTOCOL.md` section 5.4): client id (varint), tick rate (varint, Hz),
-    /// current tick (varint), server time (varint, µs), compression mode (u8: bits 0–4 the
+    /// current tick (varint), server time (varint, µs), compression mode (u8: bits 0–3 the
     /// mode, bit 7 set when snapshots use entropy-coded deltas, bit 5 with it when those are
-    /// motion-predicted, bit 6 when the server takes render times with inputs), resume token
+    /// motion-predicted, bit 6 when the server takes render times with inputs, bit 4 when its
+    /// pongs carry their hold), resume token
     /// (byte string, empty when the server does not offer resumption).
     public struct Welcome: Hashable, Sendable {
         /// The id the server gave this client; snapshots refer to the client's entity by it.
@@ -26,6 +27,10 @@ extension Message {
         /// `Protocol/PROTOCOL.md` §5.7.1): set only when the hello offered them (bit 6 of the
         /// compression byte) and the server compensates lag.
         public var acceptsRenderTimes: Bool
+        /// Whether the server's pongs carry how long it held each ping (``Message/Pong/hold``,
+        /// `Protocol/PROTOCOL.md` §5.9.1): set only when the hello offered it (bit 4 of the
+        /// compression byte).
+        public var acceptsPongHold: Bool
         /// A token the client may send in a later hello to resume this session; empty for none.
         public var resumeToken: [UInt8]
 
@@ -40,11 +45,13 @@ extension Message {
         ///   - resumeToken: The session's resume token, or empty.
         ///   - deltaCoding: How snapshot deltas are coded.
         ///   - acceptsRenderTimes: Whether the client's inputs carry render times from now on.
+        ///   - acceptsPongHold: Whether the server's pongs carry their hold.
         public init(
             clientID: UInt32, tickRate: UInt16, currentTick: UInt32, serverTime: UInt64,
             compression: CompressionMode = .none, resumeToken: [UInt8] = [], deltaCoding: DeltaCoding = .bitPacked,
-            acceptsRenderTimes: Bool = false
+            acceptsRenderTimes: Bool = false, acceptsPongHold: Bool = false
         ) {
+            self.acceptsPongHold = acceptsPongHold
             self.deltaCoding = deltaCoding
             self.acceptsRenderTimes = acceptsRenderTimes
             self.clientID = clientID
@@ -61,8 +68,10 @@ extension Message {
         static let renderTimesBit: UInt8 = 0x40
         /// The bit of the compression byte that names motion-predicted entropy deltas (set only with bit 7).
         static let motionPredictionBit: UInt8 = 0x20
+        /// The bit of the compression byte that says pongs carry their hold.
+        static let pongHoldBit: UInt8 = 0x10
         /// The bits of the compression byte that name extensions rather than the mode.
-        static let extensionBits: UInt8 = entropyDeltasBit | renderTimesBit | motionPredictionBit
+        static let extensionBits: UInt8 = entropyDeltasBit | renderTimesBit | motionPredictionBit | pongHoldBit
 
         func encode(into writer: inout ByteWriter, limits: FrameLimits) throws(FrameError) {
             writer.writeVarUInt(UInt64(clientID))
@@ -72,7 +81,7 @@ extension Message {
             writer.writeUInt8(
                 compression.rawValue | (deltaCoding.isEntropy ? Self.entropyDeltasBit : 0)
                     | (deltaCoding.isEntropy && deltaCoding.predictsMotion ? Self.motionPredictionBit : 0)
-                    | (acceptsRenderTimes ? Self.renderTimesBit : 0))
+                    | (acceptsRenderTimes ? Self.renderTimesBit : 0) | (acceptsPongHold ? Self.pongHoldBit : 0))
             try writer.writeLengthPrefixedBytes(resumeToken, field: "resume token", limit: limits.maximumResumeTokenBytes)
         }
 
@@ -92,6 +101,7 @@ extension Message {
             deltaCoding =
                 mode & Self.entropyDeltasBit == 0 ? .bitPacked : mode & Self.motionPredictionBit != 0 ? .predictedEntropy : .entropy
             acceptsRenderTimes = mode & Self.renderTimesBit != 0
+            acceptsPongHold = mode & Self.pongHoldBit != 0
             resumeToken = try reader.readLengthPrefixedBytes(field: "resume token", limit: limits.maximumResumeTokenBytes)
         }
     }

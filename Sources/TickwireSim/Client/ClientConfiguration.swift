@@ -19,6 +19,11 @@ public struct ClientConfiguration: Sendable {
     /// `Protocol/PROTOCOL.md` §5.7.1), for a host that compensates lag; the session then fills
     /// them in itself, from what ``ClientSession/render()`` last showed.
     public var offersRenderTimes = true
+    /// Whether the hello offers to read pongs that carry how long the server held each ping
+    /// (``Message/Pong/hold``, `Protocol/PROTOCOL.md` §5.9.1), so that the measured round trip
+    /// and clock offset leave out the server's tick wait. A host without the extension answers
+    /// with the original pong, and the session then counts the wait in the round trip.
+    public var offersPongHold = true
     /// How many of the newest unacknowledged inputs each input message carries.
     public var inputRedundancy = 3
     /// Time between clock-sync pings.

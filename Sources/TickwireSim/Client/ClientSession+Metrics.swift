@@ -20,6 +20,7 @@ extension ClientSession {
         bytesIn.roll(to: now)
         bytesOut.roll(to: now)
         metrics.roundTrip = clockSync.roundTrip
+        metrics.serverHold = clockSync.hold
         metrics.roundTripJitter = clockSync.jitter
         metrics.snapshotJitter = delay.jitter
         metrics.interpolationDelay = delay.target

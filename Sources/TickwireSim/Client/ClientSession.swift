@@ -170,7 +170,8 @@ public final class ClientSession<G: Game> {
             protocolVersion: configuration.protocolVersion, schemaFingerprint: game.schema.fingerprint,
             compressionModes: configuration.compressionModes, room: room, resumeToken: resumeToken,
             payload: configuration.helloPayload, offersEntropyDeltas: configuration.offersEntropyDeltas,
-            offersRenderTimes: configuration.offersRenderTimes, offersMotionPrediction: configuration.offersEntropyDeltas)
+            offersRenderTimes: configuration.offersRenderTimes, offersMotionPrediction: configuration.offersEntropyDeltas,
+            offersPongHold: configuration.offersPongHold)
         send(.hello(hello))
     }
 
@@ -253,12 +254,12 @@ public final class ClientSession<G: Game> {
     public func receive() {
         guard let connection else { return }
         let now = clock.now
-        for event in connection.drain() {
-            switch event {
+        for arrival in connection.drainArrivals() {
+            switch arrival.event {
             case .frame(let bytes):
                 bytesIn.add(bytes.count, at: now)
                 // After a reject or a disconnect only the host's close matters.
-                if closingSince == nil { handle(bytes, now: now) }
+                if closingSince == nil { handle(bytes, now: now, arrivedAt: now - arrival.waited) }
             case .closed(let reason):
                 self.connection = nil
                 closingSince = nil
@@ -296,7 +297,7 @@ public final class ClientSession<G: Game> {
         }
     }
 
-    private func handle(_ bytes: [UInt8], now: Timestamp) {
+    private func handle(_ bytes: [UInt8], now: Timestamp, arrivedAt: Timestamp) {
         let message: Message
         do {
             message = try decompressor.decode(bytes)
@@ -350,7 +351,10 @@ public final class ClientSession<G: Game> {
         case .stats(let stats):
             latestServerStats = stats
         case .pong(let pong):
-            clockSync.addSample(sent: Double(pong.clientTime) / 1e6, serverTime: Double(pong.serverTime) / 1e6, received: now.seconds)
+            // Timed from the pong's arrival, not from this drain: the client's own tick wait is no part of the network.
+            clockSync.addSample(
+                sent: Double(pong.clientTime) / 1e6, serverTime: Double(pong.serverTime) / 1e6,
+                hold: Double(pong.hold ?? 0) / 1e6, received: Double(arrivedAt.nanoseconds / 1000) / 1e6)
         case .disconnect(let disconnect):
             lastDisconnect = disconnect
             status = .disconnected(disconnect.text.isEmpty ? disconnect.reason.description : "\(disconnect.reason): \(disconnect.text)")

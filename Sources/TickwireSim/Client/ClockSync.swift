@@ -1,13 +1,15 @@
 /// Estimates the server's clock from ping round trips: smoothed, and robust to outliers.
 ///
-/// Each pong gives a round trip `rtt = received − sent` and an offset sample
-/// `serverTime + rtt / 2 − received` (the server stamped its time, on average, half a
-/// round trip ago). Delayed packets make both too large, never too small, so the
-/// estimator keeps the last ``windowSize`` samples and trusts those with the shortest
-/// round trips: the offset is the median offset of the fastest third, and the published
-/// estimate moves toward it gradually (so the derived server time does not jump), except
-/// for the first sample or a change larger than ``snapThreshold`` (a reconnect or a clock
-/// step), where it snaps. All times are in seconds.
+/// Each pong gives, NTP-style, a network round trip `rtt = (received − sent) − hold` and an
+/// offset sample `((serverTime − hold − sent) + (serverTime − received)) / 2`, where `hold` is
+/// the time the server held the ping before answering (PROTOCOL.md §5.9.1; zero for a pong
+/// that does not carry it, which gives the original `serverTime + rtt / 2 − received`, the
+/// server's tick wait then counted in the round trip). Delayed packets make the round trip
+/// too large, never too small, so the estimator keeps the last ``windowSize`` samples and
+/// trusts those with the shortest round trips: the offset is the median offset of the fastest
+/// third, and the published estimate moves toward it gradually (so the derived server time does
+/// not jump), except for the first sample or a change larger than ``snapThreshold`` (a reconnect
+/// or a clock step), where it snaps. All times are in seconds.
 struct ClockSync: Sendable {
     /// How many recent samples the estimate is computed over.
     static let windowSize = 16
@@ -19,12 +21,16 @@ struct ClockSync: Sendable {
     /// The round trips of the window's samples, in slot order (not time order), seconds.
     private(set) var roundTrips: [Double] = []
     private var offsets: [Double] = []
+    private var holds: [Double] = []
     private var nextSlot = 0
 
     /// The smoothed offset: server time ≈ local time + offset. `nil` before the first sample.
     private(set) var offset: Double?
-    /// The median round trip over the window (seconds); zero before the first sample.
+    /// The median network round trip over the window (seconds); zero before the first sample.
     private(set) var roundTrip: Double = 0
+    /// The median time the server held a ping over the window (seconds); zero before the first
+    /// sample and for pongs without a hold.
+    private(set) var hold: Double = 0
     /// The mean absolute difference between consecutive round trips (RFC 3550 style, seconds).
     private(set) var jitter: Double = 0
     /// Samples taken so far.
@@ -38,23 +44,29 @@ struct ClockSync: Sendable {
     ///
     /// - Parameters:
     ///   - sent: Local time the ping left.
-    ///   - serverTime: The server time stamped in the pong.
+    ///   - serverTime: The server time stamped in the pong (when the server answered).
+    ///   - hold: How long the server held the ping before answering; zero when the pong does
+    ///     not say.
     ///   - received: Local time the pong arrived.
-    mutating func addSample(sent: Double, serverTime: Double, received: Double) {
-        let rtt = max(0, received - sent)
-        let sampleOffset = serverTime + rtt / 2 - received
+    mutating func addSample(sent: Double, serverTime: Double, hold: Double = 0, received: Double) {
+        let hold = min(max(0, hold), max(0, received - sent))
+        let rtt = max(0, received - sent - hold)
+        let sampleOffset = ((serverTime - hold - sent) + (serverTime - received)) / 2
         if roundTrips.count < Self.windowSize {
             roundTrips.append(rtt)
             offsets.append(sampleOffset)
+            holds.append(hold)
         } else {
             roundTrips[nextSlot] = rtt
             offsets[nextSlot] = sampleOffset
+            holds[nextSlot] = hold
             nextSlot = (nextSlot + 1) % Self.windowSize
         }
         sampleCount += 1
         if let lastRoundTrip { jitter += (abs(rtt - lastRoundTrip) - jitter) / 16 }
         lastRoundTrip = rtt
         roundTrip = Self.median(roundTrips)
+        self.hold = Self.median(holds)
 
         let fastest = roundTrips.indices.sorted { roundTrips[$0] < roundTrips[$1] }
         let trusted = fastest.prefix(max(1, fastest.count / 3)).map { offsets[$0] }

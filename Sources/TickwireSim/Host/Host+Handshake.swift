@@ -176,6 +176,7 @@ extension Host {
             client.deltaCoding = coding
             resumes += 1
             client.acceptsRenderTimes = hello.offersRenderTimes && game.compensatesLag
+            client.acceptsPongHold = hello.offersPongHold
             return welcome(client, in: room, compression: compression, on: connection)
         }
         if room.isFull {
@@ -201,6 +202,7 @@ extension Host {
         }
         client.deltaCoding = coding
         client.acceptsRenderTimes = hello.offersRenderTimes && game.compensatesLag
+        client.acceptsPongHold = hello.offersPongHold
         room.admit(client, payload: hello.payload)
         joins += 1
         welcome(client, in: room, compression: compression, on: connection)
@@ -210,7 +212,7 @@ extension Host {
         let welcome = Message.Welcome(
             clientID: client.id, tickRate: UInt16(clamping: room.loop.rate), currentTick: room.tick,
             serverTime: UInt64(max(0, clock.now.nanoseconds / 1000)), compression: compression, resumeToken: client.token,
-            deltaCoding: client.deltaCoding, acceptsRenderTimes: client.acceptsRenderTimes)
+            deltaCoding: client.deltaCoding, acceptsRenderTimes: client.acceptsRenderTimes, acceptsPongHold: client.acceptsPongHold)
         // The welcome is part of the handshake: never compressed, never in the compression stream.
         FrameCompressor.uncompressed(limits: configuration.frameLimits).send(.welcome(welcome), over: connection)
     }

@@ -20,6 +20,8 @@ extension Host {
         metricsBookkeeping.closedRooms.snapshotsNotCaptured += metrics.snapshotsNotCaptured
         metricsBookkeeping.closedRooms.snapshotsNotEncoded += metrics.snapshotsNotEncoded
         metricsBookkeeping.closedRooms.badFrames += metrics.badFrames
+        metricsBookkeeping.closedRooms.pongsSent += metrics.pongsSent
+        metricsBookkeeping.closedRooms.pingHoldSecondsTotal += metrics.pingHoldSecondsTotal
         metricsBookkeeping.closedRoomsTicksDropped += Int(clamping: metrics.ticks.ticksDropped)
     }
 
@@ -51,6 +53,8 @@ extension Host {
                 totals.snapshotsNotCaptured += room.totals.snapshotsNotCaptured
                 totals.snapshotsNotEncoded += room.totals.snapshotsNotEncoded
                 totals.badFrames += room.totals.badFrames
+                totals.pongsSent += room.totals.pongsSent
+                totals.pingHoldSecondsTotal += room.totals.pingHoldSecondsTotal
                 ticksDropped += Int(clamping: room.loop.statistics.ticksDropped)
             }
             metrics.rooms = roomOrder.count
@@ -70,6 +74,8 @@ extension Host {
             metrics.snapshotsNotCaptured = totals.snapshotsNotCaptured
             metrics.snapshotsNotEncoded = totals.snapshotsNotEncoded
             metrics.badFrames = totals.badFrames
+            metrics.pongsSent = totals.pongsSent
+            metrics.pingHoldSeconds = totals.pingHoldSecondsTotal
             metrics.ticksDropped = ticksDropped
             metrics.idleRoomsClosed = idleRoomsClosed
             if let passDuration { metrics.tickDuration.observe(Double(passDuration.wholeNanoseconds) / 1e9) }

@@ -62,6 +62,11 @@ public struct HostMetrics: Hashable, Sendable {
     public var snapshotsNotEncoded = 0
     /// Bad frames received from clients.
     public var badFrames = 0
+    /// Pongs the rooms sent, over the host's life.
+    public var pongsSent = 0
+    /// The time the answered pings waited in the rooms before their pongs, summed, seconds:
+    /// divided by ``pongsSent``, the mean tick wait that pongs with a hold tell clients to subtract.
+    public var pingHoldSeconds = 0.0
     /// Ticks the rooms dropped after stalls, rather than run.
     public var ticksDropped = 0
     /// Rooms opened on demand that closed after standing empty (``Host/idleRoomsClosed``).
@@ -92,6 +97,7 @@ extension HostMetrics: MetricsSource {
     /// `tickwire_shutting_down`, `tickwire_joins_total`, `tickwire_reconnects_total`,
     /// `tickwire_resumes_total`, `tickwire_handshakes_refused_total` (by `reason`),
     /// `tickwire_received_bytes_total`, `tickwire_sent_bytes_total`, `tickwire_snapshots_sent_total`,
+    /// `tickwire_pongs_sent_total`, `tickwire_ping_hold_seconds_total`,
     /// `tickwire_snapshots_skipped_total`, `tickwire_snapshots_dropped_total` (by `reason`:
     /// `capture`, `encode`), `tickwire_bad_frames_total`, `tickwire_ticks_dropped_total`,
     /// `tickwire_idle_rooms_closed_total`, `tickwire_tick_duration_seconds` and
@@ -134,6 +140,11 @@ extension HostMetrics: MetricsSource {
                 "Snapshots dropped because the game could not capture its world (per room tick) or one could not be encoded for a client.",
             label: "reason", values: [("capture", snapshotsNotCaptured), ("encode", snapshotsNotEncoded)])
         writer.counter("tickwire_bad_frames_total", help: "Bad frames received from clients.", value: badFrames)
+        writer.counter("tickwire_pongs_sent_total", help: "Pongs sent in answer to clients' pings.", value: pongsSent)
+        writer.family(
+            "tickwire_ping_hold_seconds_total", type: .counter,
+            help: "Time pings waited in the rooms, from arrival to pong (the tick wait clients subtract), summed.")
+        writer.sample("tickwire_ping_hold_seconds_total", value: pingHoldSeconds)
         writer.counter("tickwire_ticks_dropped_total", help: "Room ticks dropped after stalls rather than run.", value: ticksDropped)
         writer.counter(
             "tickwire_idle_rooms_closed_total", help: "Rooms opened on demand that closed after standing empty.", value: idleRoomsClosed)

@@ -73,6 +73,11 @@ public struct RoomMetrics: Sendable {
     /// Clients disconnected by the bad-frame policy (``HostConfiguration/badFrameLimit``), over
     /// the room's life.
     public var clientsDroppedForBadFrames = 0
+    /// Pongs sent (answers to pings), over the room's life.
+    public var pongsSent = 0
+    /// The time the answered pings waited in the room, from their arrival to their pong
+    /// (the tick wait a client subtracts, PROTOCOL.md §5.9.1), summed over the room's life, seconds.
+    public var pingHoldSecondsTotal = 0.0
     /// Held slots whose grace period ran out, over the room's life.
     public var heldSlotsExpired = 0
     /// Held slots let go early (over ``HostConfiguration/heldSlotLimit``, or to make room for a
@@ -83,8 +88,13 @@ public struct RoomMetrics: Sendable {
 /// What a client session knows about its connection and its view, readable through
 /// ``ClientSession/metrics``.
 public struct ClientMetrics: Sendable {
-    /// Median round trip from pings, seconds.
+    /// Median network round trip from pings, seconds: the time from sending a ping to
+    /// receiving its pong, less the time the server held it (when its pongs carry the hold,
+    /// ``Message/Welcome/acceptsPongHold``; otherwise the hold, up to a server tick, is in it).
     public var roundTrip = 0.0
+    /// Median time the server held a ping before answering it (its tick wait), seconds; zero
+    /// when the server's pongs do not carry the hold.
+    public var serverHold = 0.0
     /// Jitter of ping round trips, seconds.
     public var roundTripJitter = 0.0
     /// Jitter of snapshot arrivals, seconds (drives the interpolation delay).

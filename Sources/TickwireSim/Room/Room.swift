@@ -41,7 +41,9 @@ public final class Room<G: Game> {
     /// Client ids in ascending order: every per-client loop walks this, so runs are deterministic.
     var clientOrder: [UInt32] = []
     var totals = RoomMetrics()
-    private var bytesOut = RateMeter()
+    var bytesOut = RateMeter()
+    /// Pings taken in since the last tick's end, answered there (``answerPendingPings(now:)``).
+    var pendingPings: [PendingPing] = []
     private var bytesIn = RateMeter()
     private var cpu: CPUUsage?
     private var nextStatsAt: Timestamp?
@@ -175,6 +177,8 @@ public final class Room<G: Game> {
         let now = clock.now
         receive(now: now)
         expire(now: now)
+        // Last of all, so that each pong's hold covers the whole tick it waited for.
+        defer { answerPendingPings(now: now) }
 
         var inputs: [UInt32: G.Input] = [:]
         var renderTicks: [UInt32: Double] = [:]
@@ -252,12 +256,12 @@ public final class Room<G: Game> {
     func receive(now: Timestamp) {
         for id in clientOrder {
             guard let client = clients[id], let connection = client.connection else { continue }
-            for event in connection.drain() {
-                switch event {
+            for arrival in connection.drainArrivals() {
+                switch arrival.event {
                 case .frame(let bytes):
                     client.bytesIn.add(bytes.count, at: now)
                     bytesIn.add(bytes.count, at: now)
-                    handle(bytes, from: client, now: now)
+                    handle(bytes, from: client, now: now, arrivedAt: now - arrival.waited)
                 case .closed:
                     client.connection = nil
                     client.disconnectedAt = now
@@ -268,7 +272,7 @@ public final class Room<G: Game> {
         }
     }
 
-    private func handle(_ bytes: [UInt8], from client: RoomClient<G>, now: Timestamp) {
+    private func handle(_ bytes: [UInt8], from client: RoomClient<G>, now: Timestamp, arrivedAt: Timestamp) {
         let message: Message
         do {
             message = try client.decompressor.decode(bytes)
@@ -301,8 +305,7 @@ public final class Room<G: Game> {
                 countBadFrame(from: client, now: now, what: "an input the game cannot decode")
             }
         case .ping(let ping):
-            let pong = Message.Pong(clientTime: ping.clientTime, serverTime: UInt64(max(0, now.nanoseconds / 1000)))
-            if let count = client.send(.pong(pong), now: now).sentBytes { bytesOut.add(count, at: now) }
+            pendingPings.append(PendingPing(clientID: client.id, ping: ping, arrivedAt: arrivedAt))
         case .disconnect:
             remove(client.id)
         default:

@@ -18,6 +18,9 @@ final class RoomClient<G: Game> {
     /// Whether the welcome told this client to send render times with its inputs (its hello
     /// offered them and the game compensates lag, ``Game/compensatesLag``).
     var acceptsRenderTimes = false
+    /// Whether the welcome told this client that pongs carry their hold (its hello offered it,
+    /// ``Message/Hello/offersPongHold``): its pings are then answered with the hold.
+    var acceptsPongHold = false
     /// The snapshots sent to this client (after its interest filter), by tick.
     var sent: SnapshotHistory
     /// The server time each snapshot in `sent` was sent at (a ring by tick, like `sent`),

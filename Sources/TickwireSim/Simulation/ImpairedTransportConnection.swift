@@ -126,7 +126,13 @@ public final class ImpairedTransportConnection: TransportConnection {
     /// received on the downstream link, and returns what that link delivered by now.
     ///
     /// - Returns: The frames, and `.closed` once the real connection closed and nothing delayed is left.
-    public func drain() -> [TransportEvent] {
+    public func drain() -> [TransportEvent] { drainArrivals().map(\.event) }
+
+    /// What ``drain()`` returns, each frame with how long ago (on the wrapper's clock) the
+    /// downstream link delivered it.
+    ///
+    /// - Returns: The events and their waits, oldest first.
+    public func drainArrivals() -> [TransportArrival] {
         let now = clock.now.nanoseconds
         forwardOutgoing(now: now)
         let received = inner.drain()
@@ -142,9 +148,11 @@ public final class ImpairedTransportConnection: TransportConnection {
                 case .closed(let reason): state.pendingClose = state.pendingClose ?? reason
                 }
             }
-            var events = state.downstream.takeArrived(now: now).map { TransportEvent.frame($0.bytes) }
+            var events = state.downstream.takeArrived(now: now).map {
+                TransportArrival(.frame($0.bytes), waited: .nanoseconds(now - $0.arrivesAt))
+            }
             if let reason = state.pendingClose, state.downstream.inFlight.isEmpty {
-                events.append(.closed(reason))
+                events.append(TransportArrival(.closed(reason)))
                 state.isClosed = true
             }
             return events

@@ -50,7 +50,13 @@ public final class SimulatedConnection: TransportConnection, Sendable {
     /// Takes the frames that have arrived by now, and `.closed` once the connection is closed.
     ///
     /// - Returns: The events, oldest first.
-    public func drain() -> [TransportEvent] {
+    public func drain() -> [TransportEvent] { drainArrivals().map(\.event) }
+
+    /// Takes the frames that have arrived by now, each with how long ago (on the network's
+    /// clock) its link delivered it, and `.closed` once the connection is closed.
+    ///
+    /// - Returns: The events and their waits, oldest first.
+    public func drainArrivals() -> [TransportArrival] {
         guard !isClosed else { return [] }
         let now = pipe.now
         let toClient = isClient
@@ -69,12 +75,12 @@ public final class SimulatedConnection: TransportConnection, Sendable {
             }
             return (arrived, nil)
         }
-        var events: [TransportEvent] = []
+        var events: [TransportArrival] = []
         events.reserveCapacity(arrived.count + 1)
-        for packet in arrived { events.append(.frame(packet.bytes)) }
+        for packet in arrived { events.append(TransportArrival(.frame(packet.bytes), waited: .nanoseconds(now - packet.arrivesAt))) }
         if let closeReason {
             closed.withLock { $0 = true }
-            events.append(.closed(closeReason))
+            events.append(TransportArrival(.closed(closeReason)))
         }
         return events
     }

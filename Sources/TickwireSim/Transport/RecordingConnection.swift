@@ -53,13 +53,18 @@ public final class RecordingConnection: TransportConnection {
     /// Drains the wrapped connection, recording each frame as received by the client.
     ///
     /// - Returns: The events, unchanged.
-    public func drain() -> [TransportEvent] {
-        let events = inner.drain()
+    public func drain() -> [TransportEvent] { drainArrivals().map(\.event) }
+
+    /// Drains the wrapped connection with its waits, recording each frame as received by the client.
+    ///
+    /// - Returns: The events and their waits, unchanged.
+    public func drainArrivals() -> [TransportArrival] {
+        let arrivals = inner.drainArrivals()
         let now = clock.now
-        for case .frame(let bytes) in events {
-            recorder.record(direction: .toClient, time: now, bytes: bytes)
+        for arrival in arrivals {
+            if case .frame(let bytes) = arrival.event { recorder.record(direction: .toClient, time: now, bytes: bytes) }
         }
-        return events
+        return arrivals
     }
 
     /// Closes the wrapped connection with a code and a reason.

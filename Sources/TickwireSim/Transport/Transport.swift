@@ -150,6 +150,18 @@ public protocol TransportConnection: AnyObject, Sendable {
     /// - Returns: The frames (and at most one final `.closed`) received so far.
     func drain() -> [TransportEvent]
 
+    /// Takes every event that has arrived since the last call, oldest first, each with how long
+    /// it waited on this side before this call (``TransportArrival/waited``).
+    ///
+    /// A host and a client session drain through this, so that pings and pongs are timed from
+    /// their arrival rather than from the next tick. The default calls ``drain()`` and says
+    /// every event waited zero (it arrived at the drain). A connection that keeps its frames
+    /// in a ``TransportInbox`` (which stamps each one as it is pushed) implements it in one
+    /// line, `inbox.drainArrivals()`, and implements ``drain()`` as `inbox.drain()`.
+    ///
+    /// - Returns: The events (and at most one final `.closed`) received so far, with their waits.
+    func drainArrivals() -> [TransportArrival]
+
     /// Closes the connection with a close code and a reason text; the peer receives what was
     /// already sent, then `.closed` with a ``TransportCloseReason`` carrying `code` and `reason`.
     ///
@@ -176,6 +188,12 @@ public protocol TransportConnection: AnyObject, Sendable {
 extension TransportConnection {
     /// Closes the connection normally: ``close(code:reason:)`` with 1000 and no reason.
     public func close() { close(code: .normalClosure, reason: "") }
+
+    /// The events of ``drain()``, each said to have waited zero: a transport that does not
+    /// know when its frames arrived (the default).
+    ///
+    /// - Returns: The events, oldest first.
+    public func drainArrivals() -> [TransportArrival] { drain().map { TransportArrival($0) } }
 
     /// No path: the transport's connections do not ask for one (the default).
     public var requestPath: String? { nil }

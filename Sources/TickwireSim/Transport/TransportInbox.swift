@@ -1,13 +1,21 @@
 import Synchronization
+import TickwireFoundation
 
 /// An inbox of transport events, filled on a transport's own thread (a socket loop) and
 /// drained on the tick thread: the building block of a ``TransportConnection`` that receives
 /// on another thread. After a `.closed` event (or ``closeLocally()``) it takes nothing more.
 ///
+/// Every event is stamped with the monotonic clock when it is pushed, so that
+/// ``drainArrivals()`` can tell how long each waited: a connection built on an inbox pushes
+/// each frame as it comes off the socket and implements
+/// ``TransportConnection/drainArrivals()`` as `inbox.drainArrivals()`.
+///
 /// Thread-safe: every field lives in the `Mutex`.
 public final class TransportInbox: Sendable {
     private struct State {
         var events: [TransportEvent] = []
+        /// The monotonic clock's reading when each event in `events` was pushed, in nanoseconds.
+        var pushedAt: [UInt64] = []
         var isClosed = false
     }
 
@@ -16,13 +24,16 @@ public final class TransportInbox: Sendable {
     /// Creates an empty, open inbox.
     public init() {}
 
-    /// Adds an event, unless the inbox is already closed; a `.closed` event closes it.
+    /// Adds an event, stamped with the monotonic clock now, unless the inbox is already closed;
+    /// a `.closed` event closes it.
     ///
     /// - Parameter event: The event, from the transport's thread.
     public func push(_ event: TransportEvent) {
+        let now = MonotonicTime.now()
         state.withLock { state in
             guard !state.isClosed else { return }
             state.events.append(event)
+            state.pushedAt.append(now)
             if case .closed = event { state.isClosed = true }
         }
     }
@@ -34,7 +45,26 @@ public final class TransportInbox: Sendable {
         state.withLock { state in
             let events = state.events
             state.events.removeAll()
+            state.pushedAt.removeAll()
             return events
+        }
+    }
+
+    /// Takes every event pushed since the last call, oldest first, each with how long it has
+    /// waited in the inbox since it was pushed.
+    ///
+    /// - Returns: The events and their waits.
+    public func drainArrivals() -> [TransportArrival] {
+        let (events, pushedAt) = state.withLock { state in
+            defer {
+                state.events.removeAll()
+                state.pushedAt.removeAll()
+            }
+            return (state.events, state.pushedAt)
+        }
+        let now = MonotonicTime.now()
+        return zip(events, pushedAt).map { event, pushed in
+            TransportArrival(event, waited: .nanoseconds(Int64(clamping: now - min(now, pushed))))
         }
     }
 

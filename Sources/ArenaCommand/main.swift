@@ -157,7 +157,7 @@ func makeClientOptions(url: String, parsed: inout CommandArguments) throws -> Ar
     let lag = try parsed.double("lag", default: 0), jitter = try parsed.double("jitter", default: 0)
     let loss = try parsed.double("loss", default: 0)
     guard lag >= 0, jitter >= 0, (0...100).contains(loss) else { fail("--lag and --jitter must be ≥ 0 ms, --loss 0...100 %") }
-    options.setBadNetwork(lag: .secondsValue(lag / 1000), jitter: .secondsValue(jitter / 1000), snapshotLoss: loss / 100)
+    options.setBadNetwork(lag: .secondsValue(lag / 1000), jitter: .secondsValue(jitter / 1000), loss: loss / 100)
     return options
 }
 

@@ -97,6 +97,78 @@ struct ImpairedTransportConnectionTests {
         #expect(!ImpairedTransportConnection.isSnapshotFrame([]))
     }
 
+    @Test("reliable mode with loss: both ways, every frame arrives once and in order, some after a retransmission")
+    func reliableLoss() {
+        let link = LinkConditions(latency: .milliseconds(50), lossRate: 0.05)
+        let (clock, wrapper, server) = Self.pair(upstream: link, downstream: link, seed: 13)
+        var down: [Int] = [], up: [Int] = []
+        var lateDown = 0
+        var sentAt: [Int: Timestamp] = [:]
+        for step in 0..<12_500 {
+            if step < 12_000, step % 30 == 0 {
+                let number = step / 30
+                sentAt[number] = clock.now
+                server.send(Self.frame(.snapshot, number))
+                wrapper.send(Self.frame(.input, number))
+            }
+            for case .frame(let bytes) in wrapper.drain() {
+                down.append(Self.number(of: bytes))
+                if let sent = sentAt[Self.number(of: bytes)], clock.now - sent > .milliseconds(50) { lateDown += 1 }
+            }
+            for case .frame(let bytes) in server.drain() { up.append(Self.number(of: bytes)) }
+            clock.advance(by: .milliseconds(1))
+        }
+        #expect(down == Array(0..<400), "snapshots: none lost, none out of order")
+        #expect(up == Array(0..<400), "inputs: none lost, none out of order")
+        #expect(wrapper.incomingFramesLost == 0 && wrapper.outgoingFramesLost == 0, "a reliable link loses nothing")
+        #expect(wrapper.incomingSegmentsRetransmitted > 5, "about 5% of 400 snapshots' segments: \(wrapper.incomingSegmentsRetransmitted)")
+        #expect(wrapper.outgoingSegmentsRetransmitted > 5, "about 5% of 400 inputs' segments: \(wrapper.outgoingSegmentsRetransmitted)")
+        #expect(
+            lateDown >= wrapper.incomingSegmentsRetransmitted,
+            "each retransmitted snapshot, and any behind it, arrives late: \(lateDown) late for \(wrapper.incomingSegmentsRetransmitted)")
+    }
+
+    @Test("datagram mode: what the UDP transport sends unreliably is lost both ways and may arrive out of order")
+    func datagramLoss() {
+        let link = LinkConditions(
+            latency: .milliseconds(40), jitter: .milliseconds(30), delivery: .unreliable, lossRate: 0.1, reorderRate: 0.1)
+        let clock = VirtualClock()
+        let network = SimulatedNetwork(clock: clock, seed: 1)
+        let client = network.connect()
+        let server = network.acceptPending()[0]
+        let wrapper = ImpairedTransportConnection(
+            wrapping: client, upstream: link, downstream: link, clock: clock, seed: 17,
+            droppable: ImpairedTransportConnection.isUnreliableOverUDP)
+        var snapshots: [Int] = [], inputs: [Int] = [], reliable: [Int] = []
+        // The last frames leave at 995 ms; a held-back one arrives by 995 + 2 × (40 + 30) ms.
+        for step in 0..<1200 {
+            if step < 1000, step % 5 == 0 {
+                server.send(Self.frame(.snapshot, step / 5))
+                wrapper.send(Self.frame(.input, step / 5))
+                if step % 50 == 0 { server.send(Self.frame(.welcome, step / 50)) }
+            }
+            for case .frame(let bytes) in wrapper.drain() {
+                if ImpairedTransportConnection.isSnapshotFrame(bytes) {
+                    snapshots.append(Self.number(of: bytes))
+                } else {
+                    reliable.append(Self.number(of: bytes))
+                }
+            }
+            for case .frame(let bytes) in server.drain() { inputs.append(Self.number(of: bytes)) }
+            clock.advance(by: .milliseconds(1))
+        }
+        #expect(reliable == Array(0..<20), "frames the UDP transport sends reliably all arrive, in order")
+        #expect(wrapper.incomingFramesLost == 200 - snapshots.count && wrapper.outgoingFramesLost == 200 - inputs.count)
+        #expect((8...35).contains(200 - snapshots.count), "about 10% of 200 snapshots lost: \(200 - snapshots.count)")
+        #expect((8...35).contains(200 - inputs.count), "about 10% of 200 inputs lost: \(200 - inputs.count)")
+        #expect(snapshots != snapshots.sorted() && inputs != inputs.sorted(), "jitter and hold-backs reorder datagrams")
+        #expect(wrapper.incomingSegmentsRetransmitted == 0, "datagrams are never retransmitted")
+        #expect(ImpairedTransportConnection.isUnreliableOverUDP(Self.frame(.pong, 1)))
+        #expect(
+            !ImpairedTransportConnection.isUnreliableOverUDP(Self.frame(.welcome, 1))
+                && !ImpairedTransportConnection.isUnreliableOverUDP([]))
+    }
+
     @Test("the same seed loses the same frames")
     func determinism() {
         func lostNumbers(seed: UInt64) -> [Int] {

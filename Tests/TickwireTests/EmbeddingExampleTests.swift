@@ -114,6 +114,18 @@ struct EmbeddingExampleTests {
         #expect(abs(seenX - serverX) <= 0.01, "the client shows \(seenX), the server has \(serverX)")
     }
 
+    @Test("over a 100 ms path losing 2% of its TCP segments, a player sees a few percent of frames extrapolated")
+    func lossyPath() {
+        let simulation = TickSimulation(game: Dots(), seed: 1) { $0.tickRate = 30 }
+        let path = LinkConditions(latency: .milliseconds(50), delivery: .reliable, lossRate: 0.02)
+        let player = simulation.addClient(upstream: path, downstream: path)
+        simulation.run(for: .seconds(60))
+        let share = simulation.clients[player].metrics.extrapolatedShare  // a few percent over TCP
+
+        #expect(simulation.connections[player].segmentsRetransmitted > 0, "the client's own segments were lost and resent too")
+        #expect((0.005...0.15).contains(share), "TCP's retransmissions should starve the view now and then, not \(share)")
+    }
+
     @Test("the same game over real WebSockets on 127.0.0.1, as the article's server and client snippet")
     func overWebSockets() throws {
         let listener = try WebSocketTransportServer(configuration: WebSocketServerConfiguration(host: "127.0.0.1", port: 0))

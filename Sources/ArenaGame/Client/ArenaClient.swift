@@ -19,10 +19,9 @@ package final class ArenaClient {
         package var name: String
         /// How a `wss://` URL's server is checked (the system trust store by default, or a CA file).
         package var tls = TLSClientConfiguration()
-        /// A bad network to play through, client to server (`--lag`, `--jitter`).
+        /// A bad network to play through, client to server (`--lag`, `--jitter`, `--loss`).
         package var upstream = LinkConditions.perfect
-        /// A bad network to play through, server to client (`--lag`, `--jitter`, and `--loss`
-        /// as unreliable delivery of snapshots).
+        /// A bad network to play through, server to client (`--lag`, `--jitter`, `--loss`).
         package var downstream = LinkConditions.perfect
         /// Backoff between reconnection attempts.
         package var reconnect = ReconnectPolicy(baseDelay: .milliseconds(500), maximumDelay: .seconds(8))
@@ -43,18 +42,26 @@ package final class ArenaClient {
             return path.isEmpty ? "main" : String(path)
         }
 
-        /// Sets a bad network as `arena join` takes it: the same one-way delay each way, and a
-        /// share of snapshots lost (the downstream link turns unreliable for snapshots).
+        /// Sets a bad network as `arena join` takes it: the same one-way delay, jitter and packet loss
+        /// each way, loss doing what it does on the transport ``url``'s scheme names
+        /// (``LinkConditions/Delivery-swift.struct/init(urlScheme:)``): over a WebSocket (TCP) lost
+        /// segments are retransmitted and the frames behind them wait; over UDP datagrams are dropped.
         ///
         /// - Parameters:
         ///   - lag: Added one-way delay, each direction.
         ///   - jitter: Largest extra random one-way delay, each direction.
-        ///   - snapshotLoss: Share of snapshots lost, 0...1.
-        package mutating func setBadNetwork(lag: Duration, jitter: Duration, snapshotLoss: Double) {
-            upstream = LinkConditions(latency: lag, jitter: jitter)
-            downstream = LinkConditions(
-                latency: lag, jitter: jitter, delivery: snapshotLoss > 0 ? .unreliable : .reliable, lossRate: snapshotLoss)
+        ///   - loss: Share of packets lost each way, 0...1.
+        package mutating func setBadNetwork(lag: Duration, jitter: Duration, loss: Double) {
+            // The one place the URL picks the model: every scheme the arena dials has a transport, so the
+            // fallback only reads a scheme added later as TCP, the transport most schemes ride on.
+            let delivery = LinkConditions.Delivery(urlScheme: urlScheme) ?? .reliable
+            let link = LinkConditions(latency: lag, jitter: jitter, delivery: delivery, lossRate: loss)
+            upstream = link
+            downstream = link
         }
+
+        /// The scheme of ``url``, before `://`.
+        private var urlScheme: String { String(url.description.prefix { $0 != ":" }) }
 
         /// Whether play goes through a bad network.
         package var isImpaired: Bool { upstream != .perfect || downstream != .perfect }
@@ -85,10 +92,15 @@ package final class ArenaClient {
             configuration.logSink = logSink
             let url = try WebSocketURL(text)
             let socket = try WebSocketClientTransportConnection(url: url, configuration: configuration)
+            // Over datagrams, every message the UDP transport sends unreliably may be lost.
+            let droppable =
+                options.downstream.delivery == .unreliable
+                ? ImpairedTransportConnection.isUnreliableOverUDP : ImpairedTransportConnection.isSnapshotFrame
             impaired =
                 options.isImpaired
                 ? ImpairedTransportConnection(
-                    wrapping: socket, upstream: options.upstream, downstream: options.downstream, clock: clock, seed: attempts)
+                    wrapping: socket, upstream: options.upstream, downstream: options.downstream, clock: clock, seed: attempts,
+                    droppable: droppable)
                 : nil
             var connection: any TransportConnection = impaired ?? socket
             // Record what the session sees: after the bad-network layer, so lost snapshots are absent.
@@ -222,7 +234,10 @@ package final class ArenaClient {
         if let impaired = dialer.impaired {
             let network = options.downstream
             let delay = "+\(milliseconds(network.latency.secondsValue)) ms ±\(milliseconds(network.jitter.secondsValue)) ms"
-            lines.append("bad net: \(delay), \(impaired.incomingFramesLost) snapshots lost")
+            let loss =
+                network.delivery == .unreliable
+                ? "\(impaired.incomingFramesLost) lost" : "\(impaired.incomingSegmentsRetransmitted) retransmitted"
+            lines.append("bad net: \(delay), \(loss)")
         }
         return lines
     }

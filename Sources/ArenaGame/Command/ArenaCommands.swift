@@ -14,9 +14,11 @@ package enum ArenaCommands {
 
     /// The bad-network options `arena` and `arena join` share.
     private static let badNetwork: [CommandOption] = [
-        .value("lag", "MS", default: "0", "add this much delay to every snapshot, on purpose"),
+        .value("lag", "MS", default: "0", "add this much delay each way, on purpose"),
         .value("jitter", "MS", default: "0", "vary that delay by up to this much"),
-        .value("loss", "PERCENT", default: "0", "drop this share of the snapshots, 0...100"),
+        .value(
+            "loss", "PERCENT", default: "0",
+            "lose this share of packets each way, 0...100: over ws:// and wss:// TCP retransmits them (frames wait, none is lost)"),
     ]
 
     /// `arena` with no command: a server on this machine, played in this terminal.

@@ -19,7 +19,7 @@ extension ClientSession {
         figures.roundTripJitter = clockSync.jitter
         figures.interpolationDelay = delay.target
         figures.bufferDepth = playback.renderTime.map { buffer.depth(after: $0) } ?? buffer.count
-        figures.framesRendered = freshness.framesRendered
+        figures.framesRendered = counters.renderedFrames
         figures.extrapolatedFrames = counters.extrapolatedFrames
         figures.snapshotsReceived = counters.snapshotsReceived
         figures.predictionCorrections = smoother.corrections

@@ -128,4 +128,13 @@ public struct ClientMetrics: Sendable {
     public var largestCorrection = 0.0
     /// Frames the render view was extrapolated past the newest snapshot.
     public var extrapolatedFrames = 0
+    /// Frames rendered: calls to ``ClientSession/render()`` that returned a view.
+    public var renderedFrames = 0
+
+    /// The share (0...1) of rendered frames that were extrapolated, ``extrapolatedFrames`` over
+    /// ``renderedFrames``: how often the network left the view without a snapshot to interpolate
+    /// towards. `0` before the first frame.
+    public var extrapolatedShare: Double {
+        renderedFrames > 0 ? Double(extrapolatedFrames) / Double(renderedFrames) : 0
+    }
 }

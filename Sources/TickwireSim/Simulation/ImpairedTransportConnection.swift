@@ -11,14 +11,23 @@ import TickwireFoundation
 /// when the link says it arrives. Time comes from the ``TickClock`` given, and frames move on at
 /// every ``send(_:)`` and ``drain()`` (a ``ClientSession`` drains once per tick).
 ///
-/// **Loss over a reliable transport.** In ``LinkConditions/Delivery-swift.struct/reliable`` mode
-/// nothing is lost: jitter shows up as head-of-line delay, as on TCP. In
-/// ``LinkConditions/Delivery-swift.struct/unreliable`` mode only the frames `droppable` marks
-/// travel as unreliable frames (lost at ``LinkConditions/lossRate``, duplicated, overtaken);
-/// every other frame still arrives, in order, since the protocol over a WebSocket relies on it.
-/// The default marks snapshot frames, which is what an unreliable transport would lose. A lost
-/// frame breaks a streaming deflate context, so a client playing through loss should offer
-/// only ``CompressionMode/perFrame`` compression.
+/// **Which transport it wraps.** Each link's ``LinkConditions/delivery-swift.property`` says what
+/// kind of transport is underneath, and loss does what it does there
+/// (``LinkConditions/Delivery-swift.struct/init(urlScheme:)`` picks it from a URL):
+/// - ``LinkConditions/Delivery-swift.struct/reliable``, a WebSocket over TCP: nothing is ever
+///   lost. ``LinkConditions/lossRate`` loses TCP segments (of up to 1448 bytes), which the sender
+///   retransmits as Linux does: once a later segment's acknowledgement comes back a round trip
+///   and a quarter of one after the loss (RFC 8985), or at the third later acknowledgement (fast
+///   retransmit, RFC 5681), else when the timer fires (RTO = SRTT + max(4·RTTVAR, 200 ms),
+///   RFC 6298, doubled on each repeated loss). The frame holding the segment waits for it, and so
+///   does every frame behind it: on a 30 Hz stream at 100 ms round trip, about 130 ms more. Jitter
+///   shows up as head-of-line delay too. ``incomingSegmentsRetransmitted`` counts the losses.
+/// - ``LinkConditions/Delivery-swift.struct/unreliable``, datagrams (UDP): only the frames
+///   `droppable` marks travel as unreliable frames (lost at ``LinkConditions/lossRate``,
+///   duplicated, overtaken); every other frame still arrives, in order, as on a reliable channel.
+///   The default marks snapshot frames; ``isUnreliableOverUDP(_:)`` marks every message the UDP
+///   transport sends unreliably. A lost frame breaks a streaming deflate context, so a client
+///   playing through datagram loss should offer only ``CompressionMode/perFrame`` compression.
 ///
 /// Closing forwards every delayed outgoing frame at once, then closes the real connection, so
 /// that a session's last words (its disconnect) are not lost; a close from the peer is reported
@@ -48,8 +57,9 @@ public final class ImpairedTransportConnection: TransportConnection {
     ///   - upstream: Conditions for frames sent through this wrapper.
     ///   - downstream: Conditions for frames received through it.
     ///   - clock: The clock that times the delays.
-    ///   - seed: Fixes every random draw (jitter, loss), as a simulated network's seed does.
+    ///   - seed: Fixes every random draw (jitter, loss, retransmissions), as a simulated network's seed does.
     ///   - droppable: Which frames an unreliable link may lose, duplicate or reorder; snapshots by default.
+    ///     A reliable link loses none, whatever it says.
     public init(
         wrapping inner: any TransportConnection, upstream: LinkConditions = .perfect, downstream: LinkConditions = .perfect,
         clock: any TickClock, seed: UInt64 = 1,
@@ -76,6 +86,17 @@ public final class ImpairedTransportConnection: TransportConnection {
         return MessageType(rawValue: first & ~Frame.compressedFlag) == .snapshot
     }
 
+    /// Whether `frame` is one the UDP transport sends on its unreliable channel (PROTOCOL.md 1A):
+    /// a snapshot, an input, a ping, a pong or stats.
+    ///
+    /// - Parameter frame: A frame's bytes.
+    /// - Returns: `true` for a frame a datagram path may lose.
+    public static func isUnreliableOverUDP(_ frame: [UInt8]) -> Bool {
+        guard let first = frame.first else { return false }
+        let type = MessageType(rawValue: first & ~Frame.compressedFlag)
+        return type == .snapshot || type == .input || type == .ping || type == .pong || type == .stats
+    }
+
     /// The wrapped connection's id.
     public var connectionID: UInt64 { inner.connectionID }
 
@@ -87,6 +108,13 @@ public final class ImpairedTransportConnection: TransportConnection {
 
     /// Frames sent that the upstream link lost (unreliable mode only).
     public var outgoingFramesLost: Int { state.withLock { $0.upstream.framesLost } }
+
+    /// TCP segments received that the downstream link lost and retransmitted (reliable mode with
+    /// loss), repeated losses of one segment included: nothing was lost, but these came late.
+    public var incomingSegmentsRetransmitted: Int { state.withLock { $0.downstream.segmentsRetransmitted } }
+
+    /// TCP segments sent that the upstream link lost and retransmitted (reliable mode with loss).
+    public var outgoingSegmentsRetransmitted: Int { state.withLock { $0.upstream.segmentsRetransmitted } }
 
     /// Puts `frame` on the upstream link; the real connection gets it when the link delivers it.
     ///

@@ -103,7 +103,7 @@ public final class SimulatedConnection: TransportConnection, Sendable {
         pipe.links.withLock { links in
             var outgoing = links[toClient: !toClient]
             if outgoing.closesAt == nil {
-                outgoing.closesAt = max(outgoing.lastArrival, now + outgoing.conditions.latency.wholeNanoseconds)
+                outgoing.closesAt = max(outgoing.latestScheduledArrival, now + outgoing.conditions.latency.wholeNanoseconds)
                 outgoing.closeReason = peerReason
             }
             links[toClient: !toClient] = outgoing
@@ -157,4 +157,8 @@ public final class SimulatedConnection: TransportConnection, Sendable {
 
     /// Frames sent by this end that the link dropped (unreliable mode only).
     public var framesLost: Int { pipe.links.withLock { $0[toClient: !isClient].framesLost } }
+
+    /// Segments sent by this end that the link lost and retransmitted (reliable mode with a
+    /// ``LinkConditions/lossRate``), repeated losses of one segment included.
+    public var segmentsRetransmitted: Int { pipe.links.withLock { $0[toClient: !isClient].segmentsRetransmitted } }
 }

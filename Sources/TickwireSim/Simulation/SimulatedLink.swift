@@ -6,10 +6,19 @@ import TickwireFoundation
 struct SimulatedLink {
     struct Packet {
         var leavesAt: Int64
+        /// When it is delivered; ``SimulatedLink/waiting`` while a segment of it, or of a reliable
+        /// frame before it, waits for a retransmission whose time is not known yet.
         var arrivesAt: Int64
         var order: UInt64
         var bytes: [UInt8]
+        /// Reliable mode: when its own segments have all arrived, whatever waits before it.
+        var ownArrival: Int64 = 0
+        /// Reliable mode: its lost segments whose retransmission time is not known yet.
+        var segmentsAwaitingRetransmission = 0
     }
+
+    /// The arrival time of a frame held behind a retransmission not yet scheduled.
+    static let waiting = Int64.max
 
     var conditions: LinkConditions
     var random: SplitMix64
@@ -23,17 +32,21 @@ struct SimulatedLink {
     var closesAt: Int64?
     var closeReason: TransportCloseReason = .connectionLost
     var framesLost = 0
+    /// Reliable mode with loss: the lost segments and when each is retransmitted.
+    var retransmissions = RetransmissionModel()
+    /// When the last frame taken off the link arrived.
+    var lastTaken: Int64 = 0
 
     init(conditions: LinkConditions, seed: UInt64) {
         self.conditions = conditions
         self.random = SplitMix64(seed: seed)
     }
 
-    private mutating func unitRandom() -> Double {
+    mutating func unitRandom() -> Double {
         Double(random.next() >> 11) / Double(UInt64(1) << 53)
     }
 
-    private mutating func jitterSample() -> Int64 {
+    mutating func jitterSample() -> Int64 {
         let jitter = conditions.jitter.wholeNanoseconds
         guard jitter > 0 else { return 0 }
         return Int64(random.next() % UInt64(jitter + 1))
@@ -56,10 +69,15 @@ struct SimulatedLink {
         busyUntil = leaves
         let latency = conditions.latency.wholeNanoseconds
         if conditions.delivery.isReliable || !droppable {
+            var packet = Packet(leavesAt: leaves, arrivesAt: 0, order: nextOrder, bytes: bytes)
+            packet.ownArrival = leaves + latency + jitterSample()
+            // Loss on a reliable link is TCP's: lost segments are retransmitted, and wait.
+            if conditions.delivery.isReliable, conditions.lossRate > 0 || !retransmissions.pending.isEmpty {
+                packet.segmentsAwaitingRetransmission = sendSegments(of: packet)
+            }
             // Head-of-line: never arrive before the frame sent just before.
-            let arrives = max(leaves + latency + jitterSample(), lastArrival)
-            lastArrival = arrives
-            let packet = Packet(leavesAt: leaves, arrivesAt: arrives, order: nextOrder, bytes: bytes)
+            packet.arrivesAt = packet.segmentsAwaitingRetransmission > 0 ? Self.waiting : max(packet.ownArrival, lastArrival)
+            lastArrival = packet.arrivesAt
             // Among unreliable frames a reliable one may arrive before some already in flight.
             if conditions.delivery.isReliable { append(packet) } else { insert(packet) }
         } else {
@@ -97,6 +115,7 @@ struct SimulatedLink {
         stalledUntil = max(stalledUntil, until)
         for index in inFlight.indices where inFlight[index].arrivesAt >= now {
             inFlight[index].arrivesAt = max(inFlight[index].arrivesAt, until)
+            inFlight[index].ownArrival = max(inFlight[index].ownArrival, until)
             inFlight[index].leavesAt = max(inFlight[index].leavesAt, min(until, inFlight[index].arrivesAt))
         }
         lastArrival = max(lastArrival, until)
@@ -112,11 +131,13 @@ struct SimulatedLink {
 
     /// Removes and returns, in order, the frames that have arrived by `now`.
     mutating func takeArrived(now: Int64) -> [Packet] {
+        scheduleRetransmissions(now: now)
         var count = 0
         while count < inFlight.count, inFlight[count].arrivesAt <= now { count += 1 }
         guard count > 0 else { return [] }
         let arrived = Array(inFlight[..<count])
         inFlight.removeFirst(count)
+        lastTaken = max(lastTaken, arrived[count - 1].arrivesAt)
         return arrived
     }
 }

@@ -93,11 +93,16 @@ public final class UDPTransportServer: TransportListener, Sendable {
         let publicAddresses: [NetcodeAddress]
         if let given = configuration.publicAddresses {
             publicAddresses = given
-        } else if let bound = NetcodeAddress(channel.localAddress), !["0.0.0.0", "::"].contains(channel.localAddress.host) {
-            publicAddresses = [bound]
+        } else if let bound = NetcodeAddress(channel.localAddress) {
+            // A wildcard is no address a client can send to: name this machine's loopback.
+            let port = bound.port
+            publicAddresses =
+                channel.localAddress.host == "0.0.0.0"
+                ? [NetcodeAddress(ipv4: 127, 0, 0, 1, port: port)]
+                : channel.localAddress.host == "::" ? [NetcodeAddress(ipv6: [0, 0, 0, 0, 0, 0, 0, 1], port: port)] : [bound]
         } else {
             channel.close()
-            return .failure(.address("bound to \(channel.localAddress), a wildcard: name the public addresses tokens use"))
+            return .failure(.address("bound to \(channel.localAddress), which netcode.io cannot name"))
         }
         let netcode: NetcodeServer
         do throws(NetcodeError) {

@@ -8,7 +8,9 @@ public struct UDPTransportServerConfiguration: Sendable {
     /// ``UDPTransportServer/address``).
     public var address: SocketAddress
     /// The addresses connect tokens name for this server (netcode.io refuses a token that names
-    /// none of them). `nil`: the bound address, which must then not be a wildcard (`0.0.0.0`, `::`).
+    /// none of them). `nil`: the bound address, or for a wildcard (`0.0.0.0`, `::`) the loopback
+    /// address with the bound port, which reaches this machine only: name the public addresses
+    /// for clients elsewhere.
     public var publicAddresses: [NetcodeAddress]?
     /// The application's netcode.io protocol id; tokens minted for another are refused.
     public var protocolID: UInt64

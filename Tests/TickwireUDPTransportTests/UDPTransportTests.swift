@@ -179,6 +179,21 @@ struct UDPTransportTests {
         #expect(fixture.server.statistics.packetsIgnored > 0, "the server counted the requests it refused")
     }
 
+    @Test("a server bound to the wildcard names the loopback address with its port in tokens, unless told its public addresses")
+    func wildcardPublicAddress() throws {
+        let key = NetcodeKey.random()
+        let server = try UDPTransportServer(
+            configuration: UDPTransportServerConfiguration(address: requireAddress("0.0.0.0", 0), protocolID: 1, privateKey: key))
+        defer { server.shutdown() }
+        #expect(server.publicAddresses == [NetcodeAddress(ipv4: 127, 0, 0, 1, port: UInt16(server.address.port))])
+        let named = try NetcodeAddress(parsing: "203.0.113.7:40000")
+        let told = try UDPTransportServer(
+            configuration: UDPTransportServerConfiguration(
+                address: requireAddress("127.0.0.1", 0), publicAddresses: [named], protocolID: 1, privateKey: key))
+        defer { told.shutdown() }
+        #expect(told.publicAddresses == [named])
+    }
+
     @Test("the channel of a frame follows its message type (PROTOCOL.md 1A.1)")
     func channelsByType() {
         for type: UInt8 in [0x01, 0x02, 0x03, 0x08, 0x40, 0x7F, 0x81, 0xC0] {

@@ -93,7 +93,7 @@ public final class UDPClientTransportConnection: TransportConnection, Sendable {
 
     /// Queues `frame` for the server on the channel its type byte chooses.
     ///
-    /// - Parameter frame: The frame's bytes, at most ``PacketLimits/maximumMessageBytes``.
+    /// - Parameter frame: The frame's bytes, at most `PacketLimits.maximumMessageBytes`.
     /// - Returns: ``TransportSendResult/backedUp`` at the bounds of the frames waiting for the
     ///   loop or of the reliable send queue; ``TransportSendResult/closed`` once either side closed.
     @discardableResult
@@ -145,8 +145,8 @@ public final class UDPClientTransportConnection: TransportConnection, Sendable {
     /// The round-trip time, jitter, loss and packet counts the event loop last measured.
     public var statistics: UDPConnectionStatistics { driver.core.statistics }
 
-    /// netcode.io's state, as the event loop last saw it: connecting, ``NetcodeClientState/connected``,
-    /// or why it is not (``NetcodeClientState/connectionDenied``, ``NetcodeClientState/connectTokenExpired``, …).
+    /// netcode.io's state, as the event loop last saw it: connecting, `NetcodeClientState.connected`,
+    /// or why it is not (`NetcodeClientState.connectionDenied`, `NetcodeClientState.connectTokenExpired`, …).
     public var netcodeState: NetcodeClientState { driver.core.state.withLock { $0.netcodeState } }
 
     deinit {

@@ -10,7 +10,7 @@ public struct UDPConnectionStatistics: Hashable, Sendable {
     public var roundTripTime: Double = 0
     /// The smoothed mean deviation of round-trip samples, in seconds.
     public var jitter: Double = 0
-    /// The fraction of the newest sent packets (``PacketLimits/packetLossWindow``) that were
+    /// The fraction of the newest sent packets (`PacketLimits.packetLossWindow`) that were
     /// lost, from 0 to 1.
     public var packetLoss: Double = 0
     /// Round-trip samples taken so far.

@@ -1,7 +1,7 @@
 import TickwirePacket
 import TickwireSim
 
-/// One connection's packet layer on the event loop: the ``PacketEndpoint``, the close
+/// One connection's packet layer on the event loop: the `PacketEndpoint`, the close
 /// handshake (PROTOCOL.md 1A.10) and the counts only the loop keeps.
 ///
 /// Not thread-safe: a value owned by its driver on the loop thread.

@@ -38,11 +38,11 @@ public final class UDPServerTransportConnection: TransportConnection, Sendable {
 
     /// Queues `frame` for the client on the channel its type byte chooses.
     ///
-    /// - Parameter frame: The frame's bytes, at most ``PacketLimits/maximumMessageBytes``.
+    /// - Parameter frame: The frame's bytes, at most `PacketLimits.maximumMessageBytes`.
     /// - Returns: ``TransportSendResult/backedUp`` when the frames waiting for the event loop
     ///   (``UDPTransportLimits/maximumQueuedFrames``, ``UDPTransportLimits/maximumQueuedBytes``)
-    ///   or, for a reliable frame, the reliable send queue (``PacketLimits/reliableSendQueueMessages``,
-    ///   ``PacketLimits/reliableSendQueueBytes``) would pass their bounds; ``TransportSendResult/closed``
+    ///   or, for a reliable frame, the reliable send queue (`PacketLimits.reliableSendQueueMessages`,
+    ///   `PacketLimits.reliableSendQueueBytes`) would pass their bounds; ``TransportSendResult/closed``
     ///   once either side closed.
     @discardableResult
     public func send(_ frame: [UInt8]) -> TransportSendResult { core.send(frame, requestFlush: requestFlush) }

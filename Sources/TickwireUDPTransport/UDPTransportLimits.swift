@@ -1,11 +1,11 @@
 import TickwirePacket
 
 /// The bounds of a UDP transport connection beyond the packet layer's own
-/// (``PacketLimits``, PROTOCOL.md 1A.7): the frames handed over by the sending thread and not
+/// (`PacketLimits`, PROTOCOL.md 1A.7): the frames handed over by the sending thread and not
 /// yet taken by the event loop, the close linger and the timer's period.
 ///
 /// Frames on the reliable-ordered channel are also bounded by the packet layer's reliable send
-/// queue (``PacketLimits/reliableSendQueueMessages``, ``PacketLimits/reliableSendQueueBytes``),
+/// queue (`PacketLimits.reliableSendQueueMessages`, `PacketLimits.reliableSendQueueBytes`),
 /// which a connection counts as it takes them: ``TransportConnection/send(_:)`` answers
 /// ``TransportSendResult/backedUp`` rather than overflow it.
 public struct UDPTransportLimits: Hashable, Sendable {

@@ -4,7 +4,7 @@ import TickwireNetcode
 import TickwirePacket
 import TickwireSim
 
-/// A ``TransportListener`` over UDP: a netcode.io 1.02 server on a ``UDPChannel``, with
+/// A ``TransportListener`` over UDP: a netcode.io 1.02 server on a `UDPChannel`, with
 /// Tickwire's packet layer (PROTOCOL.md 1A) over each client's payloads.
 ///
 /// A client connects with a connect token sealed with ``UDPTransportServerConfiguration/privateKey``

@@ -16,7 +16,7 @@ public struct UDPTransportServerConfiguration: Sendable {
     public var protocolID: UInt64
     /// The private key shared with whatever mints the connect tokens (a matchmaker, the fleet).
     public var privateKey: NetcodeKey
-    /// The most clients connected at once, 1 to ``Netcode/maxClients`` (256); one more is
+    /// The most clients connected at once, 1 to `Netcode.maxClients` (256); one more is
     /// denied by netcode.io. Default 256.
     public var maxClients = Netcode.maxClients
     /// The connection limits (frames queued, the packet layer's buffers, the close linger).

@@ -93,6 +93,9 @@ public final class UDPClientTransportConnection: TransportConnection, Sendable {
 
     /// Queues `frame` for the server on the channel its type byte chooses.
     ///
+    /// A frame over `PacketLimits.maximumMessageBytes` cannot travel over UDP at all: it is
+    /// taken, and the event loop then closes the connection with 1009 (message too big).
+    ///
     /// - Parameter frame: The frame's bytes, at most `PacketLimits.maximumMessageBytes`.
     /// - Returns: ``TransportSendResult/backedUp`` at the bounds of the frames waiting for the
     ///   loop or of the reliable send queue; ``TransportSendResult/closed`` once either side closed.

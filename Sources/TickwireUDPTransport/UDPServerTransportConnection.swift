@@ -38,6 +38,9 @@ public final class UDPServerTransportConnection: TransportConnection, Sendable {
 
     /// Queues `frame` for the client on the channel its type byte chooses.
     ///
+    /// A frame over `PacketLimits.maximumMessageBytes` cannot travel over UDP at all: it is
+    /// taken, and the event loop then closes the connection with 1009 (message too big).
+    ///
     /// - Parameter frame: The frame's bytes, at most `PacketLimits.maximumMessageBytes`.
     /// - Returns: ``TransportSendResult/backedUp`` when the frames waiting for the event loop
     ///   (``UDPTransportLimits/maximumQueuedFrames``, ``UDPTransportLimits/maximumQueuedBytes``)

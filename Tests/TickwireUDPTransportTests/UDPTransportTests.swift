@@ -111,6 +111,30 @@ struct UDPTransportTests {
         #expect(statistics.packetsRefused == 0)
     }
 
+    @Test("a frame over the packet layer's message limit closes the connection with 1009 on both sides")
+    func oversizedFrameCloses() throws {
+        let fixture = try UDPTestServer()
+        defer { fixture.server.shutdown() }
+        let (client, peer) = try connect(fixture)
+        defer { client.close() }
+        let tooBig: [UInt8] = [0x04] + Array(repeating: 1, count: PacketLimits().maximumMessageBytes)
+        #expect(peer.send(tooBig) == .taken, "the size is checked on the loop")
+        var serverEvents: [TransportEvent] = []
+        #expect(
+            waitUntil {
+                serverEvents += peer.drain(); return serverEvents.contains(where: \.isClosed)
+            })
+        guard case .closed(let local) = serverEvents.last else { return }
+        #expect(local.code == .messageTooBig, "the server side hears why: \(local)")
+        var clientEvents: [TransportEvent] = []
+        #expect(
+            waitUntil {
+                clientEvents += client.drain(); return clientEvents.contains(where: \.isClosed)
+            })
+        guard case .closed(let remote) = clientEvents.last else { return }
+        #expect(remote.code == .messageTooBig && remote.name == TransportCloseReason.closedByPeer(code: nil).name, "got \(remote)")
+    }
+
     @Test("round-trip time, jitter, loss and the connection count are measured and sane on loopback")
     func statisticsAreSane() throws {
         let fixture = try UDPTestServer()

@@ -66,12 +66,12 @@ final class UDPServerDriver: @unchecked Sendable {
         let now = UDPClock.monotonicSeconds()
         netcode.update(now: unix)
         handleEvents()
+        // Peers are mutated in place (`peers[index]?.…`): a copy out and back would copy the
+        // endpoint's histories on every call.
         for index in Array(peers.keys) {
-            guard var peer = peers[index] else { continue }
-            let packets = peer.update(now: now)
-            peers[index] = peer
+            guard let packets = peers[index]?.update(now: now) else { continue }
             send(packets, to: index, unix: unix)
-            if peer.isDoneClosing(now: now) {
+            if peers[index]?.isDoneClosing(now: now) == true {
                 netcode.disconnect(client: index, now: unix)
             }
         }
@@ -82,12 +82,12 @@ final class UDPServerDriver: @unchecked Sendable {
 
     /// Runs a flush the sending side asked for: the connection's frames go out now.
     func flush(_ core: UDPConnectionCore, index: Int) {
-        guard !isShutDown, var peer = peers[index], peer.core === core else { return }
-        let packets = peer.flush(now: UDPClock.monotonicSeconds())
-        peers[index] = peer
+        guard !isShutDown, peers[index]?.core === core, let packets = peers[index]?.flush(now: UDPClock.monotonicSeconds()) else {
+            return
+        }
         send(packets, to: index, unix: UDPClock.unixSeconds())
         transmit()
-        peer.publish(datagramsDropped: 0)
+        peers[index]?.publish(datagramsDropped: 0)
     }
 
     private func handleEvents() {
@@ -107,9 +107,7 @@ final class UDPServerDriver: @unchecked Sendable {
                 pending.withLock { $0.append(connection) }
                 counts.withLock { $0.connectionsAccepted += 1 }
             case .payload(let index, let bytes, _):
-                guard var peer = peers[index] else { continue }
-                let packets = peer.receive(bytes, now: now)
-                peers[index] = peer
+                guard let packets = peers[index]?.receive(bytes, now: now) else { continue }
                 send(packets, to: index, unix: unix)
             case .disconnected(let index, _, let reason):
                 guard let peer = peers.removeValue(forKey: index) else { continue }

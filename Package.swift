@@ -12,6 +12,7 @@ let strictSettings: [SwiftSetting] = [
 //
 //   Tickwire (umbrella) ─→ every layer below
 //   TickwireRedis ─→ TickwireSim, TickwireIO            TickwireWebSocketTransport ─→ TickwireSim, TickwireWebSocket
+//   TickwireUDPTransport ─→ TickwireSim, TickwireNetcode, TickwirePacket, TickwireIO
 //   TickwireSim (the game core) ─→ TickwireCodec        TickwireWebSocket ─→ TickwireIO ─→ CTLS (OpenSSL 3), CEpoll
 //   TickwireCodec ─→ TickwireZlib ─→ CZlib              every Swift layer ─→ TickwireFoundation
 //
@@ -22,7 +23,7 @@ let package = Package(
     // `Synchronization.Mutex` and `Atomic` need these.
     platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11), .visionOS(.v2)],
     products: [
-        // Everything: the game core, both codings, the WebSocket transport, TLS, the Redis fleet.
+        // Everything: the game core, both codings, the WebSocket and UDP transports, TLS, the Redis fleet.
         .library(name: "Tickwire", targets: ["Tickwire"]),
         // The game core alone, for a game that brings its own transport: no C library but zlib.
         .library(name: "TickwireSim", targets: ["TickwireSim"]),
@@ -32,6 +33,8 @@ let package = Package(
         .library(name: "TickwireWebSocket", targets: ["TickwireWebSocket"]),
         // netcode.io 1.02 (connect tokens, packets, client and server), sans-IO, on libsodium.
         .library(name: "TickwireNetcode", targets: ["TickwireNetcode"]),
+        // The UDP transport adapter: netcode.io and the packet layer under the core's transport protocols.
+        .library(name: "TickwireUDPTransport", targets: ["TickwireUDPTransport"]),
         .executable(name: "tickwire", targets: ["tickwire"]),
         .executable(name: "arena", targets: ["ArenaCommand"]),
     ],
@@ -91,11 +94,18 @@ let package = Package(
             swiftSettings: strictSettings
         ),
         // netcode.io 1.02, sans-IO: connect and challenge tokens, packets, replay protection, client and server
-        // state machines. Depends on libsodium only; the UDP sockets on the event loop come later.
+        // state machines. Depends on libsodium only; TickwireUDPTransport puts it on the event loop.
         .target(name: "TickwireNetcode", dependencies: ["CSodium"], swiftSettings: strictSettings),
         // Tickwire's packet layer over netcode.io payloads, sans-IO: sequence, acks, fragments, a
         // reliable-ordered channel, RTT and loss (PROTOCOL.md section 1A). Pure computation.
         .target(name: "TickwirePacket", dependencies: ["TickwireFoundation"], swiftSettings: strictSettings),
+        // The UDP transport adapter: the core's transport protocols over netcode.io, the packet layer
+        // and UDPChannel (PROTOCOL.md section 1A). Knows no WebSocket.
+        .target(
+            name: "TickwireUDPTransport",
+            dependencies: ["TickwireFoundation", "TickwireCodec", "TickwireSim", "TickwireNetcode", "TickwirePacket", "TickwireIO"],
+            swiftSettings: strictSettings
+        ),
         // A fleet's room directory on Redis: our own RESP2 client on the event loop (no C dependency).
         .target(
             name: "TickwireRedis",
@@ -106,7 +116,7 @@ let package = Package(
             name: "Tickwire",
             dependencies: [
                 "TickwireFoundation", "TickwireZlib", "TickwireCodec", "TickwireSim", "TickwireIO", "TickwireWebSocket",
-                "TickwireWebSocketTransport", "TickwireRedis",
+                "TickwireWebSocketTransport", "TickwireUDPTransport", "TickwireRedis",
             ],
             swiftSettings: strictSettings
         ),
@@ -178,6 +188,15 @@ let package = Package(
         .testTarget(name: "TickwireNetcodeTests", dependencies: ["TickwireNetcode", "TickwireFoundation"], swiftSettings: strictSettings),
         // Vectors from Protocol/vectors/packet (read through #filePath); two endpoints over a seeded lossy link.
         .testTarget(name: "TickwirePacketTests", dependencies: ["TickwirePacket", "TickwireFoundation"], swiftSettings: strictSettings),
+        // A host with a WebSocket and a UDP listener over 127.0.0.1, clients of both kinds in one room.
+        .testTarget(
+            name: "TickwireUDPTransportTests",
+            dependencies: [
+                "TickwireUDPTransport", "TickwireWebSocketTransport", "TickwireWebSocket", "TickwireSim", "TickwireSimTestSupport",
+                "TickwireCodec", "TickwireNetcode", "TickwirePacket", "TickwireIO", "TickwireFoundation",
+            ],
+            swiftSettings: strictSettings
+        ),
         .testTarget(name: "CommandLineSupportTests", dependencies: ["CommandLineSupport"], swiftSettings: strictSettings),
         .testTarget(
             name: "ArenaGameTests", dependencies: ["ArenaGame", "CommandLineSupport", "TickwireFoundation", "TickwireSimTestSupport"],

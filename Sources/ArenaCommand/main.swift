@@ -30,6 +30,9 @@ func serve(_ arguments: CommandArguments) throws {
     var options = ArenaServer.Options()
     options.host = parsed.string("host") ?? options.host
     options.port = try parsed.integer("port", default: options.port)
+    options.udpPort = try parsed.integer("udp-port", default: options.port == 0 ? 0 : options.port + 1)
+    if parsed.flag("no-udp") { options.udpPort = nil }
+    options.udpKeyPath = parsed.string("udp-key")
     options.bots = try parsed.integer("bots", default: options.bots)
     options.tickRate = try parsed.integer("tick", default: options.tickRate)
     let roomCount = try parsed.integer("rooms", default: 1)
@@ -78,6 +81,7 @@ func serve(_ arguments: CommandArguments) throws {
     }
     if let path = options.statePath, path.isEmpty { fail("--state needs a file name") }
     guard (0...65535).contains(options.port) else { fail("--port must be 0...65535") }
+    if let udpPort = options.udpPort, !(0...65535).contains(udpPort) { fail("--udp-port must be 0...65535 (or --no-udp)") }
     guard (1...240).contains(options.tickRate) else { fail("--tick must be 1...240 Hz") }
     guard (0...64).contains(options.bots) else { fail("--bots must be 0...64") }
     guard (1...64).contains(roomCount) else { fail("--rooms must be 1...64") }
@@ -123,6 +127,10 @@ func serve(_ arguments: CommandArguments) throws {
         options.host == "0.0.0.0" || options.host == "::" ? "HOST" : options.host.contains(":") ? "[\(options.host)]" : options.host
     print("join with: swift run arena join \(scheme)://\(shownHost):\(server.port)/main --name YOU")
     print("open \(options.tls == nil ? "http" : "https")://\(shownHost):\(server.port)/ in a browser to play")
+    if let udpPort = server.udpPort {
+        let tokenPort = udpPort == server.port + 1 ? "" : " --token-port \(server.port)"
+        print("or over UDP: swift run arena join udp://\(shownHost):\(udpPort)/main\(tokenPort) --name YOU")
+    }
     let reload = options.tls.map { _ in reloadCertificatesOnHangup(server) }
     defer { reload?.cancel() }
     if let directory {
@@ -152,6 +160,11 @@ func serve(_ arguments: CommandArguments) throws {
 func makeClientOptions(url: String, parsed: inout CommandArguments) throws -> ArenaClient.Options {
     let parsedURL: WebSocketURL
     do { parsedURL = try WebSocketURL(url) } catch { fail(error.description) }
+    return try makeClientOptions(url: parsedURL, parsed: &parsed)
+}
+
+/// The client's options for a WebSocket URL (a `udp://` join names its server's WebSocket URL for the room).
+func makeClientOptions(url parsedURL: WebSocketURL, parsed: inout CommandArguments) throws -> ArenaClient.Options {
     let name = parsed.string("name") ?? "player"
     var options = ArenaClient.Options(url: parsedURL, name: name)
     let lag = try parsed.double("lag", default: 0), jitter = try parsed.double("jitter", default: 0)
@@ -167,7 +180,19 @@ func join(_ arguments: CommandArguments) throws {
     guard let url = parsed.positionals.first else {
         throw CommandArguments.UsageError(description: "join needs a URL, e.g. ws://127.0.0.1:7777/main")
     }
-    var options = try makeClientOptions(url: url, parsed: &parsed)
+    var options: ArenaClient.Options
+    if url.hasPrefix("udp://") {
+        var udp: ArenaUDPURL
+        do throws(ArenaUDPURL.ParseError) { udp = try ArenaUDPURL(url) } catch { fail(error.description) }
+        udp.tokenPort = try parsed.integer("token-port", default: udp.tokenPort)
+        guard (1...65535).contains(udp.tokenPort) else { fail("--token-port must be 1...65535") }
+        let room: WebSocketURL
+        do { room = try WebSocketURL(udp.webSocketURL) } catch { fail(error.description) }
+        options = try makeClientOptions(url: room, parsed: &parsed)
+        options.udp = udp
+    } else {
+        options = try makeClientOptions(url: url, parsed: &parsed)
+    }
     options.tls.caFile = parsed.string("ca")
     options.tls.insecureSkipVerificationForLocalTestingOnly = parsed.flag("insecure-skip-verification-for-local-testing-only")
     let level = logLevel(&parsed, default: .warning)

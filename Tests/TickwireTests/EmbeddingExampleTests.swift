@@ -83,6 +83,22 @@ struct EmbeddingExampleTests {
         return listener
     }
 
+    /// `EmbeddingTickwire.md`'s WebSocket and UDP clients in the same rooms (compiled, not run: it binds fixed ports).
+    static func articleUDPBesideWebSocket(token: ConnectToken) throws {
+        typealias MyGame = Dots
+        let key = NetcodeKey.random()  // shared with whatever mints the connect tokens
+        let udp = try UDPTransportServer(
+            configuration: UDPTransportServerConfiguration(
+                address: SocketAddress(numericHost: "127.0.0.1", port: 7778)!, protocolID: 0x5449_434B, privateKey: key))
+        let webSocket = try WebSocketTransportServer(configuration: WebSocketServerConfiguration(host: "127.0.0.1", port: 7777))
+        let host = Host(game: MyGame(), listener: CombinedTransportListener([webSocket, udp]), clock: MonotonicClock())
+
+        // A UDP client connects with a connect token sealed with the same key.
+        let connection = try UDPClientTransportConnection(token: token, requestPath: "/main")
+        print(connection.statistics.roundTripTime, connection.statistics.packetLoss)  // for a net graph
+        _ = host
+    }
+
     @Test(
         "every line of the code blocks of EmbeddingTickwire.md and TestingTickByTick.md is compiled here or in CodecExampleTests.swift",
         arguments: ["Sources/Tickwire/Tickwire.docc/EmbeddingTickwire.md", "Sources/Tickwire/Tickwire.docc/TestingTickByTick.md"])

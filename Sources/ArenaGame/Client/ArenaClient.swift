@@ -15,6 +15,9 @@ package final class ArenaClient {
         /// ``url`` when an attempt fails; the room is ``url``'s. Redirects and moved disconnects
         /// are followed whatever the entries (``ReconnectingSession``).
         package var moreEntryURLs: [WebSocketURL] = []
+        /// Play over UDP instead (`arena join udp://HOST:PORT/ROOM`): a guest connect token is
+        /// fetched from the server's HTTP port before each connection; ``url`` then names the room.
+        package var udp: ArenaUDPURL?
         /// The name on the scoreboard.
         package var name: String
         /// How a `wss://` URL's server is checked (the system trust store by default, or a CA file).
@@ -86,12 +89,26 @@ package final class ArenaClient {
 
         func open(_ text: String) throws -> any TransportConnection {
             attempts += 1
+            if let udp = options.udp, text == udp.description {
+                return wrap(try openUDP(udp))
+            }
             var configuration = WebSocketClientConfiguration()
             configuration.handshakeTimeout = .seconds(3)
             configuration.tls = options.tls
             configuration.logSink = logSink
             let url = try WebSocketURL(text)
             let socket = try WebSocketClientTransportConnection(url: url, configuration: configuration)
+            return wrap(socket)
+        }
+
+        /// A UDP connection with a fresh guest token from the server's `/udp-token`.
+        func openUDP(_ udp: ArenaUDPURL) throws -> any TransportConnection {
+            let token = try ConnectTokenFetch.fetch(host: udp.host, port: udp.tokenPort, path: ArenaUDP.tokenPath)
+            return try UDPClientTransportConnection(token: token, requestPath: udp.path)
+        }
+
+        /// `socket` under the bad-network layer and the recorder, when asked for.
+        func wrap(_ socket: any TransportConnection) -> any TransportConnection {
             // Over datagrams, every message the UDP transport sends unreliably may be lost.
             let droppable =
                 options.downstream.delivery == .unreliable
@@ -138,7 +155,8 @@ package final class ArenaClient {
         self.dialer = dialer
         connection = ReconnectingSession(
             game: Arena(), clock: clock, configuration: configuration,
-            entryURLs: ([options.url] + options.moreEntryURLs).map(\.description), policy: options.reconnect
+            entryURLs: options.udp.map { [$0.description] } ?? ([options.url] + options.moreEntryURLs).map(\.description),
+            policy: options.reconnect
         ) { url in
             try dialer.open(url)
         }

@@ -54,6 +54,12 @@ package enum ArenaCommands {
         options: [
             .value("host", "H", default: defaults.host, "the address to listen on (0.0.0.0 or :: for every one)"),
             .value("port", "P", default: "\(defaults.port)", "the port to listen on, 0...65535 (0: any free one)"),
+            .value(
+                "udp-port", "P", default: "--port + 1; 0 with --port 0",
+                "also serve udp:// (netcode.io) here, 0...65535 (0: any free one); tokens: GET /udp-token"),
+            .flag("no-udp", "serve no udp://"),
+            .value(
+                "udp-key", "FILE", default: "a fresh key per start", "seal UDP connect tokens with the key in FILE, made on first start"),
             .value("bots", "N", default: "\(defaults.bots)", "bots per room, 0...64"),
             .value("tick", "HZ", default: "\(defaults.tickRate)", "the tick rate, 1...240"),
             .value("rooms", "N", default: "1", "rooms opened at start, 1...64 (main, room2, …)"),
@@ -96,6 +102,7 @@ package enum ArenaCommands {
         name: "arena join",
         synopsis: [
             "ws://HOST:PORT/ROOM [ws://HOST2:PORT …] [--name NAME] [--lag MS] [--jitter MS] [--loss PERCENT]",
+            "udp://HOST:PORT/ROOM [--token-port P] …",
             "wss://HOST:PORT/ROOM [--ca CA.pem] [--insecure-skip-verification-for-local-testing-only] …",
             "URL --script \"d5 w3 space _10\" [--frames N] [--dump] [--record FILE]",
         ],
@@ -117,6 +124,7 @@ package enum ArenaCommands {
             .value("width", "COLUMNS", default: "80", "with --script: the screen's width"),
             .value("height", "ROWS", default: "24", "with --script: the screen's height"),
             .value("record", "FILE", "write every frame to FILE, for `tickwire inspect FILE`"),
+            .value("token-port", "P", default: "the UDP port − 1", "with udp://: the HTTP port whose GET /udp-token gives a connect token"),
             .value("ca", "CA.pem", "check a wss:// server's certificate against this CA"),
             .flag("insecure-skip-verification-for-local-testing-only", "accept any wss:// certificate (local tests only)"),
             .value("log-level", "LEVEL", default: "warning", "log records from LEVEL up to standard error: \(levels)"),

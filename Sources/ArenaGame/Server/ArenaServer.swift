@@ -2,6 +2,12 @@ import CommandLineSupport
 import Synchronization
 import Tickwire
 
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// The arena's game server: a Tickwire ``Host`` of the ``Arena`` game behind a WebSocket
 /// listener, ticking in real time on the thread that calls ``run(status:)``.
 ///
@@ -22,6 +28,15 @@ package final class ArenaServer {
         package var host = "127.0.0.1"
         /// The port; 0 lets the kernel pick one.
         package var port = 7777
+        /// The UDP port (netcode.io, `udp://HOST:PORT/ROOM`) on the same address; 0 lets the
+        /// kernel pick one, `nil` (the default here) serves no UDP. `arena serve` takes the
+        /// WebSocket port + 1 (any free one when `--port` is 0) unless told `--udp-port` or
+        /// `--no-udp`. Guest connect tokens come from `GET /udp-token` on ``port``.
+        package var udpPort: Int?
+        /// The file of the private key UDP connect tokens are sealed with, made (random) on the
+        /// first start when it does not exist; `nil`: a fresh random key for this process, which
+        /// only this process's `/udp-token` can mint tokens for.
+        package var udpKeyPath: String?
         /// Bots in each room.
         package var bots = 6
         /// Ticks per second.
@@ -128,6 +143,10 @@ package final class ArenaServer {
     package let metrics = MetricsRegistry()
     private let arenaMetrics = ArenaMetrics()
     let transport: WebSocketTransportServer
+    /// The UDP transport, with ``Options/udpPort``.
+    let udpTransport: UDPTransportServer?
+    /// The UDP port the server listens on (the kernel's choice when asked for port 0), or `nil`.
+    package var udpPort: Int? { udpTransport?.address.port }
     private let host: Host<Arena>
     private let clock = MonotonicClock()
     private let stopRequest: ServerStopRequest
@@ -148,11 +167,16 @@ package final class ArenaServer {
     ) throws(SystemError) {
         self.options = options
         self.stopRequest = stopRequest
+        let udp = try Self.makeUDPTransport(options)
+        udpTransport = udp?.server
         var socket = WebSocketServerConfiguration(host: options.host, port: options.port)
         socket.maximumConnections = options.roomCapacity * options.maximumRooms + 64
         socket.tls = options.tls
         let webSite: (@Sendable (HTTPRequestHead) -> HTTPResponse)? = options.servesWebClient ? ArenaWebSite.respond(to:) : nil
         socket.httpHandler = options.servesMetrics ? metrics.httpHandler(otherwise: webSite) : webSite
+        if let udp {
+            socket.httpHandler = ArenaUDP.tokenHandler(key: udp.key, addresses: udp.server.publicAddresses, otherwise: socket.httpHandler)
+        }
         socket.maximumConnectionsPerAddress = options.maximumConnectionsPerAddress
         socket.maximumHandshakesPerAddress = options.maximumHandshakesPerAddress
         socket.writeTimeout = options.writeTimeout > 0 ? .milliseconds(Int64(options.writeTimeout * 1000)) : nil
@@ -164,6 +188,9 @@ package final class ArenaServer {
         socket.logSink = logSink
         transport = try WebSocketTransportServer(configuration: socket)
         port = transport.address?.port ?? options.port
+        // WebSocket and UDP clients play in the same rooms.
+        let listener: any TransportListener
+        if let udp { listener = CombinedTransportListener([transport, udp.server]) } else { listener = transport }
         var configuration = HostConfiguration()
         configuration.logSink = logSink
         configuration.tickRate = options.tickRate
@@ -194,7 +221,7 @@ package final class ArenaServer {
                     }
                     do {
                         restored = try Host(
-                            game: game, listener: transport, clock: clock, configuration: configuration, restoring: file.state)
+                            game: game, listener: listener, clock: clock, configuration: configuration, restoring: file.state)
                     } catch {
                         throw ArenaStateError(.refusedByHost(error.description))
                     }
@@ -209,9 +236,9 @@ package final class ArenaServer {
         stateRestore = restore
         saver = options.statePath.map(ArenaStateSaver.init(path:))
         if let directory {
-            host = Host(game: game, listener: transport, clock: clock, configuration: configuration, directory: directory)
+            host = Host(game: game, listener: listener, clock: clock, configuration: configuration, directory: directory)
         } else {
-            host = restored ?? Host(game: game, listener: transport, clock: clock, configuration: configuration)
+            host = restored ?? Host(game: game, listener: listener, clock: clock, configuration: configuration)
         }
         metrics.register(host.publishedMetrics)
         let transport = self.transport
@@ -268,6 +295,24 @@ package final class ArenaServer {
         // draining a fleet process) before the sockets go.
         host.drain()
         transport.shutdown(timeout: .seconds(1))
+        udpTransport?.shutdown()
+    }
+
+    /// The UDP transport of ``Options/udpPort``, on ``Options/host``, with the key of
+    /// ``Options/udpKeyPath`` (or a fresh one).
+    private static func makeUDPTransport(_ options: Options) throws(SystemError) -> (server: UDPTransportServer, key: NetcodeKey)? {
+        guard let udpPort = options.udpPort else { return nil }
+        guard let address = SocketAddress(numericHost: options.host, port: udpPort) else {
+            throw SystemError(call: "UDP on \(options.host):\(udpPort): a numeric address is needed", code: EINVAL)
+        }
+        let key = try options.udpKeyPath.map { path throws(SystemError) in try ArenaUDP.key(at: path) } ?? NetcodeKey.random()
+        var configuration = UDPTransportServerConfiguration(address: address, protocolID: ArenaUDP.protocolID, privateKey: key)
+        configuration.maxClients = min(Netcode.maxClients, options.roomCapacity * options.maximumRooms)
+        do throws(UDPTransportError) {
+            return (try UDPTransportServer(configuration: configuration), key)
+        } catch {
+            throw error.systemError ?? SystemError(call: "UDPTransportServer: \(error)", code: EINVAL)
+        }
     }
 
     /// Stores the bots for ``metrics``, between passes.

@@ -153,7 +153,10 @@ extension Host {
         } else {
             return reject(connection, .unknownRoom, "there is no room named '\(hello.room)'")
         }
-        let compression = hello.compressionModes.choose(from: configuration.compressionPreference)
+        // Streaming compression needs every frame in order, which an unreliable transport does
+        // not give (PROTOCOL.md 1A.1).
+        let preference = configuration.compressionPreference.filter { connection.deliversFramesInOrder || $0 != .streaming }
+        let compression = hello.compressionModes.choose(from: preference)
         let entropy = hello.offersEntropyDeltas && configuration.entropyDeltas
         let prediction = hello.offersMotionPrediction && configuration.motionPrediction
         let coding: DeltaCoding =

@@ -102,6 +102,8 @@ public final class ImpairedTransportConnection: TransportConnection {
 
     /// The wrapped connection's request path (the room a client joins by URL).
     public var requestPath: String? { inner.requestPath }
+    /// The wrapped connection's.
+    public var deliversFramesInOrder: Bool { inner.deliversFramesInOrder }
 
     /// Frames received that the downstream link lost (unreliable mode only).
     public var incomingFramesLost: Int { state.withLock { $0.downstream.framesLost } }

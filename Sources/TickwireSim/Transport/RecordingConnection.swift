@@ -28,6 +28,8 @@ public final class RecordingConnection: TransportConnection {
 
     /// The wrapped connection's request path (the room a client joins by URL).
     public var requestPath: String? { inner.requestPath }
+    /// The wrapped connection's.
+    public var deliversFramesInOrder: Bool { inner.deliversFramesInOrder }
 
     /// Sends the frame, and records it as sent to the server when the wrapped connection took it.
     ///

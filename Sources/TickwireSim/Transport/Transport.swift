@@ -183,6 +183,12 @@ public protocol TransportConnection: AnyObject, Sendable {
     /// path, such as `/main`), or `nil` for a transport without one. A ``ClientSession`` whose
     /// ``ClientConfiguration/room`` is `nil` joins the room it names (see ``ClientSession/room``).
     var requestPath: String? { get }
+
+    /// Whether every frame sent arrives, in the order sent (a stream transport such as
+    /// WebSocket, the default); `false` for a transport that may lose frames or deliver them
+    /// out of order (UDP, whose snapshots travel unreliably). A host never selects streaming
+    /// compression, which needs every frame in order, on such a connection (PROTOCOL.md 1A.1).
+    var deliversFramesInOrder: Bool { get }
 }
 
 extension TransportConnection {
@@ -197,6 +203,9 @@ extension TransportConnection {
 
     /// No path: the transport's connections do not ask for one (the default).
     public var requestPath: String? { nil }
+
+    /// Every frame arrives, in order (the default).
+    public var deliversFramesInOrder: Bool { true }
 
     /// Whether a frame sent now would be taken: closed, over `budgetBytes` queued, or taken.
     ///

@@ -1,0 +1,171 @@
+import Synchronization
+import TickwireIO
+import TickwireNetcode
+import TickwirePacket
+import TickwireSim
+
+/// The event-loop side of a ``UDPTransportServer``: the socket, the netcode.io server, one
+/// ``UDPPeer`` per connected client, and a timer for keep-alives, acks and resends.
+///
+/// `@unchecked Sendable` by thread confinement: every `var` is touched only on `loop`'s thread
+/// (the socket's handler, the timer, and work handed over with `execute`); `loop`, `limits`
+/// and `family` are immutable, and `pending` and `counts` are in `Mutex`es.
+final class UDPServerDriver: @unchecked Sendable {
+    let loop: EventLoop
+    let limits: UDPTransportLimits
+    let family: SocketAddress.Family
+    var netcode: NetcodeServer
+    var channel: UDPChannel?
+    var peers: [Int: UDPPeer] = [:]
+    var timer: TimerHandle?
+    var isShutDown = false
+    /// A fresh endpoint, copied for each client (its limits checked once, when the server started).
+    let freshEndpoint: PacketEndpoint
+    /// Connections netcode.io accepted and the host has not taken yet.
+    let pending = Mutex<[UDPServerTransportConnection]>([])
+    /// Server-wide counts, readable from any thread.
+    let counts = Mutex(UDPTransportServer.Statistics())
+
+    init(loop: EventLoop, limits: UDPTransportLimits, family: SocketAddress.Family, netcode: NetcodeServer, freshEndpoint: PacketEndpoint) {
+        self.loop = loop
+        self.limits = limits
+        self.family = family
+        self.netcode = netcode
+        self.freshEndpoint = freshEndpoint
+    }
+
+    /// Starts the timer. Loop thread only.
+    func start(channel: UDPChannel) {
+        self.channel = channel
+        channel.onDatagram = { [weak self] bytes, source in self?.receive(Array(bytes), from: source) }
+        scheduleUpdate()
+    }
+
+    private func scheduleUpdate() {
+        timer = loop.schedule(after: .nanoseconds(Int64(limits.updateInterval * 1e9))) { [weak self] in
+            guard let self, !self.isShutDown else { return }
+            self.update()
+            self.scheduleUpdate()
+        }
+    }
+
+    private func receive(_ datagram: [UInt8], from source: SocketAddress) {
+        guard !isShutDown else { return }
+        guard let address = NetcodeAddress(source) else {
+            counts.withLock { $0.datagramsFromUnreadableAddresses += 1 }
+            return
+        }
+        netcode.receive(datagram, from: address, now: UDPClock.unixSeconds())
+        handleEvents()
+        transmit()
+    }
+
+    /// The timer: netcode.io's keep-alives and timeouts, each peer's acks, resends and closes.
+    private func update() {
+        let unix = UDPClock.unixSeconds()
+        let now = UDPClock.monotonicSeconds()
+        netcode.update(now: unix)
+        handleEvents()
+        // Peers are mutated in place (`peers[index]?.…`): a copy out and back would copy the
+        // endpoint's histories on every call.
+        for index in Array(peers.keys) {
+            guard let packets = peers[index]?.update(now: now) else { continue }
+            send(packets, to: index, unix: unix)
+            if peers[index]?.isDoneClosing(now: now) == true {
+                netcode.disconnect(client: index, now: unix)
+            }
+        }
+        handleEvents()
+        transmit()
+        publish()
+    }
+
+    /// Runs a flush the sending side asked for: the connection's frames go out now.
+    func flush(_ core: UDPConnectionCore, index: Int) {
+        guard !isShutDown, peers[index]?.core === core, let packets = peers[index]?.flush(now: UDPClock.monotonicSeconds()) else {
+            return
+        }
+        send(packets, to: index, unix: UDPClock.unixSeconds())
+        transmit()
+        peers[index]?.publish(datagramsDropped: 0)
+    }
+
+    private func handleEvents() {
+        let now = UDPClock.monotonicSeconds()
+        let unix = UDPClock.unixSeconds()
+        for event in netcode.takeEvents() {
+            switch event {
+            case .connected(let index, let clientID, let address, let userData):
+                let core = UDPConnectionCore(limits: limits)
+                let connection = UDPServerTransportConnection(
+                    core: core, clientID: clientID, userData: userData, address: address,
+                    requestFlush: { [weak self, weak core] in
+                        guard let self, let core else { return }
+                        self.loop.execute { self.flush(core, index: index) }
+                    })
+                peers[index] = UDPPeer(core: core, endpoint: freshEndpoint, dropsFramesBeforeWelcome: false)
+                pending.withLock { $0.append(connection) }
+                counts.withLock { $0.connectionsAccepted += 1 }
+            case .payload(let index, let bytes, _):
+                guard let packets = peers[index]?.receive(bytes, now: now) else { continue }
+                send(packets, to: index, unix: unix)
+            case .disconnected(let index, _, let reason):
+                guard let peer = peers.removeValue(forKey: index) else { continue }
+                switch reason {
+                case .timedOut: peer.core.end(TransportCloseReason(TransportCloseReason.connectionLost.name, text: "netcode.io timed out"))
+                case .clientDisconnected: peer.core.end(.closedByPeer(code: nil))
+                default: peer.core.end(.closedLocally)
+                }
+                peer.publish(datagramsDropped: 0)
+            }
+        }
+    }
+
+    private func send(_ packets: [[UInt8]], to index: Int, unix: Double) {
+        for packet in packets {
+            do throws(NetcodeError) {
+                try netcode.send(packet, toClient: index, now: unix)
+            } catch {
+                // The slot was freed while the peer still had packets (a disconnect in the same
+                // turn): nothing can reach that client any more.
+                counts.withLock { $0.packetsToFreedSlots += 1 }
+            }
+        }
+    }
+
+    /// Hands netcode.io's datagrams to the socket.
+    private func transmit() {
+        guard let channel else { return }
+        for datagram in netcode.takeOutgoing() {
+            guard let destination = datagram.address.socketAddress(for: family) else {
+                counts.withLock { $0.datagramsDropped += 1 }
+                continue
+            }
+            if !channel.send(datagram.bytes, to: destination) { counts.withLock { $0.datagramsDropped += 1 } }
+        }
+    }
+
+    private func publish() {
+        for peer in peers.values { peer.publish(datagramsDropped: 0) }
+        let connected = netcode.connectedClientCount
+        let ignored = netcode.ignoredPackets.values.reduce(0, +)
+        counts.withLock { counts in
+            counts.connectedClients = connected
+            counts.packetsIgnored = ignored
+        }
+    }
+
+    /// Disconnects every client (netcode.io's disconnect packets), closes the socket and stops
+    /// the timer. Loop thread only.
+    func shutdown() {
+        guard !isShutDown else { return }
+        netcode.disconnectAll(now: UDPClock.unixSeconds())
+        handleEvents()
+        transmit()
+        publish()
+        isShutDown = true
+        if let timer { loop.cancel(timer) }
+        channel?.close()
+        channel = nil
+    }
+}

@@ -1,0 +1,48 @@
+import TickwireIO
+import TickwireNetcode
+import TickwirePacket
+
+/// Why a UDP transport server or client could not be set up.
+public struct UDPTransportError: Error, Hashable, Sendable, CustomStringConvertible {
+    private enum Kind: Hashable, Sendable {
+        case system(SystemError)
+        case netcode(NetcodeError)
+        case packet(PacketError)
+        case address(String)
+    }
+
+    private let kind: Kind
+
+    private init(_ kind: Kind) { self.kind = kind }
+
+    /// A socket or event loop call failed (`socket`, `bind`, `pthread_create`, …).
+    static func system(_ error: SystemError) -> UDPTransportError { UDPTransportError(.system(error)) }
+    /// netcode.io refused the configuration or the token.
+    static func netcode(_ error: NetcodeError) -> UDPTransportError { UDPTransportError(.netcode(error)) }
+    /// The packet layer's limits are out of range.
+    static func packet(_ error: PacketError) -> UDPTransportError { UDPTransportError(.packet(error)) }
+    /// An address cannot be used: the words say which and why.
+    static func address(_ words: String) -> UDPTransportError { UDPTransportError(.address(words)) }
+
+    /// The socket error underneath, if that is what failed.
+    public var systemError: SystemError? {
+        if case .system(let error) = kind { return error }
+        return nil
+    }
+
+    /// The netcode.io error underneath, if that is what failed.
+    public var netcodeError: NetcodeError? {
+        if case .netcode(let error) = kind { return error }
+        return nil
+    }
+
+    /// What failed, in words.
+    public var description: String {
+        switch kind {
+        case .system(let error): "UDP transport: \(error)"
+        case .netcode(let error): "UDP transport: netcode.io: \(error)"
+        case .packet(let error): "UDP transport: packet limits: \(error)"
+        case .address(let words): "UDP transport: \(words)"
+        }
+    }
+}

@@ -168,6 +168,51 @@ package final class Socket {
         return (try Socket(owning: fd), peer)
     }
 
+    /// Makes the connection that ``connect(to:from:)`` opens leave from `source`: binds the socket
+    /// to that local address before the connect (`bind(2)`), on Linux with
+    /// `IP_BIND_ADDRESS_NO_PORT` so that the ephemeral port is chosen at connect time, per
+    /// destination, and many connections can share one source address.
+    ///
+    /// - Parameter source: A local address of this host (`127.0.0.2`: the whole of
+    ///   127.0.0.0/8 is local on Linux; Darwin has only the aliases configured on `lo0`). Its
+    ///   port is normally 0.
+    /// - Throws: ``SystemError`` naming `bind` (`EADDRNOTAVAIL` when the address is not
+    ///   local) or `setsockopt`.
+    package func bind(source: SocketAddress) throws(SystemError) {
+        #if os(Linux)
+        if source.port == 0 {
+            // IP_BIND_ADDRESS_NO_PORT (linux/in.h, 24), which Glibc's module does not export.
+            try setOption(Int32(IPPROTO_IP), 24, 1, name: "setsockopt(IP_BIND_ADDRESS_NO_PORT)")
+        }
+        #endif
+        let fd = descriptor
+        try source.withSockAddr { (pointer, length) throws(SystemError) in
+            #if canImport(Glibc)
+            let status = Glibc.bind(fd, pointer, length)
+            #else
+            let status = Darwin.bind(fd, pointer, length)
+            #endif
+            guard status == 0 else { throw .current("bind") }
+        }
+    }
+
+    /// Starts connecting to `address` from the local address `source` (``bind(source:)`` first,
+    /// then `connect(2)`), or from whichever address the kernel picks when `source` is `nil`.
+    ///
+    /// - Parameters:
+    ///   - address: The peer.
+    ///   - source: The local address to leave from, of the same family as `address`, or `nil`.
+    /// - Returns: `true` when connected at once, `false` when the connection is in progress.
+    /// - Throws: ``SystemError`` naming `bind` or `connect`; `EAFNOSUPPORT` for a source of
+    ///   another family than `address`.
+    package func connect(to address: SocketAddress, from source: SocketAddress?) throws(SystemError) -> Bool {
+        if let source {
+            guard source.family == address.family else { throw SystemError(call: "bind", code: EAFNOSUPPORT) }
+            try bind(source: source)
+        }
+        return try connect(to: address)
+    }
+
     /// Starts connecting to `address` (`connect(2)`).
     ///
     /// - Returns: `true` when connected at once, `false` when the connection is in progress

@@ -64,6 +64,12 @@ public final class WebSocketClientTransportConnection: TransportConnection, Send
         return TransportSendResult(client.send(binary: frame))
     }
 
+    /// Why this connection's upgrade handshake failed, or `nil` (it opened, is still opening, or
+    /// failed another way): a server's refusal, with its status, its words and the budget it
+    /// named, is ``WebSocketHandshakeError/refusal``. Known by the time the connection's
+    /// `.closed` event is drained.
+    public var lastHandshakeError: WebSocketHandshakeError? { client.lastHandshakeError }
+
     /// Bytes queued in the WebSocket send buffer.
     public var bufferedBytes: Int { client.connection?.bufferedByteCount ?? 0 }
 

@@ -74,7 +74,8 @@ struct ConnectionOutcomesTests {
     @Test("the JSON members hold both counts keyed by name and the hint, or null")
     func jsonMembers() {
         var outcomes = ConnectionOutcomes()
-        #expect(outcomes.jsonMembers(clients: 10, rooms: 1) == #""refusals":{},"connectionFailures":{},"hint":null"#)
+        #expect(
+            outcomes.jsonMembers(clients: 10, rooms: 1) == #""refusals":{},"connectionFailures":{},"refusedBeforeHello":[],"hint":null"#)
         outcomes.recordRefusal(.roomFull)
         outcomes.recordRefusal(Message.Reject.Reason(rawValue: 40_000))
         outcomes.recordRefusal(Message.Reject.Reason(rawValue: 40_000))
@@ -82,7 +83,8 @@ struct ConnectionOutcomesTests {
         let json = outcomes.jsonMembers(clients: 10, rooms: 1)
         #expect(
             json.hasPrefix(
-                #""refusals":{"reason 40000":2,"room full":1},"connectionFailures":{"connection refused":1},"hint":"hint: 1 client was"#))
+                #""refusals":{"reason 40000":2,"room full":1},"connectionFailures":{"connection refused":1},"refusedBeforeHello":[],"hint":"hint: 1 client was"#
+            ))
         #expect(ConnectionOutcomes.jsonString("a \"b\" \\ \n") == #""a \"b\" \\ \u000a""#)
     }
 
@@ -106,5 +108,35 @@ struct ConnectionOutcomesTests {
         }
         #expect(reason.name == TransportCloseReason.connectionLost.name && reason.code == nil, "\(reason) should be a lost connection")
         #expect(ConnectionOutcomes.Failure.classifying(reason) == .connectionRefused, "\(reason) should read as a refused connect")
+    }
+}
+
+@Suite("ConnectionOutcomes over a real refusing server")
+struct ConnectionOutcomesRefusalTests {
+    @Test("a real upgrade refused by the per-address budget reads as 429 with the server's limit and the flag to change it")
+    func realRefusedUpgrade() throws {
+        var configuration = WebSocketServerConfiguration(host: "127.0.0.1", port: 0)
+        configuration.maximumConnectionsPerAddress = 0
+        let server = try WebSocketTransportServer(configuration: configuration)
+        defer { server.shutdown() }
+        let port = try #require(server.address?.port, "the server should report its bound port")
+        let connection = try WebSocketClientTransportConnection(url: WebSocketURL("ws://127.0.0.1:\(port)/"))
+        defer { connection.close() }
+        let clock = MonotonicClock()
+        let deadline = clock.now + .seconds(5)
+        var events: [TransportEvent] = []
+        while events.isEmpty, clock.now < deadline {
+            events = connection.drain()
+            clock.sleep(until: clock.now + .milliseconds(2))
+        }
+        guard case .closed = try #require(events.first, "the attempt should end within 5 s") else {
+            Issue.record("the attempt should end in a close, not \(events)")
+            return
+        }
+        let refusal = try #require(connection.lastHandshakeError?.refusal, "the transport keeps the handshake's refusal")
+        #expect(
+            RefusalExplanation(refusal: refusal).description
+                == "429 too many connections from one address (limit 0): spread with --source-addresses or raise --max-connections-per-address"
+        )
     }
 }

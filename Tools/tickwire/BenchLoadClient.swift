@@ -1,3 +1,4 @@
+import ArenaGame
 import TickwireFoundation
 import TickwireIO
 import TickwireWebSocket
@@ -534,9 +535,42 @@ final class BenchLoadClient {
             head.append(byte)
         }
         let text = String(decoding: head, as: UTF8.self)
-        guard text.hasPrefix("HTTP/1.1 101") else {
-            throw BenchFailure(description: "the upgrade was refused: \(text.prefix(60))")
+        guard text.hasPrefix("HTTP/1.1 101") else { throw refusal(head: head, on: connection) }
+    }
+
+    /// The failure for a refused upgrade: the status, what it means, the limit the server named
+    /// and the flag that changes it (``RefusalExplanation``), from the head and up to
+    /// ``WebSocketRefusal/maximumBodyBytes`` of the body (read within the socket's 5 s timeouts).
+    private static func refusal(head bytes: [UInt8], on connection: Connection) -> BenchFailure {
+        let parsed: HTTPResponseHead
+        do {
+            guard let (head, _) = try HTTPResponseHead.parse(bytes) else {
+                return BenchFailure(description: "the upgrade was refused with an incomplete head")
+            }
+            parsed = head
+        } catch {
+            return BenchFailure(description: "the upgrade was refused with a malformed head: \(error)")
         }
+        let declared = parsed.headers["Content-Length"].flatMap { Int($0) } ?? WebSocketRefusal.maximumBodyBytes
+        var body = [UInt8](repeating: 0, count: max(0, min(declared, WebSocketRefusal.maximumBodyBytes)))
+        var received = 0
+        var readFailure = ""
+        reading: while received < body.count {
+            let result = body.withUnsafeMutableBytes { raw -> Result<Int, TLSError> in
+                let rest = UnsafeMutableRawBufferPointer(rebasing: raw[received...])
+                guard let session = connection.tls else { return .success(recv(connection.descriptor, rest.baseAddress, rest.count, 0)) }
+                return Result { () throws(TLSError) in try session.read(into: rest) ?? 0 }
+            }
+            switch result {
+            case .success(let count) where count > 0: received += count
+            case .success: break reading  // closed or timed out after its words: use what came
+            case .failure(let error):
+                readFailure = "; its body could not be read: \(error)"
+                break reading
+            }
+        }
+        let refusal = WebSocketRefusal(head: parsed, body: body.prefix(received))
+        return BenchFailure(description: "the upgrade was refused: \(RefusalExplanation(refusal: refusal)) (\(refusal))\(readFailure)")
     }
 
     // MARK: - Clocks

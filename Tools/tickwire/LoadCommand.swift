@@ -29,6 +29,13 @@ import Darwin
 /// (`main`, `room2`, …; the URL's path is then not used), as a game server hosting many
 /// matches would see them.
 ///
+/// `--source-addresses` spreads the players' connections over local addresses, so that a
+/// server's per-address budgets (64 connections and 16 handshakes from one address by
+/// default) count each address apart; against a loopback server on Linux the players leave
+/// from 127.0.0.2 up, 16 to an address, unless told otherwise. Every refusal is reported with
+/// its HTTP status or close code, what it means, the budget's value when the server named it,
+/// and the flag that changes it.
+///
 /// One driver thread (`--drivers`, default 1) ticks every session; the sockets run on a few
 /// shared event loops (`--loops`, default 2), never a thread per client. With several drivers
 /// each ticks every `drivers`-th player. Prediction is off: a load client
@@ -74,7 +81,9 @@ enum LoadCommand {
         summary: """
             N simulated arena players over real WebSockets; reports connections, snapshots, bytes per
             client, snapshot age, the server's tick p99 and CPU, and its own CPU. Several URLs are a
-            fleet's entries, spread over the players; redirects are followed.
+            fleet's entries, spread over the players; redirects are followed. The players leave from
+            several local addresses (--source-addresses), and every refusal is reported with its HTTP
+            status or close code, what it means, the server's limit and the flag that changes it.
             """,
         options: [
             .value("clients", "N", default: "100", "simulated players, 1...20000"),
@@ -87,6 +96,9 @@ enum LoadCommand {
             .value("drivers", "N", default: "1", "threads that tick the players, 1...8"),
             .value("loops", "N", default: "2", "event loops the sockets share, 1...16"),
             .value("seed", "N", default: "1", "seed of the players' wandering inputs"),
+            .value(
+                "source-addresses", "A-B,C", default: "on loopback (Linux): 127.0.0.2 up, 16 clients each",
+                "spread the clients over these local addresses (IPv4 ranges and comma lists: 127.0.0.2-127.0.0.50)"),
             .value("ca", "CA.pem", "check a wss:// server's certificate against this CA (default: the system's)"),
             .flag("json", "print the report as JSON"),
         ])
@@ -104,6 +116,7 @@ enum LoadCommand {
         let roomCount = try parsed.integer("rooms", default: 0)
         var tls = TLSClientConfiguration()
         tls.caFile = parsed.string("ca")
+        let sourceText = parsed.string("source-addresses")
         try parsed.rejectUnknown()
         guard let text = parsed.positionals.first else {
             throw CommandArguments.UsageError(
@@ -118,6 +131,14 @@ enum LoadCommand {
             throw CommandArguments.UsageError(
                 description: "--duration must be > 0, --ramp >= 0, --loops 1...16, --rate 1...240, --drivers 1...8, --rooms 1...64")
         }
+        let hosts = try parsed.positionals.map { try WebSocketURL($0).host }
+        let sources: SourceAddressList?
+        do throws(SourceAddressList.ParseError) {
+            sources =
+                try sourceText.map(SourceAddressList.init(parsing:)) ?? SourceAddressList.defaultList(clients: clientCount, hosts: hosts)
+        } catch {
+            throw CommandArguments.UsageError(description: error.description)
+        }
         let rooms = roomCount > 0 ? ArenaServer.Options.roomNames(count: roomCount) : [String(url.path.drop { $0 == "/" })]
 
         let loops = try (0..<loopCount).map { _ throws(SystemError) -> EventLoop in
@@ -128,13 +149,17 @@ enum LoadCommand {
         let clock = MonotonicClock()
         let plan = Plan(
             entries: entries, rooms: rooms, clients: clientCount, drivers: driverCount, duration: duration, ramp: ramp, rate: rate,
-            seed: seed, tls: tls, loops: loops, clock: clock, start: clock.now, quiet: json)
+            seed: seed, tls: tls, sources: sources, loops: loops, clock: clock, start: clock.now, quiet: json)
         let through = entries.count > 1 ? "\(entries.count) entry URLs (\(entries.joined(separator: " ")))" : "\(url)"
         let placement = rooms.count > 1 ? "\(through) in \(rooms.count) rooms" : through
         if !json {
             print(
                 "load: \(clientCount) clients on \(placement), ramp \(ramp) s, then \(duration) s at \(rate) Hz, \(driverCount) driver threads, \(loopCount) socket loops"
             )
+            print(
+                "source addresses: "
+                    + (sources.map { "\($0), at most \($0.clientsPerAddress(clients: clientCount)) clients each" }
+                        ?? "the kernel's choice (one address for every client)"))
         }
         let results = Mutex<[LoadReport]>([])
         let threads = (0..<driverCount).map { shard in
@@ -152,6 +177,7 @@ enum LoadCommand {
         while results.withLock({ $0.count }) < driverCount, clock.now < deadline { clock.sleep(until: clock.now + .milliseconds(50)) }
         var report = LoadReport(clients: clientCount, duration: duration, ramp: ramp)
         report.rooms = rooms.count
+        report.sourceAddresses = sources
         for part in results.withLock({ $0 }) { report.merge(part) }
         report.failed += clientCount - report.connected - report.failed
         let finished = clock.now
@@ -175,6 +201,8 @@ enum LoadCommand {
         let seed: UInt64
         /// How a `wss://` URL's server is checked (`--ca`).
         let tls: TLSClientConfiguration
+        /// The local addresses the players leave from, round robin, or `nil` for the kernel's choice.
+        let sources: SourceAddressList?
         let loops: [EventLoop]
         let clock: MonotonicClock
         let start: Timestamp
@@ -215,11 +243,14 @@ enum LoadCommand {
             let first = overall + overall / plan.rooms.count
             let entries = plan.entries.indices.map { plan.entries[(first + $0) % plan.entries.count] }
             let loop = loops[overall % loops.count]
+            var playerSocketConfiguration = socketConfiguration
+            playerSocketConfiguration.localAddress = plan.sources?.address(forClient: overall)
+            let clientSocketConfiguration = playerSocketConfiguration
             let connection = ReconnectingSession(
                 game: game, clock: clock, configuration: configuration, entryURLs: entries, policy: LoadCommand.reconnectPolicy,
                 seed: seed &+ UInt64(overall)
             ) { text in
-                try WebSocketClientTransportConnection(url: try WebSocketURL(text), configuration: socketConfiguration, loop: loop)
+                try WebSocketClientTransportConnection(url: try WebSocketURL(text), configuration: clientSocketConfiguration, loop: loop)
             }
             return Player(connection: connection, seed: seed &+ UInt64(index) &* 0x9E37_79B9, now: now)
         }
@@ -247,11 +278,7 @@ enum LoadCommand {
                 let connection = player.connection
                 // Attempts that ended before a welcome, each counted once, by why.
                 if connection.failedAttempts > player.failuresCounted, !player.wasConnected {
-                    if case .rejected(let reason, _) = player.session.status {
-                        report.outcomes.recordRefusal(reason)
-                    } else {
-                        report.outcomes.recordFailure(.classifying(player.session.closeReason))
-                    }
+                    report.outcomes.record(failedAttemptOf: connection)
                 }
                 player.failuresCounted = connection.failedAttempts
                 switch connection.state {

@@ -9,6 +9,8 @@ struct LoadReport: Sendable {
     var rooms = 1
     var duration: Double
     var ramp: Double
+    /// The local addresses the clients left from (`--source-addresses`), or `nil` for the kernel's choice.
+    var sourceAddresses: SourceAddressList?
     var connected = 0
     var failed = 0
     var connectedAtEnd = 0
@@ -82,6 +84,8 @@ struct LoadReport: Sendable {
         let hint = outcomes.hint(clients: clients, rooms: rooms).map { "\n" + $0 } ?? ""
         return """
             clients: \(connected) connected, \(failed) failed, \(connectedAtEnd) connected at the end; \(disconnects) disconnects, \(reconnects) reconnects, \(redirects) redirects and \(moves) moves followed
+            source addresses: \(sourceAddressesText)
+            refused before the hello (attempts): \(outcomes.explainedText)
             refused by the server (attempts): \(outcomes.refusalsText)
             connection failures (attempts): \(outcomes.failuresText)
             disconnect reasons: \(disconnectReasons.isEmpty ? "none" : disconnectReasons.sorted { $0.value > $1.value }.map { "\($0.key) ×\($0.value)" }.joined(separator: ", "))
@@ -93,10 +97,24 @@ struct LoadReport: Sendable {
             """
     }
 
+    /// `127.0.0.2…127.0.0.14 (13 addresses), at most 16 clients each`, or the kernel's choice.
+    var sourceAddressesText: String {
+        sourceAddresses.map { "\($0), at most \($0.clientsPerAddress(clients: clients)) clients each" }
+            ?? "the kernel's choice (one address for every client)"
+    }
+
+    /// `{"count":13,"first":"127.0.0.2","last":"127.0.0.14","clientsPerAddress":16}`, or `null`.
+    var sourceAddressesJSON: String {
+        guard let sources = sourceAddresses, let first = sources.addresses.first, let last = sources.addresses.last else { return "null" }
+        return "{\"count\":\(sources.addresses.count),\"first\":\(ConnectionOutcomes.jsonString(first)),"
+            + "\"last\":\(ConnectionOutcomes.jsonString(last)),\"clientsPerAddress\":\(sources.clientsPerAddress(clients: clients))}"
+    }
+
     func json() -> String {
         func number(_ value: Double) -> String { decimalText(value, places: 3) }
         return """
             {"clients":\(clients),"duration":\(number(duration)),"ramp":\(number(ramp)),"connected":\(connected),"failed":\(failed),\
+            "sourceAddresses":\(sourceAddressesJSON),\
             \(outcomes.jsonMembers(clients: clients, rooms: rooms)),\
             "connectedAtEnd":\(connectedAtEnd),"disconnects":\(disconnects),"reconnects":\(reconnects),"redirects":\(redirects),"moves":\(moves),"snapshotsReceived":\(snapshots),\
             "snapshotsPerClientPerSecond":\(number(snapshotsPerClientPerSecond)),"bytesPerClientPerSecond":\(number(bytesPerClientPerSecond)),\

@@ -9,11 +9,13 @@ import Darwin
 /// Why many clients' attempts to join did not succeed, counted by cause: what `tickwire load`
 /// reports instead of a bare "N failed".
 ///
-/// Two kinds of failure are kept apart: a hello the server refused (by
-/// ``Message/Reject/Reason``, such as room full or schema mismatch), and a connection that
-/// never reached the hello (by ``Failure``: the TCP connect refused, the WebSocket handshake
-/// failed, a timeout). Each attempt is counted once, so a client that retries adds one per
-/// attempt.
+/// Three kinds of failure are kept apart: a hello the server refused (by
+/// ``Message/Reject/Reason``, such as room full or schema mismatch); a connection the server
+/// refused before the hello, explained (``RefusalExplanation``: an HTTP status such as 429
+/// with the budget and value the server named, or a close code); and a connection that failed
+/// without an answer from the server (by ``Failure``: the TCP connect refused, the WebSocket
+/// handshake broken, a timeout). Each attempt is counted once, so a client that retries adds
+/// one per attempt.
 package struct ConnectionOutcomes: Hashable, Sendable {
     /// How a connection failed before the server could answer its hello.
     package enum Failure: String, Hashable, Sendable, CaseIterable, CustomStringConvertible {
@@ -67,6 +69,8 @@ package struct ConnectionOutcomes: Hashable, Sendable {
     package private(set) var refusals: [Message.Reject.Reason: Int] = [:]
     /// Connection attempts that failed before the hello was answered, by kind.
     package private(set) var failures: [Failure: Int] = [:]
+    /// Connections the server refused before the hello (an HTTP status, a close code), explained.
+    package private(set) var explained: [RefusalExplanation: Int] = [:]
 
     /// Creates empty counts.
     package init() {}
@@ -81,18 +85,26 @@ package struct ConnectionOutcomes: Hashable, Sendable {
     /// - Parameter failure: How it failed.
     package mutating func recordFailure(_ failure: Failure) { failures[failure, default: 0] += 1 }
 
+    /// Counts one connection the server refused before its hello was answered.
+    ///
+    /// - Parameter explanation: The refusal, explained.
+    package mutating func recordRefusal(_ explanation: RefusalExplanation) { explained[explanation, default: 0] += 1 }
+
     /// Adds another tally's counts to this one.
     ///
     /// - Parameter other: The counts to add (another driver thread's, say).
     package mutating func merge(_ other: ConnectionOutcomes) {
         for (reason, count) in other.refusals { refusals[reason, default: 0] += count }
         for (failure, count) in other.failures { failures[failure, default: 0] += count }
+        for (explanation, count) in other.explained { explained[explanation, default: 0] += count }
     }
 
     /// Refused hellos in all.
     package var refusalCount: Int { refusals.values.reduce(0, +) }
     /// Failed connection attempts in all.
     package var failureCount: Int { failures.values.reduce(0, +) }
+    /// Connections refused before the hello, in all.
+    package var explainedCount: Int { explained.values.reduce(0, +) }
 
     /// The refusals as `room full ×168, schema mismatch ×2` (most first), or `none`.
     package var refusalsText: String {
@@ -104,26 +116,62 @@ package struct ConnectionOutcomes: Hashable, Sendable {
         Self.listText(failures.map { ($0.key.description, $0.value) })
     }
 
-    /// Advice for the person running the load when rooms were full, `nil` otherwise.
+    /// The refusals before the hello as `429 too many connections from one address (limit 64):
+    /// spread with … ×825` (most first), or `none`.
+    package var explainedText: String {
+        Self.listText(explained.map { ($0.key.description, $0.value) })
+    }
+
+    /// Advice for the person running the load, one `hint: ` line per cause (most frequent
+    /// first), or `nil` when nothing was refused.
     ///
     /// - Parameters:
     ///   - clients: How many clients the run started.
     ///   - rooms: How many rooms they were spread over.
-    /// - Returns: A sentence naming `arena serve --capacity` and `--rooms` with numbers that
-    ///   would have fitted every client.
+    /// - Returns: For full rooms, a sentence naming `arena serve --capacity` and `--rooms` with
+    ///   numbers that would have fitted every client; for each refusal before the hello, its
+    ///   explanation, and for a per-address budget a `--source-addresses` range that fits.
     package func hint(clients: Int, rooms: Int) -> String? {
-        guard let full = refusals[.roomFull], full > 0 else { return nil }
-        let rooms = max(rooms, 1)
-        let perRoom = (clients + rooms - 1) / rooms
-        let refused = full == 1 ? "1 client was" : "\(full) clients were"
-        return "hint: \(refused) refused because the room was full: start the server with more capacity "
-            + "(`arena serve\(rooms > 1 ? " --rooms \(rooms)" : "") --capacity \(perRoom)`) "
-            + "or spread clients over rooms (`arena serve --rooms N` and `tickwire load --rooms N`)"
+        var lines: [String] = []
+        if let full = refusals[.roomFull], full > 0 {
+            let rooms = max(rooms, 1)
+            let perRoom = (clients + rooms - 1) / rooms
+            let refused = full == 1 ? "1 client was" : "\(full) clients were"
+            lines.append(
+                "hint: \(refused) refused because the room was full: start the server with more capacity "
+                    + "(`arena serve\(rooms > 1 ? " --rooms \(rooms)" : "") --capacity \(perRoom)`) "
+                    + "or spread clients over rooms (`arena serve --rooms N` and `tickwire load --rooms N`)")
+        }
+        let causes = explained.sorted { $0.value != $1.value ? $0.value > $1.value : $0.key.description < $1.key.description }
+        for (explanation, count) in causes {
+            let attempts = count == 1 ? "1 attempt was" : "\(count) attempts were"
+            var line = "hint: \(attempts) refused with \(explanation)"
+            if explanation.kind == .http, explanation.code == 429, let limit = explanation.limit {
+                line += " (for example `--source-addresses \(Self.sourceRange(clients: clients, limit: limit))`)"
+            }
+            lines.append(line)
+        }
+        return lines.isEmpty ? nil : lines.joined(separator: "\n")
+    }
+
+    /// A loopback range from 127.0.0.2 with enough addresses for `clients` when each carries at
+    /// most half of a per-address `limit` (and no more than the default share).
+    static func sourceRange(clients: Int, limit: Int) -> String {
+        let share = max(1, min(limit / 2, SourceAddressList.defaultClientsPerAddress))
+        let count = min(max(1, (clients + share - 1) / share), SourceAddressList.maximumCount)
+        let first = SourceAddressList.defaultFirstAddress
+        return "\(SourceAddressList.ipv4Text(first))-\(SourceAddressList.ipv4Text(first + UInt32(count - 1)))"
     }
 
     /// The counts and the hint as JSON object members:
-    /// `"refusals":{"room full":168},"connectionFailures":{},"hint":"…"` (`null` when none), keyed
-    /// by the names the text report prints, most first.
+    /// `"refusals":{"room full":168},"connectionFailures":{},"refusedBeforeHello":[…],"hint":"…"`
+    /// (`null` when none), keyed by the names the text report prints, most first.
+    ///
+    /// `refusedBeforeHello` holds one object per explained refusal, most first:
+    /// `{"kind":"http","status":429,"meaning":"too many connections from one address","limit":64,
+    /// "advice":"spread with …","count":825,"text":"429 too many … (limit 64): spread with …"}`;
+    /// a close code has `"kind":"close","closeCode":4005` instead of `status`; `limit` and
+    /// `advice` are `null` when unknown.
     ///
     /// - Parameters:
     ///   - clients: How many clients the run started.
@@ -135,11 +183,25 @@ package struct ConnectionOutcomes: Hashable, Sendable {
         }
         return "\"refusals\":\(object(refusals.map { ($0.key.description, $0.value) })),"
             + "\"connectionFailures\":\(object(failures.map { ($0.key.description, $0.value) })),"
+            + "\"refusedBeforeHello\":\(explainedJSON),"
             + "\"hint\":\(hint(clients: clients, rooms: rooms).map(Self.jsonString) ?? "null")"
     }
 
+    /// The explained refusals as a JSON array, most first (see ``jsonMembers(clients:rooms:)``).
+    var explainedJSON: String {
+        let sorted = explained.sorted { $0.value != $1.value ? $0.value > $1.value : $0.key.description < $1.key.description }
+        let objects = sorted.map { explanation, count in
+            let codeMember = explanation.kind == .http ? "\"status\":\(explanation.code)" : "\"closeCode\":\(explanation.code)"
+            return "{\"kind\":\"\(explanation.kind.rawValue)\",\(codeMember),\"meaning\":\(Self.jsonString(explanation.meaning)),"
+                + "\"limit\":\(explanation.limit.map(String.init) ?? "null"),"
+                + "\"advice\":\(explanation.advice.map(Self.jsonString) ?? "null"),\"count\":\(count),"
+                + "\"text\":\(Self.jsonString(explanation.description))}"
+        }
+        return "[" + objects.joined(separator: ",") + "]"
+    }
+
     /// `text` as a JSON string literal (quotes, backslashes and control characters escaped).
-    static func jsonString(_ text: String) -> String {
+    package static func jsonString(_ text: String) -> String {
         var escaped = "\""
         for scalar in text.unicodeScalars {
             switch scalar {

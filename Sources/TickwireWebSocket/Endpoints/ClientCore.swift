@@ -16,6 +16,9 @@ final class ClientCore {
         var lost: () -> Void
         /// A `wss://` attempt failed in TLS (set before the attempt's disconnect is published).
         var tlsFailed: (TLSError) -> Void = { _ in }
+        /// The upgrade was refused or its answer broke the handshake (set before the attempt's
+        /// disconnect is published).
+        var handshakeFailed: (WebSocketHandshakeError) -> Void = { _ in }
     }
 
     let url: WebSocketURL
@@ -29,6 +32,8 @@ final class ClientCore {
     private var tcp: TCPChannel?
     private var handshake: WebSocketClientHandshake?
     private var received: [UInt8] = []
+    /// A refusal's head (a status other than 101) and its length in `received`, while its body arrives.
+    private var refusalHead: (head: HTTPResponseHead, byteCount: Int)?
     private var handshakeTimer: TimerHandle?
     private var reconnectTimer: TimerHandle?
     private var channel: WebSocketChannel?
@@ -60,7 +65,9 @@ final class ClientCore {
         callbacks.setState(.connecting(attempt: attempt))
         let timeout = configuration.handshakeTimeout
         handshakeTimer = loop.schedule(after: timeout) { [weak self] in
-            self?.fail("no open connection within \(timeout)")
+            guard let self else { return }
+            if self.refusalHead != nil { return self.failRefused() }
+            self.fail("no open connection within \(timeout)")
         }
         if let numeric = SocketAddress(numericHost: url.host, port: url.port) {
             return connect(to: [numeric], index: 0)
@@ -84,6 +91,14 @@ final class ClientCore {
     }
 
     private func connect(to addresses: [SocketAddress], index: Int) {
+        if index == 0, let source = configuration.localAddress {
+            // A source address of one family reaches only peers of that family.
+            let reachable = addresses.filter { $0.family == source.family }
+            guard !reachable.isEmpty else {
+                return fail("\(url.host) has no address of the source address \(source.host)'s family")
+            }
+            if reachable.count < addresses.count { return connect(to: reachable, index: 0) }
+        }
         let address = addresses[index]
         let tryNext: (String) -> Void = { [weak self] reason in
             guard let self else { return }
@@ -96,13 +111,15 @@ final class ClientCore {
             case .success(let session): tls = session
             case .failure(let error): return failTLS(error)
             }
-            let isConnected = try socket.connect(to: address)
+            let isConnected = try socket.connect(to: address, from: configuration.localAddress)
             let tcp = try TCPChannel(socket: socket, peer: address, loop: loop, isConnecting: !isConnected, tls: tls)
             self.tcp = tcp
             tcp.onClose = { [weak self, unowned tcp] error in
                 guard let self else { return }
                 self.tcp = nil
                 if let failure = tcp.tlsFailure { return self.failTLS(failure) }
+                // A refusal's body ends with the connection (or was cut by a reset): report what came.
+                if self.refusalHead != nil { return self.failRefused() }
                 self.fail("the connection closed during the handshake\(error.map { ": \($0)" } ?? "")")
             }
             if isConnected {
@@ -138,6 +155,7 @@ final class ClientCore {
         )
         self.handshake = handshake
         received = []
+        refusalHead = nil
         tcp.onRead = { [weak self] bytes in self?.receiveResponse(bytes) }
         tcp.write(handshake.request.encoded())
     }
@@ -145,20 +163,33 @@ final class ClientCore {
     private func receiveResponse(_ bytes: UnsafeRawBufferPointer) {
         guard let tcp, let handshake else { return }
         let limits = configuration.responseLimits
+        if let refusalHead {
+            let room = max(refusalHead.byteCount + WebSocketRefusal.maximumBodyBytes - received.count, 0)
+            received.append(contentsOf: UnsafeRawBufferPointer(rebasing: bytes[..<min(bytes.count, room)]))
+            if isRefusalBodyComplete { failRefused() }
+            return
+        }
         let previousCount = received.count
-        let room = max(limits.maximumHeadBytes + 1 - received.count, 0)
+        let room = max(limits.maximumHeadBytes + 1 + WebSocketRefusal.maximumBodyBytes - received.count, 0)
         received.append(contentsOf: UnsafeRawBufferPointer(rebasing: bytes[..<min(bytes.count, room)]))
         let parsed: (head: HTTPResponseHead, byteCount: Int)?
         let agreement: WebSocketClientHandshake.Agreement
         let machine: WebSocketProtocolMachine
-        do {
+        do throws(WebSocketHandshakeError) {
             parsed = try HTTPResponseHead.parse(received, limits: limits)
-            guard let (head, _) = parsed else {
+            guard let (head, byteCount) = parsed else {
                 if received.count > limits.maximumHeadBytes { fail("the handshake response is over \(limits.maximumHeadBytes) bytes") }
+                return
+            }
+            if head.status != 101 {
+                // Refused: read its body (why, in the server's words) before failing.
+                refusalHead = (head, byteCount)
+                if isRefusalBodyComplete { failRefused() }
                 return
             }
             agreement = try handshake.validate(head)
         } catch {
+            callbacks.handshakeFailed(error)
             return fail("handshake refused: \(error)")
         }
         do {
@@ -197,6 +228,26 @@ final class ClientCore {
         channel.start(initialBytes: remainder)
     }
 
+    /// Whether the refusal's body is all here: its `Content-Length` (without one, the bytes up to
+    /// the close), at most ``WebSocketRefusal/maximumBodyBytes``.
+    private var isRefusalBodyComplete: Bool {
+        guard let refusalHead else { return false }
+        let bodyCount = received.count - refusalHead.byteCount
+        guard bodyCount < WebSocketRefusal.maximumBodyBytes else { return true }
+        guard let declared = refusalHead.head.headers["Content-Length"].flatMap({ Int($0) }) else { return false }
+        return bodyCount >= declared
+    }
+
+    /// Fails the attempt with the refusal read so far (its head and what came of its body).
+    private func failRefused() {
+        guard let refusalHead else { return }
+        let refusal = WebSocketRefusal(head: refusalHead.head, body: received[min(refusalHead.byteCount, received.count)...])
+        self.refusalHead = nil
+        let error = WebSocketHandshakeError.refused(refusal)
+        callbacks.handshakeFailed(error)
+        fail("handshake refused: \(error)")
+    }
+
     // MARK: Losing and reconnecting
 
     /// A connect or handshake attempt failed (1006, or 1015 for a failed TLS handshake).
@@ -219,6 +270,7 @@ final class ClientCore {
         }
         tcp = nil
         handshake = nil
+        refusalHead = nil
     }
 
     private func channelClosed(_ frame: WebSocketCloseFrame) {

@@ -138,7 +138,11 @@ final class ServerCore {
                 ? counters.refusedShuttingDown.wrappingAdd(1, ordering: .relaxed).newValue
                 : counters.refusedAtConnectionLimit.wrappingAdd(1, ordering: .relaxed).newValue
             logRefusal(peer: peer, status: 503, count: count, detail: detail)
-            tcp.write(ServerHandshake.errorResponse(status: 503, reason: "Service Unavailable", detail: detail))
+            tcp.write(
+                ServerHandshake.errorResponse(
+                    status: 503, reason: "Service Unavailable", detail: detail,
+                    budget: isShuttingDown ? .shuttingDown : .connectionLimit,
+                    limit: isShuttingDown ? nil : configuration.maximumConnections))
             // Over TLS the 503 follows the TLS handshake, within the channel's linger timeout.
             tcp.closeAfterFlush(awaitingTLSHandshake: true)
             return
@@ -154,8 +158,9 @@ final class ServerCore {
                         "too many connections from one address (maximumConnectionsPerAddress \(configuration.maximumConnectionsPerAddress))"
                 )
                 Self.refuseAtOnce(
-                    tcp, status: 429, detail: "too many connections from your address (limit \(configuration.maximumConnectionsPerAddress))"
-                )
+                    tcp, status: 429,
+                    detail: "too many connections from your address (limit \(configuration.maximumConnectionsPerAddress))",
+                    budget: .addressConnectionLimit, limit: configuration.maximumConnectionsPerAddress)
                 return
             }
             if count.handshakes >= configuration.maximumHandshakesPerAddress {
@@ -166,7 +171,8 @@ final class ServerCore {
                         "too many handshakes from one address (maximumHandshakesPerAddress \(configuration.maximumHandshakesPerAddress))")
                 Self.refuseAtOnce(
                     tcp, status: 429,
-                    detail: "too many handshakes in progress from your address (limit \(configuration.maximumHandshakesPerAddress))")
+                    detail: "too many handshakes in progress from your address (limit \(configuration.maximumHandshakesPerAddress))",
+                    budget: .addressHandshakeLimit, limit: configuration.maximumHandshakesPerAddress)
                 return
             }
         }
@@ -175,7 +181,9 @@ final class ServerCore {
             logRefusal(
                 peer: nil, status: 503, count: evicted,
                 detail: "evicted the oldest handshake (maximumHandshakes \(configuration.maximumHandshakes))")
-            oldest.evict(detail: "the server's \(configuration.maximumHandshakes) handshake places are full and this one was the oldest")
+            oldest.evict(
+                detail: "the server's \(configuration.maximumHandshakes) handshake places are full and this one was the oldest",
+                limit: configuration.maximumHandshakes)
         }
         let handshake = ServerHandshake(tcp: tcp, core: self, addressGroup: group)
         handshakes[ObjectIdentifier(handshake)] = handshake
@@ -189,8 +197,10 @@ final class ServerCore {
 
     /// Answers with an HTTP error and closes at once, without waiting for the peer's end of
     /// stream (a peer over a per-address limit is likely flooding; the answer may be lost to a reset).
-    static func refuseAtOnce(_ tcp: TCPChannel, status: Int, detail: String) {
-        ServerHandshake.errorResponse(status: status, reason: HTTPResponse.reasonPhrase(for: status), detail: detail).withUnsafeBytes {
+    static func refuseAtOnce(_ tcp: TCPChannel, status: Int, detail: String, budget: WebSocketRefusal.Budget, limit: Int?) {
+        let response = ServerHandshake.errorResponse(
+            status: status, reason: HTTPResponse.reasonPhrase(for: status), detail: detail, budget: budget, limit: limit)
+        response.withUnsafeBytes {
             tcp.writeNow($0)
         }
         tcp.close()
@@ -293,7 +303,7 @@ final class ServerCore {
             counters.listenerAccepting.store(0, ordering: .relaxed)
             listener = nil
             for handshake in Array(handshakes.values) {
-                handshake.reject(status: 503, reason: "Service Unavailable", detail: "the server is shutting down")
+                handshake.reject(status: 503, reason: "Service Unavailable", detail: "the server is shutting down", budget: .shuttingDown)
             }
             for channel in Array(channels.values) {
                 channel.close(code: .goingAway, reason: "server shutting down")

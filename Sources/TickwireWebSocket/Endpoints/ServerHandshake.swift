@@ -107,7 +107,7 @@ final class ServerHandshake {
                 detail: "the server is at its limit of \(limit) connections (maximumConnections)")
             reject(
                 status: 503, reason: HTTPResponse.reasonPhrase(for: 503), detail: "the server is at its limit of \(limit) connections",
-                countsAsFailed: false)
+                countsAsFailed: false, budget: .connectionLimit, limit: limit)
             return
         }
         let machine: WebSocketProtocolMachine
@@ -142,7 +142,9 @@ final class ServerHandshake {
 
     /// Answers with an HTTP error and closes once it is sent; counted as a failed handshake
     /// (``WebSocketServerStatistics/handshakesFailed``) unless `countsAsFailed` is `false`.
-    func reject(status: Int, reason: String, detail: String, countsAsFailed: Bool = true) {
+    func reject(
+        status: Int, reason: String, detail: String, countsAsFailed: Bool = true, budget: WebSocketRefusal.Budget? = nil, limit: Int? = nil
+    ) {
         guard !isFinished else { return }
         if countsAsFailed, let core {
             core.counters.handshakesFailed.wrappingAdd(1, ordering: .relaxed)
@@ -154,19 +156,19 @@ final class ServerHandshake {
         cancelTimer()
         isFinished = true
         received = []
-        tcp.write(Self.errorResponse(status: status, reason: reason, detail: detail))
+        tcp.write(Self.errorResponse(status: status, reason: reason, detail: detail, budget: budget, limit: limit))
         tcp.closeAfterFlush()
         core?.handshakeEnded(self)
     }
 
     /// Makes room for a newer handshake: answers HTTP 503 and closes at once (see
     /// ``WebSocketServerConfiguration/maximumHandshakes``).
-    func evict(detail: String) {
+    func evict(detail: String, limit: Int) {
         guard !isFinished else { return }
         cancelTimer()
         isFinished = true
         received = []
-        ServerCore.refuseAtOnce(tcp, status: 503, detail: detail)
+        ServerCore.refuseAtOnce(tcp, status: 503, detail: detail, budget: .handshakeEvicted, limit: limit)
         core?.handshakeEnded(self)
     }
 
@@ -183,14 +185,18 @@ final class ServerHandshake {
         timer = nil
     }
 
-    /// A minimal HTTP/1.1 error response that closes the connection.
-    static func errorResponse(status: Int, reason: String, detail: String) -> [UInt8] {
+    /// A minimal HTTP/1.1 error response that closes the connection; a refusal by one of the
+    /// server's budgets names it and its value in ``WebSocketRefusal/headerName``.
+    static func errorResponse(
+        status: Int, reason: String, detail: String, budget: WebSocketRefusal.Budget? = nil, limit: Int? = nil
+    ) -> [UInt8] {
         let body = detail + "\n"
         var headers = HTTPHeaders()
         headers.add(name: "Content-Type", value: "text/plain; charset=utf-8")
         headers.add(name: "Content-Length", value: String(body.utf8.count))
         headers.add(name: "Connection", value: "close")
         if status == 426 { headers.add(name: "Sec-WebSocket-Version", value: "13") }
+        if let budget { headers.add(name: WebSocketRefusal.headerName, value: WebSocketRefusal.headerValue(budget: budget, limit: limit)) }
         return HTTPResponseHead(status: status, reason: reason, headers: headers).encoded() + Array(body.utf8)
     }
 }

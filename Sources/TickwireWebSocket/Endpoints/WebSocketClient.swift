@@ -44,6 +44,8 @@ public final class WebSocketClient: Sendable {
         var nextWaiterID: UInt64 = 0
         /// The TLS failure of the last `wss://` attempt, until a connection opens.
         var tlsError: TLSError?
+        /// The handshake failure of the last attempt (a refusal such as HTTP 429), until a connection opens.
+        var handshakeError: WebSocketHandshakeError?
     }
 
     /// Someone suspended in an `async` method until an event satisfies `isSatisfied`.
@@ -130,7 +132,11 @@ public final class WebSocketClient: Sendable {
             url: url, configuration: configuration, loop: loop,
             callbacks: ClientCore.Callbacks(
                 setState: { [weak self] state in
-                    self?.shared.withLock { $0.state = state }
+                    self?.shared.withLock { shared in
+                        shared.state = state
+                        // A new attempt: the last one's handshake failure is history.
+                        if case .connecting = state { shared.handshakeError = nil }
+                    }
                     self?.publish(.stateChanged(state))
                 },
                 publish: { [weak self] event in self?.publish(event) },
@@ -138,6 +144,7 @@ public final class WebSocketClient: Sendable {
                     self?.shared.withLock { shared in
                         shared.connection = connection
                         shared.tlsError = nil
+                        shared.handshakeError = nil
                         let queued = shared.queue
                         shared.queue = []
                         shared.queuedBytes = 0
@@ -146,7 +153,8 @@ public final class WebSocketClient: Sendable {
                     }
                 },
                 lost: { [weak self] in self?.shared.withLock { $0.connection = nil } },
-                tlsFailed: { [weak self] error in self?.shared.withLock { $0.tlsError = error } }
+                tlsFailed: { [weak self] error in self?.shared.withLock { $0.tlsError = error } },
+                handshakeFailed: { [weak self] error in self?.shared.withLock { $0.handshakeError = error } }
             ))
     }
 

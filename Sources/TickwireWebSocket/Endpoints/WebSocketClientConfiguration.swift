@@ -10,6 +10,17 @@ public struct WebSocketClientConfiguration: Sendable {
     public var compression: PerMessageDeflateConfiguration?
     /// Frame and message limits and sending behaviour.
     public var protocolConfiguration = WebSocketConfiguration()
+    /// The local address the TCP connection leaves from, or `nil` (default) for the one the
+    /// kernel picks.
+    ///
+    /// Set it to spread many clients of one machine over several source addresses, so that a
+    /// server's per-address budgets (``WebSocketServerConfiguration/maximumConnectionsPerAddress``)
+    /// count each address apart: `SocketAddress(numericHost: "127.0.0.2", port: 0)` against a
+    /// server on 127.0.0.1 (on Linux every address of 127.0.0.0/8 is local; on Darwin only the
+    /// aliases given to `lo0`). The port is normally 0, chosen at connect time. Only server
+    /// addresses of the same family are tried; an address that is not local fails each attempt
+    /// with `bind` and `EADDRNOTAVAIL`.
+    public var localAddress: SocketAddress?
     /// The longest a TCP connect plus the upgrade handshake may take. Default 10 s.
     public var handshakeTimeout: Duration = .seconds(10)
     /// Limits on the server's response head.

@@ -71,7 +71,9 @@ public struct WebSocketServerConfiguration: Sendable {
     ///
     /// Enough for a household, a LAN party or an office behind one NAT address; it stops one
     /// address from taking ``maximumConnections``. Raise it for players behind carrier-grade
-    /// NAT, and for load tests that run every client from one address.
+    /// NAT, and for load tests that run every client from one address (or spread their clients
+    /// over several with ``WebSocketClientConfiguration/localAddress``, as `tickwire load` does).
+    /// A refusal names this budget and its value (``WebSocketRefusal/Budget/addressConnectionLimit``).
     public var maximumConnectionsPerAddress: Int = 64
     /// The most connections from one address in their upgrade handshake at once; one more is
     /// answered with HTTP 429 and closed at once. Default 16; `Int.max` for no limit.

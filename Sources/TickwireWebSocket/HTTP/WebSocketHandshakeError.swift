@@ -13,6 +13,7 @@ public struct WebSocketHandshakeError: Error, Hashable, Sendable, CustomStringCo
         case invalidHeader(name: String, value: String)
         case unsupportedWebSocketVersion(String)
         case unexpectedStatus(Int, String)
+        case refused(WebSocketRefusal)
         case acceptMismatch(expected: String, received: String)
         case unexpectedSubprotocol(String)
         case unexpectedExtension(String)
@@ -51,6 +52,9 @@ public struct WebSocketHandshakeError: Error, Hashable, Sendable, CustomStringCo
     public static func unexpectedStatus(_ status: Int, reason: String) -> WebSocketHandshakeError {
         .init(.unexpectedStatus(status, reason))
     }
+    /// The server refused the upgrade with a status other than 101 and said why in its body
+    /// (and, a ``WebSocketServer``, which budget in the ``WebSocketRefusal/headerName`` header).
+    public static func refused(_ refusal: WebSocketRefusal) -> WebSocketHandshakeError { .init(.refused(refusal)) }
     /// `Sec-WebSocket-Accept` did not match the key sent.
     public static func acceptMismatch(expected: String, received: String) -> WebSocketHandshakeError {
         .init(.acceptMismatch(expected: expected, received: received))
@@ -62,6 +66,16 @@ public struct WebSocketHandshakeError: Error, Hashable, Sendable, CustomStringCo
     /// The server's extension answer was malformed or broke the offer.
     public static func invalidExtensionResponse(_ detail: String) -> WebSocketHandshakeError {
         .init(.invalidExtensionResponse(detail))
+    }
+
+    /// The server's answer when it refused the upgrade (a status other than 101), with its body
+    /// when the client read one; `nil` for every other failure.
+    public var refusal: WebSocketRefusal? {
+        switch kind {
+        case .refused(let refusal): refusal
+        case .unexpectedStatus(let status, let reason): WebSocketRefusal(status: status, reasonPhrase: reason)
+        default: nil
+        }
     }
 
     /// The HTTP status a server answers this error with.
@@ -88,6 +102,8 @@ public struct WebSocketHandshakeError: Error, Hashable, Sendable, CustomStringCo
         case .invalidHeader(let name, let value): "header \(name) has an invalid value '\(value.prefix(100))'"
         case .unsupportedWebSocketVersion(let value): "Sec-WebSocket-Version '\(value)' is not 13"
         case .unexpectedStatus(let status, let reason): "server answered \(status) \(reason) instead of 101"
+        case .refused(let refusal):
+            "server answered \(refusal.status) \(refusal.reasonPhrase) instead of 101\(refusal.body.isEmpty ? "" : ": \(refusal.body)")"
         case .acceptMismatch(let expected, let received):
             "Sec-WebSocket-Accept is '\(received)', expected '\(expected)'"
         case .unexpectedSubprotocol(let name): "server chose subprotocol '\(name)', which the client did not offer"

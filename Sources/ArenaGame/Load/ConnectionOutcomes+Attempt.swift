@@ -1,0 +1,21 @@
+import Tickwire
+
+extension ConnectionOutcomes {
+    /// Counts the attempt a reconnecting session just failed, by what the server said: a refused
+    /// hello by its reason; a refused upgrade by its HTTP status (read from the WebSocket
+    /// connection's ``WebSocketClientTransportConnection/lastHandshakeError``); a close with a
+    /// code by that code; anything else by the kind of failure its close reason names.
+    ///
+    /// - Parameter session: The session whose ``ReconnectingSession/failedAttempts`` just grew;
+    ///   its ``ReconnectingSession/connection`` is still the failed one.
+    package mutating func record<G: Game>(failedAttemptOf session: ReconnectingSession<G>) {
+        if case .rejected(let reason, _) = session.session.status { return recordRefusal(reason) }
+        let webSocket = session.connection as? WebSocketClientTransportConnection
+        if let refusal = webSocket?.lastHandshakeError?.refusal { return recordRefusal(RefusalExplanation(refusal: refusal)) }
+        let closeReason = session.session.closeReason
+        if let closeReason, let code = closeReason.code {
+            return recordRefusal(RefusalExplanation(closeCode: code, text: closeReason.text))
+        }
+        recordFailure(.classifying(closeReason))
+    }
+}

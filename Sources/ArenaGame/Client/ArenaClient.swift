@@ -193,19 +193,32 @@ package final class ArenaClient {
         }
     }
 
-    /// The net graph's lines: ping, jitter, interpolation, sizes, rates and corrections.
+    /// The session's net graph figures, with the transport named by the URL in use (`ws`, `wss`).
+    package var figures: NetGraphFigures {
+        var figures = session.figures
+        let url = connection.currentURL ?? options.url.description
+        figures.transport = url.range(of: "://").map { String(url[..<$0.lowerBound]) }
+        return figures
+    }
+
+    /// The net graph's lines: ping (median and recent worst), jitter, interpolation, sizes, rates,
+    /// corrections and extrapolation, and the view's staleness (the newest tick, its age, the time
+    /// since a snapshot arrived), the same figures as the dump's `net` segment (``NetGraphLine``).
     package var netGraphLines: [String] {
         let metrics = session.metrics
-        let milliseconds = { (seconds: Double) in decimalText(seconds * 1000, places: 0) }
+        let figures = self.figures
+        let milliseconds = { (seconds: Double?) in seconds.map { decimalText($0 * 1000, places: 0) } ?? "-" }
         let kilobits = { (bytes: Int) in decimalText(Double(bytes) * 8 / 1000, places: 1) }
         var lines = [
-            "ping \(milliseconds(metrics.roundTrip)) ms  jitter \(milliseconds(metrics.roundTripJitter)) ms",
-            "interp \(milliseconds(metrics.interpolationDelay)) ms  buffer \(metrics.bufferDepth)  rate \(decimalText(metrics.playbackRate, places: 2))",
+            "ping \(milliseconds(figures.roundTrip)) ms  worst \(milliseconds(figures.worstRoundTrip)) ms  jitter \(milliseconds(figures.roundTripJitter)) ms",
+            "interp \(milliseconds(figures.interpolationDelay)) ms  buffer \(figures.bufferDepth)  rate \(decimalText(metrics.playbackRate, places: 2))",
             "snapshot \(metrics.lastSnapshotBytes) B  in \(kilobits(metrics.bytesInPerSecond)) kbit/s  out \(kilobits(metrics.bytesOutPerSecond)) kbit/s",
-            "tick \(session.tickRate) Hz  snapshots \(metrics.snapshotsReceived) (\(metrics.fullSnapshotsReceived) full)",
-            "corrections \(metrics.predictionCorrections)  extrapolated \(metrics.extrapolatedFrames)",
-            "\(statusText)  reconnects \(connection.reconnects)",
+            "tick \(session.tickRate) Hz  snapshots \(figures.snapshotsReceived) (\(metrics.fullSnapshotsReceived) full)",
+            "newest \(figures.newestTick.map { "\($0)" } ?? "-")  age \(milliseconds(figures.newestSnapshotAge)) ms  last \(milliseconds(figures.timeSinceLastSnapshot)) ms ago",
+            "corrections \(figures.predictionCorrections)  extrapolated \(figures.extrapolatedFrames)/\(figures.framesRendered)",
+            "\(figures.transport ?? "-")  \(statusText)  reconnects \(connection.reconnects)",
         ]
+        if let loss = figures.loss { lines[0] += "  loss \(decimalText(loss * 100, places: 1)) %" }
         if let impaired = dialer.impaired {
             let network = options.downstream
             let delay = "+\(milliseconds(network.latency.secondsValue)) ms ±\(milliseconds(network.jitter.secondsValue)) ms"

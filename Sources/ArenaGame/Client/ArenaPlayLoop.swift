@@ -74,7 +74,8 @@ package enum ArenaPlayLoop {
     ///   - width: Columns of the text frames.
     ///   - height: Rows of the text frames.
     ///   - output: Receives each frame as text when given: a header line
-    ///     `--- frame N · you x,y hp H kills K · players P · bullets B · STATUS ---`, a line of every
+    ///     `--- frame N · you x,y hp H kills K · players P · bullets B · min-other-hp H · net … · STATUS ---`
+    ///     (the `net` segment's figures are ``NetGraphLine``'s), a line of every
     ///     player (``playersLine(scene:metrics:)``), then the screen.
     /// - Returns: The last scene.
     @discardableResult
@@ -86,6 +87,7 @@ package enum ArenaPlayLoop {
         var nextTick = clock.now
         var scene = client.scene()
         var scriptTick = 0
+        let start = clock.now
         for frame in 0..<max(frames, 0) {
             clock.sleep(until: nextTick)
             nextTick = nextTick + .secondsValue(1 / Double(max(client.tickRate, 1)))
@@ -98,7 +100,7 @@ package enum ArenaPlayLoop {
             scene = client.scene(showsNetGraph: true)
             if let output {
                 output(
-                    header(frame: frame, scene: scene) + "\n"
+                    header(frame: frame, scene: scene, figures: NetGraphLine.text(client.figures, since: start)) + "\n"
                         + playersLine(scene: scene, metrics: client.session.metrics)
                         + "\n" + ArenaRenderer.render(scene, width: width, height: height).plainText)
             }
@@ -124,7 +126,14 @@ package enum ArenaPlayLoop {
     }
 
     /// The header line of a dumped frame: what tests read.
-    static func header(frame: Int, scene: ArenaScene) -> String {
+    ///
+    /// - Parameters:
+    ///   - frame: The frame's number, from 0.
+    ///   - scene: What the frame shows.
+    ///   - figures: The net graph's `net …` segment (``NetGraphLine/text(_:since:)``), placed
+    ///     before the status, which stays the last segment.
+    /// - Returns: `--- frame N · you … · players P (bots B) · bullets B · min-other-hp H · net … · STATUS ---`.
+    static func header(frame: Int, scene: ArenaScene, figures: String) -> String {
         var parts = ["--- frame \(frame)"]
         if let me = scene.localPlayerID, let player = scene.players.first(where: { $0.id == me }) {
             parts.append(
@@ -137,6 +146,7 @@ package enum ArenaPlayLoop {
         parts.append("players \(scene.players.count) (bots \(others.filter(\.isBot).count))")
         parts.append("bullets \(scene.bullets.count)")
         parts.append("min-other-hp \(others.map(\.health).min() ?? -1)")
+        parts.append(figures)
         parts.append("\(scene.connectionStatus) ---")
         return parts.joined(separator: " · ")
     }

@@ -102,11 +102,16 @@ package enum ArenaCommands {
             (redirects to the room's process are followed by themselves); wss:// checks the server's
             certificate against the system's CAs or --ca. Log lines wait while the game's screen is up.
             keys: WASD or arrows move, space fires, e fires the rail, n toggles the net graph, q quits
+            --dump's header: `--- frame N · you … · net KEY VALUE … · STATUS ---`, the net graph's figures as
+            pairs: time (s since the first frame), transport, ping and ping-worst (median and worst of
+            the last 16 pongs), jitter, interp, age (of the newest snapshot) and since-snapshot, all in ms;
+            buffer, tick (the newest snapshot's), extrapolated E/F frames, corrections C/S snapshots since
+            the start; loss (%) when the transport measures it; `-` when not known yet
             """,
         options: [.value("name", "NAME", default: "player", "your name in the game")] + badNetwork + [
             .value("script", "SCRIPT", "play headless: moves and shots such as \"d5 w3 space _10\""),
             .value("frames", "N", default: "300", "with --script: ticks to play"),
-            .flag("dump", "with --script: print every frame as text"),
+            .flag("dump", "with --script: print every frame as text, its header with the net graph's figures"),
             .value("width", "COLUMNS", default: "80", "with --script: the screen's width"),
             .value("height", "ROWS", default: "24", "with --script: the screen's height"),
             .value("record", "FILE", "write every frame to FILE, for `tickwire inspect FILE`"),

@@ -25,6 +25,7 @@ extension ClientSession {
         let renderTime = playback.advance(by: elapsed, target: serverNow - delay.target)
         guard var view = buffer.sample(at: renderTime) else { return nil }
         buffer.discard(before: renderTime)
+        freshness.framesRendered += 1
         if view.isExtrapolated { counters.extrapolatedFrames += 1 }
         if configuration.predictsLocalPlayer, let local = predictedLocalEntity {
             let position = view.insertionIndex(of: local.id)

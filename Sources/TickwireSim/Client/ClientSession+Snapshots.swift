@@ -23,6 +23,7 @@ extension ClientSession {
         counters.lastSnapshotBytes = frameBytes
         if message.baselineTick == nil { counters.fullSnapshotsReceived += 1 }
         let serverTime = Double(message.serverTime) / 1e6
+        freshness.recordSnapshot(tick: snapshot.tick, serverTime: serverTime, arrival: now)
         if let estimate = clockSync.serverTime(at: now.seconds), snapshotAges.count < ClientSession.snapshotAgeCapacity {
             snapshotAges.append(estimate - serverTime)
         }

@@ -104,6 +104,8 @@ public final class ClientSession<G: Game> {
     var bytesOut = RateMeter()
     var counters = ClientMetrics()
     var snapshotAges: [Double] = []
+    /// The newest snapshot's arrival and the frames rendered, for ``figures``.
+    var freshness = ViewFreshness()
 
     /// Creates a session that is not connected yet.
     ///

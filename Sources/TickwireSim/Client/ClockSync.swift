@@ -16,7 +16,8 @@ struct ClockSync: Sendable {
     /// The fraction of the distance to the robust offset covered per new sample.
     static let smoothing = 0.2
 
-    private var roundTrips: [Double] = []
+    /// The round trips of the window's samples, in slot order (not time order), seconds.
+    private(set) var roundTrips: [Double] = []
     private var offsets: [Double] = []
     private var nextSlot = 0
 

@@ -1,0 +1,96 @@
+import Dispatch
+import Testing
+import Tickwire
+
+@testable import ArenaGame
+
+/// A headless `arena join --script … --dump` client against a real `ArenaServer` on 127.0.0.1:
+/// every dumped header carries the net graph's figures, and they read as a player's session.
+@Suite("The dump's net graph figures over loopback")
+struct ArenaDumpFiguresTests {
+    /// Hands a server to the thread that runs it. Unchecked: only that thread touches the
+    /// server until `run` returns, which the test waits for before the box goes.
+    final class ServerBox: @unchecked Sendable {
+        let server: ArenaServer
+        init(_ server: ArenaServer) { self.server = server }
+    }
+
+    /// Runs `frames` of a scripted client against a server of its own; returns each dumped frame.
+    func dump(frames: Int) throws -> [String] {
+        var options = ArenaServer.Options()
+        options.port = 0
+        options.bots = 2
+        options.tickThreads = 1
+        options.servesWebClient = false
+        let stop = ServerStopRequest()
+        let box = ServerBox(try ArenaServer(options: options, stopRequest: stop))
+        let done = DispatchSemaphore(value: 0)
+        DispatchQueue.global().async {
+            box.server.run()
+            done.signal()
+        }
+        defer {
+            stop.requestStop()
+            #expect(done.wait(timeout: .now() + .seconds(10)) == .success, "the server did not stop within 10 s")
+        }
+        let client = ArenaClient(
+            options: ArenaClient.Options(url: try WebSocketURL("ws://127.0.0.1:\(box.server.port)/main"), name: "ann"))
+        defer { client.leave() }
+        var output: [String] = []
+        ArenaPlayLoop.playScript(client, script: try ArenaScript("d10 _20 a10"), frames: frames) { output.append($0) }
+        return output
+    }
+
+    /// The figure `key` of `pairs` as a number, or `nil` when unknown (`-`).
+    func number(_ pairs: [String: String], _ key: String) -> Double? {
+        pairs[key].flatMap(Double.init)
+    }
+
+    /// The two sides of a `part/whole` figure.
+    func fraction(_ pairs: [String: String], _ key: String) throws -> (part: Int, whole: Int) {
+        let sides = try #require(pairs[key]?.split(separator: "/").compactMap { Int($0) }, "no '\(key)' figure")
+        try #require(sides.count == 2, "'\(key)' should read part/whole, reads \(pairs[key] ?? "")")
+        return (sides[0], sides[1])
+    }
+
+    @Test("every header carries the figures; time, totals and ticks only grow; ping and the newest tick become known")
+    func figuresOfAPlayer() throws {
+        let frames = try dump(frames: 75)
+        try #require(frames.count == 75)
+        let required = [
+            "time", "transport", "ping", "ping-worst", "jitter", "interp", "buffer", "extrapolated", "corrections", "tick", "age",
+            "since-snapshot",
+        ]
+        var previous: [String: String]?
+        var fresh = 0
+        for frame in frames {
+            let lines = frame.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+            let pairs = try #require(NetGraphLine.pairs(inHeader: lines[0]), "no net figures in: \(lines[0])")
+            #expect(Set(pairs.keys) == Set(required), "the figures' keys in: \(lines[0])")
+            #expect(pairs["transport"] == "ws")
+            let (corrections, snapshots) = try fraction(pairs, "corrections")
+            #expect(corrections <= snapshots)
+            #expect(
+                lines[1].hasSuffix(" \(snapshots) snapshots ---"), "the header and the players line count the same snapshots: \(lines[1])")
+            let (extrapolated, drawn) = try fraction(pairs, "extrapolated")
+            #expect(extrapolated <= drawn)
+            if let since = number(pairs, "since-snapshot"), since <= 100 { fresh += 1 }
+            if let previous {
+                #expect(try #require(number(pairs, "time")) > (try #require(number(previous, "time"))), "time goes on")
+                #expect(try fraction(pairs, "extrapolated").whole >= (try fraction(previous, "extrapolated").whole))
+                #expect(snapshots >= (try fraction(previous, "corrections").whole))
+                if let tick = number(previous, "tick") {
+                    #expect(try #require(number(pairs, "tick"), "a known tick stays known") >= tick)
+                }
+            }
+            previous = pairs
+        }
+        let last = try #require(previous)
+        #expect(try #require(number(last, "time")) >= 74.0 / 30, "75 frames at 30 Hz take 2.5 s")
+        let ping = try #require(number(last, "ping"), "2.5 s in, pongs have come back")
+        #expect(try #require(number(last, "ping-worst")) >= ping)
+        #expect(number(last, "tick") != nil && number(last, "age") != nil)
+        #expect(try fraction(last, "extrapolated").whole > 30, "most frames drew a view")
+        #expect(fresh > 30, "on loopback most frames show a snapshot under 100 ms old, \(fresh) of 75 did")
+    }
+}

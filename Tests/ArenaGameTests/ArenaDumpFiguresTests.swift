@@ -94,3 +94,17 @@ struct ArenaDumpFiguresTests {
         #expect(fresh > 30, "on loopback most frames show a snapshot under 100 ms old, \(fresh) of 75 did")
     }
 }
+
+extension ArenaDumpFiguresTests {
+    @Test("the transport bench reads a real client's dump: every frame, snapshots flowing, ages and pings known")
+    func transportBenchReadsTheDump() throws {
+        let dump = try dump(frames: 90)
+        let frames = try TransportDump.frames(in: dump.joined(separator: "\n"))
+        #expect(frames.count == 90, "one frame per header")
+        #expect(frames.allSatisfy { $0.transport == "ws" && $0.bytesReceived != nil })
+        let figures = try TransportFigures(frames: frames, warmUp: 1)
+        #expect(figures.snapshotsPerSecond > 15, "snapshots flow at about 30 Hz over loopback: \(figures.snapshotsPerSecond)")
+        #expect(figures.snapshotAgeMedian > 0 && figures.snapshotAgeMedian <= figures.snapshotAgeP99)
+        #expect(figures.snapshotAgeP99 <= figures.snapshotAgeMax && figures.payloadBytesDownPerSecond > 0)
+    }
+}

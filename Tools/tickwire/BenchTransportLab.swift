@@ -25,8 +25,8 @@ final class BenchTransportLab {
     private let scratch: URL
     private var isUp = true
 
-    /// The name of the lab up now, for the signal handler.
-    private static let current = Mutex<(command: String, name: String)?>(nil)
+    /// The lab up now and the play's scratch directory, for the signal handler.
+    private static let current = Mutex<(command: String, name: String, scratch: URL)?>(nil)
 
     /// Brings a lab up: `lab up --name NAME --rtt RTT --loss LOSS --seed SEED --owner-pid PID`.
     ///
@@ -40,7 +40,7 @@ final class BenchTransportLab {
             command,
             ["up", "--name", name, "--replace", "--rtt", "\(rtt)", "--loss", "\(loss)", "--seed", "\(seed)", "--owner-pid", "\(getpid())"],
             scratch: scratch, seconds: 60)
-        Self.current.withLock { $0 = (command, name) }
+        Self.current.withLock { $0 = (command, name, scratch) }
         let object: [String: Any]?
         do { object = try Self.json(up, of: "lab up") } catch {
             Self.takeDown(command: command, name: name, scratch: scratch)
@@ -94,7 +94,8 @@ final class BenchTransportLab {
         }
     }
 
-    /// On SIGINT or SIGTERM, takes the lab up now down and exits with 128 + the signal.
+    /// On SIGINT or SIGTERM, takes the lab up now down, removes the play's scratch directory and
+    /// exits with 128 + the signal.
     ///
     /// - Returns: The signal sources; keep them for as long as the handlers should stay.
     static func takeDownOnSignals() -> [any DispatchSourceSignal] {
@@ -102,7 +103,7 @@ final class BenchTransportLab {
             signal(number, SIG_IGN)
             let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
             source.setEventHandler {
-                if let (command, name) = current.withLock({ $0 }) {
+                if let (command, name, scratch) = current.withLock({ $0 }) {
                     StandardError.write("tickwire: signal \(number): taking the lab \(name) down\n")
                     let down = Process()
                     down.executableURL = URL(fileURLWithPath: command)
@@ -114,6 +115,10 @@ final class BenchTransportLab {
                     } catch {
                         StandardError.write(
                             "tickwire: `lab down` failed (the relay takes the lab down when this process exits): \(error)\n")
+                    }
+                    // exit() runs no defer: the play's outputs are removed here.
+                    do { try FileManager.default.removeItem(at: scratch) } catch {
+                        StandardError.write("tickwire: could not remove \(scratch.path): \(error)\n")
                     }
                 }
                 exit(128 + number)

@@ -55,6 +55,7 @@ struct BenchTransportPlay {
         var serve = [
             arena, "serve", "--host", host, "--port", "\(port)", "--tick", "\(tickRate)", "--bots", "2", "--status-interval", "600",
         ]
+        // UDP on the same port number as the WebSocket's TCP; the guest token comes from that TCP port's HTTP.
         if transport == "udp" { serve += ["--udp-port", "\(port)"] }
         let server = try lab.start("arena serve", side: "b", serve)
         defer { server.stop() }
@@ -68,7 +69,7 @@ struct BenchTransportPlay {
             [
                 arena, "join", url, "--name", "bench", "--script", Self.script(frames: frames), "--frames", "\(frames)", "--dump",
                 "--width", "40", "--height", "12",
-            ])
+            ] + (transport == "udp" ? ["--token-port", "\(port)"] : []))
         defer { client.stop() }
         guard client.wait(seconds: duration + 60) else {
             throw BenchFailure(

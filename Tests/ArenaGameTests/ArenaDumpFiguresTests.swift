@@ -109,3 +109,17 @@ struct ArenaDumpFiguresTests {
         #expect(lines.contains { $0.hasPrefix("ws  connected") }, "the transport beside the status: \(lines)")
     }
 }
+
+extension ArenaDumpFiguresTests {
+    @Test("the transport bench reads a real client's dump: every frame, snapshots flowing, ages and pings known")
+    func transportBenchReadsTheDump() throws {
+        let dump = try dump(frames: 90)
+        let frames = try TransportDump.frames(in: dump.joined(separator: "\n"))
+        #expect(frames.count == 90, "one frame per header")
+        #expect(frames.allSatisfy { $0.transport == "ws" && $0.bytesReceived != nil })
+        let figures = try TransportFigures(frames: frames, warmUp: 1)
+        #expect(figures.snapshotsPerSecond > 15, "snapshots flow at about 30 Hz over loopback: \(figures.snapshotsPerSecond)")
+        #expect(figures.snapshotAgeMedian > 0 && figures.snapshotAgeMedian <= figures.snapshotAgeP99)
+        #expect(figures.snapshotAgeP99 <= figures.snapshotAgeMax && figures.payloadBytesDownPerSecond > 0)
+    }
+}

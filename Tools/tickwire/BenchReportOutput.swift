@@ -1,3 +1,4 @@
+import ArenaGame
 import Foundation
 
 /// A benchmark's result: a table for people, JSON (sorted keys) for `bench all` and `Tools/bench-report`.
@@ -25,3 +26,4 @@ extension BenchReport {
 extension BenchCodecReport: BenchReport {}
 extension BenchSimReport: BenchReport {}
 extension BenchWSReport: BenchReport {}
+extension TransportBenchReport: BenchReport {}

@@ -24,6 +24,7 @@ let benchmarks: [(name: String, command: Subcommand)] = [
     ("client", Subcommand(syntax: BenchClientCommand.syntax, run: BenchClientCommand.run)),
     ("sim", Subcommand(syntax: BenchSimCommand.syntax, run: BenchSimCommand.run)),
     ("js", Subcommand(syntax: BenchJSCommand.syntax, run: BenchJSCommand.run)),
+    ("transport", Subcommand(syntax: BenchTransportCommand.syntax, run: BenchTransportCommand.run)),
     ("all", Subcommand(syntax: BenchAllCommand.syntax, run: BenchAllCommand.run)),
 ]
 
@@ -44,6 +45,7 @@ let benchSyntax = CommandSyntax(
         .init("client", "client CPU per render frame with N players: the one-entity capture against the whole world"),
         .init("sim", "host cost per client per tick (--threads: room ticks per second on 1, 2, … threads)"),
         .init("js", "the browser client's snapshot decode (JavaScript, in node) against Swift's"),
+        .init("transport", "real arena clients over WebSocket and UDP through the loss lab (root): snapshot age, freezes, bytes"),
         .init("all", "every benchmark this build has, one JSON document"),
     ])
 
@@ -52,7 +54,7 @@ let toolSyntax = CommandSyntax(
     name: "tickwire", synopsis: ["COMMAND [options]"],
     summary: "Tickwire's tool: benchmarks, load generation, recording inspection and an echo server",
     subcommands: [
-        .init("bench KIND", "benchmarks: codec, ws, client, sim, js, all ('tickwire bench --help' lists them)"),
+        .init("bench KIND", "benchmarks: codec, ws, client, sim, js, transport, all ('tickwire bench --help' lists them)"),
         .init("echo", "WebSocket echo server for Autobahn, interop and benchmarks"),
         .init("load", "N simulated arena players against a server or a fleet, and a report"),
         .init("inspect", "a recording's frames as text"),

@@ -19,9 +19,10 @@ import Tickwire
 ///   now minus the time stamped in it). `since-snapshot`: ms since a snapshot last arrived.
 /// - `loss`: the share of packets lost, percent, one decimal; only when the transport measures it
 ///   (UDP: of the client's recent packets, those the server never acknowledged).
-/// - `link-rtt`, `link-jitter`: the transport's own round trip and its jitter, ms, from its
-///   acknowledgements (without the wait for the server's tick that `ping` holds); only when the
-///   transport measures them (UDP, once a packet has been acknowledged).
+/// - `link-rtt`, `link-jitter`: the transport's own round trip and its jitter, ms, from the
+///   acknowledgements of every packet (an ack rides on the peer's next packet, so the wait for it,
+///   up to a server tick, is in: on loopback `link-rtt` may read above `ping`, whose pong subtracts
+///   the server's hold); only when the transport measures them (UDP, once a packet is acknowledged).
 ///
 /// Times are whole milliseconds; a figure not known yet (no pong, no snapshot) is `-`. Values
 /// hold no spaces, so the segment splits into pairs on spaces. Keys may be added, never renamed.

@@ -116,7 +116,8 @@ package enum ArenaCommands {
             the last 16 pongs), jitter, interp, age (of the newest snapshot) and since-snapshot, all in ms;
             buffer, tick (the newest snapshot's), extrapolated E/F frames, corrections C/S snapshots since
             the start; over udp:// also loss (% of the client's packets never acknowledged), link-rtt and
-            link-jitter (ms, the UDP layer's own round trip, without the server's tick); `-` when not known yet
+            link-jitter (ms, the UDP layer's own round trip from its acks, which wait for the server's next
+            packet); `-` when not known yet
             """,
         options: [.value("name", "NAME", default: "player", "your name in the game")] + badNetwork + [
             .value("script", "SCRIPT", "play headless: moves and shots such as \"d5 w3 space _10\""),

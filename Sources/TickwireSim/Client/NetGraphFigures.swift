@@ -64,8 +64,9 @@ public struct NetGraphFigures: Hashable, Sendable {
     /// The transport's own smoothed round trip, seconds (``TransportLinkStatistics/roundTripTime``),
     /// when the transport measures it; `nil` otherwise.
     ///
-    /// It leaves out what ``roundTrip`` holds besides the wire: the wait for the host's tick and
-    /// the client's drain. A ping far above it points at the host or the client, not the network.
+    /// Taken from the transport's acknowledgements on every packet, not from pings: an ack that
+    /// rides on the peer's next packet holds the wait for that packet (up to a host's tick), so on
+    /// a quiet link it may read above ``roundTrip``, whose pong subtracts the host's hold.
     public var linkRoundTrip: Double?
     /// The jitter of the transport's own round trips, seconds (``TransportLinkStatistics/jitter``),
     /// when the transport measures it; `nil` otherwise.

@@ -8,8 +8,10 @@ public struct TransportLinkStatistics: Hashable, Sendable {
     public var transport: String
     /// The transport's smoothed round-trip time, seconds; `nil` before its first sample.
     ///
-    /// Measured from the transport's own acknowledgements, so it leaves out the time a message
-    /// waits for the host's tick, which the session's ping (``NetGraphFigures/roundTrip``) holds.
+    /// Measured from the transport's own acknowledgements, on every packet rather than on pings.
+    /// An ack that rides on the peer's next packet holds the wait for that packet too (up to a
+    /// host's tick, when the host sends only at its ticks), so it may exceed the session's ping
+    /// (``NetGraphFigures/roundTrip``), which subtracts the host's hold.
     public var roundTripTime: Double?
     /// The smoothed mean deviation of the transport's round-trip samples, seconds; `nil` before
     /// its first sample.

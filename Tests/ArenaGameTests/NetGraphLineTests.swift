@@ -47,6 +47,21 @@ struct NetGraphLineTests {
         #expect(pairs.count == 13)
     }
 
+    @Test("the link's round trip and jitter appear only when the transport measures them, after the loss, in ms")
+    func linkFigures() throws {
+        var udp = Self.figures
+        udp.transport = "udp"
+        udp.loss = 0.0
+        udp.linkRoundTrip = 0.0123
+        udp.linkJitter = 0.0021
+        let text = NetGraphLine.text(udp, since: .zero)
+        #expect(text.hasSuffix(" since-snapshot 101 loss 0.0 link-rtt 12 link-jitter 2"), "got: \(text)")
+        let pairs = try #require(NetGraphLine.pairs(inHeader: "--- frame 1 · " + text + " · connected ---"))
+        #expect(pairs["transport"] == "udp" && pairs["link-rtt"] == "12" && pairs["link-jitter"] == "2")
+        let tcp = NetGraphLine.text(Self.figures, since: .zero)
+        #expect(!tcp.contains("link-"), "a transport that measures no link shows no link figures: \(tcp)")
+    }
+
     @Test("the parser reads the pairs back from a whole header, whose status stays the last segment")
     func parseHeader() throws {
         var scene = ArenaScene(map: Arena().map)

@@ -223,11 +223,15 @@ package final class ArenaClient {
         }
     }
 
-    /// The session's net graph figures, with the transport named by the URL in use (`ws`, `wss`).
+    /// The session's net graph figures. A connection that reports its link (UDP) names its
+    /// transport and gives its loss, round trip and jitter; otherwise the transport is the scheme
+    /// of the URL in use (`ws`, `wss`).
     package var figures: NetGraphFigures {
         var figures = session.figures
-        let url = connection.currentURL ?? options.url.description
-        figures.transport = url.range(of: "://").map { String(url[..<$0.lowerBound]) }
+        if figures.transport == nil {
+            let url = connection.currentURL ?? options.url.description
+            figures.transport = url.range(of: "://").map { String(url[..<$0.lowerBound]) }
+        }
         return figures
     }
 
@@ -249,6 +253,9 @@ package final class ArenaClient {
             "\(figures.transport ?? "-")  \(statusText)  reconnects \(connection.reconnects)",
         ]
         if let loss = figures.loss { lines[0] += "  loss \(decimalText(loss * 100, places: 1)) %" }
+        if let linkRoundTrip = figures.linkRoundTrip {
+            lines[6] += "  link rtt \(milliseconds(linkRoundTrip)) ms  jitter \(milliseconds(figures.linkJitter)) ms"
+        }
         if let impaired = dialer.impaired {
             let network = options.downstream
             let delay = "+\(milliseconds(network.latency.secondsValue)) ms ±\(milliseconds(network.jitter.secondsValue)) ms"

@@ -9,7 +9,7 @@ import Tickwire
 /// ```
 ///
 /// - `time`: seconds since the first frame, three decimals.
-/// - `transport`: `ws` or `wss` (the URL's scheme).
+/// - `transport`: `udp`, `ws` or `wss`: the one the connection reports, else the URL's scheme.
 /// - `ping`, `ping-worst`: the median and the longest round trip of the last 16 pongs, ms.
 /// - `jitter`: the jitter of ping round trips, ms. `interp`: the interpolation delay, ms.
 /// - `buffer`: snapshots held ahead of the render time.
@@ -17,7 +17,12 @@ import Tickwire
 /// - `corrections C/S`: of the S snapshots received since the start, C corrected the prediction.
 /// - `tick`: the newest snapshot's tick. `age`: its age at this frame, ms (estimated server time
 ///   now minus the time stamped in it). `since-snapshot`: ms since a snapshot last arrived.
-/// - `loss`: the share of packets lost, percent, one decimal; only when the transport measures it.
+/// - `loss`: the share of packets lost, percent, one decimal; only when the transport measures it
+///   (UDP: of the client's recent packets, those the server never acknowledged).
+/// - `link-rtt`, `link-jitter`: the transport's own round trip and its jitter, ms, from the
+///   acknowledgements of every packet (an ack rides on the peer's next packet, so the wait for it,
+///   up to a server tick, is in: on loopback `link-rtt` may read above `ping`, whose pong subtracts
+///   the server's hold); only when the transport measures them (UDP, once a packet is acknowledged).
 ///
 /// Times are whole milliseconds; a figure not known yet (no pong, no snapshot) is `-`. Values
 /// hold no spaces, so the segment splits into pairs on spaces. Keys may be added, never renamed.
@@ -30,7 +35,8 @@ package enum NetGraphLine {
     /// - Parameters:
     ///   - figures: The figures of one frame.
     ///   - start: The time of the first frame, which `time` counts from.
-    /// - Returns: `net time … since-snapshot …`, then `loss …` when the loss is known.
+    /// - Returns: `net time … since-snapshot …`, then `loss …` when the loss is known, then
+    ///   `link-rtt … link-jitter …` when the transport's round trip is.
     package static func text(_ figures: NetGraphFigures, since start: Timestamp) -> String {
         var pairs: [(String, String)] = [
             ("time", decimalText((figures.time - start).secondsValue, places: 3)),
@@ -47,6 +53,10 @@ package enum NetGraphLine {
             ("since-snapshot", milliseconds(figures.timeSinceLastSnapshot)),
         ]
         if let loss = figures.loss { pairs.append(("loss", decimalText(loss * 100, places: 1))) }
+        if let linkRoundTrip = figures.linkRoundTrip {
+            pairs.append(("link-rtt", milliseconds(linkRoundTrip)))
+            pairs.append(("link-jitter", milliseconds(figures.linkJitter)))
+        }
         return ([marker] + pairs.map { "\($0.0) \($0.1)" }).joined(separator: " ")
     }
 

@@ -115,7 +115,9 @@ package enum ArenaCommands {
             pairs: time (s since the first frame), transport, ping and ping-worst (median and worst of
             the last 16 pongs), jitter, interp, age (of the newest snapshot) and since-snapshot, all in ms;
             buffer, tick (the newest snapshot's), extrapolated E/F frames, corrections C/S snapshots since
-            the start; loss (%) when the transport measures it; `-` when not known yet
+            the start; over udp:// also loss (% of the client's packets never acknowledged), link-rtt and
+            link-jitter (ms, the UDP layer's own round trip from its acks, which wait for the server's next
+            packet); `-` when not known yet
             """,
         options: [.value("name", "NAME", default: "player", "your name in the game")] + badNetwork + [
             .value("script", "SCRIPT", "play headless: moves and shots such as \"d5 w3 space _10\""),

@@ -5,8 +5,10 @@ extension ClientSession {
     /// (the newest snapshot's tick and age, the time since the last one arrived).
     ///
     /// Read it after ``render()``, once per frame: the buffer depth and the extrapolation count
-    /// are as of the last frame drawn. ``NetGraphFigures/transport`` and
-    /// ``NetGraphFigures/loss`` are `nil`: the session knows neither.
+    /// are as of the last frame drawn. When the connection measures its own link
+    /// (``LinkStatisticsReporting``), ``NetGraphFigures/transport``, ``NetGraphFigures/loss``,
+    /// ``NetGraphFigures/linkRoundTrip`` and ``NetGraphFigures/linkJitter`` are its figures (those
+    /// of the last connection while reconnecting); otherwise they are `nil`.
     public var figures: NetGraphFigures {
         let now = clock.now
         var figures = NetGraphFigures()
@@ -28,6 +30,12 @@ extension ClientSession {
             figures.newestSnapshotAge = estimatedServerTime.map { $0 - stamped }
         }
         figures.timeSinceLastSnapshot = freshness.lastArrival.map { (now - $0).secondsValue }
+        if let statistics = link?.linkStatistics {
+            figures.transport = statistics.transport
+            figures.loss = statistics.packetLoss
+            figures.linkRoundTrip = statistics.roundTripTime
+            figures.linkJitter = statistics.jitter
+        }
         return figures
     }
 }

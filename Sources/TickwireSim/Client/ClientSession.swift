@@ -77,6 +77,9 @@ public final class ClientSession<G: Game> {
     var closingSince: Timestamp?
 
     var connection: (any TransportConnection)?
+    /// The newest connection, when it measures its own link: kept after it closes, so that the
+    /// figures still name the transport while reconnecting.
+    var link: (any LinkStatisticsReporting)?
     var compressor: FrameCompressor
     var decompressor: FrameDecompressor
     var received: SnapshotHistory
@@ -143,6 +146,7 @@ public final class ClientSession<G: Game> {
     public func connect(over connection: any TransportConnection) {
         self.connection?.close()
         self.connection = connection
+        link = connection as? any LinkStatisticsReporting
         closeReason = nil
         closingSince = nil
         lastDisconnect = nil

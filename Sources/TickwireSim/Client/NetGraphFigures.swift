@@ -1,6 +1,8 @@
 /// What a player experiences at one render frame, as a net graph shows it: ping (the median and
 /// the recent worst), jitter, the interpolation delay and buffer, totals of extrapolated frames
-/// and corrections since the session began, and how stale the view is.
+/// and corrections since the session began, and how stale the view is; over a transport that
+/// measures its own link (``LinkStatisticsReporting``, such as UDP), its name, loss, round trip
+/// and jitter too.
 ///
 /// Read it from ``ClientSession/figures`` once per frame, after ``ClientSession/render()``.
 /// Times are in seconds. A figure the session cannot know yet is `nil` (no snapshot yet, no
@@ -16,8 +18,9 @@
 public struct NetGraphFigures: Hashable, Sendable {
     /// The session clock's time when the figures were taken (``TickClock/now``).
     public var time = Timestamp.zero
-    /// The transport's name (`ws`, `wss`, and `udp` once the UDP transport lands), when the app
-    /// knows it: a ``ClientSession`` does not, so it leaves it `nil` for the app to fill in.
+    /// The transport's name (`udp`, `ws`, `wss`): ``TransportLinkStatistics/transport`` when the
+    /// connection reports its link (``LinkStatisticsReporting``, as a UDP connection does);
+    /// otherwise `nil`, for the app to fill in (it knows the URL it dialed).
     public var transport: String?
     /// The median round trip of the recent pings (the clock estimate's window of 16), seconds;
     /// `nil` before the first pong.
@@ -53,9 +56,21 @@ public struct NetGraphFigures: Hashable, Sendable {
     /// The local time since the last snapshot arrived, seconds: during a stall it grows by a
     /// frame's time each frame. `nil` before the first snapshot of the session.
     public var timeSinceLastSnapshot: Double?
-    /// The share of packets lost (0...1), when the transport measures it; `nil` otherwise (the
-    /// WebSocket transport runs over TCP, which hides loss as delay).
+    /// The share of packets lost (0...1), when the transport measures it
+    /// (``TransportLinkStatistics/packetLoss``: the share of this side's recent packets the peer
+    /// never acknowledged); `nil` otherwise (the WebSocket transport runs over TCP, which hides
+    /// loss as delay).
     public var loss: Double?
+    /// The transport's own smoothed round trip, seconds (``TransportLinkStatistics/roundTripTime``),
+    /// when the transport measures it; `nil` otherwise.
+    ///
+    /// Taken from the transport's acknowledgements on every packet, not from pings: an ack that
+    /// rides on the peer's next packet holds the wait for that packet (up to a host's tick), so on
+    /// a quiet link it may read above ``roundTrip``, whose pong subtracts the host's hold.
+    public var linkRoundTrip: Double?
+    /// The jitter of the transport's own round trips, seconds (``TransportLinkStatistics/jitter``),
+    /// when the transport measures it; `nil` otherwise.
+    public var linkJitter: Double?
 
     /// Creates figures of a session that has seen nothing yet.
     public init() {}

@@ -221,3 +221,10 @@ public final class ImpairedTransportConnection: TransportConnection {
         }
     }
 }
+
+extension ImpairedTransportConnection: LinkStatisticsReporting {
+    /// The wrapped connection's link figures, when it reports any: the real link under the
+    /// simulated one (the frames this layer drops are not in its loss; ``incomingFramesLost``
+    /// counts them).
+    public var linkStatistics: TransportLinkStatistics? { (inner as? any LinkStatisticsReporting)?.linkStatistics }
+}

@@ -79,3 +79,8 @@ public final class RecordingConnection: TransportConnection {
     /// Whether the wrapped connection is closed.
     public var isClosed: Bool { inner.isClosed }
 }
+
+extension RecordingConnection: LinkStatisticsReporting {
+    /// The wrapped connection's link figures, when it reports any.
+    public var linkStatistics: TransportLinkStatistics? { (inner as? any LinkStatisticsReporting)?.linkStatistics }
+}

@@ -243,6 +243,7 @@ package final class ArenaServer {
         metrics.register(host.publishedMetrics)
         let transport = self.transport
         metrics.register { writer in transport.statistics.writeMetrics(to: &writer) }
+        if let udpTransport { metrics.register { writer in udpTransport.statistics.writeDroppedDatagramMetrics(to: &writer) } }
         metrics.register(arenaMetrics)
         // A directory with figures of its own (a Redis directory: connected, claims, reconnects).
         if let source = directory as? any MetricsSource { metrics.register(source) }

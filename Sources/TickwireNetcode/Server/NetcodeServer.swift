@@ -91,12 +91,17 @@ public struct NetcodeServer: Sendable {
     ///   - datagram: The bytes received.
     ///   - address: The sender.
     ///   - now: The Unix time in seconds.
-    public mutating func receive(_ datagram: [UInt8], from address: NetcodeAddress, now: Double) {
+    /// - Returns: The code of the check that refused the packet (also counted in
+    ///   ``ignoredPackets``), or nil when it was read.
+    @discardableResult
+    public mutating func receive(_ datagram: [UInt8], from address: NetcodeAddress, now: Double) -> NetcodeError.Code? {
         time = now
         do throws(NetcodeError) {
             try process(datagram, from: address)
+            return nil
         } catch {
             ignoredPackets[error.code, default: 0] += 1
+            return error.code
         }
     }
 

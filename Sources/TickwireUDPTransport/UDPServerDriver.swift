@@ -63,9 +63,7 @@ final class UDPServerDriver: @unchecked Sendable {
             return
         }
         guard admit(datagram, from: address) else { return }
-        if netcode.receive(datagram, from: address, now: UDPClock.unixSeconds()) == .replayed {
-            counts.withLock { $0.packetsReplayed += 1 }
-        }
+        netcode.receive(datagram, from: address, now: UDPClock.unixSeconds())
         handleEvents()
         transmit()
     }
@@ -179,10 +177,12 @@ final class UDPServerDriver: @unchecked Sendable {
         for peer in peers.values { peer.publish(datagramsDropped: 0) }
         let connected = netcode.connectedClientCount
         let ignored = netcode.ignoredPackets.values.reduce(0, +)
+        let replayed = netcode.ignoredPackets[.replayed, default: 0]
         let truncatedBySocket = channel?.statistics.receivedTooLarge ?? 0
         counts.withLock { counts in
             counts.connectedClients = connected
             counts.packetsIgnored = ignored
+            counts.packetsReplayed = replayed
             counts.datagramsTooLarge += truncatedBySocket - socketTooLarge
         }
         socketTooLarge = truncatedBySocket

@@ -91,17 +91,12 @@ public struct NetcodeServer: Sendable {
     ///   - datagram: The bytes received.
     ///   - address: The sender.
     ///   - now: The Unix time in seconds.
-    /// - Returns: The code of the check that refused the packet (also counted in
-    ///   ``ignoredPackets``), or nil when it was read.
-    @discardableResult
-    public mutating func receive(_ datagram: [UInt8], from address: NetcodeAddress, now: Double) -> NetcodeError.Code? {
+    public mutating func receive(_ datagram: [UInt8], from address: NetcodeAddress, now: Double) {
         time = now
         do throws(NetcodeError) {
             try process(datagram, from: address)
-            return nil
         } catch {
             ignoredPackets[error.code, default: 0] += 1
-            return error.code
         }
     }
 

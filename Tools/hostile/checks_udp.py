@@ -152,7 +152,10 @@ def replay(server, figures):
     if not client.connect(server.token_bytes()):
         return ["the netcode.io client did not connect (state %d)" % client.client.state]
     captured = [client.send_payload(b"\x00" * 40) for _ in range(3)]
-    client.pump(0.15)  # past the 0.1 s without sending after which the client sends a keep-alive
+    # The client sends a keep-alive once 0.1 s pass without sending (bounded wait for it).
+    deadline = time.monotonic() + 1.0
+    while time.monotonic() < deadline and not any(d[0] & 0x0F == nc.KEEP_ALIVE for d in client.sent):
+        client.pump(0.02)
     keep_alive = next((d for d in reversed(client.sent) if d[0] & 0x0F == nc.KEEP_ALIVE), None)
     if keep_alive is None:
         problems.append("the client sent no keep-alive to capture")

@@ -9,7 +9,7 @@ import TickwireNetcode
 /// decryption of the 1024-byte private token, and a valid one (a captured token replayed, say)
 /// also costs a challenge. The bucket caps what one address can make the server do. A client
 /// that plays by the standard sends 10 requests a second (`Netcode.packetSendRate`) until it
-/// is challenged, so the default budget never touches it.
+/// is challenged, so the default budget (64) never touches it, nor a few players behind one NAT.
 ///
 /// The table of buckets is bounded too: ``prune(now:)`` forgets every address whose bucket has
 /// refilled, so it holds only the addresses that sent a request within the last second.

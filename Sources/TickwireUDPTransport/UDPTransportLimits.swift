@@ -27,8 +27,10 @@ public struct UDPTransportLimits: Hashable, Sendable {
     /// second, and in one burst; one more is dropped unread and counted
     /// (``UDPTransportServer/Statistics/connectionRequestsOverBudget``). A request costs the
     /// server a decryption and, when valid, a challenge; a client sends 10 a second until it is
-    /// challenged. At least 1 (clamped). Default 10.
-    public var connectionRequestsPerAddressPerSecond = 10
+    /// challenged. The default lets as many players as a WebSocket server admits from one address
+    /// (64, `WebSocketServerConfiguration.maximumConnectionsPerAddress`: a NAT's players, a load
+    /// test) connect at once. At least 1 (clamped). Default 64.
+    public var connectionRequestsPerAddressPerSecond = 64
     /// The packet layer's limits, which both peers must share (PROTOCOL.md 1A.7).
     public var packet = PacketLimits()
 

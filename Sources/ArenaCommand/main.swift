@@ -33,6 +33,7 @@ func serve(_ arguments: CommandArguments) throws {
     options.udpPort = try parsed.integer("udp-port", default: options.port == 0 ? 0 : options.port + 1)
     if parsed.flag("no-udp") { options.udpPort = nil }
     options.udpKeyPath = parsed.string("udp-key")
+    options.maximumUDPRequestsPerAddress = try parsed.integer("max-udp-requests-per-address", default: options.maximumUDPRequestsPerAddress)
     options.bots = try parsed.integer("bots", default: options.bots)
     options.tickRate = try parsed.integer("tick", default: options.tickRate)
     let roomCount = try parsed.integer("rooms", default: 1)
@@ -82,6 +83,7 @@ func serve(_ arguments: CommandArguments) throws {
     if let path = options.statePath, path.isEmpty { fail("--state needs a file name") }
     guard (0...65535).contains(options.port) else { fail("--port must be 0...65535") }
     if let udpPort = options.udpPort, !(0...65535).contains(udpPort) { fail("--udp-port must be 0...65535 (or --no-udp)") }
+    guard options.maximumUDPRequestsPerAddress >= 1 else { fail("--max-udp-requests-per-address must be 1 or more") }
     guard (1...240).contains(options.tickRate) else { fail("--tick must be 1...240 Hz") }
     guard (0...64).contains(options.bots) else { fail("--bots must be 0...64") }
     guard (1...64).contains(roomCount) else { fail("--rooms must be 1...64") }

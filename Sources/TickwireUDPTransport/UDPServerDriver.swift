@@ -19,6 +19,12 @@ final class UDPServerDriver: @unchecked Sendable {
     var peers: [Int: UDPPeer] = [:]
     var timer: TimerHandle?
     var isShutDown = false
+    /// The connection requests each host may still send.
+    var requestBudget: ConnectionRequestBudget
+    /// When ``requestBudget`` last forgot the hosts that went quiet (monotonic seconds).
+    var requestBudgetPruned = 0.0
+    /// The socket's count of datagrams too large to read, as last added to ``counts``.
+    var socketTooLarge = 0
     /// A fresh endpoint, copied for each client (its limits checked once, when the server started).
     let freshEndpoint: PacketEndpoint
     /// Connections netcode.io accepted and the host has not taken yet.
@@ -32,6 +38,7 @@ final class UDPServerDriver: @unchecked Sendable {
         self.family = family
         self.netcode = netcode
         self.freshEndpoint = freshEndpoint
+        requestBudget = ConnectionRequestBudget(perSecond: limits.connectionRequestsPerAddressPerSecond)
     }
 
     /// Starts the timer. Loop thread only.
@@ -55,9 +62,30 @@ final class UDPServerDriver: @unchecked Sendable {
             counts.withLock { $0.datagramsFromUnreadableAddresses += 1 }
             return
         }
+        guard admit(datagram, from: address) else { return }
         netcode.receive(datagram, from: address, now: UDPClock.unixSeconds())
         handleEvents()
         transmit()
+    }
+
+    /// Drops, unread and counted, a datagram no netcode.io packet can be (too short, too long)
+    /// and a connection request past its host's budget: the cheap checks before any decryption.
+    private func admit(_ datagram: [UInt8], from address: NetcodeAddress) -> Bool {
+        if datagram.count < Netcode.minEncryptedPacketBytes {
+            counts.withLock { $0.datagramsTooShort += 1 }
+            return false
+        }
+        if datagram.count > Netcode.maxDatagramBytes {
+            counts.withLock { $0.datagramsTooLarge += 1 }
+            return false
+        }
+        if datagram[0] == NetcodePacketType.connectionRequest.rawValue
+            && !requestBudget.admit(address, now: UDPClock.monotonicSeconds())
+        {
+            counts.withLock { $0.connectionRequestsOverBudget += 1 }
+            return false
+        }
+        return true
     }
 
     /// The timer: netcode.io's keep-alives and timeouts, each peer's acks, resends and closes.
@@ -149,9 +177,19 @@ final class UDPServerDriver: @unchecked Sendable {
         for peer in peers.values { peer.publish(datagramsDropped: 0) }
         let connected = netcode.connectedClientCount
         let ignored = netcode.ignoredPackets.values.reduce(0, +)
+        let replayed = netcode.ignoredPackets[.replayed, default: 0]
+        let truncatedBySocket = channel?.statistics.receivedTooLarge ?? 0
         counts.withLock { counts in
             counts.connectedClients = connected
             counts.packetsIgnored = ignored
+            counts.packetsReplayed = replayed
+            counts.datagramsTooLarge += truncatedBySocket - socketTooLarge
+        }
+        socketTooLarge = truncatedBySocket
+        let now = UDPClock.monotonicSeconds()
+        if now - requestBudgetPruned >= 1 {
+            requestBudget.prune(now: now)
+            requestBudgetPruned = now
         }
     }
 

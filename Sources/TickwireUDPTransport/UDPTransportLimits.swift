@@ -2,7 +2,8 @@ import TickwirePacket
 
 /// The bounds of a UDP transport connection beyond the packet layer's own
 /// (`PacketLimits`, PROTOCOL.md 1A.7): the frames handed over by the sending thread and not
-/// yet taken by the event loop, the close linger and the timer's period.
+/// yet taken by the event loop, the close linger, the timer's period and the connection
+/// requests one host may send.
 ///
 /// Frames on the reliable-ordered channel are also bounded by the packet layer's reliable send
 /// queue (`PacketLimits.reliableSendQueueMessages`, `PacketLimits.reliableSendQueueBytes`),
@@ -22,6 +23,14 @@ public struct UDPTransportLimits: Hashable, Sendable {
     /// The period, in seconds, of the loop's timer that runs netcode.io's keep-alives and
     /// timeouts and the packet layer's acks and resends. Default 0.01.
     public var updateInterval = 0.01
+    /// The most netcode.io connection requests a server reads from one host (any port) in a
+    /// second, and in one burst; one more is dropped unread and counted
+    /// (``UDPTransportServer/Statistics/connectionRequestsOverBudget``). A request costs the
+    /// server a decryption and, when valid, a challenge; a client sends 10 a second until it is
+    /// challenged. The default lets as many players as a WebSocket server admits from one address
+    /// (64, `WebSocketServerConfiguration.maximumConnectionsPerAddress`: a NAT's players, a load
+    /// test) connect at once. At least 1 (clamped). Default 64.
+    public var connectionRequestsPerAddressPerSecond = 64
     /// The packet layer's limits, which both peers must share (PROTOCOL.md 1A.7).
     public var packet = PacketLimits()
 

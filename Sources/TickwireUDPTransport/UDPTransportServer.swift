@@ -40,6 +40,18 @@ public final class UDPTransportServer: TransportListener, Sendable {
         public var datagramsFromUnreadableAddresses = 0
         /// Packets for a client whose slot had just been freed.
         public var packetsToFreedSlots = 0
+        /// Datagrams dropped unread for being shorter than any netcode.io packet
+        /// (`Netcode.minEncryptedPacketBytes`).
+        public var datagramsTooShort = 0
+        /// Datagrams dropped unread for being longer than any netcode.io packet
+        /// (`Netcode.maxDatagramBytes`), here or by the socket (past its 1500-byte datagrams).
+        public var datagramsTooLarge = 0
+        /// Connection requests dropped unread past their host's budget
+        /// (``UDPTransportLimits/connectionRequestsPerAddressPerSecond``).
+        public var connectionRequestsOverBudget = 0
+        /// Packets netcode.io ignored as replays (a sequence already received or older than its
+        /// window); also in ``packetsIgnored``.
+        public var packetsReplayed = 0
     }
 
     /// Binds the socket and starts serving.

@@ -3,7 +3,9 @@
 Real sockets on 127.0.0.1 against real `arena serve` and `tickwire echo` processes (the
 debug builds in .build/debug), each check with its own server and a good client that plays
 beside the attack and whose snapshots per second, round trips and join times are asserted.
-Every process is stopped by PID at the end; every wait is bounded.
+Every process is stopped by PID at the end; every wait is bounded. The UDP checks
+(checks_udp.py) send raw netcode.io datagrams from other addresses of 127.0.0.0/8 beside a
+headless `arena join udp://`.
 
 Usage: hostile.py [WORD ...]   run only the checks whose function name contains a WORD
 Prints PASS or FAIL per check with its figures, then `hostile: N passed, M failed`;
@@ -20,11 +22,12 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 from checks_game import check_close_codes, check_garbage  # noqa: E402
 from checks_slots import check_room_names, check_squatting  # noqa: E402
+from checks_udp import UDP_CHECKS  # noqa: E402
 from checks_ws import check_bomb, check_half_open, check_slow_readers  # noqa: E402
 from harness import ARENA, TICKWIRE, Report, Server  # noqa: E402
 from wire import now  # noqa: E402
 
-CHECKS = [check_close_codes, check_garbage, check_squatting, check_room_names, check_half_open, check_slow_readers, check_bomb]
+CHECKS = [check_close_codes, check_garbage, check_squatting, check_room_names, check_half_open, check_slow_readers, check_bomb] + UDP_CHECKS
 CHECK_TIMEOUT_S = 45
 
 

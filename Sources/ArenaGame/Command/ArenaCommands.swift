@@ -59,6 +59,9 @@ package enum ArenaCommands {
                 "also serve udp:// (netcode.io) here, 0...65535 (0: any free one); tokens: GET /udp-token"),
             .flag("no-udp", "serve no udp://"),
             .value(
+                "max-udp-requests-per-address", "N", default: "\(defaults.maximumUDPRequestsPerAddress)",
+                "netcode.io connection requests read from one IP a second and at once, 1 or more; past it dropped"),
+            .value(
                 "udp-key", "FILE", default: "a fresh key per start", "seal UDP connect tokens with the key in FILE, made on first start"),
             .value("bots", "N", default: "\(defaults.bots)", "bots per room, 0...64"),
             .value("tick", "HZ", default: "\(defaults.tickRate)", "the tick rate, 1...240"),

@@ -37,6 +37,9 @@ package final class ArenaServer {
         /// first start when it does not exist; `nil`: a fresh random key for this process, which
         /// only this process's `/udp-token` can mint tokens for.
         package var udpKeyPath: String?
+        /// The netcode.io connection requests the UDP port reads from one host a second, and at
+        /// once (``UDPTransportLimits/connectionRequestsPerAddressPerSecond``).
+        package var maximumUDPRequestsPerAddress = UDPTransportLimits().connectionRequestsPerAddressPerSecond
         /// Bots in each room.
         package var bots = 6
         /// Ticks per second.
@@ -243,6 +246,7 @@ package final class ArenaServer {
         metrics.register(host.publishedMetrics)
         let transport = self.transport
         metrics.register { writer in transport.statistics.writeMetrics(to: &writer) }
+        if let udpTransport { metrics.register { writer in udpTransport.statistics.writeDroppedDatagramMetrics(to: &writer) } }
         metrics.register(arenaMetrics)
         // A directory with figures of its own (a Redis directory: connected, claims, reconnects).
         if let source = directory as? any MetricsSource { metrics.register(source) }
@@ -308,6 +312,7 @@ package final class ArenaServer {
         let key = try options.udpKeyPath.map { path throws(SystemError) in try ArenaUDP.key(at: path) } ?? NetcodeKey.random()
         var configuration = UDPTransportServerConfiguration(address: address, protocolID: ArenaUDP.protocolID, privateKey: key)
         configuration.maxClients = min(Netcode.maxClients, options.roomCapacity * options.maximumRooms)
+        configuration.limits.connectionRequestsPerAddressPerSecond = options.maximumUDPRequestsPerAddress
         do throws(UDPTransportError) {
             return (try UDPTransportServer(configuration: configuration), key)
         } catch {

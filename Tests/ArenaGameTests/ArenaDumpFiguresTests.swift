@@ -114,7 +114,7 @@ extension ArenaDumpFiguresTests {
     @Test("the transport bench reads a real client's dump: every frame, snapshots flowing, ages and pings known")
     func transportBenchReadsTheDump() throws {
         let dump = try dump(frames: 90)
-        let frames = try TransportDump.frames(in: dump.joined(separator: "\n"))
+        let frames = try TransportDump.frames(in: dump.frames.joined(separator: "\n"))
         #expect(frames.count == 90, "one frame per header")
         #expect(frames.allSatisfy { $0.transport == "ws" && $0.bytesReceived != nil })
         let figures = try TransportFigures(frames: frames, warmUp: 1)

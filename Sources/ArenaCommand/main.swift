@@ -111,9 +111,19 @@ func serve(_ arguments: CommandArguments) throws {
         guard let publicURL, !publicURL.isEmpty else {
             fail("--redis needs --public-url ws://HOST:PORT (where clients reach this process)")
         }
+        // Registered beside the public URL, so that other processes send UDP clients here with a token.
+        var publicUDPURL: String?
+        if let udpPort = options.udpPort {
+            guard udpPort != 0 else { fail("--redis needs a fixed --udp-port (not 0), which the fleet registers, or --no-udp") }
+            guard let url = ArenaUDP.publicURL(host: options.host, port: udpPort) else {
+                fail("--redis with UDP needs a numeric --host, not '\(options.host)'")
+            }
+            publicUDPURL = url
+        }
         do {
             directory = try RedisRoomDirectory(
-                configuration: RedisDirectoryConfiguration(url: try RedisURL(parsing: redisText), publicURL: publicURL))
+                configuration: RedisDirectoryConfiguration(
+                    url: try RedisURL(parsing: redisText), publicURL: publicURL, publicUDPURL: publicUDPURL))
         } catch { fail("--redis: \(error)") }
     }
     defer { directory?.stop() }
@@ -136,7 +146,10 @@ func serve(_ arguments: CommandArguments) throws {
     let reload = options.tls.map { _ in reloadCertificatesOnHangup(server) }
     defer { reload?.cancel() }
     if let directory {
-        print("room directory: \(directory.configuration.url) as process \(directory.processID) at \(directory.configuration.publicURL)")
+        let udp = directory.configuration.publicUDPURL.map { " and \($0)" } ?? ""
+        print(
+            "room directory: \(directory.configuration.url) as process \(directory.processID) at \(directory.configuration.publicURL)\(udp)"
+        )
     }
     if let path = options.statePath {
         switch server.stateRestore {

@@ -9,6 +9,11 @@ public struct RedisDirectoryConfiguration: Hashable, Sendable {
     public var url: RedisURL
     /// Where clients reach this process (`ws://HOST:PORT`), given to the other processes.
     public var publicURL: String
+    /// Where this process serves UDP (`udp://HOST:PORT`, the numeric address its netcode.io
+    /// connect tokens name), registered beside ``publicURL`` (the record's `udp` field), or `nil`
+    /// (default) for a process without UDP. Other processes send their UDP clients here, with a
+    /// token for it (PROTOCOL.md 1A.11).
+    public var publicUDPURL: String?
     /// The first part of every key, so that several fleets can share one Redis. Default `tickwire`.
     public var keyPrefix: String
     /// This process's id in the fleet. Default: 16 random hex digits, new for every directory.
@@ -28,6 +33,7 @@ public struct RedisDirectoryConfiguration: Hashable, Sendable {
     /// - Parameters:
     ///   - url: The Redis server.
     ///   - publicURL: Where clients reach this process.
+    ///   - publicUDPURL: Where it serves UDP, or `nil`.
     ///   - keyPrefix: The first part of every key.
     ///   - processID: This process's id, or `nil` for 16 random hex digits.
     ///   - heartbeatInterval: How often registration and claims are renewed.
@@ -35,12 +41,13 @@ public struct RedisDirectoryConfiguration: Hashable, Sendable {
     ///   - stateTTL: How long a saved state is kept.
     ///   - client: The Redis client's configuration.
     public init(
-        url: RedisURL, publicURL: String, keyPrefix: String = "tickwire", processID: String? = nil,
+        url: RedisURL, publicURL: String, publicUDPURL: String? = nil, keyPrefix: String = "tickwire", processID: String? = nil,
         heartbeatInterval: Duration = .seconds(1), claimTTL: Duration = .seconds(3), stateTTL: Duration = .seconds(86_400),
         client: RedisClientConfiguration = RedisClientConfiguration()
     ) {
         self.url = url
         self.publicURL = publicURL
+        self.publicUDPURL = publicUDPURL
         self.keyPrefix = keyPrefix
         self.processID = processID ?? Self.randomProcessID()
         self.heartbeatInterval = heartbeatInterval

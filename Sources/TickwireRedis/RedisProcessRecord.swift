@@ -2,7 +2,11 @@ import Foundation
 import TickwireSim
 
 /// A process's registration, as JSON in `PREFIX:process:ID`:
-/// `{"id":"…","url":"ws://…","rooms":[{"name":"…","clients":3,"capacity":32}]}`.
+/// `{"id":"…","url":"ws://…","udp":"udp://HOST:PORT","rooms":[{"name":"…","clients":3,"capacity":32}]}`.
+///
+/// `udp` is where the process serves netcode.io (`udp://HOST:PORT`, a numeric host: the address
+/// its connect tokens name); it is absent for a process that serves no UDP, and a record without
+/// it (from an earlier version) reads as such.
 struct RedisProcessRecord: Codable, Hashable, Sendable {
     struct Room: Codable, Hashable, Sendable {
         var name: String
@@ -12,11 +16,13 @@ struct RedisProcessRecord: Codable, Hashable, Sendable {
 
     var id: String
     var url: String
+    var udp: String?
     var rooms: [Room]
 
-    init(id: String, url: String, loads: [RoomLoad]) {
+    init(id: String, url: String, udp: String? = nil, loads: [RoomLoad]) {
         self.id = id
         self.url = url
+        self.udp = udp
         rooms = loads.map { Room(name: $0.name, clients: $0.clients, capacity: $0.capacity) }
     }
 

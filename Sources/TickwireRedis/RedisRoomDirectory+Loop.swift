@@ -55,7 +55,8 @@ extension RedisRoomDirectory {
             return (state.loads, Array(state.held.keys) + unclaimed, state.isLeaving)
         }
         if !isLeaving {
-            let record = RedisProcessRecord(id: configuration.processID, url: configuration.publicURL, loads: loads)
+            let record = RedisProcessRecord(
+                id: configuration.processID, url: configuration.publicURL, udp: configuration.publicUDPURL, loads: loads)
             client.send(
                 RedisCommand(
                     ["SET", configuration.processKey(configuration.processID)],
@@ -110,7 +111,11 @@ extension RedisRoomDirectory {
                 }
             }
             let urls = live.sorted { ($0.clients, $0.id) < ($1.clients, $1.id) }.map(\.url).filter { $0 != configuration.publicURL }
-            self.state.withLock { $0.otherURLs = urls }
+            let udpURLs = Dictionary(live.compactMap { record in record.udp.map { (record.url, $0) } }) { first, _ in first }
+            self.state.withLock { state in
+                state.otherURLs = urls
+                state.udpURLs = udpURLs
+            }
             if !dead.isEmpty { self.client.send(RedisCommand(["SREM", configuration.processSetKey] + dead)) { _ in } }
         }
     }
@@ -142,6 +147,7 @@ extension RedisRoomDirectory {
                 let record = fields.count > 2 ? fields[2].bytes.flatMap(RedisProcessRecord.decode) : nil
                 if let record, record.url != configuration.publicURL {
                     state.answers[room] = Answer(placement: .elsewhere(url: record.url), time: now)
+                    state.udpURLs[record.url] = record.udp
                 } else {
                     // The holder is dead (or answers with this process's own URL: an old
                     // incarnation of it): wait for its claim to expire, then ask again.

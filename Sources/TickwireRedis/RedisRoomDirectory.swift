@@ -55,6 +55,9 @@ public final class RedisRoomDirectory: RoomDirectory {
         var isLeaving = false
         /// The other live processes' public URLs, least loaded first.
         var otherURLs: [String] = []
+        /// The UDP addresses of the processes whose records were read (claim answers and
+        /// heartbeats), by public URL; replaced by each heartbeat's reading.
+        var udpURLs: [String: String] = [:]
     }
 
     /// An answer from Redis about a room not held here, and when it came (monotonic ns).
@@ -192,6 +195,15 @@ public final class RedisRoomDirectory: RoomDirectory {
     /// - Returns: A URL other than this process's own, or `nil` when no other process is known.
     public func anotherProcessURL() -> String? {
         state.withLock { $0.otherURLs.first }
+    }
+
+    /// The UDP address the process at `url` registered (its record's `udp` field), as of the
+    /// last heartbeat or claim answer that read its record.
+    ///
+    /// - Parameter url: The process's public URL.
+    /// - Returns: Its `udp://HOST:PORT`, or `nil` when it registered none or is not known.
+    public func udpURL(ofProcessAt url: String) -> String? {
+        state.withLock { $0.udpURLs[url] }
     }
 
     /// Takes this process out of the fleet's registry at once (other processes stop sending

@@ -158,6 +158,41 @@ public final class UDPClientTransportConnection: TransportConnection, Sendable {
     /// or why it is not (`NetcodeClientState.connectionDenied`, `NetcodeClientState.connectTokenExpired`, …).
     public var netcodeState: NetcodeClientState { driver.core.state.withLock { $0.netcodeState } }
 
+    /// The connect token the server handed over with its last redirect or move (PROTOCOL.md
+    /// 1A.11): for the process whose `udp://HOST:PORT` the reject or disconnect carries. `nil`
+    /// when none came.
+    public var handedOverToken: ConnectToken? { driver.core.state.withLock { $0.handedOverToken } }
+
+    /// A connection to where the server's redirect or move sent this client, with the token it
+    /// handed over (``handedOverToken``), for the same room path: what a ``ReconnectingSession``'s
+    /// opener does with a `udp://` URL it did not enter through.
+    ///
+    /// ```swift
+    /// let next = try previous.followingHandover(to: "udp://10.0.0.2:7778")
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - url: The redirect's or the move's URL, `udp://HOST:PORT`.
+    ///   - limits: The new connection's limits.
+    ///   - loop: The event loop for the new connection, or `nil` for a loop of its own.
+    /// - Returns: The new connection, connecting.
+    /// - Throws: ``UDPTransportError``: no token was handed over, it names another address than
+    ///   the URL's, or the new connection cannot be made.
+    public func followingHandover(
+        to url: String, limits: UDPTransportLimits = UDPTransportLimits(), loop: EventLoop? = nil
+    ) throws(UDPTransportError) -> UDPClientTransportConnection {
+        guard let address = UDPHandoverMessage.address(ofURL: url) else {
+            throw .address("\(url) is not a udp://HOST:PORT URL with a numeric host")
+        }
+        guard let token = handedOverToken else {
+            throw .address("the server sent this client to \(url) without handing over a connect token for it")
+        }
+        guard token.serverAddresses.contains(address) else {
+            throw .address("the handed-over connect token names \(token.serverAddresses), not \(url)")
+        }
+        return try UDPClientTransportConnection(token: token, requestPath: requestPath, limits: limits, loop: loop)
+    }
+
     deinit {
         let driver = self.driver
         if driver.ownsLoop {

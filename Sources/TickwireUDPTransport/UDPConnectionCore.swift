@@ -34,6 +34,8 @@ final class UDPConnectionCore: Sendable {
         var statistics = UDPConnectionStatistics()
         /// A client's netcode.io state, as the loop last saw it.
         var netcodeState = NetcodeClientState.disconnected
+        /// The connect token a server handed over for another process (PROTOCOL.md 1A.11), the newest.
+        var handedOverToken: ConnectToken?
     }
 
     let state = Mutex(State())
@@ -47,7 +49,12 @@ final class UDPConnectionCore: Sendable {
     /// Queues `frame` for the loop; `requestFlush` is called (outside the lock) when the loop
     /// must be told.
     func send(_ frame: [UInt8], requestFlush: () -> Void) -> TransportSendResult {
-        let channel = PacketChannel(frame: frame)
+        send(frame, on: PacketChannel(frame: frame), requestFlush: requestFlush)
+    }
+
+    /// Queues a message for the loop on `channel` (a transport message, whose channel no type
+    /// byte chooses); `requestFlush` is called (outside the lock) when the loop must be told.
+    func send(_ frame: [UInt8], on channel: PacketChannel, requestFlush: () -> Void) -> TransportSendResult {
         let packet = limits.packet
         let (result, mustRequest) = state.withLock { state -> (TransportSendResult, Bool) in
             guard !state.isClosed else { return (.closed, false) }

@@ -21,6 +21,9 @@ struct UDPPeer {
     var packetsRefused = 0
     var framesDroppedBeforeWelcome = 0
 
+    /// Whether this is a client's peer (only a client drops frames before its welcome).
+    var isClientSide: Bool { dropsFramesBeforeWelcome }
+
     init(core: UDPConnectionCore, endpoint: PacketEndpoint, dropsFramesBeforeWelcome: Bool) {
         self.core = core
         self.endpoint = endpoint
@@ -71,6 +74,17 @@ struct UDPPeer {
                 hasReceivedClose = true
                 lingerDeadline = lingerDeadline ?? now + core.limits.closeLinger
                 core.end(.closedByPeer(code: close.code, text: close.reason))
+                continue
+            }
+            if UDPHandoverMessage.isHandoverMessage(message.bytes) {
+                // Only a server hands over, on the reliable channel; a client never does.
+                guard isClientSide, message.channel == .reliableOrdered,
+                    let handover = UDPHandoverMessage(decoding: message.bytes)
+                else {
+                    fail(code: .protocolError, reason: "a malformed or misplaced handover message", now: now, into: &packets)
+                    return packets
+                }
+                core.state.withLock { $0.handedOverToken = handover.token }
                 continue
             }
             if message.channel == .reliableOrdered {

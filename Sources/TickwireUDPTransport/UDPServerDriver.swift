@@ -31,8 +31,14 @@ final class UDPServerDriver: @unchecked Sendable {
     let pending = Mutex<[UDPServerTransportConnection]>([])
     /// Server-wide counts, readable from any thread.
     let counts = Mutex(UDPTransportServer.Statistics())
+    /// Mints the tokens of handovers to other processes of the fleet.
+    let minter: UDPHandoverMinter
 
-    init(loop: EventLoop, limits: UDPTransportLimits, family: SocketAddress.Family, netcode: NetcodeServer, freshEndpoint: PacketEndpoint) {
+    init(
+        loop: EventLoop, limits: UDPTransportLimits, family: SocketAddress.Family, netcode: NetcodeServer, freshEndpoint: PacketEndpoint,
+        minter: UDPHandoverMinter
+    ) {
+        self.minter = minter
         self.loop = loop
         self.limits = limits
         self.family = family
@@ -126,7 +132,7 @@ final class UDPServerDriver: @unchecked Sendable {
             case .connected(let index, let clientID, let address, let userData):
                 let core = UDPConnectionCore(limits: limits)
                 let connection = UDPServerTransportConnection(
-                    core: core, clientID: clientID, userData: userData, address: address,
+                    core: core, clientID: clientID, userData: userData, address: address, minter: minter,
                     requestFlush: { [weak self, weak core] in
                         guard let self, let core else { return }
                         self.loop.execute { self.flush(core, index: index) }

@@ -9,8 +9,12 @@ import TickwireSim
 /// snapshots, inputs and pings are never resent and may overtake each other); a frame larger
 /// than a packet travels in fragments. Thread-safe: the shared state is Mutex-protected and the
 /// event loop does the sending.
-public final class UDPServerTransportConnection: TransportConnection, Sendable {
+///
+/// It is a ``HandoverConnection``: a host of a fleet sends its client to another process's UDP
+/// address with a connect token for it (``handOver(to:)``).
+public final class UDPServerTransportConnection: HandoverConnection, Sendable {
     let core: UDPConnectionCore
+    private let minter: UDPHandoverMinter
     private let requestFlush: @Sendable () -> Void
     static let nextID = Atomic<UInt64>(1)
 
@@ -25,10 +29,11 @@ public final class UDPServerTransportConnection: TransportConnection, Sendable {
     public let address: NetcodeAddress
 
     init(
-        core: UDPConnectionCore, clientID: UInt64, userData: [UInt8], address: NetcodeAddress,
+        core: UDPConnectionCore, clientID: UInt64, userData: [UInt8], address: NetcodeAddress, minter: UDPHandoverMinter,
         requestFlush: @escaping @Sendable () -> Void
     ) {
         self.core = core
+        self.minter = minter
         self.clientID = clientID
         self.userData = userData
         self.address = address
@@ -79,6 +84,28 @@ public final class UDPServerTransportConnection: TransportConnection, Sendable {
     ///   - code: The close code (PROTOCOL.md section 1.3).
     ///   - reason: The reason text, cut to ``transportCloseReasonMaximumBytes`` UTF-8 bytes.
     public func close(code: CloseCode, reason: String) { core.close(code: code, reason: reason, requestFlush: requestFlush) }
+
+    /// Sends the client a connect token for another process of the fleet at `address`, on the
+    /// reliable channel ahead of every frame sent after this call (a handover message,
+    /// PROTOCOL.md 1A.11), and returns the `udp://HOST:PORT` URL the redirect or moved message
+    /// carries. The token is sealed with this server's private key (the fleet's, which every
+    /// process shares), names `address` only, keeps this connection's client id and user data,
+    /// and lives ``UDPTransportServerConfiguration/handoverTokenLifetime`` seconds.
+    ///
+    /// - Parameter address: The other process's UDP address, `udp://HOST:PORT` with a numeric host.
+    /// - Returns: The URL, or `nil` when the address does not parse, netcode.io cannot make the
+    ///   token, or the connection cannot take the message (closed, or its reliable queue is full).
+    public func handOver(to address: String) -> String? {
+        guard let target = UDPHandoverMessage.address(ofURL: address) else { return nil }
+        let token: ConnectToken
+        do throws(NetcodeError) {
+            token = try minter.token(for: target, clientID: clientID, userData: userData, now: UInt64(UDPClock.unixSeconds()))
+        } catch {
+            return nil
+        }
+        let sent = core.send(UDPHandoverMessage(token: token).encoded, on: .reliableOrdered, requestFlush: requestFlush)
+        return sent == .taken ? "udp://\(target)" : nil
+    }
 
     /// Whether the connection is closed (either side).
     public var isClosed: Bool { core.isClosed }

@@ -126,8 +126,12 @@ public final class UDPTransportServer: TransportListener, Sendable {
             channel.close()
             return .failure(.netcode(error))
         }
+        let minter = UDPHandoverMinter(
+            protocolID: configuration.protocolID, privateKey: configuration.privateKey, lifetime: configuration.handoverTokenLifetime,
+            timeoutSeconds: configuration.handoverTokenTimeoutSeconds)
         let driver = UDPServerDriver(
-            loop: loop, limits: configuration.limits, family: channel.localAddress.family, netcode: netcode, freshEndpoint: freshEndpoint)
+            loop: loop, limits: configuration.limits, family: channel.localAddress.family, netcode: netcode, freshEndpoint: freshEndpoint,
+            minter: minter)
         driver.start(channel: channel)
         return .success(driver)
     }

@@ -21,6 +21,12 @@ public struct UDPTransportServerConfiguration: Sendable {
     public var maxClients = Netcode.maxClients
     /// The connection limits (frames queued, the packet layer's buffers, the close linger).
     public var limits = UDPTransportLimits()
+    /// Seconds a connect token this server mints for a handover (a redirect or a move to
+    /// another process of the fleet, ``UDPServerTransportConnection/handOver(to:)``) may be used
+    /// to connect. Default 30.
+    public var handoverTokenLifetime: UInt64 = 30
+    /// The netcode.io timeout, in seconds, such a token gives the new connection. Default 10.
+    public var handoverTokenTimeoutSeconds: Int32 = 10
 
     /// A configuration.
     ///

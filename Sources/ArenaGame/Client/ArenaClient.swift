@@ -78,6 +78,8 @@ package final class ArenaClient {
         let logSink: LogSink
         /// The bad-network layer of the newest connection, when playing through one.
         var impaired: ImpairedTransportConnection?
+        /// The newest UDP connection: a redirect or move over UDP follows with the token its server handed over.
+        var lastUDP: UDPClientTransportConnection?
         var attempts: UInt64 = 0
 
         init(options: Options, clock: any TickClock, recorder: RecordingWriter?, logSink: LogSink) {
@@ -92,6 +94,12 @@ package final class ArenaClient {
             if let udp = options.udp, text == udp.description {
                 return wrap(try openUDP(udp))
             }
+            if text.hasPrefix("udp://"), let previous = lastUDP {
+                // A redirect or a move over UDP (PROTOCOL.md 1A.11): the server handed over a token for the process it names.
+                let next = try previous.followingHandover(to: text)
+                lastUDP = next
+                return wrap(next)
+            }
             var configuration = WebSocketClientConfiguration()
             configuration.handshakeTimeout = .seconds(3)
             configuration.tls = options.tls
@@ -104,7 +112,9 @@ package final class ArenaClient {
         /// A UDP connection with a fresh guest token from the server's `/udp-token`.
         func openUDP(_ udp: ArenaUDPURL) throws -> any TransportConnection {
             let token = try ConnectTokenFetch.fetch(host: udp.host, port: udp.tokenPort, path: ArenaUDP.tokenPath)
-            return try UDPClientTransportConnection(token: token, requestPath: udp.path)
+            let connection = try UDPClientTransportConnection(token: token, requestPath: udp.path)
+            lastUDP = connection
+            return connection
         }
 
         /// `socket` under the bad-network layer and the recorder, when asked for.

@@ -62,7 +62,8 @@ package enum ArenaCommands {
                 "max-udp-requests-per-address", "N", default: "\(defaults.maximumUDPRequestsPerAddress)",
                 "netcode.io connection requests read from one IP a second and at once, 1 or more; past it dropped"),
             .value(
-                "udp-key", "FILE", default: "a fresh key per start", "seal UDP connect tokens with the key in FILE, made on first start"),
+                "udp-key", "FILE", default: "a fresh key per start",
+                "seal UDP connect tokens with the key in FILE, made on first start; a fleet's processes share one"),
             .value("bots", "N", default: "\(defaults.bots)", "bots per room, 0...64"),
             .value("tick", "HZ", default: "\(defaults.tickRate)", "the tick rate, 1...240"),
             .value("rooms", "N", default: "1", "rooms opened at start, 1...64 (main, room2, …)"),
@@ -94,7 +95,9 @@ package enum ArenaCommands {
                 "write-timeout", "S", default: "\(Int(defaults.writeTimeout))",
                 "close with 1008 a client whose sends stay backed up this long (0: never)"),
             .flag("no-metrics", "do not answer GET /metrics"),
-            .value("redis", "redis://HOST:PORT", "join a fleet whose room directory is this Redis (needs --public-url)"),
+            .value(
+                "redis", "redis://HOST:PORT",
+                "join a fleet whose room directory is this Redis (needs --public-url; registers udp://HOST:UDP-PORT too)"),
             .value("public-url", "ws://HOST:PORT", "where other processes of the fleet send this process's clients"),
             .value("status-interval", "S", default: "5", "seconds between status lines"),
             .value("log-level", "LEVEL", default: "info", "log records from LEVEL up to standard error: \(levels)"),

@@ -56,6 +56,24 @@ package enum ArenaUDP {
         return key
     }
 
+    /// The `udp://HOST:PORT` a fleet process registers for UDP (RedisDirectoryConfiguration's
+    /// `publicUDPURL`): the address its connect tokens name, which for a wildcard host
+    /// (`0.0.0.0`, `::`) is the loopback address, as ``UDPTransportServer`` names it.
+    ///
+    /// - Parameters:
+    ///   - host: The numeric address the UDP server binds (`arena serve --host`).
+    ///   - port: Its UDP port, 1...65535.
+    /// - Returns: The URL, or `nil` for a host that is not a numeric address.
+    package static func publicURL(host: String, port: Int) -> String? {
+        let named = host == "0.0.0.0" ? "127.0.0.1" : host == "::" ? "::1" : host
+        guard let port = UInt16(exactly: port), port > 0 else { return nil }
+        do throws(NetcodeError) {
+            return "udp://\(try NetcodeAddress(parsing: named.contains(":") ? "[\(named)]:\(port)" : "\(named):\(port)"))"
+        } catch {
+            return nil
+        }
+    }
+
     /// A guest connect token for `addresses`: a random client id, no user data.
     ///
     /// - Parameters:

@@ -20,6 +20,12 @@ public struct FleetMetrics: Hashable, Sendable {
     public var drains = 0
     /// Clients told to reconnect elsewhere (disconnect reason moved) by a drain or a lost room.
     public var clientsMoved = 0
+    /// Redirects and moves that sent a client to another process on its own transport
+    /// (``HandoverConnection``: a UDP client, with a connect token for the process's UDP address).
+    public var handovers = 0
+    /// Handovers that could not be made (the address did not parse, no token could be minted):
+    /// the client was sent to the process's WebSocket URL instead.
+    public var handoversFailed = 0
 
     /// Creates zeroed figures.
     public init() {}

@@ -13,6 +13,8 @@ public final class InMemoryDirectoryStore: Sendable {
 
     struct Process {
         var url: String
+        /// Where it serves UDP (`udp://HOST:PORT`), or `nil`.
+        var udpURL: String?
         var lastSeen: Timestamp
         var isKilled = false
         var isPartitioned = false
@@ -51,19 +53,21 @@ public final class InMemoryDirectoryStore: Sendable {
     }
 
     /// A process's view of the store; the process is registered with its URL (or, when it is
-    /// registered already, its URL is updated: for a server that learns its port after binding).
+    /// registered already, its URLs are updated: for a server that learns its ports after binding).
     ///
     /// - Parameters:
     ///   - id: The process's id, unique in the fleet.
     ///   - publicURL: Where clients reach it.
+    ///   - udpURL: Where it serves UDP (`udp://HOST:PORT`), or `nil` (default) for nowhere.
     /// - Returns: Its directory.
-    public func directory(forProcess id: String, publicURL: String) -> InMemoryRoomDirectory {
+    public func directory(forProcess id: String, publicURL: String, udpURL: String? = nil) -> InMemoryRoomDirectory {
         let now = clock.now
         state.withLock { state in
             if state.processes[id] != nil {
                 state.processes[id]?.url = publicURL
+                state.processes[id]?.udpURL = udpURL
             } else {
-                state.processes[id] = Process(url: publicURL, lastSeen: now)
+                state.processes[id] = Process(url: publicURL, udpURL: udpURL, lastSeen: now)
             }
         }
         return InMemoryRoomDirectory(store: self, processID: id)
@@ -71,6 +75,11 @@ public final class InMemoryDirectoryStore: Sendable {
 
     func url(of process: String) -> String? {
         state.withLock { $0.processes[process]?.url }
+    }
+
+    /// The UDP address registered by the process whose public URL is `url`.
+    func udpURL(ofProcessAt url: String) -> String? {
+        state.withLock { state in state.processes.values.first { $0.url == url }?.udpURL }
     }
 
     /// Kills a process, for tests: from now on its calls are ignored (it cannot renew its claims,

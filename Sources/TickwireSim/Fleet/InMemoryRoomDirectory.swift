@@ -76,4 +76,12 @@ public final class InMemoryRoomDirectory: RoomDirectory {
     public func anotherProcessURL() -> String? {
         store.anotherProcessURL(than: processID)
     }
+
+    /// The UDP address the process at `url` registered (see ``RoomDirectory/udpURL(ofProcessAt:)``).
+    ///
+    /// - Parameter url: The process's public URL.
+    /// - Returns: Its `udp://HOST:PORT`, or `nil`.
+    public func udpURL(ofProcessAt url: String) -> String? {
+        store.udpURL(ofProcessAt: url)
+    }
 }

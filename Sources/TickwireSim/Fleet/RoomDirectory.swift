@@ -55,6 +55,23 @@ public protocol RoomDirectory: AnyObject, Sendable {
     ///
     /// - Returns: A URL other than this process's own, or `nil`.
     func anotherProcessURL() -> String?
+
+    /// The UDP address (`udp://HOST:PORT`) the process at `url` serves netcode.io on, as its
+    /// registration says: where a redirect or a move sends a client connected over UDP (with a
+    /// connect token for it, ``HandoverConnection``). Defaults to `nil` (no process serves UDP).
+    ///
+    /// - Parameter url: A process's public URL, as ``RoomPlacement/elsewhere(url:)`` or
+    ///   ``anotherProcessURL()`` gives it.
+    /// - Returns: The address, or `nil` when the process registered none or is not known.
+    func udpURL(ofProcessAt url: String) -> String?
+}
+
+extension RoomDirectory {
+    /// `nil`: a directory that does not record UDP addresses sends every client to WebSocket URLs.
+    ///
+    /// - Parameter url: A process's public URL.
+    /// - Returns: `nil`.
+    public func udpURL(ofProcessAt url: String) -> String? { nil }
 }
 
 /// Where a room lives, as a ``RoomDirectory`` answers.

@@ -107,6 +107,30 @@ extension Host {
         }
     }
 
+    /// Where a redirect or a move sends `connection`'s client: the process at `url` on the
+    /// connection's own transport when it hands over (``HandoverConnection``: a UDP client gets a
+    /// connect token for the process's UDP address first) and the directory knows that address;
+    /// else `url`. An empty `url` (no process known) stays empty.
+    func handoverURL(_ url: String, for connection: any TransportConnection) -> String {
+        guard !url.isEmpty, let handover = connection as? any HandoverConnection,
+            let address = fleet?.directory.udpURL(ofProcessAt: url)
+        else { return url }
+        guard let handedOver = handover.handOver(to: address) else {
+            fleetMetrics.handoversFailed += 1
+            configuration.logSink.log(
+                .warning, "could not hand the client over on its transport; redirecting it to the WebSocket URL",
+                metadata: ["url": url, "address": address, "connection": "\(connection.connectionID)"], source: "host")
+            return url
+        }
+        fleetMetrics.handovers += 1
+        return handedOver
+    }
+
+    /// Rejects a hello with a redirect to the process at `url` (on the connection's transport, ``handoverURL(_:for:)``).
+    func redirect(_ connection: any TransportConnection, to url: String) {
+        reject(connection, .redirect, handoverURL(url, for: connection))
+    }
+
     /// Reports loads and saves every held room when due, and hands lost rooms on.
     func directoryPass(now: Timestamp) {
         guard let fleet, !isShuttingDown else { return }
@@ -122,7 +146,7 @@ extension Host {
             case .pending, .unavailable: break
             }
             removeRoom(named: name) { room, now in
-                room.disconnectAll(reason: .moved, text: url, now: now)
+                room.disconnectAll(reason: .moved, now: now) { handoverURL(url, for: $0) }
             }
         }
         guard now >= fleet.nextReportAt else { return }
@@ -187,12 +211,12 @@ extension Host {
         let now = clock.now
         listener.batchingSends {
             for entry in pending {
-                if url.isEmpty { reject(entry.connection, .serverShuttingDown, text) } else { reject(entry.connection, .redirect, url) }
+                if url.isEmpty { reject(entry.connection, .serverShuttingDown, text) } else { redirect(entry.connection, to: url) }
             }
             pending.removeAll()
             for name in roomOrder {
                 fleetMetrics.clientsMoved += roomsByName[name]?.clientCounts.connected ?? 0
-                roomsByName[name]?.disconnectAll(reason: .moved, text: url, now: now)
+                roomsByName[name]?.disconnectAll(reason: .moved, now: now) { handoverURL(url, for: $0) }
             }
         }
         // The claims are released: the rooms must not be saved or released again.

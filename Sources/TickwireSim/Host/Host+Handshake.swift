@@ -108,7 +108,7 @@ extension Host {
     private func accept(_ hello: Message.Hello, on connection: any TransportConnection, now: Timestamp) -> Bool {
         guard !isShuttingDown else {
             if let url = fleet?.directory.anotherProcessURL() {
-                reject(connection, .redirect, url)
+                redirect(connection, to: url)
             } else {
                 reject(connection, .serverShuttingDown, "the server is shutting down")
             }
@@ -120,6 +120,9 @@ extension Host {
             switch placeRoom(named: hello.room, now: now) {
             case .waiting:
                 return false
+            case .refused(.redirect, let url):
+                redirect(connection, to: url)
+                return true
             case .refused(let reason, let text):
                 reject(connection, reason, text)
                 return true

@@ -161,7 +161,8 @@ extension HostMetrics: MetricsSource {
     /// `tickwire_fleet_room_states_refused_total`, `tickwire_fleet_room_states_saved_total`,
     /// `tickwire_fleet_room_states_too_large_total`, `tickwire_fleet_redirects_total`,
     /// `tickwire_fleet_standalone_rooms_total`, `tickwire_fleet_rooms_lost_total`,
-    /// `tickwire_fleet_drains_total` and `tickwire_fleet_clients_moved_total`.
+    /// `tickwire_fleet_drains_total`, `tickwire_fleet_clients_moved_total`, `tickwire_fleet_handovers_total` and
+    /// `tickwire_fleet_handovers_failed_total`.
     ///
     /// - Parameter writer: The body being written.
     public func writeFleetMetrics(to writer: inout PrometheusWriter) {
@@ -187,5 +188,11 @@ extension HostMetrics: MetricsSource {
         writer.counter(
             "tickwire_fleet_clients_moved_total", help: "Clients told to reconnect elsewhere by a drain or a lost room.",
             value: fleet.clientsMoved)
+        writer.counter(
+            "tickwire_fleet_handovers_total", help: "Redirects and moves that sent a client on its own transport (UDP, with a token).",
+            value: fleet.handovers)
+        writer.counter(
+            "tickwire_fleet_handovers_failed_total", help: "Handovers that could not be made (the client got the WebSocket URL).",
+            value: fleet.handoversFailed)
     }
 }

@@ -117,9 +117,16 @@ extension Room {
     /// Disconnects every connected client with `reason` (their players held), for a host that
     /// shuts down.
     func disconnectAll(reason: Message.Disconnect.Reason, text: String, now: Timestamp) {
+        disconnectAll(reason: reason, now: now) { _ in text }
+    }
+
+    /// Disconnects every connected client with `reason` (their players held), each with the
+    /// words `text` gives for its connection (a moved client's URL on its own transport), asked
+    /// before anything is sent to it.
+    func disconnectAll(reason: Message.Disconnect.Reason, now: Timestamp, text: (any TransportConnection) -> String) {
         for id in clientOrder {
             guard let client = clients[id], client.isConnected else { continue }
-            let text = text.prefix(utf8Bytes: configuration.frameLimits.maximumTextBytes)
+            let text = (client.connection.map(text) ?? "").prefix(utf8Bytes: configuration.frameLimits.maximumTextBytes)
             client.send(.disconnect(Message.Disconnect(reason: reason, text: text)), now: now)
             client.connection?.close(code: reason.closeCode, reason: text)
             client.connection = nil

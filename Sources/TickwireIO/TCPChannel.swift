@@ -162,7 +162,8 @@ package final class TCPChannel: EventLoopHandler {
                     return
                 }
                 onRead(UnsafeRawBufferPointer(rebasing: buffer[0..<count]))
-                if count < length && tls == nil { return }  // the socket is drained (TLS reads return one record at most)
+                // The socket is drained (a TLS read stops there too, unless it keeps an end to report).
+                if count < length && tls?.hasDeferredReadEnd != true { return }
             } catch {
                 close(error: error)
                 return

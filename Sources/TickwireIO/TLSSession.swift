@@ -44,7 +44,7 @@ package final class TLSSession {
         guard let method = TLSLibrary.socketMethod, let ssl = SSL_new(context) else {
             throw TLSError.fromQueue(.configuration, fallback: "SSL_new failed")
         }
-        guard let bio = tickwire_bio_new(method, descriptor), let state = tickwire_bio_get_state(bio) else {
+        guard let bio = tickwire_bio_new(method, descriptor, TLSLibrary.inboundBytes), let state = tickwire_bio_get_state(bio) else {
             SSL_free(ssl)
             throw TLSError.fromQueue(.configuration, fallback: "BIO_new failed")
         }
@@ -111,15 +111,66 @@ package final class TLSSession {
         }
     }
 
-    /// Reads decrypted bytes.
+    /// Reads decrypted bytes: as many records as OpenSSL holds or the socket brings, until
+    /// `buffer` is full or the socket is drained, so that a message of several records reaches
+    /// the reader in one piece (one call of the channel's `onRead`) rather than one per record.
+    ///
+    /// The end of the stream or a failure met after some bytes were read is kept for the next
+    /// call, which reports it (``hasDeferredReadEnd``).
     ///
     /// - Returns: The count read; 0 when the peer closed the TLS connection cleanly
     ///   (`close_notify`); `nil` when nothing can be read now.
     /// - Throws: ``TLSError`` (connection): a bad record, a cut mid-record, a reset.
     package func read(into buffer: UnsafeMutableRawBufferPointer) throws(TLSError) -> Int? {
-        ERR_clear_error()
-        let result = SSL_read(ssl, buffer.baseAddress, Int32(clamping: buffer.count))
+        if let deferredReadFailure {
+            self.deferredReadFailure = nil
+            throw deferredReadFailure
+        }
+        if isDeferredEndOfStream {
+            isDeferredEndOfStream = false
+            return 0
+        }
+        guard let base = buffer.baseAddress else { return nil }
+        var filled = 0
         readWantsWrite = false
+        while filled < buffer.count {
+            let count: Int?
+            do {
+                count = try readRecord(into: base + filled, count: buffer.count - filled)
+            } catch {
+                guard filled > 0 else { throw error }
+                deferredReadFailure = error
+                break
+            }
+            guard let count else { break }
+            guard count > 0 else {
+                guard filled > 0 else { return 0 }
+                isDeferredEndOfStream = true
+                break
+            }
+            filled += count
+            // What OpenSSL holds is consumed and the socket's last read was short: another read
+            // would only find it empty (one `recv` that fails with EAGAIN).
+            if bioState.pointee.isDrained != 0 && !hasPendingBytes { break }
+        }
+        return filled > 0 ? filled : nil
+    }
+
+    /// A failure met by ``read(into:)`` after it had read bytes, reported by the next call.
+    private var deferredReadFailure: TLSError?
+    /// The end of the stream met by ``read(into:)`` after it had read bytes, reported by the next call.
+    private var isDeferredEndOfStream = false
+
+    /// ``read(into:)`` met the end of the stream or a failure and will report it on the next call.
+    package var hasDeferredReadEnd: Bool { deferredReadFailure != nil || isDeferredEndOfStream }
+
+    /// One `SSL_read`: the bytes of at most one record.
+    ///
+    /// - Returns: The count read; 0 at `close_notify`; `nil` when nothing can be read now.
+    /// - Throws: ``TLSError`` (connection) when the connection failed.
+    private func readRecord(into bytes: UnsafeMutableRawPointer, count: Int) throws(TLSError) -> Int? {
+        ERR_clear_error()
+        let result = SSL_read(ssl, bytes, Int32(clamping: count))
         if result > 0 { return Int(result) }
         switch SSL_get_error(ssl, result) {
         case SSL_ERROR_WANT_READ: return nil
@@ -242,9 +293,9 @@ package final class TLSSession {
     /// Encrypted bytes in the BIO's queue that the kernel has not taken yet (see ``writeBurst(_:then:limit:scratch:)``).
     package var queuedByteCount: Int { Int(bioState.pointee.queueEnd - bioState.pointee.queueStart) }
 
-    /// Bytes OpenSSL holds (decrypted, or read ahead and not yet decrypted) that no readiness
-    /// event will announce: a read would return them without touching the socket.
-    package var hasPendingBytes: Bool { SSL_has_pending(ssl) == 1 }
+    /// Bytes OpenSSL or the socket BIO holds (decrypted, or received and not yet decrypted) that
+    /// no readiness event will announce: a read would return them without touching the socket.
+    package var hasPendingBytes: Bool { tickwire_bio_inbound_count(bioState) > 0 || SSL_has_pending(ssl) == 1 }
 
     /// Sends `close_notify` (once; a failure is ignored, the socket is about to close).
     package func shutdown() {

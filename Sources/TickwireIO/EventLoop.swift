@@ -64,6 +64,9 @@ public final class EventLoop: @unchecked Sendable {
     /// 64 KiB and 256 bytes: room for a 64 KiB message with its largest frame header (14 bytes),
     /// so that such a message, once it has arrived, takes one `read` rather than two.
     let readBuffer: UnsafeMutableRawBufferPointer
+    /// Scratch space the TLS records of one large write are gathered in before their one `send`
+    /// (loop thread only; see ``tlsWriteBuffer()``), allocated by the first such write.
+    private var tlsWriteScratch: UnsafeMutableRawBufferPointer?
     /// Told at the end of every turn (``addTurnObserver(_:)``); one per protocol layer in use.
     /// Unchecked exclusivity: read twice per turn, on the loop thread only, and every access is
     /// instantaneous (``endTurn()`` indexes it, so an observer may add another meanwhile).
@@ -92,6 +95,18 @@ public final class EventLoop: @unchecked Sendable {
 
     deinit {
         readBuffer.deallocate()
+        tlsWriteScratch?.deallocate()
+    }
+
+    /// The loop's scratch buffer for a burst of TLS records (loop thread only): room for
+    /// `TCPChannel.tlsBurstRecords` full records, allocated on first use, so a loop that serves
+    /// no TLS holds none.
+    func tlsWriteBuffer() -> UnsafeMutableRawBufferPointer {
+        if let tlsWriteScratch { return tlsWriteScratch }
+        let scratch = UnsafeMutableRawBufferPointer.allocate(
+            byteCount: TLSSession.burstScratchBytes(records: TCPChannel.tlsBurstRecords), alignment: 16)
+        tlsWriteScratch = scratch
+        return scratch
     }
 
     /// Starts the loop thread (`pthread_create`). Calling it again does nothing.

@@ -53,56 +53,69 @@ extension TCPChannel {
 
     /// `send(2)` or `SSL_write`: how many bytes were taken, `nil` when none could be.
     ///
-    /// `SSL_write` with partial writes returns after each record; it is called again until the
-    /// socket takes no more, so a large write costs one call here as a plain `send` does. Every
-    /// record but the last goes to the kernel with `MSG_MORE` (and the last too when `moreFollows`),
-    /// so that the records of one write leave in full segments rather than each ending in a short one.
-    func transportWrite(from bytes: UnsafeRawBufferPointer, moreFollows: Bool = false) throws(SystemError) -> Int? {
+    /// Over TLS, bytes that fit in one record go out as one record at once. More are encrypted
+    /// a burst of up to ``tlsBurstBytes`` at a time into the loop's scratch buffer, and each
+    /// burst leaves with one `send`, as a plain write does, rather than one `send` per record.
+    /// Bytes once encrypted count as taken; the records the kernel does not take wait in the
+    /// session's queue (counted in ``bufferedByteCount``) and go first on writability.
+    func transportWrite(from bytes: UnsafeRawBufferPointer) throws(SystemError) -> Int? {
         guard let tls else { return try socket.write(from: bytes) }
-        var taken = 0
+        return try tlsWrite(tls, first: bytes, then: UnsafeRawBufferPointer(start: nil, count: 0))
+    }
+
+    /// `sendmsg(2)` of two buffers, or their bytes in TLS records (see ``transportWrite(from:)``):
+    /// when both fit in one record, a short `first` (a frame header) shares it with `second`.
+    func transportWrite(from first: UnsafeRawBufferPointer, then second: UnsafeRawBufferPointer) throws(SystemError) -> Int? {
+        guard let tls else { return try socket.write(from: first, then: second) }
+        return try tlsWrite(tls, first: first, then: second)
+    }
+
+    /// The TLS side of both `transportWrite`s.
+    private func tlsWrite(_ tls: TLSSession, first: UnsafeRawBufferPointer, then second: UnsafeRawBufferPointer) throws(SystemError) -> Int?
+    {
         do {
-            while taken < bytes.count {
-                let rest = UnsafeRawBufferPointer(rebasing: bytes[taken...])
-                let isLast = rest.count <= TLSLibrary.maximumRecordBytes
-                guard let count = try tls.write(from: rest, moreFollows: moreFollows || !isLast) else { break }
-                taken += count
+            // Records queued before go first; until the kernel takes them, nothing more is encrypted.
+            guard try tls.sendQueue() else { return nil }
+            let total = first.count + second.count
+            if total <= TLSLibrary.maximumRecordBytes {
+                if first.isEmpty || second.isEmpty {
+                    let single = first.isEmpty ? second : first
+                    return single.isEmpty ? 0 : try tls.write(from: single)
+                }
+                // One record, copied together rather than a record for each. If it is not taken,
+                // the caller keeps `first` and `second` in order, the same bytes the retry starts with.
+                return try withUnsafeTemporaryAllocation(byteCount: total, alignment: 16) { record throws(TLSError) -> Int? in
+                    record.copyMemory(from: first)
+                    UnsafeMutableRawBufferPointer(rebasing: record[first.count...]).copyMemory(from: second)
+                    return try tls.write(from: UnsafeRawBufferPointer(record))
+                }
             }
+            // Several records: a frame header before a large payload gets a short record of its
+            // own (no copy); a 64 KiB payload makes as many records as the two joined would.
+            let scratch = loop.tlsWriteBuffer()
+            var taken = 0
+            while taken < total {
+                let head =
+                    taken < first.count ? UnsafeRawBufferPointer(rebasing: first[taken...]) : UnsafeRawBufferPointer(start: nil, count: 0)
+                let rest = taken <= first.count ? second : UnsafeRawBufferPointer(rebasing: second[(taken - first.count)...])
+                let wanted = min(total - taken, Self.tlsBurstBytes)
+                let burst = try tls.writeBurst(head, then: rest, limit: wanted, scratch: scratch)
+                taken += burst.taken
+                guard burst.isSent, burst.taken == wanted else { break }
+            }
+            return taken > 0 ? taken : nil
         } catch {
             tlsFailure = error
             throw SystemError(call: "SSL_write", code: EPROTO)
         }
-        return taken > 0 ? taken : nil
     }
 
-    /// `sendmsg(2)` of two buffers, or their bytes in TLS records: a short `first` (a frame
-    /// header) shares its record with the start of `second` (the payload) rather than going
-    /// alone in a record and a segment of its own.
-    func transportWrite(from first: UnsafeRawBufferPointer, then second: UnsafeRawBufferPointer) throws(SystemError) -> Int? {
-        guard tls != nil else { return try socket.write(from: first, then: second) }
-        guard first.count < Self.tlsJoinedHeadBytes else {
-            guard let taken = try transportWrite(from: first, moreFollows: true) else { return nil }
-            guard taken == first.count else { return taken }
-            return taken + (try transportWrite(from: second) ?? 0)
-        }
-        // One record of `first` and the start of `second`, copied together (up to 16 KiB copied
-        // against, usually, one record and one system call fewer). If it is not taken,
-        // the caller keeps `first` and `second` in order, the same bytes the retry then starts with.
-        let joined = min(TLSLibrary.maximumRecordBytes, first.count + second.count)
-        let fromSecond = joined - first.count
-        let taken = try withUnsafeTemporaryAllocation(byteCount: joined, alignment: 16) { record throws(SystemError) -> Int? in
-            record.copyMemory(from: first)
-            UnsafeMutableRawBufferPointer(rebasing: record[first.count...]).copyMemory(
-                from: UnsafeRawBufferPointer(rebasing: second[..<fromSecond]))
-            return try transportWrite(from: UnsafeRawBufferPointer(record), moreFollows: fromSecond < second.count)
-        }
-        guard let taken else { return nil }
-        guard taken == joined, fromSecond < second.count else { return taken }
-        return taken + (try transportWrite(from: UnsafeRawBufferPointer(rebasing: second[fromSecond...])) ?? 0)
-    }
+    /// The most plain bytes encrypted before they are sent: six records, so that a 64 KiB
+    /// message with its frame header (five records) leaves in one `send`.
+    static let tlsBurstRecords = 6
 
-    /// A `first` shorter than this is joined with the start of `second` in one TLS record (a
-    /// WebSocket frame header is at most 14 bytes; the queued frames before a payload may be more).
-    static let tlsJoinedHeadBytes = 4 * 1024
+    /// ``tlsBurstRecords`` records' plain bytes.
+    static let tlsBurstBytes = tlsBurstRecords * TLSLibrary.maximumRecordBytes
 
     /// OpenSSL may hold decrypted bytes that no readiness event will announce (a read asked for
     /// fewer bytes than a record held, or reading was paused): read them on the next loop turn.

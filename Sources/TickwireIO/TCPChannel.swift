@@ -50,8 +50,9 @@ package final class TCPChannel: EventLoopHandler {
     private var isFlushRequested = false
     private var isClosingAfterFlush = false
 
-    /// Bytes accepted by ``write(_:)`` and not yet taken by the kernel.
-    package var bufferedByteCount: Int { outbound.count - outboundStart }
+    /// Bytes accepted by ``write(_:)`` and not yet taken by the kernel: over TLS, the encrypted
+    /// records of a large write that wait in the session's queue count too.
+    package var bufferedByteCount: Int { outbound.count - outboundStart + (tls?.queuedByteCount ?? 0) }
 
     /// While `true` the channel does not read from the socket (backpressure towards the peer).
     ///
@@ -161,7 +162,8 @@ package final class TCPChannel: EventLoopHandler {
                     return
                 }
                 onRead(UnsafeRawBufferPointer(rebasing: buffer[0..<count]))
-                if count < length && tls == nil { return }  // the socket is drained (TLS reads return one record at most)
+                // The socket is drained (a TLS read stops there too, unless it keeps an end to report).
+                if count < length && tls?.hasDeferredReadEnd != true { return }
             } catch {
                 close(error: error)
                 return
@@ -249,14 +251,16 @@ package final class TCPChannel: EventLoopHandler {
             outbound.append(contentsOf: second)
         } else if written < total {
             outbound.append(contentsOf: UnsafeRawBufferPointer(rebasing: second[(written - first.count)...]))
-        } else {
+        } else if bufferedByteCount == 0 {
             return
         }
         if interest.contains(.write) || onConnect != nil {
             return  // a writable event will flush
         }
         if written > 0 {
-            updateInterest()  // the kernel's buffer is full: wait for writability
+            // The kernel's buffer is full (over TLS, encrypted records may wait in the queue
+            // though every byte was taken): wait for writability.
+            updateInterest()
         } else if !isFlushRequested {
             isFlushRequested = true
             loop.requestFlush(self)

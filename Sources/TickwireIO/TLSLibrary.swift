@@ -7,8 +7,9 @@ package enum TLSLibrary {
     // nonisolated(unsafe): made once by the global's thread-safe lazy initialization, never changed after.
     nonisolated(unsafe) static let socketMethod: OpaquePointer? = tickwire_bio_method_new()
 
-    /// How many bytes one read from the socket may bring into OpenSSL's buffer (read-ahead).
-    static let readAheadBytes = 4 * (16 * 1024 + 512)
+    /// How many bytes one read from the socket may bring into the socket BIO's inbound buffer
+    /// (`tickwire_bio_read` in CTLS): the five records of a 64 KiB message and its frame header.
+    static let inboundBytes = 4 * (16 * 1024 + 512)
 
     /// The most plaintext bytes in one TLS record (RFC 8446 section 5.1): one `SSL_write` takes at most this many.
     package static let maximumRecordBytes = 16 * 1024
@@ -26,10 +27,9 @@ package enum TLSLibrary {
         _ = SSL_CTX_set_options(context, tickwire_common_options())
         _ = SSL_CTX_set_ciphersuites(context, tickwire_tls13_ciphersuites())
         _ = tickwire_SSL_CTX_set_mode(context, tickwire_channel_modes())
-        // Read ahead into a buffer of up to four full records: one `recv` for a 64 KiB message
-        // rather than two per 16 KiB record (header, then body). The buffer is released while idle.
-        tickwire_SSL_CTX_set_read_ahead(context, 1)
-        SSL_CTX_set_default_read_buffer_len(context, readAheadBytes)
+        // No read-ahead: the socket BIO reads up to ``inboundBytes`` at once itself (one `recv`
+        // for a 64 KiB message), without OpenSSL's moves of the unread records before each record.
+        tickwire_SSL_CTX_set_read_ahead(context, 0)
     }
 }
 

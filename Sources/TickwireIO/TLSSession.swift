@@ -25,34 +25,40 @@ package final class TLSSession {
     package private(set) var readWantsWrite = false
     /// The BIO sends with `MSG_MORE` (the last ``write(from:moreFollows:)`` said more follows).
     private var isCorking = false
+    /// The socket BIO's state, owned by the BIO (which the `SSL` owns): its queue of records
+    /// written by ``writeBurst(_:then:limit:scratch:)`` and not yet taken by the kernel.
+    private let bioState: UnsafeMutablePointer<tickwire_bio_state>
 
-    private init(ssl: OpaquePointer, isServer: Bool) {
+    private init(ssl: OpaquePointer, bioState: UnsafeMutablePointer<tickwire_bio_state>, isServer: Bool) {
         self.ssl = ssl
+        self.bioState = bioState
         self.isServer = isServer
     }
 
     deinit { SSL_free(ssl) }
 
-    private static func make(context: OpaquePointer, descriptor: Int32) throws(TLSError) -> OpaquePointer {
+    private static func make(
+        context: OpaquePointer, descriptor: Int32
+    ) throws(TLSError) -> (ssl: OpaquePointer, bioState: UnsafeMutablePointer<tickwire_bio_state>) {
         ERR_clear_error()
         guard let method = TLSLibrary.socketMethod, let ssl = SSL_new(context) else {
             throw TLSError.fromQueue(.configuration, fallback: "SSL_new failed")
         }
-        guard let bio = tickwire_bio_new(method, descriptor) else {
+        guard let bio = tickwire_bio_new(method, descriptor, TLSLibrary.inboundBytes), let state = tickwire_bio_get_state(bio) else {
             SSL_free(ssl)
             throw TLSError.fromQueue(.configuration, fallback: "BIO_new failed")
         }
         SSL_set_bio(ssl, bio, bio)  // the SSL owns the BIO (one reference for both directions)
-        return ssl
+        return (ssl, state)
     }
 
     /// A server session on an accepted socket.
     ///
     /// - Throws: ``TLSError`` when OpenSSL cannot allocate the session.
     package static func server(context: TLSServerContext, descriptor: Int32) throws(TLSError) -> TLSSession {
-        let ssl = try make(context: context.context, descriptor: descriptor)
-        SSL_set_accept_state(ssl)
-        return TLSSession(ssl: ssl, isServer: true)
+        let made = try make(context: context.context, descriptor: descriptor)
+        SSL_set_accept_state(made.ssl)
+        return TLSSession(ssl: made.ssl, bioState: made.bioState, isServer: true)
     }
 
     /// A client session: sends `host` as SNI (unless it is an IP address) and, unless the
@@ -60,8 +66,9 @@ package final class TLSSession {
     ///
     /// - Throws: ``TLSError`` when OpenSSL cannot allocate the session or refuses the host.
     package static func client(context: TLSClientContext, descriptor: Int32, host: String) throws(TLSError) -> TLSSession {
-        let ssl = try make(context: context.context, descriptor: descriptor)
-        let session = TLSSession(ssl: ssl, isServer: false)
+        let made = try make(context: context.context, descriptor: descriptor)
+        let ssl = made.ssl
+        let session = TLSSession(ssl: ssl, bioState: made.bioState, isServer: false)
         let name = context.configuration.serverName ?? host
         let isAddress = SocketAddress(numericHost: name, port: 0) != nil
         if !isAddress {
@@ -104,15 +111,66 @@ package final class TLSSession {
         }
     }
 
-    /// Reads decrypted bytes.
+    /// Reads decrypted bytes: as many records as OpenSSL holds or the socket brings, until
+    /// `buffer` is full or the socket is drained, so that a message of several records reaches
+    /// the reader in one piece (one call of the channel's `onRead`) rather than one per record.
+    ///
+    /// The end of the stream or a failure met after some bytes were read is kept for the next
+    /// call, which reports it (``hasDeferredReadEnd``).
     ///
     /// - Returns: The count read; 0 when the peer closed the TLS connection cleanly
     ///   (`close_notify`); `nil` when nothing can be read now.
     /// - Throws: ``TLSError`` (connection): a bad record, a cut mid-record, a reset.
     package func read(into buffer: UnsafeMutableRawBufferPointer) throws(TLSError) -> Int? {
-        ERR_clear_error()
-        let result = SSL_read(ssl, buffer.baseAddress, Int32(clamping: buffer.count))
+        if let deferredReadFailure {
+            self.deferredReadFailure = nil
+            throw deferredReadFailure
+        }
+        if isDeferredEndOfStream {
+            isDeferredEndOfStream = false
+            return 0
+        }
+        guard let base = buffer.baseAddress else { return nil }
+        var filled = 0
         readWantsWrite = false
+        while filled < buffer.count {
+            let count: Int?
+            do {
+                count = try readRecord(into: base + filled, count: buffer.count - filled)
+            } catch {
+                guard filled > 0 else { throw error }
+                deferredReadFailure = error
+                break
+            }
+            guard let count else { break }
+            guard count > 0 else {
+                guard filled > 0 else { return 0 }
+                isDeferredEndOfStream = true
+                break
+            }
+            filled += count
+            // What OpenSSL holds is consumed and the socket's last read was short: another read
+            // would only find it empty (one `recv` that fails with EAGAIN).
+            if bioState.pointee.isDrained != 0 && !hasPendingBytes { break }
+        }
+        return filled > 0 ? filled : nil
+    }
+
+    /// A failure met by ``read(into:)`` after it had read bytes, reported by the next call.
+    private var deferredReadFailure: TLSError?
+    /// The end of the stream met by ``read(into:)`` after it had read bytes, reported by the next call.
+    private var isDeferredEndOfStream = false
+
+    /// ``read(into:)`` met the end of the stream or a failure and will report it on the next call.
+    package var hasDeferredReadEnd: Bool { deferredReadFailure != nil || isDeferredEndOfStream }
+
+    /// One `SSL_read`: the bytes of at most one record.
+    ///
+    /// - Returns: The count read; 0 at `close_notify`; `nil` when nothing can be read now.
+    /// - Throws: ``TLSError`` (connection) when the connection failed.
+    private func readRecord(into bytes: UnsafeMutableRawPointer, count: Int) throws(TLSError) -> Int? {
+        ERR_clear_error()
+        let result = SSL_read(ssl, bytes, Int32(clamping: count))
         if result > 0 { return Int(result) }
         switch SSL_get_error(ssl, result) {
         case SSL_ERROR_WANT_READ: return nil
@@ -153,9 +211,91 @@ package final class TLSSession {
         }
     }
 
-    /// Bytes OpenSSL holds (decrypted, or read ahead and not yet decrypted) that no readiness
-    /// event will announce: a read would return them without touching the socket.
-    package var hasPendingBytes: Bool { SSL_has_pending(ssl) == 1 }
+    /// Encrypts `first` and then `second`, up to `limit` bytes, into records gathered in
+    /// `scratch`, and sends them all with one `send`: the records of a large write cost one
+    /// system call rather than one each. What the kernel does not take waits in the socket BIO's
+    /// queue (``queuedByteCount``) for ``sendQueue()``; `scratch` is free again on return.
+    ///
+    /// Call it with an empty queue (after ``sendQueue()`` returned `true`), or the records wait behind it.
+    ///
+    /// - Parameters:
+    ///   - first: The first plain bytes.
+    ///   - second: The plain bytes after them (may be empty).
+    ///   - limit: The most plain bytes to take, at most what `scratch` holds as records (``burstScratchBytes(records:)``).
+    ///   - scratch: Where the records are gathered; too small a buffer spills into the queue (correct, but copied).
+    /// - Returns: How many bytes were taken (all of them up to `limit`, unless OpenSSL stopped for
+    ///   want of the socket), and whether the kernel took all their records.
+    /// - Throws: ``TLSError`` (connection) when the connection failed or memory ran out.
+    package func writeBurst(
+        _ first: UnsafeRawBufferPointer, then second: UnsafeRawBufferPointer, limit: Int, scratch: UnsafeMutableRawBufferPointer
+    ) throws(TLSError) -> (taken: Int, isSent: Bool) {
+        let bio = SSL_get_wbio(ssl)
+        tickwire_bio_begin_burst(bio, scratch.baseAddress, scratch.count)
+        var taken = 0
+        var writeError: TLSError?
+        var isStopped = false
+        for index in 0..<2 where !isStopped {
+            let piece = index == 0 ? first : second
+            var offset = 0
+            while offset < piece.count && taken < limit && !isStopped {
+                ERR_clear_error()
+                let count = min(piece.count - offset, limit - taken)
+                let result = SSL_write(ssl, piece.baseAddress.map { $0 + offset }, Int32(clamping: count))
+                if result > 0 {
+                    offset += Int(result)
+                    taken += Int(result)
+                    continue
+                }
+                isStopped = true  // for want of the socket, or failed
+                let code = SSL_get_error(ssl, result)
+                if code != SSL_ERROR_WANT_READ && code != SSL_ERROR_WANT_WRITE { writeError = failure(code: code, stage: .connection) }
+            }
+        }
+        let sent = tickwire_bio_end_burst(bio)  // always, so that `scratch` is free again
+        if let writeError { throw writeError }
+        switch sent {
+        case 1: return (taken, true)
+        case 0: return (taken, false)
+        default:
+            let code = errno
+            throw TLSError(.connection, reason: SystemError(call: "send", code: code).message)
+        }
+    }
+
+    /// Room in a burst's scratch buffer for `records` full records: their plain bytes and what
+    /// each adds (a TLS 1.3 AES-GCM record 22 bytes: header, content type, tag; a TLS 1.2 one 29).
+    ///
+    /// - Parameter records: How many 16 KiB records.
+    /// - Returns: The bytes the buffer needs.
+    package static func burstScratchBytes(records: Int) -> Int {
+        records * (TLSLibrary.maximumRecordBytes + recordOverheadBytes)
+    }
+
+    /// Room per record beyond its plain bytes (more than any AEAD suite adds; a CBC suite of TLS 1.2 may
+    /// add more, and then the burst spills into the queue).
+    static let recordOverheadBytes = 64
+
+    /// Sends the records ``writeBurst(_:then:limit:scratch:)`` left in the BIO's queue, with one `send`.
+    ///
+    /// - Returns: `true` once the queue is empty; `false` when the socket takes no more now (the rest stays queued).
+    /// - Throws: ``TLSError`` (connection) when the connection failed.
+    package func sendQueue() throws(TLSError) -> Bool {
+        guard queuedByteCount > 0 else { return true }
+        switch tickwire_bio_send_queue(SSL_get_wbio(ssl)) {
+        case 1: return true
+        case 0: return false
+        default:
+            let code = errno
+            throw TLSError(.connection, reason: SystemError(call: "send", code: code).message)
+        }
+    }
+
+    /// Encrypted bytes in the BIO's queue that the kernel has not taken yet (see ``writeBurst(_:then:limit:scratch:)``).
+    package var queuedByteCount: Int { Int(bioState.pointee.queueEnd - bioState.pointee.queueStart) }
+
+    /// Bytes OpenSSL or the socket BIO holds (decrypted, or received and not yet decrypted) that
+    /// no readiness event will announce: a read would return them without touching the socket.
+    package var hasPendingBytes: Bool { tickwire_bio_inbound_count(bioState) > 0 || SSL_has_pending(ssl) == 1 }
 
     /// Sends `close_notify` (once; a failure is ignored, the socket is about to close).
     package func shutdown() {

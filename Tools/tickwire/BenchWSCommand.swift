@@ -47,7 +47,8 @@ enum BenchWSCommand {
         ],
         summary: """
             WebSocket echo throughput and latency against Python websockets and plain TCP, and memory per
-            idle connection; --tls: our wss:// echo against Python websockets+ssl and our ws:// echo
+            idle connection; --tls: our wss:// echo against Python websockets+ssl and our ws:// echo, and the
+            wss server's CPU per message against its limit (the ws server's plus two openssl speed cipher passes)
             """,
         options: [
             .flag("json", "machine-readable output"),

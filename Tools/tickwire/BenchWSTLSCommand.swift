@@ -13,6 +13,11 @@ import TickwireIO
 /// any client does. Rounds alternate the servers; each server's median round is reported, with
 /// each process's CPU time per echoed message. The cipher suite is what our server and client
 /// negotiate by default (``TLSLibrary``); the report names it.
+///
+/// The server's limit per message is worked out in the same run: our plain `ws` server's CPU
+/// time per message plus two passes of the negotiated cipher over the payload (the server
+/// decrypts the message and encrypts its echo), at the speed `openssl speed -evp` measures on
+/// this machine for 16 KiB blocks (a full TLS record).
 enum BenchWSTLSCommand {
     static let cases: [(size: Int, connections: Int, inFlight: Int)] = [(64, 100, 1), (64, 100, 16), (65536, 10, 1), (65536, 10, 16)]
 
@@ -36,7 +41,7 @@ enum BenchWSTLSCommand {
         }
         defer { for server in servers { server.stop() } }
         var negotiated = "TLS not negotiated"
-        var reports: [BenchWSTLSCaseReport] = []
+        var measured: [(testCase: (size: Int, connections: Int, inFlight: Int), results: [BenchWSResult])] = []
         for testCase in cases where filter(testCase) {
             var results: [[BenchWSResult]] = Array(repeating: [], count: servers.count)
             for round in 1...rounds {
@@ -52,18 +57,65 @@ enum BenchWSTLSCommand {
                     results[index].append(result)
                 }
             }
-            reports.append(
-                BenchWSTLSCaseReport(
-                    size: testCase.size, connections: testCase.connections, inFlight: testCase.inFlight,
-                    results: results.map(BenchWSCommand.median)))
+            measured.append((testCase, results.map(BenchWSCommand.median)))
         }
         for server in servers { server.stop() }
+        StandardError.write("bench ws --tls: openssl speed for the negotiated cipher (\(negotiated))\n")
+        let cipherSpeed = measureCipherSpeed(negotiated: negotiated)
+        let reports = measured.map { item in
+            BenchWSTLSCaseReport(
+                size: item.testCase.size, connections: item.testCase.connections, inFlight: item.testCase.inFlight,
+                results: item.results, cipherBytesPerSecond: cipherSpeed.bytesPerSecond)
+        }
         StandardError.write("bench ws --tls: memory, \(idle) idle TLS connections\n")
         let memory = BenchWSCommand.measureIdleMemory(
             connections: idle, compression: false, repository: repository,
             tls: (context, chain, key))
-        let report = BenchWSTLSReport(secondsPerCase: seconds, rounds: rounds, negotiated: negotiated, cases: reports, idleMemory: memory)
+        let report = BenchWSTLSReport(
+            secondsPerCase: seconds, rounds: rounds, negotiated: negotiated, cipherSpeed: cipherSpeed, cases: reports, idleMemory: memory)
         try report.print(asJSON: asJSON)
+    }
+
+    /// The block size `openssl speed` measures the cipher at: one full TLS record.
+    static let cipherBlockBytes = 16 * 1024
+
+    /// The `openssl speed -evp` name of a TLS 1.3 cipher suite's AEAD, from the report's
+    /// "TLSv1.3 TLS_AES_128_GCM_SHA256".
+    static func cipherName(negotiated: String) -> String? {
+        if negotiated.contains("AES_128_GCM") { return "aes-128-gcm" }
+        if negotiated.contains("AES_256_GCM") { return "aes-256-gcm" }
+        if negotiated.contains("CHACHA20_POLY1305") { return "chacha20-poly1305" }
+        return nil
+    }
+
+    /// Runs `openssl speed -seconds 1 -bytes 16384 -evp CIPHER` for the negotiated cipher and
+    /// reads its throughput (bytes per second of CPU time) at the block size closest to a record.
+    ///
+    /// - Parameter negotiated: The report's "TLSv1.3 TLS_AES_128_GCM_SHA256".
+    /// - Returns: The figure, or why there is none (the limit is then left out of the report).
+    static func measureCipherSpeed(negotiated: String) -> BenchCipherSpeed {
+        guard let cipher = cipherName(negotiated: negotiated) else {
+            return BenchCipherSpeed(cipher: negotiated, failure: "no openssl speed cipher for \(negotiated)")
+        }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["openssl", "speed", "-seconds", "1", "-bytes", "\(cipherBlockBytes)", "-evp", cipher]
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        process.standardError = FileHandle.nullDevice
+        do {
+            try process.run()
+        } catch {
+            return BenchCipherSpeed(cipher: cipher, failure: "cannot run openssl speed: \(error)")
+        }
+        let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        guard process.terminationStatus == 0, let speed = CipherSpeed(opensslSpeedOutput: output, cipher: cipher) else {
+            return BenchCipherSpeed(
+                cipher: cipher, failure: "openssl speed exited with \(process.terminationStatus) or printed no \(cipher) row")
+        }
+        let closest = speed.bytesPerSecond(closestTo: cipherBlockBytes)
+        return BenchCipherSpeed(cipher: cipher, blockBytes: closest.blockBytes, bytesPerSecond: closest.bytesPerSecond)
     }
 
     /// A self-signed certificate for 127.0.0.1 (`openssl req -x509`), valid one day.

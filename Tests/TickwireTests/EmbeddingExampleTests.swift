@@ -95,7 +95,7 @@ struct EmbeddingExampleTests {
 
         // A UDP client connects with a connect token sealed with the same key.
         let connection = try UDPClientTransportConnection(token: token, requestPath: "/main")
-        print(connection.statistics.roundTripTime, connection.statistics.packetLoss)  // for a net graph
+        print(connection.statistics.roundTripTime, connection.statistics.packetLoss)
         _ = host
     }
 

@@ -25,6 +25,19 @@ final class UDPServerDriver: @unchecked Sendable {
     let pending = Mutex<[UDPServerTransportConnection]>([])
     /// Server-wide counts, readable from any thread.
     let counts = Mutex(UDPTransportServer.Statistics())
+    /// Traffic counted on the loop thread and published with the timer (not a lock per datagram).
+    private var traffic = Traffic()
+
+    /// Datagrams and bytes each way, and the undersized and oversized datagrams netcode.io
+    /// ignored (told apart here: its own count names both `wrongSize`).
+    private struct Traffic {
+        var datagramsReceived = 0
+        var bytesReceived = 0
+        var datagramsSent = 0
+        var bytesSent = 0
+        var short = 0
+        var oversized = 0
+    }
 
     init(loop: EventLoop, limits: UDPTransportLimits, family: SocketAddress.Family, netcode: NetcodeServer, freshEndpoint: PacketEndpoint) {
         self.loop = loop
@@ -51,6 +64,13 @@ final class UDPServerDriver: @unchecked Sendable {
 
     private func receive(_ datagram: [UInt8], from source: SocketAddress) {
         guard !isShutDown else { return }
+        traffic.datagramsReceived += 1
+        traffic.bytesReceived += datagram.count
+        if datagram.count < UDPTransportServer.IgnoreReason.minimumDatagramBytes {
+            traffic.short += 1
+        } else if datagram.count > Netcode.maxDatagramBytes {
+            traffic.oversized += 1
+        }
         guard let address = NetcodeAddress(source) else {
             counts.withLock { $0.datagramsFromUnreadableAddresses += 1 }
             return
@@ -141,7 +161,12 @@ final class UDPServerDriver: @unchecked Sendable {
                 counts.withLock { $0.datagramsDropped += 1 }
                 continue
             }
-            if !channel.send(datagram.bytes, to: destination) { counts.withLock { $0.datagramsDropped += 1 } }
+            if channel.send(datagram.bytes, to: destination) {
+                traffic.datagramsSent += 1
+                traffic.bytesSent += datagram.bytes.count
+            } else {
+                counts.withLock { $0.datagramsDropped += 1 }
+            }
         }
     }
 
@@ -149,9 +174,17 @@ final class UDPServerDriver: @unchecked Sendable {
         for peer in peers.values { peer.publish(datagramsDropped: 0) }
         let connected = netcode.connectedClientCount
         let ignored = netcode.ignoredPackets.values.reduce(0, +)
+        let byReason = UDPTransportServer.IgnoreReason.classify(
+            netcode.ignoredPackets, short: traffic.short, oversized: traffic.oversized)
+        let traffic = self.traffic
         counts.withLock { counts in
             counts.connectedClients = connected
             counts.packetsIgnored = ignored
+            counts.packetsIgnoredByReason = byReason
+            counts.datagramsReceived = traffic.datagramsReceived
+            counts.bytesReceived = traffic.bytesReceived
+            counts.datagramsSent = traffic.datagramsSent
+            counts.bytesSent = traffic.bytesSent
         }
     }
 

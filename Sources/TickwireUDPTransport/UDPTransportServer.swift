@@ -40,6 +40,16 @@ public final class UDPTransportServer: TransportListener, Sendable {
         public var datagramsFromUnreadableAddresses = 0
         /// Packets for a client whose slot had just been freed.
         public var packetsToFreedSlots = 0
+        /// Datagrams the socket received, from any sender.
+        public var datagramsReceived = 0
+        /// The bytes of those datagrams (UDP payloads).
+        public var bytesReceived = 0
+        /// Datagrams handed to the socket.
+        public var datagramsSent = 0
+        /// The bytes of those datagrams (UDP payloads).
+        public var bytesSent = 0
+        /// Datagrams netcode.io ignored, by ``IgnoreReason``; the counts add up to ``packetsIgnored``.
+        public var packetsIgnoredByReason: [IgnoreReason: Int] = [:]
     }
 
     /// Binds the socket and starts serving.

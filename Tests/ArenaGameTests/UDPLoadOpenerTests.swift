@@ -1,5 +1,6 @@
 import Dispatch
 import Testing
+import TickwireFoundation
 import TickwireIO
 import TickwireSim
 import TickwireUDPTransport

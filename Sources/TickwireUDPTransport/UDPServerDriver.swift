@@ -27,6 +27,14 @@ final class UDPServerDriver: @unchecked Sendable {
     let counts = Mutex(UDPTransportServer.Statistics())
     /// Traffic counted on the loop thread and published with the timer (not a lock per datagram).
     private var traffic = Traffic()
+    /// The netcode.io addresses of recent senders and the socket addresses of recent
+    /// destinations: converting through text (`host:port` parsed, a dotted quad formatted and
+    /// `inet_pton`) on every datagram was a hot spot. Each map is emptied when it reaches
+    /// ``maximumCachedAddresses``, so spoofed senders cannot grow it.
+    private var netcodeAddresses: [SocketAddress: NetcodeAddress] = [:]
+    private var socketAddresses: [NetcodeAddress: SocketAddress] = [:]
+    /// The most addresses each conversion map holds.
+    static let maximumCachedAddresses = 4096
 
     /// Datagrams and bytes each way, and the undersized and oversized datagrams netcode.io
     /// ignored (told apart here: its own count names both `wrongSize`).
@@ -71,7 +79,7 @@ final class UDPServerDriver: @unchecked Sendable {
         } else if datagram.count > Netcode.maxDatagramBytes {
             traffic.oversized += 1
         }
-        guard let address = NetcodeAddress(source) else {
+        guard let address = netcodeAddress(of: source) else {
             counts.withLock { $0.datagramsFromUnreadableAddresses += 1 }
             return
         }
@@ -157,7 +165,7 @@ final class UDPServerDriver: @unchecked Sendable {
     private func transmit() {
         guard let channel else { return }
         for datagram in netcode.takeOutgoing() {
-            guard let destination = datagram.address.socketAddress(for: family) else {
+            guard let destination = socketAddress(of: datagram.address) else {
                 counts.withLock { $0.datagramsDropped += 1 }
                 continue
             }
@@ -168,6 +176,24 @@ final class UDPServerDriver: @unchecked Sendable {
                 counts.withLock { $0.datagramsDropped += 1 }
             }
         }
+    }
+
+    /// `source` as netcode.io names it, converted once per address.
+    private func netcodeAddress(of source: SocketAddress) -> NetcodeAddress? {
+        if let known = netcodeAddresses[source] { return known }
+        guard let address = NetcodeAddress(source) else { return nil }
+        if netcodeAddresses.count >= Self.maximumCachedAddresses { netcodeAddresses.removeAll(keepingCapacity: true) }
+        netcodeAddresses[source] = address
+        return address
+    }
+
+    /// The socket address to send to for `address`, converted once per address.
+    private func socketAddress(of address: NetcodeAddress) -> SocketAddress? {
+        if let known = socketAddresses[address] { return known }
+        guard let destination = address.socketAddress(for: family) else { return nil }
+        if socketAddresses.count >= Self.maximumCachedAddresses { socketAddresses.removeAll(keepingCapacity: true) }
+        socketAddresses[address] = destination
+        return destination
     }
 
     private func publish() {

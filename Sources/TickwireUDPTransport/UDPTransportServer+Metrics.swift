@@ -31,7 +31,8 @@ extension UDPTransportServer.Statistics {
             values: Self.ignoreReasons.map { ($0.rawValue, packetsIgnoredByReason[$0, default: 0]) })
         writer.counter(
             "tickwire_udp_datagrams_dropped_total",
-            help: "Datagrams the server could not handle: refused by the socket's send queue, from an unreadable address, for a freed slot.",
+            help:
+                "Datagrams the server could not handle: refused by the socket's send queue, from an unreadable address, for a freed slot.",
             label: "reason",
             values: [
                 ("send_failed", datagramsDropped), ("unreadable_address", datagramsFromUnreadableAddresses),

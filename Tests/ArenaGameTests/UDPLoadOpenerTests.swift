@@ -75,7 +75,9 @@ struct UDPLoadOpenerTests {
             for (index, (session, opener)) in players.enumerated() {
                 #expect(session.state == .connected(resumed: false), "player \(index) should be connected, is \(session.state)")
                 #expect(session.connection is UDPClientTransportConnection, "player \(index) plays over UDP")
-                #expect(session.session.metrics.snapshotsReceived >= 20, "player \(index) got \(session.session.metrics.snapshotsReceived) snapshots")
+                #expect(
+                    session.session.metrics.snapshotsReceived >= 20,
+                    "player \(index) got \(session.session.metrics.snapshotsReceived) snapshots")
                 #expect(opener.takeTokenFailure() == nil)
             }
             let statistics = try #require(server.udpTransport).statistics
@@ -96,7 +98,9 @@ struct UDPLoadOpenerTests {
             for (session, _) in players { session.start() }
             defer { for (session, _) in players { session.leave() } }
             let deadline = clock.now + .seconds(10)
-            while clock.now < deadline, outcomes.explainedCount == 0 || players.prefix(2).contains(where: { $0.0.state != .connected(resumed: false) }) {
+            while clock.now < deadline,
+                outcomes.explainedCount == 0 || players.prefix(2).contains(where: { $0.0.state != .connected(resumed: false) })
+            {
                 for (index, (session, opener)) in players.enumerated() {
                     session.tick(input: .idle)
                     if session.failedAttempts > counted[index] {
@@ -106,7 +110,9 @@ struct UDPLoadOpenerTests {
                 }
                 clock.sleep(until: clock.now + .milliseconds(20))
             }
-            #expect(players[0].0.state == .connected(resumed: false) && players[1].0.state == .connected(resumed: false), "the first two are within the budget")
+            #expect(
+                players[0].0.state == .connected(resumed: false) && players[1].0.state == .connected(resumed: false),
+                "the first two are within the budget")
             let text = outcomes.explainedText
             #expect(text.hasPrefix("429 too many UDP token requests from one address (limit 2)"), "got: \(text)")
             #expect(text.contains("--max-token-requests-per-address"), "got: \(text)")

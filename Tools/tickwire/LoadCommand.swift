@@ -134,7 +134,9 @@ enum LoadCommand {
         tls.caFile = parsed.string("ca")
         let sourceText = parsed.string("source-addresses")
         let tokenPort = try parsed.string("token-port").map { text throws(CommandArguments.UsageError) -> Int in
-            guard let port = Int(text) else { throw CommandArguments.UsageError(description: "--token-port wants a whole number, not '\(text)'") }
+            guard let port = Int(text) else {
+                throw CommandArguments.UsageError(description: "--token-port wants a whole number, not '\(text)'")
+            }
             return port
         }
         try parsed.rejectUnknown()

@@ -67,14 +67,15 @@ final class ArenaUDPTokenEndpoint: MetricsSource {
                 status: 429,
                 "too many token requests from \(request.remoteHost ?? "this address"): at most \(limit) every "
                     + "\(Int(TokenRequestBudget.window)) s (arena serve --max-token-requests-per-address)")
-            response.headers.add(name: WebSocketRefusal.headerName, value: WebSocketRefusal.headerValue(budget: Self.rateBudget, limit: limit))
+            response.headers.add(
+                name: WebSocketRefusal.headerName, value: WebSocketRefusal.headerValue(budget: Self.rateBudget, limit: limit))
             return response
         }
         let unix = UInt64(max(0, HostStateFile.wallClockMilliseconds() / 1000))
         do throws(NetcodeError) {
             let token = try ArenaUDP.guestToken(key: key, addresses: addresses, now: unix)
             accepted.add(1, ordering: .relaxed)
-            return .text(status: 200, Hex.text(try token.serialized()))
+            return .text(status: 200, Hex.text(token.serialized()))
         } catch {
             failed.add(1, ordering: .relaxed)
             return .text(status: 500, "could not make a token: \(error)")

@@ -57,8 +57,8 @@ func serve(_ arguments: CommandArguments) throws {
     let certificateFile = parsed.string("tls-cert"), keyFile = parsed.string("tls-key")
     let perAddress = try parsed.integer("max-connections-per-address", default: options.maximumConnectionsPerAddress)
     let handshakesPerAddress = try parsed.integer("max-handshakes-per-address", default: options.maximumHandshakesPerAddress)
-    options.maximumTokenRequestsPerAddress = try parsed.integer(
-        "max-token-requests-per-address", default: options.maximumTokenRequestsPerAddress)
+    let tokenRequests = try parsed.integer("max-token-requests-per-address", default: options.maximumTokenRequestsPerAddress)
+    options.maximumTokenRequestsPerAddress = tokenRequests
     options.writeTimeout = try parsed.double("write-timeout", default: options.writeTimeout)
     options.servesMetrics = !parsed.flag("no-metrics")
     options.logLevel = logLevel(&parsed, default: .info)

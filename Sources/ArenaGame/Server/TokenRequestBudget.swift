@@ -4,7 +4,8 @@
 ///
 /// A value type with the time passed in, so that tests run it on a virtual clock. The buckets
 /// of quiet addresses (full again) are forgotten once more than ``maximumTrackedAddresses`` are
-/// held, so that a sweep over many source addresses cannot grow it without bound.
+/// held: a sweep over many source addresses grows it by at most the addresses seen within one
+/// ``window`` (a bucket refills within a window, and is then forgotten at the next sweep).
 package struct TokenRequestBudget: Sendable {
     /// The default: 32 requests from one address at once, and 32 more every 10 seconds.
     package static let defaultLimit = 32

@@ -58,6 +58,8 @@ func serve(_ arguments: CommandArguments) throws {
     let certificateFile = parsed.string("tls-cert"), keyFile = parsed.string("tls-key")
     let perAddress = try parsed.integer("max-connections-per-address", default: options.maximumConnectionsPerAddress)
     let handshakesPerAddress = try parsed.integer("max-handshakes-per-address", default: options.maximumHandshakesPerAddress)
+    let tokenRequests = try parsed.integer("max-token-requests-per-address", default: options.maximumTokenRequestsPerAddress)
+    options.maximumTokenRequestsPerAddress = tokenRequests
     options.writeTimeout = try parsed.double("write-timeout", default: options.writeTimeout)
     options.servesMetrics = !parsed.flag("no-metrics")
     options.logLevel = logLevel(&parsed, default: .info)
@@ -69,6 +71,7 @@ func serve(_ arguments: CommandArguments) throws {
     guard perAddress >= 0, handshakesPerAddress >= 0 else {
         fail("--max-connections-per-address and --max-handshakes-per-address must be 0 (no limit) or more")
     }
+    guard options.maximumTokenRequestsPerAddress >= 0 else { fail("--max-token-requests-per-address must be 0 (no limit) or more") }
     guard options.writeTimeout >= 0 else { fail("--write-timeout must be 0 (none) or more seconds") }
     options.maximumConnectionsPerAddress = perAddress == 0 ? .max : perAddress
     options.maximumHandshakesPerAddress = handshakesPerAddress == 0 ? .max : handshakesPerAddress

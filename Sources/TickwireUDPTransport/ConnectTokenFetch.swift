@@ -16,12 +16,15 @@ package enum ConnectTokenFetch {
     ///   - port: The HTTP port.
     ///   - path: The request target, such as `/udp-token`.
     ///   - timeout: How long the whole exchange may take.
+    ///   - source: The local address to connect from (a load tool's spread of addresses), or
+    ///     `nil` for the kernel's choice.
     /// - Returns: The token.
     /// - Throws: ``UDPTransportError``: the host does not resolve, the connection fails or times
-    ///   out, the status is not 200, or the body is not a token in hexadecimal.
-    package static func fetch(host: String, port: Int, path: String, timeout: Duration = .seconds(3)) throws(UDPTransportError)
-        -> ConnectToken
-    {
+    ///   out, the status is not 200 (``UDPTransportError/tokenRefusal`` holds the answer), or the
+    ///   body is not a token in hexadecimal.
+    package static func fetch(
+        host: String, port: Int, path: String, timeout: Duration = .seconds(3), from source: SocketAddress? = nil
+    ) throws(UDPTransportError) -> ConnectToken {
         let addresses: [SocketAddress]
         let loop: EventLoop
         do throws(SystemError) {
@@ -38,7 +41,7 @@ package enum ConnectTokenFetch {
         let started = loop.runAndWait { () -> SystemError? in
             do throws(SystemError) {
                 let socket = try Socket(family: address.family)
-                let isConnected = try socket.connect(to: address)
+                let isConnected = try socket.connect(to: address, from: source)
                 let channel = try TCPChannel(socket: socket, peer: address, loop: loop, isConnecting: !isConnected)
                 channel.onRead = { bytes in exchange.received(Array(bytes)) }
                 channel.onClose = { error in exchange.finish(error) }
@@ -75,7 +78,9 @@ package enum ConnectTokenFetch {
         let head = String(decoding: response[..<split], as: UTF8.self)
         let body = String(decoding: response[(split + 4)...], as: UTF8.self).filter { !$0.isWhitespace }
         guard head.hasPrefix("HTTP/1.1 200") || head.hasPrefix("HTTP/1.0 200") else {
-            throw .address("\(source) answered \(head.prefix { $0 != "\r" }): \(body.prefix(200))")
+            let status = Int(head.dropFirst("HTTP/1.1 ".count).prefix(3)) ?? 0
+            throw .tokenRefused(
+                status: status, response: response, words: "\(source) answered \(head.prefix { $0 != "\r" }): \(body.prefix(200))")
         }
         guard let bytes = Hex.bytes(String(body)) else { throw .address("\(source) sent a body that is not hexadecimal") }
         do throws(NetcodeError) {

@@ -33,6 +33,24 @@ final class UDPServerDriver: @unchecked Sendable {
     let counts = Mutex(UDPTransportServer.Statistics())
     /// Mints the tokens of handovers to other processes of the fleet.
     let minter: UDPHandoverMinter
+    /// Traffic counted on the loop thread and published with the timer (not a lock per datagram).
+    private var traffic = Traffic()
+    /// The netcode.io addresses of recent senders and the socket addresses of recent
+    /// destinations: converting through text (`host:port` parsed, a dotted quad formatted and
+    /// `inet_pton`) on every datagram was a hot spot. Each map is emptied when it reaches
+    /// ``maximumCachedAddresses``, so spoofed senders cannot grow it.
+    private var netcodeAddresses: [SocketAddress: NetcodeAddress] = [:]
+    private var socketAddresses: [NetcodeAddress: SocketAddress] = [:]
+    /// The most addresses each conversion map holds.
+    static let maximumCachedAddresses = 4096
+
+    /// Datagrams and bytes each way.
+    private struct Traffic {
+        var datagramsReceived = 0
+        var bytesReceived = 0
+        var datagramsSent = 0
+        var bytesSent = 0
+    }
 
     init(
         loop: EventLoop, limits: UDPTransportLimits, family: SocketAddress.Family, netcode: NetcodeServer, freshEndpoint: PacketEndpoint,
@@ -64,7 +82,9 @@ final class UDPServerDriver: @unchecked Sendable {
 
     private func receive(_ datagram: [UInt8], from source: SocketAddress) {
         guard !isShutDown else { return }
-        guard let address = NetcodeAddress(source) else {
+        traffic.datagramsReceived += 1
+        traffic.bytesReceived += datagram.count
+        guard let address = netcodeAddress(of: source) else {
             counts.withLock { $0.datagramsFromUnreadableAddresses += 1 }
             return
         }
@@ -171,12 +191,35 @@ final class UDPServerDriver: @unchecked Sendable {
     private func transmit() {
         guard let channel else { return }
         for datagram in netcode.takeOutgoing() {
-            guard let destination = datagram.address.socketAddress(for: family) else {
+            guard let destination = socketAddress(of: datagram.address) else {
                 counts.withLock { $0.datagramsDropped += 1 }
                 continue
             }
-            if !channel.send(datagram.bytes, to: destination) { counts.withLock { $0.datagramsDropped += 1 } }
+            if channel.send(datagram.bytes, to: destination) {
+                traffic.datagramsSent += 1
+                traffic.bytesSent += datagram.bytes.count
+            } else {
+                counts.withLock { $0.datagramsDropped += 1 }
+            }
         }
+    }
+
+    /// `source` as netcode.io names it, converted once per address.
+    private func netcodeAddress(of source: SocketAddress) -> NetcodeAddress? {
+        if let known = netcodeAddresses[source] { return known }
+        guard let address = NetcodeAddress(source) else { return nil }
+        if netcodeAddresses.count >= Self.maximumCachedAddresses { netcodeAddresses.removeAll(keepingCapacity: true) }
+        netcodeAddresses[source] = address
+        return address
+    }
+
+    /// The socket address to send to for `address`, converted once per address.
+    private func socketAddress(of address: NetcodeAddress) -> SocketAddress? {
+        if let known = socketAddresses[address] { return known }
+        guard let destination = address.socketAddress(for: family) else { return nil }
+        if socketAddresses.count >= Self.maximumCachedAddresses { socketAddresses.removeAll(keepingCapacity: true) }
+        socketAddresses[address] = destination
+        return destination
     }
 
     private func publish() {
@@ -185,11 +228,20 @@ final class UDPServerDriver: @unchecked Sendable {
         let ignored = netcode.ignoredPackets.values.reduce(0, +)
         let replayed = netcode.ignoredPackets[.replayed, default: 0]
         let truncatedBySocket = channel?.statistics.receivedTooLarge ?? 0
+        // Short and oversized datagrams never reach netcode.io (``admit(_:from:)``), so its own
+        // `wrongSize` count holds only sizes wrong for their packet type: garbage.
+        let byReason = UDPTransportServer.IgnoreReason.classify(netcode.ignoredPackets)
+        let traffic = self.traffic
         counts.withLock { counts in
             counts.connectedClients = connected
             counts.packetsIgnored = ignored
             counts.packetsReplayed = replayed
             counts.datagramsTooLarge += truncatedBySocket - socketTooLarge
+            counts.packetsIgnoredByReason = byReason
+            counts.datagramsReceived = traffic.datagramsReceived
+            counts.bytesReceived = traffic.bytesReceived
+            counts.datagramsSent = traffic.datagramsSent
+            counts.bytesSent = traffic.bytesSent
         }
         socketTooLarge = truncatedBySocket
         let now = UDPClock.monotonicSeconds()

@@ -9,6 +9,7 @@ public struct UDPTransportError: Error, Hashable, Sendable, CustomStringConverti
         case netcode(NetcodeError)
         case packet(PacketError)
         case address(String)
+        case tokenRefused(status: Int, response: [UInt8], words: String)
     }
 
     private let kind: Kind
@@ -23,6 +24,20 @@ public struct UDPTransportError: Error, Hashable, Sendable, CustomStringConverti
     static func packet(_ error: PacketError) -> UDPTransportError { UDPTransportError(.packet(error)) }
     /// An address cannot be used: the words say which and why.
     static func address(_ words: String) -> UDPTransportError { UDPTransportError(.address(words)) }
+
+    /// A token endpoint answered with a status other than 200: `response` is its head and the
+    /// start of its body (at most `ConnectTokenFetch.maximumResponseBytes`).
+    static func tokenRefused(status: Int, response: [UInt8], words: String) -> UDPTransportError {
+        UDPTransportError(.tokenRefused(status: status, response: response, words: words))
+    }
+
+    /// The HTTP status and the response (head and body bytes) of a token endpoint that refused
+    /// to hand out a token, if that is what failed: for a caller that explains refusals (a
+    /// `Tickwire-Refusal` header naming the budget, say).
+    package var tokenRefusal: (status: Int, response: [UInt8])? {
+        if case .tokenRefused(let status, let response, _) = kind { return (status, response) }
+        return nil
+    }
 
     /// The socket error underneath, if that is what failed.
     public var systemError: SystemError? {
@@ -43,6 +58,7 @@ public struct UDPTransportError: Error, Hashable, Sendable, CustomStringConverti
         case .netcode(let error): "UDP transport: netcode.io: \(error)"
         case .packet(let error): "UDP transport: packet limits: \(error)"
         case .address(let words): "UDP transport: \(words)"
+        case .tokenRefused(_, _, let words): "UDP transport: \(words)"
         }
     }
 }

@@ -52,6 +52,16 @@ public final class UDPTransportServer: TransportListener, Sendable {
         /// Packets netcode.io ignored as replays (a sequence already received or older than its
         /// window); also in ``packetsIgnored``.
         public var packetsReplayed = 0
+        /// Datagrams the socket received, from any sender.
+        public var datagramsReceived = 0
+        /// The bytes of those datagrams (UDP payloads).
+        public var bytesReceived = 0
+        /// Datagrams handed to the socket.
+        public var datagramsSent = 0
+        /// The bytes of those datagrams (UDP payloads).
+        public var bytesSent = 0
+        /// Datagrams netcode.io ignored, by ``IgnoreReason``; the counts add up to ``packetsIgnored``.
+        public var packetsIgnoredByReason: [IgnoreReason: Int] = [:]
     }
 
     /// Binds the socket and starts serving.

@@ -52,11 +52,18 @@ class ArenaUDP:
         return nc.ConnectToken.read(self.token_bytes())
 
     def dropped(self):
-        """`tickwire_udp_datagrams_dropped_total` by reason, from `/metrics`."""
+        """The datagrams the netcode.io port ignored, from `tickwire_udp_datagrams_ignored_total`
+        on `/metrics`: `short`, `oversized` and `request_rate` (dropped unread), `replayed`
+        (netcode.io's replay window) and `refused` (every other check of netcode.io's)."""
         with urllib.request.urlopen("http://127.0.0.1:%d/metrics" % self.port, timeout=3) as response:
             text = response.read().decode()
-        return {reason: int(float(value)) for reason, value in
-                re.findall(r'^tickwire_udp_datagrams_dropped_total\{reason="(\w+)"\} (\S+)$', text, re.M)}
+        ignored = {reason: int(float(value)) for reason, value in
+                   re.findall(r'^tickwire_udp_datagrams_ignored_total\{reason="(\w+)"\} (\S+)$', text, re.M)}
+        unread = ("short", "oversized", "request_rate")
+        figures = {reason: ignored.get(reason, 0) for reason in unread}
+        figures["replayed"] = ignored.get("replay", 0)
+        figures["refused"] = sum(count for reason, count in ignored.items() if reason not in unread + ("replay",))
+        return figures
 
     def kernel_drops(self):
         """The datagrams the kernel dropped for the server's UDP socket (its receive buffer full):

@@ -5,6 +5,7 @@ import Synchronization
 import TickwireCodec
 import TickwireFoundation
 import TickwireSim
+import TickwireUDPTransport
 import TickwireWebSocket
 import TickwireWebSocketTransport
 
@@ -28,6 +29,12 @@ import Darwin
 /// `--rooms N` spreads the players round robin over the N rooms `arena serve --rooms N` opens
 /// (`main`, `room2`, …; the URL's path is then not used), as a game server hosting many
 /// matches would see them.
+///
+/// `udp://HOST:PORT/ROOM` runs the same players over the UDP transport (netcode.io 1.02 with
+/// Tickwire's packet layer): before each connection a player fetches a guest token from the
+/// server's `GET /udp-token` on the token port (the UDP port − 1, `arena serve`'s WebSocket
+/// port, unless `--token-port`), from its source address. A refused fetch is reported with its
+/// HTTP status and the budget the server named; netcode.io's denials and timeouts by name.
 ///
 /// `--source-addresses` spreads the players' connections over local addresses, so that a
 /// server's per-address budgets (64 connections and 16 handshakes from one address by
@@ -55,8 +62,12 @@ enum LoadCommand {
         var failuresCounted = 0
         var disconnects = 0
 
-        init(connection: ReconnectingSession<Arena>, seed: UInt64, now: Timestamp) {
+        /// Over UDP, what opens the player's connections (and keeps why a token fetch failed).
+        let udpOpener: UDPLoadOpener?
+
+        init(connection: ReconnectingSession<Arena>, udpOpener: UDPLoadOpener?, seed: UInt64, now: Timestamp) {
             self.connection = connection
+            self.udpOpener = udpOpener
             random = SplitMix64(seed: seed)
             startedAt = now
         }
@@ -77,9 +88,13 @@ enum LoadCommand {
     /// What `tickwire load` accepts; its usage text and its parser both come from here.
     static let syntax = CommandSyntax(
         name: "tickwire load",
-        synopsis: ["ws://HOST:PORT/ROOM [ws://HOST2:PORT/ROOM …] [options]", "wss://HOST:PORT/ROOM [--ca CA.pem] [options]"],
+        synopsis: [
+            "ws://HOST:PORT/ROOM [ws://HOST2:PORT/ROOM …] [options]", "wss://HOST:PORT/ROOM [--ca CA.pem] [options]",
+            "udp://HOST:PORT/ROOM [--token-port P] [options]",
+        ],
         summary: """
-            N simulated arena players over real WebSockets; reports connections, snapshots, bytes per
+            N simulated arena players over real WebSockets, or over UDP (netcode.io, a guest token per
+            connection from the server's GET /udp-token); reports connections, snapshots, bytes per
             client, snapshot age, the server's tick p99 and CPU, and its own CPU. Several URLs are a
             fleet's entries, spread over the players; redirects are followed. The players leave from
             several local addresses (--source-addresses), and every refusal is reported with its HTTP
@@ -100,6 +115,7 @@ enum LoadCommand {
                 "source-addresses", "A-B,C", default: "on loopback (Linux): 127.0.0.2 up, 16 clients each",
                 "spread the clients over these local addresses (IPv4 ranges and comma lists: 127.0.0.2-127.0.0.50)"),
             .value("ca", "CA.pem", "check a wss:// server's certificate against this CA (default: the system's)"),
+            .value("token-port", "P", default: "the UDP port − 1", "udp://: the HTTP port of the server's GET /udp-token"),
             .flag("json", "print the report as JSON"),
         ])
 
@@ -117,13 +133,20 @@ enum LoadCommand {
         var tls = TLSClientConfiguration()
         tls.caFile = parsed.string("ca")
         let sourceText = parsed.string("source-addresses")
+        let tokenPort = try parsed.string("token-port").map { text throws(CommandArguments.UsageError) -> Int in
+            guard let port = Int(text) else {
+                throw CommandArguments.UsageError(description: "--token-port wants a whole number, not '\(text)'")
+            }
+            return port
+        }
         try parsed.rejectUnknown()
         guard let text = parsed.positionals.first else {
             throw CommandArguments.UsageError(
                 description: "load wants a URL: tickwire load ws://HOST:PORT/ROOM [ws://HOST2:PORT/ROOM …] --clients N --duration S")
         }
-        let url = try WebSocketURL(text)
-        let entries = try parsed.positionals.map { try WebSocketURL($0).description }
+        let udp = try udpURL(parsed.positionals, tokenPort: tokenPort)
+        let url = try udp.map { try WebSocketURL($0.webSocketURL) } ?? WebSocketURL(text)
+        let entries = try udp.map { [$0.description] } ?? parsed.positionals.map { try WebSocketURL($0).description }
         guard (1...20_000).contains(clientCount) else { throw CommandArguments.UsageError(description: "--clients must be 1...20000") }
         guard duration > 0, ramp >= 0, (1...16).contains(loopCount), (1...240).contains(rate), (1...8).contains(driverCount),
             (0...64).contains(roomCount)
@@ -131,7 +154,7 @@ enum LoadCommand {
             throw CommandArguments.UsageError(
                 description: "--duration must be > 0, --ramp >= 0, --loops 1...16, --rate 1...240, --drivers 1...8, --rooms 1...64")
         }
-        let hosts = try parsed.positionals.map { try WebSocketURL($0).host }
+        let hosts = try udp.map { [$0.host] } ?? parsed.positionals.map { try WebSocketURL($0).host }
         let sources: SourceAddressList?
         do throws(SourceAddressList.ParseError) {
             sources =
@@ -149,8 +172,11 @@ enum LoadCommand {
         let clock = MonotonicClock()
         let plan = Plan(
             entries: entries, rooms: rooms, clients: clientCount, drivers: driverCount, duration: duration, ramp: ramp, rate: rate,
-            seed: seed, tls: tls, sources: sources, loops: loops, clock: clock, start: clock.now, quiet: json)
-        let through = entries.count > 1 ? "\(entries.count) entry URLs (\(entries.joined(separator: " ")))" : "\(url)"
+            seed: seed, tls: tls, sources: sources, udp: udp, loops: loops, clock: clock, start: clock.now, quiet: json)
+        let through =
+            entries.count > 1
+            ? "\(entries.count) entry URLs (\(entries.joined(separator: " ")))"
+            : udp.map { "\($0) (tokens from http://\($0.host):\($0.tokenPort)\(ArenaUDP.tokenPath))" } ?? "\(url)"
         let placement = rooms.count > 1 ? "\(through) in \(rooms.count) rooms" : through
         if !json {
             print(
@@ -177,6 +203,7 @@ enum LoadCommand {
         while results.withLock({ $0.count }) < driverCount, clock.now < deadline { clock.sleep(until: clock.now + .milliseconds(50)) }
         var report = LoadReport(clients: clientCount, duration: duration, ramp: ramp)
         report.rooms = rooms.count
+        report.transport = udp == nil ? "websocket" : "udp"
         report.sourceAddresses = sources
         for part in results.withLock({ $0 }) { report.merge(part) }
         report.failed += clientCount - report.connected - report.failed
@@ -203,6 +230,8 @@ enum LoadCommand {
         let tls: TLSClientConfiguration
         /// The local addresses the players leave from, round robin, or `nil` for the kernel's choice.
         let sources: SourceAddressList?
+        /// The server's UDP URL when the players play over UDP, else `nil` (WebSocket).
+        let udp: ArenaUDPURL?
         let loops: [EventLoop]
         let clock: MonotonicClock
         let start: Timestamp
@@ -246,13 +275,21 @@ enum LoadCommand {
             var playerSocketConfiguration = socketConfiguration
             playerSocketConfiguration.localAddress = plan.sources?.address(forClient: overall)
             let clientSocketConfiguration = playerSocketConfiguration
+            if let udp = plan.udp {
+                let opener = UDPLoadOpener(url: udp, source: plan.sources?.address(forClient: overall), loop: loop)
+                let connection = ReconnectingSession(
+                    game: game, clock: clock, configuration: configuration, entryURLs: entries, policy: LoadCommand.reconnectPolicy,
+                    seed: seed &+ UInt64(overall)
+                ) { _ in try opener.open() }
+                return Player(connection: connection, udpOpener: opener, seed: seed &+ UInt64(index) &* 0x9E37_79B9, now: now)
+            }
             let connection = ReconnectingSession(
                 game: game, clock: clock, configuration: configuration, entryURLs: entries, policy: LoadCommand.reconnectPolicy,
                 seed: seed &+ UInt64(overall)
             ) { text in
                 try WebSocketClientTransportConnection(url: try WebSocketURL(text), configuration: clientSocketConfiguration, loop: loop)
             }
-            return Player(connection: connection, seed: seed &+ UInt64(index) &* 0x9E37_79B9, now: now)
+            return Player(connection: connection, udpOpener: nil, seed: seed &+ UInt64(index) &* 0x9E37_79B9, now: now)
         }
 
         while clock.now < end {
@@ -278,7 +315,7 @@ enum LoadCommand {
                 let connection = player.connection
                 // Attempts that ended before a welcome, each counted once, by why.
                 if connection.failedAttempts > player.failuresCounted, !player.wasConnected {
-                    report.outcomes.record(failedAttemptOf: connection)
+                    report.outcomes.record(failedAttemptOf: connection, tokenFailure: player.udpOpener?.takeTokenFailure())
                 }
                 player.failuresCounted = connection.failedAttempts
                 switch connection.state {
@@ -340,5 +377,31 @@ enum LoadCommand {
         }
         report.failed += clientCount - players.count
         return report
+    }
+
+    /// The UDP URL when the positionals are one `udp://HOST:PORT/ROOM`, with its token port
+    /// (`--token-port`, else the UDP port − 1); `nil` for WebSocket URLs.
+    ///
+    /// - Throws: ``CommandArguments/UsageError`` for a malformed UDP URL, several URLs with a
+    ///   `udp://` one among them, or a token port out of range.
+    static func udpURL(_ positionals: [String], tokenPort: Int?) throws -> ArenaUDPURL? {
+        guard positionals.contains(where: { $0.hasPrefix("udp://") }) else {
+            if tokenPort != nil { throw CommandArguments.UsageError(description: "--token-port goes with a udp:// URL") }
+            return nil
+        }
+        guard positionals.count == 1 else {
+            throw CommandArguments.UsageError(description: "load over UDP takes one udp://HOST:PORT/ROOM URL (no fleet entries)")
+        }
+        var url: ArenaUDPURL
+        do throws(ArenaUDPURL.ParseError) {
+            url = try ArenaUDPURL(positionals[0])
+        } catch {
+            throw CommandArguments.UsageError(description: error.description)
+        }
+        if let tokenPort {
+            guard (1...65535).contains(tokenPort) else { throw CommandArguments.UsageError(description: "--token-port must be 1...65535") }
+            url.tokenPort = tokenPort
+        }
+        return url
     }
 }

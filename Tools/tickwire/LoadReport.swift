@@ -7,6 +7,8 @@ struct LoadReport: Sendable {
     var clients: Int
     /// How many rooms the clients were spread over.
     var rooms = 1
+    /// What the clients spoke: `websocket` or `udp` (netcode.io with the packet layer).
+    var transport = "websocket"
     var duration: Double
     var ramp: Double
     /// The local addresses the clients left from (`--source-addresses`), or `nil` for the kernel's choice.
@@ -83,6 +85,7 @@ struct LoadReport: Sendable {
         let ms = { (value: Double) in decimalText(value * 1000, places: 1) }
         let hint = outcomes.hint(clients: clients, rooms: rooms).map { "\n" + $0 } ?? ""
         return """
+            transport: \(transport == "udp" ? "UDP (netcode.io 1.02, a guest token per connection)" : "WebSocket")
             clients: \(connected) connected, \(failed) failed, \(connectedAtEnd) connected at the end; \(disconnects) disconnects, \(reconnects) reconnects, \(redirects) redirects and \(moves) moves followed
             source addresses: \(sourceAddressesText)
             refused before the hello (attempts): \(outcomes.explainedText)
@@ -113,7 +116,7 @@ struct LoadReport: Sendable {
     func json() -> String {
         func number(_ value: Double) -> String { decimalText(value, places: 3) }
         return """
-            {"clients":\(clients),"duration":\(number(duration)),"ramp":\(number(ramp)),"connected":\(connected),"failed":\(failed),\
+            {"transport":"\(transport)","clients":\(clients),"duration":\(number(duration)),"ramp":\(number(ramp)),"connected":\(connected),"failed":\(failed),\
             "sourceAddresses":\(sourceAddressesJSON),\
             \(outcomes.jsonMembers(clients: clients, rooms: rooms)),\
             "connectedAtEnd":\(connectedAtEnd),"disconnects":\(disconnects),"reconnects":\(reconnects),"redirects":\(redirects),"moves":\(moves),"snapshotsReceived":\(snapshots),\

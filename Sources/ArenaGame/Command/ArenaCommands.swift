@@ -92,6 +92,9 @@ package enum ArenaCommands {
                 "max-handshakes-per-address", "N", default: "\(defaults.maximumHandshakesPerAddress)",
                 "handshakes under way from one address (0: no limit)"),
             .value(
+                "max-token-requests-per-address", "N", default: "\(defaults.maximumTokenRequestsPerAddress)",
+                "GET /udp-token requests from one address at once, refilled every \(Int(TokenRequestBudget.window)) s (0: no limit)"),
+            .value(
                 "write-timeout", "S", default: "\(Int(defaults.writeTimeout))",
                 "close with 1008 a client whose sends stay backed up this long (0: never)"),
             .flag("no-metrics", "do not answer GET /metrics"),

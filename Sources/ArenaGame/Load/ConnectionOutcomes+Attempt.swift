@@ -6,9 +6,16 @@ extension ConnectionOutcomes {
     /// connection's ``WebSocketClientTransportConnection/lastHandshakeError``); a close with a
     /// code by that code; anything else by the kind of failure its close reason names.
     ///
-    /// - Parameter session: The session whose ``ReconnectingSession/failedAttempts`` just grew;
-    ///   its ``ReconnectingSession/connection`` is still the failed one.
-    package mutating func record<G: Game>(failedAttemptOf session: ReconnectingSession<G>) {
+    /// - Parameters:
+    ///   - session: The session whose ``ReconnectingSession/failedAttempts`` just grew; its
+    ///     ``ReconnectingSession/connection`` is still the failed one.
+    ///   - tokenFailure: Over UDP, why the attempt's token fetch failed, if it did: a status
+    ///     counts as a refusal explained by it, anything else as ``Failure/tokenFetchFailed``.
+    package mutating func record<G: Game>(failedAttemptOf session: ReconnectingSession<G>, tokenFailure: UDPTransportError? = nil) {
+        if let tokenFailure {
+            guard let (status, response) = tokenFailure.tokenRefusal else { return recordFailure(.tokenFetchFailed) }
+            return recordRefusal(RefusalExplanation(tokenStatus: status, response: response))
+        }
         if case .rejected(let reason, _) = session.session.status { return recordRefusal(reason) }
         let webSocket = session.connection as? WebSocketClientTransportConnection
         if let refusal = webSocket?.lastHandshakeError?.refusal { return recordRefusal(RefusalExplanation(refusal: refusal)) }

@@ -34,6 +34,15 @@ package struct ConnectionOutcomes: Hashable, Sendable {
         case noWelcome = "no welcome"
         /// The connection closed after the handshake, before the welcome.
         case closedBeforeWelcome = "closed before the welcome"
+        /// UDP: no token came from the server's token endpoint (nothing listens there, it timed
+        /// out, or its answer was no token); a refusal with a status is explained instead.
+        case tokenFetchFailed = "no connect token"
+        /// UDP: netcode.io's server denied the connection (every slot taken, 256 at most).
+        case netcodeDenied = "netcode.io connection denied"
+        /// UDP: netcode.io's connection request or response went unanswered until it timed out.
+        case netcodeTimedOut = "netcode.io handshake timed out"
+        /// UDP: the connect token expired or was refused as invalid before netcode.io connected.
+        case netcodeTokenRefused = "netcode.io token expired or invalid"
         /// Anything else (for example a client that could not be created).
         case other = "other"
 
@@ -52,6 +61,12 @@ package struct ConnectionOutcomes: Hashable, Sendable {
             guard let closeReason else { return .other }
             guard closeReason.code == nil else { return .closedBeforeWelcome }
             let reason = closeReason.text
+            if reason.hasPrefix("netcode.io: ") {
+                let state = reason.dropFirst("netcode.io: ".count)
+                if state == "\(NetcodeClientState.connectionDenied)" { return .netcodeDenied }
+                if state.hasSuffix("timed out") { return .netcodeTimedOut }
+                if state.contains("connect token") { return .netcodeTokenRefused }
+            }
             if reason.hasPrefix("no open connection within") { return .handshakeTimeout }
             if reason.hasPrefix("handshake refused") || reason.hasPrefix("the handshake response")
                 || reason.hasPrefix("the connection closed during the handshake") || reason.hasPrefix("cannot set up the connection")
@@ -130,7 +145,8 @@ package struct ConnectionOutcomes: Hashable, Sendable {
     ///   - rooms: How many rooms they were spread over.
     /// - Returns: For full rooms, a sentence naming `arena serve --capacity` and `--rooms` with
     ///   numbers that would have fitted every client; for each refusal before the hello, its
-    ///   explanation, and for a per-address budget a `--source-addresses` range that fits.
+    ///   explanation, and for a per-address budget a `--source-addresses` range that fits; for
+    ///   netcode.io's denials, its client limit.
     package func hint(clients: Int, rooms: Int) -> String? {
         var lines: [String] = []
         if let full = refusals[.roomFull], full > 0 {
@@ -141,6 +157,12 @@ package struct ConnectionOutcomes: Hashable, Sendable {
                 "hint: \(refused) refused because the room was full: start the server with more capacity "
                     + "(`arena serve\(rooms > 1 ? " --rooms \(rooms)" : "") --capacity \(perRoom)`) "
                     + "or spread clients over rooms (`arena serve --rooms N` and `tickwire load --rooms N`)")
+        }
+        if let denied = failures[.netcodeDenied], denied > 0 {
+            let attempts = denied == 1 ? "1 attempt was" : "\(denied) attempts were"
+            lines.append(
+                "hint: \(attempts) denied by netcode.io: one UDP server holds at most \(Netcode.maxClients) clients "
+                    + "(netcode.io's limit); run fewer clients over udp:// or more server processes")
         }
         let causes = explained.sorted { $0.value != $1.value ? $0.value > $1.value : $0.key.description < $1.key.description }
         for (explanation, count) in causes {

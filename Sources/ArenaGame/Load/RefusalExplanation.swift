@@ -86,6 +86,11 @@ package struct RefusalExplanation: Hashable, Sendable, CustomStringConvertible {
         case .handshakeEvicted?:
             ("the server's handshake places were full and this handshake was the oldest", "ramp slower (--ramp)")
         case .shuttingDown?: ("the server is shutting down", nil)
+        case ArenaUDPTokenEndpoint.rateBudget?:
+            (
+                "too many UDP token requests from one address",
+                "spread with --source-addresses, ramp slower (--ramp) or raise arena serve --max-token-requests-per-address"
+            )
         default: nil
         }
     }

@@ -96,6 +96,10 @@ package final class ArenaServer {
         /// The most handshakes in progress from one address
         /// (``WebSocketServerConfiguration/maximumHandshakesPerAddress``).
         package var maximumHandshakesPerAddress = WebSocketServerConfiguration().maximumHandshakesPerAddress
+        /// The most `GET /udp-token` requests one source address may make at once, refilled over
+        /// ``TokenRequestBudget/window`` seconds; past it the endpoint answers 429
+        /// (``TokenRequestBudget``). 0 lifts the limit. Default 32.
+        package var maximumTokenRequestsPerAddress = TokenRequestBudget.defaultLimit
         /// Seconds a client's send buffer may stay over the host's outbound budget (it stopped
         /// reading) before it is closed with 1008; 0 never (``WebSocketServerConfiguration/writeTimeout``).
         package var writeTimeout = 10.0
@@ -177,9 +181,11 @@ package final class ArenaServer {
         socket.tls = options.tls
         let webSite: (@Sendable (HTTPRequestHead) -> HTTPResponse)? = options.servesWebClient ? ArenaWebSite.respond(to:) : nil
         socket.httpHandler = options.servesMetrics ? metrics.httpHandler(otherwise: webSite) : webSite
-        if let udp {
-            socket.httpHandler = ArenaUDP.tokenHandler(key: udp.key, addresses: udp.server.publicAddresses, otherwise: socket.httpHandler)
+        let tokenEndpoint = udp.map {
+            ArenaUDPTokenEndpoint(
+                key: $0.key, addresses: $0.server.publicAddresses, limitPerAddress: options.maximumTokenRequestsPerAddress)
         }
+        if let tokenEndpoint { socket.httpHandler = tokenEndpoint.handler(otherwise: socket.httpHandler) }
         socket.maximumConnectionsPerAddress = options.maximumConnectionsPerAddress
         socket.maximumHandshakesPerAddress = options.maximumHandshakesPerAddress
         socket.writeTimeout = options.writeTimeout > 0 ? .milliseconds(Int64(options.writeTimeout * 1000)) : nil
@@ -246,8 +252,11 @@ package final class ArenaServer {
         metrics.register(host.publishedMetrics)
         let transport = self.transport
         metrics.register { writer in transport.statistics.writeMetrics(to: &writer) }
-        if let udpTransport { metrics.register { writer in udpTransport.statistics.writeDroppedDatagramMetrics(to: &writer) } }
         metrics.register(arenaMetrics)
+        if let udp = udp?.server {
+            metrics.register { writer in udp.statistics.writeMetrics(to: &writer) }
+        }
+        if let tokenEndpoint { metrics.register(tokenEndpoint) }
         // A directory with figures of its own (a Redis directory: connected, claims, reconnects).
         if let source = directory as? any MetricsSource { metrics.register(source) }
     }

@@ -91,32 +91,6 @@ package enum ArenaUDP {
         return try ConnectToken.generate(
             privatePart, protocolID: protocolID, createTimestamp: now, expireTimestamp: now + tokenLifetime, privateKey: key)
     }
-
-    /// An HTTP handler that answers `GET /udp-token` with a fresh guest token (its 2048 bytes in
-    /// hexadecimal) and passes every other request on.
-    ///
-    /// - Parameters:
-    ///   - key: The server's private key.
-    ///   - addresses: The UDP server's public addresses.
-    ///   - otherwise: The handler for other paths.
-    /// - Returns: The handler.
-    package static func tokenHandler(
-        key: NetcodeKey, addresses: [NetcodeAddress], otherwise: (@Sendable (HTTPRequestHead) -> HTTPResponse)?
-    ) -> @Sendable (HTTPRequestHead) -> HTTPResponse {
-        { request in
-            let path = request.target.prefix { $0 != "?" }
-            guard path == tokenPath else {
-                return otherwise?(request) ?? .text(status: 404, "not found")
-            }
-            guard request.method == "GET" else { return .text(status: 405, "GET \(tokenPath) only") }
-            let now = UInt64(max(0, HostStateFile.wallClockMilliseconds() / 1000))
-            do throws(NetcodeError) {
-                return .text(status: 200, Hex.text(try guestToken(key: key, addresses: addresses, now: now).serialized()))
-            } catch {
-                return .text(status: 500, "could not make a token: \(error)")
-            }
-        }
-    }
 }
 
 extension String {

@@ -76,7 +76,9 @@ final class ServerHandshake {
 
     private func upgrade(_ head: HTTPRequestHead, remainder: [UInt8]) {
         if let handler = configuration.httpHandler, !head.headers.containsToken("websocket", in: "Upgrade") {
-            answer(head, with: handler(head))
+            var request = head
+            request.remoteHost = tcp.peer?.host
+            answer(head, with: handler(request))
             return
         }
         let acceptance: WebSocketServerHandshake.Acceptance

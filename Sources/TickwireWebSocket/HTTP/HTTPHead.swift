@@ -30,6 +30,10 @@ public struct HTTPRequestHead: Hashable, Sendable {
     public var version: HTTPVersion
     /// The header fields.
     public var headers: HTTPHeaders
+    /// The numeric host the request came from, as the server's socket saw it (`127.0.0.2`),
+    /// set by the server before it calls ``WebSocketServerConfiguration/httpHandler``, for
+    /// per-address budgets of its own; `nil` when not known (a parsed head, a test's head).
+    public var remoteHost: String?
 
     /// Creates a request head.
     ///

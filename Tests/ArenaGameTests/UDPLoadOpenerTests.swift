@@ -1,0 +1,121 @@
+import Dispatch
+import Testing
+import TickwireFoundation
+import TickwireIO
+import TickwireSim
+import TickwireUDPTransport
+
+@testable import ArenaGame
+
+/// The load tool's players over UDP on loopback: the ``UDPLoadOpener`` each player opens with,
+/// ``ReconnectingSession``s ticked as `tickwire load` ticks them, and ``ConnectionOutcomes``
+/// counting what the server refused.
+@Suite("tickwire load's players over UDP")
+struct UDPLoadOpenerTests {
+    /// Runs `arena serve` on 127.0.0.1 (WebSocket and UDP on port 0), calls `check` with its UDP
+    /// URL (token port set), then stops it and waits at most 10 s.
+    func withServer(tokenLimit: Int, _ check: (ArenaUDPURL, ArenaServer) throws -> Void) throws {
+        var options = ArenaServer.Options()
+        options.port = 0
+        options.udpPort = 0
+        options.bots = 0
+        options.tickThreads = 1
+        options.maximumTokenRequestsPerAddress = tokenLimit
+        let stop = ServerStopRequest()
+        let box = ArenaMetricsTests.ServerBox(try ArenaServer(options: options, stopRequest: stop))
+        let udpPort = try #require(box.server.udpPort, "the server should bind a UDP port")
+        let done = DispatchSemaphore(value: 0)
+        DispatchQueue.global().async {
+            box.server.run()
+            done.signal()
+        }
+        defer {
+            stop.requestStop()
+            #expect(done.wait(timeout: .now() + .seconds(10)) == .success, "the server did not stop within 10 s")
+        }
+        var url = try ArenaUDPURL("udp://127.0.0.1:\(udpPort)/main")
+        url.tokenPort = box.server.port
+        try check(url, box.server)
+    }
+
+    /// Players as the load tool makes them: prediction off, each from `sources[i]`, on one loop.
+    func players(_ count: Int, url: ArenaUDPURL, sources: [String], loop: EventLoop, clock: MonotonicClock)
+        -> [(ReconnectingSession<Arena>, UDPLoadOpener)]
+    {
+        var configuration = ClientConfiguration()
+        configuration.predictsLocalPlayer = false
+        configuration.room = "main"
+        return (0..<count).map { index in
+            let opener = UDPLoadOpener(
+                url: url, source: SocketAddress(numericHost: sources[index % sources.count], port: 0), loop: loop)
+            let session = ReconnectingSession(
+                game: Arena(), clock: clock, configuration: configuration, entryURLs: [url.description],
+                policy: ReconnectPolicy(baseDelay: .milliseconds(100), maximumDelay: .milliseconds(200), maximumAttempts: 2)
+            ) { _ in try opener.open() }
+            return (session, opener)
+        }
+    }
+
+    @Test("four players fetch a token each from their source addresses, connect over UDP and receive snapshots at the tick rate")
+    func playersConnectAndReceive() throws {
+        try withServer(tokenLimit: TokenRequestBudget.defaultLimit) { url, server in
+            let loop = try EventLoop()
+            try loop.start()
+            defer { loop.stop() }
+            let clock = MonotonicClock()
+            let players = players(4, url: url, sources: ["127.0.0.2", "127.0.0.3"], loop: loop, clock: clock)
+            for (session, _) in players { session.start() }
+            defer { for (session, _) in players { session.leave() } }
+            // Bounded: at most 10 s for every player to hold 20 snapshots.
+            let deadline = clock.now + .seconds(10)
+            while clock.now < deadline, players.contains(where: { $0.0.session.metrics.snapshotsReceived < 20 }) {
+                for (session, _) in players { session.tick(input: ArenaInput(moveX: 1, moveY: 0, fires: false)) }
+                clock.sleep(until: clock.now + .milliseconds(33))
+            }
+            for (index, (session, opener)) in players.enumerated() {
+                #expect(session.state == .connected(resumed: false), "player \(index) should be connected, is \(session.state)")
+                #expect(session.connection is UDPClientTransportConnection, "player \(index) plays over UDP")
+                #expect(
+                    session.session.metrics.snapshotsReceived >= 20,
+                    "player \(index) got \(session.session.metrics.snapshotsReceived) snapshots")
+                #expect(opener.takeTokenFailure() == nil)
+            }
+            let statistics = try #require(server.udpTransport).statistics
+            #expect(statistics.connectionsAccepted == 4)
+        }
+    }
+
+    @Test("past the token budget of one address, an attempt is counted as a 429 naming the budget, its limit and the flag")
+    func tokenRefusalCounted() throws {
+        try withServer(tokenLimit: 2) { url, _ in
+            let loop = try EventLoop()
+            try loop.start()
+            defer { loop.stop() }
+            let clock = MonotonicClock()
+            let players = players(3, url: url, sources: ["127.0.0.2"], loop: loop, clock: clock)
+            var outcomes = ConnectionOutcomes()
+            var counted = [Int](repeating: 0, count: players.count)
+            for (session, _) in players { session.start() }
+            defer { for (session, _) in players { session.leave() } }
+            let deadline = clock.now + .seconds(10)
+            while clock.now < deadline,
+                outcomes.explainedCount == 0 || players.prefix(2).contains(where: { $0.0.state != .connected(resumed: false) })
+            {
+                for (index, (session, opener)) in players.enumerated() {
+                    session.tick(input: .idle)
+                    if session.failedAttempts > counted[index] {
+                        outcomes.record(failedAttemptOf: session, tokenFailure: opener.takeTokenFailure())
+                        counted[index] = session.failedAttempts
+                    }
+                }
+                clock.sleep(until: clock.now + .milliseconds(20))
+            }
+            #expect(
+                players[0].0.state == .connected(resumed: false) && players[1].0.state == .connected(resumed: false),
+                "the first two are within the budget")
+            let text = outcomes.explainedText
+            #expect(text.hasPrefix("429 too many UDP token requests from one address (limit 2)"), "got: \(text)")
+            #expect(text.contains("--max-token-requests-per-address"), "got: \(text)")
+        }
+    }
+}

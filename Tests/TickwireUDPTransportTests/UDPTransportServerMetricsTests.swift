@@ -37,7 +37,8 @@ struct UDPTransportServerMetricsTests {
         for line in [
             "tickwire_udp_clients 3", "tickwire_udp_datagrams_received_total 10", "tickwire_udp_bytes_sent_total 1200",
             "tickwire_udp_datagrams_ignored_total{reason=\"replay\"} 4", "tickwire_udp_datagrams_ignored_total{reason=\"short\"} 2",
-            "tickwire_udp_datagrams_ignored_total{reason=\"oversized\"} 0", "tickwire_udp_datagrams_ignored_total{reason=\"request_rate\"} 5",
+            "tickwire_udp_datagrams_ignored_total{reason=\"oversized\"} 0",
+            "tickwire_udp_datagrams_ignored_total{reason=\"request_rate\"} 5",
             "tickwire_udp_datagrams_dropped_total{reason=\"send_failed\"} 0",
         ] {
             #expect(text.contains(line + "\n"), "missing '\(line)' in:\n\(text)")

@@ -6,7 +6,7 @@ import Synchronization
 ///
 /// One ``InMemoryDirectoryStore`` stands for the shared store (Redis); each host process gets
 /// its own view of it, an ``InMemoryRoomDirectory`` from
-/// ``InMemoryDirectoryStore/directory(forProcess:publicURL:)``. It behaves as a fleet's directory
+/// ``InMemoryDirectoryStore/directory(forProcess:publicURL:udpURL:)``. It behaves as a fleet's directory
 /// should: a room is claimed by the first process that asks where it lives (one process at a
 /// time), claims live ``InMemoryDirectoryStore/claimTTL`` and every call a process makes renews
 /// all of its claims (its heartbeat: a host reports every ``HostConfiguration/directoryInterval``),

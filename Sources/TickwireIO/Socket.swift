@@ -122,6 +122,11 @@ package final class Socket {
             // Accept IPv4-mapped peers on `::` too, as most servers do.
             try setOption(Int32(IPPROTO_IPV6), IPV6_V6ONLY, 0, name: "setsockopt(IPV6_V6ONLY)")
         }
+        try bindDescriptor(to: address)
+    }
+
+    /// `bind(2)` of the descriptor to `address`, with no option set.
+    private func bindDescriptor(to address: SocketAddress) throws(SystemError) {
         let fd = descriptor
         try address.withSockAddr { (pointer, length) throws(SystemError) in
             #if canImport(Glibc)
@@ -185,15 +190,7 @@ package final class Socket {
             try setOption(Int32(IPPROTO_IP), 24, 1, name: "setsockopt(IP_BIND_ADDRESS_NO_PORT)")
         }
         #endif
-        let fd = descriptor
-        try source.withSockAddr { (pointer, length) throws(SystemError) in
-            #if canImport(Glibc)
-            let status = Glibc.bind(fd, pointer, length)
-            #else
-            let status = Darwin.bind(fd, pointer, length)
-            #endif
-            guard status == 0 else { throw .current("bind") }
-        }
+        try bindDescriptor(to: source)
     }
 
     /// Starts connecting to `address` from the local address `source` (``bind(source:)`` first,

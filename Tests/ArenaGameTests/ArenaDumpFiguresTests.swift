@@ -8,13 +8,6 @@ import Tickwire
 /// every dumped header carries the net graph's figures, and they read as a player's session.
 @Suite("The dump's net graph figures over loopback")
 struct ArenaDumpFiguresTests {
-    /// Hands a server to the thread that runs it. Unchecked: only that thread touches the
-    /// server until `run` returns, which the test waits for before the box goes.
-    final class ServerBox: @unchecked Sendable {
-        let server: ArenaServer
-        init(_ server: ArenaServer) { self.server = server }
-    }
-
     /// Runs `frames` of a scripted client against a server of its own; returns each dumped frame
     /// and the client's interactive net graph lines at the end.
     func dump(frames: Int) throws -> (frames: [String], netGraph: [String]) {
@@ -23,19 +16,10 @@ struct ArenaDumpFiguresTests {
         options.bots = 2
         options.tickThreads = 1
         options.servesWebClient = false
-        let stop = ServerStopRequest()
-        let box = ServerBox(try ArenaServer(options: options, stopRequest: stop))
-        let done = DispatchSemaphore(value: 0)
-        DispatchQueue.global().async {
-            box.server.run()
-            done.signal()
-        }
-        defer {
-            stop.requestStop()
-            #expect(done.wait(timeout: .now() + .seconds(10)) == .success, "the server did not stop within 10 s")
-        }
+        let running = try RunningArenaServer(options)
+        defer { running.stop() }
         let client = ArenaClient(
-            options: ArenaClient.Options(url: try WebSocketURL("ws://127.0.0.1:\(box.server.port)/main"), name: "ann"))
+            options: ArenaClient.Options(url: try WebSocketURL("ws://127.0.0.1:\(running.server.port)/main"), name: "ann"))
         defer { client.leave() }
         var output: [String] = []
         ArenaPlayLoop.playScript(client, script: try ArenaScript("d10 _20 a10"), frames: frames) { output.append($0) }

@@ -7,13 +7,6 @@ import TickwireSimTestSupport
 
 @Suite("The arena server's GET /metrics")
 struct ArenaMetricsTests {
-    /// Hands a server to the thread that runs it. Unchecked: only that thread touches the
-    /// server until `run` returns, which the test waits for before the box goes.
-    final class ServerBox: @unchecked Sendable {
-        let server: ArenaServer
-        init(_ server: ArenaServer) { self.server = server }
-    }
-
     /// Runs a server on port 0 with two bots on a thread of its own, calls `check` with its
     /// port, then stops it and waits (at most 10 s) for it to return.
     func withRunningServer(_ configure: (inout ArenaServer.Options) -> Void = { _ in }, _ check: (Int) throws -> Void) throws {
@@ -22,18 +15,9 @@ struct ArenaMetricsTests {
         options.bots = 2
         options.tickThreads = 1
         configure(&options)
-        let stop = ServerStopRequest()
-        let box = ServerBox(try ArenaServer(options: options, stopRequest: stop))
-        let done = DispatchSemaphore(value: 0)
-        DispatchQueue.global().async {
-            box.server.run()
-            done.signal()
-        }
-        defer {
-            stop.requestStop()
-            #expect(done.wait(timeout: .now() + .seconds(10)) == .success, "the server did not stop within 10 s")
-        }
-        try check(box.server.port)
+        let running = try RunningArenaServer(options)
+        defer { running.stop() }
+        try check(running.server.port)
     }
 
     @Test("GET /metrics shows the host's families, the server's and the arena's bots; the page is still served at /")

@@ -16,20 +16,11 @@ struct ArenaUDPDumpFiguresTests {
         options.bots = 1
         options.tickThreads = 1
         options.servesWebClient = false
-        let stop = ServerStopRequest()
-        let box = ArenaDumpFiguresTests.ServerBox(try ArenaServer(options: options, stopRequest: stop))
-        let udpPort = try #require(box.server.udpPort, "the server should bind a UDP port")
-        let done = DispatchSemaphore(value: 0)
-        DispatchQueue.global().async {
-            box.server.run()
-            done.signal()
-        }
-        defer {
-            stop.requestStop()
-            #expect(done.wait(timeout: .now() + .seconds(10)) == .success, "the server did not stop within 10 s")
-        }
+        let running = try RunningArenaServer(options)
+        defer { running.stop() }
+        let udpPort = try #require(running.server.udpPort, "the server should bind a UDP port")
         var url = try ArenaUDPURL("udp://127.0.0.1:\(udpPort)/main")
-        url.tokenPort = box.server.port
+        url.tokenPort = running.server.port
         var clientOptions = ArenaClient.Options(url: try WebSocketURL(url.webSocketURL), name: "uma")
         clientOptions.udp = url
         let client = ArenaClient(options: clientOptions)

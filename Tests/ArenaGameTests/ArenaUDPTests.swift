@@ -23,19 +23,10 @@ struct ArenaUDPTests {
         options.udpPort = 0
         options.bots = 1
         options.tickThreads = 1
-        let stop = ServerStopRequest()
-        let box = ArenaMetricsTests.ServerBox(try ArenaServer(options: options, stopRequest: stop))
-        let port = box.server.port
-        let udpPort = try #require(box.server.udpPort, "the server should bind a UDP port")
-        let done = DispatchSemaphore(value: 0)
-        DispatchQueue.global().async {
-            box.server.run()
-            done.signal()
-        }
-        defer {
-            stop.requestStop()
-            #expect(done.wait(timeout: .now() + .seconds(10)) == .success, "the server did not stop within 10 s")
-        }
+        let running = try RunningArenaServer(options)
+        defer { running.stop() }
+        let port = running.server.port
+        let udpPort = try #require(running.server.udpPort, "the server should bind a UDP port")
         let token = try ConnectTokenFetch.fetch(host: "127.0.0.1", port: port, path: ArenaUDP.tokenPath)
         #expect(token.protocolID == ArenaUDP.protocolID)
         #expect(token.serverAddresses == [NetcodeAddress(ipv4: 127, 0, 0, 1, port: UInt16(udpPort))], "the token names the UDP port")

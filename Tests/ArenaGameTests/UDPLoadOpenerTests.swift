@@ -21,21 +21,12 @@ struct UDPLoadOpenerTests {
         options.bots = 0
         options.tickThreads = 1
         options.maximumTokenRequestsPerAddress = tokenLimit
-        let stop = ServerStopRequest()
-        let box = ArenaMetricsTests.ServerBox(try ArenaServer(options: options, stopRequest: stop))
-        let udpPort = try #require(box.server.udpPort, "the server should bind a UDP port")
-        let done = DispatchSemaphore(value: 0)
-        DispatchQueue.global().async {
-            box.server.run()
-            done.signal()
-        }
-        defer {
-            stop.requestStop()
-            #expect(done.wait(timeout: .now() + .seconds(10)) == .success, "the server did not stop within 10 s")
-        }
+        let running = try RunningArenaServer(options)
+        defer { running.stop() }
+        let udpPort = try #require(running.server.udpPort, "the server should bind a UDP port")
         var url = try ArenaUDPURL("udp://127.0.0.1:\(udpPort)/main")
-        url.tokenPort = box.server.port
-        try check(url, box.server)
+        url.tokenPort = running.server.port
+        try check(url, running.server)
     }
 
     /// Players as the load tool makes them: prediction off, each from `sources[i]`, on one loop.

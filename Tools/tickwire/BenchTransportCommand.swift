@@ -69,7 +69,7 @@ enum BenchTransportCommand {
             throw CommandArguments.UsageError(description: "--transports: '\(unknown)' is none of \(transports.joined(separator: ", "))")
         }
         let arena = try arenaPath ?? ownDirectory().appendingPathComponent("arena").path
-        let lab = labPath ?? findRepository().appendingPathComponent("Tools/losslab/lab").path
+        let lab = labPath ?? BenchRepository.find().appendingPathComponent("Tools/losslab/lab").path
         guard FileManager.default.isExecutableFile(atPath: arena) else {
             throw BenchFailure(description: "no arena executable at \(arena): `swift build --product arena`, or give --arena PATH")
         }
@@ -153,15 +153,5 @@ enum BenchTransportCommand {
         } catch {
             throw BenchFailure(description: "cannot find this executable's directory (/proc/self/exe): \(error); give --arena PATH")
         }
-    }
-
-    /// The repository around the current directory (where `Package.swift` is), else the current directory.
-    private static func findRepository() -> URL {
-        var directory = URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
-        for _ in 0..<10 {
-            if FileManager.default.fileExists(atPath: directory.appendingPathComponent("Package.swift").path) { return directory }
-            directory.deleteLastPathComponent()
-        }
-        return URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
     }
 }

@@ -86,7 +86,7 @@ enum BenchWSCommand {
         StandardError.write("tickwire: a debug build; measure with `swift run -c release tickwire bench ws`\n")
         #endif
         raiseDescriptorLimit()
-        let repository = findRepository()
+        let repository = BenchRepository.find()
         let python = skipsPython ? nil : findPython(repository: repository)
         if !skipsPython && python == nil {
             StandardError.write("tickwire: no Python with websockets ($TICKWIRE_PYTHON or .venv/bin/python); skipping that baseline\n")
@@ -270,16 +270,6 @@ enum BenchWSCommand {
         guard getrlimit(resource, &limit) == 0 else { return }
         limit.rlim_cur = limit.rlim_max
         _ = setrlimit(resource, &limit)
-    }
-
-    /// The directory holding `Package.swift`, searched upwards from the working directory.
-    private static func findRepository() -> URL {
-        var directory = URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
-        for _ in 0..<10 {
-            if FileManager.default.fileExists(atPath: directory.appendingPathComponent("Package.swift").path) { return directory }
-            directory.deleteLastPathComponent()
-        }
-        return URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
     }
 
     private static func findPython(repository: URL) -> String? {

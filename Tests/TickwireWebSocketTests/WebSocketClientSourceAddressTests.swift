@@ -19,7 +19,8 @@ struct WebSocketClientSourceAddressTests {
 
     static func configuration(source: String) throws -> WebSocketClientConfiguration {
         var configuration = WebSocketClientConfiguration()
-        configuration.localAddress = try #require(SocketAddress(numericHost: source, port: 0))
+        let address: SocketAddress = try #require(SocketAddress(numericHost: source, port: 0))
+        configuration.localAddress = address
         configuration.reconnect = ReconnectPolicy(isEnabled: false)
         return configuration
     }

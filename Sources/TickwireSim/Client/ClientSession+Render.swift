@@ -3,10 +3,12 @@ import TickwireCodec
 // What the app draws: the estimated server time and the interpolated, predicted view.
 extension ClientSession {
     /// The estimated server time now, in seconds, if the session has heard from the server.
-    public var estimatedServerTime: Double? {
-        let now = clock.now.seconds
-        if let time = clockSync.serverTime(at: now) { return time }
-        return provisionalOffset.map { now + $0 }
+    public var estimatedServerTime: Double? { serverTimeEstimate(at: clock.now) }
+
+    /// The estimated server time at local time `local`, if the session has heard from the server.
+    func serverTimeEstimate(at local: Timestamp) -> Double? {
+        if let time = clockSync.serverTime(at: local.seconds) { return time }
+        return provisionalOffset.map { local.seconds + $0 }
     }
 
     /// The world to draw now: remote entities interpolated at `estimated server time −

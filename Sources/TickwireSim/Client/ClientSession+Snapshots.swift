@@ -6,7 +6,11 @@ extension ClientSession {
     /// Decodes a snapshot against its baseline, stores and acknowledges it, feeds the
     /// interpolation buffer, and reconciles the prediction. One decoded snapshot is shared
     /// (copy on write) by the history, ``latestSnapshot`` and the interpolation buffer.
-    func take(_ message: Message.Snapshot, frameBytes: Int, now: Timestamp) {
+    ///
+    /// `arrivedAt` is when the frame came off the connection, not when this drain took it: the
+    /// time since the last snapshot, its age on arrival and the interpolation delay's transit
+    /// samples are the network's, without the client's own wait for its next frame.
+    func take(_ message: Message.Snapshot, frameBytes: Int, arrivedAt: Timestamp) {
         let snapshot: Snapshot
         switch received.receive(message, codec: codec, coding: deltaCoding, spare: &spareSnapshot) {
         case .stored(let decoded): snapshot = decoded
@@ -23,12 +27,12 @@ extension ClientSession {
         counters.lastSnapshotBytes = frameBytes
         if message.baselineTick == nil { counters.fullSnapshotsReceived += 1 }
         let serverTime = Double(message.serverTime) / 1e6
-        freshness.recordSnapshot(tick: snapshot.tick, serverTime: serverTime, arrival: now)
-        if let estimate = clockSync.serverTime(at: now.seconds), snapshotAges.count < ClientSession.snapshotAgeCapacity {
+        freshness.recordSnapshot(tick: snapshot.tick, serverTime: serverTime, arrival: arrivedAt)
+        if let estimate = clockSync.serverTime(at: arrivedAt.seconds), snapshotAges.count < ClientSession.snapshotAgeCapacity {
             snapshotAges.append(estimate - serverTime)
         }
         buffer.insert(snapshot, serverTime: serverTime)
-        delay.recordArrival(serverTime: serverTime, arrival: estimatedServerTime ?? serverTime)
+        delay.recordArrival(serverTime: serverTime, arrival: serverTimeEstimate(at: arrivedAt) ?? serverTime)
         lastProcessedInput = message.lastProcessedInput
         prediction.acknowledge(upTo: message.lastProcessedInput)
         if configuration.predictsLocalPlayer { reconcile(with: snapshot, lastProcessed: message.lastProcessedInput) }

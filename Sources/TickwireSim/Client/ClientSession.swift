@@ -351,7 +351,7 @@ public final class ClientSession<G: Game> {
             status = .rejected(reject.reason, reject.text)
             closingSince = now
         case .snapshot(let snapshot):
-            take(snapshot, frameBytes: bytes.count, now: now)
+            take(snapshot, frameBytes: bytes.count, arrivedAt: arrivedAt)
         case .stats(let stats):
             latestServerStats = stats
         case .pong(let pong):

@@ -220,6 +220,7 @@ func join(_ arguments: CommandArguments) throws {
     let script = parsed.string("script")
     let frames = try parsed.integer("frames", default: 300)
     let dump = parsed.flag("dump")
+    let phaseLock: FramePhaseLock? = parsed.flag("free-running-frames") ? nil : FramePhaseLock()
     let width = try parsed.integer("width", default: 80), height = try parsed.integer("height", default: 24)
     let recordPath = parsed.string("record")
     try parsed.rejectUnknown()
@@ -237,7 +238,7 @@ func join(_ arguments: CommandArguments) throws {
         let parsedScript: ArenaScript
         do { parsedScript = try ArenaScript(script) } catch { fail(error.description) }
         let scene = ArenaPlayLoop.playScript(
-            client, script: parsedScript, frames: frames, width: width, height: height,
+            client, script: parsedScript, frames: frames, width: width, height: height, phaseLock: phaseLock,
             output: dump ? { print($0) } : nil)
         client.leave()
         if !dump { print(ArenaRenderer.render(scene, width: width, height: height).plainText) }
@@ -245,7 +246,7 @@ func join(_ arguments: CommandArguments) throws {
     }
     let reason: String
     do {
-        reason = try ArenaPlayLoop.playInteractively(client, notice: "", usesColor: usesColor())
+        reason = try ArenaPlayLoop.playInteractively(client, notice: "", usesColor: usesColor(), phaseLock: phaseLock)
     } catch {
         heldLines?.release()
         fail(error.description)

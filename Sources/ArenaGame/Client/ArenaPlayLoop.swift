@@ -11,11 +11,13 @@ package enum ArenaPlayLoop {
     ///   - client: The client to play.
     ///   - notice: A line shown under the arena (how a second player joins, say).
     ///   - usesColor: Whether to draw in colour (off when `NO_COLOR` is set).
+    ///   - phaseLock: Moves the ticks to land just after the snapshots arrive; `nil` ticks at a
+    ///     phase of the client's own.
     /// - Returns: Why play ended, in words.
     /// - Throws: ``TerminalSession/OpenError`` when standard input or output is not a terminal.
-    package static func playInteractively(_ client: ArenaClient, notice: String, usesColor: Bool) throws(TerminalSession.OpenError)
-        -> String
-    {
+    package static func playInteractively(
+        _ client: ArenaClient, notice: String, usesColor: Bool, phaseLock: FramePhaseLock? = FramePhaseLock()
+    ) throws(TerminalSession.OpenError) -> String {
         let terminal = try TerminalSession.open()
         defer { terminal.close() }
         var renderer = ScreenRenderer(usesColor: usesColor)
@@ -54,6 +56,7 @@ package enum ArenaPlayLoop {
             case .left: return "gave up reconnecting after \(client.connection.failedAttempts) failed attempts"
             default: break
             }
+            nextTick = nextTick + phaseMove(client, lock: phaseLock, period: period)
             let currentSize = terminal.size
             if currentSize != size {
                 size = currentSize
@@ -77,11 +80,13 @@ package enum ArenaPlayLoop {
     ///     `--- frame N · you x,y hp H kills K · players P · bullets B · min-other-hp H · net … · STATUS ---`
     ///     (the `net` segment's figures are ``NetGraphLine``'s), a line of every
     ///     player (``playersLine(scene:metrics:)``), then the screen.
+    ///   - phaseLock: Moves the ticks to land just after the snapshots arrive; `nil` ticks at a
+    ///     phase of the client's own.
     /// - Returns: The last scene.
     @discardableResult
     package static func playScript(
         _ client: ArenaClient, script: ArenaScript, frames: Int, width: Int = 80, height: Int = 24,
-        output: ((String) -> Void)? = nil
+        phaseLock: FramePhaseLock? = FramePhaseLock(), output: ((String) -> Void)? = nil
     ) -> ArenaScene {
         let clock = client.clock
         var nextTick = clock.now
@@ -90,7 +95,8 @@ package enum ArenaPlayLoop {
         let start = clock.now
         for frame in 0..<max(frames, 0) {
             clock.sleep(until: nextTick)
-            nextTick = nextTick + .secondsValue(1 / Double(max(client.tickRate, 1)))
+            let period = Duration.secondsValue(1 / Double(max(client.tickRate, 1)))
+            nextTick = nextTick + period
             // The script starts once the player is in the game, so its moves are not lost to the handshake.
             let isPlaying = client.session.clientID != nil && scene.players.contains { $0.id == client.session.clientID }
             let step = isPlaying ? script.step(atTick: scriptTick) : nil
@@ -98,6 +104,7 @@ package enum ArenaPlayLoop {
             if isPlaying { scriptTick += 1 }
             client.tick(input: input)
             scene = client.scene(showsNetGraph: true)
+            nextTick = nextTick + phaseMove(client, lock: phaseLock, period: period)
             if let output {
                 output(
                     header(frame: frame, scene: scene, figures: NetGraphLine.text(client.figures, since: start)) + "\n"
@@ -106,6 +113,14 @@ package enum ArenaPlayLoop {
             }
         }
         return scene
+    }
+
+    /// The move of the next tick that keeps it just after the snapshots' arrivals (zero without a lock).
+    private static func phaseMove(_ client: ArenaClient, lock: FramePhaseLock?, period: Duration) -> Duration {
+        guard let lock else { return .zero }
+        let figures = client.session.figures
+        return .secondsValue(
+            lock.adjustment(sinceSnapshot: figures.timeSinceLastSnapshot, period: period.secondsValue, jitter: figures.roundTripJitter))
     }
 
     /// The second line of a dumped frame, for tests that follow other players by name:

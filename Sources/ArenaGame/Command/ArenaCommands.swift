@@ -132,6 +132,9 @@ package enum ArenaCommands {
             .value("script", "SCRIPT", "play headless: moves and shots such as \"d5 w3 space _10\""),
             .value("frames", "N", default: "300", "with --script: ticks to play"),
             .flag("dump", "with --script: print every frame as text, its header with the net graph's figures"),
+            .flag(
+                "free-running-frames",
+                "tick at a phase of the client's own, not just after the snapshots arrive (the newest snapshot then waits up to a tick)"),
             .value("width", "COLUMNS", default: "80", "with --script: the screen's width"),
             .value("height", "ROWS", default: "24", "with --script: the screen's height"),
             .value("record", "FILE", "write every frame to FILE, for `tickwire inspect FILE`"),

@@ -8,8 +8,8 @@ extension ClientSession {
     /// (copy on write) by the history, ``latestSnapshot`` and the interpolation buffer.
     ///
     /// `arrivedAt` is when the frame came off the connection, not when this drain took it: the
-    /// time since the last snapshot, its age on arrival and the interpolation delay's transit
-    /// samples are the network's, without the client's own wait for its next frame.
+    /// time since the last snapshot and its age on arrival are the network's, without the
+    /// client's own wait for its next frame.
     func take(_ message: Message.Snapshot, frameBytes: Int, arrivedAt: Timestamp) {
         let snapshot: Snapshot
         switch received.receive(message, codec: codec, coding: deltaCoding, spare: &spareSnapshot) {
@@ -32,7 +32,9 @@ extension ClientSession {
             snapshotAges.append(estimate - serverTime)
         }
         buffer.insert(snapshot, serverTime: serverTime)
-        delay.recordArrival(serverTime: serverTime, arrival: serverTimeEstimate(at: arrivedAt) ?? serverTime)
+        // The delay learns from when a frame takes the snapshot in, not from its arrival: a
+        // snapshot can be drawn only from then, so a client's own frame phase belongs in it.
+        delay.recordArrival(serverTime: serverTime, arrival: estimatedServerTime ?? serverTime)
         lastProcessedInput = message.lastProcessedInput
         prediction.acknowledge(upTo: message.lastProcessedInput)
         if configuration.predictsLocalPlayer { reconcile(with: snapshot, lastProcessed: message.lastProcessedInput) }

@@ -44,7 +44,7 @@ struct ArenaDumpFiguresTests {
         try #require(frames.count == 75)
         let required = [
             "time", "transport", "ping", "ping-worst", "jitter", "interp", "buffer", "extrapolated", "corrections", "tick", "age",
-            "since-snapshot",
+            "since-snapshot", "input", "input-worst",
         ]
         var previous: [String: String]?
         var fresh = 0
@@ -76,6 +76,10 @@ struct ArenaDumpFiguresTests {
         let ping = try #require(number(last, "ping"), "2.5 s in, pongs have come back")
         #expect(try #require(number(last, "ping-worst")) >= ping)
         #expect(number(last, "tick") != nil && number(last, "age") != nil)
+        // The script moves for its first 10 frames; the snapshots of the ticks that applied those
+        // inputs say so, and the client timed each from its send.
+        let input = try #require(number(last, "input"), "the applied inputs were timed")
+        #expect(try #require(number(last, "input-worst")) >= input)
         #expect(try fraction(last, "extrapolated").whole > 30, "most frames drew a view")
         #expect(fresh > 30, "on loopback most frames show a snapshot under 100 ms old, \(fresh) of 75 did")
     }
@@ -89,7 +93,11 @@ struct ArenaDumpFiguresTests {
         let words = newest.split(separator: " ")
         #expect(words.count == 9 && UInt32(words[1]) != nil, "the newest tick is known after 1.5 s: \(newest)")
         #expect(newest.contains("  age ") && newest.hasSuffix(" ms ago"), "\(newest)")
-        #expect(lines.contains { $0.hasPrefix("corrections ") && $0.contains("  extrapolated ") && $0.contains("/") }, "\(lines)")
+        #expect(
+            lines.contains {
+                $0.hasPrefix("corrections ") && $0.contains("  extrapolated ") && $0.contains("/") && $0.contains("  input ")
+            },
+            "\(lines)")
         #expect(lines.contains { $0.hasPrefix("ws  connected") }, "the transport beside the status: \(lines)")
     }
 }

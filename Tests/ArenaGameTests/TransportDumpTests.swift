@@ -7,7 +7,7 @@ import Testing
 @Suite("The transport bench's dump reader")
 struct TransportDumpTests {
     static let header =
-        "--- frame 7 · you 3.00,4.00 hp 100 kills 0 id 2 · players 3 (bots 2) · bullets 0 · min-other-hp 100 · net time 0.233 transport ws ping 104 ping-worst 150 jitter 3 interp 100 buffer 2 extrapolated 1/8 corrections 0/6 tick 120 age 61 since-snapshot 20 · connected ---"
+        "--- frame 7 · you 3.00,4.00 hp 100 kills 0 id 2 · players 3 (bots 2) · bullets 0 · min-other-hp 100 · net time 0.233 transport ws ping 104 ping-worst 150 jitter 3 interp 100 buffer 2 extrapolated 1/8 corrections 0/6 tick 120 age 61 since-snapshot 20 input 48 input-worst 70 · connected ---"
     static let players =
         "--- players · 1 ~bot1 1.00,2.00 hp 100 kills 0 · 2 bench 3.00,4.00 hp 100 kills 0 · in 2400 B/s, 5123 B in all, 6 snapshots ---"
 
@@ -19,16 +19,18 @@ struct TransportDumpTests {
             frames == [
                 TransportDumpFrame(
                     time: 0.233, transport: "ws", ping: 104, worstPing: 150, framesRendered: 8, extrapolatedFrames: 1, snapshotsReceived: 6,
-                    snapshotAge: 61, sinceSnapshot: 20, bytesReceived: 5123)
+                    snapshotAge: 61, sinceSnapshot: 20, inputDelay: 48, bytesReceived: 5123)
             ])
     }
 
     @Test("a figure not known yet (`-`) is nil, not zero")
     func unknownFigures() throws {
         let header =
-            "--- frame 0 · you - · players 0 (bots 0) · bullets 0 · min-other-hp -1 · net time 0.000 transport ws ping - ping-worst - jitter 0 interp 100 buffer 0 extrapolated 0/0 corrections 0/0 tick - age - since-snapshot - · connecting ---"
+            "--- frame 0 · you - · players 0 (bots 0) · bullets 0 · min-other-hp -1 · net time 0.000 transport ws ping - ping-worst - jitter 0 interp 100 buffer 0 extrapolated 0/0 corrections 0/0 tick - age - since-snapshot - input - input-worst - · connecting ---"
         let frame = try #require(try TransportDump.frames(in: header).first)
-        #expect(frame.ping == nil && frame.worstPing == nil && frame.snapshotAge == nil && frame.sinceSnapshot == nil)
+        #expect(
+            frame.ping == nil && frame.worstPing == nil && frame.snapshotAge == nil && frame.sinceSnapshot == nil && frame.inputDelay == nil
+        )
         #expect(frame.bytesReceived == nil, "no players line, no byte total")
     }
 

@@ -3,11 +3,12 @@ import Testing
 @testable import ArenaGame
 
 /// ``TransportFigures`` from frames of known figures: the window after the warm-up, percentiles,
-/// starved frames, the longest freeze, rates from totals, and the input estimate.
+/// starved frames, the longest freeze, rates from totals, and the input delay.
 @Suite("The transport bench's figures")
 struct TransportFiguresTests {
     /// 30 Hz frames for `seconds`: ages 60 ms but every `spikeEvery`-th 200 ms, one snapshot a
-    /// frame, one extrapolated frame in 100, 100 bytes a frame, ping 100 and worst ping 140.
+    /// frame, one extrapolated frame in 100, 100 bytes a frame, ping 100 and worst ping 140, input
+    /// delay 55 ms but 120 at the spikes.
     static func frames(seconds: Int, spikeEvery: Int = 100) -> [TransportDumpFrame] {
         (0..<(seconds * 30)).map { index in
             TransportDumpFrame(
@@ -15,7 +16,7 @@ struct TransportFiguresTests {
                 framesRendered: index + 1, extrapolatedFrames: (index + 1) / 100, snapshotsReceived: index < 3 ? 0 : index - 2,
                 snapshotAge: index < 3 ? nil : (index % spikeEvery == 0 ? 200 : 60),
                 sinceSnapshot: index < 3 ? nil : (index % spikeEvery == 0 ? 90 : 20),
-                bytesReceived: index * 100)
+                inputDelay: index < 3 ? nil : (index % spikeEvery == 0 ? 120 : 55), bytesReceived: index * 100)
         }
     }
 
@@ -44,7 +45,7 @@ struct TransportFiguresTests {
         #expect(abs(figures.payloadBytesDownPerSecond - 3000) < 1e-9)
         // Frames drawn 63 → 600, extrapolated 0 → 6 (at 100, 200, … 600).
         #expect(abs(figures.starvedShare - 6.0 / 537) < 1e-12)
-        #expect(figures.pingMedian == 100 && figures.worstPingP99 == 140 && figures.inputToServerP99Estimate == 70)
+        #expect(figures.pingMedian == 100 && figures.worstPingP99 == 140 && figures.inputToServerP99 == 120)
     }
 
     @Test("…and with 2 spikes in 537 frames, under 1%, the p99 is the ordinary age")

@@ -122,7 +122,7 @@ extension TransportBenchReport {
     package func table() -> String {
         let header = [
             "loss", "RTT", "transport", "age p50", "age p99", "age max", "starved", "freeze", "snap/s", "down B/s", "up B/s",
-            "input p99*",
+            "input p99",
         ]
         var rows: [[String]] = []
         var notes: [String] = []
@@ -142,7 +142,7 @@ extension TransportBenchReport {
                         ms(figures.snapshotAgeMedian), ms(figures.snapshotAgeP99), ms(figures.snapshotAgeMax),
                         "\(decimalText(figures.starvedShare * 100, places: 2))%", ms(figures.longestFreeze),
                         decimalText(figures.snapshotsPerSecond, places: 1), whole(result.wireBytesDownPerSecond),
-                        whole(result.wireBytesUpPerSecond), ms(figures.inputToServerP99Estimate),
+                        whole(result.wireBytesUpPerSecond), ms(figures.inputToServerP99),
                     ])
             }
         }
@@ -154,7 +154,7 @@ extension TransportBenchReport {
         lines.append(
             "age: newest snapshot's age at each render frame; starved: frames extrapolated; freeze: longest time without a snapshot")
         lines.append("down/up B/s: \(wireMethod)")
-        lines.append("* input p99: \(inputMethod)")
+        lines.append("input p99: \(inputMethod)")
         lines.append("goals at 2% loss, 100 ms RTT (UDP; WebSocket beside it for comparison, no goal):")
         lines += goals.map { "  \($0.line)" }
         return lines.joined(separator: "\n")

@@ -49,9 +49,11 @@ package enum TransportDump {
         let extrapolated = try fraction("extrapolated")
         let corrections = try fraction("corrections")
         let age = try number("age"), since = try number("since-snapshot")
+        let input = try number("input")
         return TransportDumpFrame(
             time: time, transport: transport == "-" ? nil : transport, ping: ping, worstPing: worstPing, framesRendered: extrapolated.whole,
-            extrapolatedFrames: extrapolated.part, snapshotsReceived: corrections.whole, snapshotAge: age, sinceSnapshot: since)
+            extrapolatedFrames: extrapolated.part, snapshotsReceived: corrections.whole, snapshotAge: age, sinceSnapshot: since,
+            inputDelay: input)
     }
 
     /// `T` of the players line's `… · in R B/s, T B in all, S snapshots ---`, or `nil`.

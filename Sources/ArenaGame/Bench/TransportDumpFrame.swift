@@ -23,6 +23,9 @@ package struct TransportDumpFrame: Hashable, Sendable {
     package var snapshotAge: Double?
     /// Local time since a snapshot last arrived, ms.
     package var sinceSnapshot: Double?
+    /// How long the newest applied input took from the client to the server tick that applied
+    /// it, ms (the dump's `input`).
+    package var inputDelay: Double?
     /// Frame bytes received since the session began (the players line's `T B in all`), when
     /// the frame has a players line.
     package var bytesReceived: Int?
@@ -31,7 +34,7 @@ package struct TransportDumpFrame: Hashable, Sendable {
     package init(
         time: Double, transport: String? = nil, ping: Double? = nil, worstPing: Double? = nil, framesRendered: Int,
         extrapolatedFrames: Int, snapshotsReceived: Int, snapshotAge: Double? = nil, sinceSnapshot: Double? = nil,
-        bytesReceived: Int? = nil
+        inputDelay: Double? = nil, bytesReceived: Int? = nil
     ) {
         self.time = time
         self.transport = transport
@@ -42,6 +45,7 @@ package struct TransportDumpFrame: Hashable, Sendable {
         self.snapshotsReceived = snapshotsReceived
         self.snapshotAge = snapshotAge
         self.sinceSnapshot = sinceSnapshot
+        self.inputDelay = inputDelay
         self.bytesReceived = bytesReceived
     }
 }

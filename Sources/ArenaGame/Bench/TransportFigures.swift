@@ -10,10 +10,10 @@
 ///   seen at a frame; a freeze ends between two frames, so this is at most one frame short);
 /// - bytes down: frame bytes the client received a second (WebSocket or UDP payloads, no IP/TCP
 ///   headers; the bench adds the relay's wire counts beside it);
-/// - input to server: estimated as half the p99 of the worst recent ping round trip (`ping-worst`,
-///   the longest of the last 16 pongs). Pings travel the same connection as inputs, so they wait
-///   behind the same losses and retransmissions; halving assumes a symmetric path, and the worst
-///   of 16 leans high, so this is an upper estimate, not a server-side measurement.
+/// - input to server: the dump's `input` at each frame, the newest applied input's time from the
+///   client sending it to the server tick that applied it (``NetGraphFigures/inputDelay``: the
+///   path one way, any resend that got it there, and the wait for the tick; the clock estimate's
+///   error is in it too), and its p99 over the frames.
 package struct TransportFigures: Hashable, Sendable, Codable {
     /// Frames in the measured window.
     package var frames: Int = 0
@@ -37,17 +37,17 @@ package struct TransportFigures: Hashable, Sendable, Codable {
     package var pingMedian: Double = 0
     /// The p99 over the frames of the worst of the last 16 round trips, ms.
     package var worstPingP99: Double = 0
-    /// The estimated p99 input-to-server latency: ``worstPingP99`` / 2, ms.
-    package var inputToServerP99Estimate: Double = 0
+    /// The p99 over the frames of the newest applied input's delay to the server tick, ms.
+    package var inputToServerP99: Double = 0
 
     /// Figures of nothing measured, every one zero (a starting point for tests).
     static let empty = TransportFigures()
 
     private init() {}
 
-    /// How ``inputToServerP99Estimate`` is measured, in words, for reports.
+    /// How ``inputToServerP99`` is measured, in words, for reports.
     package static let inputMethod =
-        "estimated as half the p99 of ping-worst (the worst of the last 16 pong round trips, sampled every frame): pings share the inputs' connection and its retransmissions"
+        "p99 over the frames of the newest applied input's time from the client sending it to the server tick that applied it (the snapshot's tick time less the send time, on the client's estimate of the server clock)"
 
     /// Computes the figures of `frames` after a warm-up.
     ///
@@ -87,7 +87,7 @@ package struct TransportFigures: Hashable, Sendable, Codable {
         }
         pingMedian = Self.percentile(window.compactMap(\.ping), 0.5) ?? 0
         worstPingP99 = Self.percentile(window.compactMap(\.worstPing), 0.99) ?? 0
-        inputToServerP99Estimate = worstPingP99 / 2
+        inputToServerP99 = Self.percentile(window.compactMap(\.inputDelay), 0.99) ?? 0
     }
 
     /// The nearest-rank percentile `p` (0...1) of `values`: the smallest value at or above which

@@ -259,7 +259,8 @@ package final class ArenaClient {
             "snapshot \(metrics.lastSnapshotBytes) B  in \(kilobits(metrics.bytesInPerSecond)) kbit/s  out \(kilobits(metrics.bytesOutPerSecond)) kbit/s",
             "tick \(session.tickRate) Hz  snapshots \(figures.snapshotsReceived) (\(metrics.fullSnapshotsReceived) full)",
             "newest \(figures.newestTick.map { "\($0)" } ?? "-")  age \(milliseconds(figures.newestSnapshotAge)) ms  last \(milliseconds(figures.timeSinceLastSnapshot)) ms ago",
-            "corrections \(figures.predictionCorrections)  extrapolated \(figures.extrapolatedFrames)/\(figures.framesRendered)",
+            "corrections \(figures.predictionCorrections)  extrapolated \(figures.extrapolatedFrames)/\(figures.framesRendered)"
+                + "  input \(milliseconds(figures.inputDelay)) ms  worst \(milliseconds(figures.worstInputDelay)) ms",
             "\(figures.transport ?? "-")  \(statusText)  reconnects \(connection.reconnects)",
         ]
         if let loss = figures.loss { lines[0] += "  loss \(decimalText(loss * 100, places: 1)) %" }

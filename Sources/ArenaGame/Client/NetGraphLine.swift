@@ -5,7 +5,7 @@ import Tickwire
 /// (`arena join --script … --dump`), so that a test or a script reads what a player experienced:
 ///
 /// ```
-/// net time 12.533 transport ws ping 42 ping-worst 266 jitter 3 interp 100 buffer 2 extrapolated 12/1800 corrections 0/900 tick 3770 age 133 since-snapshot 101
+/// net time 12.533 transport ws ping 42 ping-worst 266 jitter 3 interp 100 buffer 2 extrapolated 12/1800 corrections 0/900 tick 3770 age 133 since-snapshot 101 input 71 input-worst 102
 /// ```
 ///
 /// - `time`: seconds since the first frame, three decimals.
@@ -17,6 +17,8 @@ import Tickwire
 /// - `corrections C/S`: of the S snapshots received since the start, C corrected the prediction.
 /// - `tick`: the newest snapshot's tick. `age`: its age at this frame, ms (estimated server time
 ///   now minus the time stamped in it). `since-snapshot`: ms since a snapshot last arrived.
+/// - `input`, `input-worst`: how long the newest applied input took from this client to the server
+///   tick that applied it, and the longest of the last 16, ms.
 /// - `loss`: the share of packets lost, percent, one decimal; only when the transport measures it
 ///   (UDP: of the client's recent packets, those the server never acknowledged).
 /// - `link-rtt`, `link-jitter`: the transport's own round trip and its jitter, ms, from the
@@ -35,7 +37,7 @@ package enum NetGraphLine {
     /// - Parameters:
     ///   - figures: The figures of one frame.
     ///   - start: The time of the first frame, which `time` counts from.
-    /// - Returns: `net time … since-snapshot …`, then `loss …` when the loss is known, then
+    /// - Returns: `net time … since-snapshot … input … input-worst …`, then `loss …` when the loss is known, then
     ///   `link-rtt … link-jitter …` when the transport's round trip is.
     package static func text(_ figures: NetGraphFigures, since start: Timestamp) -> String {
         var pairs: [(String, String)] = [
@@ -51,6 +53,8 @@ package enum NetGraphLine {
             ("tick", figures.newestTick.map { "\($0)" } ?? "-"),
             ("age", milliseconds(figures.newestSnapshotAge)),
             ("since-snapshot", milliseconds(figures.timeSinceLastSnapshot)),
+            ("input", milliseconds(figures.inputDelay)),
+            ("input-worst", milliseconds(figures.worstInputDelay)),
         ]
         if let loss = figures.loss { pairs.append(("loss", decimalText(loss * 100, places: 1))) }
         if let linkRoundTrip = figures.linkRoundTrip {

@@ -122,7 +122,9 @@ package enum ArenaCommands {
             keys: WASD or arrows move, space fires, e fires the rail, n toggles the net graph, q quits
             --dump's header: `--- frame N · you … · net KEY VALUE … · STATUS ---`, the net graph's figures as
             pairs: time (s since the first frame), transport, ping and ping-worst (median and worst of
-            the last 16 pongs), jitter, interp, age (of the newest snapshot) and since-snapshot, all in ms;
+            the last 16 pongs), jitter, interp, age (of the newest snapshot), since-snapshot, input and
+            input-worst (from sending an input to the server tick that applied it: the newest and the
+            worst of the last 16), all in ms;
             buffer, tick (the newest snapshot's), extrapolated E/F frames, corrections C/S snapshots since
             the start; over udp:// also loss (% of the client's packets never acknowledged), link-rtt and
             link-jitter (ms, the UDP layer's own round trip from its acks, which wait for the server's next

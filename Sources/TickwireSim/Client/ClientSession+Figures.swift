@@ -30,6 +30,8 @@ extension ClientSession {
             figures.newestSnapshotAge = estimatedServerTime.map { $0 - stamped }
         }
         figures.timeSinceLastSnapshot = freshness.lastArrival.map { (now - $0).secondsValue }
+        figures.inputDelay = inputDelays.latest
+        figures.worstInputDelay = inputDelays.worst
         if let statistics = link?.linkStatistics {
             figures.transport = statistics.transport
             figures.loss = statistics.packetLoss

@@ -36,6 +36,7 @@ extension ClientSession {
         // snapshot can be drawn only from then, so a client's own frame phase belongs in it.
         delay.recordArrival(serverTime: serverTime, arrival: estimatedServerTime ?? serverTime)
         lastProcessedInput = message.lastProcessedInput
+        inputDelays.applied(upTo: message.lastProcessedInput, serverTime: serverTime, clockOffset: clockSync.offset ?? provisionalOffset)
         prediction.acknowledge(upTo: message.lastProcessedInput)
         if configuration.predictsLocalPlayer { reconcile(with: snapshot, lastProcessed: message.lastProcessedInput) }
     }

@@ -107,6 +107,8 @@ public final class ClientSession<G: Game> {
     var bytesOut = RateMeter()
     var counters = ClientMetrics()
     var snapshotAges: [Double] = []
+    /// When each input in flight was sent, and how long the applied ones took (``figures``).
+    var inputDelays = InputDelayMeter()
     /// The newest snapshot's arrival and the frames rendered, for ``figures``.
     var freshness = ViewFreshness()
 
@@ -163,6 +165,7 @@ public final class ClientSession<G: Game> {
         latestSnapshot = nil
         lastProcessedInput = 0
         sequence = 0
+        inputDelays.forgetPending()
         inputRenderTimes.removeAll()
         sendsRenderTimes = false
         lastPing = nil
@@ -235,6 +238,7 @@ public final class ClientSession<G: Game> {
         if let input {
             sequence &+= 1
             prediction.record(input, sequence: sequence)
+            inputDelays.sent(sequence: sequence, at: clock.now.seconds)
             if sendsRenderTimes { recordRenderTime() }
             if configuration.predictsLocalPlayer, let state = predictedState {
                 predictedState = game.step(state, inputs: [me: input], dt: 1 / Double(tickRate))

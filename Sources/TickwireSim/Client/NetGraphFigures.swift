@@ -56,6 +56,13 @@ public struct NetGraphFigures: Hashable, Sendable {
     /// The local time since the last snapshot arrived, seconds: during a stall it grows by a
     /// frame's time each frame. `nil` before the first snapshot of the session.
     public var timeSinceLastSnapshot: Double?
+    /// How long the newest applied input took to reach the game, seconds: from the client
+    /// sending it to the server time of the tick that applied it, as the snapshot of that tick
+    /// says (the path one way, any resend that got it there, the wait for the server's tick, and
+    /// the clock estimate's error). `nil` before the first snapshot that applies an input.
+    public var inputDelay: Double?
+    /// The longest of the last 16 input delays, seconds; `nil` before the first.
+    public var worstInputDelay: Double?
     /// The share of packets lost (0...1), when the transport measures it
     /// (``TransportLinkStatistics/packetLoss``: the share of this side's recent packets the peer
     /// never acknowledged); `nil` otherwise (the WebSocket transport runs over TCP, which hides

@@ -181,10 +181,12 @@ func makeClientOptions(url: String, parsed: inout CommandArguments) throws -> Ar
     return try makeClientOptions(url: parsedURL, parsed: &parsed)
 }
 
-/// The client's options for a WebSocket URL (a `udp://` join names its server's WebSocket URL for the room).
-func makeClientOptions(url parsedURL: WebSocketURL, parsed: inout CommandArguments) throws -> ArenaClient.Options {
+/// The client's options for a WebSocket URL (a `udp://` join names its server's WebSocket URL for
+/// the room, and its UDP address in `udp`, which the bad network's loss follows).
+func makeClientOptions(url parsedURL: WebSocketURL, udp: ArenaUDPURL? = nil, parsed: inout CommandArguments) throws -> ArenaClient.Options {
     let name = parsed.string("name") ?? "player"
     var options = ArenaClient.Options(url: parsedURL, name: name)
+    options.udp = udp
     let lag = try parsed.double("lag", default: 0), jitter = try parsed.double("jitter", default: 0)
     let loss = try parsed.double("loss", default: 0)
     guard lag >= 0, jitter >= 0, (0...100).contains(loss) else { fail("--lag and --jitter must be ≥ 0 ms, --loss 0...100 %") }
@@ -206,8 +208,7 @@ func join(_ arguments: CommandArguments) throws {
         guard (1...65535).contains(udp.tokenPort) else { fail("--token-port must be 1...65535") }
         let room: WebSocketURL
         do { room = try WebSocketURL(udp.webSocketURL) } catch { fail(error.description) }
-        options = try makeClientOptions(url: room, parsed: &parsed)
-        options.udp = udp
+        options = try makeClientOptions(url: room, udp: udp, parsed: &parsed)
     } else {
         options = try makeClientOptions(url: url, parsed: &parsed)
     }

@@ -17,6 +17,16 @@ struct ArenaClientTests {
         }
     }
 
+    @Test("over udp:// the same options drop datagrams: loss is UDP's, not TCP's, though the room's URL is a WebSocket one")
+    func badNetworkOverUDP() throws {
+        let udp = try ArenaUDPURL("udp://127.0.0.1:7778/main")
+        var options = ArenaClient.Options(url: try WebSocketURL(udp.webSocketURL), name: "ann")
+        options.udp = udp
+        options.setBadNetwork(lag: .milliseconds(50), jitter: .zero, loss: 0.02)
+        let expected = LinkConditions(latency: .milliseconds(50), delivery: .unreliable, lossRate: 0.02)
+        #expect(options.downstream == expected && options.upstream == expected, "\(options.downstream)")
+    }
+
     @Test("no bad network asked for leaves the connection alone")
     func noBadNetwork() throws {
         var options = ArenaClient.Options(url: try WebSocketURL("ws://127.0.0.1:7777/main"), name: "ann")

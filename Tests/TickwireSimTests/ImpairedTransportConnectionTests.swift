@@ -65,6 +65,21 @@ struct ImpairedTransportConnectionTests {
         }
     }
 
+    @Test("a frame received is delayed from when it arrived on the real connection, not from the drain that found it")
+    func delayFromArrival() throws {
+        let (clock, wrapper, server) = Self.pair(downstream: LinkConditions(latency: .milliseconds(50)))
+        server.send(Self.frame(.pong, 1))
+        // The real connection has it at once; the client drains 20 ms later, then every 20 ms.
+        clock.advance(by: .milliseconds(20))
+        #expect(wrapper.drainArrivals().isEmpty, "at 20 ms the 50 ms link still holds it")
+        clock.advance(by: .milliseconds(20))
+        #expect(wrapper.drainArrivals().isEmpty, "and at 40 ms")
+        clock.advance(by: .milliseconds(20))
+        let arrivals = wrapper.drainArrivals()
+        try #require(arrivals.count == 1, "at 60 ms it has arrived: 50 ms after the real arrival, not 70 ms after the drain at 20")
+        #expect(arrivals[0].waited == .milliseconds(10), "it arrived at 50 ms, 10 ms before this drain")
+    }
+
     @Test("reliable mode keeps the order: jitter becomes head-of-line delay")
     func order() {
         let (down, up) = Self.exchange(spacing: 2)

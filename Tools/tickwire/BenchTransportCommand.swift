@@ -15,6 +15,10 @@ import Darwin
 /// with the same seed, `arena serve` in namespace b on its address, one scripted headless
 /// `arena join … --dump` in namespace a for `--duration` seconds; the dump's figures
 /// (``TransportDump``, ``TransportFigures``) and the relay's byte counters make the cell's row.
+/// In the goal cell (2% / 100 ms) each transport also plays through the client's own impairment
+/// model (`arena join --lag 50 --loss 2` over a lab that adds nothing), and a goal line says
+/// whether the model starves frames within 1.5× of the lab (``TransportGoal/modelAgreement``);
+/// `--no-model` leaves those plays out.
 /// The lab is taken down after every play, on errors and on SIGINT/SIGTERM. A transport this
 /// build of `arena` lacks (`udp` before the netcode.io transport lands) is reported as not
 /// available, with the reason; the goal lines (``TransportGoal``) then say pending.
@@ -25,7 +29,9 @@ enum BenchTransportCommand {
     /// What `tickwire bench transport` accepts; its usage text and its parser both come from here.
     static let syntax = CommandSyntax(
         name: "tickwire bench transport",
-        synopsis: ["[--json] [--duration S] [--loss LIST] [--rtt LIST] [--seed N] [--transports ws,udp] [--tick HZ] [--warm-up S]"],
+        synopsis: [
+            "[--json] [--duration S] [--loss LIST] [--rtt LIST] [--seed N] [--transports ws,udp] [--no-model] [--tick HZ] [--warm-up S]"
+        ],
         summary: """
             real arena clients over WebSocket and UDP through the loss lab (needs root, /dev/net/tun, ip netns):
             snapshot age at render time, starved frames, longest freeze, bytes a second, input latency, and the goals at 2% / 100 ms
@@ -37,6 +43,7 @@ enum BenchTransportCommand {
             .value("rtt", "LIST", default: "50,100,150", "round trips the lab adds, ms"),
             .value("seed", "N", default: "1", "the lab's seed (the same for every cell and transport)"),
             .value("transports", "LIST", default: "ws,udp", "which transports to play"),
+            .flag("no-model", "do not also play the 2% / 100 ms cell through the client's impairment model (arena join --lag --loss)"),
             .value("tick", "HZ", default: "30", "the server's tick rate, 1...240"),
             .value("warm-up", "S", default: "3", "seconds after the first snapshot left out of the figures"),
             .value("port", "P", default: "7777", "the server's port in namespace b"),
@@ -52,6 +59,7 @@ enum BenchTransportCommand {
         let rtts = try numbers(parsed.string("rtt"), default: [50, 100, 150], option: "rtt", range: 0...10_000)
         let seed = try parsed.integer("seed", default: 1)
         let chosen = parsed.string("transports").map { $0.split(separator: ",").map(String.init) } ?? transports
+        let playsModel = !parsed.flag("no-model")
         let tickRate = try parsed.integer("tick", default: 30)
         let warmUp = try parsed.double("warm-up", default: 3)
         let port = try parsed.integer("port", default: 7777)
@@ -87,18 +95,21 @@ enum BenchTransportCommand {
         for loss in losses {
             for rtt in rtts {
                 var cell = TransportBenchCell(lossPercent: loss, rttMilliseconds: rtt)
-                for transport in chosen {
+                let isGoalCell = loss == TransportGoal.cell.loss && rtt == TransportGoal.cell.rtt
+                let plays = chosen.map { ($0, false) } + (playsModel && isGoalCell ? chosen.map { ($0, true) } : [])
+                for (transport, modelled) in plays {
+                    let name = modelled ? TransportBenchResult.modelName(of: transport) : transport
                     StandardError.write(
-                        "tickwire: bench transport: \(transport) at \(decimalText(loss, places: 0))% loss, \(decimalText(rtt, places: 0)) ms RTT, \(decimalText(duration, places: 0)) s\n"
+                        "tickwire: bench transport: \(name) at \(decimalText(loss, places: 0))% loss, \(decimalText(rtt, places: 0)) ms RTT, \(decimalText(duration, places: 0)) s\n"
                     )
                     do {
-                        let result = try play.measure(transport: transport, loss: loss, rtt: rtt)
-                        if let reason = result.unavailable { StandardError.write("tickwire: bench transport: \(transport): \(reason)\n") }
+                        let result = try play.measure(transport: transport, loss: loss, rtt: rtt, modelled: modelled)
+                        if let reason = result.unavailable { StandardError.write("tickwire: bench transport: \(name): \(reason)\n") }
                         cell.results.append(result)
                     } catch {
                         // One failed play is reported in its row, and the others still run; the status says it.
-                        StandardError.write("tickwire: bench transport: \(transport) failed: \(error)\n")
-                        cell.results.append(TransportBenchResult(transport: transport, failure: error.description))
+                        StandardError.write("tickwire: bench transport: \(name) failed: \(error)\n")
+                        cell.results.append(TransportBenchResult(transport: name, failure: error.description))
                         failures += 1
                     }
                 }

@@ -34,12 +34,21 @@ struct BenchTransportPlay {
         return Array(repeating: cycle, count: frames / 70 + 1).joined(separator: " ")
     }
 
-    /// Plays `transport` through a lab of `loss` percent and `rtt` ms.
+    /// Plays `transport` through a lab of `loss` percent and `rtt` ms, or through the client's
+    /// impairment model of them.
     ///
+    /// - Parameters:
+    ///   - transport: `ws` or `udp`.
+    ///   - loss: Loss each way, percent.
+    ///   - rtt: The round trip added, ms.
+    ///   - modelled: Whether the client's own impairment model (`arena join --lag RTT/2 --loss
+    ///     LOSS`) makes the bad network, over a lab that adds nothing; the result's transport is
+    ///     then ``TransportBenchResult/modelName(of:)``.
     /// - Returns: The figures, or why the transport is not available.
     /// - Throws: ``BenchFailure`` when the lab, the server or the client fails, or the dump yields no figures.
-    func measure(transport: String, loss: Double, rtt: Double) throws(BenchFailure) -> TransportBenchResult {
-        if transport == "udp", let udpUnavailable { return TransportBenchResult(transport: transport, unavailable: udpUnavailable) }
+    func measure(transport: String, loss: Double, rtt: Double, modelled: Bool = false) throws(BenchFailure) -> TransportBenchResult {
+        let name = modelled ? TransportBenchResult.modelName(of: transport) : transport
+        if transport == "udp", let udpUnavailable { return TransportBenchResult(transport: name, unavailable: udpUnavailable) }
         let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("tickwire-bench-transport-\(getpid())-\(transport)")
         do { try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true) } catch {
             throw BenchFailure(description: "cannot create \(scratch.path): \(error)")
@@ -49,7 +58,7 @@ struct BenchTransportPlay {
                 StandardError.write("tickwire: could not remove \(scratch.path): \(error)\n")
             }
         }
-        let lab = try BenchTransportLab(command: lab, rtt: rtt, loss: loss, seed: seed, scratch: scratch)
+        let lab = try BenchTransportLab(command: lab, rtt: modelled ? 0 : rtt, loss: modelled ? 0 : loss, seed: seed, scratch: scratch)
         defer { lab.down() }
         let host = lab.addresses.b
         var serve = [
@@ -69,7 +78,8 @@ struct BenchTransportPlay {
             [
                 arena, "join", url, "--name", "bench", "--script", Self.script(frames: frames), "--frames", "\(frames)", "--dump",
                 "--width", "40", "--height", "12",
-            ] + (transport == "udp" ? ["--token-port", "\(port)"] : []))
+            ] + (transport == "udp" ? ["--token-port", "\(port)"] : [])
+                + (modelled ? ["--lag", decimalText(rtt / 2, places: 1), "--loss", decimalText(loss, places: 2)] : []))
         defer { client.stop() }
         guard client.wait(seconds: duration + 60) else {
             throw BenchFailure(
@@ -98,7 +108,7 @@ struct BenchTransportPlay {
         if let said = dumped.last?.transport, said != transport {
             throw BenchFailure(description: "the client asked to play over \(transport) says it plays over \(said)")
         }
-        var result = TransportBenchResult(transport: transport, figures: figures)
+        var result = TransportBenchResult(transport: name, figures: figures)
         result.wireBytesDownPerSecond = Double(after.down.bytesIn - before.down.bytesIn) / seconds
         result.wireBytesUpPerSecond = Double(after.up.bytesIn - before.up.bytesIn) / seconds
         result.droppedDown = after.down.dropped - before.down.dropped

@@ -81,7 +81,8 @@ package struct TransportBenchCell: Hashable, Sendable, Codable {
 
 /// One transport in one cell: its figures, or why it was not measured.
 package struct TransportBenchResult: Hashable, Sendable, Codable {
-    /// `ws` or `udp`.
+    /// `ws` or `udp` through the lab's relay, or `ws-model` or `udp-model` through the client's
+    /// impairment model of the same cell (``modelName(of:)``).
     package var transport: String
     /// Why it was not measured (`not available: …`), or `nil` when it was.
     package var unavailable: String?
@@ -97,6 +98,10 @@ package struct TransportBenchResult: Hashable, Sendable, Codable {
     package var droppedDown: Int?
     /// Packets the relay dropped up (a→b).
     package var droppedUp: Int?
+
+    /// The name of `transport` played through the client's impairment model (`arena join --lag
+    /// --loss`) over a lab that adds nothing: `ws-model`, `udp-model`.
+    package static func modelName(of transport: String) -> String { "\(transport)-model" }
 
     /// A measured result.
     package init(transport: String, figures: TransportFigures) {
@@ -155,7 +160,9 @@ extension TransportBenchReport {
             "age: newest snapshot's age at each render frame; starved: frames extrapolated; freeze: longest time without a snapshot")
         lines.append("down/up B/s: \(wireMethod)")
         lines.append("input p99: \(inputMethod)")
-        lines.append("goals at 2% loss, 100 ms RTT (UDP; WebSocket beside it for comparison, no goal):")
+        lines.append(
+            "goals at 2% loss, 100 ms RTT (UDP's four, WebSocket beside them for comparison; then each transport's impairment model against the lab):"
+        )
         lines += goals.map { "  \($0.line)" }
         return lines.joined(separator: "\n")
     }

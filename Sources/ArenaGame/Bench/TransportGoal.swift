@@ -9,6 +9,10 @@ import CommandLineSupport
 /// - wire bytes a second down at 2% loss within 10% of the 0% loss figure (same RTT).
 ///
 /// WebSocket's figure is given beside each line for comparison; it has no goal.
+///
+/// And for each transport, the impairment model's check (issue #31 point 6): the same cell played
+/// through the client's own model (`arena join --lag 50 --loss 2` over a lab that adds nothing)
+/// starves render frames within a factor of 1.5 of the lab's relay (``modelAgreement``).
 package struct TransportGoal: Hashable, Sendable, Codable {
     /// The verdict.
     package enum Verdict: String, Hashable, Sendable, Codable {
@@ -31,6 +35,14 @@ package struct TransportGoal: Hashable, Sendable, Codable {
     package var webSocketValue: Double?
     /// Why the verdict is pending, when it is.
     package var pendingReason: String?
+    /// What the value was computed from, when that needs saying.
+    package var note: String?
+
+    /// The largest factor between the starved shares of the lab and of the model that counts as agreement.
+    package static let modelAgreementFactor = 1.5
+    /// The share of starved frames below which two plays are not told apart (one frame in a
+    /// thousand; the UDP goal's limit): each share counts as at least this in ``modelAgreement``.
+    package static let starvedShareFloor = 0.001
 
     /// The loss (percent) and RTT (ms) of the goals' cell.
     package static let cell = (loss: 2.0, rtt: 100.0)
@@ -48,7 +60,7 @@ package struct TransportGoal: Hashable, Sendable, Codable {
             return TransportGoal(
                 name: name, transport: "udp", value: measured, limit: limit, unit: unit,
                 verdict: measured.map { $0 <= limit ? .pass : .fail } ?? .pending, webSocketValue: ws.flatMap(value),
-                pendingReason: measured == nil ? pending(udp, needs: "the 2% / 100 ms cell") : nil)
+                pendingReason: measured == nil ? pending(udp, of: "udp", needs: "the 2% / 100 ms cell") : nil)
         }
         var goals = [
             goal("p99 snapshot age ≤ one-way delay + 2 ticks", limit: oneWay + 2 * tick, unit: "ms") { $0.figures?.snapshotAgeP99 },
@@ -64,15 +76,42 @@ package struct TransportGoal: Hashable, Sendable, Codable {
             TransportGoal(
                 name: "bytes/s down at 2% loss within 10% of 0% loss", transport: "udp", value: measured, limit: 10, unit: "%",
                 verdict: measured.map { $0 <= 10 ? .pass : .fail } ?? .pending, webSocketValue: growth(ws, wsClean),
-                pendingReason: measured == nil ? pending(udp ?? udpClean, needs: "the 2% / 100 ms and 0% / 100 ms cells") : nil))
+                pendingReason: measured == nil ? pending(udp ?? udpClean, of: "udp", needs: "the 2% / 100 ms and 0% / 100 ms cells") : nil))
+        for transport in ["ws", "udp"] { goals.append(modelAgreement(transport: transport, in: report)) }
         return goals
     }
 
-    /// Why a UDP goal has no value: the transport's reason, or the cells the run left out.
-    private static func pending(_ result: TransportBenchResult?, needs cells: String) -> String {
+    /// Whether the client's impairment model tells the truth about `transport`: the factor
+    /// between the starved shares of the goal cell through the lab and through the model, the
+    /// larger over the smaller, each counted as at least ``starvedShareFloor``; it passes at
+    /// ``modelAgreementFactor`` or less.
+    static func modelAgreement(transport: String, in report: TransportBenchReport) -> TransportGoal {
+        let model = TransportBenchResult.modelName(of: transport)
+        let labShare = report.result(transport: transport, loss: cell.loss, rtt: cell.rtt)?.figures?.starvedShare
+        let modelShare = report.result(transport: model, loss: cell.loss, rtt: cell.rtt)?.figures?.starvedShare
+        var goal = TransportGoal(
+            name: "starved frames through the model (\(model)) within \(decimalText(modelAgreementFactor, places: 1))× of the lab's",
+            transport: transport, value: nil, limit: modelAgreementFactor, unit: "×", verdict: .pending)
+        guard let labShare, let modelShare else {
+            let missing = labShare == nil ? transport : model
+            goal.pendingReason = pending(
+                report.result(transport: missing, loss: cell.loss, rtt: cell.rtt), of: missing, needs: "the 2% / 100 ms cell")
+            return goal
+        }
+        let larger = max(labShare, modelShare, starvedShareFloor), smaller = max(min(labShare, modelShare), starvedShareFloor)
+        goal.value = larger / smaller
+        goal.verdict = larger / smaller <= modelAgreementFactor ? .pass : .fail
+        goal.note =
+            "lab \(decimalText(labShare * 100, places: 2))%, model \(decimalText(modelShare * 100, places: 2))%"
+            + "; shares under \(decimalText(starvedShareFloor * 100, places: 1))% count as \(decimalText(starvedShareFloor * 100, places: 1))%"
+        return goal
+    }
+
+    /// Why a goal has no value: the reason `transport` was not measured, or the cells the run left out.
+    private static func pending(_ result: TransportBenchResult?, of transport: String, needs cells: String) -> String {
         if let reason = result?.unavailable { return reason }
         if let failure = result?.failure { return "the play failed: \(failure)" }
-        return "this run did not measure UDP in \(cells)"
+        return "this run did not play \(transport) in \(cells)"
     }
 
     /// `PASS  udp p99 snapshot age ≤ … : 93 ms (limit 117 ms; ws 180 ms)`.
@@ -81,10 +120,15 @@ package struct TransportGoal: Hashable, Sendable, Codable {
         let comparison = webSocketValue.map { ", ws \(Self.text($0, unit)) for comparison" } ?? ""
         let measured = value.map { Self.text($0, unit) } ?? "pending"
         let why = pendingReason.map { " — \($0)" } ?? ""
-        return "\(verdictText)\(transport) \(name): \(measured) (limit \(Self.text(limit, unit))\(comparison))\(why)"
+        let detail = note.map { "; \($0)" } ?? ""
+        return "\(verdictText)\(transport) \(name): \(measured) (limit \(Self.text(limit, unit))\(comparison)\(detail))\(why)"
     }
 
     private static func text(_ value: Double, _ unit: String) -> String {
-        unit == "%" ? "\(decimalText(value, places: 2))%" : "\(decimalText(value, places: 0)) \(unit)"
+        switch unit {
+        case "%": "\(decimalText(value, places: 2))%"
+        case "×": "\(decimalText(value, places: 2))×"
+        default: "\(decimalText(value, places: 0)) \(unit)"
+        }
     }
 }

@@ -46,9 +46,10 @@ package final class ArenaClient {
         }
 
         /// Sets a bad network as `arena join` takes it: the same one-way delay, jitter and packet loss
-        /// each way, loss doing what it does on the transport ``url``'s scheme names
-        /// (``LinkConditions/Delivery-swift.struct/init(urlScheme:)``): over a WebSocket (TCP) lost
-        /// segments are retransmitted and the frames behind them wait; over UDP datagrams are dropped.
+        /// each way, loss doing what it does on the transport played
+        /// (``LinkConditions/Delivery-swift.struct/init(urlScheme:)`` of `udp` when ``udp`` is set,
+        /// else of ``url``'s scheme; so set ``udp`` first): over a WebSocket (TCP) lost segments are
+        /// retransmitted and the frames behind them wait; over UDP datagrams are dropped.
         ///
         /// - Parameters:
         ///   - lag: Added one-way delay, each direction.
@@ -63,8 +64,9 @@ package final class ArenaClient {
             downstream = link
         }
 
-        /// The scheme of ``url``, before `://`.
-        private var urlScheme: String { String(url.description.prefix { $0 != ":" }) }
+        /// The scheme of the transport played: `udp` when ``udp`` is set (``url`` then names the
+        /// room's WebSocket address), else ``url``'s, before `://`.
+        private var urlScheme: String { udp != nil ? "udp" : String(url.description.prefix { $0 != ":" }) }
 
         /// Whether play goes through a bad network.
         package var isImpaired: Bool { upstream != .perfect || downstream != .perfect }

@@ -18,7 +18,8 @@ package enum ArenaCommands {
         .value("jitter", "MS", default: "0", "vary that delay by up to this much"),
         .value(
             "loss", "PERCENT", default: "0",
-            "lose this share of packets each way, 0...100: over ws:// and wss:// TCP retransmits them (frames wait, none is lost)"),
+            "lose this share of packets each way, 0...100: over ws:// and wss:// TCP retransmits them (frames wait, none is lost); over udp:// they are dropped"
+        ),
     ]
 
     /// `arena` with no command: a server on this machine, played in this terminal.

@@ -15,6 +15,11 @@
 ///     lock.adjustment(sinceSnapshot: figures.timeSinceLastSnapshot, period: period.secondsValue, jitter: figures.roundTripJitter))
 /// ```
 ///
+/// The arrival times must be the transport's own (``TransportConnection/drainArrivals()``), not
+/// the drains': a transport that stamps its frames at the drain ties the arrivals to the frames,
+/// and the lock then chases its own frames (every real transport here, and
+/// ``ImpairedTransportConnection`` over one, stamps them where they arrive).
+///
 /// A frame with no snapshot in the last period (one was lost, or none has come) moves nothing.
 /// The lead grows with the path's jitter (twice the measured jitter), so that a snapshot a little
 /// late still arrives before its frame.

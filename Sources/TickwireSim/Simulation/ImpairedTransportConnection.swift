@@ -9,7 +9,10 @@ import TickwireFoundation
 /// Each direction is one simulated link: a frame sent is handed to the real connection when the
 /// link says it arrives (latency + jitter + bandwidth), a frame received is handed to the caller
 /// when the link says it arrives. Time comes from the ``TickClock`` given, and frames move on at
-/// every ``send(_:)`` and ``drain()`` (a ``ClientSession`` drains once per tick).
+/// every ``send(_:)`` and ``drain()`` (a ``ClientSession`` drains once per tick). A frame received
+/// enters its link at the time it arrived on the real connection, not at the drain that found it,
+/// so its delayed arrival keeps the real one's phase; a frame sent leaves at the first
+/// ``send(_:)`` or ``drain()`` after its link delivers it (up to a client tick late).
 ///
 /// **Which transport it wraps.** Each link's ``LinkConditions/delivery-swift.property`` says what
 /// kind of transport is underneath, and loss does what it does there
@@ -161,20 +164,26 @@ public final class ImpairedTransportConnection: TransportConnection {
     /// What ``drain()`` returns, each frame with how long ago (on the wrapper's clock) the
     /// downstream link delivered it.
     ///
+    /// A frame enters the simulated link when it arrived on the real connection (its own
+    /// ``TransportArrival/waited`` before this drain), not at the drain: so the delayed frame's
+    /// arrival keeps the real one's phase, and a client that times its frames from arrivals
+    /// (``FramePhaseLock``) does not chase its own drains.
+    ///
     /// - Returns: The events and their waits, oldest first.
     public func drainArrivals() -> [TransportArrival] {
         let now = clock.now.nanoseconds
         forwardOutgoing(now: now)
-        let received = inner.drain()
-        let droppable = received.map { event in
-            if case .frame(let bytes) = event { return isDroppable(bytes) }
+        let received = inner.drainArrivals()
+        let droppable = received.map { arrival in
+            if case .frame(let bytes) = arrival.event { return isDroppable(bytes) }
             return false
         }
         return state.withLock { state in
             guard !state.isClosed else { return [] }
-            for (event, isDroppable) in zip(received, droppable) {
-                switch event {
-                case .frame(let bytes): state.downstream.send(bytes, now: now, droppable: isDroppable)
+            for (arrival, isDroppable) in zip(received, droppable) {
+                switch arrival.event {
+                case .frame(let bytes):
+                    state.downstream.send(bytes, now: now - arrival.waited.wholeNanoseconds, droppable: isDroppable)
                 case .closed(let reason): state.pendingClose = state.pendingClose ?? reason
                 }
             }

@@ -658,7 +658,8 @@ class EntropyPass {
    */
   readSurvivors(baseline, survivors) {
     const count = this.readInteger(GlobalModel.destroyedCount) + 1;
-    if (count > baseline.count) throw outOfRange('destroyed entity count', String(count), `1...${baseline.count}`);
+    // More destroyed than the baseline holds: tooManyEntities, as in the bit-packed coding (4.2).
+    if (count > baseline.count) throw tooManyEntities(count, baseline.count);
     let next = 0;
     for (let number = 0; number < count; number++) {
       const index = next + this.readInteger(GlobalModel.destroyedGap);

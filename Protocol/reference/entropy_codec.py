@@ -487,7 +487,7 @@ def _decode(types, data, baseline, baseline_motion, max_entities):
         ids = sorted(base)
         count = integer(G_DESTROYED_COUNT) + 1
         if count > len(ids):
-            raise CodecError("valueOutOfRange")
+            raise CodecError("tooManyEntities")   # as in §4.2
         destroyed, following = set(), 0
         for _ in range(count):
             index = following + integer(G_DESTROYED_GAP)
@@ -695,6 +695,8 @@ A delta against delta-01 whose first changed field, entity 1's x (16 bits wide),
 a 17-bit magnitude, which no 16-bit field holds. Decoders refuse it at the bucket.""",
                        "arena", "delta-01-arena-full.hex", "valueOutOfRange", header.bytes() + rc.finish())
     generate_predicted()
+    from entropy_pinned import generate_pinned   # protocol 1.1's pinned readings (imports this module)
+    generate_pinned()
 
 
 def with_predicted_bit(types, data, tick, age, empty):

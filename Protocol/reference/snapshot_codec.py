@@ -598,6 +598,22 @@ A delta against delta-01 marking survivor index 3 as changed; there are only thr
     write_error_vector("delta-error-unknown-entity-type.hex", """
 A whole snapshot of the mixed schema (three types, 2-bit type indices) with type index 3.""",
                        "mixed", None, "unknownEntityType", w.bytes())
+    w = delta_header()
+    w.bool(False)
+    w.bool(True); w.bool(True); w.varint(1)      # list mode, one index: its gamma gap follows
+    w.u(0, 8 - len(w.bits) % 8 + 40)             # 44 zero bits to the end: no 1 bit, fewer than 64 zeros
+    write_error_vector("delta-error-gamma-truncated.hex", """
+A delta against delta-01 whose list index gap (a gamma code) is cut inside its leading zeros: the
+stream ends after 44 zero bits, before the 64th that would make it malformed.""",
+                       "arena", base01, "truncated", w.bytes())
+    w = delta_header()
+    w.bool(False)
+    w.bool(True); w.bool(True); w.varint(1)
+    w.u(0, 64); w.bool(True); w.u(0, 64)          # 64 leading zeros, then what would be the rest
+    write_error_vector("delta-error-malformed-gamma.hex", """
+A delta against delta-01 whose list index gap (a gamma code) has 64 leading zero bits: refused at
+the 64th zero, whatever follows.""",
+                       "arena", base01, "malformedGammaCode", w.bytes())
     w = BitWriter()
     w.varint(7); w.bool(False); w.varint(65537)
     write_error_vector("delta-error-too-many-entities.hex", """

@@ -129,9 +129,9 @@ struct EntropyDeltaDecoder {
         if try coder.decode(&models.p[EntropyModels.hasDestroyed]) {
             // Their count, then each one's baseline index as the gap after the previous one.
             let count = try coder.decodeInteger(models: models.p + EntropyModels.destroyedCountTree) + 1
+            // More destroyed than the baseline holds: `tooManyEntities`, as in the bit-packed coding (§4.2).
             guard count <= UInt64(baseline.count) else {
-                throw CodecError(
-                    .valueOutOfRange(what: "destroyed entity count", value: "\(count)", allowed: "1...\(baseline.count)"))
+                throw CodecError(.tooManyEntities(count: count, limit: baseline.count))
             }
             var following = 0
             for _ in 0..<Int(count) {

@@ -322,9 +322,14 @@ class RangeDecoder {
     return node - (1 << bits);
   }
 
-  /** @throws {CodecError} `trailingData` when the payload was not read to its end. */
+  /**
+   * The end of the payload: every byte read, and (protocol 1.1) the code back at 0, as the encoder's
+   * flush leaves it for every payload it writes (PROTOCOL.md 4.5.2).
+   * @throws {CodecError} `trailingData` when the payload was not read to its end, then `malformedRangeCode`.
+   */
   finish() {
     if (this.position !== this.bytes.length) throw trailingData(this.bytes.length - this.position);
+    if (this.code !== 0) throw malformedRangeCode(this.position, `the code ends at ${this.code}, not 0`);
   }
 }
 

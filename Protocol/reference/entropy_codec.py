@@ -151,8 +151,11 @@ class RangeDecoder:
         return node - (1 << bits)
 
     def finish(self):
+        """The end of the payload (§4.5.2): every byte read, and (protocol 1.1) the code back at 0."""
         if self.pos != len(self.data):
             raise CodecError("trailingData")
+        if self.code != 0:
+            raise CodecError("malformedRangeCode")
 
 
 # ---------------------------------------------------------------- §4.5.3 models
@@ -695,8 +698,9 @@ A delta against delta-01 whose first changed field, entity 1's x (16 bits wide),
 a 17-bit magnitude, which no 16-bit field holds. Decoders refuse it at the bucket.""",
                        "arena", "delta-01-arena-full.hex", "valueOutOfRange", header.bytes() + rc.finish())
     generate_predicted()
-    from entropy_pinned import generate_pinned   # protocol 1.1's pinned readings (imports this module)
+    from entropy_pinned import generate_pinned, generate_range_code   # protocol 1.1 (imports this module)
     generate_pinned()
+    generate_range_code()
 
 
 def with_predicted_bit(types, data, tick, age, empty):

@@ -4,11 +4,11 @@ Called by `entropy_codec.py --generate`. Each vector either decodes and re-encod
 is refused with the error the document names; the hand-built ones write their symbols here, step by
 step, with the models and coder of entropy_codec.py.
 """
-from snapshot_codec import SCHEMAS, BitWriter
+from snapshot_codec import SCHEMAS, BitWriter, CodecError
 from entropy_codec import (
     ESCAPED, F_BUCKET, F_CHANGED, F_SIGN, G_CHANGED, G_COUNT, G_DESTROYED_COUNT, G_GAP,
     G_DESTROYED_GAP, G_HAS_CHANGED, G_HAS_CREATED, G_HAS_DESTROYED, Models, RangeEncoder, bucket_bits, encode_integer,
-    F_WHOLE, snapshot_of, write_error_vector, write_vector)
+    F_WHOLE, RangeDecoder, decode, read_vector, snapshot_of, write_error_vector, write_vector)
 
 P = "predictedEntropy"
 BASE01 = "delta-01-arena-full.hex"
@@ -130,3 +130,109 @@ Tick 103 against entropy-18 (age 1), whose motion spans 0: predicted 0. Entity 1
 entropy-18 (age 0) with its predicted bit set: a prediction needs an age in 1...255 (valueOutOfRange).""",
                        "arena", "entropy-08-arena-predicted.hex", "valueOutOfRange",
                        header(102, 0, True).bytes() + d18[3:], P)
+
+
+def raised_in(function, call):
+    """The error `call()` raises and whether it came from a function named `function`, or (None, False)."""
+    import traceback
+    try:
+        call()
+    except CodecError as error:
+        names = [frame.name for frame in traceback.extract_tb(error.__traceback__)]
+        return str(error), function in names
+    return None, False
+
+
+def encode_with_bad_chunk(types, tick, entities, target):
+    """The whole snapshot coded up to raw chunk number `target`, which gets the value 2^chunk, then
+    flushed; None when that chunk's range leaves no room for it (a multiple of 2^chunk)."""
+    import entropy_codec
+    state = {"chunks": 0, "stopped": False, "room": False}
+
+    class BadChunk(RangeEncoder):
+        def bit(self, bit, models, index):
+            if not state["stopped"]:
+                super().bit(bit, models, index)
+
+        def raw(self, value, count):
+            while count > 0 and not state["stopped"]:
+                chunk = min(count, 8)
+                count -= chunk
+                if state["chunks"] == target:
+                    whole = self.range
+                    self.range >>= chunk
+                    self.low += self.range << chunk
+                    self.range = whole - (self.range << chunk)
+                    state["stopped"], state["room"] = True, self.range != 0
+                    if self.range:
+                        self._normalize()
+                    return
+                state["chunks"] += 1
+                self.range >>= chunk
+                self.low += self.range * ((value >> count) & ((1 << chunk) - 1))
+                self._normalize()
+
+    entropy_codec.RangeEncoder = BadChunk
+    try:
+        data = entropy_codec.encode(types, tick, entities)
+    finally:
+        entropy_codec.RangeEncoder = RangeEncoder
+    return data if state["room"] else None
+
+
+def generate_range_code():
+    """Every form of malformedRangeCode (§4.5.1, §4.5.2)."""
+    types = SCHEMAS["arena"]
+    base = snapshot_of(BASE01)
+    _, _, e02 = read_vector("entropy-02-arena-delta.hex")
+    write_error_vector("entropy-error-padding.hex", """
+entropy-02 with the last padding bit of its header (bit 7 of byte 2) set: malformedRangeCode.""",
+                       "arena", BASE01, "malformedRangeCode", e02[:2] + bytes([e02[2] | 0x80]) + e02[3:])
+    write_error_vector("entropy-error-range-code-start.hex", """
+entropy-02 with the first four payload bytes FF FF FF FF: an initial code no encoder writes, refused
+before any symbol is decoded (malformedRangeCode).""",
+                       "arena", BASE01, "malformedRangeCode", e02[:3] + b"\xff" * 4 + e02[7:])
+    # A raw (direct) symbol whose value does not fit its bits: entropy-03's snapshot coded up to its first
+    # raw chunk whose range is not a multiple of 2^chunk, where the encoder writes the value 2^chunk (it
+    # lands in the sliver of the range below the one no chunk-bit value reaches), then flushed.
+    meta, entities03, _ = read_vector("entropy-03-mixed-full.hex")
+    direct = None
+    for target in range(200):
+        data = encode_with_bad_chunk(SCHEMAS["mixed"], int(meta["tick"][0]), entities03, target)
+        if data is None:
+            continue
+        error, in_raw = raised_in("raw", lambda: decode(SCHEMAS["mixed"], data))
+        if error == "malformedRangeCode" and in_raw:
+            direct = data
+            break
+    write_error_vector("entropy-error-range-code-direct.hex", """
+entropy-03's whole snapshot, coded up to a raw chunk of k bits whose value decodes to 2^k or more
+(v = code div range does not fit the chunk; no encoder writes it), then flushed: malformedRangeCode.""",
+                       "mixed", None, "malformedRangeCode", direct)
+    # The code not back at 0 at the end (protocol 1.1): a single-byte change of entropy-02's last four
+    # bytes that, without that check, decodes to entropy-02's own snapshot.
+    expected = decode(types, e02, base)
+    finish = RangeDecoder.finish
+    end = None
+    for position in range(len(e02) - 4, len(e02)):
+        for value in range(256):
+            data = e02[:position] + bytes([value]) + e02[position + 1:]
+            if data == e02:
+                continue
+            RangeDecoder.finish = lambda self: None if self.pos == len(self.data) else finish(self)
+            try:
+                same = decode(types, data, base) == expected
+            except CodecError:
+                same = False
+            finally:
+                RangeDecoder.finish = finish
+            if same:
+                end = data
+                break
+        if end:
+            break
+    write_error_vector("entropy-error-range-code-end.hex", """
+entropy-02 with one of its last four bytes changed: every symbol decodes as in entropy-02 and every byte
+is read, but the decoder's code does not end at 0, as it does for every payload an encoder writes
+(protocol 1.1): malformedRangeCode.""",
+                       "arena", BASE01, "malformedRangeCode", end)

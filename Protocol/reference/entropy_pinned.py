@@ -8,7 +8,8 @@ from snapshot_codec import SCHEMAS, BitWriter, CodecError
 from entropy_codec import (
     ESCAPED, F_BUCKET, F_CHANGED, F_SIGN, G_CHANGED, G_COUNT, G_DESTROYED_COUNT, G_GAP,
     G_DESTROYED_GAP, G_HAS_CHANGED, G_HAS_CREATED, G_HAS_DESTROYED, Models, RangeEncoder, bucket_bits, encode_integer,
-    F_WHOLE, RangeDecoder, decode, read_vector, snapshot_of, write_error_vector, write_vector)
+    F_CHANGED_P, F_ESCAPE, F_MOTION_SIGN, F_WHOLE, RangeDecoder, decode, encode, read_vector, snapshot_of, write_error_vector, write_vector,
+    write_vector_bytes)
 
 P = "predictedEntropy"
 BASE01 = "delta-01-arena-full.hex"
@@ -236,3 +237,216 @@ entropy-02 with one of its last four bytes changed: every symbol decodes as in e
 is read, but the decoder's code does not end at 0, as it does for every payload an encoder writes
 (protocol 1.1): malformedRangeCode.""",
                        "arena", BASE01, "malformedRangeCode", end)
+
+
+def changed_section(rc, m, schema, baseline, changed_fields):
+    """Step 2 of §4.5.4 against `baseline`'s entities (no destroyed): hasChanged 1, each survivor's changed
+    bit in its context, and for each id in `changed_fields` its field changes, written by the function."""
+    rc.bit(1, m.p, G_HAS_CHANGED)
+    h = 0
+    for i in sorted(baseline):
+        t, values = baseline[i]
+        a = m.active(t, values)
+        c = int(i in changed_fields)
+        rc.bit(c, m.p, G_CHANGED + h + 4 * a)
+        h = (2 * h + c) % 4
+        if c:
+            changed_fields[i](rc, m, t, a)
+
+
+def generate_canonical():
+    """Protocol 1.1 refuses the non-canonical forms that decoded (§4.5.4, §4.5.6), and accepts an entity
+    destroyed and created again with its type, counting its motion."""
+    arena, mixed = SCHEMAS["arena"], SCHEMAS["mixed"]
+    base01 = snapshot_of(BASE01)
+
+    def empty_whole(rc, m):
+        encode_integer(rc, m, 0, G_COUNT)
+    write_error_vector("entropy-error-empty-whole-payload.hex", """
+A whole snapshot with isEmpty 0 whose payload codes a count of 0 entities: an encoder sets isEmpty 1
+for it instead (protocol 1.1: valueOutOfRange).""",
+                       "arena", None, "valueOutOfRange", hand_built("arena", empty_whole, tick=7, age=None))
+
+    def no_sections(rc, m):
+        for flag in (G_HAS_DESTROYED, G_HAS_CHANGED, G_HAS_CREATED):
+            rc.bit(0, m.p, flag)
+    write_error_vector("entropy-error-empty-delta-payload.hex", """
+A delta against delta-01 with isEmpty 0 whose payload has its three section flags 0: it changes nothing,
+and an encoder sets isEmpty 1 for it instead (protocol 1.1: valueOutOfRange).""",
+                       "arena", BASE01, "valueOutOfRange", hand_built("arena", no_sections))
+
+    def no_changed_entity(rc, m):
+        rc.bit(0, m.p, G_HAS_DESTROYED)
+        changed_section(rc, m, "arena", base01[1], {})
+        rc.bit(1, m.p, G_HAS_CREATED)
+        encode_integer(rc, m, 0, G_COUNT)
+        encode_integer(rc, m, 9, G_GAP)
+        whole_zeros(rc, m, 0)
+    write_error_vector("entropy-error-no-changed-entity.hex", """
+A delta against delta-01 with hasChanged 1 and every survivor's changed bit 0 (then entity 9 created):
+the section must change something (valueOutOfRange).""",
+                       "arena", BASE01, "valueOutOfRange", hand_built("arena", no_changed_entity))
+
+    base04 = snapshot_of("delta-04-mixed-full.hex")
+
+    def fieldless_changed(rc, m):
+        rc.bit(0, m.p, G_HAS_DESTROYED)
+        changed_section(rc, m, "mixed", base04[1], {4: lambda rc, m, t, a: None})
+        rc.bit(0, m.p, G_HAS_CREATED)
+    write_error_vector("entropy-error-changed-without-fields.hex", """
+A delta against delta-04 (mixed schema) marking entity 4, of type b (no fields), changed: it has nothing to
+change, as 4.2 refuses an empty field mask (protocol 1.1: valueOutOfRange).""",
+                       "mixed", "delta-04-mixed-full.hex", "valueOutOfRange",
+                       hand_built("mixed", fieldless_changed, tick=base04[0] + 1))
+
+    # A half turn of a wrapping field is -2^(width-1): entity 2's heading 0 -> 512 (10 bits).
+    half = {i: (t, list(v)) for i, (t, v) in base01[1].items()}
+    half[2] = (0, [32768, 32768, 512, 75, 0])
+    write_vector("entropy-20-arena-half-turn.hex", """
+Entity 2's heading (angle, 10 bits) turns half a turn against delta-01, 0 -> 512: the centred delta is
+-512 (sign 1), never +512.""", "arena", 101, half, BASE01)
+
+    def heading(sign):
+        def fields(rc, m, t, a):
+            for f in range(2):
+                rc.bit(0, m.p, m.field(t, f) + F_CHANGED + (1 if f else 0) + 3 * a)
+            fb = m.field(t, 2)
+            rc.bit(1, m.p, fb + F_CHANGED + 1 + 3 * a)
+            rc.bit(sign, m.p, fb + F_SIGN)
+            rc.tree(ESCAPED, bucket_bits(10), m.p, fb + F_BUCKET)
+            rc.tree(9 - ESCAPED, 2, m.p, fb + F_ESCAPE)
+            rc.raw(0, 9)
+            rc.bit(0, m.p, m.field(t, 3) + F_CHANGED + 2 + 3 * a)
+            rc.bit(0, m.p, m.field(t, 4) + F_CHANGED + 1 + 3 * a)
+        return fields
+
+    def half_turn(sign):
+        def symbols(rc, m):
+            rc.bit(0, m.p, G_HAS_DESTROYED)
+            changed_section(rc, m, "arena", base01[1], {2: heading(sign)})
+            rc.bit(0, m.p, G_HAS_CREATED)
+        return symbols
+    assert hand_built("arena", half_turn(1)) == read_vector("entropy-20-arena-half-turn.hex")[2]
+    write_error_vector("entropy-error-half-turn-positive.hex", """
+entropy-20 with the heading's sign bit 0: +512, a half turn written with the sign no encoder gives it
+(deltas are centred, -512...511; protocol 1.1: valueOutOfRange).""",
+                       "arena", BASE01, "valueOutOfRange", hand_built("arena", half_turn(0)))
+
+    # predicted = 0 where an encoder writes 1: entropy-08's snapshot, its header's bit cleared and its
+    # payload that of §4.5.4.
+    s07 = snapshot_of("entropy-07-arena-motion-start.hex")
+    s08 = snapshot_of("entropy-08-arena-predicted.hex")
+    plain = encode(arena, 102, s08[1], s07)
+    write_error_vector("entropy-error-predicted-zero.hex", """
+entropy-08's snapshot with predicted 0 (its payload that of 4.5.4): age 1 and a span of 1 predict, so an
+encoder writes 1; protocol 1.1 refuses the 0 (valueOutOfRange), once the baseline's motion is known.""",
+                       "arena", "entropy-07-arena-motion-start.hex", "valueOutOfRange",
+                       header(102, 1, False).bytes() + plain[3:], P)
+
+    # A changed entity that decodes to its baseline: entity 1 against entropy-08 (motion +16, -5), each
+    # predicted value changed by the residual that brings it back.
+    def back_to_old(rc, m, t, a):
+        x, y = m.field(t, 0), m.field(t, 1)
+        rc.bit(1, m.p, x + F_CHANGED_P + 0 + 3 * a + 6)
+        rc.bit(1, m.p, x + F_MOTION_SIGN + 0)       # under positive motion, a negative residual: -16
+        rc.tree(4, bucket_bits(16), m.p, x + F_BUCKET)
+        rc.raw(0, 4)
+        rc.bit(1, m.p, y + F_CHANGED_P + 2 + 3 * a + 6)
+        rc.bit(0, m.p, y + F_MOTION_SIGN + 1)       # under negative motion, a positive residual: +5
+        rc.tree(2, bucket_bits(16), m.p, y + F_BUCKET)
+        rc.raw(1, 2)
+        for f, state in ((2, 2), (3, 1), (4, 1)):
+            rc.bit(0, m.p, m.field(t, f) + F_CHANGED_P + state + 3 * a)
+
+    def unchanged_entity(rc, m):
+        rc.bit(0, m.p, G_HAS_DESTROYED)
+        changed_section(rc, m, "arena", s08[1], {1: back_to_old})
+        rc.bit(0, m.p, G_HAS_CREATED)
+    write_error_vector("entropy-error-changed-equal-baseline.hex", """
+A predicted delta against entropy-08 (tick 103, age 1) marking entity 1 changed, whose x and y residuals
+(-16 and +5) undo its predicted motion (+16, -5): it decodes to its baseline values, and an encoder marks
+such an entity unchanged (protocol 1.1: valueOutOfRange).""",
+                       "arena", "entropy-08-arena-predicted.hex", "valueOutOfRange",
+                       hand_built("arena", unchanged_entity, tick=103, predicted=True), P)
+
+
+def generate_order():
+    """The order of the header's checks (§4.5.6): each vector breaks two rules, and the first is refused."""
+    _, _, e02 = read_vector("entropy-02-arena-delta.hex")
+    _, _, e06 = read_vector("entropy-06-arena-idle.hex")
+    _, _, empty_predicted = read_vector("entropy-error-predicted-empty.hex")
+    _, _, age256 = read_vector("entropy-error-predicted-age.hex")
+    _, _, span256 = read_vector("entropy-error-predicted-span.hex")
+    span_header = header(359, 1, True).bytes()   # four bytes: tick 359 takes two
+    assert span256.startswith(span_header)
+    write_error_vector("entropy-error-order-empty-before-padding.hex", """
+entropy-error-predicted-empty (predicted 1 with isEmpty 1) with a padding bit of 1 as well: the predicted
+bit is checked before the padding (valueOutOfRange, not malformedRangeCode).""",
+                       "arena", "entropy-08-arena-predicted.hex", "valueOutOfRange",
+                       empty_predicted[:-1] + bytes([empty_predicted[-1] | 0x80]), P)
+    write_error_vector("entropy-error-order-age-before-baseline.hex", """
+entropy-error-predicted-age (predicted 1 at age 256) decoded without a baseline: the age is checked
+with the header, before the baseline is looked at (valueOutOfRange, not baselineMissing).""",
+                       "arena", None, "valueOutOfRange", age256, P)
+    write_error_vector("entropy-error-order-padding-before-baseline.hex", """
+entropy-02 (against tick 100) with a padding bit of 1, decoded against delta-02 (tick 101): the padding is
+checked before the baseline (malformedRangeCode, not baselineMismatch).""",
+                       "arena", "delta-02-arena-delta.hex", "malformedRangeCode",
+                       e02[:2] + bytes([e02[2] | 0x80]) + e02[3:])
+    write_error_vector("entropy-error-order-baseline-before-span.hex", """
+entropy-error-predicted-span (predicted 1 against entropy-14, whose motion spans 256) with its tick 360:
+its baseline tick 359 is not entropy-14's 358. The baseline is checked before the span of its motion
+(baselineMismatch, not valueOutOfRange).""",
+                       "arena", "entropy-14-arena-age-256.hex", "baselineMismatch",
+                       header(360, 1, True).bytes() + span256[len(span_header):], P)
+    write_error_vector("entropy-error-order-baseline-before-trailing.hex", """
+entropy-06 (an empty delta of tick 102 against 101) with a byte after its header, decoded against delta-01
+(tick 100): the baseline is checked before an empty snapshot's trailing data (baselineMismatch, not
+trailingData).""",
+                       "arena", BASE01, "baselineMismatch", e06 + b"\0")
+
+
+def generate_motion_cases():
+    """§4.5.6's motion: kept from a snapshot coded with predicted 0, and counted for an entity destroyed
+    and created again with its type (which no encoder writes and a decoder accepts)."""
+    s15 = snapshot_of("entropy-15-arena-span-256.hex")
+    s21 = {i: (t, list(v)) for i, (t, v) in s15[1].items()}
+    s21[1] = (0, [37540, 31163, 260, 100, 1])
+    s21[2] = (0, [58703, 31997, 1020, 75, 0])
+    write_vector("entropy-21-arena-after-unpredicted.hex", """
+Tick 360 against entropy-15, which was coded with predicted 0 (its baseline's motion spanned 256) but
+keeps its motion all the same (entity 1 x +10, span 1): predicted 1, entity 1 x as predicted (+10), and
+entity 2 (no motion) x +3.""",
+                 "arena", 360, s21, "entropy-15-arena-span-256.hex", P)
+    # Entity 2 of entropy-08 destroyed and created again, same type, moved: a survivor for the motion.
+    s08 = snapshot_of("entropy-08-arena-predicted.hex")
+    s22 = {i: (t, list(v)) for i, (t, v) in s08[1].items()}
+    s22[2] = (0, [33000, 32750, 1020, 75, 0])
+
+    def recreate_2(rc, m):
+        rc.bit(1, m.p, G_HAS_DESTROYED)
+        encode_integer(rc, m, 0, G_DESTROYED_COUNT)
+        encode_integer(rc, m, 1, G_DESTROYED_GAP)     # index 1 of 1, 2, 7, 9
+        rc.bit(0, m.p, G_HAS_CHANGED)
+        rc.bit(1, m.p, G_HAS_CREATED)
+        encode_integer(rc, m, 0, G_COUNT)
+        encode_integer(rc, m, 2, G_GAP)
+        for f, ((_, kind), q) in enumerate(zip(SCHEMAS["arena"][0][1], s22[2][1])):
+            if kind.width <= 8:
+                rc.tree(q, kind.width, m.p, m.field(0, f) + F_WHOLE)
+            else:
+                rc.raw(q, kind.width)
+    write_vector_bytes("entropy-22-arena-recreated.hex", """
+Tick 103 against entropy-08 (age 1): entity 2 destroyed and created again with the same type, at x 33000
+(+31), y 32750 (-12). No encoder writes this (it codes entity 2 as changed), but a decoder accepts it,
+and entity 2 is still a survivor for the motion kept with the snapshot: (+31, -12) over span 1. These
+bytes are not the encoder's (re-encoding gives the changed form).""",
+                       "arena", 103, s22, "entropy-08-arena-predicted.hex",
+                       hand_built("arena", recreate_2, tick=103, predicted=True), P)
+    s23 = {i: (t, list(v)) for i, (t, v) in s22.items()}
+    s23[2] = (0, [33031, 32738, 1020, 75, 0])
+    write_vector("entropy-23-arena-after-recreated.hex", """
+Tick 104 against entropy-22 (age 1): entity 2 moves exactly as the motion entropy-22 kept for it predicts
+(+31, -12), so its field bits are all 0: a decoder that did not count the recreated entity's motion
+decodes x 33000 and y 32750 instead.""",
+                 "arena", 104, s23, "entropy-22-arena-recreated.hex", P)

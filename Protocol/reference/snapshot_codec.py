@@ -404,7 +404,7 @@ def read_vector(name):
         if line.startswith("#"):
             body = line[1:].strip()
             key, _, value = body.partition(":")
-            if key in ("schema", "coding", "baseline", "tick", "write", "error"):
+            if key in ("schema", "coding", "baseline", "tick", "write", "error", "canonical"):
                 meta.setdefault(key, []).append(value.strip())
             elif key == "entity":
                 numbers = [int(x) for x in value.split()]

@@ -726,12 +726,15 @@ a 17-bit magnitude, which no 16-bit field holds. Decoders refuse it at the bucke
                        "arena", "delta-01-arena-full.hex", "valueOutOfRange", header.bytes() + rc.finish())
     generate_predicted()
     from entropy_pinned import (   # protocol 1.1's pinned readings
-        generate_canonical, generate_motion_cases, generate_order, generate_pinned, generate_range_code)
+        generate_busy, generate_canonical, generate_errors, generate_motion_cases, generate_order, generate_pinned,
+        generate_range_code)
     generate_pinned()
     generate_range_code()
     generate_canonical()
     generate_order()
     generate_motion_cases()
+    generate_busy()
+    generate_errors()
 
 
 def with_predicted_bit(types, data, tick, age, empty):

@@ -6,7 +6,7 @@ step, with the models and coder of entropy_codec.py.
 """
 from snapshot_codec import SCHEMAS, BitWriter, CodecError
 from entropy_codec import (
-    ESCAPED, F_BUCKET, F_CHANGED, F_SIGN, G_CHANGED, G_COUNT, G_DESTROYED_COUNT, G_GAP,
+    ESCAPED, F_BUCKET, F_CHANGED, F_SIGN, G_CHANGED, G_COUNT, G_DESTROYED_COUNT, G_GAP, G_TYPE,
     G_DESTROYED_GAP, G_HAS_CHANGED, G_HAS_CREATED, G_HAS_DESTROYED, Models, RangeEncoder, bucket_bits, encode_integer,
     F_CHANGED_P, F_ESCAPE, F_MOTION_SIGN, F_WHOLE, RangeDecoder, decode, encode, read_vector, snapshot_of, write_error_vector, write_vector,
     write_vector_bytes)
@@ -450,3 +450,208 @@ Tick 104 against entropy-22 (age 1): entity 2 moves exactly as the motion entrop
 (+31, -12), so its field bits are all 0: a decoder that did not count the recreated entity's motion
 decodes x 33000 and y 32750 instead.""",
                  "arena", 104, s23, "entropy-22-arena-recreated.hex", P)
+
+
+class SplitMix64:
+    """A seeded generator whose numbers do not depend on Python's `random` (the vectors stay stable)."""
+
+    def __init__(self, seed):
+        self.state = seed
+
+    def next(self):
+        self.state = (self.state + 0x9E3779B97F4A7C15) & 0xFFFFFFFFFFFFFFFF
+        z = self.state
+        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & 0xFFFFFFFFFFFFFFFF
+        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & 0xFFFFFFFFFFFFFFFF
+        return z ^ (z >> 31)
+
+    def below(self, n):
+        return self.next() % n
+
+
+def busy_world(rng, count=64):
+    """`count` entities of the busy schema, ids spread out, about one marker in four."""
+    types, world, i = SCHEMAS["busy"], {}, 0
+    for _ in range(count):
+        i += 1 + rng.below(4)
+        t = 1 if rng.below(4) == 0 else 0
+        world[i] = (t, [rng.below(kind.max_q + 1) for _, kind in types[t][1]])
+    return world
+
+
+def busy_step(rng, world, motion=None, keep_motion=0):
+    """The next busy world: most entities change (bools, the 1-bit integer and enumeration(2) flip, x moves,
+    the 40-bit integer and the heading change), a few are destroyed and created; with `motion` (id -> the
+    last step of x), `keep_motion` in 4 entities repeat their last x step exactly."""
+    types = SCHEMAS["busy"]
+    new = {}
+    for i, (t, values) in world.items():
+        if rng.below(20) == 0:
+            continue   # destroyed
+        values = list(values)
+        if rng.below(10) != 0:   # changed
+            for f, (_, kind) in enumerate(types[t][1]):
+                roll = rng.below(4)
+                if f == 2 and motion is not None and rng.below(4) < keep_motion:
+                    values[f] = min(max(values[f] + motion.get(i, 0), 0), kind.max_q)
+                elif kind.width == 1:
+                    values[f] ^= int(roll == 0)
+                elif f == 2 or roll == 0:
+                    step = rng.below(41) - 20 if kind.width < 32 else rng.below(1 << 20) - (1 << 19)
+                    values[f] = (values[f] + step) % (1 << kind.width) if kind.tag == "angle" \
+                        else min(max(values[f] + step, 0), kind.max_q)
+        new[i] = (t, values)
+    top = max(world)
+    for _ in range(3):   # created
+        top += 1 + rng.below(3)
+        t = rng.below(2)
+        new[top] = (t, [rng.below(kind.max_q + 1) for _, kind in types[t][1]])
+    return new
+
+
+def carries(data_of):
+    """How many times the encoder carries into pending 0xFF bytes while `data_of()` encodes."""
+    import entropy_codec
+    count = [0]
+
+    class Counting(RangeEncoder):
+        def _shift_low(self):
+            if self.low >= 1 << 32 and self.cache_size > 1:
+                count[0] += 1
+            super()._shift_low()
+
+    entropy_codec.RangeEncoder = Counting
+    try:
+        data_of()
+    finally:
+        entropy_codec.RangeEncoder = RangeEncoder
+    return count[0]
+
+
+def generate_busy():
+    """Busy vectors (§4.5.5): many survivors, every context model used many times, in both codings; and
+    a delta whose range coder carries into pending 0xFF bytes (§4.5.2)."""
+    types = SCHEMAS["busy"]
+    rng = SplitMix64(33)
+    full = busy_world(rng)
+    write_vector("entropy-24-busy-full.hex", """
+A whole snapshot of the busy schema (PROTOCOL.md 4.5.5), tick 500: 64 entities of two types.""",
+                 "busy", 500, full)
+    delta = busy_step(rng, full)
+    write_vector("entropy-25-busy-delta.hex", """
+Tick 501 against entropy-24: most of the 64 entities change (both bools, the 1-bit integer and the
+enumeration(2) flip, x moves in both types, the 40-bit integer and the heading change), a few are
+destroyed and three created.""",
+                 "busy", 501, delta, "entropy-24-busy-full.hex")
+    start = busy_step(rng, full)
+    write_vector("entropy-26-busy-motion-start.hex", """
+The busy chain in the predicted coding: tick 501 against entropy-24 (a whole snapshot: zero motion).
+Most entities change; their x steps are the motion entropy-27 predicts from.""",
+                 "busy", 501, start, "entropy-24-busy-full.hex", P)
+    steps = {i: v[2] - full[i][1][2] for i, (t, v) in start.items() if i in full and full[i][0] == t}
+    predicted = busy_step(rng, start, steps, keep_motion=2)
+    write_vector("entropy-27-busy-predicted.hex", """
+Tick 502 against entropy-26 (age 1, span 1): most entities change again; about half repeat their x step
+exactly (residual 0 under motion), the others move off their prediction, with both signs of motion.""",
+                 "busy", 502, predicted, "entropy-26-busy-motion-start.hex", P)
+    # The carry: the first seeded busy delta whose encoder carries into pending 0xFF bytes.
+    base = snapshot_of("entropy-24-busy-full.hex")
+    for seed in range(1, 1000):
+        candidate = busy_step(SplitMix64(seed), full)
+        if carries(lambda: encode(types, 501, candidate, base)):
+            break
+    else:
+        raise AssertionError("no busy delta carries")
+    n = carries(lambda: encode(types, 501, candidate, base))
+    write_vector("entropy-28-busy-carry.hex", f"""
+Tick 501 against entropy-24, another busy delta (seed {seed}), chosen because its range encoder carries
+into pending 0xFF bytes ({n} time{'s' if n > 1 else ''}: shiftLow with low at 2^32 or more and cacheSize
+above 1, PROTOCOL.md 4.5.2). An encoder that drops the carry writes other bytes.""",
+                 "busy", 501, candidate, "entropy-24-busy-full.hex")
+
+
+def generate_errors():
+    """An error vector for each error the entropy coding can meet (§4.5.4, §7.1) not pinned above."""
+    base01 = snapshot_of(BASE01)
+
+    def whole_count(count):
+        def symbols(rc, m):
+            encode_integer(rc, m, count, G_COUNT)
+            encode_integer(rc, m, 0, G_GAP)
+            whole_zeros(rc, m, 0)
+        return symbols
+    write_error_vector("entropy-error-too-many-entities.hex", """
+A whole snapshot announcing 65537 entities, one more than the protocol's limit: refused at the count,
+before any entity is read or room reserved (tooManyEntities).""",
+                       "arena", None, "tooManyEntities", hand_built("arena", whole_count(65537), tick=7, age=None))
+
+    def create(ids, t=0, schema="arena"):
+        def symbols(rc, m):
+            rc.bit(0, m.p, G_HAS_DESTROYED)
+            rc.bit(0, m.p, G_HAS_CHANGED)
+            rc.bit(1, m.p, G_HAS_CREATED)
+            encode_integer(rc, m, len(ids) - 1, G_COUNT)
+            previous = -1
+            for i in ids:
+                encode_integer(rc, m, i - previous - 1, G_GAP)
+                previous = i
+                whole_zeros(rc, m, t, schema)
+        return symbols
+    write_error_vector("entropy-error-duplicate-entity.hex", """
+A delta against delta-01 creating entity 2, which survives from the baseline (duplicateEntity).""",
+                       "arena", BASE01, "duplicateEntity", hand_built("arena", create([2])))
+
+    def created_over_limit(rc, m):
+        rc.bit(0, m.p, G_HAS_DESTROYED)
+        rc.bit(0, m.p, G_HAS_CHANGED)
+        rc.bit(1, m.p, G_HAS_CREATED)
+        encode_integer(rc, m, 65534 - 1, G_COUNT)
+    write_error_vector("entropy-error-too-many-created.hex", """
+A delta against delta-01 (three survivors) creating 65534 entities: 65537 in all, over the limit, refused
+at the count before any entity is read (tooManyEntities).""",
+                       "arena", BASE01, "tooManyEntities", hand_built("arena", created_over_limit))
+
+    def type_3(rc, m):
+        encode_integer(rc, m, 1, G_COUNT)
+        encode_integer(rc, m, 0, G_GAP)
+        rc.tree(3, 2, m.p, G_TYPE)
+    write_error_vector("entropy-error-unknown-entity-type.hex", """
+A whole snapshot of the mixed schema (three types, 2-bit type indices) whose entity has type index 3
+(unknownEntityType).""",
+                       "mixed", None, "unknownEntityType", hand_built("mixed", type_3, tick=7, age=None))
+
+    def state_same(rc, m, t, a):
+        for f in range(4):
+            rc.bit(0, m.p, m.field(t, f) + F_CHANGED + 3 * a)
+        # The last field when no earlier one changed: implied changed, its whole value the old 7.
+        rc.tree(7, 3, m.p, m.field(t, 4) + F_WHOLE)
+
+    def whole_same(rc, m):
+        rc.bit(0, m.p, G_HAS_DESTROYED)
+        changed_section(rc, m, "arena", base01[1], {7: state_same})
+        rc.bit(0, m.p, G_HAS_CREATED)
+    write_error_vector("entropy-error-whole-value-unchanged.hex", """
+A delta against delta-01 changing only entity 7's state (an enumeration, sent whole) to its old value 7:
+a changed field equal to the old one (valueOutOfRange).""",
+                       "arena", BASE01, "valueOutOfRange", hand_built("arena", whole_same))
+
+    def heading_513(rc, m, t, a):
+        for f in range(2):
+            rc.bit(0, m.p, m.field(t, f) + F_CHANGED + (1 if f else 0) + 3 * a)
+        fb = m.field(t, 2)
+        rc.bit(1, m.p, fb + F_CHANGED + 1 + 3 * a)
+        rc.bit(0, m.p, fb + F_SIGN)
+        rc.tree(ESCAPED, bucket_bits(10), m.p, fb + F_BUCKET)
+        rc.tree(9 - ESCAPED, 2, m.p, fb + F_ESCAPE)
+        rc.raw(1, 9)                                  # 2^9 + 1 = 513
+        rc.bit(0, m.p, m.field(t, 3) + F_CHANGED + 2 + 3 * a)
+        rc.bit(0, m.p, m.field(t, 4) + F_CHANGED + 1 + 3 * a)
+
+    def wrapping_too_far(rc, m):
+        rc.bit(0, m.p, G_HAS_DESTROYED)
+        changed_section(rc, m, "arena", base01[1], {2: heading_513})
+        rc.bit(0, m.p, G_HAS_CREATED)
+    write_error_vector("entropy-error-wrapping-magnitude.hex", """
+A delta against delta-01 turning entity 2's heading (angle, 10 bits) by +513: more than half a turn, which
+no centred delta is (valueOutOfRange).""",
+                       "arena", BASE01, "valueOutOfRange", hand_built("arena", wrapping_too_far))

@@ -210,6 +210,15 @@ SCHEMAS = {
         ("c", [("turn", Kind("angle", 8)), ("wide", Kind("integer", -(1 << 63), (1 << 63) - 1)),
                ("level", Kind("float", 0.0, 1.0, 0.1))]),
     ],
+    # The busy vectors' (PROTOCOL.md 4.5.5): two bools in one type, a 1-bit integer, an enumeration(2),
+    # a 40-bit integer, and field 2 (x) in both types.
+    "busy": [
+        ("body", [("moving", Kind("bool")), ("awake", Kind("bool")), ("x", Kind("integer", 0, 65535)),
+                  ("lit", Kind("integer", 0, 1)), ("side", Kind("enumeration", 2)),
+                  ("big", Kind("integer", 0, (1 << 40) - 1)), ("heading", Kind("angle", 8))]),
+        ("marker", [("on", Kind("bool")), ("kind", Kind("enumeration", 5)), ("x", Kind("integer", -1000, 1000)),
+                    ("y", Kind("float", 0.0, 100.0, 0.5)), ("hp", Kind("integer", 0, 1000))]),
+    ],
 }
 
 

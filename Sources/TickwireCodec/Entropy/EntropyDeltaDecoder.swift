@@ -2,7 +2,11 @@
 ///
 /// Every entity count is checked against ``CodecLimits`` before it is used, and the room
 /// reserved for entities is bounded by the bytes left, so a short hostile input cannot make
-/// it allocate much. Every decoded value is checked against its field.
+/// it allocate much. Every decoded value is checked against its field. As protocol 1.1 settles
+/// it, the header's checks run in the order of §4.5.6 (the span of the baseline's motion after
+/// the baseline checks), and the forms no encoder writes are refused: a payload that codes
+/// nothing, a changed entity equal to its baseline, a positive half turn, a `predicted` bit of 0
+/// where an encoder writes 1, a range code not ending at 0.
 struct EntropyDeltaDecoder {
     let schema: Schema
     let limits: CodecLimits

@@ -551,8 +551,8 @@ Most entities change; their x steps are the motion entropy-27 predicts from.""",
     steps = {i: v[2] - full[i][1][2] for i, (t, v) in start.items() if i in full and full[i][0] == t}
     predicted = busy_step(rng, start, steps, keep_motion=2)
     write_vector("entropy-27-busy-predicted.hex", """
-Tick 502 against entropy-26 (age 1, span 1): most entities change again; about half repeat their x step
-exactly (residual 0 under motion), the others move off their prediction, with both signs of motion.""",
+Tick 502 against entropy-26 (age 1, span 1): most entities change again; 22 repeat their x step exactly
+(field bit 0 under motion), the others move off their prediction, with both signs of motion.""",
                  "busy", 502, predicted, "entropy-26-busy-motion-start.hex", P)
     # The carry: the first seeded busy delta whose encoder carries into pending 0xFF bytes.
     base = snapshot_of("entropy-24-busy-full.hex")

@@ -322,9 +322,14 @@ class RangeDecoder {
     return node - (1 << bits);
   }
 
-  /** @throws {CodecError} `trailingData` when the payload was not read to its end. */
+  /**
+   * The end of the payload: every byte read, and (protocol 1.1) the code back at 0, as the encoder's
+   * flush leaves it for every payload it writes (PROTOCOL.md 4.5.2).
+   * @throws {CodecError} `trailingData` when the payload was not read to its end, then `malformedRangeCode`.
+   */
   finish() {
     if (this.position !== this.bytes.length) throw trailingData(this.bytes.length - this.position);
+    if (this.code !== 0) throw malformedRangeCode(this.position, `the code ends at ${this.code}, not 0`);
   }
 }
 
@@ -443,9 +448,8 @@ function readHeader(reader, baselineMotion) {
     baselineTick = (tick - age) >>> 0;
     if (baselineMotion !== undefined) {
       predicts = reader.readBool();
-      if (predicts && !predictionUsable(age, baselineMotion.span)) {
-        throw outOfRange('predicted baseline age and motion span', `${age} and ${baselineMotion.span}`, `1...${maxPredictionTicks} each`);
-      }
+      // The header's own checks here, in the order of 4.5.6; the span needs the baseline (checkPredictedBit).
+      if (predicts && !(age >= 1 && age <= maxPredictionTicks)) throw outOfRange('baseline age for prediction', String(age), `1...${maxPredictionTicks}`);
     }
   }
   const isEmpty = reader.readBool();
@@ -470,6 +474,24 @@ function requireBaseline(baselineTick, baseline) {
       `the delta is against baseline tick ${baselineTick} but the given baseline is tick ${baseline.tick}`);
   }
   return baseline;
+}
+
+/**
+ * Checks the predicted bit against the baseline's motion (4.5.6), once the baseline is known: 1 only
+ * when the span is in 1 … 255, and (protocol 1.1) 0 only where an encoder writes 0.
+ * @param {EntropyHeader} header
+ * @param {Motion} baselineMotion
+ * @throws {CodecError} `valueOutOfRange`.
+ */
+function checkPredictedBit(header, baselineMotion) {
+  const usable = predictionUsable(header.age, baselineMotion.span);
+  if (header.predicts && !usable) {
+    throw outOfRange("span of the baseline's motion for prediction", String(baselineMotion.span), `1...${maxPredictionTicks}`);
+  }
+  if (!header.predicts && !header.isEmpty && usable) {
+    throw outOfRange(`predicted bit of a snapshot ${header.age} ticks after a baseline whose motion spans ${baselineMotion.span}`, '0',
+      '1 (an encoder predicts every non-empty snapshot it can)');
+  }
 }
 
 // ---------------------------------------------------------------- decoder
@@ -550,6 +572,7 @@ class EntropyPass {
     this.reader.reset(bytes);
     const header = readHeader(this.reader, baselineMotion);
     const base = header.baselineTick === undefined ? undefined : requireBaseline(header.baselineTick, baseline);
+    if (base && baselineMotion !== undefined) checkPredictedBit(header, baselineMotion);
     if (header.isEmpty) return this.emptySnapshot(bytes, header, base);
     this.rangeDecoder.start(bytes, header.payloadStart);
     this.models.reset();
@@ -591,6 +614,8 @@ class EntropyPass {
    */
   readWhole(tick) {
     const count = this.readInteger(GlobalModel.countTree);
+    // Protocol 1.1: a snapshot without entities is coded with isEmpty 1, never as a payload.
+    if (count === 0) throw outOfRange('entity count of a whole payload', '0', '1 or more (isEmpty codes 0)');
     if (count > this.maxEntities) throw tooManyEntities(count, this.maxEntities);
     const snapshot = new Snapshot(this.schema, tick);
     this.readEntities(count, snapshot, undefined);
@@ -607,15 +632,20 @@ class EntropyPass {
   readDelta(tick, baseline, prediction) {
     const models = this.models.table, rangeDecoder = this.rangeDecoder;
     const survivors = new Snapshot(this.schema, tick);
-    if (rangeDecoder.bit(models, GlobalModel.hasDestroyed)) {
+    const hasDestroyed = rangeDecoder.bit(models, GlobalModel.hasDestroyed);
+    if (hasDestroyed) {
       this.readSurvivors(baseline, survivors);
     } else {
       survivors.ids = baseline.ids.slice();
       survivors.types = baseline.types.slice();
       survivors.values = baseline.values.slice();
     }
-    if (rangeDecoder.bit(models, GlobalModel.hasChanged)) this.readChanges(survivors, prediction);
-    if (!rangeDecoder.bit(models, GlobalModel.hasCreated)) return survivors;
+    const hasChanged = rangeDecoder.bit(models, GlobalModel.hasChanged);
+    if (hasChanged) this.readChanges(survivors, prediction);
+    const hasCreated = rangeDecoder.bit(models, GlobalModel.hasCreated);
+    // Protocol 1.1: a delta that changes nothing is coded with isEmpty 1, never as a payload.
+    if (!hasDestroyed && !hasChanged && !hasCreated) throw outOfRange('section flags of a delta payload', 'all 0', 'at least one 1 (isEmpty codes none)');
+    if (!hasCreated) return survivors;
     const count = this.readInteger(GlobalModel.countTree) + 1;
     if (survivors.count + count > this.maxEntities) throw tooManyEntities(survivors.count + count, this.maxEntities);
     const created = new Snapshot(this.schema, tick);
@@ -658,7 +688,8 @@ class EntropyPass {
    */
   readSurvivors(baseline, survivors) {
     const count = this.readInteger(GlobalModel.destroyedCount) + 1;
-    if (count > baseline.count) throw outOfRange('destroyed entity count', String(count), `1...${baseline.count}`);
+    // More destroyed than the baseline holds: tooManyEntities, as in the bit-packed coding (4.2).
+    if (count > baseline.count) throw tooManyEntities(count, baseline.count);
     let next = 0;
     for (let number = 0; number < count; number++) {
       const index = next + this.readInteger(GlobalModel.destroyedGap);
@@ -687,6 +718,10 @@ class EntropyPass {
       const old = survivors.values[index];
       const values = old.slice();
       this.readFieldChanges(survivors.ids[index], type, activity, values, prediction);
+      // Protocol 1.1: a changed survivor differs from its baseline (a type without fields never does).
+      if (values.every((value, field) => value === old[field])) {
+        throw outOfRange(`changed entity ${survivors.ids[index]}`, 'equal to its baseline', 'a value that differs');
+      }
       survivors.values[index] = values;
       const entityDeltas = entityMotion(this.motionFields[type], values, old);
       if (entityDeltas) this.motionDeltas.set(survivors.ids[index], entityDeltas);
@@ -762,7 +797,10 @@ class EntropyPass {
     const delta = negative ? -magnitude : magnitude;
     if (layout.deltaMode === 2) {
       const modulus = 2 ** layout.width;
-      if (magnitude > modulus / 2) throw outOfRange(`wrapping delta of field ${field} of entity ${id}`, String(delta), `±${modulus / 2}`);
+      // Centred deltas: −2^(width−1) … 2^(width−1) − 1, so a half turn is negative (protocol 1.1).
+      if (magnitude > modulus / 2 || (magnitude === modulus / 2 && !negative)) {
+        throw outOfRange(`wrapping delta of field ${field} of entity ${id}`, String(delta), `${-modulus / 2}...${modulus / 2 - 1}`);
+      }
       // Within 30 bits the wrap is a mask; wider, a modulo kept non-negative.
       return layout.width <= 30 ? (/** @type {number} */ (old) + delta) & (modulus - 1)
         : (((/** @type {number} */ (old) + delta) % modulus) + modulus) % modulus;

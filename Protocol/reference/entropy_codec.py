@@ -151,8 +151,11 @@ class RangeDecoder:
         return node - (1 << bits)
 
     def finish(self):
+        """The end of the payload (§4.5.2): every byte read, and (protocol 1.1) the code back at 0."""
         if self.pos != len(self.data):
             raise CodecError("trailingData")
+        if self.code != 0:
+            raise CodecError("malformedRangeCode")
 
 
 # ---------------------------------------------------------------- §4.5.3 models
@@ -424,7 +427,7 @@ def _decode(types, data, baseline, baseline_motion, max_entities):
         base_tick = (tick - age) % (1 << 32)
         if baseline_motion is not None:
             predicts = r.bool()
-            if predicts and not prediction_usable(age, baseline_motion.span):
+            if predicts and not 1 <= age <= MAX_PREDICTION_TICKS:
                 raise CodecError("valueOutOfRange")   # baseline age for prediction
     empty = r.bool()
     if empty and predicts:
@@ -436,6 +439,12 @@ def _decode(types, data, baseline, baseline_motion, max_entities):
             raise CodecError("baselineMissing")
         if baseline[0] != base_tick:
             raise CodecError("baselineMismatch")
+        if baseline_motion is not None:
+            usable = prediction_usable(age, baseline_motion.span)
+            if predicts and not usable:
+                raise CodecError("valueOutOfRange")   # the span of the baseline's motion
+            if not predicts and not empty and usable:
+                raise CodecError("valueOutOfRange")   # protocol 1.1: predicted 0 where an encoder writes 1
     if empty:
         if r.pos // 8 != len(data):
             raise CodecError("trailingData")
@@ -477,17 +486,20 @@ def _decode(types, data, baseline, baseline_motion, max_entities):
     entities = {}
     if not has_baseline:
         count = integer(G_COUNT)
+        if count == 0:
+            raise CodecError("valueOutOfRange")   # protocol 1.1: no entities is isEmpty 1
         if count > max_entities:
             raise CodecError("tooManyEntities")
         wholes(count, entities)
         rc.finish()
         return tick, entities, None
     base = baseline[1]
-    if rc.bit(m.p, G_HAS_DESTROYED):
+    has_destroyed = rc.bit(m.p, G_HAS_DESTROYED)
+    if has_destroyed:
         ids = sorted(base)
         count = integer(G_DESTROYED_COUNT) + 1
         if count > len(ids):
-            raise CodecError("valueOutOfRange")
+            raise CodecError("tooManyEntities")   # as in §4.2
         destroyed, following = set(), 0
         for _ in range(count):
             index = following + integer(G_DESTROYED_GAP)
@@ -500,7 +512,8 @@ def _decode(types, data, baseline, baseline_motion, max_entities):
                 entities[i] = (base[i][0], list(base[i][1]))
     else:
         entities = {i: (t, list(v)) for i, (t, v) in base.items()}
-    if rc.bit(m.p, G_HAS_CHANGED):
+    has_changed = rc.bit(m.p, G_HAS_CHANGED)
+    if has_changed:
         h, any_changed = 0, False
         for i in sorted(entities):
             t, values = entities[i]
@@ -538,7 +551,8 @@ def _decode(types, data, baseline, baseline_motion, max_entities):
                     mag = (1 << k) | rc.raw(k)
                     d = -mag if negative else mag
                     if kind.delta_mode == "wrapping":
-                        if mag > 1 << (kind.width - 1):
+                        half = 1 << (kind.width - 1)
+                        if mag > half or (mag == half and not negative):   # protocol 1.1: a half turn is negative
                             raise CodecError("valueOutOfRange")
                         new = (old + d) % (1 << kind.width)
                     else:
@@ -546,9 +560,14 @@ def _decode(types, data, baseline, baseline_motion, max_entities):
                         if not 0 <= new <= kind.max_q:
                             raise CodecError("valueOutOfRange")
                 values[f] = new
+            if values == list(base[i][1]):
+                raise CodecError("valueOutOfRange")   # protocol 1.1: a changed entity differs from its baseline
         if not any_changed:
             raise CodecError("valueOutOfRange")
-    if rc.bit(m.p, G_HAS_CREATED):
+    has_created = rc.bit(m.p, G_HAS_CREATED)
+    if not (has_destroyed or has_changed or has_created):
+        raise CodecError("valueOutOfRange")   # protocol 1.1: a delta changing nothing is isEmpty 1
+    if has_created:
         count = integer(G_COUNT) + 1
         if len(entities) + count > max_entities:
             raise CodecError("tooManyEntities")
@@ -597,6 +616,17 @@ def write_vector(name, description, schema, tick, entities, baseline_name=None, 
     with open(os.path.join(VECTORS, name), "w") as f:
         f.write("\n".join(lines) + "\n")
     return data
+
+
+def write_vector_bytes(name, description, schema, tick, entities, baseline_name, data, coding="entropy"):
+    """A valid vector whose bytes are not the encoder's (`# canonical: no`): decoders accept them."""
+    lines = vector_lines(description, schema, coding, baseline_name) + ["# canonical: no", f"# tick: {tick}"]
+    for i in sorted(entities):
+        t, values = entities[i]
+        lines.append(f"# entity: {i} {t} " + " ".join(str(v) for v in values))
+    lines.append(" ".join(f"{b:02x}" for b in data))
+    with open(os.path.join(VECTORS, name), "w") as f:
+        f.write("\n".join(lines) + "\n")
 
 
 def write_error_vector(name, description, schema, baseline_name, error, data, coding="entropy"):
@@ -695,6 +725,16 @@ A delta against delta-01 whose first changed field, entity 1's x (16 bits wide),
 a 17-bit magnitude, which no 16-bit field holds. Decoders refuse it at the bucket.""",
                        "arena", "delta-01-arena-full.hex", "valueOutOfRange", header.bytes() + rc.finish())
     generate_predicted()
+    from entropy_pinned import (   # protocol 1.1's pinned readings
+        generate_busy, generate_canonical, generate_errors, generate_motion_cases, generate_order, generate_pinned,
+        generate_range_code)
+    generate_pinned()
+    generate_range_code()
+    generate_canonical()
+    generate_order()
+    generate_motion_cases()
+    generate_busy()
+    generate_errors()
 
 
 def with_predicted_bit(types, data, tick, age, empty):
@@ -836,12 +876,15 @@ def check():
                 ok = str(error) == meta["error"][0]
         else:
             tick = int(meta["tick"][0])
+            canonical = meta.get("canonical", ["yes"])[0] != "no"   # a `no` one re-encodes to other bytes
             if predicted:
                 expected_motion = motion_of(types, tick, entities, baseline)
+                encoded = encode_predicted(types, tick, entities, baseline, motion)
                 ok = decode_predicted(types, data, baseline, motion) == (tick, entities, expected_motion) \
-                    and encode_predicted(types, tick, entities, baseline, motion) == (data, expected_motion)
+                    and (encoded == (data, expected_motion)) == canonical
             else:
-                ok = decode(types, data, baseline) == (tick, entities) and encode(types, tick, entities, baseline) == data
+                ok = decode(types, data, baseline) == (tick, entities) \
+                    and (encode(types, tick, entities, baseline) == data) == canonical
         print(("ok   " if ok else "FAIL ") + name)
         failures += not ok
     return failures

@@ -210,6 +210,15 @@ SCHEMAS = {
         ("c", [("turn", Kind("angle", 8)), ("wide", Kind("integer", -(1 << 63), (1 << 63) - 1)),
                ("level", Kind("float", 0.0, 1.0, 0.1))]),
     ],
+    # The busy vectors' (PROTOCOL.md 4.5.5): two bools in one type, a 1-bit integer, an enumeration(2),
+    # a 40-bit integer, and field 2 (x) in both types.
+    "busy": [
+        ("body", [("moving", Kind("bool")), ("awake", Kind("bool")), ("x", Kind("integer", 0, 65535)),
+                  ("lit", Kind("integer", 0, 1)), ("side", Kind("enumeration", 2)),
+                  ("big", Kind("integer", 0, (1 << 40) - 1)), ("heading", Kind("angle", 8))]),
+        ("marker", [("on", Kind("bool")), ("kind", Kind("enumeration", 5)), ("x", Kind("integer", -1000, 1000)),
+                    ("y", Kind("float", 0.0, 100.0, 0.5)), ("hp", Kind("integer", 0, 1000))]),
+    ],
 }
 
 
@@ -404,7 +413,7 @@ def read_vector(name):
         if line.startswith("#"):
             body = line[1:].strip()
             key, _, value = body.partition(":")
-            if key in ("schema", "coding", "baseline", "tick", "write", "error"):
+            if key in ("schema", "coding", "baseline", "tick", "write", "error", "canonical"):
                 meta.setdefault(key, []).append(value.strip())
             elif key == "entity":
                 numbers = [int(x) for x in value.split()]
@@ -598,6 +607,22 @@ A delta against delta-01 marking survivor index 3 as changed; there are only thr
     write_error_vector("delta-error-unknown-entity-type.hex", """
 A whole snapshot of the mixed schema (three types, 2-bit type indices) with type index 3.""",
                        "mixed", None, "unknownEntityType", w.bytes())
+    w = delta_header()
+    w.bool(False)
+    w.bool(True); w.bool(True); w.varint(1)      # list mode, one index: its gamma gap follows
+    w.u(0, 8 - len(w.bits) % 8 + 40)             # 44 zero bits to the end: no 1 bit, fewer than 64 zeros
+    write_error_vector("delta-error-gamma-truncated.hex", """
+A delta against delta-01 whose list index gap (a gamma code) is cut inside its leading zeros: the
+stream ends after 44 zero bits, before the 64th that would make it malformed.""",
+                       "arena", base01, "truncated", w.bytes())
+    w = delta_header()
+    w.bool(False)
+    w.bool(True); w.bool(True); w.varint(1)
+    w.u(0, 64); w.bool(True); w.u(0, 64)          # 64 leading zeros, then what would be the rest
+    write_error_vector("delta-error-malformed-gamma.hex", """
+A delta against delta-01 whose list index gap (a gamma code) has 64 leading zero bits: refused at
+the 64th zero, whatever follows.""",
+                       "arena", base01, "malformedGammaCode", w.bytes())
     w = BitWriter()
     w.varint(7); w.bool(False); w.varint(65537)
     write_error_vector("delta-error-too-many-entities.hex", """

@@ -71,7 +71,12 @@ struct PredictedEntropyVectorTests {
         var encodedMotion = SnapshotMotion.zero
         let bytes = try codec.encode(
             expected, against: held.snapshot, coding: .predictedEntropy, baselineMotion: held.motion, motion: &encodedMotion)
-        #expect(bytes == vector.bytes, "\(name) re-encodes to the same bytes")
+        // A `# canonical: no` vector holds bytes a decoder accepts and no encoder writes.
+        if vector.keys["canonical"]?.first == "no" {
+            #expect(bytes != vector.bytes, "\(name) is not the encoder's form, so it re-encodes to other bytes")
+        } else {
+            #expect(bytes == vector.bytes, "\(name) re-encodes to the same bytes")
+        }
         #expect(encodedMotion == decodedMotion, "\(name): the encoder keeps the motion the decoder keeps")
         #expect(Self.perEntity(encodedMotion, of: expected) == Self.perEntity(decodedMotion, of: decoded))
         let age = held.snapshot.map { expected.tick &- $0.tick } ?? 1

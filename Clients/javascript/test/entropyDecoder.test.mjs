@@ -17,7 +17,7 @@ import { readVector, vectorNames, vectorSchemas } from './vectors.mjs';
  * @returns {import('../schema.js').Schema}
  */
 function schemaOf(vector) {
-  return vectorSchemas[/** @type {'arena' | 'mixed'} */ (vector.keys.schema[0])];
+  return vectorSchemas[/** @type {'arena' | 'mixed' | 'busy'} */ (vector.keys.schema[0])];
 }
 
 /** @param {Vector} vector @returns {string} The `# baseline:` vector's name, or 'none'. */

@@ -65,6 +65,18 @@ export const vectorSchemas = {
     entityType('b', []),
     entityType('c', [field('turn', FieldKind.angle(8)), field('wide', FieldKind.integer(-(2n ** 63n), 2n ** 63n - 1n)), field('level', FieldKind.float(0, 1, 0.1))]),
   ]),
+  // The busy vectors' (PROTOCOL.md 4.5.5): two bools in one type, a 1-bit integer, an enumeration(2), a 40-bit integer, x in both types.
+  busy: new Schema([
+    entityType('body', [
+      field('moving', FieldKind.bool), field('awake', FieldKind.bool), field('x', FieldKind.integer(0, 65535)),
+      field('lit', FieldKind.integer(0, 1)), field('side', FieldKind.enumeration(2)), field('big', FieldKind.integer(0, 2 ** 40 - 1)),
+      field('heading', FieldKind.angle(8)),
+    ]),
+    entityType('marker', [
+      field('on', FieldKind.bool), field('kind', FieldKind.enumeration(5)), field('x', FieldKind.integer(-1000, 1000)),
+      field('y', FieldKind.float(0, 100, 0.5)), field('hp', FieldKind.integer(0, 1000)),
+    ]),
+  ]),
 };
 
 /**

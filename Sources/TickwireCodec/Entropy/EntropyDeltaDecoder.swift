@@ -2,7 +2,11 @@
 ///
 /// Every entity count is checked against ``CodecLimits`` before it is used, and the room
 /// reserved for entities is bounded by the bytes left, so a short hostile input cannot make
-/// it allocate much. Every decoded value is checked against its field.
+/// it allocate much. Every decoded value is checked against its field. As protocol 1.1 settles
+/// it, the header's checks run in the order of §4.5.6 (the span of the baseline's motion after
+/// the baseline checks), and the forms no encoder writes are refused: a payload that codes
+/// nothing, a changed entity equal to its baseline, a positive half turn, a `predicted` bit of 0
+/// where an encoder writes 1, a range code not ending at 0.
 struct EntropyDeltaDecoder {
     let schema: Schema
     let limits: CodecLimits
@@ -72,14 +76,13 @@ struct EntropyDeltaDecoder {
             baselineTick = tick &- age
             self.age = age
             if isPredictedCoding {
+                // The header's own checks first, in the order of §4.5.6; the span needs the baseline.
                 isPredicted = try header.readBool()
-                if isPredicted && !MotionPrediction.isUsable(age: age, span: baselineMotion.span) {
+                if isPredicted && !(1...MotionPrediction.maximumTicks).contains(age) {
                     throw CodecError(
                         .valueOutOfRange(
-                            what: "baseline age for prediction", value: "\(age) (the baseline's motion spans \(baselineMotion.span))",
-                            allowed: "both 1...\(MotionPrediction.maximumTicks)"))
+                            what: "baseline age for prediction", value: "\(age)", allowed: "1...\(MotionPrediction.maximumTicks)"))
                 }
-                prediction = MotionPrediction(age: age, span: baselineMotion.span, isUsed: isPredicted)
             }
         }
         let isEmpty = try header.readBool()
@@ -95,6 +98,7 @@ struct EntropyDeltaDecoder {
             guard baseline.tick == baselineTick else {
                 throw CodecError(.baselineMismatch(expected: baselineTick, given: baseline.tick))
             }
+            if isPredictedCoding { try checkPredictedBit(isPredicted, isEmpty: isEmpty) }
         }
         if isEmpty {
             // No payload: no entities, or the baseline's unchanged.
@@ -112,10 +116,36 @@ struct EntropyDeltaDecoder {
             try decodeDelta(baseline: baseline, coder: &coder, into: &snapshot)
         } else {
             let count = try coder.decodeInteger(models: models.p + EntropyModels.countTree)
+            // Protocol 1.1: a snapshot without entities is coded with isEmpty 1, never as a payload.
+            guard count > 0 else {
+                throw CodecError(
+                    .valueOutOfRange(what: "entity count of a whole payload", value: "0", allowed: "1 or more (isEmpty codes 0)"))
+            }
             try checkEntityCount(existing: 0, adding: count)
             try decodeWhole(count: Int(count), coder: &coder, into: &snapshot)
         }
         try coder.finish()
+    }
+
+    /// Checks the `predicted` bit against the baseline's motion (§4.5.6): 1 only when the span is
+    /// in 1...255 (the age was checked with the header), and (protocol 1.1) 0 only where the encoder
+    /// sets 0, that is, for an empty snapshot or an age or span outside 1...255.
+    private mutating func checkPredictedBit(_ isPredicted: Bool, isEmpty: Bool) throws(CodecError) {
+        let span = baselineMotion.span
+        let isUsable = MotionPrediction.isUsable(age: age, span: span)
+        if isPredicted && !isUsable {
+            throw CodecError(
+                .valueOutOfRange(
+                    what: "span of the baseline's motion for prediction", value: "\(span)", allowed: "1...\(MotionPrediction.maximumTicks)")
+            )
+        }
+        if !isPredicted && !isEmpty && isUsable {
+            throw CodecError(
+                .valueOutOfRange(
+                    what: "predicted bit of a snapshot \(age) ticks after a baseline whose motion spans \(span)", value: "0",
+                    allowed: "1 (an encoder predicts every non-empty snapshot it can)"))
+        }
+        prediction = MotionPrediction(age: age, span: span, isUsed: isPredicted)
     }
 
     private func checkEntityCount(existing: Int, adding count: UInt64) throws(CodecError) {
@@ -126,12 +156,13 @@ struct EntropyDeltaDecoder {
 
     private mutating func decodeDelta(baseline: Snapshot, coder: inout RangeDecoder, into snapshot: inout Snapshot) throws(CodecError) {
         snapshot.reserve(entities: baseline.count, values: baseline.liveValueCount, headroom: true)
-        if try coder.decode(&models.p[EntropyModels.hasDestroyed]) {
+        let hasDestroyed = try coder.decode(&models.p[EntropyModels.hasDestroyed])
+        if hasDestroyed {
             // Their count, then each one's baseline index as the gap after the previous one.
             let count = try coder.decodeInteger(models: models.p + EntropyModels.destroyedCountTree) + 1
+            // More destroyed than the baseline holds: `tooManyEntities`, as in the bit-packed coding (§4.2).
             guard count <= UInt64(baseline.count) else {
-                throw CodecError(
-                    .valueOutOfRange(what: "destroyed entity count", value: "\(count)", allowed: "1...\(baseline.count)"))
+                throw CodecError(.tooManyEntities(count: count, limit: baseline.count))
             }
             var following = 0
             for _ in 0..<Int(count) {
@@ -148,7 +179,8 @@ struct EntropyDeltaDecoder {
             snapshot.appendEntities(of: baseline, in: 0..<baseline.count)
         }
 
-        if try coder.decode(&models.p[EntropyModels.hasChanged]) {
+        let hasChanged = try coder.decode(&models.p[EntropyModels.hasChanged])
+        if hasChanged {
             // Changes are applied in place through a buffer, and everything else the loop reads
             // is read through buffers too (local copies: the loop mutates the snapshot's values
             // and the coder): no array checks per value.
@@ -184,7 +216,13 @@ struct EntropyDeltaDecoder {
             }
         }
 
-        if try coder.decode(&models.p[EntropyModels.hasCreated]) {
+        let hasCreated = try coder.decode(&models.p[EntropyModels.hasCreated])
+        // Protocol 1.1: a delta that changes nothing is coded with isEmpty 1, never as a payload.
+        guard hasDestroyed || hasChanged || hasCreated else {
+            throw CodecError(
+                .valueOutOfRange(what: "section flags of a delta payload", value: "all 0", allowed: "at least one 1 (isEmpty codes none)"))
+        }
+        if hasCreated {
             let survivors = snapshot.count
             let count = try coder.decodeInteger(models: models.p + EntropyModels.countTree) + 1
             try checkEntityCount(existing: survivors, adding: count)
@@ -237,6 +275,7 @@ struct EntropyDeltaDecoder {
         let slot: UnsafeMutablePointer<Int64>? = records ? motionBuilder.slot(fields: fieldCount) : nil
         let firstBase = models.fieldBase(type: type, field: 0)
         var moved = false
+        var differs = false
         var state = 0
         for field in 0..<fieldCount {
             let base = firstBase &+ field &* EntropyModels.perField
@@ -275,11 +314,13 @@ struct EntropyDeltaDecoder {
                 let (negative, magnitude) = try decodeDelta(
                     base: base, sign: sign, width: layout.width, coder: &coder)
                 if layout.deltaMode == .wrapping {
-                    guard magnitude <= 1 << UInt64(layout.width - 1) else {
+                    // Centred deltas: -2^(width-1) ... 2^(width-1) - 1, so a half turn is negative (protocol 1.1).
+                    let half: UInt64 = 1 << UInt64(layout.width - 1)
+                    guard magnitude < half || (magnitude == half && negative) else {
                         throw CodecError(
                             .valueOutOfRange(
-                                what: "delta magnitude of field \(field) of entity \(id)", value: "\(magnitude)",
-                                allowed: "1...\(1 << UInt64(layout.width - 1))"))
+                                what: "wrapping delta of field \(field) of entity \(id)", value: "\(negative ? "-" : "+")\(magnitude)",
+                                allowed: "-\(half)...\(half - 1)"))
                     }
                     // Wrapping arithmetic: angles live modulo 2^width.
                     new = (negative ? old &- magnitude : old &+ magnitude) & BitWriter.mask(layout.width)
@@ -302,7 +343,15 @@ struct EntropyDeltaDecoder {
             } else if records {
                 slot?[field] = 0
             }
-            if new != old { values[offset &+ field] = new }
+            if new != old {
+                values[offset &+ field] = new
+                differs = true
+            }
+        }
+        // Protocol 1.1: a changed survivor differs from its baseline (a type without fields never does).
+        guard differs else {
+            throw CodecError(
+                .valueOutOfRange(what: "changed entity \(id)", value: "equal to its baseline", allowed: "a value that differs"))
         }
         if moved { motionBuilder.commit(id: id, fields: fieldCount) }
     }

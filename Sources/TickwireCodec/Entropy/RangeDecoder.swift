@@ -1,7 +1,8 @@
 /// Decodes what ``RangeEncoder`` wrote (`Protocol/PROTOCOL.md` §4.5.2).
 ///
 /// Reads the bytes of `input` from `start`, exactly: a read past the end is `truncated`, and
-/// ``finish()`` refuses bytes left over (`trailingData`). Because the decoder reads the same
+/// ``finish()`` refuses bytes left over (`trailingData`) and a code that does not end at 0
+/// (`malformedRangeCode`). Because the decoder reads the same
 /// bytes as the encoder wrote, along the same path, every truncation of a valid payload runs
 /// out before its end.
 struct RangeDecoder {
@@ -131,9 +132,18 @@ struct RangeDecoder {
         return shifted - 1
     }
 
-    /// Checks that the stream ended exactly: all of the payload read.
+    /// Checks that the stream ended exactly: all of the payload read, and the code back at 0.
+    ///
+    /// The encoder's flush writes exactly its final `low`, so the code of every payload it
+    /// produces ends at 0; any other ending decodes symbols that no encoder wrote that way
+    /// (protocol 1.1, `Protocol/PROTOCOL.md` §4.5.2). Together with the checks as it reads, this
+    /// leaves one payload for each sequence of symbols.
+    ///
+    /// - Throws: ``CodecError`` `.trailingData` when bytes are left over, then
+    ///   `.malformedRangeCode` when the code is not 0.
     mutating func finish() throws(CodecError) {
         let left = input.count - position
         guard left == 0 else { throw CodecError(.trailingData(bits: left * 8)) }
+        guard code == 0 else { throw CodecError(.malformedRangeCode(atByte: position)) }
     }
 }

@@ -27,7 +27,7 @@ public struct CodecError: Error, Hashable, Sendable, CustomStringConvertible {
         public static let duplicateEntity = Kind(name: "duplicateEntity")
         /// A changed-entity index is past the end of the surviving entities.
         public static let entityIndexOutOfRange = Kind(name: "entityIndexOutOfRange")
-        /// More entities than the decoder's limit.
+        /// More entities than the decoder's limit, or more destroyed than the baseline holds.
         public static let tooManyEntities = Kind(name: "tooManyEntities")
         /// The input is longer than the decoder's limit.
         public static let inputTooLarge = Kind(name: "inputTooLarge")

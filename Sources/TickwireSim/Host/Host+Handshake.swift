@@ -170,6 +170,8 @@ extension Host {
             }
 
         if let token = hello.resumeToken, let client = room.client(withToken: token) {
+            let request = AdmissionRequest(player: client.id, room: room.name, payload: hello.payload, isResuming: true)
+            guard admits(request, in: room, on: connection) else { return }
             if let old = client.connection {
                 client.send(.disconnect(Message.Disconnect(reason: .replaced)), now: now)
                 old.close(code: Message.Disconnect.Reason.replaced.closeCode, reason: "the session was resumed on another connection")
@@ -196,6 +198,8 @@ extension Host {
             return reject(connection, .roomFull, "room '\(room.name)' holds its maximum of \(configuration.roomCapacity) clients")
         }
         let id = nextClientID
+        let request = AdmissionRequest(player: id, room: room.name, payload: hello.payload, isResuming: false)
+        guard admits(request, in: room, on: connection) else { return }
         nextClientID &+= 1
         if nextClientID == 0 { nextClientID = 1 }
         let client: RoomClient<G>
@@ -212,6 +216,22 @@ extension Host {
         room.admit(client, payload: hello.payload)
         joins += 1
         welcome(client, in: room, compression: compression, on: connection)
+    }
+
+    /// Asks the game whether `request` plays (``Game/admit(_:in:)``), and rejects the connection
+    /// with the game's reason and words when it does not.
+    ///
+    /// - Returns: Whether the player was admitted.
+    private func admits(_ request: AdmissionRequest, in room: Room<G>, on connection: any TransportConnection) -> Bool {
+        guard case .refused(var reason, let text) = game.admit(request, in: room.state).decision else { return true }
+        if !reason.isApplicationReason {
+            configuration.logSink.log(
+                .warning, "the game refused a player with a reason below 32768, which is Tickwire's; sent as 32768",
+                metadata: ["room": room.name, "client": "\(request.player)", "reason": "\(reason.rawValue)"], source: "host")
+            reason = .refusedByGame
+        }
+        reject(connection, reason, text)
+        return false
     }
 
     private func welcome(_ client: RoomClient<G>, in room: Room<G>, compression: CompressionMode, on connection: any TransportConnection) {

@@ -23,6 +23,11 @@ import TickwireFoundation
 /// opener throws, the connection closes before the welcome, the welcome does not come within
 /// ``handshakeTimeout``, or the server refuses the hello for a retryable reason.
 ///
+/// **Kicks.** A kick ends the loop (state ``ConnectionState/kicked(text:)``) unless the host
+/// allowed a rejoin (``Room/kick(_:text:allowRejoin:)``, disconnect reason
+/// ``Message/Disconnect/Reason/kickedMayRejoin``): then the session reconnects with backoff, as
+/// after a lost connection, and comes back as a new player.
+///
 /// **Refusals.** A refused hello ends the loop (state ``ConnectionState/refused(reason:text:)``)
 /// unless its reason is in ``retryableRefusals``: by default a full room (a place may free up)
 /// and a server shutting down (it or another process may come back). A version or schema
@@ -310,6 +315,15 @@ public final class ReconnectingSession<G: Game> {
         case .connected:
             switch session.status {
             case .connected: break
+            case .disconnected where session.lastDisconnect?.reason == .kicked:
+                // A final kick: the player is gone and the host wants it gone.
+                let text = session.lastDisconnect?.text ?? ""
+                connection = nil
+                lastFailure = text.isEmpty ? "kicked" : "kicked: \(text)"
+                state = .kicked(text: text)
+                session.configuration.logSink.log(
+                    .error, "the server kicked the player; not reconnecting", metadata: ["text": text, "url": currentURL ?? "none"],
+                    source: "client")
             case .disconnected where session.lastDisconnect?.reason == .moved:
                 // Draining or lost room: at once, to the URL given or the entries, no setback.
                 let url = session.lastDisconnect?.text ?? ""
@@ -323,7 +337,7 @@ public final class ReconnectingSession<G: Game> {
             case .rejected(_, let text): scheduleNextAttempt(because: text)
             case .idle, .handshaking: scheduleNextAttempt(because: "the connection was reset")
             }
-        case .waitingToReconnect, .refused, .left:
+        case .waitingToReconnect, .refused, .kicked, .left:
             break
         }
     }

@@ -31,17 +31,25 @@ extension Room {
         releaseHeldSlotsOverLimit()
     }
 
-    /// Removes a client from the room at once: it gets a disconnect message (kicked) and a
-    /// close with code 4002, and its player is removed (it cannot resume).
+    /// Removes a client from the room at once: it gets a disconnect message and a close with
+    /// code 4002, and its player is removed, so its resume token resumes nothing.
+    ///
+    /// A kick is final by default: the disconnect's reason is ``Message/Disconnect/Reason/kicked``,
+    /// and a ``ReconnectingSession`` stops (state ``ConnectionState/kicked(text:)``) instead of
+    /// reconnecting. With `allowRejoin` the reason is ``Message/Disconnect/Reason/kickedMayRejoin``:
+    /// the client reconnects with backoff, as after a lost connection, and comes back as a new
+    /// player, through ``Game/admit(_:in:)`` again.
     ///
     /// - Parameters:
     ///   - client: The client id; nothing happens for an unknown one.
     ///   - text: Words for the player (at most ``FrameLimits/maximumTextBytes``).
-    public func kick(_ client: UInt32, text: String = "") {
+    ///   - allowRejoin: Whether the client may come back; `false`, the default, makes the kick final.
+    public func kick(_ client: UInt32, text: String = "", allowRejoin: Bool = false) {
         guard let record = clients[client] else { return }
         let text = text.prefix(utf8Bytes: configuration.frameLimits.maximumTextBytes)
-        record.send(.disconnect(Message.Disconnect(reason: .kicked, text: text)), now: clock.now)
-        remove(client, code: Message.Disconnect.Reason.kicked.closeCode, text: text)
+        let reason: Message.Disconnect.Reason = allowRejoin ? .kickedMayRejoin : .kicked
+        record.send(.disconnect(Message.Disconnect(reason: reason, text: text)), now: clock.now)
+        remove(client, code: reason.closeCode, text: text)
     }
 
     /// Counts a bad frame against `client` (the bad-frame policy, ``BadFrameLimiter``): past

@@ -92,10 +92,21 @@ extension Host {
     }
 
     /// Sends a reject and closes with the reason's code (``Message/Reject/Reason/closeCode``)
-    /// and the same words (cut to fit a close frame).
-    func reject(_ connection: any TransportConnection, _ reason: Message.Reject.Reason, _ text: String) {
+    /// and the same words (cut to fit a close frame); reports the refusal (``HostEvent/Kind/refused``)
+    /// unless it is a redirect.
+    ///
+    /// - Parameters:
+    ///   - room: The room the hello named, when one did.
+    ///   - clientID: The held player a refused resume asked for, if any.
+    func reject(
+        _ connection: any TransportConnection, _ reason: Message.Reject.Reason, _ text: String, room: String? = nil,
+        clientID: UInt32? = nil
+    ) {
         rejections[reason, default: 0] += 1
         let text = text.prefix(utf8Bytes: configuration.frameLimits.maximumTextBytes)
+        if reason != .redirect {
+            report(HostEvent(kind: .refused, room: room, clientID: clientID, refusal: Message.Reject(reason: reason, text: text)))
+        }
         FrameCompressor.uncompressed(limits: configuration.frameLimits).send(
             .reject(Message.Reject(reason: reason, text: text)), over: connection)
         connection.close(code: reason.closeCode, reason: text)
@@ -110,7 +121,7 @@ extension Host {
             if let url = fleet?.directory.anotherProcessURL() {
                 redirect(connection, to: url)
             } else {
-                reject(connection, .serverShuttingDown, "the server is shutting down")
+                reject(connection, .serverShuttingDown, "the server is shutting down", room: hello.room)
             }
             return true
         }
@@ -124,7 +135,7 @@ extension Host {
                 redirect(connection, to: url)
                 return true
             case .refused(let reason, let text):
-                reject(connection, reason, text)
+                reject(connection, reason, text, room: hello.room)
                 return true
             case .ready:
                 break
@@ -137,12 +148,13 @@ extension Host {
     private func answer(_ hello: Message.Hello, on connection: any TransportConnection, now: Timestamp) {
         if hello.resumeToken != nil { reconnects += 1 }
         guard hello.protocolVersion == tickwireProtocolVersion else {
-            return reject(connection, .versionMismatch, Self.versionText(client: hello.protocolVersion))
+            return reject(connection, .versionMismatch, Self.versionText(client: hello.protocolVersion), room: hello.room)
         }
         guard hello.schemaFingerprint == game.schema.fingerprint else {
             return reject(
                 connection, .schemaMismatch,
-                "the server's schema fingerprint is \(hex(game.schema.fingerprint)), the client's \(hex(hello.schemaFingerprint))")
+                "the server's schema fingerprint is \(hex(game.schema.fingerprint)), the client's \(hex(hello.schemaFingerprint))",
+                room: hello.room)
         }
         let room: Room<G>
         if let existing = roomsByName[hello.room] {
@@ -152,9 +164,10 @@ extension Host {
         } else if configuration.createsRoomsOnDemand {
             return reject(
                 connection, .unknownRoom,
-                "the server runs its most rooms (\(configuration.maximumRooms)); there is no room named '\(hello.room)'")
+                "the server runs its most rooms (\(configuration.maximumRooms)); there is no room named '\(hello.room)'",
+                room: hello.room)
         } else {
-            return reject(connection, .unknownRoom, "there is no room named '\(hello.room)'")
+            return reject(connection, .unknownRoom, "there is no room named '\(hello.room)'", room: hello.room)
         }
         // Streaming compression needs every frame in order, which an unreliable transport does
         // not give (PROTOCOL.md 1A.1).
@@ -179,13 +192,14 @@ extension Host {
             do {
                 try client.resume(on: connection, compression: compression, configuration: configuration, now: now)
             } catch {
-                return reject(connection, .unspecified, "could not set up compression: \(error)")
+                return reject(connection, .unspecified, "could not set up compression: \(error)", room: room.name, clientID: client.id)
             }
             client.deltaCoding = coding
             resumes += 1
             client.acceptsRenderTimes = hello.offersRenderTimes && game.compensatesLag
             client.acceptsPongHold = hello.offersPongHold
-            return welcome(client, in: room, compression: compression, on: connection)
+            welcome(client, in: room, compression: compression, on: connection)
+            return report(HostEvent(kind: .resumed, room: room.name, clientID: client.id))
         }
         if room.isFull {
             // Clients whose connections ended since the room's last tick (squatters resetting
@@ -195,7 +209,8 @@ extension Host {
             room.releaseOldestHeldSlot()
         }
         guard !room.isFull else {
-            return reject(connection, .roomFull, "room '\(room.name)' holds its maximum of \(configuration.roomCapacity) clients")
+            return reject(
+                connection, .roomFull, "room '\(room.name)' holds its maximum of \(configuration.roomCapacity) clients", room: room.name)
         }
         let id = nextClientID
         let request = AdmissionRequest(player: id, room: room.name, payload: hello.payload, isResuming: false)
@@ -208,7 +223,7 @@ extension Host {
                 id: id, token: makeToken(), connection: connection, compression: compression,
                 configuration: configuration, now: now)
         } catch {
-            return reject(connection, .unspecified, "could not set up compression: \(error)")
+            return reject(connection, .unspecified, "could not set up compression: \(error)", room: room.name)
         }
         client.deltaCoding = coding
         client.acceptsRenderTimes = hello.offersRenderTimes && game.compensatesLag
@@ -216,6 +231,7 @@ extension Host {
         room.admit(client, payload: hello.payload)
         joins += 1
         welcome(client, in: room, compression: compression, on: connection)
+        report(HostEvent(kind: .joined, room: room.name, clientID: id))
     }
 
     /// Asks the game whether `request` plays (``Game/admit(_:in:)``), and rejects the connection
@@ -230,7 +246,7 @@ extension Host {
                 metadata: ["room": room.name, "client": "\(request.player)", "reason": "\(reason.rawValue)"], source: "host")
             reason = .refusedByGame
         }
-        reject(connection, reason, text)
+        reject(connection, reason, text, room: room.name, clientID: request.isResuming ? request.player : nil)
         return false
     }
 

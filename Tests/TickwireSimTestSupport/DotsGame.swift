@@ -73,6 +73,8 @@ package struct DotsGame: Game {
     /// A stand-in for a game's admission policy (``admit(_:in:)`` asks it): admits everyone
     /// unless a test sets a policy of its own.
     package var admissionPolicy: @Sendable (AdmissionRequest, State) -> Admission = { _, _ in .admitted }
+    /// The version a host names in a schema-mismatch refusal; `nil` names none.
+    package var version: String?
     /// Where player *n* starts (a function of n only).
     package var spawn: @Sendable (UInt32) -> (Double, Double) = { id in (Double(id % 10) * 3, Double(id / 10 % 10) * 3) }
 

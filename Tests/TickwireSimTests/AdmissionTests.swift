@@ -130,3 +130,65 @@ struct AdmissionTests {
         #expect(Message.Reject.Reason.refusedByGame.rawValue == 32768)
     }
 }
+
+/// What the host says and logs when it refuses a hello.
+@Suite("Refusal words and logs")
+struct RefusalWordsTests {
+    @Test("a schema-mismatch refusal names the game's version after both fingerprints")
+    func schemaMismatchNamesTheVersion() throws {
+        var game = DotsGame(orbCount: 2)
+        game.version = "dots 2.1"
+        let bench = RawClientBench(game: game)
+        let hello = Message.Hello(schemaFingerprint: game.schema.fingerprint ^ 1, compressionModes: [])
+        let client = bench.connect(sending: try FrameCompressor.uncompressed().encode(.hello(hello)))
+        bench.run(milliseconds: 100, clients: [client])
+        let reject = try #require(client.reject)
+        #expect(reject.reason == .schemaMismatch)
+        #expect(reject.text.hasPrefix("the server's schema fingerprint is 0x"), "both fingerprints first: \(reject.text)")
+        #expect(reject.text.hasSuffix("; the server runs dots 2.1"), "then the version: \(reject.text)")
+    }
+
+    @Test("without a version the schema-mismatch words are the two fingerprints alone")
+    func schemaMismatchWithoutVersion() throws {
+        let bench = RawClientBench()
+        let hello = Message.Hello(schemaFingerprint: bench.game.schema.fingerprint ^ 1, compressionModes: [])
+        let client = bench.connect(sending: try FrameCompressor.uncompressed().encode(.hello(hello)))
+        bench.run(milliseconds: 100, clients: [client])
+        let text = try #require(client.reject?.text)
+        #expect(!text.contains("runs"), "no version named: \(text)")
+    }
+
+    @Test("a version too long for the reject's text is what the limit cuts, never the fingerprints")
+    func longVersionIsCut() throws {
+        var game = DotsGame(orbCount: 2)
+        game.version = String(repeating: "v", count: FrameLimits().maximumTextBytes)
+        let bench = RawClientBench(game: game)
+        let hello = Message.Hello(schemaFingerprint: game.schema.fingerprint ^ 1, compressionModes: [])
+        let client = bench.connect(sending: try FrameCompressor.uncompressed().encode(.hello(hello)))
+        bench.run(milliseconds: 100, clients: [client])
+        let text = try #require(client.reject?.text)
+        #expect(text.utf8.count == FrameLimits().maximumTextBytes, "cut to the text limit: \(text.utf8.count) bytes")
+        #expect(text.hasPrefix("the server's schema fingerprint is 0x"))
+    }
+
+    @Test("every refusal is logged with its reason, code, words and room; the game's too")
+    func everyRefusalLogged() {
+        let log = RoomSnapshotDropTests.RecordingSink()
+        let bench = RawClientBench(game: AdmissionTests.gameRefusingMallory()) {
+            $0.logSink = log.sink
+            $0.roomCapacity = 1
+        }
+        let banned = bench.join(payload: AdmissionTests.banned)
+        let nowhere = bench.join(room: "nowhere")
+        let invalid = bench.connect(sending: [MessageType.ping.rawValue, 0])
+        bench.run(milliseconds: 100, clients: [banned, nowhere, invalid])
+        let refusals = log.all.filter { $0.message == "refused a hello" }
+        #expect(refusals.count == 3, "one record per refusal, got \(refusals)")
+        let game = refusals.first { $0.metadata["code"] == "32768" }
+        #expect(game?.metadata["text"] == "mallory is banned until Friday")
+        #expect(game?.metadata["room"] == "")
+        #expect(refusals.contains { $0.metadata["reason"] == "unknown room" && $0.metadata["room"] == "nowhere" })
+        #expect(refusals.contains { $0.metadata["reason"] == "invalid hello" && $0.metadata["room"] == nil })
+        #expect(refusals.allSatisfy { $0.level == .info && $0.source == "host" })
+    }
+}

@@ -17,6 +17,12 @@ public protocol Game: Sendable {
     /// The schema every snapshot follows; its fingerprint is checked in the handshake.
     var schema: Schema { get }
 
+    /// The game's version for a person (`"tag 1.4.2"`), or `nil` (the default). A host names it
+    /// in the words of a schema-mismatch refusal, after the two fingerprints, so that a player
+    /// with an old client learns which version the server runs (the words are cut to
+    /// ``FrameLimits/maximumTextBytes`` UTF-8 bytes, the version first).
+    var version: String? { get }
+
     /// The world of a new room.
     ///
     /// - Parameter room: The room's name.
@@ -170,6 +176,9 @@ public protocol Game: Sendable {
 }
 
 extension Game {
+    /// `nil`: the game names no version.
+    public var version: String? { nil }
+
     /// `false`: no lag-compensation history.
     public var compensatesLag: Bool { false }
 

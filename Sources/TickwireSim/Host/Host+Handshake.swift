@@ -92,8 +92,9 @@ extension Host {
     }
 
     /// Sends a reject and closes with the reason's code (``Message/Reject/Reason/closeCode``)
-    /// and the same words (cut to fit a close frame); reports the refusal (``HostEvent/Kind/refused``)
-    /// unless it is a redirect.
+    /// and the same words (cut to fit a close frame); logs it (`info`, a redirect `debug`, with
+    /// the reason, its code, the words, the room and client when known) and reports the refusal
+    /// (``HostEvent/Kind/refused``) unless it is a redirect.
     ///
     /// - Parameters:
     ///   - room: The room the hello named, when one did.
@@ -104,6 +105,13 @@ extension Host {
     ) {
         rejections[reason, default: 0] += 1
         let text = text.prefix(utf8Bytes: configuration.frameLimits.maximumTextBytes)
+        var metadata = ["reason": "\(reason)", "code": "\(reason.rawValue)", "text": text, "connection": "\(connection.connectionID)"]
+        if let room { metadata["room"] = room }
+        if let clientID { metadata["client"] = "\(clientID)" }
+        // A redirect sends the player on rather than away: logged, below the refusals.
+        configuration.logSink.log(
+            reason == .redirect ? .debug : .info, reason == .redirect ? "redirected a hello" : "refused a hello", metadata: metadata,
+            source: "host")
         if reason != .redirect {
             report(HostEvent(kind: .refused, room: room, clientID: clientID, refusal: Message.Reject(reason: reason, text: text)))
         }
@@ -151,10 +159,7 @@ extension Host {
             return reject(connection, .versionMismatch, Self.versionText(client: hello.protocolVersion), room: hello.room)
         }
         guard hello.schemaFingerprint == game.schema.fingerprint else {
-            return reject(
-                connection, .schemaMismatch,
-                "the server's schema fingerprint is \(hex(game.schema.fingerprint)), the client's \(hex(hello.schemaFingerprint))",
-                room: hello.room)
+            return reject(connection, .schemaMismatch, schemaMismatchText(client: hello.schemaFingerprint), room: hello.room)
         }
         let room: Room<G>
         if let existing = roomsByName[hello.room] {
@@ -276,6 +281,14 @@ extension Host {
             }
         }
         return bytes
+    }
+
+    /// The words of a schema-mismatch reject: both fingerprints, then the game's version when it
+    /// names one (``Game/version``), last, so that a long version is what the text limit cuts.
+    func schemaMismatchText(client: UInt64) -> String {
+        let fingerprints = "the server's schema fingerprint is \(hex(game.schema.fingerprint)), the client's \(hex(client))"
+        guard let version = game.version, !version.isEmpty else { return fingerprints }
+        return fingerprints + "; the server runs \(version)"
     }
 
     private func hex(_ value: UInt64) -> String {

@@ -122,6 +122,19 @@ struct AdmissionTests {
         #expect(simulation.room.clientIDs.isEmpty)
     }
 
+    @Test("a refusal's words at the text limit arrive whole; one byte past it they are cut to the limit", arguments: [0, 1])
+    func refusalTextLimit(over: Int) throws {
+        let limit = FrameLimits().maximumTextBytes
+        let words = String(repeating: "w", count: limit + over)
+        var game = DotsGame(orbCount: 2)
+        game.admissionPolicy = { _, _ in .refused(text: words) }
+        let bench = RawClientBench(game: game)
+        let client = bench.join()
+        bench.run(milliseconds: 100, clients: [client])
+        let reject = try #require(client.reject, "the refusal arrives, whatever the length of its words")
+        #expect(reject.text == String(words.prefix(limit)), "\(reject.text.utf8.count) bytes arrived of \(limit + over)")
+    }
+
     @Test("reasons from 32768 up are the application's, those below Tickwire's")
     func applicationRange() {
         #expect(!Message.Reject.Reason(rawValue: 32767).isApplicationReason)

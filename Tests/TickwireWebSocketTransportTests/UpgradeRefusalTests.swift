@@ -11,9 +11,18 @@ import TickwireWebSocketTransport
 /// attempt, over a real loopback WebSocket.
 @Suite("Upgrade refusals")
 struct UpgradeRefusalTests {
+    /// Keeps the records a server logs.
+    final class LogRecorder: Sendable {
+        let records = Mutex<[LogRecord]>([])
+        var sink: LogSink { LogSink(minimumLevel: .trace) { [self] record in self.records.withLock { $0.append(record) } } }
+        var all: [LogRecord] { records.withLock { $0 } }
+    }
+
     @Test("an upgrade refused with 401 or 403 stops the client after one attempt, with the status and the reason", arguments: [401, 403])
     func finalRefusal(status: Int) throws {
+        let log = LogRecorder()
         var socket = WebSocketServerConfiguration(host: "127.0.0.1", port: 0)
+        socket.logSink = log.sink
         socket.shouldAccept = { request in
             request.header("Authorization") == "Bearer good" ? .accept : .reject(status: status, reason: "the token expired")
         }
@@ -54,5 +63,8 @@ struct UpgradeRefusalTests {
         }
         #expect(opened.withLock { $0 } == 1, "exactly one attempt")
         #expect(client.failedAttempts == 0)
+        let refusals = log.all.filter { $0.message == "refused a handshake: the token expired" }
+        #expect(refusals.count == 1, "the server logs the refusal once: \(log.all)")
+        #expect(refusals.first?.level == .info && refusals.first?.metadata["status"] == "\(status)")
     }
 }

@@ -72,8 +72,9 @@ public protocol Game: Sendable {
     func teleportedEntities(in state: State) -> [UInt32]
 
     /// Decides whether a client plays, before it is welcomed: every hello that reaches a room
-    /// (right protocol version and schema, a room the host runs, a place free) asks it, new
-    /// players and resumed sessions alike, on the thread that drives the host.
+    /// (right protocol version and schema, a room the host runs, and for a new player a place
+    /// free) asks it, new players and resumed sessions alike, on the thread that drives the
+    /// host while no room ticks.
     ///
     /// A refusal reaches the client as a reject with the application reason and text
     /// (PROTOCOL.md 5.5) and is final for a ``ReconnectingSession``; nothing of the world is

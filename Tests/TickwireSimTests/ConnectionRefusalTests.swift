@@ -72,6 +72,34 @@ struct ConnectionRefusalTests {
         #expect(opened.value >= 3, "3 s of ticks retried (\(opened.value) attempts)")
     }
 
+    /// A fake opener failure, as a transport whose token endpoint refused reports it.
+    struct FakeRefusalError: TransportRefusalError {
+        let transportRefusal: TransportRefusal?
+    }
+
+    @Test("an opener that throws a refusal with 401 ends the loop after one attempt; with 503 it is retried", arguments: [401, 503])
+    func refusalThrownByTheOpener(status: Int) {
+        let clock = VirtualClock()
+        let opened = OpenCount()
+        let refusal = TransportRefusal(status: status, reason: "Nope", text: "no token for you")
+        let session = ReconnectingSession(game: DotsGame(orbCount: 1), clock: clock, policy: ReconnectingSessionTests.policy) {
+            () throws(FakeRefusalError) -> any TransportConnection in
+            opened.value += 1
+            throw FakeRefusalError(transportRefusal: refusal)
+        }
+        for _ in 0..<300 {
+            session.tick(input: nil)
+            clock.advance(by: .milliseconds(10))
+        }
+        if status == 401 {
+            #expect(session.state == .refusedConnection(refusal))
+            #expect(opened.value == 1, "one attempt, got \(opened.value)")
+        } else {
+            #expect(!session.state.isFinal, "a 503 is retried: \(session.state)")
+            #expect(opened.value >= 3, "3 s of ticks retried (\(opened.value) attempts)")
+        }
+    }
+
     @Test("finalConnectionRefusals decides which statuses are final")
     func configurableStatuses() {
         let (session, opened, clock) = refusedSession(status: 401)

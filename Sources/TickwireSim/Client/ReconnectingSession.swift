@@ -25,7 +25,8 @@ import TickwireFoundation
 ///
 /// **Refused connections.** A connection the server refuses before any game message, with a
 /// status in ``finalConnectionRefusals`` (401 and 403 by default: over WebSocket, an upgrade
-/// refused by `WebSocketServerConfiguration.shouldAccept`), ends the loop after that one
+/// refused by `WebSocketServerConfiguration.shouldAccept`; over UDP, a token endpoint's answer,
+/// which the opener throws as a ``TransportRefusalError``), ends the loop after that one
 /// attempt (state ``ConnectionState/refusedConnection(_:)``, with the status and the server's
 /// words); any other status is a failed attempt.
 ///
@@ -281,8 +282,23 @@ public final class ReconnectingSession<G: Game> {
             self.connection = connection
             session.connect(over: connection)
         } catch {
+            if let refusal = (error as? any TransportRefusalError)?.transportRefusal, finalConnectionRefusals.contains(refusal.status) {
+                return stop(refusedWith: refusal)
+            }
             failAttempt(because: "could not open a connection: \(error)")
         }
+    }
+
+    /// Ends the loop on a refusal of the connection itself that retrying cannot fix.
+    private func stop(refusedWith refusal: TransportRefusal) {
+        connection?.close()
+        connection = nil
+        lastFailure = "refused by the server: \(refusal)"
+        state = .refusedConnection(refusal)
+        session.configuration.logSink.log(
+            .error, "the server refused the connection; not reconnecting",
+            metadata: ["status": "\(refusal.status)", "reason": refusal.reason, "text": refusal.text, "url": currentURL ?? "none"],
+            source: "client")
     }
 
     /// Moves ``state`` on from what the session's status says now.
@@ -316,14 +332,7 @@ public final class ReconnectingSession<G: Game> {
                         metadata: ["reason": "\(reason)", "text": text, "url": currentURL ?? "none"], source: "client")
                 }
             case .disconnected(_) where session.closeReason?.refusal.map({ finalConnectionRefusals.contains($0.status) }) ?? false:
-                let refusal = session.closeReason?.refusal ?? TransportRefusal(status: 0, reason: "")
-                connection = nil
-                lastFailure = "refused by the server: \(refusal)"
-                state = .refusedConnection(refusal)
-                session.configuration.logSink.log(
-                    .error, "the server refused the connection; not reconnecting",
-                    metadata: ["status": "\(refusal.status)", "reason": refusal.reason, "text": refusal.text, "url": currentURL ?? "none"],
-                    source: "client")
+                stop(refusedWith: session.closeReason?.refusal ?? TransportRefusal(status: 0, reason: ""))
             case .disconnected(let reason):
                 failAttempt(because: reason)
             case .idle, .handshaking:

@@ -31,3 +31,12 @@ public struct TransportRefusal: Hashable, Sendable, CustomStringConvertible {
         return text.isEmpty ? head : "\(head): \(text)"
     }
 }
+
+/// An error an opener of connections throws when the server refused the connection before any
+/// game message (a token endpoint that answered `401`, say): a ``ReconnectingSession`` reads
+/// the refusal and stops, as it does for a refused WebSocket upgrade, when its status is in
+/// ``ReconnectingSession/finalConnectionRefusals``.
+public protocol TransportRefusalError: Error {
+    /// The server's refusal, when that is what failed; `nil` for any other failure.
+    var transportRefusal: TransportRefusal? { get }
+}

@@ -85,6 +85,14 @@ struct PlayersAndIdentityArticleTests {
         }
     }
 
+    @Test("Tag's admit, called as a game's own test would: two seats, and a resume always admitted")
+    func admitAlone() throws {
+        let tag = try Tag()
+        #expect(tag.admit(AdmissionRequest(player: 2, room: "tag"), in: [1: 50]).isAdmitted)
+        #expect(!tag.admit(AdmissionRequest(player: 3, room: "tag"), in: [1: 50, 2: 50]).isAdmitted)
+        #expect(tag.admit(AdmissionRequest(player: 2, room: "tag", isResuming: true), in: [1: 50, 2: 50]).isAdmitted)
+    }
+
     @Test("Tag seats two; the third is refused for good with the game's words; a final kick frees a seat; the events keep count")
     func tagForTwo() throws {
         let simulation = TickSimulation(game: try Tag()) { $0.rooms = ["tag"] }

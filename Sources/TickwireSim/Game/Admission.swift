@@ -3,9 +3,10 @@ import TickwireCodec
 /// Who asks to play: what a host knows of a hello that reached a room, handed to
 /// ``Game/admit(_:in:)`` before the client is welcomed.
 ///
-/// The host makes these; a game only reads them. More of what a host learns about a player
-/// (the verified identity a connect token will carry) joins as new properties, so a game's
-/// `admit` keeps compiling as they come.
+/// The host makes these; a game reads them (and its tests make their own). More of what a host
+/// learns about a player (the verified identity a connect token will carry) joins as new
+/// properties, with defaults in the initializer, so a game's `admit` and its tests keep
+/// compiling as they come.
 public struct AdmissionRequest: Hashable, Sendable {
     /// The player's number: the client id its welcome will carry. For a new player, the id the
     /// host gives it if admitted; for a resumed session, the id it held.
@@ -18,6 +19,20 @@ public struct AdmissionRequest: Hashable, Sendable {
     /// Whether the hello resumes a held player with its resume token (the player is already in
     /// the world), rather than joining as a new one.
     public let isResuming: Bool
+
+    /// Creates a request, as a host does for a hello (for a game's own tests of its `admit`).
+    ///
+    /// - Parameters:
+    ///   - player: The player's number.
+    ///   - room: The room the hello names.
+    ///   - payload: The hello's application payload.
+    ///   - isResuming: Whether the hello resumes a held player.
+    public init(player: UInt32, room: String, payload: [UInt8] = [], isResuming: Bool = false) {
+        self.player = player
+        self.room = room
+        self.payload = payload
+        self.isResuming = isResuming
+    }
 }
 
 /// A game's answer to an ``AdmissionRequest``: the player is admitted (welcomed, then added to

@@ -340,6 +340,8 @@ export class ClientSession {
         break;
       case 'disconnect':
         this.lastDisconnect = { reason: message.reason, text: message.text };
+        // A kicked player is gone from the room: its token resumes nothing (PROTOCOL.md 5.10).
+        if (message.reason === DisconnectReason.kicked || message.reason === DisconnectReason.kickedMayRejoin) this.resumeToken = undefined;
         this.status = { kind: 'disconnected', reason: message.text ? `${disconnectReasonName(message.reason)}: ${message.text}` : disconnectReasonName(message.reason) };
         this.closingSince = now;
         break;

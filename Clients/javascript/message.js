@@ -50,7 +50,7 @@ export const RejectReason = Object.freeze({
 
 /** Disconnect reasons (PROTOCOL.md 5.10); 32768…65535 are the application's. */
 export const DisconnectReason = Object.freeze({
-  unspecified: 0, leaving: 1, serverShuttingDown: 2, kicked: 3, timedOut: 4, protocolError: 5, tooSlow: 6, replaced: 7, moved: 8,
+  unspecified: 0, leaving: 1, serverShuttingDown: 2, kicked: 3, timedOut: 4, protocolError: 5, tooSlow: 6, replaced: 7, moved: 8, kickedMayRejoin: 9,
 });
 
 /**

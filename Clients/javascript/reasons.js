@@ -5,7 +5,7 @@
  * @returns {string} The disconnect reason's name (PROTOCOL.md 5.10).
  */
 export function disconnectReasonName(reason) {
-  return ['unspecified', 'leaving', 'server shutting down', 'kicked', 'timed out', 'protocol error', 'too slow', 'replaced', 'moved'][reason] ?? `reason ${reason}`;
+  return ['unspecified', 'leaving', 'server shutting down', 'kicked', 'timed out', 'protocol error', 'too slow', 'replaced', 'moved', 'kicked, may rejoin'][reason] ?? `reason ${reason}`;
 }
 
 /**

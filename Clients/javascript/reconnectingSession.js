@@ -11,7 +11,8 @@ import { DisconnectReason, RejectReason } from './message.js';
 /**
  * The connection's state, for the page to show.
  * @typedef {{kind: 'connecting', attempt: number} | {kind: 'connected', resumed: boolean}
- *   | {kind: 'waitingToReconnect', attempt: number, at: number} | {kind: 'refused', reason: number, text: string} | {kind: 'left'}} ConnectionState
+ *   | {kind: 'waitingToReconnect', attempt: number, at: number} | {kind: 'refused', reason: number, text: string}
+ *   | {kind: 'kicked', text: string} | {kind: 'left'}} ConnectionState
  */
 
 /**
@@ -124,9 +125,9 @@ export class ReconnectingSession {
     }
   }
 
-  /** @returns {boolean} Whether the state is final (refused or left). */
+  /** @returns {boolean} Whether the state is final (refused, kicked or left). */
   get isFinal() {
-    return this.state.kind === 'refused' || this.state.kind === 'left';
+    return this.state.kind === 'refused' || this.state.kind === 'kicked' || this.state.kind === 'left';
   }
 
   /** @param {ConnectionState} state */
@@ -222,7 +223,13 @@ export class ReconnectingSession {
       }
     } else if (this.state.kind === 'connected') {
       const moved = this.session.lastDisconnect?.reason === DisconnectReason.moved;
-      if (status.kind === 'disconnected' && moved) {
+      const kicked = this.session.lastDisconnect?.reason === DisconnectReason.kicked;
+      if (status.kind === 'disconnected' && kicked) {
+        // A final kick (5.10): the player is gone and the host wants it gone.
+        this.saveToken();
+        this.lastFailure = `kicked${this.session.lastDisconnect?.text ? `: ${this.session.lastDisconnect.text}` : ''}`;
+        this.setState({ kind: 'kicked', text: this.session.lastDisconnect?.text ?? '' });
+      } else if (status.kind === 'disconnected' && moved) {
         // The server drains or lost the room: at once, to the URL given or the entry URL.
         this.movesFollowed += 1;
         this.target = this.session.lastDisconnect?.text || undefined;

@@ -1,9 +1,10 @@
 import TickwireIO
 import TickwireNetcode
 import TickwirePacket
+import TickwireSim
 
 /// Why a UDP transport server or client could not be set up.
-public struct UDPTransportError: Error, Hashable, Sendable, CustomStringConvertible {
+public struct UDPTransportError: TransportRefusalError, Hashable, Sendable, CustomStringConvertible {
     private enum Kind: Hashable, Sendable {
         case system(SystemError)
         case netcode(NetcodeError)
@@ -37,6 +38,24 @@ public struct UDPTransportError: Error, Hashable, Sendable, CustomStringConverti
     package var tokenRefusal: (status: Int, response: [UInt8])? {
         if case .tokenRefused(let status, let response, _) = kind { return (status, response) }
         return nil
+    }
+
+    /// The token endpoint's refusal, if that is what failed: its status, the status line's
+    /// reason phrase, and its body's text (as far as the response was read). A
+    /// ``ReconnectingSession`` whose opener throws it stops on a status in
+    /// ``ReconnectingSession/finalConnectionRefusals`` (401, 403).
+    public var transportRefusal: TransportRefusal? {
+        guard case .tokenRefused(let status, let response, _) = kind else { return nil }
+        let statusLine = String(decoding: response.prefix { $0 != UInt8(ascii: "\r") && $0 != UInt8(ascii: "\n") }, as: UTF8.self)
+        // "HTTP/1.1 401 Unauthorized": the words after the version and the code.
+        let reason = statusLine.split(separator: " ", maxSplits: 2, omittingEmptySubsequences: true).dropFirst(2).first ?? ""
+        let blankLine: [UInt8] = [13, 10, 13, 10]
+        let bodyStart = (0...max(0, response.count - blankLine.count)).first {
+            Array(response[$0..<min($0 + 4, response.count)]) == blankLine
+        }
+        let body = bodyStart.map { String(decoding: response[($0 + blankLine.count)...], as: UTF8.self) } ?? ""
+        let words = body.drop { $0.isWhitespace }.reversed().drop { $0.isWhitespace }.reversed()
+        return TransportRefusal(status: status, reason: String(reason), text: String(words))
     }
 
     /// The socket error underneath, if that is what failed.

@@ -87,14 +87,27 @@ public final class WebSocketClientTransportConnection: TransportConnection, Send
 
     /// Takes the events received since the last call.
     ///
-    /// - Returns: The frames, and `.closed` once the connection ended.
-    public func drain() -> [TransportEvent] { inbox.drain() }
+    /// - Returns: The frames, and `.closed` once the connection ended: an upgrade the server
+    ///   refused ends with ``TransportCloseReason/refused(_:)``, its status and words.
+    public func drain() -> [TransportEvent] { inbox.drain().map(namingRefusal) }
 
     /// Takes the events received since the last call, each with how long it waited since the
     /// socket loop took it off the socket.
     ///
-    /// - Returns: The frames and their waits, and `.closed` once the connection ended.
-    public func drainArrivals() -> [TransportArrival] { inbox.drainArrivals() }
+    /// - Returns: The frames and their waits, and `.closed` once the connection ended (an
+    ///   upgrade the server refused ends with ``TransportCloseReason/refused(_:)``).
+    public func drainArrivals() -> [TransportArrival] {
+        inbox.drainArrivals().map { TransportArrival(namingRefusal($0.event), waited: $0.waited) }
+    }
+
+    /// The event, or, for the end of a connection whose upgrade the server refused, an end that
+    /// carries the refusal (the WebSocket client records it before it reports the end).
+    private func namingRefusal(_ event: TransportEvent) -> TransportEvent {
+        guard case .closed(let reason) = event, reason.code == nil, let refusal = client.lastHandshakeError?.refusal else {
+            return event
+        }
+        return .closed(.refused(TransportRefusal(status: refusal.status, reason: refusal.reasonPhrase, text: refusal.body)))
+    }
 
     /// How long ``close()`` waits for the server's close reply before dropping the socket.
     public static let closeWait: Duration = .milliseconds(500)

@@ -129,6 +129,7 @@ test('the connection in words, as the terminal shows it, and refusals explained'
   assert.equal(statusText({ kind: 'connected', resumed: true }, 0, false), 'connected (resumed)');
   assert.equal(statusText({ kind: 'waitingToReconnect', attempt: 2, at: 12.04 }, 10, false), 'reconnecting in 2.0 s (attempt 2)');
   assert.equal(statusText({ kind: 'refused', reason: RejectReason.roomFull, text: 'full' }, 0, false), 'refused: room full: full');
+  assert.equal(statusText({ kind: 'kicked', text: 'cheating' }, 0, false), 'kicked: cheating', 'as ArenaClient.statusText says it');
   assert.equal(statusText({ kind: 'left' }, 0, true), 'gave up reconnecting');
   assert.match(refusalExplanation(RejectReason.schemaMismatch, 'other', 'abc'), /another game.*schema abc.*“other”/);
   assert.match(refusalExplanation(RejectReason.versionMismatch, '', 'abc'), /another version of the Tickwire protocol than this page \(version 1\)/);

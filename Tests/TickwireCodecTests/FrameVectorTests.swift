@@ -108,6 +108,7 @@ struct FrameVectorTests {
         ],
         "frame-disconnect.hex": [.disconnect(.init(reason: .leaving, text: "bye"))],
         "frame-disconnect-moved.hex": [.disconnect(.init(reason: .moved, text: "ws://10.0.0.3:7777/r"))],
+        "frame-disconnect-kicked-may-rejoin.hex": [.disconnect(.init(reason: .kickedMayRejoin, text: "afk"))],
         "frame-stats.hex": [
             .stats(
                 .init(

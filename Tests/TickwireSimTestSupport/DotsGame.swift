@@ -70,6 +70,11 @@ package struct DotsGame: Game {
     /// A fake failure: while set, ``capture(_:into:)`` inserts an orb twice and so throws, as a
     /// game that cannot describe its world would.
     package var failsCapture = false
+    /// A stand-in for a game's admission policy (``admit(_:in:)`` asks it): admits everyone
+    /// unless a test sets a policy of its own.
+    package var admissionPolicy: @Sendable (AdmissionRequest, State) -> Admission = { _, _ in .admitted }
+    /// The version a host names in a schema-mismatch refusal; `nil` names none.
+    package var version: String?
     /// Where player *n* starts (a function of n only).
     package var spawn: @Sendable (UInt32) -> (Double, Double) = { id in (Double(id % 10) * 3, Double(id / 10 % 10) * 3) }
 
@@ -125,6 +130,10 @@ package struct DotsGame: Game {
         }
         next.time += dt
         return next
+    }
+
+    package func admit(_ request: AdmissionRequest, in state: State) -> Admission {
+        admissionPolicy(request, state)
     }
 
     package func addPlayer(_ player: UInt32, to state: State) -> State {

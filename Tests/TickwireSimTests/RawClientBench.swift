@@ -9,10 +9,11 @@ import TickwireSimTestSupport
 final class RawClientBench {
     let clock = VirtualClock()
     let network: SimulatedNetwork
-    let game = DotsGame(orbCount: 2)
+    let game: DotsGame
     let host: Host<DotsGame>
 
-    init(configure: (inout HostConfiguration) -> Void = { _ in }) {
+    init(game: DotsGame = DotsGame(orbCount: 2), configure: (inout HostConfiguration) -> Void = { _ in }) {
+        self.game = game
         network = SimulatedNetwork(clock: clock, seed: 11)
         var configuration = HostConfiguration()
         configuration.tokenSeed = 11
@@ -77,8 +78,9 @@ final class RawClientBench {
     }
 
     /// A client that sends a well-formed hello for `room` (resuming with `token`), offering no compression.
-    func join(room: String = "", token: [UInt8]? = nil) -> Client {
-        let hello = Message.Hello(schemaFingerprint: game.schema.fingerprint, compressionModes: [], room: room, resumeToken: token)
+    func join(room: String = "", token: [UInt8]? = nil, payload: [UInt8] = []) -> Client {
+        let hello = Message.Hello(
+            schemaFingerprint: game.schema.fingerprint, compressionModes: [], room: room, resumeToken: token, payload: payload)
         return connect(sending: (try? FrameCompressor.uncompressed().encode(.hello(hello))) ?? [])
     }
 

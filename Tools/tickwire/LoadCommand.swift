@@ -327,6 +327,14 @@ enum LoadCommand {
                     if reason == .redirect { report.disconnectReasons[text, default: 0] += 1 }
                     player.failed = true
                     continue
+                case .refusedConnection(let refusal):
+                    report.disconnectReasons["refused: \(refusal.status) \(refusal.reason)", default: 0] += 1
+                    player.failed = true
+                    continue
+                case .kicked:
+                    report.disconnectReasons["kicked", default: 0] += 1
+                    player.failed = true
+                    continue
                 case .left:
                     player.failed = true
                     continue

@@ -407,3 +407,48 @@ test('a moved disconnect reconnects at once to its URL; a later drop comes back 
   client.tick(undefined);
   assert.equal(sockets[2].url, 'ws://127.0.0.1:7000/', 'after a drop the client comes back through its entry URL');
 });
+
+test('a kick is final: the session stops with its words and forgets the stored token (PROTOCOL.md 5.10)', () => {
+  const storage = new MemoryStorage();
+  const { client, sockets, clock } = reconnecting(storage);
+  client.tick(undefined);
+  sockets[0].open();
+  sockets[0].deliverMessage(welcome(4, [9, 9]));
+  client.tick(undefined);
+  sockets[0].deliverMessage({ type: 'disconnect', reason: DisconnectReason.kicked, text: 'cheating' });
+  client.tick(undefined);
+  assert.deepEqual(client.state, { kind: 'kicked', text: 'cheating' });
+  assert.equal(storage.getItem('tickwire.resumeToken.r'), null, 'the token resumes nothing');
+  clock.advance(60);
+  client.tick(undefined);
+  assert.equal(sockets.length, 1, 'no attempt after a final kick');
+});
+
+test('a kick that allows a rejoin (reason 9) reconnects with backoff, without the token', () => {
+  const { client, sockets, clock } = reconnecting(new MemoryStorage());
+  client.tick(undefined);
+  sockets[0].open();
+  sockets[0].deliverMessage(welcome(4, [9, 9]));
+  client.tick(undefined);
+  sockets[0].deliverMessage({ type: 'disconnect', reason: DisconnectReason.kickedMayRejoin, text: 'afk' });
+  client.tick(undefined);
+  const state = /** @type {any} */ (client.state);
+  assert.equal(state.kind, 'waitingToReconnect');
+  clock.time = state.at;
+  client.tick(undefined);
+  assert.equal(sockets.length, 2);
+  sockets[1].open();
+  assert.equal(/** @type {any} */ (sockets[1].messages[0]).resumeToken, undefined, 'it joins as a new player');
+});
+
+test('a game refusal (application reason 32768) is final, with its words', () => {
+  const { client, sockets, clock } = reconnecting(new MemoryStorage());
+  client.tick(undefined);
+  sockets[0].open();
+  sockets[0].deliverMessage({ type: 'reject', reason: 32768, text: 'banned until Friday' });
+  client.tick(undefined);
+  assert.deepEqual(client.state, { kind: 'refused', reason: 32768, text: 'banned until Friday' });
+  clock.advance(60);
+  client.tick(undefined);
+  assert.equal(sockets.length, 1);
+});

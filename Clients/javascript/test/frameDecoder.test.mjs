@@ -30,6 +30,7 @@ const expected = {
   'frame-welcome-pong-hold.hex': [{ type: 'welcome', clientID: 7, tickRate: 20, currentTick: 1000, serverTime: 40000000n, compression: 1, acceptsRenderTimes: false, acceptsPongHold: true, deltaCoding: 'bitPacked', resumeToken: new Uint8Array(0) }],
   'frame-disconnect.hex': [{ type: 'disconnect', reason: 1, text: 'bye' }],
   'frame-disconnect-moved.hex': [{ type: 'disconnect', reason: 8, text: 'ws://10.0.0.3:7777/r' }],
+  'frame-disconnect-kicked-may-rejoin.hex': [{ type: 'disconnect', reason: 9, text: 'afk' }],
   'frame-stats.hex': [{ type: 'stats', tick: 3600, tickDurationP50: 850, tickDurationP99: 2100, tickDurationMax: 4800, cpuPerMille: 420, connectedClients: 32, bytesOutPerSecond: 1500000n }],
   'frame-application.hex': [{ type: 'application', messageType: 0x40, body: text.encode('gg') }],
   'frame-perframe-snapshot.hex': [{ type: 'snapshot', tick: 2000, baselineTick: undefined, lastProcessedInput: 0, serverTime: 33333333n, delta: tiles(16) }],

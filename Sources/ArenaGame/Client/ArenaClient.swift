@@ -231,6 +231,8 @@ package final class ArenaClient {
         case .waitingToReconnect(let attempt, let at):
             "reconnecting in \(decimalText(max((at - clock.now).secondsValue, 0), places: 1)) s (attempt \(attempt))"
         case .refused(let reason, let text): text.isEmpty ? "refused: \(reason)" : "refused: \(reason): \(text)"
+        case .refusedConnection(let refusal): "refused: \(refusal)"
+        case .kicked(let text): text.isEmpty ? "kicked" : "kicked: \(text)"
         case .left: connection.hasGivenUp ? "gave up reconnecting" : "left"
         }
     }

@@ -53,6 +53,8 @@ package enum ArenaPlayLoop {
             switch client.connectionState {
             case .refused(let reason, let text):
                 return text.isEmpty ? "the server refused: \(reason)" : "the server refused: \(reason): \(text)"
+            case .refusedConnection(let refusal): return "the server refused the connection: \(refusal)"
+            case .kicked(let text): return text.isEmpty ? "the server kicked you" : "the server kicked you: \(text)"
             case .left: return "gave up reconnecting after \(client.connection.failedAttempts) failed attempts"
             default: break
             }

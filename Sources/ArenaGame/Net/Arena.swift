@@ -24,6 +24,9 @@ package struct Arena: Game {
     /// The arena's snapshot schema.
     package var schema: Schema { ArenaSchema.schema }
 
+    /// `arena` and the package's version, named in a schema-mismatch refusal.
+    package var version: String? { "arena \(TickwireVersion.string)" }
+
     /// A new room's world, with its bots; the room's name seeds it.
     package func makeWorld(room: String) -> ArenaWorld {
         // FNV-1a over the room name: the same room always starts the same way.

@@ -249,6 +249,13 @@ package final class ArenaServer {
         } else {
             host = restored ?? Host(game: game, listener: listener, clock: clock, configuration: configuration)
         }
+        // Who comes and goes, in the server's log (refusals are logged by the host itself).
+        host.onEvent = { event in
+            guard event.kind != .refused else { return }
+            var metadata = ["room": event.room ?? "", "client": event.clientID.map { "\($0)" } ?? "none"]
+            if let departure = event.departure { metadata["why"] = "\(departure)" }
+            logSink.log(.info, "player \(event.kind)", metadata: metadata, source: "arena")
+        }
         metrics.register(host.publishedMetrics)
         let transport = self.transport
         metrics.register { writer in transport.statistics.writeMetrics(to: &writer) }

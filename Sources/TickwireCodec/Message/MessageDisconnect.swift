@@ -20,7 +20,9 @@ extension Message {
             public static let leaving = Reason(rawValue: 1)
             /// The server is shutting down.
             public static let serverShuttingDown = Reason(rawValue: 2)
-            /// The server removed the client (an application decision).
+            /// The server removed the client (an application decision), for good: its player is
+            /// gone, its resume token resumes nothing, and a client does not reconnect
+            /// (PROTOCOL.md 5.10).
             public static let kicked = Reason(rawValue: 3)
             /// Nothing arrived from the peer for too long.
             public static let timedOut = Reason(rawValue: 4)
@@ -34,6 +36,11 @@ extension Message {
             /// backoff, to the URL in the disconnect's text, or to the client's entry URLs when
             /// the text is empty (PROTOCOL.md 5.10). The player is kept for the client to resume.
             public static let moved = Reason(rawValue: 8)
+            /// The server removed the client as ``kicked`` does (its player is gone, its resume
+            /// token resumes nothing), but lets it come back: a client reconnects as after a lost
+            /// connection, with backoff, and joins as a new player (PROTOCOL.md 5.10). A client
+            /// that does not know the reason reconnects too.
+            public static let kickedMayRejoin = Reason(rawValue: 9)
 
             /// The reason's name, or its code when it has none.
             public var description: String {
@@ -47,6 +54,7 @@ extension Message {
                 case .tooSlow: "too slow"
                 case .replaced: "replaced"
                 case .moved: "moved"
+                case .kickedMayRejoin: "kicked, may rejoin"
                 default: "reason \(rawValue)"
                 }
             }

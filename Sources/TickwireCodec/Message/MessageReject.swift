@@ -35,6 +35,12 @@ extension Message {
             /// and the client sends the same hello there (PROTOCOL.md 5.5). A client that does not
             /// know the reason still reads it as a reject, with the URL as its words.
             public static let redirect = Reason(rawValue: 8)
+            /// 32768, the first of the application's reasons (32768...65535): the game refused the
+            /// player. A game names its own reasons from here up (``isApplicationReason``).
+            public static let refusedByGame = Reason(rawValue: 0x8000)
+
+            /// Whether the code is the application's (32768...65535), not Tickwire's.
+            public var isApplicationReason: Bool { rawValue >= 0x8000 }
 
             /// The reason's name, or its code when it has none.
             public var description: String {

@@ -16,9 +16,9 @@ import Synchronization
 ///
 /// A run ends when ``stop()`` is called (from any thread; it takes effect at the next tick or
 /// frame), when its `until` closure returns `true`, when the task running the `async` form is
-/// cancelled, or when the session ends (a ``ReconnectingSession`` refused or left; a bare
-/// ``ClientSession`` rejected or disconnected). A stopped driver stays stopped: use a new one
-/// for the next run.
+/// cancelled, or when the session ends (a ``ReconnectingSession`` in a final state: refused,
+/// kicked or left; a bare ``ClientSession`` rejected or disconnected). A stopped driver stays
+/// stopped: use a new one for the next run.
 public final class ClientDriver: Sendable {
     /// Frames per second rendered between ticks, or `nil` to render once after each tick.
     public let frameRate: Int?

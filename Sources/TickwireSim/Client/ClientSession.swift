@@ -365,6 +365,8 @@ public final class ClientSession<G: Game> {
                 hold: Double(pong.hold ?? 0) / 1e6, received: Double(arrivedAt.nanoseconds / 1000) / 1e6)
         case .disconnect(let disconnect):
             lastDisconnect = disconnect
+            // A kicked player is gone from the room: its token resumes nothing.
+            if disconnect.reason == .kicked || disconnect.reason == .kickedMayRejoin { resumeToken = nil }
             status = .disconnected(disconnect.text.isEmpty ? disconnect.reason.description : "\(disconnect.reason): \(disconnect.text)")
             closingSince = now
         default:

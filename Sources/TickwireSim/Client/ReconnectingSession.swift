@@ -23,6 +23,18 @@ import TickwireFoundation
 /// opener throws, the connection closes before the welcome, the welcome does not come within
 /// ``handshakeTimeout``, or the server refuses the hello for a retryable reason.
 ///
+/// **Refused connections.** A connection the server refuses before any game message, with a
+/// status in ``finalConnectionRefusals`` (401 and 403 by default: over WebSocket, an upgrade
+/// refused by `WebSocketServerConfiguration.shouldAccept`; over UDP, a token endpoint's answer,
+/// which the opener throws as a ``TransportRefusalError``), ends the loop after that one
+/// attempt (state ``ConnectionState/refusedConnection(_:)``, with the status and the server's
+/// words); any other status is a failed attempt.
+///
+/// **Kicks.** A kick ends the loop (state ``ConnectionState/kicked(text:)``) unless the host
+/// allowed a rejoin (``Room/kick(_:text:allowRejoin:)``, disconnect reason
+/// ``Message/Disconnect/Reason/kickedMayRejoin``): then the session reconnects with backoff, as
+/// after a lost connection, and comes back as a new player.
+///
 /// **Refusals.** A refused hello ends the loop (state ``ConnectionState/refused(reason:text:)``)
 /// unless its reason is in ``retryableRefusals``: by default a full room (a place may free up)
 /// and a server shutting down (it or another process may come back). A version or schema
@@ -64,6 +76,11 @@ public final class ReconnectingSession<G: Game> {
     public let policy: ReconnectPolicy
     /// Refusal reasons worth another attempt (after the usual backoff); every other refusal is final.
     public var retryableRefusals: Set<Message.Reject.Reason> = [.roomFull, .serverShuttingDown]
+    /// Statuses of a transport's refusal (``TransportRefusal/status``; for WebSocket, the HTTP
+    /// status of a refused upgrade) that end the loop: by default 401 and 403, a token or an
+    /// origin the server does not accept, which the same attempt would meet again. Every other
+    /// refusal (a 429 or a 503 from a busy server) is a failed attempt, retried with backoff.
+    public var finalConnectionRefusals: Set<Int> = [401, 403]
     /// How long an attempt may wait for the welcome before it counts as failed.
     public var handshakeTimeout: Duration = .seconds(10)
     /// Called with every state ``state`` takes, in order, on the driving thread. Setting it
@@ -265,8 +282,23 @@ public final class ReconnectingSession<G: Game> {
             self.connection = connection
             session.connect(over: connection)
         } catch {
+            if let refusal = (error as? any TransportRefusalError)?.transportRefusal, finalConnectionRefusals.contains(refusal.status) {
+                return stop(refusedWith: refusal)
+            }
             failAttempt(because: "could not open a connection: \(error)")
         }
+    }
+
+    /// Ends the loop on a refusal of the connection itself that retrying cannot fix.
+    private func stop(refusedWith refusal: TransportRefusal) {
+        connection?.close()
+        connection = nil
+        lastFailure = "refused by the server: \(refusal)"
+        state = .refusedConnection(refusal)
+        session.configuration.logSink.log(
+            .error, "the server refused the connection; not reconnecting",
+            metadata: ["status": "\(refusal.status)", "reason": refusal.reason, "text": refusal.text, "url": currentURL ?? "none"],
+            source: "client")
     }
 
     /// Moves ``state`` on from what the session's status says now.
@@ -299,6 +331,8 @@ public final class ReconnectingSession<G: Game> {
                         .error, "the server refused the session; not reconnecting",
                         metadata: ["reason": "\(reason)", "text": text, "url": currentURL ?? "none"], source: "client")
                 }
+            case .disconnected(_) where session.closeReason?.refusal.map({ finalConnectionRefusals.contains($0.status) }) ?? false:
+                stop(refusedWith: session.closeReason?.refusal ?? TransportRefusal(status: 0, reason: ""))
             case .disconnected(let reason):
                 failAttempt(because: reason)
             case .idle, .handshaking:
@@ -310,6 +344,15 @@ public final class ReconnectingSession<G: Game> {
         case .connected:
             switch session.status {
             case .connected: break
+            case .disconnected where session.lastDisconnect?.reason == .kicked:
+                // A final kick: the player is gone and the host wants it gone.
+                let text = session.lastDisconnect?.text ?? ""
+                connection = nil
+                lastFailure = text.isEmpty ? "kicked" : "kicked: \(text)"
+                state = .kicked(text: text)
+                session.configuration.logSink.log(
+                    .error, "the server kicked the player; not reconnecting", metadata: ["text": text, "url": currentURL ?? "none"],
+                    source: "client")
             case .disconnected where session.lastDisconnect?.reason == .moved:
                 // Draining or lost room: at once, to the URL given or the entries, no setback.
                 let url = session.lastDisconnect?.text ?? ""
@@ -323,7 +366,7 @@ public final class ReconnectingSession<G: Game> {
             case .rejected(_, let text): scheduleNextAttempt(because: text)
             case .idle, .handshaking: scheduleNextAttempt(because: "the connection was reset")
             }
-        case .waitingToReconnect, .refused, .left:
+        case .waitingToReconnect, .refused, .refusedConnection, .kicked, .left:
             break
         }
     }

@@ -17,6 +17,12 @@ public protocol Game: Sendable {
     /// The schema every snapshot follows; its fingerprint is checked in the handshake.
     var schema: Schema { get }
 
+    /// The game's version for a person (`"tag 1.4.2"`), or `nil` (the default). A host names it
+    /// in the words of a schema-mismatch refusal, after the two fingerprints, so that a player
+    /// with an old client learns which version the server runs (the words are cut to
+    /// ``FrameLimits/maximumTextBytes`` UTF-8 bytes, the version first).
+    var version: String? { get }
+
     /// The world of a new room.
     ///
     /// - Parameter room: The room's name.
@@ -64,6 +70,30 @@ public protocol Game: Sendable {
     /// - Parameter state: The world after a step.
     /// - Returns: The ids of the entities that jumped.
     func teleportedEntities(in state: State) -> [UInt32]
+
+    /// Decides whether a client plays, before it is welcomed: every hello that reaches a room
+    /// (right protocol version and schema, a room the host runs, and for a new player a place
+    /// free) asks it, new players and resumed sessions alike, on the thread that drives the
+    /// host while no room ticks.
+    ///
+    /// A refusal reaches the client as a reject with the application reason and text
+    /// (PROTOCOL.md 5.5) and is final for a ``ReconnectingSession``; nothing of the world is
+    /// sent, and a new player is never added (``addPlayer(_:payload:to:)`` is not called). A
+    /// refused resume leaves the held player as it was (its grace period runs on). The default
+    /// admits everyone.
+    ///
+    /// ```swift
+    /// func admit(_ request: AdmissionRequest, in state: State) -> Admission {
+    ///     guard state.players.count < 2 else { return .refused(text: "this game is for two players") }
+    ///     return .admitted
+    /// }
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - request: Who asks to play: the player's number, the room, the hello's payload.
+    ///   - state: The room's world.
+    /// - Returns: ``Admission/admitted``, or ``Admission/refused(_:text:)``.
+    func admit(_ request: AdmissionRequest, in state: State) -> Admission
 
     /// Adds a player to the world (a client joined).
     ///
@@ -147,6 +177,9 @@ public protocol Game: Sendable {
 }
 
 extension Game {
+    /// `nil`: the game names no version.
+    public var version: String? { nil }
+
     /// `false`: no lag-compensation history.
     public var compensatesLag: Bool { false }
 
@@ -154,6 +187,9 @@ extension Game {
     public func step(_ state: State, inputs: [UInt32: Input], dt: Double, lag: LagCompensation) -> State {
         step(state, inputs: inputs, dt: dt)
     }
+
+    /// Admits everyone.
+    public func admit(_ request: AdmissionRequest, in state: State) -> Admission { .admitted }
 
     /// None.
     public func teleportedEntities(in state: State) -> [UInt32] { [] }

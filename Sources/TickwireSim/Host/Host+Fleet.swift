@@ -145,7 +145,7 @@ extension Host {
             case .here: fleet.directory.release(room: name)
             case .pending, .unavailable: break
             }
-            removeRoom(named: name) { room, now in
+            removeRoom(named: name, why: .moved) { room, now in
                 room.disconnectAll(reason: .moved, now: now) { handoverURL(url, for: $0) }
             }
         }

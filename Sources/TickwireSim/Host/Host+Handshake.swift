@@ -92,10 +92,29 @@ extension Host {
     }
 
     /// Sends a reject and closes with the reason's code (``Message/Reject/Reason/closeCode``)
-    /// and the same words (cut to fit a close frame).
-    func reject(_ connection: any TransportConnection, _ reason: Message.Reject.Reason, _ text: String) {
+    /// and the same words (cut to fit a close frame); logs it (`info`, a redirect `debug`, with
+    /// the reason, its code, the words, the room and client when known) and reports the refusal
+    /// (``HostEvent/Kind/refused``) unless it is a redirect.
+    ///
+    /// - Parameters:
+    ///   - room: The room the hello named, when one did.
+    ///   - clientID: The held player a refused resume asked for, if any.
+    func reject(
+        _ connection: any TransportConnection, _ reason: Message.Reject.Reason, _ text: String, room: String? = nil,
+        clientID: UInt32? = nil
+    ) {
         rejections[reason, default: 0] += 1
         let text = text.prefix(utf8Bytes: configuration.frameLimits.maximumTextBytes)
+        var metadata = ["reason": "\(reason)", "code": "\(reason.rawValue)", "text": text, "connection": "\(connection.connectionID)"]
+        if let room { metadata["room"] = room }
+        if let clientID { metadata["client"] = "\(clientID)" }
+        // A redirect sends the player on rather than away: logged, below the refusals.
+        configuration.logSink.log(
+            reason == .redirect ? .debug : .info, reason == .redirect ? "redirected a hello" : "refused a hello", metadata: metadata,
+            source: "host")
+        if reason != .redirect {
+            report(HostEvent(kind: .refused, room: room, clientID: clientID, refusal: Message.Reject(reason: reason, text: text)))
+        }
         FrameCompressor.uncompressed(limits: configuration.frameLimits).send(
             .reject(Message.Reject(reason: reason, text: text)), over: connection)
         connection.close(code: reason.closeCode, reason: text)
@@ -110,7 +129,7 @@ extension Host {
             if let url = fleet?.directory.anotherProcessURL() {
                 redirect(connection, to: url)
             } else {
-                reject(connection, .serverShuttingDown, "the server is shutting down")
+                reject(connection, .serverShuttingDown, "the server is shutting down", room: hello.room)
             }
             return true
         }
@@ -124,7 +143,7 @@ extension Host {
                 redirect(connection, to: url)
                 return true
             case .refused(let reason, let text):
-                reject(connection, reason, text)
+                reject(connection, reason, text, room: hello.room)
                 return true
             case .ready:
                 break
@@ -137,12 +156,10 @@ extension Host {
     private func answer(_ hello: Message.Hello, on connection: any TransportConnection, now: Timestamp) {
         if hello.resumeToken != nil { reconnects += 1 }
         guard hello.protocolVersion == tickwireProtocolVersion else {
-            return reject(connection, .versionMismatch, Self.versionText(client: hello.protocolVersion))
+            return reject(connection, .versionMismatch, Self.versionText(client: hello.protocolVersion), room: hello.room)
         }
         guard hello.schemaFingerprint == game.schema.fingerprint else {
-            return reject(
-                connection, .schemaMismatch,
-                "the server's schema fingerprint is \(hex(game.schema.fingerprint)), the client's \(hex(hello.schemaFingerprint))")
+            return reject(connection, .schemaMismatch, schemaMismatchText(client: hello.schemaFingerprint), room: hello.room)
         }
         let room: Room<G>
         if let existing = roomsByName[hello.room] {
@@ -152,9 +169,10 @@ extension Host {
         } else if configuration.createsRoomsOnDemand {
             return reject(
                 connection, .unknownRoom,
-                "the server runs its most rooms (\(configuration.maximumRooms)); there is no room named '\(hello.room)'")
+                "the server runs its most rooms (\(configuration.maximumRooms)); there is no room named '\(hello.room)'",
+                room: hello.room)
         } else {
-            return reject(connection, .unknownRoom, "there is no room named '\(hello.room)'")
+            return reject(connection, .unknownRoom, "there is no room named '\(hello.room)'", room: hello.room)
         }
         // Streaming compression needs every frame in order, which an unreliable transport does
         // not give (PROTOCOL.md 1A.1).
@@ -170,6 +188,8 @@ extension Host {
             }
 
         if let token = hello.resumeToken, let client = room.client(withToken: token) {
+            let request = AdmissionRequest(player: client.id, room: room.name, payload: hello.payload, isResuming: true)
+            guard admits(request, in: room, on: connection) else { return }
             if let old = client.connection {
                 client.send(.disconnect(Message.Disconnect(reason: .replaced)), now: now)
                 old.close(code: Message.Disconnect.Reason.replaced.closeCode, reason: "the session was resumed on another connection")
@@ -177,13 +197,14 @@ extension Host {
             do {
                 try client.resume(on: connection, compression: compression, configuration: configuration, now: now)
             } catch {
-                return reject(connection, .unspecified, "could not set up compression: \(error)")
+                return reject(connection, .unspecified, "could not set up compression: \(error)", room: room.name, clientID: client.id)
             }
             client.deltaCoding = coding
             resumes += 1
             client.acceptsRenderTimes = hello.offersRenderTimes && game.compensatesLag
             client.acceptsPongHold = hello.offersPongHold
-            return welcome(client, in: room, compression: compression, on: connection)
+            welcome(client, in: room, compression: compression, on: connection)
+            return report(HostEvent(kind: .resumed, room: room.name, clientID: client.id))
         }
         if room.isFull {
             // Clients whose connections ended since the room's last tick (squatters resetting
@@ -193,9 +214,12 @@ extension Host {
             room.releaseOldestHeldSlot()
         }
         guard !room.isFull else {
-            return reject(connection, .roomFull, "room '\(room.name)' holds its maximum of \(configuration.roomCapacity) clients")
+            return reject(
+                connection, .roomFull, "room '\(room.name)' holds its maximum of \(configuration.roomCapacity) clients", room: room.name)
         }
         let id = nextClientID
+        let request = AdmissionRequest(player: id, room: room.name, payload: hello.payload, isResuming: false)
+        guard admits(request, in: room, on: connection) else { return }
         nextClientID &+= 1
         if nextClientID == 0 { nextClientID = 1 }
         let client: RoomClient<G>
@@ -204,7 +228,7 @@ extension Host {
                 id: id, token: makeToken(), connection: connection, compression: compression,
                 configuration: configuration, now: now)
         } catch {
-            return reject(connection, .unspecified, "could not set up compression: \(error)")
+            return reject(connection, .unspecified, "could not set up compression: \(error)", room: room.name)
         }
         client.deltaCoding = coding
         client.acceptsRenderTimes = hello.offersRenderTimes && game.compensatesLag
@@ -212,6 +236,23 @@ extension Host {
         room.admit(client, payload: hello.payload)
         joins += 1
         welcome(client, in: room, compression: compression, on: connection)
+        report(HostEvent(kind: .joined, room: room.name, clientID: id))
+    }
+
+    /// Asks the game whether `request` plays (``Game/admit(_:in:)``), and rejects the connection
+    /// with the game's reason and words when it does not.
+    ///
+    /// - Returns: Whether the player was admitted.
+    private func admits(_ request: AdmissionRequest, in room: Room<G>, on connection: any TransportConnection) -> Bool {
+        guard case .refused(var reason, let text) = game.admit(request, in: room.state).decision else { return true }
+        if !reason.isApplicationReason {
+            configuration.logSink.log(
+                .warning, "the game refused a player with a reason below 32768, which is Tickwire's; sent as 32768",
+                metadata: ["room": room.name, "client": "\(request.player)", "reason": "\(reason.rawValue)"], source: "host")
+            reason = .refusedByGame
+        }
+        reject(connection, reason, text, room: room.name, clientID: request.isResuming ? request.player : nil)
+        return false
     }
 
     private func welcome(_ client: RoomClient<G>, in room: Room<G>, compression: CompressionMode, on connection: any TransportConnection) {
@@ -240,6 +281,14 @@ extension Host {
             }
         }
         return bytes
+    }
+
+    /// The words of a schema-mismatch reject: both fingerprints, then the game's version when it
+    /// names one (``Game/version``), last, so that a long version is what the text limit cuts.
+    func schemaMismatchText(client: UInt64) -> String {
+        let fingerprints = "the server's schema fingerprint is \(hex(game.schema.fingerprint)), the client's \(hex(client))"
+        guard let version = game.version, !version.isEmpty else { return fingerprints }
+        return fingerprints + "; the server runs \(version)"
     }
 
     private func hex(_ value: UInt64) -> String {

@@ -94,6 +94,18 @@ public final class Host<G: Game> {
     /// ``MetricsRegistry``), published by the driving thread after each pass that ticked or
     /// handshook, readable from any thread.
     public let publishedMetrics = PublishedMetrics(HostMetrics())
+    /// Hears of every join, resume, departure and refusal (``HostEvent``), on the thread that
+    /// drives the host: joins, resumes and refusals as ``advance()`` handshakes, departures
+    /// after each pass, in the order of the rooms (a kick between passes is reported by the
+    /// next ``advance()``), and a room's players at once when ``closeRoom(named:text:)`` closes
+    /// it. `nil` (default): nothing is reported.
+    ///
+    /// ```swift
+    /// host.onEvent = { event in
+    ///     if event.kind == .left, let id = event.clientID { scoreboard.remove(id) }
+    /// }
+    /// ```
+    public var onEvent: ((HostEvent) -> Void)?
     /// The figures of closed rooms, kept for ``publishedMetrics``.
     var metricsBookkeeping = HostMetricsBookkeeping()
     /// The room directory and what the host needs to use it, or `nil` for a standalone host.
@@ -178,10 +190,26 @@ public final class Host<G: Game> {
             passStatistics.record(clock.now - now, period: .nanoseconds(1_000_000_000 / Int64(max(1, configuration.tickRate))))
         }
         closeIdleRooms(now: now)
+        for name in roomOrder {
+            if let room = roomsByName[name] { reportDepartures(of: room) }
+        }
         if passDuration != nil || handshook || roomOrder.count != metricsBookkeeping.publishedRoomCount {
             publishMetrics(passDuration: passDuration)
         }
         if fleet != nil { directoryPass(now: now) }
+    }
+
+    /// Reports ``onEvent`` an event (on the driving thread).
+    func report(_ event: HostEvent) {
+        onEvent?(event)
+    }
+
+    /// Reports the players a room removed since the last report, and forgets them.
+    func reportDepartures(of room: Room<G>) {
+        guard !room.departures.isEmpty else { return }
+        let departures = room.departures
+        room.departures.removeAll(keepingCapacity: true)
+        for (id, why) in departures { report(HostEvent(kind: .left, room: room.name, clientID: id, departure: why)) }
     }
 
     /// Opens a room for a hello that names it: like ``openRoom(named:)``, but the room closes
@@ -225,12 +253,15 @@ public final class Host<G: Game> {
     public func closeRoom(named name: String, text: String = "the room closed") {
         guard roomsByName[name] != nil else { return }
         saveAndRelease(room: name)
-        removeRoom(named: name) { room, now in room.closeAll(text: text, now: now) }
+        removeRoom(named: name, why: .roomClosed) { room, now in room.closeAll(text: text, now: now) }
     }
 
-    /// Takes a room out of the host, after `farewell` has ended its clients' connections.
-    func removeRoom(named name: String, farewell: (Room<G>, Timestamp) -> Void) {
+    /// Takes a room out of the host, after `farewell` has ended its clients' connections; its
+    /// players are reported as having left for `why`.
+    func removeRoom(named name: String, why: HostEvent.Departure, farewell: (Room<G>, Timestamp) -> Void) {
         guard let room = roomsByName.removeValue(forKey: name) else { return }
+        reportDepartures(of: room)
+        for id in room.clientIDs { report(HostEvent(kind: .left, room: name, clientID: id, departure: why)) }
         retireMetrics(of: room)
         roomOrder.removeAll { $0 == name }
         onDemandRooms[name] = nil

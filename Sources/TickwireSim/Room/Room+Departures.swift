@@ -11,9 +11,11 @@ import TickwireCodec
 /// (restored ones aside): past it the oldest goes. And a hello for a full room lets the
 /// oldest held slot go to make room, so dropped clients can never lock new players out.
 extension Room {
-    /// Removes a client and its player; its connection, if any, closes with `code`.
-    func remove(_ id: UInt32, code: CloseCode = .normalClosure, text: String = "") {
+    /// Removes a client and its player; its connection, if any, closes with `code`. The
+    /// departure waits in ``departures`` for the host to report it.
+    func remove(_ id: UInt32, code: CloseCode = .normalClosure, text: String = "", why: HostEvent.Departure) {
         guard let client = clients.removeValue(forKey: id) else { return }
+        departures.append((id, why))
         client.connection?.close(code: code, reason: text)
         client.connection = nil
         clientOrder.removeAll { $0 == id }
@@ -31,17 +33,25 @@ extension Room {
         releaseHeldSlotsOverLimit()
     }
 
-    /// Removes a client from the room at once: it gets a disconnect message (kicked) and a
-    /// close with code 4002, and its player is removed (it cannot resume).
+    /// Removes a client from the room at once: it gets a disconnect message and a close with
+    /// code 4002, and its player is removed, so its resume token resumes nothing.
+    ///
+    /// A kick is final by default: the disconnect's reason is ``Message/Disconnect/Reason/kicked``,
+    /// and a ``ReconnectingSession`` stops (state ``ConnectionState/kicked(text:)``) instead of
+    /// reconnecting. With `allowRejoin` the reason is ``Message/Disconnect/Reason/kickedMayRejoin``:
+    /// the client reconnects with backoff, as after a lost connection, and comes back as a new
+    /// player, through ``Game/admit(_:in:)`` again.
     ///
     /// - Parameters:
     ///   - client: The client id; nothing happens for an unknown one.
     ///   - text: Words for the player (at most ``FrameLimits/maximumTextBytes``).
-    public func kick(_ client: UInt32, text: String = "") {
+    ///   - allowRejoin: Whether the client may come back; `false`, the default, makes the kick final.
+    public func kick(_ client: UInt32, text: String = "", allowRejoin: Bool = false) {
         guard let record = clients[client] else { return }
         let text = text.prefix(utf8Bytes: configuration.frameLimits.maximumTextBytes)
-        record.send(.disconnect(Message.Disconnect(reason: .kicked, text: text)), now: clock.now)
-        remove(client, code: Message.Disconnect.Reason.kicked.closeCode, text: text)
+        let reason: Message.Disconnect.Reason = allowRejoin ? .kickedMayRejoin : .kicked
+        record.send(.disconnect(Message.Disconnect(reason: reason, text: text)), now: clock.now)
+        remove(client, code: reason.closeCode, text: text, why: .kicked)
     }
 
     /// Counts a bad frame against `client` (the bad-frame policy, ``BadFrameLimiter``): past
@@ -56,7 +66,7 @@ extension Room {
         let text = "more than \(configuration.badFrameLimit) bad frames within \(configuration.badFrameWindow); the last: \(what)"
             .prefix(utf8Bytes: configuration.frameLimits.maximumTextBytes)
         client.send(.disconnect(Message.Disconnect(reason: .protocolError, text: text)), now: now)
-        remove(client.id, code: Message.Disconnect.Reason.protocolError.closeCode, text: text)
+        remove(client.id, code: Message.Disconnect.Reason.protocolError.closeCode, text: text, why: .protocolError)
     }
 
     /// Drops the players whose grace period is over, and disconnects connected clients silent
@@ -69,7 +79,7 @@ extension Room {
             }
             let grace = client.hasSentInput ? configuration.resumeGracePeriod : configuration.resumeGracePeriodWithoutInput
             if let since = client.disconnectedAt, now - since > grace {
-                remove(id)
+                remove(id, why: .gracePeriodEnded)
                 totals.heldSlotsExpired += 1
             }
         }
@@ -98,7 +108,7 @@ extension Room {
     /// Lets the oldest held slots go while more than ``HostConfiguration/heldSlotLimit`` are held.
     func releaseHeldSlotsOverLimit() {
         while limitedHeldSlotCount > max(0, configuration.heldSlotLimit), let id = oldestHeldSlot(countingRestored: false) {
-            remove(id)
+            remove(id, why: .heldSlotReleased)
             totals.heldSlotsReleased += 1
         }
     }
@@ -109,7 +119,7 @@ extension Room {
     @discardableResult
     func releaseOldestHeldSlot() -> Bool {
         guard let id = oldestHeldSlot(countingRestored: true) else { return false }
-        remove(id)
+        remove(id, why: .heldSlotReleased)
         totals.heldSlotsReleased += 1
         return true
     }

@@ -40,6 +40,10 @@ public final class Room<G: Game> {
     var clients: [UInt32: RoomClient<G>] = [:]
     /// Client ids in ascending order: every per-client loop walks this, so runs are deterministic.
     var clientOrder: [UInt32] = []
+    /// Players removed since the host last took these (``Host`` reports them as
+    /// ``HostEvent/Kind/left``, on its driving thread, after each pass): at most the clients the
+    /// room held and admitted within one pass.
+    var departures: [(id: UInt32, why: HostEvent.Departure)] = []
     var totals = RoomMetrics()
     var bytesOut = RateMeter()
     /// Pings taken in since the last tick's end, answered there (``answerPendingPings(now:)``).
@@ -307,7 +311,7 @@ public final class Room<G: Game> {
         case .ping(let ping):
             pendingPings.append(PendingPing(clientID: client.id, ping: ping, arrivedAt: arrivedAt))
         case .disconnect:
-            remove(client.id)
+            remove(client.id, why: .leaving)
         default:
             countBadFrame(from: client, now: now, what: "a \(message.type) message, which clients do not send")
         }

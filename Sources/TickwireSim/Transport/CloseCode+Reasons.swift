@@ -30,12 +30,13 @@ extension Message.Reject.Reason {
 extension Message.Disconnect.Reason {
     /// The close code that follows a disconnect message for this reason (PROTOCOL.md section 5.10).
     ///
-    /// Leaving, replaced and unspecified 1000, server shutting down 1001, kicked 4002, timed
-    /// out 4005, protocol error 4004, too slow 1008, moved 4007, and an application's own reason 1000.
+    /// Leaving, replaced and unspecified 1000, server shutting down 1001, kicked and kicked-may-rejoin
+    /// 4002, timed out 4005, protocol error 4004, too slow 1008, moved 4007, and an application's
+    /// own reason 1000.
     public var closeCode: CloseCode {
         switch self {
         case .serverShuttingDown: .goingAway
-        case .kicked: .kicked
+        case .kicked, .kickedMayRejoin: .kicked
         case .timedOut: .idleTimeout
         case .protocolError: .malformedFrame
         case .tooSlow: .policyViolation

@@ -21,6 +21,9 @@ public struct TransportCloseReason: Hashable, Sendable, CustomStringConvertible 
     public let code: CloseCode?
     /// The reason text the peer sent with its close code (at most 123 UTF-8 bytes); empty when none.
     public let text: String
+    /// The server's refusal of the connection before any game message (for WebSocket, an
+    /// upgrade answered with an HTTP status other than 101), when that is how it ended.
+    public let refusal: TransportRefusal?
 
     /// Creates a reason.
     ///
@@ -28,10 +31,20 @@ public struct TransportCloseReason: Hashable, Sendable, CustomStringConvertible 
     ///   - name: A short, human-readable name.
     ///   - code: The close code the peer sent, if any.
     ///   - text: The reason text the peer sent, if any.
-    public init(_ name: String, code: CloseCode? = nil, text: String = "") {
+    ///   - refusal: The server's refusal of the connection, if it refused it.
+    public init(_ name: String, code: CloseCode? = nil, text: String = "", refusal: TransportRefusal? = nil) {
         self.name = name
         self.code = code
         self.text = text
+        self.refusal = refusal
+    }
+
+    /// The server refused the connection before any game message.
+    ///
+    /// - Parameter refusal: Its status and words.
+    /// - Returns: The reason, named `refused by server`.
+    public static func refused(_ refusal: TransportRefusal) -> TransportCloseReason {
+        TransportCloseReason("refused by server", refusal: refusal)
     }
 
     /// The peer closed the connection in an orderly way, with `code` and `text`.
@@ -50,8 +63,10 @@ public struct TransportCloseReason: Hashable, Sendable, CustomStringConvertible 
     /// The connection was cut (network failure, simulated disconnect, socket error).
     public static let connectionLost = TransportCloseReason("connection lost")
 
-    /// The name, then the code and text when there are any: `closed by peer (4001: room full)`.
+    /// The name, then the code and text when there are any: `closed by peer (4001: room full)`,
+    /// `refused by server (401 Unauthorized: the token expired)`.
     public var description: String {
+        if let refusal { return "\(name) (\(refusal))" }
         guard let code else { return name }
         return text.isEmpty ? "\(name) (\(code))" : "\(name) (\(code): \(text))"
     }

@@ -1,3 +1,4 @@
+import TickwireFoundation
 import TickwireIO
 
 /// The loop-thread handler of one accepted socket until its upgrade handshake succeeds or fails.
@@ -98,7 +99,8 @@ final class ServerHandshake {
             remoteAddress: tcp.peer
         )
         if let hook = configuration.shouldAccept, case .reject(let status, let reason) = hook(request).kind {
-            reject(status: status, reason: HTTPResponse.reasonPhrase(for: status), detail: reason)
+            // The application's decision (a token, an origin), which its operator wants to see.
+            reject(status: status, reason: HTTPResponse.reasonPhrase(for: status), detail: reason, logLevel: .info)
             return
         }
         if let core, !core.hasRoomForConnection {
@@ -143,16 +145,18 @@ final class ServerHandshake {
     }
 
     /// Answers with an HTTP error and closes once it is sent; counted as a failed handshake
-    /// (``WebSocketServerStatistics/handshakesFailed``) unless `countsAsFailed` is `false`.
+    /// (``WebSocketServerStatistics/handshakesFailed``) and logged at `logLevel` unless
+    /// `countsAsFailed` is `false`.
     func reject(
-        status: Int, reason: String, detail: String, countsAsFailed: Bool = true, budget: WebSocketRefusal.Budget? = nil, limit: Int? = nil
+        status: Int, reason: String, detail: String, countsAsFailed: Bool = true, budget: WebSocketRefusal.Budget? = nil, limit: Int? = nil,
+        logLevel: LogLevel = .debug
     ) {
         guard !isFinished else { return }
         if countsAsFailed, let core {
             core.counters.handshakesFailed.wrappingAdd(1, ordering: .relaxed)
-            // A client's mistake, counted: worth a debug line, not an operator's attention.
+            // A client's mistake is worth a debug line; the accept hook's refusal, an info line.
             core.configuration.logSink.log(
-                .debug, "refused a handshake: \(detail)",
+                logLevel, "refused a handshake: \(detail)",
                 metadata: ["peer": tcp.peer.map { "\($0)" } ?? "unknown", "status": "\(status)"], source: "websocket-server")
         }
         cancelTimer()

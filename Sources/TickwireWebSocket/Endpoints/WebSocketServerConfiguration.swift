@@ -134,7 +134,9 @@ public struct WebSocketServerConfiguration: Sendable {
     /// Pings idle clients and drops those that do not answer; `nil` (default) disables it.
     public var keepalive: KeepalivePolicy?
     /// Sees every upgrade request before it is accepted (authentication, origin checks). Runs on
-    /// the loop thread: keep it quick. `nil` accepts every well-formed request.
+    /// the loop thread: keep it quick. `nil` accepts every well-formed request. Each refusal is
+    /// logged at `info` (`refused a handshake: REASON`, with the status and the peer); a
+    /// Tickwire client takes 401 and 403 as final and stops retrying.
     public var shouldAccept: (@Sendable (WebSocketUpgradeRequest) -> WebSocketUpgradeDecision)?
     /// TLS for this server's port (`wss://`), or `nil` (default) for plain `ws://`. A server
     /// serves one or the other; for both, run two servers on one ``EventLoop``.

@@ -16,6 +16,7 @@ export function statusText(state, now, hasGivenUp) {
     case 'connected': return state.resumed ? 'connected (resumed)' : 'connected';
     case 'waitingToReconnect': return `reconnecting in ${Math.max(state.at - now, 0).toFixed(1)} s (attempt ${state.attempt})`;
     case 'refused': return state.text ? `refused: ${rejectReasonName(state.reason)}: ${state.text}` : `refused: ${rejectReasonName(state.reason)}`;
+    case 'kicked': return state.text ? `kicked: ${state.text}` : 'kicked';
     case 'left': return hasGivenUp ? 'gave up reconnecting' : 'left';
     default: return '';
   }

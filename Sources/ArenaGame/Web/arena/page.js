@@ -91,6 +91,7 @@ function play(playerName) {
   const message = () => {
     const state = client.state;
     if (state.kind === 'refused') return refusalExplanation(state.reason, state.text, fingerprint);
+    if (state.kind === 'kicked') return state.text ? `The server removed you from the arena: ${state.text}` : 'The server removed you from the arena.';
     if (state.kind === 'left') return client.hasGivenUp ? `Gave up reconnecting: ${client.lastFailure ?? ''}` : 'You left the arena. Reload the page to play again.';
     if (state.kind !== 'connected' && client.lastFailure) return `Connection lost: ${client.lastFailure}`;
     return '';

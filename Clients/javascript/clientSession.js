@@ -83,6 +83,8 @@ export class ClientSession {
     /** @type {Uint8Array | undefined} The token to resume this session in a later hello. */
     this.resumeToken = undefined;
     this.wasResumed = false;
+    /** @type {number} Welcomes taken since the session was made: a welcome and the end of its connection may arrive between two ticks. */
+    this.welcomes = 0;
     this.tickRate = 20;
     /** @type {Snapshot | undefined} */
     this.latestSnapshot = undefined;
@@ -322,6 +324,7 @@ export class ClientSession {
         this.frames = new FrameDecoder(message.compression, this.configuration.frameLimits);
         this.sendsRenderTimes = message.acceptsRenderTimes && this.configuration.offersRenderTimes;
         this.status = { kind: 'connected' };
+        this.welcomes += 1;
         break;
       }
       case 'reject':

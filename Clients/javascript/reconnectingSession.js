@@ -90,6 +90,8 @@ export class ReconnectingSession {
     this.attemptStartedAt = 0;
     this.hasStarted = false;
     this.hasConnected = false;
+    /** @type {number} The session's welcomes already reported as connected. */
+    this.welcomesSeen = 0;
     this.maximumRedirects = options.maximumRedirects ?? 3;
     /** @type {string | undefined} Where the next attempt goes instead of the entry URL. */
     this.target = undefined;
@@ -189,19 +191,24 @@ export class ReconnectingSession {
 
   /** Follows the session's status into the connection state. */
   observeSession() {
+    if (this.state.kind === 'connecting' && this.session.welcomes > this.welcomesSeen) {
+      // Welcomed, even if the connection ended again (a kick, a move) before this tick: connected
+      // first, so that what ended it is judged as the end of a connection, as in Swift.
+      this.welcomesSeen = this.session.welcomes;
+      if (this.hasConnected) this.reconnects += 1;
+      this.hasConnected = true;
+      this.setbacks = 0;
+      this.attempt = 0;
+      this.target = undefined;
+      this.redirectChain = [];
+      this.saveToken();
+      this.setState({ kind: 'connected', resumed: this.session.wasResumed });
+    }
     const status = this.session.status;
     if (this.state.kind === 'connecting') {
       switch (status.kind) {
         case 'connected':
-          if (this.hasConnected) this.reconnects += 1;
-          this.hasConnected = true;
-          this.setbacks = 0;
-          this.attempt = 0;
-          this.target = undefined;
-          this.redirectChain = [];
-          this.saveToken();
-          this.setState({ kind: 'connected', resumed: this.session.wasResumed });
-          break;
+          break; // reported above, with the welcome
         case 'rejected':
           if (status.reason === RejectReason.redirect && status.text) {
             this.followRedirect(status.text);
@@ -237,7 +244,11 @@ export class ReconnectingSession {
         this.attempt = 0;
         this.lastFailure = `moved${this.target ? ` to ${this.target}` : ''}`;
         this.openConnection();
-      } else if (status.kind === 'disconnected') this.scheduleNextAttempt(status.reason);
+      } else if (status.kind === 'disconnected') {
+        // A kick that allows a rejoin revoked the token: storage forgets it too.
+        if (this.session.lastDisconnect?.reason === DisconnectReason.kickedMayRejoin) this.saveToken();
+        this.scheduleNextAttempt(status.reason);
+      }
       else if (status.kind === 'rejected') this.scheduleNextAttempt(status.text);
       else if (status.kind !== 'connected') this.scheduleNextAttempt('the connection was reset');
     }

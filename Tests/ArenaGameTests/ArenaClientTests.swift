@@ -20,11 +20,20 @@ struct ArenaClientTests {
     @Test("over udp:// the same options drop datagrams: loss is UDP's, not TCP's, though the room's URL is a WebSocket one")
     func badNetworkOverUDP() throws {
         let udp = try ArenaUDPURL("udp://127.0.0.1:7778/main")
-        var options = ArenaClient.Options(url: try WebSocketURL(udp.webSocketURL), name: "ann")
-        options.udp = udp
-        options.setBadNetwork(lag: .milliseconds(50), jitter: .zero, loss: 0.02)
         let expected = LinkConditions(latency: .milliseconds(50), delivery: .unreliable, lossRate: 0.02)
-        #expect(options.downstream == expected && options.upstream == expected, "\(options.downstream)")
+        for udpFirst in [true, false] {
+            var options = ArenaClient.Options(url: try WebSocketURL(udp.webSocketURL), name: "ann")
+            if udpFirst { options.udp = udp }
+            options.setBadNetwork(lag: .milliseconds(50), jitter: .zero, loss: 0.02)
+            if !udpFirst { options.udp = udp }
+            #expect(
+                options.downstream == expected && options.upstream == expected,
+                "udp set \(udpFirst ? "before" : "after") the bad network: \(options.downstream)")
+        }
+        var clean = ArenaClient.Options(url: try WebSocketURL(udp.webSocketURL), name: "ann")
+        clean.udp = udp
+        clean.setBadNetwork(lag: .zero, jitter: .zero, loss: 0)
+        #expect(!clean.isImpaired, "no bad network over UDP either: the connection is left alone")
     }
 
     @Test("no bad network asked for leaves the connection alone")

@@ -202,6 +202,36 @@ struct RefusalWordsTests {
         #expect(game?.metadata["room"] == "")
         #expect(refusals.contains { $0.metadata["reason"] == "unknown room" && $0.metadata["room"] == "nowhere" })
         #expect(refusals.contains { $0.metadata["reason"] == "invalid hello" && $0.metadata["room"] == nil })
-        #expect(refusals.allSatisfy { $0.level == .info && $0.source == "host" })
+        #expect(refusals.allSatisfy { $0.source == "host" })
+        #expect(
+            refusals.allSatisfy { $0.level == ($0.metadata["reason"] == "invalid hello" ? .debug : .info) },
+            "refusals at info, a stranger's invalid hello at debug: \(refusals.map { ($0.metadata["reason"], $0.level) })")
+    }
+
+    @Test("a newcomer the game refuses takes no held player's seat in a full room; one it admits does")
+    func refusedNewcomerKeepsHeldSlot() throws {
+        let bench = RawClientBench(game: AdmissionTests.gameRefusingMallory()) {
+            $0.roomCapacity = 1
+            $0.resumeGracePeriod = .seconds(30)
+            $0.resumeGracePeriodWithoutInput = .seconds(30)
+        }
+        let held = bench.join()
+        bench.run(milliseconds: 100, clients: [held])
+        let heldID = try #require(held.welcome?.clientID)
+        held.connection.disconnect()
+        bench.run(milliseconds: 100, clients: [])
+        let room = try #require(bench.host.room(named: ""))
+        #expect(room.clientIDs == [heldID], "the dropped player is held")
+
+        let banned = bench.join(payload: AdmissionTests.banned)
+        bench.run(milliseconds: 100, clients: [banned])
+        #expect(banned.reject?.reason == AdmissionTests.bannedReason)
+        #expect(room.clientIDs == [heldID], "the refused newcomer took no one's seat")
+        #expect(room.metrics.heldSlotsReleased == 0)
+
+        let admitted = bench.join(payload: Array("alice".utf8))
+        bench.run(milliseconds: 100, clients: [admitted])
+        let admittedID = try #require(admitted.welcome?.clientID, "an admitted newcomer takes the held seat")
+        #expect(room.clientIDs == [admittedID])
     }
 }

@@ -21,7 +21,6 @@ struct InputDelayMeterTests {
         #expect(meter.sampleCount == 2)
         meter.applied(upTo: 3, serverTime: 11.170, clockOffset: 10)
         #expect(abs(try #require(meter.latest) - 0.070) < 1e-9 && meter.sampleCount == 3)
-        #expect(abs(try #require(meter.median) - 0.070) < 1e-9)
     }
 
     @Test("before the clock is known the inputs are forgotten unmeasured; a clock ahead of the tick gives 0, not less")
@@ -48,13 +47,29 @@ struct InputDelayMeterTests {
         #expect(abs(try #require(meter.latest) - 0.03) < 1e-9, "the new input 1, not the old input 2")
     }
 
-    @Test("at most `capacity` inputs wait, the oldest forgotten first; the worst is over the last `windowSize` samples")
-    func limits() throws {
+    @Test("at most `capacity` inputs wait: at the capacity every one is measured, one past it the oldest is forgotten")
+    func capacity() throws {
+        for count in [InputDelayMeter.capacity, InputDelayMeter.capacity + 1] {
+            var meter = InputDelayMeter()
+            for sequence in 1...UInt32(count) { meter.sent(sequence: sequence, at: Double(sequence)) }
+            meter.applied(upTo: UInt32(count), serverTime: 1000, clockOffset: 0)
+            #expect(meter.sampleCount == InputDelayMeter.capacity, "\(count) sent: \(meter.sampleCount) measured")
+        }
+    }
+
+    @Test("the worst is over the last `windowSize` samples: a slow one counts while it is in the window, not one sample after")
+    func window() throws {
         var meter = InputDelayMeter()
-        for sequence in 1...UInt32(InputDelayMeter.capacity + 1) { meter.sent(sequence: sequence, at: Double(sequence)) }
-        meter.applied(upTo: UInt32(InputDelayMeter.capacity + 1), serverTime: 1000, clockOffset: 0)
-        #expect(meter.sampleCount == InputDelayMeter.capacity, "input 1 was forgotten past the capacity of \(InputDelayMeter.capacity)")
-        #expect(meter.worst == 1000 - Double(InputDelayMeter.capacity + 1 - InputDelayMeter.windowSize + 1))
+        meter.sent(sequence: 1, at: 0)
+        meter.applied(upTo: 1, serverTime: 0.5, clockOffset: 0)
+        for sequence in 2...UInt32(InputDelayMeter.windowSize) {
+            meter.sent(sequence: sequence, at: Double(sequence))
+            meter.applied(upTo: sequence, serverTime: Double(sequence) + 0.05, clockOffset: 0)
+        }
+        #expect(abs(try #require(meter.worst) - 0.5) < 1e-9, "the slow sample is the oldest of \(InputDelayMeter.windowSize)")
+        meter.sent(sequence: 100, at: 100)
+        meter.applied(upTo: 100, serverTime: 100.05, clockOffset: 0)
+        #expect(abs(try #require(meter.worst) - 0.05) < 1e-9, "one sample more and it has left the window")
     }
 
     @Test("on a 40 ms upstream and a 20 Hz server, the measured delay is the path plus at most a tick's wait")

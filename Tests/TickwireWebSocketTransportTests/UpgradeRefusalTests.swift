@@ -55,7 +55,7 @@ struct UpgradeRefusalTests {
         #expect(refusal.status == status)
         #expect(refusal.text == "the token expired", "the server's words reach the client: \(refusal)")
         #expect(!refusal.reason.isEmpty, "the status line's reason phrase is kept: \(refusal)")
-        // Ten more ticks with a 10 ms backoff would have retried by now.
+        // Final: the ticks after it open nothing, and none before it retried (one attempt in all).
         for _ in 0..<10 {
             host.advance()
             client.tick(input: nil)

@@ -424,14 +424,32 @@ test('a kick is final: the session stops with its words and forgets the stored t
   assert.equal(sockets.length, 1, 'no attempt after a final kick');
 });
 
+test('a kick that arrives with the welcome, before one tick, is still final', () => {
+  const storage = new MemoryStorage();
+  const { client, sockets, clock } = reconnecting(storage);
+  client.tick(undefined);
+  sockets[0].open();
+  sockets[0].deliverMessage(welcome(4, [9, 9]));
+  sockets[0].deliverMessage({ type: 'disconnect', reason: DisconnectReason.kicked, text: 'banned' });
+  client.tick(undefined);
+  assert.deepEqual(client.state, { kind: 'kicked', text: 'banned' }, 'welcomed, then kicked: not a failed attempt');
+  assert.equal(storage.getItem('tickwire.resumeToken.r'), null, 'the token resumes nothing');
+  clock.advance(60);
+  client.tick(undefined);
+  assert.equal(sockets.length, 1, 'no attempt after a final kick');
+});
+
 test('a kick that allows a rejoin (reason 9) reconnects with backoff, without the token', () => {
-  const { client, sockets, clock } = reconnecting(new MemoryStorage());
+  const storage = new MemoryStorage();
+  const { client, sockets, clock } = reconnecting(storage);
   client.tick(undefined);
   sockets[0].open();
   sockets[0].deliverMessage(welcome(4, [9, 9]));
   client.tick(undefined);
+  assert.notEqual(storage.getItem('tickwire.resumeToken.r'), null, 'the welcome stored its token');
   sockets[0].deliverMessage({ type: 'disconnect', reason: DisconnectReason.kickedMayRejoin, text: 'afk' });
   client.tick(undefined);
+  assert.equal(storage.getItem('tickwire.resumeToken.r'), null, 'the revoked token is forgotten by storage too');
   const state = /** @type {any} */ (client.state);
   assert.equal(state.kind, 'waitingToReconnect');
   clock.time = state.at;

@@ -22,10 +22,20 @@ package final class ArenaClient {
         package var name: String
         /// How a `wss://` URL's server is checked (the system trust store by default, or a CA file).
         package var tls = TLSClientConfiguration()
-        /// A bad network to play through, client to server (`--lag`, `--jitter`, `--loss`).
-        package var upstream = LinkConditions.perfect
-        /// A bad network to play through, server to client (`--lag`, `--jitter`, `--loss`).
-        package var downstream = LinkConditions.perfect
+        /// A bad network to play through, client to server (`--lag`, `--jitter`, `--loss`; see
+        /// ``setBadNetwork(lag:jitter:loss:)``), or ``LinkConditions/perfect``.
+        package var upstream: LinkConditions { badNetwork.map(conditions) ?? .perfect }
+        /// A bad network to play through, server to client: the same as ``upstream``.
+        package var downstream: LinkConditions { badNetwork.map(conditions) ?? .perfect }
+        /// The delay, jitter and loss asked for, each way; `nil` for none.
+        private var badNetwork: BadNetwork?
+
+        /// A bad network's one-way delay, jitter and loss, whatever the transport.
+        private struct BadNetwork: Hashable, Sendable {
+            var lag: Duration
+            var jitter: Duration
+            var loss: Double
+        }
         /// Backoff between reconnection attempts.
         package var reconnect = ReconnectPolicy(baseDelay: .milliseconds(500), maximumDelay: .seconds(8))
 
@@ -48,20 +58,24 @@ package final class ArenaClient {
         /// Sets a bad network as `arena join` takes it: the same one-way delay, jitter and packet loss
         /// each way, loss doing what it does on the transport played
         /// (``LinkConditions/Delivery-swift.struct/init(urlScheme:)`` of `udp` when ``udp`` is set,
-        /// else of ``url``'s scheme; so set ``udp`` first): over a WebSocket (TCP) lost segments are
-        /// retransmitted and the frames behind them wait; over UDP datagrams are dropped.
+        /// else of ``url``'s scheme, whichever is set first): over a WebSocket (TCP) lost segments
+        /// are retransmitted and the frames behind them wait; over UDP datagrams are dropped. All
+        /// zero is no bad network at all.
         ///
         /// - Parameters:
         ///   - lag: Added one-way delay, each direction.
         ///   - jitter: Largest extra random one-way delay, each direction.
         ///   - loss: Share of packets lost each way, 0...1.
         package mutating func setBadNetwork(lag: Duration, jitter: Duration, loss: Double) {
+            badNetwork = lag == .zero && jitter == .zero && loss == 0 ? nil : BadNetwork(lag: lag, jitter: jitter, loss: loss)
+        }
+
+        /// The link of a bad network on the transport played.
+        private func conditions(_ network: BadNetwork) -> LinkConditions {
             // The one place the URL picks the model: every scheme the arena dials has a transport, so the
             // fallback only reads a scheme added later as TCP, the transport most schemes ride on.
             let delivery = LinkConditions.Delivery(urlScheme: urlScheme) ?? .reliable
-            let link = LinkConditions(latency: lag, jitter: jitter, delivery: delivery, lossRate: loss)
-            upstream = link
-            downstream = link
+            return LinkConditions(latency: network.lag, jitter: network.jitter, delivery: delivery, lossRate: network.loss)
         }
 
         /// The scheme of the transport played: `udp` when ``udp`` is set (``url`` then names the

@@ -10,7 +10,7 @@
 /// drift between the two clocks.
 ///
 /// ```swift
-/// var lock = FramePhaseLock()
+/// let lock = FramePhaseLock()
 /// nextFrame = nextFrame + period + .secondsValue(
 ///     lock.adjustment(sinceSnapshot: figures.timeSinceLastSnapshot, period: period.secondsValue, jitter: figures.roundTripJitter))
 /// ```
@@ -25,11 +25,11 @@
 /// late still arrives before its frame.
 public struct FramePhaseLock: Sendable, Equatable {
     /// How long after a snapshot's arrival the frames aim to land, before jitter (seconds).
-    public var lead: Double
+    public let lead: Double
     /// The largest move of one frame (seconds).
-    public var maximumStep: Double
+    public let maximumStep: Double
     /// The share of the phase error corrected at each frame, 0 to 1.
-    public var gain: Double
+    public let gain: Double
 
     /// Creates a lock.
     ///

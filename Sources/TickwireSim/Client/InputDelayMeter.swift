@@ -7,12 +7,15 @@
 /// `tick's server time − (send time + clock offset)`. The sample holds the path one way, any
 /// retransmission or redundant resend that got the input there, and the wait for the server's
 /// next tick; the clock estimate's error (at most half a round trip, near zero on a symmetric
-/// path) is in it too. All times are in seconds.
+/// path) is in it too. The snapshot that says so may be a later tick's, when the applying tick's
+/// snapshot was lost (UDP) or not sent to this client (a snapshot interval above 1): the sample
+/// then holds those ticks too, as the player's wait to see the input took effect does. An input
+/// the host dropped (its queue full) counts as applied with the next one. All times are in seconds.
 struct InputDelayMeter: Sendable {
     /// Inputs remembered at most: older ones are forgotten unmeasured (a client whose inputs are
     /// not applied for this many ticks has lost its connection).
     static let capacity = 128
-    /// How many recent samples the median and the worst are taken over.
+    /// How many recent samples the worst is taken over.
     static let windowSize = 16
 
     private var pending: [(sequence: UInt32, sentAt: Double)] = []
@@ -49,12 +52,6 @@ struct InputDelayMeter: Sendable {
             taken += 1
         }
         if taken > 0 { pending.removeFirst(taken) }
-    }
-
-    /// The median of the recent samples, seconds; `nil` before the first.
-    var median: Double? {
-        guard !window.isEmpty else { return nil }
-        return ClockSync.median(window)
     }
 
     /// The largest of the recent samples, seconds; `nil` before the first.

@@ -57,9 +57,10 @@ public struct NetGraphFigures: Hashable, Sendable {
     /// frame's time each frame. `nil` before the first snapshot of the session.
     public var timeSinceLastSnapshot: Double?
     /// How long the newest applied input took to reach the game, seconds: from the client
-    /// sending it to the server time of the tick that applied it, as the snapshot of that tick
-    /// says (the path one way, any resend that got it there, the wait for the server's tick, and
-    /// the clock estimate's error). `nil` before the first snapshot that applies an input.
+    /// sending it to the server time of the first snapshot this client received that says it was
+    /// applied (the path one way, any resend that got it there, the wait for the server's tick,
+    /// the clock estimate's error, and the ticks of snapshots lost or not sent in between).
+    /// `nil` before the first snapshot that applies an input.
     public var inputDelay: Double?
     /// The longest of the last 16 input delays, seconds; `nil` before the first.
     public var worstInputDelay: Double?

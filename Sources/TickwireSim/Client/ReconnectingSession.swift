@@ -61,10 +61,12 @@ import TickwireFoundation
 ///
 /// Not thread-safe: one thread drives it, as it drives the ``ClientSession`` inside.
 public final class ReconnectingSession<G: Game> {
-    /// Opens one new connection to the host; throwing counts as a failed attempt.
+    /// Opens one new connection to the host; throwing counts as a failed attempt, except a
+    /// ``TransportRefusalError`` whose status is in ``finalConnectionRefusals``, which ends the loop.
     public typealias Opener = () throws -> any TransportConnection
     /// Opens one new connection to the process at a URL (an entry URL, or where a redirect or a
-    /// moved disconnect points); throwing counts as a failed attempt.
+    /// moved disconnect points); throwing counts as a failed attempt, except a
+    /// ``TransportRefusalError`` whose status is in ``finalConnectionRefusals``, which ends the loop.
     public typealias URLOpener = (String) throws -> any TransportConnection
 
     /// The most redirects followed in a row before the session gives up: 3.
@@ -325,6 +327,8 @@ public final class ReconnectingSession<G: Game> {
                 if retryableRefusals.contains(reason) {
                     failAttempt(because: text.isEmpty ? "refused: \(reason)" : "refused: \(reason): \(text)")
                 } else {
+                    // Final: no later tick drains or closes this connection, so close it now.
+                    connection?.close()
                     connection = nil
                     state = .refused(reason: reason, text: text)
                     session.configuration.logSink.log(
@@ -347,6 +351,7 @@ public final class ReconnectingSession<G: Game> {
             case .disconnected where session.lastDisconnect?.reason == .kicked:
                 // A final kick: the player is gone and the host wants it gone.
                 let text = session.lastDisconnect?.text ?? ""
+                connection?.close()
                 connection = nil
                 lastFailure = text.isEmpty ? "kicked" : "kicked: \(text)"
                 state = .kicked(text: text)

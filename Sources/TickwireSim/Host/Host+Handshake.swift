@@ -92,7 +92,7 @@ extension Host {
     }
 
     /// Sends a reject and closes with the reason's code (``Message/Reject/Reason/closeCode``)
-    /// and the same words (cut to fit a close frame); logs it (`info`, a redirect `debug`, with
+    /// and the same words (cut to fit a close frame); logs it (`info`; a redirect and an invalid hello `debug`, with
     /// the reason, its code, the words, the room and client when known) and reports the refusal
     /// (``HostEvent/Kind/refused``) unless it is a redirect.
     ///
@@ -108,10 +108,11 @@ extension Host {
         var metadata = ["reason": "\(reason)", "code": "\(reason.rawValue)", "text": text, "connection": "\(connection.connectionID)"]
         if let room { metadata["room"] = room }
         if let clientID { metadata["client"] = "\(clientID)" }
-        // A redirect sends the player on rather than away: logged, below the refusals.
+        // A redirect sends the player on rather than away, and an invalid hello is any stranger's
+        // garbage (a flood of it must not flood the log at info): both below the refusals.
         configuration.logSink.log(
-            reason == .redirect ? .debug : .info, reason == .redirect ? "redirected a hello" : "refused a hello", metadata: metadata,
-            source: "host")
+            reason == .redirect || reason == .invalidHello ? .debug : .info,
+            reason == .redirect ? "redirected a hello" : "refused a hello", metadata: metadata, source: "host")
         if reason != .redirect {
             report(HostEvent(kind: .refused, room: room, clientID: clientID, refusal: Message.Reject(reason: reason, text: text)))
         }
@@ -211,15 +212,16 @@ extension Host {
             // together just before this hello) are held slots already: take their ends in now,
             // or the hello would be refused as roomFull for the rest of the tick.
             room.receive(now: now)
-            room.releaseOldestHeldSlot()
         }
-        guard !room.isFull else {
+        guard !room.isFull || room.hasHeldSlot else {
             return reject(
                 connection, .roomFull, "room '\(room.name)' holds its maximum of \(configuration.roomCapacity) clients", room: room.name)
         }
         let id = nextClientID
         let request = AdmissionRequest(player: id, room: room.name, payload: hello.payload, isResuming: false)
+        // The game decides before a held player loses its seat: a newcomer it refuses takes no one's place.
         guard admits(request, in: room, on: connection) else { return }
+        if room.isFull { room.releaseOldestHeldSlot() }
         nextClientID &+= 1
         if nextClientID == 0 { nextClientID = 1 }
         let client: RoomClient<G>

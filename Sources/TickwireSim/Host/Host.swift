@@ -98,7 +98,7 @@ public final class Host<G: Game> {
     /// drives the host: joins, resumes and refusals as ``advance()`` handshakes, departures
     /// after each pass, in the order of the rooms (a kick between passes is reported by the
     /// next ``advance()``), and a room's players at once when ``closeRoom(named:text:)`` closes
-    /// it. `nil` (default): nothing is reported.
+    /// it or its room moves to another process of the fleet. `nil` (default): nothing is reported.
     ///
     /// ```swift
     /// host.onEvent = { event in

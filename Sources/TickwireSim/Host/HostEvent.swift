@@ -73,7 +73,16 @@ public struct HostEvent: Hashable, Sendable, CustomStringConvertible {
     /// The reject's reason and words, for ``Kind/refused``; otherwise `nil`.
     public let refusal: Message.Reject?
 
-    init(kind: Kind, room: String?, clientID: UInt32?, departure: Departure? = nil, refusal: Message.Reject? = nil) {
+    /// Creates an event, as the host reports it; public so that a game can test its own
+    /// ``Host/onEvent`` handler.
+    ///
+    /// - Parameters:
+    ///   - kind: What happened.
+    ///   - room: The room's name, when the event has one.
+    ///   - clientID: The player's client id, when the event has one.
+    ///   - departure: Why the player left, for ``Kind/left``.
+    ///   - refusal: The reject, for ``Kind/refused``.
+    public init(kind: Kind, room: String?, clientID: UInt32?, departure: Departure? = nil, refusal: Message.Reject? = nil) {
         self.kind = kind
         self.room = room
         self.clientID = clientID

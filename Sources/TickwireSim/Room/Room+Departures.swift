@@ -85,6 +85,9 @@ extension Room {
         }
     }
 
+    /// Whether a held slot could be released for a newcomer (``releaseOldestHeldSlot()``).
+    var hasHeldSlot: Bool { oldestHeldSlot(countingRestored: true) != nil }
+
     /// The held slot (a disconnected client waiting to resume) that goes first: the one
     /// disconnected longest ago, the lowest id among equals.
     private func oldestHeldSlot(countingRestored: Bool) -> UInt32? {

@@ -136,7 +136,9 @@ public struct WebSocketServerConfiguration: Sendable {
     /// Sees every upgrade request before it is accepted (authentication, origin checks). Runs on
     /// the loop thread: keep it quick. `nil` accepts every well-formed request. Each refusal is
     /// logged at `info` (`refused a handshake: REASON`, with the status and the peer); a
-    /// Tickwire client takes 401 and 403 as final and stops retrying.
+    /// Tickwire client that can read the status (the Swift one) takes 401 and 403 as final and
+    /// stops retrying. A browser cannot read it (its WebSocket API reports a refused upgrade as a
+    /// close with 1006) and retries: refuse browsers in the game's admission hook instead.
     public var shouldAccept: (@Sendable (WebSocketUpgradeRequest) -> WebSocketUpgradeDecision)?
     /// TLS for this server's port (`wss://`), or `nil` (default) for plain `ws://`. A server
     /// serves one or the other; for both, run two servers on one ``EventLoop``.

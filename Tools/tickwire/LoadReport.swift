@@ -91,6 +91,7 @@ struct LoadReport: Sendable {
             refused before the hello (attempts): \(outcomes.explainedText)
             refused by the server (attempts): \(outcomes.refusalsText)
             connection failures (attempts): \(outcomes.failuresText)
+            gave up after refusals (players): \(outcomes.gaveUp) (after \(outcomes.refusedRetries) retries each, --refused-retries)
             disconnect reasons: \(disconnectReasons.isEmpty ? "none" : disconnectReasons.sorted { $0.value > $1.value }.map { "\($0.key) ×\($0.value)" }.joined(separator: ", "))
             snapshots: \(snapshots) received, \(decimalText(snapshotsPerClientPerSecond, places: 1)) per client per second in the window
             bytes in: \(Int(bytesPerClientPerSecond)) B/s per client

@@ -365,7 +365,7 @@ enum LoadCommand {
                     if player.wasConnected {
                         player.wasConnected = false
                         player.disconnects += 1
-                        report.disconnectReasons[connection.lastFailure ?? "unknown", default: 0] += 1
+                        report.disconnectReasons[DisconnectReasonKey.grouping(connection.lastFailure ?? "unknown"), default: 0] += 1
                     }
                     if !player.everConnected, now - player.startedAt > .seconds(15) {
                         player.failed = true

@@ -32,6 +32,7 @@ func serve(_ arguments: CommandArguments) throws {
     options.port = try parsed.integer("port", default: options.port)
     options.udpPort = try parsed.integer("udp-port", default: options.port == 0 ? 0 : options.port + 1)
     if parsed.flag("no-udp") { options.udpPort = nil }
+    options.udpServerCount = try parsed.string("udp-servers").map { _ in try parsed.integer("udp-servers", default: 1) }
     options.udpKeyPath = parsed.string("udp-key")
     options.maximumUDPRequestsPerAddress = try parsed.integer("max-udp-requests-per-address", default: options.maximumUDPRequestsPerAddress)
     options.bots = try parsed.integer("bots", default: options.bots)
@@ -86,6 +87,11 @@ func serve(_ arguments: CommandArguments) throws {
     if let path = options.statePath, path.isEmpty { fail("--state needs a file name") }
     guard (0...65535).contains(options.port) else { fail("--port must be 0...65535") }
     if let udpPort = options.udpPort, !(0...65535).contains(udpPort) { fail("--udp-port must be 0...65535 (or --no-udp)") }
+    if let count = options.udpServerCount, !(1...ArenaUDPServers.maximumCount).contains(count) {
+        fail(
+            "--udp-servers must be 1...\(ArenaUDPServers.maximumCount): a connect token names at most \(ArenaUDPServers.maximumCount) addresses"
+        )
+    }
     guard options.maximumUDPRequestsPerAddress >= 1 else { fail("--max-udp-requests-per-address must be 1 or more") }
     guard (1...240).contains(options.tickRate) else { fail("--tick must be 1...240 Hz") }
     guard (0...64).contains(options.bots) else { fail("--bots must be 0...64") }
@@ -144,7 +150,10 @@ func serve(_ arguments: CommandArguments) throws {
     print("open \(options.tls == nil ? "http" : "https")://\(shownHost):\(server.port)/ in a browser to play")
     if let udpPort = server.udpPort {
         let tokenPort = udpPort == server.port + 1 ? "" : " --token-port \(server.port)"
-        print("or over UDP: swift run arena join udp://\(shownHost):\(udpPort)/main\(tokenPort) --name YOU")
+        let ports = server.udpPorts
+        let servers =
+            ports.count > 1 ? " (\(ports.count) netcode.io servers, UDP ports \(ports.map(String.init).joined(separator: ", ")))" : ""
+        print("or over UDP: swift run arena join udp://\(shownHost):\(udpPort)/main\(tokenPort) --name YOU\(servers)")
     }
     let reload = options.tls.map { _ in reloadCertificatesOnHangup(server) }
     defer { reload?.cancel() }

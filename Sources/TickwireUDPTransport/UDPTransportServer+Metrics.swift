@@ -17,6 +17,28 @@ extension UDPTransportServer.Statistics {
         return reasons
     }
 
+    /// Adds another server's figures to these: the counts of several servers on one process
+    /// (`arena serve --udp-servers`), written as one set of metrics.
+    ///
+    /// - Parameter other: The other server's figures.
+    public mutating func add(_ other: UDPTransportServer.Statistics) {
+        connectedClients += other.connectedClients
+        connectionsAccepted += other.connectionsAccepted
+        packetsIgnored += other.packetsIgnored
+        datagramsDropped += other.datagramsDropped
+        datagramsFromUnreadableAddresses += other.datagramsFromUnreadableAddresses
+        packetsToFreedSlots += other.packetsToFreedSlots
+        datagramsTooShort += other.datagramsTooShort
+        datagramsTooLarge += other.datagramsTooLarge
+        connectionRequestsOverBudget += other.connectionRequestsOverBudget
+        packetsReplayed += other.packetsReplayed
+        datagramsReceived += other.datagramsReceived
+        bytesReceived += other.bytesReceived
+        datagramsSent += other.datagramsSent
+        bytesSent += other.bytesSent
+        for (reason, count) in other.packetsIgnoredByReason { packetsIgnoredByReason[reason, default: 0] += count }
+    }
+
     /// Writes `tickwire_udp_clients`, `tickwire_udp_connections_accepted_total`,
     /// `tickwire_udp_datagrams_received_total`, `tickwire_udp_bytes_received_total`,
     /// `tickwire_udp_datagrams_sent_total`, `tickwire_udp_bytes_sent_total`,

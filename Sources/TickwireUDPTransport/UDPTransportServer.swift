@@ -25,6 +25,9 @@ public final class UDPTransportServer: TransportListener, Sendable {
     public let address: SocketAddress
     /// The addresses connect tokens must name for this server.
     public let publicAddresses: [NetcodeAddress]
+    /// The most clients netcode.io holds connected at once
+    /// (``UDPTransportServerConfiguration/maxClients``); the next is denied.
+    public let maxClients: Int
 
     /// What the server has done, readable from any thread.
     public struct Statistics: Hashable, Sendable {
@@ -62,6 +65,10 @@ public final class UDPTransportServer: TransportListener, Sendable {
         public var bytesSent = 0
         /// Datagrams netcode.io ignored, by ``IgnoreReason``; the counts add up to ``packetsIgnored``.
         public var packetsIgnoredByReason: [IgnoreReason: Int] = [:]
+
+        /// Figures of nothing yet, every count zero: the start of a sum over several servers
+        /// (``add(_:)``).
+        public init() {}
     }
 
     /// Binds the socket and starts serving.
@@ -101,6 +108,7 @@ public final class UDPTransportServer: TransportListener, Sendable {
         self.ownsLoop = ownsLoop
         address = driver.channel?.localAddress ?? configuration.address
         publicAddresses = driver.netcode.configuration.publicAddresses
+        maxClients = configuration.maxClients
     }
 
     private static func start(

@@ -75,7 +75,8 @@ struct ConnectionOutcomesTests {
     func jsonMembers() {
         var outcomes = ConnectionOutcomes()
         #expect(
-            outcomes.jsonMembers(clients: 10, rooms: 1) == #""refusals":{},"connectionFailures":{},"refusedBeforeHello":[],"hint":null"#)
+            outcomes.jsonMembers(clients: 10, rooms: 1)
+                == #""refusals":{},"connectionFailures":{},"refusedBeforeHello":[],"gaveUp":0,"hint":null"#)
         outcomes.recordRefusal(.roomFull)
         outcomes.recordRefusal(Message.Reject.Reason(rawValue: 40_000))
         outcomes.recordRefusal(Message.Reject.Reason(rawValue: 40_000))
@@ -83,7 +84,7 @@ struct ConnectionOutcomesTests {
         let json = outcomes.jsonMembers(clients: 10, rooms: 1)
         #expect(
             json.hasPrefix(
-                #""refusals":{"reason 40000":2,"room full":1},"connectionFailures":{"connection refused":1},"refusedBeforeHello":[],"hint":"hint: 1 client was"#
+                #""refusals":{"reason 40000":2,"room full":1},"connectionFailures":{"connection refused":1},"refusedBeforeHello":[],"gaveUp":0,"hint":"hint: 1 client was"#
             ))
         #expect(ConnectionOutcomes.jsonString("a \"b\" \\ \n") == #""a \"b\" \\ \u000a""#)
     }

@@ -67,7 +67,7 @@ struct TokenRequestBudgetTests {
     func endpointRefuses() throws {
         let key = NetcodeKey.random()
         let endpoint = ArenaUDPTokenEndpoint(
-            key: key, addresses: [NetcodeAddress(ipv4: 127, 0, 0, 1, port: 7778)], limitPerAddress: 2, now: { 5 })
+            key: key, addresses: { [NetcodeAddress(ipv4: 127, 0, 0, 1, port: 7778)] }, limitPerAddress: 2, now: { 5 })
         let handler = endpoint.handler(otherwise: nil)
         var request = HTTPRequestHead(target: ArenaUDP.tokenPath)
         request.remoteHost = "127.0.0.9"

@@ -14,8 +14,12 @@ import TickwireUDPTransport
 struct UDPLoadOpenerTests {
     /// Runs `arena serve` on 127.0.0.1 (WebSocket and UDP on port 0), calls `check` with its UDP
     /// URL (token port set), then stops it and waits at most 10 s.
-    func withServer(tokenLimit: Int, _ check: (ArenaUDPURL, ArenaServer) throws -> Void) throws {
+    func withServer(tokenLimit: Int, players: Int? = nil, _ check: (ArenaUDPURL, ArenaServer) throws -> Void) throws {
         var options = ArenaServer.Options()
+        if let players {
+            options.roomCapacity = players
+            options.maximumRooms = 1
+        }
         options.port = 0
         options.udpPort = 0
         options.bots = 0
@@ -107,6 +111,44 @@ struct UDPLoadOpenerTests {
             let text = outcomes.explainedText
             #expect(text.hasPrefix("429 too many UDP token requests from one address (limit 2)"), "got: \(text)")
             #expect(text.contains("--max-token-requests-per-address"), "got: \(text)")
+        }
+    }
+
+    @Test("a player netcode.io denies (its one server full) is counted as refused, which the load tool's retry budget counts")
+    func denialCountsAsRefusal() throws {
+        try withServer(tokenLimit: TokenRequestBudget.defaultLimit, players: 1) { url, _ in
+            let loop = try EventLoop()
+            try loop.start()
+            defer { loop.stop() }
+            let clock = MonotonicClock()
+            let players = players(2, url: url, sources: ["127.0.0.2", "127.0.0.3"], loop: loop, clock: clock)
+            let (holder, _) = players[0]
+            holder.start()
+            defer { for (session, _) in players { session.leave() } }
+            let deadline = clock.now + .seconds(10)
+            while clock.now < deadline, holder.state != .connected(resumed: false) {
+                holder.tick(input: .idle)
+                clock.sleep(until: clock.now + .milliseconds(20))
+            }
+            #expect(holder.state == .connected(resumed: false), "the first player takes the one slot")
+            let (late, opener) = players[1]
+            late.start()
+            var outcomes = ConnectionOutcomes()
+            var retries = RefusedRetries(limit: 0)
+            var gaveUp = false
+            while clock.now < deadline, !gaveUp {
+                holder.tick(input: .idle)
+                late.tick(input: .idle)
+                if late.failedAttempts > 0 {
+                    let wasRefused = outcomes.record(failedAttemptOf: late, tokenFailure: opener.takeTokenFailure())
+                    #expect(wasRefused, "a denial is the server's answer, not a fault")
+                    gaveUp = wasRefused && retries.recordRefusal()
+                    break
+                }
+                clock.sleep(until: clock.now + .milliseconds(20))
+            }
+            #expect(gaveUp, "with no retries the one refusal gives up")
+            #expect(outcomes.failures[.netcodeDenied] == 1, "counted as netcode.io's denial: \(outcomes.failuresText)")
         }
     }
 }

@@ -10,22 +10,27 @@ struct UDPTestServer {
     let key: NetcodeKey
     let server: UDPTransportServer
 
-    init(limits: UDPTransportLimits = UDPTransportLimits()) throws {
-        key = NetcodeKey.random()
+    /// A server with its own fresh key (or `key`), holding at most `maxClients`.
+    init(limits: UDPTransportLimits = UDPTransportLimits(), key: NetcodeKey = NetcodeKey.random(), maxClients: Int = Netcode.maxClients)
+        throws
+    {
+        self.key = key
         var configuration = UDPTransportServerConfiguration(
             address: try requireAddress("127.0.0.1", 0), protocolID: Self.protocolID, privateKey: key)
         configuration.limits = limits
+        configuration.maxClients = maxClients
         server = try UDPTransportServer(configuration: configuration)
     }
 
-    /// A token for this server, sealed with `key` (this server's unless given), valid from
-    /// `createdAgo` seconds ago for `lifetime` seconds.
+    /// A token for this server (or for `addresses`, tried in order), sealed with `key` (this
+    /// server's unless given), valid from `createdAgo` seconds ago for `lifetime` seconds.
     func token(
-        clientID: UInt64, key: NetcodeKey? = nil, timeoutSeconds: Int32 = 5, createdAgo: UInt64 = 0, lifetime: UInt64 = 30
+        clientID: UInt64, key: NetcodeKey? = nil, timeoutSeconds: Int32 = 5, createdAgo: UInt64 = 0, lifetime: UInt64 = 30,
+        addresses: [NetcodeAddress]? = nil
     ) throws -> ConnectToken {
         let now = UInt64(UDPClock.unixSeconds())
         let privatePart = try ConnectTokenPrivate(
-            clientID: clientID, timeoutSeconds: timeoutSeconds, serverAddresses: server.publicAddresses,
+            clientID: clientID, timeoutSeconds: timeoutSeconds, serverAddresses: addresses ?? server.publicAddresses,
             clientToServerKey: NetcodeKey.random(), serverToClientKey: NetcodeKey.random(),
             userData: Array(repeating: 7, count: Netcode.userDataBytes))
         return try ConnectToken.generate(

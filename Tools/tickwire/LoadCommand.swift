@@ -41,7 +41,9 @@ import Darwin
 /// default) count each address apart; against a loopback server on Linux the players leave
 /// from 127.0.0.2 up, 16 to an address, unless told otherwise. Every refusal is reported with
 /// its HTTP status or close code, what it means, the budget's value when the server named it,
-/// and the flag that changes it.
+/// and the flag that changes it. A player the server refuses (netcode.io's denial, an HTTP
+/// status, a close code) retries `--refused-retries` times (``RefusedRetries``, 2 by default)
+/// and then gives up, counted as such, rather than hammering the server for the whole run.
 ///
 /// One driver thread (`--drivers`, default 1) ticks every session; the sockets run on a few
 /// shared event loops (`--loops`, default 2), never a thread per client. With several drivers
@@ -60,14 +62,19 @@ enum LoadCommand {
         var failed = false
         /// The session's failed attempts counted so far (each is classified once).
         var failuresCounted = 0
+        /// The retries the player has left after refused attempts (`--refused-retries`).
+        var refusedRetries: RefusedRetries
         var disconnects = 0
 
         /// Over UDP, what opens the player's connections (and keeps why a token fetch failed).
         let udpOpener: UDPLoadOpener?
 
-        init(connection: ReconnectingSession<Arena>, udpOpener: UDPLoadOpener?, seed: UInt64, now: Timestamp) {
+        init(
+            connection: ReconnectingSession<Arena>, udpOpener: UDPLoadOpener?, refusedRetries: RefusedRetries, seed: UInt64, now: Timestamp
+        ) {
             self.connection = connection
             self.udpOpener = udpOpener
+            self.refusedRetries = refusedRetries
             random = SplitMix64(seed: seed)
             startedAt = now
         }
@@ -116,6 +123,10 @@ enum LoadCommand {
                 "spread the clients over these local addresses (IPv4 ranges and comma lists: 127.0.0.2-127.0.0.50)"),
             .value("ca", "CA.pem", "check a wss:// server's certificate against this CA (default: the system's)"),
             .value("token-port", "P", default: "the UDP port − 1", "udp://: the HTTP port of the server's GET /udp-token"),
+            .value(
+                "refused-retries", "N", default: "\(RefusedRetries.defaultLimit)",
+                "retries of a player the server refused (netcode.io denied, 429, a close code) before it gives up, 0...\(RefusedRetries.maximumLimit)"
+            ),
             .flag("json", "print the report as JSON"),
         ])
 
@@ -130,6 +141,7 @@ enum LoadCommand {
         let seed = UInt64(try parsed.integer("seed", default: 1))
         let driverCount = try parsed.integer("drivers", default: 1)
         let roomCount = try parsed.integer("rooms", default: 0)
+        let refusedRetries = try parsed.integer("refused-retries", default: RefusedRetries.defaultLimit)
         var tls = TLSClientConfiguration()
         tls.caFile = parsed.string("ca")
         let sourceText = parsed.string("source-addresses")
@@ -154,6 +166,9 @@ enum LoadCommand {
             throw CommandArguments.UsageError(
                 description: "--duration must be > 0, --ramp >= 0, --loops 1...16, --rate 1...240, --drivers 1...8, --rooms 1...64")
         }
+        guard (0...RefusedRetries.maximumLimit).contains(refusedRetries) else {
+            throw CommandArguments.UsageError(description: "--refused-retries must be 0...\(RefusedRetries.maximumLimit)")
+        }
         let hosts = try udp.map { [$0.host] } ?? parsed.positionals.map { try WebSocketURL($0).host }
         let sources: SourceAddressList?
         do throws(SourceAddressList.ParseError) {
@@ -172,7 +187,8 @@ enum LoadCommand {
         let clock = MonotonicClock()
         let plan = Plan(
             entries: entries, rooms: rooms, clients: clientCount, drivers: driverCount, duration: duration, ramp: ramp, rate: rate,
-            seed: seed, tls: tls, sources: sources, udp: udp, loops: loops, clock: clock, start: clock.now, quiet: json)
+            seed: seed, tls: tls, sources: sources, udp: udp, refusedRetries: refusedRetries, loops: loops, clock: clock, start: clock.now,
+            quiet: json)
         let through =
             entries.count > 1
             ? "\(entries.count) entry URLs (\(entries.joined(separator: " ")))"
@@ -202,6 +218,7 @@ enum LoadCommand {
         let deadline = plan.start + .secondsValue(ramp + duration + 30)
         while results.withLock({ $0.count }) < driverCount, clock.now < deadline { clock.sleep(until: clock.now + .milliseconds(50)) }
         var report = LoadReport(clients: clientCount, duration: duration, ramp: ramp)
+        report.outcomes.refusedRetries = refusedRetries
         report.rooms = rooms.count
         report.transport = udp == nil ? "websocket" : "udp"
         report.sourceAddresses = sources
@@ -232,6 +249,8 @@ enum LoadCommand {
         let sources: SourceAddressList?
         /// The server's UDP URL when the players play over UDP, else `nil` (WebSocket).
         let udp: ArenaUDPURL?
+        /// Retries after refused attempts before a player gives up (`--refused-retries`).
+        let refusedRetries: Int
         let loops: [EventLoop]
         let clock: MonotonicClock
         let start: Timestamp
@@ -252,6 +271,7 @@ enum LoadCommand {
         var players: [Player] = []
         players.reserveCapacity(clientCount)
         var report = LoadReport(clients: clientCount, duration: plan.duration, ramp: ramp)
+        report.outcomes.refusedRetries = plan.refusedRetries
 
         let start = plan.start
         let end = start + .secondsValue(ramp + plan.duration)
@@ -281,7 +301,9 @@ enum LoadCommand {
                     game: game, clock: clock, configuration: configuration, entryURLs: entries, policy: LoadCommand.reconnectPolicy,
                     seed: seed &+ UInt64(overall)
                 ) { _ in try opener.open() }
-                return Player(connection: connection, udpOpener: opener, seed: seed &+ UInt64(index) &* 0x9E37_79B9, now: now)
+                return Player(
+                    connection: connection, udpOpener: opener, refusedRetries: RefusedRetries(limit: plan.refusedRetries),
+                    seed: seed &+ UInt64(index) &* 0x9E37_79B9, now: now)
             }
             let connection = ReconnectingSession(
                 game: game, clock: clock, configuration: configuration, entryURLs: entries, policy: LoadCommand.reconnectPolicy,
@@ -289,7 +311,9 @@ enum LoadCommand {
             ) { text in
                 try WebSocketClientTransportConnection(url: try WebSocketURL(text), configuration: clientSocketConfiguration, loop: loop)
             }
-            return Player(connection: connection, udpOpener: nil, seed: seed &+ UInt64(index) &* 0x9E37_79B9, now: now)
+            return Player(
+                connection: connection, udpOpener: nil, refusedRetries: RefusedRetries(limit: plan.refusedRetries),
+                seed: seed &+ UInt64(index) &* 0x9E37_79B9, now: now)
         }
 
         while clock.now < end {
@@ -315,7 +339,14 @@ enum LoadCommand {
                 let connection = player.connection
                 // Attempts that ended before a welcome, each counted once, by why.
                 if connection.failedAttempts > player.failuresCounted, !player.wasConnected {
-                    report.outcomes.record(failedAttemptOf: connection, tokenFailure: player.udpOpener?.takeTokenFailure())
+                    let wasRefused = report.outcomes.record(failedAttemptOf: connection, tokenFailure: player.udpOpener?.takeTokenFailure())
+                    // A refused player retries a few times, then gives up instead of loading the server.
+                    if wasRefused, player.refusedRetries.recordRefusal() {
+                        report.outcomes.recordGaveUp()
+                        player.failed = true
+                        connection.leave()
+                        continue
+                    }
                 }
                 player.failuresCounted = connection.failedAttempts
                 switch connection.state {
@@ -342,7 +373,7 @@ enum LoadCommand {
                     if player.wasConnected {
                         player.wasConnected = false
                         player.disconnects += 1
-                        report.disconnectReasons[connection.lastFailure ?? "unknown", default: 0] += 1
+                        report.disconnectReasons[DisconnectReasonKey.grouping(connection.lastFailure ?? "unknown"), default: 0] += 1
                     }
                     if !player.everConnected, now - player.startedAt > .seconds(15) {
                         player.failed = true

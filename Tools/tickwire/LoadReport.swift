@@ -91,6 +91,7 @@ struct LoadReport: Sendable {
             refused before the hello (attempts): \(outcomes.explainedText)
             refused by the server (attempts): \(outcomes.refusalsText)
             connection failures (attempts): \(outcomes.failuresText)
+            gave up after refusals (players): \(outcomes.gaveUp) (after \(outcomes.refusedRetries) retries each, --refused-retries)
             disconnect reasons: \(disconnectReasons.isEmpty ? "none" : disconnectReasons.sorted { $0.value > $1.value }.map { "\($0.key) ×\($0.value)" }.joined(separator: ", "))
             snapshots: \(snapshots) received, \(decimalText(snapshotsPerClientPerSecond, places: 1)) per client per second in the window
             bytes in: \(Int(bytesPerClientPerSecond)) B/s per client
@@ -113,13 +114,19 @@ struct LoadReport: Sendable {
             + "\"last\":\(ConnectionOutcomes.jsonString(last)),\"clientsPerAddress\":\(sources.clientsPerAddress(clients: clients))}"
     }
 
+    /// The disconnect reasons as a JSON object, most first: `{"timed out: nothing heard for 5.0 seconds":12}`.
+    var disconnectReasonsJSON: String {
+        let sorted = disconnectReasons.sorted { $0.value != $1.value ? $0.value > $1.value : $0.key < $1.key }
+        return "{" + sorted.map { "\(ConnectionOutcomes.jsonString($0.key)):\($0.value)" }.joined(separator: ",") + "}"
+    }
+
     func json() -> String {
         func number(_ value: Double) -> String { decimalText(value, places: 3) }
         return """
             {"transport":"\(transport)","clients":\(clients),"duration":\(number(duration)),"ramp":\(number(ramp)),"connected":\(connected),"failed":\(failed),\
             "sourceAddresses":\(sourceAddressesJSON),\
             \(outcomes.jsonMembers(clients: clients, rooms: rooms)),\
-            "connectedAtEnd":\(connectedAtEnd),"disconnects":\(disconnects),"reconnects":\(reconnects),"redirects":\(redirects),"moves":\(moves),"snapshotsReceived":\(snapshots),\
+            "connectedAtEnd":\(connectedAtEnd),"disconnects":\(disconnects),"disconnectReasons":\(disconnectReasonsJSON),"reconnects":\(reconnects),"redirects":\(redirects),"moves":\(moves),"snapshotsReceived":\(snapshots),\
             "snapshotsPerClientPerSecond":\(number(snapshotsPerClientPerSecond)),"bytesPerClientPerSecond":\(number(bytesPerClientPerSecond)),\
             "snapshotAgeP50Ms":\(number(Self.percentile(ages, 0.5) * 1000)),"snapshotAgeP99Ms":\(number(Self.percentile(ages, 0.99) * 1000)),\
             "serverTickP99WorstMs":\(number(serverTickP99Worst)),"serverTickP99MedianMs":\(number(serverTickP99Median)),\

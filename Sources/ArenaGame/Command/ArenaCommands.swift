@@ -58,6 +58,10 @@ package enum ArenaCommands {
             .value(
                 "udp-port", "P", default: "--port + 1; 0 with --port 0",
                 "also serve udp:// (netcode.io) here, 0...65535 (0: any free one); tokens: GET /udp-token"),
+            .value(
+                "udp-servers", "N", default: "enough for --rooms × --capacity at 256 each",
+                "netcode.io servers on ports --udp-port, +1, …, 1...\(ArenaUDPServers.maximumCount) (a token names them all, "
+                    + "the least loaded first; one holds \(Netcode.maxClients) players)"),
             .flag("no-udp", "serve no udp://"),
             .value(
                 "max-udp-requests-per-address", "N", default: "\(defaults.maximumUDPRequestsPerAddress)",

@@ -11,18 +11,34 @@ extension ConnectionOutcomes {
     ///     ``ReconnectingSession/connection`` is still the failed one.
     ///   - tokenFailure: Over UDP, why the attempt's token fetch failed, if it did: a status
     ///     counts as a refusal explained by it, anything else as ``Failure/tokenFetchFailed``.
-    package mutating func record<G: Game>(failedAttemptOf session: ReconnectingSession<G>, tokenFailure: UDPTransportError? = nil) {
+    /// - Returns: Whether the server refused the attempt (a reject, an HTTP status, a close code,
+    ///   netcode.io's denial), which ``RefusedRetries`` counts, rather than it failing unanswered.
+    @discardableResult
+    package mutating func record<G: Game>(failedAttemptOf session: ReconnectingSession<G>, tokenFailure: UDPTransportError? = nil) -> Bool {
         if let tokenFailure {
-            guard let (status, response) = tokenFailure.tokenRefusal else { return recordFailure(.tokenFetchFailed) }
-            return recordRefusal(RefusalExplanation(tokenStatus: status, response: response))
+            guard let (status, response) = tokenFailure.tokenRefusal else {
+                recordFailure(.tokenFetchFailed)
+                return false
+            }
+            recordRefusal(RefusalExplanation(tokenStatus: status, response: response))
+            return true
         }
-        if case .rejected(let reason, _) = session.session.status { return recordRefusal(reason) }
+        if case .rejected(let reason, _) = session.session.status {
+            recordRefusal(reason)
+            return reason != .redirect
+        }
         let webSocket = session.connection as? WebSocketClientTransportConnection
-        if let refusal = webSocket?.lastHandshakeError?.refusal { return recordRefusal(RefusalExplanation(refusal: refusal)) }
+        if let refusal = webSocket?.lastHandshakeError?.refusal {
+            recordRefusal(RefusalExplanation(refusal: refusal))
+            return true
+        }
         let closeReason = session.session.closeReason
         if let closeReason, let code = closeReason.code {
-            return recordRefusal(RefusalExplanation(closeCode: code, text: closeReason.text))
+            recordRefusal(RefusalExplanation(closeCode: code, text: closeReason.text))
+            return true
         }
-        recordFailure(.classifying(closeReason))
+        let failure = Failure.classifying(closeReason)
+        recordFailure(failure)
+        return failure == .netcodeDenied
     }
 }

@@ -37,7 +37,8 @@ package struct ConnectionOutcomes: Hashable, Sendable {
         /// UDP: no token came from the server's token endpoint (nothing listens there, it timed
         /// out, or its answer was no token); a refusal with a status is explained instead.
         case tokenFetchFailed = "no connect token"
-        /// UDP: netcode.io's server denied the connection (every slot taken, 256 at most).
+        /// UDP: netcode.io denied the connection: every server the token named was full (256
+        /// slots each), or the last one tried was and the others did not answer.
         case netcodeDenied = "netcode.io connection denied"
         /// UDP: netcode.io's connection request or response went unanswered until it timed out.
         case netcodeTimedOut = "netcode.io handshake timed out"
@@ -86,6 +87,10 @@ package struct ConnectionOutcomes: Hashable, Sendable {
     package private(set) var failures: [Failure: Int] = [:]
     /// Connections the server refused before the hello (an HTTP status, a close code), explained.
     package private(set) var explained: [RefusalExplanation: Int] = [:]
+    /// Players that gave up after their ``RefusedRetries`` ran out (each counted once).
+    package private(set) var gaveUp = 0
+    /// The retries each player had after refusals (``RefusedRetries/limit``), which the hint names.
+    package var refusedRetries = RefusedRetries.defaultLimit
 
     /// Creates empty counts.
     package init() {}
@@ -105,6 +110,9 @@ package struct ConnectionOutcomes: Hashable, Sendable {
     /// - Parameter explanation: The refusal, explained.
     package mutating func recordRefusal(_ explanation: RefusalExplanation) { explained[explanation, default: 0] += 1 }
 
+    /// Counts one player that gave up after its refused attempts ran out its ``RefusedRetries``.
+    package mutating func recordGaveUp() { gaveUp += 1 }
+
     /// Adds another tally's counts to this one.
     ///
     /// - Parameter other: The counts to add (another driver thread's, say).
@@ -112,6 +120,7 @@ package struct ConnectionOutcomes: Hashable, Sendable {
         for (reason, count) in other.refusals { refusals[reason, default: 0] += count }
         for (failure, count) in other.failures { failures[failure, default: 0] += count }
         for (explanation, count) in other.explained { explained[explanation, default: 0] += count }
+        gaveUp += other.gaveUp
     }
 
     /// Refused hellos in all.
@@ -146,7 +155,8 @@ package struct ConnectionOutcomes: Hashable, Sendable {
     /// - Returns: For full rooms, a sentence naming `arena serve --capacity` and `--rooms` with
     ///   numbers that would have fitted every client; for each refusal before the hello, its
     ///   explanation, and for a per-address budget a `--source-addresses` range that fits; for
-    ///   netcode.io's denials, its client limit.
+    ///   netcode.io's denials, its client limit and `arena serve --udp-servers`; for players
+    ///   that gave up, `--refused-retries`.
     package func hint(clients: Int, rooms: Int) -> String? {
         var lines: [String] = []
         if let full = refusals[.roomFull], full > 0 {
@@ -161,8 +171,15 @@ package struct ConnectionOutcomes: Hashable, Sendable {
         if let denied = failures[.netcodeDenied], denied > 0 {
             let attempts = denied == 1 ? "1 attempt was" : "\(denied) attempts were"
             lines.append(
-                "hint: \(attempts) denied by netcode.io: one UDP server holds at most \(Netcode.maxClients) clients "
-                    + "(netcode.io's limit); run fewer clients over udp:// or more server processes")
+                "hint: \(attempts) denied by netcode.io: every UDP server the token named was full (one holds at most "
+                    + "\(Netcode.maxClients) clients, netcode.io's limit); start the server with more "
+                    + "(`arena serve --udp-servers N`, up to \(Netcode.maxServersPerConnect) a process) or more server processes")
+        }
+        if gaveUp > 0 {
+            let players = gaveUp == 1 ? "1 player gave up" : "\(gaveUp) players gave up"
+            lines.append(
+                "hint: \(players) after \(refusedRetries + 1) refused attempts each "
+                    + "(the first and \(refusedRetries) retries: `tickwire load --refused-retries N`)")
         }
         let causes = explained.sorted { $0.value != $1.value ? $0.value > $1.value : $0.key.description < $1.key.description }
         for (explanation, count) in causes {
@@ -186,7 +203,7 @@ package struct ConnectionOutcomes: Hashable, Sendable {
     }
 
     /// The counts and the hint as JSON object members:
-    /// `"refusals":{"room full":168},"connectionFailures":{},"refusedBeforeHello":[…],"hint":"…"`
+    /// `"refusals":{"room full":168},"connectionFailures":{},"refusedBeforeHello":[…],"gaveUp":0,"hint":"…"`
     /// (`null` when none), keyed by the names the text report prints, most first.
     ///
     /// `refusedBeforeHello` holds one object per explained refusal, most first:
@@ -205,7 +222,7 @@ package struct ConnectionOutcomes: Hashable, Sendable {
         }
         return "\"refusals\":\(object(refusals.map { ($0.key.description, $0.value) })),"
             + "\"connectionFailures\":\(object(failures.map { ($0.key.description, $0.value) })),"
-            + "\"refusedBeforeHello\":\(explainedJSON),"
+            + "\"refusedBeforeHello\":\(explainedJSON),\"gaveUp\":\(gaveUp),"
             + "\"hint\":\(hint(clients: clients, rooms: rooms).map(Self.jsonString) ?? "null")"
     }
 

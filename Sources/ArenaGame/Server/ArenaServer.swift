@@ -33,6 +33,13 @@ package final class ArenaServer {
         /// WebSocket port + 1 (any free one when `--port` is 0) unless told `--udp-port` or
         /// `--no-udp`. Guest connect tokens come from `GET /udp-token` on ``port``.
         package var udpPort: Int?
+        /// How many netcode.io servers serve UDP, each on its own port from ``udpPort`` on (P,
+        /// P + 1, …; each any free one for port 0), all in the same rooms: one holds at most
+        /// `Netcode.maxClients` (256) players, and a guest token names every one, the least
+        /// loaded first (``ArenaUDPServers``). 1...``ArenaUDPServers/maximumCount`` (32, the
+        /// addresses a connect token can name); `nil` (default): enough for
+        /// ``rooms`` × ``roomCapacity`` players at 256 each.
+        package var udpServerCount: Int?
         /// The file of the private key UDP connect tokens are sealed with, made (random) on the
         /// first start when it does not exist; `nil`: a fresh random key for this process, which
         /// only this process's `/udp-token` can mint tokens for.
@@ -150,10 +157,14 @@ package final class ArenaServer {
     package let metrics = MetricsRegistry()
     private let arenaMetrics = ArenaMetrics()
     let transport: WebSocketTransportServer
-    /// The UDP transport, with ``Options/udpPort``.
-    let udpTransport: UDPTransportServer?
-    /// The UDP port the server listens on (the kernel's choice when asked for port 0), or `nil`.
+    /// The UDP servers, with ``Options/udpPort``.
+    let udpServers: ArenaUDPServers?
+    /// The first UDP server: the one on ``Options/udpPort``, which a fleet registers.
+    var udpTransport: UDPTransportServer? { udpServers?.servers.first }
+    /// The first UDP server's port (the kernel's choice when asked for port 0), or `nil`.
     package var udpPort: Int? { udpTransport?.address.port }
+    /// Every UDP server's port, in order (``Options/udpServerCount``); empty without UDP.
+    package var udpPorts: [Int] { udpServers?.servers.map(\.address.port) ?? [] }
     private let host: Host<Arena>
     private let clock = MonotonicClock()
     private let stopRequest: ServerStopRequest
@@ -168,22 +179,23 @@ package final class ArenaServer {
     ///   - options: Address, rates, rooms and bots.
     ///   - stopRequest: The flag that ends ``run(status:)``; pass one to stop the server from another thread.
     ///   - directory: The fleet's room directory, or `nil` (default) for a standalone server.
-    /// - Throws: ``SystemError`` when the port cannot be bound.
+    /// - Throws: ``SystemError`` when a port cannot be bound, or with `EINVAL` for a
+    ///   ``Options/udpServerCount`` out of 1...``ArenaUDPServers/maximumCount``.
     package init(
         options: Options, stopRequest: ServerStopRequest = ServerStopRequest(), directory: (any RoomDirectory)? = nil
     ) throws(SystemError) {
         self.options = options
         self.stopRequest = stopRequest
-        let udp = try Self.makeUDPTransport(options)
-        udpTransport = udp?.server
+        let udp = try Self.makeUDPServers(options)
+        udpServers = udp
         var socket = WebSocketServerConfiguration(host: options.host, port: options.port)
         socket.maximumConnections = options.roomCapacity * options.maximumRooms + 64
         socket.tls = options.tls
         let webSite: (@Sendable (HTTPRequestHead) -> HTTPResponse)? = options.servesWebClient ? ArenaWebSite.respond(to:) : nil
         socket.httpHandler = options.servesMetrics ? metrics.httpHandler(otherwise: webSite) : webSite
-        let tokenEndpoint = udp.map {
+        let tokenEndpoint = udp.map { servers in
             ArenaUDPTokenEndpoint(
-                key: $0.key, addresses: $0.server.publicAddresses, limitPerAddress: options.maximumTokenRequestsPerAddress)
+                key: servers.key, addresses: { servers.addressesByFreeSlots() }, limitPerAddress: options.maximumTokenRequestsPerAddress)
         }
         if let tokenEndpoint { socket.httpHandler = tokenEndpoint.handler(otherwise: socket.httpHandler) }
         socket.maximumConnectionsPerAddress = options.maximumConnectionsPerAddress
@@ -199,7 +211,7 @@ package final class ArenaServer {
         port = transport.address?.port ?? options.port
         // WebSocket and UDP clients play in the same rooms.
         let listener: any TransportListener
-        if let udp { listener = CombinedTransportListener([transport, udp.server]) } else { listener = transport }
+        if let udp { listener = CombinedTransportListener([transport] + udp.servers) } else { listener = transport }
         var configuration = HostConfiguration()
         configuration.logSink = logSink
         configuration.tickRate = options.tickRate
@@ -260,7 +272,7 @@ package final class ArenaServer {
         let transport = self.transport
         metrics.register { writer in transport.statistics.writeMetrics(to: &writer) }
         metrics.register(arenaMetrics)
-        if let udp = udp?.server {
+        if let udp {
             metrics.register { writer in udp.statistics.writeMetrics(to: &writer) }
         }
         if let tokenEndpoint { metrics.register(tokenEndpoint) }
@@ -315,25 +327,24 @@ package final class ArenaServer {
         // draining a fleet process) before the sockets go.
         host.drain()
         transport.shutdown(timeout: .seconds(1))
-        udpTransport?.shutdown()
+        udpServers?.shutdown()
     }
 
-    /// The UDP transport of ``Options/udpPort``, on ``Options/host``, with the key of
-    /// ``Options/udpKeyPath`` (or a fresh one).
-    private static func makeUDPTransport(_ options: Options) throws(SystemError) -> (server: UDPTransportServer, key: NetcodeKey)? {
+    /// The UDP servers of ``Options/udpPort`` and ``Options/udpServerCount``, on ``Options/host``,
+    /// with the key of ``Options/udpKeyPath`` (or a fresh one).
+    private static func makeUDPServers(_ options: Options) throws(SystemError) -> ArenaUDPServers? {
         guard let udpPort = options.udpPort else { return nil }
         guard let address = SocketAddress(numericHost: options.host, port: udpPort) else {
             throw SystemError(call: "UDP on \(options.host):\(udpPort): a numeric address is needed", code: EINVAL)
         }
         let key = try options.udpKeyPath.map { path throws(SystemError) in try ArenaUDP.key(at: path) } ?? NetcodeKey.random()
         var configuration = UDPTransportServerConfiguration(address: address, protocolID: ArenaUDP.protocolID, privateKey: key)
+        let players = options.roomCapacity * max(options.rooms.count, 1)
         configuration.maxClients = min(Netcode.maxClients, options.roomCapacity * options.maximumRooms)
         configuration.limits.connectionRequestsPerAddressPerSecond = options.maximumUDPRequestsPerAddress
-        do throws(UDPTransportError) {
-            return (try UDPTransportServer(configuration: configuration), key)
-        } catch {
-            throw error.systemError ?? SystemError(call: "UDPTransportServer: \(error)", code: EINVAL)
-        }
+        return try ArenaUDPServers(
+            count: options.udpServerCount ?? ArenaUDPServers.defaultCount(players: players), host: options.host, firstPort: udpPort,
+            configuration: configuration)
     }
 
     /// Stores the bots for ``metrics``, between passes.

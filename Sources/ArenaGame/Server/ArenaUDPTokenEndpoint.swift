@@ -2,7 +2,8 @@ import Synchronization
 import Tickwire
 
 /// `GET /udp-token` on the arena's HTTP port: a fresh guest connect token (its 2048 bytes in
-/// hexadecimal) for each request, at most ``TokenRequestBudget/limit`` at once from one source
+/// hexadecimal) for each request, naming every UDP server of the process (the one with the most
+/// free slots first), at most ``TokenRequestBudget/limit`` at once from one source
 /// address (refilled over ``TokenRequestBudget/window``); past that, `429 Too Many Requests`
 /// with `Tickwire-Refusal: address_token_rate_limit; limit=N` (``rateBudget``).
 ///
@@ -13,22 +14,24 @@ final class ArenaUDPTokenEndpoint: MetricsSource {
     static let rateBudget = WebSocketRefusal.Budget(rawValue: "address_token_rate_limit")
 
     private let key: NetcodeKey
-    private let addresses: [NetcodeAddress]
+    private let addresses: @Sendable () -> [NetcodeAddress]
     private let budget: Mutex<TokenRequestBudget>
     private let now: @Sendable () -> Double
     private let accepted = Atomic<Int>(0)
     private let rateLimited = Atomic<Int>(0)
     private let failed = Atomic<Int>(0)
 
-    /// An endpoint minting tokens for `addresses`.
+    /// An endpoint minting tokens for the addresses `addresses` gives at each request.
     ///
     /// - Parameters:
     ///   - key: The server's private key.
-    ///   - addresses: The UDP server's public addresses.
+    ///   - addresses: The UDP servers' public addresses in the order a token names them (a
+    ///     client tries them in turn), at most `Netcode.maxServersPerConnect`; asked at every
+    ///     request (``ArenaUDPServers/addressesByFreeSlots()``: the least loaded first).
     ///   - limitPerAddress: Requests at once per source address (0: no limit).
     ///   - now: Seconds on a monotonic clock (a virtual one in tests), or `nil` for the process's.
     init(
-        key: NetcodeKey, addresses: [NetcodeAddress], limitPerAddress: Int = TokenRequestBudget.defaultLimit,
+        key: NetcodeKey, addresses: @escaping @Sendable () -> [NetcodeAddress], limitPerAddress: Int = TokenRequestBudget.defaultLimit,
         now: (@Sendable () -> Double)? = nil
     ) {
         self.key = key
@@ -73,7 +76,7 @@ final class ArenaUDPTokenEndpoint: MetricsSource {
         }
         let unix = UInt64(max(0, HostStateFile.wallClockMilliseconds() / 1000))
         do throws(NetcodeError) {
-            let token = try ArenaUDP.guestToken(key: key, addresses: addresses, now: unix)
+            let token = try ArenaUDP.guestToken(key: key, addresses: addresses(), now: unix)
             accepted.add(1, ordering: .relaxed)
             return .text(status: 200, Hex.text(token.serialized()))
         } catch {

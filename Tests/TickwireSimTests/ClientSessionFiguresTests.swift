@@ -53,6 +53,26 @@ struct ClientSessionFiguresTests {
         #expect(try #require(after.newestTick) > tickBefore + 10, "the held snapshots and new ones arrived")
     }
 
+    @Test("a snapshot is timed from its arrival on the connection, not from the drain that takes it in")
+    func timedFromArrival() throws {
+        let simulation = Simulation(game: DotsGame(orbCount: 4))
+        let link = LinkConditions(latency: .milliseconds(40))
+        simulation.addClient(upstream: link, downstream: link)
+        simulation.run(for: .seconds(2))
+        let client = simulation.clients[0]
+        client.receive()
+        let before = try #require(client.figures.newestTick)
+        // The host ticks now and sends a snapshot; it arrives 40 ms later, and the client drains
+        // only 100 ms from now, 60 ms after the arrival.
+        simulation.host.advance()
+        simulation.clock.advance(by: .milliseconds(100))
+        client.receive()
+        let figures = client.figures
+        try #require(figures.newestTick.map { $0 > before } == true, "the snapshot sent now arrived during the 100 ms")
+        let since = try #require(figures.timeSinceLastSnapshot)
+        #expect(abs(since - 0.06) < 1e-6, "it arrived 60 ms before the drain that took it in, not at the drain: \(since) s")
+    }
+
     @Test("the recent worst round trip shows a stall that the median of 16 pongs hides")
     func worstRoundTrip() throws {
         let simulation = Simulation(game: DotsGame(orbCount: 4))

@@ -36,18 +36,20 @@ def read(reader, kind):
 def decode_snapshot(request):
     """Decodes the request's steps in order, each against the snapshot (and motion) before it."""
     types = SCHEMAS[request["schema"]]
+    limits = request.get("limits", {})
+    bounds = {"max_entities": limits.get("maxEntities", 65536), "max_encoded_bytes": limits.get("maxEncodedBytes", 4 << 20)}
     snapshot, motion = None, entropy_codec.ZERO_MOTION
     for step in request["steps"]:
         data = bytes.fromhex(step["bytes"])
         coding = step["coding"]
         if coding == "bitPacked":
-            tick, entities = snapshot_codec.decode(types, data, snapshot)
+            tick, entities = snapshot_codec.decode(types, data, snapshot, **bounds)
             new_motion = entropy_codec.motion_of(types, tick, entities, snapshot)
         elif coding == "entropy":
-            tick, entities = entropy_codec.decode(types, data, snapshot)
+            tick, entities = entropy_codec.decode(types, data, snapshot, **bounds)
             new_motion = entropy_codec.motion_of(types, tick, entities, snapshot)
         elif coding == "predictedEntropy":
-            tick, entities, new_motion = entropy_codec.decode_predicted(types, data, snapshot, motion)
+            tick, entities, new_motion = entropy_codec.decode_predicted(types, data, snapshot, motion, **bounds)
         else:
             raise ValueError(f"unknown coding {coding}")
         snapshot, motion = (tick, entities), new_motion

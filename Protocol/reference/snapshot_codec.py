@@ -303,7 +303,9 @@ def encode(types, tick, entities, baseline=None):
     return w.bytes()
 
 
-def decode(types, data, baseline=None, max_entities=65536):
+def decode(types, data, baseline=None, max_entities=65536, max_encoded_bytes=4 << 20):
+    if len(data) > max_encoded_bytes:
+        raise CodecError("inputTooLarge")
     r = BitReader(data)
     type_bits = (len(types) - 1).bit_length()
     tick = r.varint32()
@@ -413,7 +415,7 @@ def read_vector(name):
         if line.startswith("#"):
             body = line[1:].strip()
             key, _, value = body.partition(":")
-            if key in ("schema", "coding", "baseline", "tick", "write", "error", "canonical"):
+            if key in ("schema", "coding", "baseline", "tick", "write", "error", "canonical", "limit"):
                 meta.setdefault(key, []).append(value.strip())
             elif key == "entity":
                 numbers = [int(x) for x in value.split()]
@@ -463,8 +465,9 @@ def check():
             types = SCHEMAS[meta["schema"][0]]
             base_name = meta["baseline"][0]
             baseline = vector_snapshot(base_name) if base_name != "none" else None
+            limits = dict(limit.split() for limit in meta.get("limit", []))
             try:
-                decode(types, data, baseline)
+                decode(types, data, baseline, max_encoded_bytes=int(limits.get("maxEncodedBytes", 4 << 20)))
                 ok = False
             except CodecError as error:
                 ok = str(error) == meta["error"][0]
@@ -539,9 +542,10 @@ change: list mode, cheaper than a bit per survivor. Entity 10 is destroyed, enti
         f.write("\n".join(lines) + "\n")
 
 
-def write_error_vector(name, description, schema, baseline_name, error, data):
+def write_error_vector(name, description, schema, baseline_name, error, data, limits=()):
     lines = ["# " + line for line in description.strip().splitlines()]
-    lines += [f"# schema: {schema}", f"# baseline: {baseline_name or 'none'}", f"# error: {error}"]
+    lines += [f"# schema: {schema}", f"# baseline: {baseline_name or 'none'}"]
+    lines += [f"# limit: {limit}" for limit in limits] + [f"# error: {error}"]
     lines.append(" ".join(f"{b:02x}" for b in data))
     with open(os.path.join(VECTORS, name), "w") as f:
         f.write("\n".join(lines) + "\n")
@@ -628,6 +632,14 @@ the 64th zero, whatever follows.""",
     write_error_vector("delta-error-too-many-entities.hex", """
 A whole snapshot announcing 65537 entities, one more than the protocol's limit.""",
                        "arena", None, "tooManyEntities", w.bytes())
+    write_error_vector("delta-error-baseline-missing.hex", """
+delta-02 (a delta of tick 101 against tick 100) decoded with no baseline.""",
+                       "arena", None, "baselineMissing", delta02)
+    _, _, delta01 = read_vector(base01)
+    write_error_vector("delta-error-input-too-large.hex", """
+delta-01 (a whole snapshot of 25 bytes) decoded by a decoder whose encoded snapshot size limit
+(7.1, configurable) is lowered to 24 bytes, as its `# limit:` line says: refused before decoding.""",
+                       "arena", None, "inputTooLarge", delta01, limits=["maxEncodedBytes 24"])
 
 
 if __name__ == "__main__":

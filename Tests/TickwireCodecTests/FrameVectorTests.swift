@@ -12,6 +12,7 @@ import Testing
 struct FrameVectorTests {
     struct Vector {
         var mode = CompressionMode.none
+        var limits = FrameLimits.standard
         var frames: [[UInt8]] = []
     }
 
@@ -30,6 +31,15 @@ struct FrameVectorTests {
                 vector.mode = try #require(
                     [CompressionMode.none, .perFrame, .streaming].first { $0.description == name },
                     "\(name) is not a compression mode")
+            } else if line.hasPrefix("# limit:") {
+                // A receiver that lowered a limit (7.2): `# limit: NAME VALUE`.
+                let words = line.dropFirst("# limit:".count).split(separator: " ")
+                let value = try #require(words.count == 2 ? Int(words[1]) : nil, "\(line) is not `# limit: NAME VALUE`")
+                switch words[0] {
+                case "maximumFrameBytes": vector.limits.maximumFrameBytes = value
+                case "maximumBodyBytes": vector.limits.maximumBodyBytes = value
+                default: Issue.record("\(line) names no frame limit")
+                }
             } else if line.hasPrefix("# frame") {
                 if !hex.isEmpty { vector.frames.append(try bytes(hex)) }
                 hex = ""
@@ -154,7 +164,18 @@ struct FrameVectorTests {
         "frame-error-render-times-truncated.hex": .truncated(offset: 13, needed: 1),
         "frame-error-render-tick-range.hex": .valueOutOfRange(field: "render tick", value: 1 << 32, maximum: UInt64(UInt32.max)),
         "frame-error-zlib-bomb.hex": .inflation(.ratioExceeded(ratio: 256, inputBytes: 2_055)),
+        "frame-error-reserved-bits.hex": .reservedBits(field: "hello flags", value: 3),
+        "frame-error-unknown-compression-mode.hex": .unknownCompressionMode(3),
+        "frame-error-input-sequence-underflow.hex": .inputSequenceUnderflow(newest: 1, count: 3),
+        "frame-error-length-exceeded.hex": .lengthExceeded(field: "reject text", length: 257, limit: 256),
+        "frame-error-frame-too-large.hex": .frameTooLarge(size: 10, limit: 9),
+        "frame-error-body-too-large.hex": .bodyTooLarge(size: 9, limit: 8),
+        "frame-error-stream-ended.hex": .compressionStreamEnded,
+        "frame-error-context-broken.hex": .compressionContextBroken,
     ]
+
+    /// Error vectors whose frames before the last are refused too (the one that breaks the context).
+    static let refusedBeforeLast: Set<String> = ["frame-error-context-broken.hex"]
 
     @Test("every frame vector file is in the tables, and every table entry has a file")
     func coverage() throws {
@@ -183,10 +204,16 @@ struct FrameVectorTests {
     func isRefused(name: String) throws {
         let expected = try #require(Self.invalidVectors[name])
         let vector = try Self.load(name)
-        let decompressor = try FrameDecompressor(mode: vector.mode)
+        let decompressor = try FrameDecompressor(mode: vector.mode, limits: vector.limits)
         // An empty frame is a file with no hex at all.
         let frames = vector.frames.isEmpty ? [[]] : vector.frames
-        for frame in frames.dropLast() { _ = try decompressor.decode(frame) }
+        for frame in frames.dropLast() {
+            if Self.refusedBeforeLast.contains(name) {
+                #expect(throws: FrameError.self, "\(name): the frames before the last are refused") { try decompressor.decode(frame) }
+            } else {
+                _ = try decompressor.decode(frame)
+            }
+        }
         #expect(throws: expected, "\(name)") { try decompressor.decode(frames[frames.count - 1]) }
     }
 }

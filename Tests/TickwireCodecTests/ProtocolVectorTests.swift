@@ -137,8 +137,19 @@ struct ProtocolVectorTests {
         if let baselineName = vector.keys["baseline"]?.first, baselineName != "none" {
             baseline = try Self.expectedSnapshot(try Self.load(baselineName), schema: schema)
         }
+        // A decoder that lowered a limit (7.1): `# limit: NAME VALUE`.
+        var limits = CodecLimits()
+        for line in vector.keys["limit", default: []] {
+            let words = line.split(separator: " ")
+            let value = try #require(words.count == 2 ? Int(words[1]) : nil, "\(name): \(line) is not `NAME VALUE`")
+            switch words[0] {
+            case "maxEncodedBytes": limits.maxEncodedBytes = value
+            case "maxEntities": limits.maxEntities = value
+            default: Issue.record("\(name): \(line) names no codec limit")
+            }
+        }
         do {
-            let decoded = try SnapshotCodec(schema: schema).decode(vector.bytes, baseline: baseline)
+            let decoded = try SnapshotCodec(schema: schema, limits: limits).decode(vector.bytes, baseline: baseline)
             Issue.record("\(name) should be refused with \(expected) but decoded \(decoded.count) entities")
         } catch {
             #expect(error.kind.description == expected, "\(name): \(error)")

@@ -62,7 +62,11 @@ enum ConformanceDecoderCommand {
         guard let steps = request["steps"] as? [[String: Any]], !steps.isEmpty else {
             throw RequestError(description: "a snapshot request needs its steps")
         }
-        let codec = SnapshotCodec(schema: schema)
+        let limits = try self.limits(request)
+        var codecLimits = CodecLimits()
+        if let value = limits["maxEntities"] { codecLimits.maxEntities = value }
+        if let value = limits["maxEncodedBytes"] { codecLimits.maxEncodedBytes = value }
+        let codec = SnapshotCodec(schema: schema, limits: codecLimits)
         var baseline: Snapshot?
         var baselineMotion = SnapshotMotion.zero
         for step in steps {
@@ -90,7 +94,8 @@ enum ConformanceDecoderCommand {
         return ["tick": Int(snapshot.tick), "entities": entities]
     }
 
-    /// Decodes the frames in order on one connection; each message's body re-encoded, uncompressed.
+    /// Decodes the frames in order on one connection, going on after a refused one: each message's
+    /// body re-encoded, uncompressed, or the frame's error.
     static func decodeFrames(_ request: [String: Any]) throws -> [String: Any] {
         let mode: CompressionMode
         switch request["mode"] as? String {
@@ -100,18 +105,34 @@ enum ConformanceDecoderCommand {
         case let other: throw RequestError(description: "unknown compression mode \(other ?? "none")")
         }
         guard let frames = request["frames"] as? [Any] else { throw RequestError(description: "a frame request needs its frames") }
-        let decompressor = try FrameDecompressor(mode: mode)
+        var frameLimits = FrameLimits()
+        for (name, value) in try limits(request) {
+            switch name {
+            case "maximumFrameBytes": frameLimits.maximumFrameBytes = value
+            case "maximumBodyBytes": frameLimits.maximumBodyBytes = value
+            default: throw RequestError(description: "unknown frame limit \(name)")
+            }
+        }
+        let decompressor = try FrameDecompressor(mode: mode, limits: frameLimits)
         var messages: [[String: Any]] = []
-        for (index, frame) in frames.enumerated() {
+        for frame in frames {
+            let data = try bytes(frame)
             do {
-                let decoded = try decompressor.decompress(try bytes(frame))
-                let message = try Message(type: decoded.type, body: decoded.body)
-                messages.append(["type": Int(decoded.type.rawValue), "body": hex(try message.encodeBody())])
-            } catch let error as FrameError {
-                return ["error": ErrorSignature.of(error), "at": index]
+                let decoded = try decompressor.decompress(data)
+                let message = try Message(type: decoded.type, body: decoded.body, limits: frameLimits)
+                messages.append(["type": Int(decoded.type.rawValue), "body": hex(try message.encodeBody(limits: frameLimits))])
+            } catch {
+                messages.append(["error": ErrorSignature.of(error)])
             }
         }
         return ["messages": messages]
+    }
+
+    /// The request's `"limits"`: limit names and values (none when it has no such key).
+    static func limits(_ request: [String: Any]) throws -> [String: Int] {
+        guard let limits = request["limits"] else { return [:] }
+        guard let values = limits as? [String: Int] else { throw RequestError(description: "limits must map names to integers") }
+        return values
     }
 
     static func bytes(_ value: Any?) throws -> [UInt8] {

@@ -8,6 +8,7 @@ import { SnapshotDecoder } from '../deltaDecoder.js';
 import { EntropySnapshotDecoder, Motion, motionOf } from '../entropyDecoder.js';
 import { TickwireError } from '../errors.js';
 import { FrameDecoder } from '../frameDecoder.js';
+import { FrameLimits } from '../frameLimits.js';
 import { CompressionMode, decodeBody, encodeBody } from '../message.js';
 import { vectorSchemas } from './vectors.mjs';
 
@@ -49,7 +50,7 @@ function read(reader, kind) {
 
 /**
  * Decodes the steps in order, each against the snapshot (and the motion kept with it) before it.
- * @param {{schema: string, steps: Array<{coding: string, bytes: string}>}} request
+ * @param {{schema: string, steps: Array<{coding: string, bytes: string}>, limits?: {maxEntities?: number, maxEncodedBytes?: number}}} request
  */
 function decodeSnapshot(request) {
   const schema = vectorSchemas[/** @type {'arena' | 'mixed' | 'busy'} */ (request.schema)];
@@ -60,11 +61,11 @@ function decodeSnapshot(request) {
   for (const step of request.steps) {
     const bytes = bytesOf(step.bytes);
     if (step.coding === 'bitPacked') {
-      const decoded = new SnapshotDecoder(schema).decode(bytes, snapshot);
+      const decoded = new SnapshotDecoder(schema, request.limits).decode(bytes, snapshot);
       motion = motionOf(schema, decoded, snapshot);
       snapshot = decoded;
     } else if (step.coding === 'entropy' || step.coding === 'predictedEntropy') {
-      const decoded = new EntropySnapshotDecoder(schema).decode(bytes, snapshot, step.coding === 'predictedEntropy' ? motion : undefined);
+      const decoded = new EntropySnapshotDecoder(schema, request.limits).decode(bytes, snapshot, step.coding === 'predictedEntropy' ? motion : undefined);
       motion = decoded.motion;
       snapshot = decoded.snapshot;
     } else {
@@ -76,22 +77,24 @@ function decodeSnapshot(request) {
 }
 
 /**
- * Decodes the frames in order on one connection; each message's body re-encoded, uncompressed.
- * @param {{mode: string, frames: string[]}} request
+ * Decodes the frames in order on one connection, going on after a refused one: each message's
+ * body re-encoded, uncompressed, or the frame's error.
+ * @param {{mode: string, frames: string[], limits?: Record<string, number>}} request
  */
 function decodeFrames(request) {
   const mode = /** @type {Record<string, number>} */ (CompressionMode)[request.mode];
   if (mode === undefined) throw new Error(`unknown compression mode ${request.mode}`);
-  const decoder = new FrameDecoder(mode);
-  /** @type {Array<{type: number, body: string}>} */
+  const limits = { ...FrameLimits.standard, ...request.limits };
+  const decoder = new FrameDecoder(mode, limits);
+  /** @type {Array<{type: number, body: string} | {error: string}>} */
   const messages = [];
-  for (const [index, frame] of request.frames.entries()) {
+  for (const frame of request.frames) {
     try {
       const { type, body } = decoder.decompress(bytesOf(frame));
-      messages.push({ type, body: hexOf(encodeBody(decodeBody(type, body))) });
+      messages.push({ type, body: hexOf(encodeBody(decodeBody(type, body, limits))) });
     } catch (error) {
-      if (error instanceof TickwireError) return { error: error.signature, at: index };
-      throw error;
+      if (!(error instanceof TickwireError)) throw error;
+      messages.push({ error: error.signature });
     }
   }
   return { messages };

@@ -172,6 +172,12 @@ struct FrameVectorTests {
         "frame-error-body-too-large.hex": .bodyTooLarge(size: 9, limit: 8),
         "frame-error-stream-ended.hex": .compressionStreamEnded,
         "frame-error-context-broken.hex": .compressionContextBroken,
+        "frame-error-truncated-varint.hex": .truncated(offset: 2, needed: 1),
+        "frame-error-truncated-fixed.hex": .truncated(offset: 5, needed: 5),
+        "frame-error-truncated-text.hex": .truncated(offset: 5, needed: 3),
+        "frame-error-order-length-before-truncated.hex": .lengthExceeded(field: "reject text", length: 257, limit: 256),
+        "frame-error-welcome-prediction-without-entropy.hex": .unknownCompressionMode(0x20),
+        "frame-error-zlib-truncated.hex": .inflation(.truncated),
     ]
 
     /// Error vectors whose frames before the last are refused too (the one that breaks the context).

@@ -466,7 +466,7 @@ def _decode(types, data, baseline, baseline_motion, max_entities, max_encoded_by
         return rc.tree(kind.width, m.p, base + F_WHOLE) if kind.width <= 8 else rc.raw(kind.width)
 
     def wholes(count, into):
-        previous = -1
+        previous, created = -1, []
         for _ in range(count):
             i = previous + 1 + integer(G_GAP)
             if i > 0xFFFFFFFF:
@@ -481,9 +481,11 @@ def _decode(types, data, baseline, baseline_motion, max_entities, max_encoded_by
                 if q > kind.max_q:
                     raise CodecError("valueOutOfRange")
                 values.append(q)
-            if i in into:
-                raise CodecError("duplicateEntity")
-            into[i] = (t, values)
+            created.append((i, (t, values)))
+        # Protocol 1.1: checked once the whole list is read, the smallest such id first (4.5.4).
+        if any(i in into for i, _ in created):
+            raise CodecError("duplicateEntity")
+        into.update(created)
 
     entities = {}
     if not has_baseline:

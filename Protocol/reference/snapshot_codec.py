@@ -330,9 +330,10 @@ def decode(types, data, baseline=None, max_entities=65536, max_encoded_bytes=4 <
                 if q > kind.max_q:
                     raise CodecError("valueOutOfRange")
                 values.append(q)
-            if i in into:
-                raise CodecError("duplicateEntity")
             created.append((i, (t, values)))
+        # Checked once the whole list is read (4.2), before the trailing bits.
+        if any(i in into for i, _ in created):
+            raise CodecError("duplicateEntity")
         into.update(created)
         return count
 
@@ -590,6 +591,26 @@ A delta against delta-01 destroying entity 5, which the baseline does not hold."
     write_error_vector("delta-error-duplicate-entity.hex", """
 A delta against delta-01 creating entity 2, which survives from the baseline.""",
                        "arena", base01, "duplicateEntity", w.bytes())
+    w = delta_header()
+    w.bool(False); w.bool(False)
+    w.bool(True); w.varint(2); w.varint(2)
+    for q, width in [(0, 16), (0, 16), (0, 10), (0, 7), (0, 3)]:
+        w.u(q, width)
+    w.varint(6); w.u(0, 16)
+    write_error_vector("delta-error-order-duplicate-before-truncated.hex", """
+A delta against delta-01 creating entities 2 and 9, cut inside entity 9's fields: entity 2 survives from
+the baseline, but a decoder checks the created ids against the survivors only once the whole created
+list is read (4.2), so the error is truncated, not duplicateEntity.""",
+                       "arena", base01, "truncated", w.bytes())
+    w = delta_header()
+    w.bool(False); w.bool(False)
+    w.bool(True); w.varint(1); w.varint(2)
+    for q, width in [(0, 16), (0, 16), (0, 10), (0, 7), (0, 3)]:
+        w.u(q, width)
+    write_error_vector("delta-error-order-duplicate-before-trailing.hex", """
+delta-error-duplicate-entity with a byte 00 after it: the created list is checked before the end of the
+encoding (4.2), so the error is duplicateEntity, not trailingData.""",
+                       "arena", base01, "duplicateEntity", w.bytes() + b"\x00")
     w = delta_header()
     w.bool(False)
     w.bool(True); w.bool(False); w.u(0b100, 3)   # mask mode: survivor 2 (entity 7) changed

@@ -178,6 +178,9 @@ struct FrameVectorTests {
         "frame-error-order-length-before-truncated.hex": .lengthExceeded(field: "reject text", length: 257, limit: 256),
         "frame-error-welcome-prediction-without-entropy.hex": .unknownCompressionMode(0x20),
         "frame-error-zlib-truncated.hex": .inflation(.truncated),
+        "frame-error-order-size-before-type.hex": .frameTooLarge(size: 3, limit: 2),
+        "frame-error-order-compression-before-type.hex": .unexpectedCompression(type: 10, mode: 0),
+        "frame-error-order-inflation-before-type.hex": .inflation(.truncated),
     ]
 
     /// Error vectors whose frames before the last are refused too (the one that breaks the context).

@@ -358,6 +358,19 @@ export class ClientSession {
    * @param {number} now
    */
   take(message, frameBytes, now) {
+    // The delta's own header repeats the message's tick and baseline (PROTOCOL.md 5.6): a delta
+    // that disagrees is one no encoder writes, refused before any baseline is looked up.
+    try {
+      const header = SnapshotDecoder.header(message.delta);
+      if (header.tick !== message.tick || header.baselineTick !== message.baselineTick) {
+        throw new CodecError('baselineMismatch', { tick: header.tick, baselineTick: header.baselineTick },
+          `the delta's header (tick ${header.tick}, baseline ${header.baselineTick ?? 'none'}) disagrees with its snapshot message (tick ${message.tick}, baseline ${message.baselineTick ?? 'none'})`);
+      }
+    } catch (error) {
+      this.metrics.snapshotsUndecodable += 1;
+      this.lastDecodeError = /** @type {Error} */ (error);
+      return;
+    }
     let baseline;
     if (message.baselineTick !== undefined) {
       baseline = this.received.snapshot(message.baselineTick);

@@ -407,3 +407,19 @@ test('a moved disconnect reconnects at once to its URL; a later drop comes back 
   client.tick(undefined);
   assert.equal(sockets[2].url, 'ws://127.0.0.1:7000/', 'after a drop the client comes back through its entry URL');
 });
+
+test('a delta whose header disagrees with its snapshot message is refused as baselineMismatch, even with its baseline held (PROTOCOL.md 5.6)', () => {
+  // delta-02 is tick 101 against 100; delta-01 is a whole snapshot of tick 100.
+  for (const [vector, tick, baselineTick] of /** @type {const} */ ([
+    ['delta-02-arena-delta.hex', 102, 100], // another tick against the held baseline
+    ['delta-02-arena-delta.hex', 101, undefined], // a delta in a message of distance 0
+    ['delta-01-arena-full.hex', 100, 99], // a whole snapshot in a message that names a baseline
+  ])) {
+    const { session, socket } = connected();
+    socket.deliverMessage(snapshotMessage('delta-01-arena-full.hex', 100, undefined));
+    socket.deliverMessage(snapshotMessage(vector, tick, baselineTick, 10_033_333n));
+    assert.equal(session.metrics.snapshotsUndecodable, 1, `${vector} as tick ${tick} against ${baselineTick}`);
+    assert.equal(/** @type {any} */ (session.lastDecodeError)?.kind, 'baselineMismatch');
+    assert.equal(session.latestSnapshot?.tick, 100, 'only the whole snapshot was taken');
+  }
+});

@@ -109,6 +109,9 @@ struct FrameVectorTests {
         "frame-ping.hex": [.ping(.init(clientTime: 5_000_000))],
         "frame-pong.hex": [.pong(.init(clientTime: 5_000_000, serverTime: 16_700_000))],
         "frame-pong-hold.hex": [.pong(.init(clientTime: 5_000_000, serverTime: 16_700_000, hold: 21_250))],
+        "frame-hello-version-2.hex": [
+            .hello(.init(protocolVersion: 2, schemaFingerprint: 0x0123_4567_89AB_CDEF, compressionModes: .all, room: "arena"))
+        ],
         "frame-hello-pong-hold.hex": [
             .hello(.init(schemaFingerprint: 0x0123_4567_89AB_CDEF, compressionModes: .all, room: "arena", offersPongHold: true))
         ],

@@ -305,9 +305,14 @@ export class ClientSession {
       case 'welcome': {
         if (this.status.kind !== 'handshaking') return;
         const deltaCoding = message.deltaCoding ?? DeltaCoding.bitPacked;
-        if (deltaCoding !== DeltaCoding.bitPacked && !this.configuration.offersEntropyDeltas) {
-          this.closeSocket(1002, 'welcome chose an unoffered delta coding');
-          this.status = { kind: 'disconnected', reason: 'the welcome chose entropy-coded deltas, which the hello did not offer' };
+        // A welcome may choose only what the hello offered (PROTOCOL.md 5.4): 4004 otherwise.
+        const unoffered = deltaCoding !== DeltaCoding.bitPacked && !this.configuration.offersEntropyDeltas ? 'entropy-coded deltas'
+          : message.acceptsRenderTimes && !this.configuration.offersRenderTimes ? 'render times with inputs'
+            : message.compression !== CompressionMode.none && !(this.configuration.compressionModes & (1 << (message.compression - 1))) ? `compression mode ${message.compression}`
+              : undefined;
+        if (unoffered !== undefined) {
+          this.closeSocket(malformedFrameCloseCode, 'welcome chose what the hello did not offer');
+          this.status = { kind: 'disconnected', reason: `the welcome chose ${unoffered}, which the hello did not offer` };
           return;
         }
         this.deltaCoding = deltaCoding;
@@ -320,7 +325,7 @@ export class ClientSession {
         this.provisionalOffset = Number(message.serverTime) / 1e6 - now;
         this.delay = this.makeDelay(1 / this.tickRate);
         this.frames = new FrameDecoder(message.compression, this.configuration.frameLimits);
-        this.sendsRenderTimes = message.acceptsRenderTimes && this.configuration.offersRenderTimes;
+        this.sendsRenderTimes = message.acceptsRenderTimes;
         this.status = { kind: 'connected' };
         break;
       }

@@ -82,10 +82,28 @@ test('with the welcome choosing plain entropy-coded deltas, snapshots decode aga
   assert.deepEqual(session.latestSnapshot?.describeEntities(), readVector('entropy-02-arena-delta.hex').keys.entity);
 });
 
-test('a welcome that chooses entropy-coded deltas the hello did not offer ends the session', () => {
-  const { session } = connected(undefined, { deltaCoding: DeltaCoding.entropy }, { offersEntropyDeltas: false });
+test('a welcome that chooses what the hello did not offer ends the session with 4004 (PROTOCOL.md 5.4)', () => {
+  for (const [welcomeFields, configuration] of /** @type {const} */ ([
+    [{ deltaCoding: DeltaCoding.entropy }, { offersEntropyDeltas: false }],
+    [{ acceptsRenderTimes: true }, { offersRenderTimes: false }],
+    [{ compression: CompressionMode.streaming }, { compressionModes: 1 }],
+  ])) {
+    const { session, socket } = connected(undefined, welcomeFields, configuration);
+    assert.equal(session.status.kind, 'disconnected', JSON.stringify(welcomeFields));
+    assert.match(/** @type {any} */ (session.status).reason, /did not offer/);
+    assert.equal(/** @type {any} */ (socket).closedWith?.code, 4004);
+  }
+});
+
+test('a welcome with bit 5 and not bit 7 does not decode, and ends the session with 4004 (PROTOCOL.md 5.4)', () => {
+  const session = new ClientSession(game, { configuration: { room: 'lobby' } });
+  const socket = new FakeSocket();
+  session.connect(socket);
+  socket.open();
+  // vectors/frame-error-welcome-prediction-without-entropy.hex
+  socket.deliver(Uint8Array.of(0x02, 0x07, 0x3c, 0xe8, 0x07, 0x90, 0x9b, 0xf9, 0x07, 0x20, 0x00));
   assert.equal(session.status.kind, 'disconnected');
-  assert.match(/** @type {any} */ (session.status).reason, /did not offer/);
+  assert.equal(/** @type {any} */ (socket).closedWith?.code, 4004);
 });
 
 test('the hello goes out once the socket opens, with the fingerprint, both compression modes, the render-time and pong-hold offers and the room', () => {

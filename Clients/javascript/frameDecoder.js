@@ -111,7 +111,9 @@ export class FrameDecoder {
         if (error instanceof ZlibError) throw new FrameError('inflation', { error }, `cannot inflate the frame body: ${error.message}`);
         throw error;
       }
-      if (joinsHistory && output.length === 0) throw streamEnded();
+      // A conforming sender never ends its stream (PROTOCOL.md 6.3): a final block, whatever it
+      // inflated to, or nothing out at all (the stream ended in an earlier frame) is refused.
+      if (joinsHistory && (output.length === 0 || this.inflater.hasEnded)) throw streamEnded();
       return { type, body: output };
     } catch (error) {
       if (isStreaming) this.isBroken = true;

@@ -174,6 +174,7 @@ struct FrameVectorTests {
         "frame-error-frame-too-large.hex": .frameTooLarge(size: 10, limit: 9),
         "frame-error-body-too-large.hex": .bodyTooLarge(size: 9, limit: 8),
         "frame-error-stream-ended.hex": .compressionStreamEnded,
+        "frame-error-stream-ended-output.hex": .compressionStreamEnded,
         "frame-error-context-broken.hex": .compressionContextBroken,
         "frame-error-truncated-varint.hex": .truncated(offset: 2, needed: 1),
         "frame-error-truncated-fixed.hex": .truncated(offset: 5, needed: 5),

@@ -156,6 +156,23 @@ struct ProtocolVectorTests {
         }
     }
 
+    @Test(
+        "PROTOCOL.md states each vector schema's fingerprint and canonical encoding (8.1, 4.5.5), and they are these",
+        arguments: ["arena", "mixed", "busy"])
+    func statedSchema(name: String) throws {
+        let schema = try #require(Self.schema(named: name))
+        let url = Self.vectorsDirectory.deletingLastPathComponent().appendingPathComponent("PROTOCOL.md")
+        let document = try String(contentsOf: url, encoding: .utf8)
+        let digits = String(schema.fingerprint, radix: 16)
+        let fingerprint = "0x" + String(repeating: "0", count: 16 - digits.count) + digits
+        #expect(
+            document.contains("Fingerprint `\(fingerprint)`"), "PROTOCOL.md should state the \(name) schema's fingerprint \(fingerprint)")
+        let canonical = schema.canonicalEncoding().map { String($0 >> 4, radix: 16) + String($0 & 0xF, radix: 16) }.joined()
+        #expect(
+            document.filter { !$0.isWhitespace }.contains(canonical),
+            "PROTOCOL.md should state the \(name) schema's canonical encoding, \(canonical.count / 2) bytes")
+    }
+
     @Test("bit vectors: the listed writes produce the bytes, and read back", arguments: ProtocolVectorTests.names(prefix: "bits-"))
     func bitVector(name: String) throws {
         let vector = try Self.load(name)

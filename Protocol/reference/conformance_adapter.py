@@ -72,6 +72,9 @@ def answer(request):
 
 
 def main():
+    if "--help" in sys.argv[1:] or "-h" in sys.argv[1:]:
+        print(__doc__.strip())
+        return
     print(json.dumps({"decoder": "python-reference", "families": ["bits", "snapshot"]}), flush=True)
     for line in sys.stdin:
         if not line.strip():

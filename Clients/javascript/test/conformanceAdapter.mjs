@@ -119,6 +119,12 @@ function answer(request) {
   return { unsupported: request.family };
 }
 
+if (process.argv.includes('--help') || process.argv.includes('-h')) {
+  process.stdout.write('usage: node Clients/javascript/test/conformanceAdapter.mjs\n\n'
+    + "  answers Tools/conformance's requests (Protocol/CONFORMANCE.md) on standard input and output\n"
+    + '  with the JavaScript decoders of @tickwire/client; run it through Tools/conformance\n');
+  process.exit(0);
+}
 process.stdout.write(`${JSON.stringify({ decoder: 'javascript', families: ['bits', 'snapshot', 'frame'] })}\n`);
 for await (const line of createInterface({ input: process.stdin })) {
   if (!line.trim()) continue;

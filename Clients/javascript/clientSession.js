@@ -307,9 +307,14 @@ export class ClientSession {
       case 'welcome': {
         if (this.status.kind !== 'handshaking') return;
         const deltaCoding = message.deltaCoding ?? DeltaCoding.bitPacked;
-        if (deltaCoding !== DeltaCoding.bitPacked && !this.configuration.offersEntropyDeltas) {
-          this.closeSocket(1002, 'welcome chose an unoffered delta coding');
-          this.status = { kind: 'disconnected', reason: 'the welcome chose entropy-coded deltas, which the hello did not offer' };
+        // A welcome may choose only what the hello offered (PROTOCOL.md 5.4): 4004 otherwise.
+        const unoffered = deltaCoding !== DeltaCoding.bitPacked && !this.configuration.offersEntropyDeltas ? 'entropy-coded deltas'
+          : message.acceptsRenderTimes && !this.configuration.offersRenderTimes ? 'render times with inputs'
+            : message.compression !== CompressionMode.none && !(this.configuration.compressionModes & (1 << (message.compression - 1))) ? `compression mode ${message.compression}`
+              : undefined;
+        if (unoffered !== undefined) {
+          this.closeSocket(malformedFrameCloseCode, 'welcome chose what the hello did not offer');
+          this.status = { kind: 'disconnected', reason: `the welcome chose ${unoffered}, which the hello did not offer` };
           return;
         }
         this.deltaCoding = deltaCoding;
@@ -322,7 +327,7 @@ export class ClientSession {
         this.provisionalOffset = Number(message.serverTime) / 1e6 - now;
         this.delay = this.makeDelay(1 / this.tickRate);
         this.frames = new FrameDecoder(message.compression, this.configuration.frameLimits);
-        this.sendsRenderTimes = message.acceptsRenderTimes && this.configuration.offersRenderTimes;
+        this.sendsRenderTimes = message.acceptsRenderTimes;
         this.status = { kind: 'connected' };
         this.welcomes += 1;
         break;
@@ -363,6 +368,19 @@ export class ClientSession {
    * @param {number} now
    */
   take(message, frameBytes, now) {
+    // The delta's own header repeats the message's tick and baseline (PROTOCOL.md 5.6): a delta
+    // that disagrees is one no encoder writes, refused before any baseline is looked up.
+    try {
+      const header = SnapshotDecoder.header(message.delta);
+      if (header.tick !== message.tick || header.baselineTick !== message.baselineTick) {
+        throw new CodecError('baselineMismatch', { tick: header.tick, baselineTick: header.baselineTick },
+          `the delta's header (tick ${header.tick}, baseline ${header.baselineTick ?? 'none'}) disagrees with its snapshot message (tick ${message.tick}, baseline ${message.baselineTick ?? 'none'})`);
+      }
+    } catch (error) {
+      this.metrics.snapshotsUndecodable += 1;
+      this.lastDecodeError = /** @type {Error} */ (error);
+      return;
+    }
     let baseline;
     if (message.baselineTick !== undefined) {
       baseline = this.received.snapshot(message.baselineTick);

@@ -882,16 +882,21 @@ class EntropyPass {
    * @param {Snapshot | undefined} survivors The survivors the entities are created beside.
    */
   readEntities(count, target, survivors) {
-    let id = -1, survivor = 0;
+    let id = -1;
+    let survivor = 0;
     for (let number = 0; number < count; number++) {
       id = this.readEntityID(id);
       const type = this.readTypeIndex();
       const values = this.readWholeValues(type);
-      if (survivors) {
-        while (survivor < survivors.count && survivors.ids[survivor] < id) survivor++;
-        if (survivors.ids[survivor] === id) throw new CodecError('duplicateEntity', { id }, `created entity ${id} already exists`);
-      }
       target.append(id, type, values);
+    }
+    // Protocol 1.1: the created ids are checked against the survivors once the whole list is read,
+    // so a payload that ends inside a later entity is truncated whatever came before (4.5.4).
+    if (!survivors) return;
+    for (let index = target.count - count; index < target.count; index++) {
+      const created = target.ids[index];
+      while (survivor < survivors.count && survivors.ids[survivor] < created) survivor++;
+      if (survivors.ids[survivor] === created) throw new CodecError('duplicateEntity', { id: created }, `created entity ${created} already exists`);
     }
   }
 

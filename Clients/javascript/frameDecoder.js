@@ -80,7 +80,7 @@ export class FrameDecoder {
       const type = bytes[0] & 0x7f;
       const isCompressed = (bytes[0] & compressedFlag) !== 0;
       if (type === 0) throw new FrameError('reservedMessageType', { type }, `message type ${type} is reserved and never sent`);
-      if (type > 9 && type < 0x40) throw new FrameError('unknownMessageType', { type }, `unknown message type ${type}`);
+      // An unknown type (10…63) is refused by decodeBody, once the body is inflated (PROTOCOL.md 5.1).
       const joinsHistory = isStreaming && !isHandshake(type);
       const body = bytes.subarray(1);
       if (!isCompressed) {
@@ -111,7 +111,9 @@ export class FrameDecoder {
         if (error instanceof ZlibError) throw new FrameError('inflation', { error }, `cannot inflate the frame body: ${error.message}`);
         throw error;
       }
-      if (joinsHistory && output.length === 0) throw streamEnded();
+      // A conforming sender never ends its stream (PROTOCOL.md 6.3): a final block, whatever it
+      // inflated to, or nothing out at all (the stream ended in an earlier frame) is refused.
+      if (joinsHistory && (output.length === 0 || this.inflater.hasEnded)) throw streamEnded();
       return { type, body: output };
     } catch (error) {
       if (isStreaming) this.isBroken = true;

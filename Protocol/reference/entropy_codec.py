@@ -404,20 +404,22 @@ def _encode(types, tick, entities, baseline, baseline_motion):
 
 # ---------------------------------------------------------------- §4.5.4 decoding
 
-def decode(types, data, baseline=None, max_entities=65536):
+def decode(types, data, baseline=None, max_entities=65536, max_encoded_bytes=4 << 20):
     """Decodes the §4.5 (unpredicted) coding; returns (tick, entities)."""
-    tick, entities, _ = _decode(types, data, baseline, None, max_entities)
+    tick, entities, _ = _decode(types, data, baseline, None, max_entities, max_encoded_bytes)
     return tick, entities
 
 
-def decode_predicted(types, data, baseline, baseline_motion, max_entities=65536):
+def decode_predicted(types, data, baseline, baseline_motion, max_entities=65536, max_encoded_bytes=4 << 20):
     """Decodes the §4.5.6 coding against `baseline` whose motion is `baseline_motion`;
     returns (tick, entities, the new snapshot's motion)."""
-    tick, entities, used = _decode(types, data, baseline, baseline_motion, max_entities)
+    tick, entities, used = _decode(types, data, baseline, baseline_motion, max_entities, max_encoded_bytes)
     return tick, entities, motion_of(types, tick, entities, used)
 
 
-def _decode(types, data, baseline, baseline_motion, max_entities):
+def _decode(types, data, baseline, baseline_motion, max_entities, max_encoded_bytes=4 << 20):
+    if len(data) > max_encoded_bytes:
+        raise CodecError("inputTooLarge")
     r = BitReader(data)
     tick = r.varint32()
     has_baseline = r.bool()
@@ -464,7 +466,7 @@ def _decode(types, data, baseline, baseline_motion, max_entities):
         return rc.tree(kind.width, m.p, base + F_WHOLE) if kind.width <= 8 else rc.raw(kind.width)
 
     def wholes(count, into):
-        previous = -1
+        previous, created = -1, []
         for _ in range(count):
             i = previous + 1 + integer(G_GAP)
             if i > 0xFFFFFFFF:
@@ -479,9 +481,11 @@ def _decode(types, data, baseline, baseline_motion, max_entities):
                 if q > kind.max_q:
                     raise CodecError("valueOutOfRange")
                 values.append(q)
-            if i in into:
-                raise CodecError("duplicateEntity")
-            into[i] = (t, values)
+            created.append((i, (t, values)))
+        # Protocol 1.1: checked once the whole list is read, the smallest such id first (4.5.4).
+        if any(i in into for i, _ in created):
+            raise CodecError("duplicateEntity")
+        into.update(created)
 
     entities = {}
     if not has_baseline:

@@ -600,6 +600,11 @@ before any entity is read or room reserved (tooManyEntities).""",
     write_error_vector("entropy-error-duplicate-entity.hex", """
 A delta against delta-01 creating entity 2, which survives from the baseline (duplicateEntity).""",
                        "arena", BASE01, "duplicateEntity", hand_built("arena", create([2])))
+    write_error_vector("entropy-error-order-duplicate-before-truncated.hex", """
+A delta against delta-01 creating entities 2 and 9, its payload cut inside entity 9's fields: entity 2
+survives from the baseline, but (protocol 1.1) a decoder checks the created ids against the survivors only
+once the whole created list is read (4.5.4), so the error is truncated, not duplicateEntity.""",
+                       "arena", BASE01, "truncated", hand_built("arena", create([2, 9]), cut=3))
 
     def created_over_limit(rc, m):
         rc.bit(0, m.p, G_HAS_DESTROYED)

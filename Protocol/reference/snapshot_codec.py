@@ -303,7 +303,9 @@ def encode(types, tick, entities, baseline=None):
     return w.bytes()
 
 
-def decode(types, data, baseline=None, max_entities=65536):
+def decode(types, data, baseline=None, max_entities=65536, max_encoded_bytes=4 << 20):
+    if len(data) > max_encoded_bytes:
+        raise CodecError("inputTooLarge")
     r = BitReader(data)
     type_bits = (len(types) - 1).bit_length()
     tick = r.varint32()
@@ -328,9 +330,10 @@ def decode(types, data, baseline=None, max_entities=65536):
                 if q > kind.max_q:
                     raise CodecError("valueOutOfRange")
                 values.append(q)
-            if i in into:
-                raise CodecError("duplicateEntity")
             created.append((i, (t, values)))
+        # Checked once the whole list is read (4.2), before the trailing bits.
+        if any(i in into for i, _ in created):
+            raise CodecError("duplicateEntity")
         into.update(created)
         return count
 
@@ -413,7 +416,7 @@ def read_vector(name):
         if line.startswith("#"):
             body = line[1:].strip()
             key, _, value = body.partition(":")
-            if key in ("schema", "coding", "baseline", "tick", "write", "error", "canonical"):
+            if key in ("schema", "coding", "baseline", "tick", "write", "error", "canonical", "limit"):
                 meta.setdefault(key, []).append(value.strip())
             elif key == "entity":
                 numbers = [int(x) for x in value.split()]
@@ -463,8 +466,9 @@ def check():
             types = SCHEMAS[meta["schema"][0]]
             base_name = meta["baseline"][0]
             baseline = vector_snapshot(base_name) if base_name != "none" else None
+            limits = dict(limit.split() for limit in meta.get("limit", []))
             try:
-                decode(types, data, baseline)
+                decode(types, data, baseline, max_encoded_bytes=int(limits.get("maxEncodedBytes", 4 << 20)))
                 ok = False
             except CodecError as error:
                 ok = str(error) == meta["error"][0]
@@ -539,9 +543,10 @@ change: list mode, cheaper than a bit per survivor. Entity 10 is destroyed, enti
         f.write("\n".join(lines) + "\n")
 
 
-def write_error_vector(name, description, schema, baseline_name, error, data):
+def write_error_vector(name, description, schema, baseline_name, error, data, limits=()):
     lines = ["# " + line for line in description.strip().splitlines()]
-    lines += [f"# schema: {schema}", f"# baseline: {baseline_name or 'none'}", f"# error: {error}"]
+    lines += [f"# schema: {schema}", f"# baseline: {baseline_name or 'none'}"]
+    lines += [f"# limit: {limit}" for limit in limits] + [f"# error: {error}"]
     lines.append(" ".join(f"{b:02x}" for b in data))
     with open(os.path.join(VECTORS, name), "w") as f:
         f.write("\n".join(lines) + "\n")
@@ -587,6 +592,26 @@ A delta against delta-01 destroying entity 5, which the baseline does not hold."
 A delta against delta-01 creating entity 2, which survives from the baseline.""",
                        "arena", base01, "duplicateEntity", w.bytes())
     w = delta_header()
+    w.bool(False); w.bool(False)
+    w.bool(True); w.varint(2); w.varint(2)
+    for q, width in [(0, 16), (0, 16), (0, 10), (0, 7), (0, 3)]:
+        w.u(q, width)
+    w.varint(6); w.u(0, 16)
+    write_error_vector("delta-error-order-duplicate-before-truncated.hex", """
+A delta against delta-01 creating entities 2 and 9, cut inside entity 9's fields: entity 2 survives from
+the baseline, but a decoder checks the created ids against the survivors only once the whole created
+list is read (4.2), so the error is truncated, not duplicateEntity.""",
+                       "arena", base01, "truncated", w.bytes())
+    w = delta_header()
+    w.bool(False); w.bool(False)
+    w.bool(True); w.varint(1); w.varint(2)
+    for q, width in [(0, 16), (0, 16), (0, 10), (0, 7), (0, 3)]:
+        w.u(q, width)
+    write_error_vector("delta-error-order-duplicate-before-trailing.hex", """
+delta-error-duplicate-entity with a byte 00 after it: the created list is checked before the end of the
+encoding (4.2), so the error is duplicateEntity, not trailingData.""",
+                       "arena", base01, "duplicateEntity", w.bytes() + b"\x00")
+    w = delta_header()
     w.bool(False)
     w.bool(True); w.bool(False); w.u(0b100, 3)   # mask mode: survivor 2 (entity 7) changed
     w.u(1 << 3, 5); w.bool(False); w.u(101, 7)   # health sent whole as 101
@@ -628,6 +653,14 @@ the 64th zero, whatever follows.""",
     write_error_vector("delta-error-too-many-entities.hex", """
 A whole snapshot announcing 65537 entities, one more than the protocol's limit.""",
                        "arena", None, "tooManyEntities", w.bytes())
+    write_error_vector("delta-error-baseline-missing.hex", """
+delta-02 (a delta of tick 101 against tick 100) decoded with no baseline.""",
+                       "arena", None, "baselineMissing", delta02)
+    _, _, delta01 = read_vector(base01)
+    write_error_vector("delta-error-input-too-large.hex", """
+delta-01 (a whole snapshot of 25 bytes) decoded by a decoder whose encoded snapshot size limit
+(7.1, configurable) is lowered to 24 bytes, as its `# limit:` line says: refused before decoding.""",
+                       "arena", None, "inputTooLarge", delta01, limits=["maxEncodedBytes 24"])
 
 
 if __name__ == "__main__":

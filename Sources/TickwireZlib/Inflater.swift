@@ -13,6 +13,9 @@ public final class Inflater {
     public let format: DeflateFormat
     /// The LZ77 window size in bits (9...15) the inflater accepts.
     public let windowBits: Int
+    /// Whether the stream's final block has been inflated by a call without `requiresEnd`: the
+    /// deflate stream is over, and any further input would be refused. ``reset()`` clears it.
+    public private(set) var hasEnded = false
 
     /// Creates a decompressor.
     ///
@@ -49,6 +52,7 @@ public final class Inflater {
     /// Forgets the history, as if the inflater were new.
     public func reset() {
         inflateReset(stream)
+        hasEnded = false
     }
 
     /// Inflates `input` and appends the result to `output`, refusing to exceed `limit`.
@@ -117,7 +121,7 @@ public final class Inflater {
                 inflateReset(stream)
                 throw .corruptData(code: Z_DATA_ERROR, message: "trailing bytes after the end of the stream")
             }
-            if requiresEnd { inflateReset(stream) }
+            if requiresEnd { inflateReset(stream) } else { hasEnded = true }
         } else if requiresEnd {
             inflateReset(stream)
             throw .truncated

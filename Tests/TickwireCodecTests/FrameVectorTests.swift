@@ -12,6 +12,7 @@ import Testing
 struct FrameVectorTests {
     struct Vector {
         var mode = CompressionMode.none
+        var limits = FrameLimits.standard
         var frames: [[UInt8]] = []
     }
 
@@ -30,6 +31,15 @@ struct FrameVectorTests {
                 vector.mode = try #require(
                     [CompressionMode.none, .perFrame, .streaming].first { $0.description == name },
                     "\(name) is not a compression mode")
+            } else if line.hasPrefix("# limit:") {
+                // A receiver that lowered a limit (7.2): `# limit: NAME VALUE`.
+                let words = line.dropFirst("# limit:".count).split(separator: " ")
+                let value = try #require(words.count == 2 ? Int(words[1]) : nil, "\(line) is not `# limit: NAME VALUE`")
+                switch words[0] {
+                case "maximumFrameBytes": vector.limits.maximumFrameBytes = value
+                case "maximumBodyBytes": vector.limits.maximumBodyBytes = value
+                default: Issue.record("\(line) names no frame limit")
+                }
             } else if line.hasPrefix("# frame") {
                 if !hex.isEmpty { vector.frames.append(try bytes(hex)) }
                 hex = ""
@@ -99,6 +109,9 @@ struct FrameVectorTests {
         "frame-ping.hex": [.ping(.init(clientTime: 5_000_000))],
         "frame-pong.hex": [.pong(.init(clientTime: 5_000_000, serverTime: 16_700_000))],
         "frame-pong-hold.hex": [.pong(.init(clientTime: 5_000_000, serverTime: 16_700_000, hold: 21_250))],
+        "frame-hello-version-2.hex": [
+            .hello(.init(protocolVersion: 2, schemaFingerprint: 0x0123_4567_89AB_CDEF, compressionModes: .all, room: "arena"))
+        ],
         "frame-hello-pong-hold.hex": [
             .hello(.init(schemaFingerprint: 0x0123_4567_89AB_CDEF, compressionModes: .all, room: "arena", offersPongHold: true))
         ],
@@ -155,7 +168,28 @@ struct FrameVectorTests {
         "frame-error-render-times-truncated.hex": .truncated(offset: 13, needed: 1),
         "frame-error-render-tick-range.hex": .valueOutOfRange(field: "render tick", value: 1 << 32, maximum: UInt64(UInt32.max)),
         "frame-error-zlib-bomb.hex": .inflation(.ratioExceeded(ratio: 256, inputBytes: 2_055)),
+        "frame-error-reserved-bits.hex": .reservedBits(field: "hello flags", value: 3),
+        "frame-error-unknown-compression-mode.hex": .unknownCompressionMode(3),
+        "frame-error-input-sequence-underflow.hex": .inputSequenceUnderflow(newest: 1, count: 3),
+        "frame-error-length-exceeded.hex": .lengthExceeded(field: "reject text", length: 257, limit: 256),
+        "frame-error-frame-too-large.hex": .frameTooLarge(size: 10, limit: 9),
+        "frame-error-body-too-large.hex": .bodyTooLarge(size: 9, limit: 8),
+        "frame-error-stream-ended.hex": .compressionStreamEnded,
+        "frame-error-stream-ended-output.hex": .compressionStreamEnded,
+        "frame-error-context-broken.hex": .compressionContextBroken,
+        "frame-error-truncated-varint.hex": .truncated(offset: 2, needed: 1),
+        "frame-error-truncated-fixed.hex": .truncated(offset: 5, needed: 5),
+        "frame-error-truncated-text.hex": .truncated(offset: 5, needed: 3),
+        "frame-error-order-length-before-truncated.hex": .lengthExceeded(field: "reject text", length: 257, limit: 256),
+        "frame-error-welcome-prediction-without-entropy.hex": .unknownCompressionMode(0x20),
+        "frame-error-zlib-truncated.hex": .inflation(.truncated),
+        "frame-error-order-size-before-type.hex": .frameTooLarge(size: 3, limit: 2),
+        "frame-error-order-compression-before-type.hex": .unexpectedCompression(type: 10, mode: 0),
+        "frame-error-order-inflation-before-type.hex": .inflation(.truncated),
     ]
+
+    /// Error vectors whose frames before the last are refused too (the one that breaks the context).
+    static let refusedBeforeLast: Set<String> = ["frame-error-context-broken.hex"]
 
     @Test("every frame vector file is in the tables, and every table entry has a file")
     func coverage() throws {
@@ -184,10 +218,16 @@ struct FrameVectorTests {
     func isRefused(name: String) throws {
         let expected = try #require(Self.invalidVectors[name])
         let vector = try Self.load(name)
-        let decompressor = try FrameDecompressor(mode: vector.mode)
+        let decompressor = try FrameDecompressor(mode: vector.mode, limits: vector.limits)
         // An empty frame is a file with no hex at all.
         let frames = vector.frames.isEmpty ? [[]] : vector.frames
-        for frame in frames.dropLast() { _ = try decompressor.decode(frame) }
+        for frame in frames.dropLast() {
+            if Self.refusedBeforeLast.contains(name) {
+                #expect(throws: FrameError.self, "\(name): the frames before the last are refused") { try decompressor.decode(frame) }
+            } else {
+                _ = try decompressor.decode(frame)
+            }
+        }
         #expect(throws: expected, "\(name)") { try decompressor.decode(frames[frames.count - 1]) }
     }
 }

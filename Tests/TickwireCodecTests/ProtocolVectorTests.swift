@@ -137,12 +137,40 @@ struct ProtocolVectorTests {
         if let baselineName = vector.keys["baseline"]?.first, baselineName != "none" {
             baseline = try Self.expectedSnapshot(try Self.load(baselineName), schema: schema)
         }
+        // A decoder that lowered a limit (7.1): `# limit: NAME VALUE`.
+        var limits = CodecLimits()
+        for line in vector.keys["limit", default: []] {
+            let words = line.split(separator: " ")
+            let value = try #require(words.count == 2 ? Int(words[1]) : nil, "\(name): \(line) is not `NAME VALUE`")
+            switch words[0] {
+            case "maxEncodedBytes": limits.maxEncodedBytes = value
+            case "maxEntities": limits.maxEntities = value
+            default: Issue.record("\(name): \(line) names no codec limit")
+            }
+        }
         do {
-            let decoded = try SnapshotCodec(schema: schema).decode(vector.bytes, baseline: baseline)
+            let decoded = try SnapshotCodec(schema: schema, limits: limits).decode(vector.bytes, baseline: baseline)
             Issue.record("\(name) should be refused with \(expected) but decoded \(decoded.count) entities")
         } catch {
             #expect(error.kind.description == expected, "\(name): \(error)")
         }
+    }
+
+    @Test(
+        "PROTOCOL.md states each vector schema's fingerprint and canonical encoding (8.1, 4.5.5), and they are these",
+        arguments: ["arena", "mixed", "busy"])
+    func statedSchema(name: String) throws {
+        let schema = try #require(Self.schema(named: name))
+        let url = Self.vectorsDirectory.deletingLastPathComponent().appendingPathComponent("PROTOCOL.md")
+        let document = try String(contentsOf: url, encoding: .utf8)
+        let digits = String(schema.fingerprint, radix: 16)
+        let fingerprint = "0x" + String(repeating: "0", count: 16 - digits.count) + digits
+        #expect(
+            document.contains("Fingerprint `\(fingerprint)`"), "PROTOCOL.md should state the \(name) schema's fingerprint \(fingerprint)")
+        let canonical = schema.canonicalEncoding().map { String($0 >> 4, radix: 16) + String($0 & 0xF, radix: 16) }.joined()
+        #expect(
+            document.filter { !$0.isWhitespace }.contains(canonical),
+            "PROTOCOL.md should state the \(name) schema's canonical encoding, \(canonical.count / 2) bytes")
     }
 
     @Test("bit vectors: the listed writes produce the bytes, and read back", arguments: ProtocolVectorTests.names(prefix: "bits-"))

@@ -20,6 +20,15 @@ struct HostCloseCodeTests {
         #expect(client.reject?.reason == .versionMismatch)
     }
 
+    @Test("a hello of another version is rejected for its version whatever follows, even bytes version 1 refuses (PROTOCOL.md 5.3)")
+    func versionMismatchBeforeTheRest() {
+        let bench = RawClientBench()
+        // Version 2, then a truncated fingerprint: version 1's layout would refuse it as truncated.
+        let client = bench.connect(sending: [0x01, 0x00, 0x02, 0xFF])
+        #expect(closeCode(of: client, on: bench) == .unsupportedVersion, "got \(String(describing: client.closeReason))")
+        #expect(client.reject?.reason == .versionMismatch)
+    }
+
     @Test("a hello with another schema fingerprint is rejected and closed with 4000")
     func schemaMismatch() throws {
         let bench = RawClientBench()

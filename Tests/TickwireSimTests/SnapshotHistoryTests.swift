@@ -70,3 +70,50 @@ struct SnapshotHistoryTests {
         #expect(meter.total == 160)
     }
 }
+
+@Suite("SnapshotHistory.receive: the message and its delta's header")
+struct SnapshotHistoryReceiveTests {
+    /// A message of `tick` and `baselineTick` around a delta encoded as `deltaTick` against `deltaBaseline`.
+    static func receive(
+        tick: UInt32, baselineTick: UInt32?, deltaTick: UInt32, deltaBaseline: UInt32?
+    ) throws -> SnapshotReceipt {
+        let schema = InterpolationTestSchema.schema
+        let codec = SnapshotCodec(schema: schema)
+        var history = SnapshotHistory(capacity: 8)
+        for held: UInt32 in [9, 10] { history.store(Snapshot(schema: schema, tick: held)) }
+        let delta = try codec.encode(
+            Snapshot(schema: schema, tick: deltaTick), against: deltaBaseline.map { Snapshot(schema: schema, tick: $0) })
+        let message = Message.Snapshot(tick: tick, baselineTick: baselineTick, lastProcessedInput: 0, serverTime: 0, delta: delta)
+        var spare: Snapshot?
+        return history.receive(message, codec: codec, coding: .bitPacked, spare: &spare)
+    }
+
+    @Test("a delta whose header repeats the message's tick and baseline is stored")
+    func agreeing() throws {
+        guard case .stored(let snapshot) = try Self.receive(tick: 12, baselineTick: 10, deltaTick: 12, deltaBaseline: 10) else {
+            Issue.record("a delta of tick 12 against 10 in a message of tick 12 against 10 should be stored")
+            return
+        }
+        #expect(snapshot.tick == 12)
+    }
+
+    @Test(
+        "a delta whose header disagrees with its message is refused, even when its own baseline is held (PROTOCOL.md 5.6)",
+        arguments: [
+            (UInt32(12), UInt32?(10), UInt32(11), UInt32?(9)),  // another tick, the same distance
+            (12, 10, 12, 9),  // the same tick, another baseline, held
+            (12, 10, 11, 10),  // another tick against the same baseline
+            (12, 10, 12, nil),  // a whole snapshot in a message that names a baseline
+            (12, nil, 12, 10),  // a delta in a message of distance 0
+            (12, nil, 13, nil),  // whole, another tick
+        ])
+    func disagreeing(tick: UInt32, baselineTick: UInt32?, deltaTick: UInt32, deltaBaseline: UInt32?) throws {
+        let receipt = try Self.receive(tick: tick, baselineTick: baselineTick, deltaTick: deltaTick, deltaBaseline: deltaBaseline)
+        guard case .undecodable = receipt else {
+            Issue.record(
+                "a delta of tick \(deltaTick) against \(deltaBaseline.map(String.init) ?? "none") in a message of tick \(tick) against \(baselineTick.map(String.init) ?? "none") was not refused: \(receipt)"
+            )
+            return
+        }
+    }
+}

@@ -6,7 +6,7 @@ import Glibc
 import Darwin
 #endif
 
-// The `tickwire` tool: benchmarks, load generation, inspection and an echo server.
+// The `tickwire` tool: benchmarks, load generation, inspection, an echo server and the conformance decoder.
 // Each subcommand lives in its own file with its CommandSyntax; this file only dispatches.
 
 /// A subcommand: what it accepts (its usage text and its parser) and what runs it.
@@ -33,6 +33,7 @@ let commands: [(name: String, command: Subcommand)] = [
     ("echo", Subcommand(syntax: EchoCommand.syntax, run: EchoCommand.run)),
     ("load", Subcommand(syntax: LoadCommand.syntax, run: LoadCommand.run)),
     ("inspect", Subcommand(syntax: InspectCommand.syntax, run: InspectCommand.run)),
+    ("conformance-decoder", Subcommand(syntax: ConformanceDecoderCommand.syntax, run: ConformanceDecoderCommand.run)),
 ]
 
 /// `tickwire bench`, which only chooses a benchmark.
@@ -58,6 +59,7 @@ let toolSyntax = CommandSyntax(
         .init("echo", "WebSocket echo server for Autobahn, interop and benchmarks"),
         .init("load", "N simulated arena players against a server or a fleet, and a report"),
         .init("inspect", "a recording's frames as text"),
+        .init("conformance-decoder", "the Swift decoders behind Tools/conformance's contract (Protocol/CONFORMANCE.md)"),
         .init("help", "this text"),
     ])
 

@@ -82,10 +82,28 @@ test('with the welcome choosing plain entropy-coded deltas, snapshots decode aga
   assert.deepEqual(session.latestSnapshot?.describeEntities(), readVector('entropy-02-arena-delta.hex').keys.entity);
 });
 
-test('a welcome that chooses entropy-coded deltas the hello did not offer ends the session', () => {
-  const { session } = connected(undefined, { deltaCoding: DeltaCoding.entropy }, { offersEntropyDeltas: false });
+test('a welcome that chooses what the hello did not offer ends the session with 4004 (PROTOCOL.md 5.4)', () => {
+  for (const [welcomeFields, configuration] of /** @type {const} */ ([
+    [{ deltaCoding: DeltaCoding.entropy }, { offersEntropyDeltas: false }],
+    [{ acceptsRenderTimes: true }, { offersRenderTimes: false }],
+    [{ compression: CompressionMode.streaming }, { compressionModes: 1 }],
+  ])) {
+    const { session, socket } = connected(undefined, welcomeFields, configuration);
+    assert.equal(session.status.kind, 'disconnected', JSON.stringify(welcomeFields));
+    assert.match(/** @type {any} */ (session.status).reason, /did not offer/);
+    assert.equal(/** @type {any} */ (socket).closedWith?.code, 4004);
+  }
+});
+
+test('a welcome with bit 5 and not bit 7 does not decode, and ends the session with 4004 (PROTOCOL.md 5.4)', () => {
+  const session = new ClientSession(game, { configuration: { room: 'lobby' } });
+  const socket = new FakeSocket();
+  session.connect(socket);
+  socket.open();
+  // vectors/frame-error-welcome-prediction-without-entropy.hex
+  socket.deliver(Uint8Array.of(0x02, 0x07, 0x3c, 0xe8, 0x07, 0x90, 0x9b, 0xf9, 0x07, 0x20, 0x00));
   assert.equal(session.status.kind, 'disconnected');
-  assert.match(/** @type {any} */ (session.status).reason, /did not offer/);
+  assert.equal(/** @type {any} */ (socket).closedWith?.code, 4004);
 });
 
 test('the hello goes out once the socket opens, with the fingerprint, both compression modes, the render-time and pong-hold offers and the room', () => {
@@ -469,4 +487,20 @@ test('a game refusal (application reason 32768) is final, with its words', () =>
   clock.advance(60);
   client.tick(undefined);
   assert.equal(sockets.length, 1);
+});
+
+test('a delta whose header disagrees with its snapshot message is refused as baselineMismatch, even with its baseline held (PROTOCOL.md 5.6)', () => {
+  // delta-02 is tick 101 against 100; delta-01 is a whole snapshot of tick 100.
+  for (const [vector, tick, baselineTick] of /** @type {const} */ ([
+    ['delta-02-arena-delta.hex', 102, 100], // another tick against the held baseline
+    ['delta-02-arena-delta.hex', 101, undefined], // a delta in a message of distance 0
+    ['delta-01-arena-full.hex', 100, 99], // a whole snapshot in a message that names a baseline
+  ])) {
+    const { session, socket } = connected();
+    socket.deliverMessage(snapshotMessage('delta-01-arena-full.hex', 100, undefined));
+    socket.deliverMessage(snapshotMessage(vector, tick, baselineTick, 10_033_333n));
+    assert.equal(session.metrics.snapshotsUndecodable, 1, `${vector} as tick ${tick} against ${baselineTick}`);
+    assert.equal(/** @type {any} */ (session.lastDecodeError)?.kind, 'baselineMismatch');
+    assert.equal(session.latestSnapshot?.tick, 100, 'only the whole snapshot was taken');
+  }
 });

@@ -42,7 +42,12 @@ for (const name of vectorNames('delta-error-')) {
     const expected = vector.keys.error[0];
     const baselineName = vector.keys.baseline?.[0] ?? 'none';
     const baseline = baselineName === 'none' ? undefined : decodeVector(baselineName);
-    const decoder = new SnapshotDecoder(vectorSchemas[vector.keys.schema[0]]);
+    // A decoder that lowered a limit (PROTOCOL.md 7.1): `# limit: NAME VALUE`.
+    const limits = Object.fromEntries((vector.keys.limit ?? []).map((line) => {
+      const [limit, value] = line.split(/\s+/);
+      return [limit, Number(value)];
+    }));
+    const decoder = new SnapshotDecoder(vectorSchemas[/** @type {'arena' | 'mixed' | 'busy'} */ (vector.keys.schema[0])], limits);
     assert.throws(() => decoder.decode(vector.bytes, baseline), (error) => {
       assert.ok(error instanceof CodecError, `a CodecError, not ${error}`);
       assert.equal(error.kind, expected, `refused with ${error.kind} (${error.message}), expected ${expected}`);

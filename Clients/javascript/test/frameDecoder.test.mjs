@@ -26,6 +26,7 @@ const expected = {
   'frame-ping.hex': [{ type: 'ping', clientTime: 5000000n }],
   'frame-pong.hex': [{ type: 'pong', clientTime: 5000000n, serverTime: 16700000n }],
   'frame-pong-hold.hex': [{ type: 'pong', clientTime: 5000000n, serverTime: 16700000n, hold: 21250n }],
+  'frame-hello-version-2.hex': [{ type: 'hello', protocolVersion: 2, schemaFingerprint: 0x0123456789abcdefn, compressionModes: 3, room: 'arena', resumeToken: undefined, payload: new Uint8Array(0) }],
   'frame-hello-pong-hold.hex': [{ type: 'hello', protocolVersion: 1, schemaFingerprint: 0x0123456789abcdefn, compressionModes: 0x13, room: 'arena', resumeToken: undefined, payload: new Uint8Array(0) }],
   'frame-welcome-pong-hold.hex': [{ type: 'welcome', clientID: 7, tickRate: 20, currentTick: 1000, serverTime: 40000000n, compression: 1, acceptsRenderTimes: false, acceptsPongHold: true, deltaCoding: 'bitPacked', resumeToken: new Uint8Array(0) }],
   'frame-disconnect.hex': [{ type: 'disconnect', reason: 1, text: 'bye' }],
@@ -72,9 +73,20 @@ for (const name of vectorNames('frame-error-')) {
   test(`${name} is refused with its error`, () => {
     const vector = readVector(name);
     const error = vector.keys.error[0];
-    const decoder = new FrameDecoder(modeOf(name));
+    // A receiver that lowered a limit (PROTOCOL.md 7.2): `# limit: NAME VALUE`.
+    const limits = { ...FrameLimits.standard };
+    for (const line of vector.keys.limit ?? []) {
+      const [limit, value] = line.split(/\s+/);
+      assert.ok(limit in limits, `${line} names no frame limit`);
+      /** @type {Record<string, number>} */ (limits)[limit] = Number(value);
+    }
+    const decoder = new FrameDecoder(modeOf(name), limits);
     const frames = vector.frames;
-    for (const frame of frames.slice(0, -1)) decoder.decode(frame);
+    for (const frame of frames.slice(0, -1)) {
+      // Only the frame that breaks a streaming context may be refused before the last.
+      if (name === 'frame-error-context-broken.hex') assert.throws(() => decoder.decode(frame), FrameError);
+      else decoder.decode(frame);
+    }
     assert.throws(() => decoder.decode(frames[frames.length - 1]), (thrown) => {
       assert.ok(thrown instanceof FrameError, `a FrameError, not ${thrown}`);
       // Error lines with values must match exactly; bare names match the kind.

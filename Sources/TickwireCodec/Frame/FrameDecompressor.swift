@@ -126,9 +126,9 @@ public final class FrameDecompressor {
                 if !joinsHistory { inflater.reset() }
                 throw .inflation(error)
             }
-            // A conforming sender never compresses an empty body, so nothing out means the
-            // peer's stream ended in an earlier frame.
-            if joinsHistory && body.isEmpty { throw .compressionStreamEnded }
+            // A conforming sender never ends its stream (6.3): a final block, whatever it inflated
+            // to, or nothing out at all (the stream ended in an earlier frame) is refused.
+            if joinsHistory && (body.isEmpty || inflater.hasEnded) { throw .compressionStreamEnded }
             return Frame(type: type, body: body)
         } catch {
             // Whatever the peer meant by this frame, its history and ours may now differ.

@@ -305,6 +305,16 @@ public final class ClientSession<G: Game> {
         }
     }
 
+    /// What a welcome chose that this session's hello did not offer, in words, or `nil`.
+    private func unofferedChoice(of welcome: Message.Welcome) -> String? {
+        if welcome.deltaCoding != .bitPacked && !configuration.offersEntropyDeltas { return "entropy-coded deltas" }
+        if welcome.acceptsRenderTimes && !configuration.offersRenderTimes { return "render times with inputs" }
+        if !configuration.compressionModes.offers(welcome.compression) {
+            return "compression mode \(welcome.compression)"
+        }
+        return nil
+    }
+
     private func handle(_ bytes: [UInt8], now: Timestamp, arrivedAt: Timestamp) {
         let message: Message
         do {
@@ -315,9 +325,15 @@ public final class ClientSession<G: Game> {
                 decompressor.isBroken ? .error : .warning, "could not decode a frame from the server; it was dropped",
                 metadata: ["error": "\(error)", "bytes": "\(bytes.count)"], source: "client")
             if decompressor.isBroken {
-                connection?.close()
+                connection?.close(code: .malformedFrame, reason: "malformed frame")
                 connection = nil
                 status = .disconnected("the server's compression stream broke: \(error)")
+            } else if case .handshaking = status {
+                // A welcome that does not decode (PROTOCOL.md 5.4: bit 5 without bit 7, an unknown
+                // mode) leaves the handshake nowhere to go.
+                connection?.close(code: .malformedFrame, reason: "malformed frame")
+                connection = nil
+                status = .disconnected("the server's answer to the hello cannot be decoded: \(error)")
             }
             return
         }
@@ -332,14 +348,15 @@ public final class ClientSession<G: Game> {
             tickRate = max(1, Int(welcome.tickRate))
             provisionalOffset = Double(welcome.serverTime) / 1e6 - now.seconds
             delay = ClientSession.makeDelay(configuration, interval: 1 / Double(tickRate))
-            guard welcome.deltaCoding == .bitPacked || configuration.offersEntropyDeltas else {
-                status = .disconnected("the welcome chose entropy-coded deltas, which the hello did not offer")
-                connection?.close()
+            // A welcome may choose only what the hello offered (PROTOCOL.md 5.4): 4004 otherwise.
+            if let unoffered = unofferedChoice(of: welcome) {
+                status = .disconnected("the welcome chose \(unoffered), which the hello did not offer")
+                connection?.close(code: .malformedFrame, reason: "welcome chose what the hello did not offer")
                 connection = nil
                 return
             }
             deltaCoding = welcome.deltaCoding
-            sendsRenderTimes = welcome.acceptsRenderTimes && configuration.offersRenderTimes
+            sendsRenderTimes = welcome.acceptsRenderTimes
             do {
                 compressor = try FrameCompressor(mode: welcome.compression, limits: configuration.frameLimits)
                 decompressor = try FrameDecompressor(mode: welcome.compression, limits: configuration.frameLimits)

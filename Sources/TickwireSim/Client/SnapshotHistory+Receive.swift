@@ -4,7 +4,8 @@ import TickwireCodec
 enum SnapshotReceipt {
     /// Decoded and stored: the new newest snapshot.
     case stored(Snapshot)
-    /// Its baseline is no longer held, or its delta did not decode.
+    /// Its baseline is no longer held, its delta's header disagrees with the message, or its
+    /// delta did not decode.
     case undecodable
     /// Decoded, but not newer than the newest snapshot held; not stored.
     case stale
@@ -27,6 +28,15 @@ extension SnapshotHistory {
     /// - Returns: What became of the snapshot.
     mutating func receive(_ message: Message.Snapshot, codec: SnapshotCodec, coding: DeltaCoding, spare: inout Snapshot?) -> SnapshotReceipt
     {
+        // The delta's own header repeats the message's tick and baseline (PROTOCOL.md 5.6): a
+        // delta that disagrees is one no encoder writes, refused before any baseline is looked up.
+        // Counted by the caller as any undecodable snapshot is.
+        do {
+            let header = try SnapshotCodec.header(of: message.delta)
+            guard header == SnapshotHeader(tick: message.tick, baselineTick: message.baselineTick) else { return .undecodable }
+        } catch {
+            return .undecodable
+        }
         var baseline: Snapshot?
         var baselineMotion = SnapshotMotion.zero
         if let baselineTick = message.baselineTick {

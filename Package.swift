@@ -157,7 +157,7 @@ let package = Package(
         ),
         .testTarget(name: "TickwireIOTests", dependencies: ["TickwireIO", "TickwireFoundation"], swiftSettings: strictSettings),
         .testTarget(
-            name: "TickwireWebSocketTests", dependencies: ["TickwireWebSocket", "TickwireFoundation", "TickwireCodec"],
+            name: "TickwireWebSocketTests", dependencies: ["TickwireWebSocket", "TickwireFoundation", "TickwireCodec", "TickwireIO"],
             swiftSettings: strictSettings
         ),
         // Test fixtures shared by the core's tests and the transports' (a small game), not a product.

@@ -21,13 +21,16 @@ extension InMemoryDirectoryStore {
     public func reserveSeat(_ action: MatchAction, player: String, rules: MatchmakingRules) throws(MatchmakingError) -> SeatReservation {
         let now = clock.now
         let expiresAt = now + rules.reservationTTL
+        let validFor = rules.reservationTTL
         let result: Result<SeatReservation, MatchmakingError> = state.withLock { state in
             expireReservations(&state, now: now)
             func reservation(in name: String, isNew: Bool) -> SeatReservation? {
                 guard let room = state.ledger.rooms[name] else { return nil }
                 state.ledger.reserve(player, in: name, until: expiresAt)
+                let process = state.processes[room.process]
                 return SeatReservation(
-                    room: name, mode: room.mode, process: room.process, player: player, expiresAt: expiresAt, isNewRoom: isNew)
+                    room: name, mode: room.mode, process: room.process, processURL: process?.url ?? "", processUDPURL: process?.udpURL,
+                    player: player, validFor: validFor, isNewRoom: isNew)
             }
             switch action {
             case .joinOrCreate(let mode), .join(let mode):

@@ -12,13 +12,15 @@ public enum MatchmakingError: Error, Hashable, Sendable, CustomStringConvertible
     case roomLocked(String)
     /// No live process can take a new room (503).
     case noLiveProcess
+    /// The store behind the matchmaker cannot be reached or answered wrongly (503); the text says how.
+    case unavailable(String)
 
     /// The status of the matchmaker's HTTP answer.
     public var httpStatus: Int {
         switch self {
         case .unknownMode, .noOpenRoom, .unknownRoom: 404
         case .roomFull, .roomLocked: 409
-        case .noLiveProcess: 503
+        case .noLiveProcess, .unavailable: 503
         }
     }
 
@@ -31,6 +33,7 @@ public enum MatchmakingError: Error, Hashable, Sendable, CustomStringConvertible
         case .roomFull(let room): "the room \"\(room)\" is full"
         case .roomLocked(let room): "the room \"\(room)\" is locked"
         case .noLiveProcess: "no live process can take a new room"
+        case .unavailable(let why): "the matchmaker's store is unavailable: \(why)"
         }
     }
 }

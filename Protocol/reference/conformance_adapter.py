@@ -4,7 +4,8 @@
 Reads one JSON request per line on standard input and writes one JSON answer per line, after a
 first line naming the decoder and its families: bit streams (snapshot_codec.BitReader) and
 snapshots in the three codings (snapshot_codec.decode, entropy_codec.decode and
-decode_predicted). The reference has no frame decoder, so frames are not among its families.
+decode_predicted), and a connection's frames (frame_codec.Receiver, each message's body encoded
+again with frame_codec.encode_body).
 Run it through the checker: Tools/conformance -- python3 Protocol/reference/conformance_adapter.py
 """
 import json
@@ -14,6 +15,7 @@ import sys
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 import entropy_codec  # noqa: E402
+import frame_codec  # noqa: E402
 import snapshot_codec  # noqa: E402
 from snapshot_codec import SCHEMAS, BitReader, CodecError, unzigzag  # noqa: E402
 
@@ -58,6 +60,22 @@ def decode_snapshot(request):
     return {"tick": tick, "entities": [line.strip() for line in lines]}
 
 
+def decode_frames(request):
+    """Decodes the frames in order on one connection, going on after a refused one: each message's
+    body encoded again, uncompressed, or the frame's error signature."""
+    if request["mode"] not in frame_codec.MODES:
+        raise ValueError(f"unknown compression mode {request['mode']}")
+    receiver = frame_codec.Receiver(request["mode"], request.get("limits", {}))
+    messages = []
+    for frame in request["frames"]:
+        try:
+            mtype, fields = receiver.decode(bytes.fromhex(frame))
+            messages.append({"type": mtype, "body": frame_codec.encode_body(mtype, fields).hex()})
+        except frame_codec.FrameError as error:
+            messages.append({"error": error.signature})
+    return {"messages": messages}
+
+
 def answer(request):
     family = request["family"]
     try:
@@ -66,6 +84,8 @@ def answer(request):
             return {"values": [str(read(reader, kind)) for kind in request["reads"]]}
         if family == "snapshot":
             return decode_snapshot(request)
+        if family == "frame":
+            return decode_frames(request)
     except CodecError as error:
         return {"error": str(error)}
     return {"unsupported": family}
@@ -75,7 +95,7 @@ def main():
     if "--help" in sys.argv[1:] or "-h" in sys.argv[1:]:
         print(__doc__.strip())
         return
-    print(json.dumps({"decoder": "python-reference", "families": ["bits", "snapshot"]}), flush=True)
+    print(json.dumps({"decoder": "python-reference", "families": ["bits", "snapshot", "frame"]}), flush=True)
     for line in sys.stdin:
         if not line.strip():
             continue

@@ -4,20 +4,31 @@
 Reads one JSON request per line on standard input and writes one JSON answer per line, after a
 first line naming the decoder and its families: bit streams (snapshot_codec.BitReader) and
 snapshots in the three codings (snapshot_codec.decode, entropy_codec.decode and
-decode_predicted), and a connection's frames (frame_codec.Receiver, each message's body encoded
-again with frame_codec.encode_body).
+decode_predicted), a connection's frames (frame_codec.Receiver, each message's body encoded
+again with frame_codec.encode_body), the UDP packet layer's packets (packet_codec.decode) and
+netcode.io's tokens and packets, read by the independent netcode.io peer of Tools/netcode-peer
+(its netcode.py, with PyNaCl: run the adapter with the repository's .venv/bin/python; without
+PyNaCl the netcode family is left out of the first line and Tools/conformance shows it not covered).
 Run it through the checker: Tools/conformance -- python3 Protocol/reference/conformance_adapter.py
 """
 import json
 import os
 import sys
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+sys.path.insert(1, os.path.join(HERE, "..", "..", "Tools", "netcode-peer"))
 
 import entropy_codec  # noqa: E402
 import frame_codec  # noqa: E402
+import packet_codec  # noqa: E402
 import snapshot_codec  # noqa: E402
 from snapshot_codec import SCHEMAS, BitReader, CodecError, unzigzag  # noqa: E402
+
+try:
+    import netcode  # noqa: E402  (Tools/netcode-peer; needs PyNaCl)
+except ImportError as missing:
+    netcode, NETCODE_MISSING = None, missing
 
 
 def read(reader, kind):
@@ -76,6 +87,80 @@ def decode_frames(request):
     return {"messages": messages}
 
 
+PACKET_TYPES = {packet_codec.ACK_ONLY: "ack-only", packet_codec.MESSAGE: "message", packet_codec.FRAGMENT_TYPE: "fragment"}
+
+
+def decode_packet(request):
+    """One packet of the UDP packet layer (PROTOCOL.md 1A.2), its fields as CONFORMANCE.md names them."""
+    p = packet_codec.decode(bytes.fromhex(request["bytes"]))
+    packet = {"sequence": p["sequence"], "type": PACKET_TYPES[p["type"]]}
+    if p["acks"] is not None:
+        packet["ack"], packet["ackBits"] = p["acks"]
+    if p["type"] != packet_codec.ACK_ONLY:
+        packet["channel"] = packet_codec.CHANNELS[p["channel"]]
+        packet["payload"] = p["payload"].hex()
+    if "message_id" in p:
+        packet["messageId"] = p["message_id"]
+    if p["type"] == packet_codec.FRAGMENT_TYPE:
+        packet["fragmentIndex"], packet["fragmentCount"] = p["index"], p["count"]
+    return {"packet": packet}
+
+
+def private_fields(private):
+    """A decrypted private connect token's fields, named as the netcode vectors name them."""
+    return {"client-id": str(private.client_id), "timeout-seconds": str(private.timeout_seconds),
+            "server-address": [netcode.format_address(a) for a in private.server_addresses],
+            "client-to-server-key": private.client_to_server_key.hex(),
+            "server-to-client-key": private.server_to_client_key.hex(), "user-data": private.user_data.hex()}
+
+
+def decode_netcode(request):
+    """A netcode.io token or packet (Protocol/NETCODE.md), read with the request's inputs."""
+    data, inputs, kind = bytes.fromhex(request["bytes"]), request["inputs"], request["kind"]
+    number = lambda key: int(inputs[key])
+    key = lambda name: bytes.fromhex(inputs[name])
+    if kind == "connect-token-private":
+        private = netcode.PrivateToken.decrypt(data, number("protocol-id"), number("expire-timestamp"), key("nonce"),
+                                               key("private-key"))
+        return {"fields": private_fields(private)}
+    if kind == "connect-token":
+        token = netcode.ConnectToken.read(data)
+        private = netcode.PrivateToken.decrypt(token.encrypted_private, token.protocol_id, token.expire_timestamp,
+                                               token.nonce, key("private-key"))
+        fields = private_fields(private)
+        fields.update({"protocol-id": str(token.protocol_id), "create-timestamp": str(token.create_timestamp),
+                       "expire-timestamp": str(token.expire_timestamp), "nonce": token.nonce.hex(),
+                       "timeout-seconds": str(token.timeout_seconds),
+                       "server-address": [netcode.format_address(a) for a in token.server_addresses],
+                       "client-to-server-key": token.client_to_server_key.hex(),
+                       "server-to-client-key": token.server_to_client_key.hex()})
+        return {"fields": fields}
+    if kind == "challenge-token":
+        client_id, user_data = netcode.challenge_token_decrypt(data, number("challenge-sequence"), key("challenge-key"))
+        return {"fields": {"client-id": str(client_id), "user-data": user_data.hex()}}
+    if kind != "packet":
+        raise ValueError(f"unknown netcode kind {kind}")
+    if data[:1] == bytes([netcode.REQUEST]):
+        expire, nonce, encrypted = netcode.read_request(data, number("protocol-id"), number("create-timestamp"))
+        fields = {"type": "request", "protocol-id": inputs["protocol-id"], "expire-timestamp": str(expire), "nonce": nonce.hex()}
+        if "private-key" in inputs:
+            fields.update(private_fields(netcode.PrivateToken.decrypt(encrypted, number("protocol-id"), expire, nonce,
+                                                                      key("private-key"))))
+        return {"fields": fields}
+    packet_type, sequence, body = netcode.read_packet(data, key("key"), number("protocol-id"), set(range(1, 7)),
+                                                      netcode.ReplayProtection())
+    fields = {"type": netcode.TYPE_NAMES[packet_type], "sequence": str(sequence)}
+    if packet_type in (netcode.CHALLENGE, netcode.RESPONSE):
+        fields["challenge-sequence"] = str(int.from_bytes(body[:8], "little"))
+        fields["challenge-token"] = body[8:].hex()
+    elif packet_type == netcode.KEEP_ALIVE:
+        fields["client-index"] = str(int.from_bytes(body[:4], "little"))
+        fields["max-clients"] = str(int.from_bytes(body[4:], "little"))
+    elif packet_type == netcode.PAYLOAD:
+        fields["payload"] = body.hex()
+    return {"fields": fields}
+
+
 def answer(request):
     family = request["family"]
     try:
@@ -86,8 +171,18 @@ def answer(request):
             return decode_snapshot(request)
         if family == "frame":
             return decode_frames(request)
+        if family == "packet":
+            return decode_packet(request)
+        if family == "netcode" and netcode is not None:
+            return decode_netcode(request)
     except CodecError as error:
         return {"error": str(error)}
+    except packet_codec.PacketError as error:
+        return {"error": error.signature}
+    except Exception as error:
+        if netcode is not None and isinstance(error, netcode.Refused):
+            return {"error": str(error)}
+        raise
     return {"unsupported": family}
 
 
@@ -95,7 +190,11 @@ def main():
     if "--help" in sys.argv[1:] or "-h" in sys.argv[1:]:
         print(__doc__.strip())
         return
-    print(json.dumps({"decoder": "python-reference", "families": ["bits", "snapshot", "frame"]}), flush=True)
+    families = ["bits", "snapshot", "frame", "packet"] + (["netcode"] if netcode is not None else [])
+    if netcode is None:
+        print(f"conformance_adapter.py: the netcode family needs PyNaCl ({NETCODE_MISSING}); "
+              "run it with the repository's .venv/bin/python (Tools/python-requirements.txt)", file=sys.stderr)
+    print(json.dumps({"decoder": "python-reference", "families": families}), flush=True)
     for line in sys.stdin:
         if not line.strip():
             continue

@@ -13,6 +13,8 @@ import os
 import struct
 import sys
 
+from frame_codec import signature
+
 VECTORS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "vectors", "packet")
 
 MAX_PACKET = 1200          # one netcode.io payload
@@ -23,9 +25,13 @@ CHANNELS = {0: "unreliable", 1: "reliable-ordered"}
 
 
 class PacketError(Exception):
-    def __init__(self, code):
-        super().__init__(code)
+    """A refused packet: `code` is the error's name in PROTOCOL.md 1A.6, `signature` its written
+    form with the values 1A.6 defines (`fragmentSizeInvalid(index: 0, count: 3, size: 1023)`)."""
+
+    def __init__(self, code, *values, **labelled):
         self.code = code
+        self.signature = signature(code, *values, **labelled).text
+        super().__init__(self.signature)
 
 
 def encode(p):
@@ -42,33 +48,34 @@ def encode(p):
 
 
 def decode(data, max_fragments=MAX_FRAGMENTS):
+    """One packet's fields, checked in the order of PROTOCOL.md 1A.6. Raises PacketError."""
     if len(data) > MAX_PACKET:
-        raise PacketError("packetTooLarge")
+        raise PacketError("packetTooLarge", size=len(data), limit=MAX_PACKET)
     if not data:
-        raise PacketError("truncated")
+        raise PacketError("truncated", what="header", needed=1, available=0)
     flags = data[0]
     if flags & 0xF0:
-        raise PacketError("reservedBits")
+        raise PacketError("reservedBits", flags)
     kind, channel, has_acks = flags & 3, (flags >> 2) & 1, bool(flags & 8)
     if kind == 3:
-        raise PacketError("unknownPacketType")
+        raise PacketError("unknownPacketType", flags)
     header = 9 if has_acks else 3
     if len(data) < header:
-        raise PacketError("truncated")
+        raise PacketError("truncated", what="header", needed=header, available=len(data))
     (sequence,) = struct.unpack_from(">H", data, 1)
     acks = struct.unpack_from(">HI", data, 3) if has_acks else None
     p = {"sequence": sequence, "acks": acks, "type": kind, "channel": channel}
     offset = header
     if kind == ACK_ONLY:
         if channel or not has_acks:
-            raise PacketError("invalidFlags")
+            raise PacketError("invalidFlags", flags)
         if len(data) != offset:
-            raise PacketError("trailingBytes")
+            raise PacketError("trailingBytes", count=len(data) - offset)
         return p
     if kind == MESSAGE:
         if channel == 1:
             if len(data) < offset + 2:
-                raise PacketError("truncated")
+                raise PacketError("truncated", what="message id", needed=offset + 2, available=len(data))
             (p["message_id"],) = struct.unpack_from(">H", data, offset)
             offset += 2
         if len(data) == offset:
@@ -76,19 +83,19 @@ def decode(data, max_fragments=MAX_FRAGMENTS):
         p["payload"] = data[offset:]
         return p
     if len(data) < offset + 6:
-        raise PacketError("truncated")
+        raise PacketError("truncated", what="fragment header", needed=offset + 6, available=len(data))
     p["message_id"], p["index"], p["count"] = struct.unpack_from(">HHH", data, offset)
     offset += 6
     if p["count"] < 2:
-        raise PacketError("fragmentCountOutOfRange")
+        raise PacketError("fragmentCountOutOfRange", count=p["count"])
     if p["count"] > max_fragments:
-        raise PacketError("fragmentCountExceeded")
+        raise PacketError("fragmentCountExceeded", count=p["count"], limit=max_fragments)
     if p["index"] >= p["count"]:
-        raise PacketError("fragmentIndexOutOfRange")
+        raise PacketError("fragmentIndexOutOfRange", index=p["index"], count=p["count"])
     size = len(data) - offset
     last = p["index"] == p["count"] - 1
     if (last and not 1 <= size <= FRAGMENT) or (not last and size != FRAGMENT):
-        raise PacketError("fragmentSizeInvalid")
+        raise PacketError("fragmentSizeInvalid", index=p["index"], count=p["count"], size=size)
     p["payload"] = data[offset:]
     return p
 
@@ -135,37 +142,68 @@ VALID = {
                                     fragment(8, 255, 256, 1, message_id=10, acks=(6, 0))),
 }
 
+# name -> (comment lines, bytes, the error's signature as 1A.6 defines its values)
 ERRORS = {
-    "packet-error-empty": (["A packet of zero bytes."], b"", "truncated"),
+    "packet-error-empty": (["A packet of zero bytes."], b"", 'truncated(what: "header", needed: 1, available: 0)'),
     "packet-error-truncated-header": (["The acks flag promises a 9-byte header; 7 bytes arrive."],
-                                      bytes.fromhex("09 0001 0000 0000".replace(" ", "")), "truncated"),
-    "packet-error-truncated-short-header": (["A header without acks needs 3 bytes; 2 arrive."], bytes.fromhex("0100"), "truncated"),
+                                      bytes.fromhex("09 0001 0000 0000".replace(" ", "")),
+                                      'truncated(what: "header", needed: 9, available: 7)'),
+    "packet-error-truncated-short-header": (["A header without acks needs 3 bytes; 2 arrive."], bytes.fromhex("0100"),
+                                            'truncated(what: "header", needed: 3, available: 2)'),
     "packet-error-too-large": (["1201 bytes: one more than a netcode.io payload holds."],
                                encode({"sequence": 1, "acks": (0, 0), "type": MESSAGE, "channel": 0, "payload": pattern(0, 1192)}),
-                               "packetTooLarge"),
-    "packet-error-reserved-bits": (["Flags 0x11: bit 4 is reserved."], bytes.fromhex("110001aa"), "reservedBits"),
-    "packet-error-unknown-type": (["Flags 0x0b: packet type 3 does not exist."], bytes.fromhex("0b0001000000000000aa"), "unknownPacketType"),
+                               "packetTooLarge(size: 1201, limit: 1200)"),
+    "packet-error-reserved-bits": (["Flags 0x11: bit 4 is reserved."], bytes.fromhex("110001aa"), "reservedBits(17)"),
+    "packet-error-unknown-type": (["Flags 0x0b: packet type 3 does not exist."], bytes.fromhex("0b0001000000000000aa"),
+                                  "unknownPacketType(11)"),
     "packet-error-ack-only-channel": (["Flags 0x0c: an ack-only packet with the channel bit."],
-                                      bytes.fromhex("0c000100000000000000"[:18]), "invalidFlags"),
-    "packet-error-ack-only-without-acks": (["Flags 0x00: an ack-only packet without acks."], bytes.fromhex("000001"), "invalidFlags"),
+                                      bytes.fromhex("0c000100000000000000"[:18]), "invalidFlags(12)"),
+    "packet-error-ack-only-without-acks": (["Flags 0x00: an ack-only packet without acks."], bytes.fromhex("000001"),
+                                           "invalidFlags(0)"),
     "packet-error-ack-only-trailing": (["An ack-only packet with one byte after its header."],
-                                       bytes.fromhex("08000100000000000000"), "trailingBytes"),
-    "packet-error-empty-message": (["An unreliable message packet with no message byte."], bytes.fromhex("090001000000000000"), "emptyMessage"),
+                                       bytes.fromhex("08000100000000000000"), "trailingBytes(count: 1)"),
+    "packet-error-empty-message": (["An unreliable message packet with no message byte."], bytes.fromhex("090001000000000000"),
+                                   "emptyMessage"),
     "packet-error-empty-reliable-message": (["A reliable message packet with its id and no message byte."],
                                             bytes.fromhex("0d0001000000000000 0005".replace(" ", "")), "emptyMessage"),
     "packet-error-truncated-message-id": (["A reliable message packet that ends inside its message id."],
-                                          bytes.fromhex("0d000100000000000000"), "truncated"),
+                                          bytes.fromhex("0d000100000000000000"),
+                                          'truncated(what: "message id", needed: 11, available: 10)'),
     "packet-error-truncated-fragment-header": (["A fragment whose header ends after the message id and index."],
-                                               bytes.fromhex("0a000100000000000000090000"), "truncated"),
+                                               bytes.fromhex("0a000100000000000000090000"),
+                                               'truncated(what: "fragment header", needed: 15, available: 13)'),
     "packet-error-fragment-count-one": (["A fragment whose count is 1: a message of one fragment is sent whole."],
-                                        encode(fragment(1, 0, 1, 10)), "fragmentCountOutOfRange"),
+                                        encode(fragment(1, 0, 1, 10)), "fragmentCountOutOfRange(count: 1)"),
     "packet-error-fragment-count-exceeded": (["Fragment 256 of 257: one more fragment than the limit of 256."],
-                                             encode(fragment(1, 256, 257, 1)), "fragmentCountExceeded"),
-    "packet-error-fragment-index": (["Fragment index 3 of a count of 3."], encode(fragment(1, 3, 3, 10)), "fragmentIndexOutOfRange"),
+                                             encode(fragment(1, 256, 257, 1)), "fragmentCountExceeded(count: 257, limit: 256)"),
+    "packet-error-fragment-index": (["Fragment index 3 of a count of 3."], encode(fragment(1, 3, 3, 10)),
+                                    "fragmentIndexOutOfRange(index: 3, count: 3)"),
     "packet-error-fragment-size": (["Fragment 0 of 3 with 1023 bytes: every fragment but the last holds 1024."],
-                                   encode(fragment(1, 0, 3, 1023)), "fragmentSizeInvalid"),
+                                   encode(fragment(1, 0, 3, 1023)), "fragmentSizeInvalid(index: 0, count: 3, size: 1023)"),
     "packet-error-last-fragment-size": (["The last fragment, 2 of 3, with 1025 bytes: one more than a fragment holds."],
-                                        encode(fragment(1, 2, 3, 1025)), "fragmentSizeInvalid"),
+                                        encode(fragment(1, 2, 3, 1025)), "fragmentSizeInvalid(index: 2, count: 3, size: 1025)"),
+    # The order of 1A.6: each breaks two rules and is refused with the one checked first.
+    "packet-error-order-size-before-flags": (["1201 bytes whose flags (0x19) set a reserved bit: the size is checked first."],
+                                             bytes([0x19]) + encode({"sequence": 1, "acks": (0, 0), "type": MESSAGE, "channel": 0,
+                                                                     "payload": pattern(0, 1192)})[1:],
+                                             "packetTooLarge(size: 1201, limit: 1200)"),
+    "packet-error-order-reserved-before-type": (["Flags 0x13: a reserved bit and packet type 3; the reserved bits are checked first."],
+                                                bytes.fromhex("130001aa"), "reservedBits(19)"),
+    "packet-error-order-type-before-truncated": (["Flags 0x0b (packet type 3, acks) in 2 bytes: the type is checked before the header's length."],
+                                                 bytes.fromhex("0b00"), "unknownPacketType(11)"),
+    "packet-error-order-truncated-before-flags": (["Flags 0x0c (ack-only with the channel bit and acks) in 5 of its 9 header bytes:",
+                                                   "the header's length is checked before the flags' consistency."],
+                                                  bytes.fromhex("0c00010000"), 'truncated(what: "header", needed: 9, available: 5)'),
+    "packet-error-order-flags-before-trailing": (["Flags 0x0c (ack-only with the channel bit) with a byte after the header:",
+                                                  "the flags are checked before the trailing bytes."],
+                                                 bytes.fromhex("0c000100000000000000"), "invalidFlags(12)"),
+    "packet-error-order-count-before-index": (["Fragment 5 of 1: the count is checked before the index."],
+                                              encode(fragment(1, 5, 1, 10)), "fragmentCountOutOfRange(count: 1)"),
+    "packet-error-order-limit-before-index": (["Fragment 400 of 300: the fragment limit is checked before the index."],
+                                              encode(fragment(1, 400, 300, 10)), "fragmentCountExceeded(count: 300, limit: 256)"),
+    "packet-error-order-index-before-size": (["Fragment 3 of 3 with 1024 bytes, a size no index-3 fragment can have:",
+                                              "the index is checked before the size."],
+                                             encode(fragment(1, 3, 3, 1024)), "fragmentIndexOutOfRange(index: 3, count: 3)"),
 }
 
 
@@ -231,7 +269,7 @@ def check():
             try:
                 decode(data)
             except PacketError as e:
-                assert e.code == fields["error"], f"{name}: refused with {e.code}, expected {fields['error']}"
+                assert e.signature == fields["error"], f"{name}: refused with {e.signature}, expected {fields['error']}"
             else:
                 raise AssertionError(f"{name}: decoded, expected {fields['error']}")
             continue

@@ -6,9 +6,10 @@ import Tickwire
 /// `Protocol/CONFORMANCE.md`, for `Tools/conformance -- swift run tickwire conformance-decoder`.
 ///
 /// Writes one line naming the decoder and its families (snapshots in the three codings through
-/// ``SnapshotCodec``, frames through ``FrameDecompressor``), then answers each JSON request line
-/// on standard input with one JSON line on standard output. The bit stream primitives are internal
-/// to TickwireCodec, so the `bits` family is not among them.
+/// ``SnapshotCodec``, frames through ``FrameDecompressor``, the UDP packet layer's packets through
+/// `Packet.decode`, netcode.io's tokens and packets through TickwireNetcode), then answers each
+/// JSON request line on standard input with one JSON line on standard output. The bit stream
+/// primitives are internal to TickwireCodec, so the `bits` family is not among them.
 enum ConformanceDecoderCommand {
     /// What `tickwire conformance-decoder` accepts; its usage text and its parser both come from here.
     static let syntax = CommandSyntax(
@@ -27,7 +28,7 @@ enum ConformanceDecoderCommand {
     static func run(_ arguments: CommandArguments) throws {
         try arguments.rejectUnknown()
         guard arguments.positionals.isEmpty else { throw CommandArguments.UsageError(description: "no arguments") }
-        try write(["decoder": "swift", "families": ["snapshot", "frame"]])
+        try write(["decoder": "swift", "families": ["snapshot", "frame", "packet", "netcode"]])
         while let line = readLine() {
             guard !line.allSatisfy(\.isWhitespace) else { continue }
             guard let request = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any] else {
@@ -50,6 +51,10 @@ enum ConformanceDecoderCommand {
             do { return try decodeSnapshot(request) } catch let error as CodecError { return ["error": error.kind.description] }
         case "frame":
             return try decodeFrames(request)
+        case "packet":
+            return try decodePacket(request)
+        case "netcode":
+            return try decodeNetcode(request)
         case let family:
             return ["unsupported": family ?? "none"]
         }
@@ -162,7 +167,8 @@ enum ConformanceDecoderCommand {
 /// `name`, or `name(label: value, …)` with strings quoted and a nested error in the same form.
 enum ErrorSignature {
     /// The signature of a Tickwire error that wraps an internal enum of cases (``FrameError``,
-    /// ``ZlibError``): the case as Swift prints an enum case, which is the vectors' grammar.
+    /// ``ZlibError``, `PacketError`, `NetcodeError`): the case as Swift prints an enum case, which
+    /// is the vectors' grammar.
     static func of(_ error: any Error) -> String {
         guard let kind = Mirror(reflecting: error).children.first?.value else { return String(describing: error) }
         // A case whose one value is itself an error (`inflation(ZlibError)`) names that error's case.

@@ -5,7 +5,8 @@ Reads one JSON request per line on standard input and writes one JSON answer per
 first line naming the decoder and its families: bit streams (snapshot_codec.BitReader) and
 snapshots in the three codings (snapshot_codec.decode, entropy_codec.decode and
 decode_predicted), a connection's frames (frame_codec.Receiver, each message's body encoded
-again with frame_codec.encode_body), the UDP packet layer's packets (packet_codec.decode) and
+again with frame_codec.encode_body), the UDP packet layer's packets (packet_codec.decode, and
+packet_receiver.Receiver for a sequence one endpoint receives) and
 netcode.io's tokens and packets, read by the independent netcode.io peer of Tools/netcode-peer
 (its netcode.py, with PyNaCl: run the adapter with the repository's .venv/bin/python; without
 PyNaCl the netcode family is left out of the first line and Tools/conformance shows it not covered).
@@ -22,6 +23,7 @@ sys.path.insert(1, os.path.join(HERE, "..", "..", "Tools", "netcode-peer"))
 import entropy_codec  # noqa: E402
 import frame_codec  # noqa: E402
 import packet_codec  # noqa: E402
+import packet_receiver  # noqa: E402
 import snapshot_codec  # noqa: E402
 from snapshot_codec import SCHEMAS, BitReader, CodecError, unzigzag  # noqa: E402
 
@@ -90,8 +92,24 @@ def decode_frames(request):
 PACKET_TYPES = {packet_codec.ACK_ONLY: "ack-only", packet_codec.MESSAGE: "message", packet_codec.FRAGMENT_TYPE: "fragment"}
 
 
+def receive_packets(request):
+    """Packets one endpoint receives in order (PROTOCOL.md 1A.3-1A.5): per packet, the messages
+    it delivers or its refusal; the endpoint goes on after a refused packet."""
+    receiver = packet_receiver.Receiver(request.get("limits", {}))
+    received = []
+    for packet in request["receive"]:
+        try:
+            messages = receiver.receive(bytes.fromhex(packet))
+            received.append({"messages": [{"channel": channel, "payload": data.hex()} for channel, data in messages]})
+        except packet_codec.PacketError as error:
+            received.append({"error": error.signature})
+    return {"received": received}
+
+
 def decode_packet(request):
     """One packet of the UDP packet layer (PROTOCOL.md 1A.2), its fields as CONFORMANCE.md names them."""
+    if "receive" in request:
+        return receive_packets(request)
     p = packet_codec.decode(bytes.fromhex(request["bytes"]))
     packet = {"sequence": p["sequence"], "type": PACKET_TYPES[p["type"]]}
     if p["acks"] is not None:

@@ -4,7 +4,9 @@
 Written from PROTOCOL.md alone: it encodes and decodes one packet (the payload of one netcode.io
 payload packet) with every refusal §1A.6 lists, generates the `vectors/packet/*.hex` vectors and
 checks that every one decodes to its described fields (or is refused with its error) and
-re-encodes byte for byte. Usage:
+re-encodes byte for byte; a vector holding a sequence of packets (`# packet` lines) is received
+in order by packet_receiver.Receiver (§1A.3-1A.5) and must deliver its `# message:` lines, or
+be refused with its error at the last packet. Usage:
 
     python3 packet_codec.py [--check]    # decode and re-encode every packet vector
     python3 packet_codec.py --generate   # rewrite them (only when the format changes)
@@ -207,6 +209,40 @@ ERRORS = {
 }
 
 
+def reliable(seq, message_id, payload, acks=None):
+    return encode({"sequence": seq, "acks": acks, "type": MESSAGE, "channel": 1, "message_id": message_id, "payload": payload})
+
+
+# Sequences of packets one endpoint receives in order (1A.3-1A.5), from its first packet on:
+# name -> (comment lines, packets, limits, the last packet's messages (channel, bytes) or its error).
+SEQUENCES = {
+    "packet-receive-reliable-order": (
+        ["Reliable message 1 (\"b\") arrives before message 0 (\"a\"): it is held, and the packet carrying",
+         "message 0 delivers both, in id order (1A.5)."],
+        [reliable(0, 1, b"b"), reliable(1, 0, b"a")], {}, [("reliable-ordered", b"a"), ("reliable-ordered", b"b")]),
+    "packet-receive-duplicate": (
+        ["The same packet twice (an unreliable ping frame, sequence 42): the second is a duplicate,",
+         "dropped without error, and delivers nothing (1A.3)."],
+        [encode(VALID["packet-unreliable"][1])] * 2, {}, []),
+    "packet-error-reliable-window": (
+        ["Reliable message 256 arrives first, while message 0 is due: 256 ahead, outside the receive",
+         "window of 256 (1A.5)."],
+        [reliable(0, 256, b"x")], {}, "reliableProtocolViolation"),
+    "packet-error-reliable-fragment-not-due": (
+        ["A fragment of reliable message 1 while message 0 is due: a reliable fragment must belong to",
+         "the message due (1A.5)."],
+        [encode(fragment(0, 0, 2, 1024, channel=1, message_id=1, acks=None))], {}, "reliableProtocolViolation"),
+    "packet-error-message-too-large": (
+        ["Fragment 0 of 3 of unreliable message 9 under a message size limit of 2048 bytes: the message",
+         "holds at least 2 x 1024 + 1 = 2049 bytes (1A.4)."],
+        [encode(fragment(0, 0, 3, 1024))], {"maximumMessageBytes": 2048}, "messageTooLarge(size: 2049, limit: 2048)"),
+    "packet-error-fragment-count-mismatch": (
+        ["Fragment 0 of 3 of unreliable message 9, then fragment 1 of 4 of the same message (1A.4)."],
+        [encode(fragment(0, 0, 3, 1024)), encode(fragment(1, 1, 4, 1024))], {},
+        "fragmentCountMismatch(messageID: 9, count: 4, expected: 3)"),
+}
+
+
 def describe(p):
     lines = [f"sequence: {p['sequence']}"]
     if p["acks"] is not None:
@@ -240,17 +276,59 @@ def write(name, comments, data, fields):
             f.write(line + "\n")
 
 
+def write_sequence(name, comments, packets, limits, expected):
+    lines = comments + [f"limit: {limit} {value}" for limit, value in limits.items()]
+    if isinstance(expected, str):
+        lines.append(f"error: {expected}")
+    else:
+        lines += [f"message: {channel} {data.hex()}" for channel, data in expected]
+    with open(os.path.join(VECTORS, name + ".hex"), "w") as f:
+        for line in lines:
+            f.write("# " + line + "\n")
+        for number, packet in enumerate(packets):
+            f.write(f"# packet {number}\n")
+            for line in hex_lines(packet):
+                f.write(line + "\n")
+
+
 def read(path):
-    fields, hexdigits = {}, ""
+    """A vector's `name: value` lines (`message` and `limit` collected in lists) and its bytes:
+    one packet, or the list of packets of a sequence (`# packet` lines)."""
+    fields, hexdigits, packets = {"message": [], "limit": []}, "", None
     for line in open(path):
-        if line.startswith("#"):
+        if line.startswith("# packet"):
+            if packets is not None:
+                packets.append(bytes.fromhex("".join(hexdigits.split())))
+            packets, hexdigits = packets or [], ""
+        elif line.startswith("#"):
             body = line[1:].strip()
             key, sep, value = body.partition(":")
             if sep and " " not in key:
-                fields[key] = value.strip()
+                if key in ("message", "limit"):
+                    fields[key].append(value.strip())
+                else:
+                    fields[key] = value.strip()
         else:
             hexdigits += line
-    return fields, bytes.fromhex("".join(hexdigits.split()))
+    data = bytes.fromhex("".join(hexdigits.split()))
+    return fields, data if packets is None else packets + [data]
+
+
+def check_sequence(name, fields, packets):
+    from packet_receiver import Receiver
+    limits = {limit.split()[0]: int(limit.split()[1]) for limit in fields["limit"]}
+    receiver = Receiver(limits)
+    for packet in packets[:-1]:
+        receiver.receive(packet)
+    try:
+        delivered = receiver.receive(packets[-1])
+    except PacketError as e:
+        assert e.signature == fields.get("error") or e.code == fields.get("error"), \
+            f"{name}: refused with {e.signature}, expected {fields.get('error') or 'no error'}"
+        return
+    assert "error" not in fields, f"{name}: received, expected {fields['error']}"
+    got = [f"{channel} {data.hex()}" for channel, data in delivered]
+    assert got == fields["message"], f"{name}: delivered {got}, the vector says {fields['message']}"
 
 
 def generate():
@@ -259,12 +337,17 @@ def generate():
         write(name, comments, encode(p), describe(p))
     for name, (comments, data, error) in ERRORS.items():
         write(name, comments, data, [f"error: {error}"])
+    for name, (comments, packets, limits, expected) in SEQUENCES.items():
+        write_sequence(name, comments, packets, limits, expected)
 
 
 def check():
     names = sorted(n for n in os.listdir(VECTORS) if n.endswith(".hex"))
     for name in names:
         fields, data = read(os.path.join(VECTORS, name))
+        if isinstance(data, list):
+            check_sequence(name, fields, data)
+            continue
         if "error" in fields:
             try:
                 decode(data)
@@ -278,10 +361,18 @@ def check():
         described = {k: v for k, v in (line.split(": ", 1) for line in describe(p))}
         for key, value in described.items():
             assert fields.get(key) == value, f"{name}: {key} is {value}, the vector says {fields.get(key)}"
-    print(f"{len(names)} packet vectors decode and re-encode")
+        assert not fields["message"] and not fields["limit"], f"{name}: message and limit lines belong to sequences"
+    print(f"{len(names)} packet vectors decode and re-encode, or are received as their sequence says")
 
 
-if __name__ == "__main__":
+def main():
     if sys.argv[1:] == ["--generate"]:
         generate()
     check()
+
+
+if __name__ == "__main__":
+    # Through the imported module, so that packet_receiver (which imports packet_codec) raises the
+    # same PacketError class this check catches.
+    import packet_codec
+    packet_codec.main()

@@ -29,6 +29,7 @@ from snapshot_codec import SCHEMAS, BitReader, CodecError, unzigzag  # noqa: E40
 
 try:
     import netcode  # noqa: E402  (Tools/netcode-peer; needs PyNaCl)
+    import vectors as netcode_vectors  # noqa: E402  (Tools/netcode-peer/vectors.py)
 except ImportError as missing:
     netcode, NETCODE_MISSING = None, missing
 
@@ -124,59 +125,9 @@ def decode_packet(request):
     return {"packet": packet}
 
 
-def private_fields(private):
-    """A decrypted private connect token's fields, named as the netcode vectors name them."""
-    return {"client-id": str(private.client_id), "timeout-seconds": str(private.timeout_seconds),
-            "server-address": [netcode.format_address(a) for a in private.server_addresses],
-            "client-to-server-key": private.client_to_server_key.hex(),
-            "server-to-client-key": private.server_to_client_key.hex(), "user-data": private.user_data.hex()}
-
-
 def decode_netcode(request):
-    """A netcode.io token or packet (Protocol/NETCODE.md), read with the request's inputs."""
-    data, inputs, kind = bytes.fromhex(request["bytes"]), request["inputs"], request["kind"]
-    number = lambda key: int(inputs[key])
-    key = lambda name: bytes.fromhex(inputs[name])
-    if kind == "connect-token-private":
-        private = netcode.PrivateToken.decrypt(data, number("protocol-id"), number("expire-timestamp"), key("nonce"),
-                                               key("private-key"))
-        return {"fields": private_fields(private)}
-    if kind == "connect-token":
-        token = netcode.ConnectToken.read(data)
-        private = netcode.PrivateToken.decrypt(token.encrypted_private, token.protocol_id, token.expire_timestamp,
-                                               token.nonce, key("private-key"))
-        fields = private_fields(private)
-        fields.update({"protocol-id": str(token.protocol_id), "create-timestamp": str(token.create_timestamp),
-                       "expire-timestamp": str(token.expire_timestamp), "nonce": token.nonce.hex(),
-                       "timeout-seconds": str(token.timeout_seconds),
-                       "server-address": [netcode.format_address(a) for a in token.server_addresses],
-                       "client-to-server-key": token.client_to_server_key.hex(),
-                       "server-to-client-key": token.server_to_client_key.hex()})
-        return {"fields": fields}
-    if kind == "challenge-token":
-        client_id, user_data = netcode.challenge_token_decrypt(data, number("challenge-sequence"), key("challenge-key"))
-        return {"fields": {"client-id": str(client_id), "user-data": user_data.hex()}}
-    if kind != "packet":
-        raise ValueError(f"unknown netcode kind {kind}")
-    if data[:1] == bytes([netcode.REQUEST]):
-        expire, nonce, encrypted = netcode.read_request(data, number("protocol-id"), number("create-timestamp"))
-        fields = {"type": "request", "protocol-id": inputs["protocol-id"], "expire-timestamp": str(expire), "nonce": nonce.hex()}
-        if "private-key" in inputs:
-            fields.update(private_fields(netcode.PrivateToken.decrypt(encrypted, number("protocol-id"), expire, nonce,
-                                                                      key("private-key"))))
-        return {"fields": fields}
-    packet_type, sequence, body = netcode.read_packet(data, key("key"), number("protocol-id"), set(range(1, 7)),
-                                                      netcode.ReplayProtection())
-    fields = {"type": netcode.TYPE_NAMES[packet_type], "sequence": str(sequence)}
-    if packet_type in (netcode.CHALLENGE, netcode.RESPONSE):
-        fields["challenge-sequence"] = str(int.from_bytes(body[:8], "little"))
-        fields["challenge-token"] = body[8:].hex()
-    elif packet_type == netcode.KEEP_ALIVE:
-        fields["client-index"] = str(int.from_bytes(body[:4], "little"))
-        fields["max-clients"] = str(int.from_bytes(body[4:], "little"))
-    elif packet_type == netcode.PAYLOAD:
-        fields["payload"] = body.hex()
-    return {"fields": fields}
+    """A netcode.io token or packet (Protocol/NETCODE.md), read by the netcode peer with the request's inputs."""
+    return {"fields": netcode_vectors.decode(request["kind"], bytes.fromhex(request["bytes"]), request["inputs"])}
 
 
 def answer(request):
@@ -199,7 +150,7 @@ def answer(request):
         return {"error": error.signature}
     except Exception as error:
         if netcode is not None and isinstance(error, netcode.Refused):
-            return {"error": str(error)}
+            return {"error": error.signature}
         raise
     return {"unsupported": family}
 

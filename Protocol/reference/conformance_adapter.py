@@ -6,7 +6,8 @@ first line naming the decoder and its families: bit streams (snapshot_codec.BitR
 snapshots in the three codings (snapshot_codec.decode, entropy_codec.decode and
 decode_predicted), a connection's frames (frame_codec.Receiver, each message's body encoded
 again with frame_codec.encode_body), the UDP packet layer's packets (packet_codec.decode, and
-packet_receiver.Receiver for a sequence one endpoint receives) and
+packet_receiver.Receiver for a sequence one endpoint receives), WebSocket frames
+(websocket_codec.Receiver) and
 netcode.io's tokens and packets, read by the independent netcode.io peer of Tools/netcode-peer
 (its netcode.py, with PyNaCl: run the adapter with the repository's .venv/bin/python; without
 PyNaCl the netcode family is left out of the first line and Tools/conformance shows it not covered).
@@ -24,6 +25,7 @@ import entropy_codec  # noqa: E402
 import frame_codec  # noqa: E402
 import packet_codec  # noqa: E402
 import packet_receiver  # noqa: E402
+import websocket_codec  # noqa: E402
 import snapshot_codec  # noqa: E402
 from snapshot_codec import SCHEMAS, BitReader, CodecError, unzigzag  # noqa: E402
 
@@ -130,6 +132,13 @@ def decode_netcode(request):
     return {"fields": netcode_vectors.decode(request["kind"], bytes.fromhex(request["bytes"]), request["inputs"])}
 
 
+def receive_websocket(request):
+    """The frames of a WebSocket vector, read by the side its role names (websocket_codec)."""
+    receiver = websocket_codec.Receiver(request["role"], request.get("permessageDeflate", False))
+    events, reply = receiver.receive(bytes.fromhex(request["bytes"]))
+    return {"events": events, "reply": reply.hex()}
+
+
 def answer(request):
     family = request["family"]
     try:
@@ -142,11 +151,13 @@ def answer(request):
             return decode_frames(request)
         if family == "packet":
             return decode_packet(request)
+        if family == "websocket":
+            return receive_websocket(request)
         if family == "netcode" and netcode is not None:
             return decode_netcode(request)
     except CodecError as error:
         return {"error": str(error)}
-    except packet_codec.PacketError as error:
+    except (packet_codec.PacketError, websocket_codec.WebSocketError) as error:
         return {"error": error.signature}
     except Exception as error:
         if netcode is not None and isinstance(error, netcode.Refused):
@@ -159,7 +170,7 @@ def main():
     if "--help" in sys.argv[1:] or "-h" in sys.argv[1:]:
         print(__doc__.strip())
         return
-    families = ["bits", "snapshot", "frame", "packet"] + (["netcode"] if netcode is not None else [])
+    families = ["bits", "snapshot", "frame", "websocket", "packet"] + (["netcode"] if netcode is not None else [])
     if netcode is None:
         print(f"conformance_adapter.py: the netcode family needs PyNaCl ({NETCODE_MISSING}); "
               "run it with the repository's .venv/bin/python (Tools/python-requirements.txt)", file=sys.stderr)

@@ -6,10 +6,11 @@ import Tickwire
 /// `Protocol/CONFORMANCE.md`, for `Tools/conformance -- swift run tickwire conformance-decoder`.
 ///
 /// Writes one line naming the decoder and its families (snapshots in the three codings through
-/// ``SnapshotCodec``, frames through ``FrameDecompressor``, the UDP packet layer's packets through
+/// ``SnapshotCodec``, frames through ``FrameDecompressor``, WebSocket frames through
+/// ``WebSocketProtocolMachine``, the UDP packet layer's packets through
 /// `Packet.decode`, netcode.io's tokens and packets through TickwireNetcode), then answers each
-/// JSON request line on standard input with one JSON line on standard output. The bit stream
-/// primitives are internal to TickwireCodec, so the `bits` family is not among them.
+/// JSON request line on standard input with one JSON line on standard output; bit streams through
+/// TickwireCodec's `BitReader`, which is `package`-visible for this.
 enum ConformanceDecoderCommand {
     /// What `tickwire conformance-decoder` accepts; its usage text and its parser both come from here.
     static let syntax = CommandSyntax(
@@ -28,7 +29,7 @@ enum ConformanceDecoderCommand {
     static func run(_ arguments: CommandArguments) throws {
         try arguments.rejectUnknown()
         guard arguments.positionals.isEmpty else { throw CommandArguments.UsageError(description: "no arguments") }
-        try write(["decoder": "swift", "families": ["snapshot", "frame", "packet", "netcode"]])
+        try write(["decoder": "swift", "families": ["bits", "snapshot", "frame", "websocket", "packet", "netcode"]])
         while let line = readLine() {
             guard !line.allSatisfy(\.isWhitespace) else { continue }
             guard let request = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any] else {
@@ -47,10 +48,14 @@ enum ConformanceDecoderCommand {
 
     static func answer(_ request: [String: Any]) throws -> [String: Any] {
         switch request["family"] as? String {
+        case "bits":
+            do { return try readBits(request) } catch let error as CodecError { return ["error": error.kind.description] }
         case "snapshot":
             do { return try decodeSnapshot(request) } catch let error as CodecError { return ["error": error.kind.description] }
         case "frame":
             return try decodeFrames(request)
+        case "websocket":
+            return try receiveWebSocket(request)
         case "packet":
             return try decodePacket(request)
         case "netcode":
@@ -58,6 +63,28 @@ enum ConformanceDecoderCommand {
         case let family:
             return ["unsupported": family ?? "none"]
         }
+    }
+
+    /// Reads a bit stream (`PROTOCOL.md` §2.2) in the request's read kinds: each value as a decimal string.
+    static func readBits(_ request: [String: Any]) throws -> [String: Any] {
+        guard let reads = request["reads"] as? [String] else { throw RequestError(description: "a bits request needs its reads") }
+        var reader = BitReader(try bytes(request["bytes"]))
+        var values: [String] = []
+        for kind in reads {
+            switch kind {
+            case "bool": values.append(try reader.readBool() ? "1" : "0")
+            case "varint": values.append(String(try reader.readVarint()))
+            case "gamma": values.append(String(try reader.readGamma()))
+            case _ where kind.hasPrefix("signed"):
+                guard let width = Int(kind.dropFirst("signed".count)) else { throw RequestError(description: "unknown read kind \(kind)") }
+                values.append(String(try reader.readSigned(bits: width)))
+            case _ where kind.hasPrefix("u"):
+                guard let width = Int(kind.dropFirst()) else { throw RequestError(description: "unknown read kind \(kind)") }
+                values.append(String(try reader.read(bits: width)))
+            default: throw RequestError(description: "unknown read kind \(kind)")
+            }
+        }
+        return ["values": values]
     }
 
     /// Decodes the steps in order, each against the snapshot (and the motion kept with it) before it.

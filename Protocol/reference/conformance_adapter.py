@@ -6,11 +6,12 @@ first line naming the decoder and its families: bit streams (snapshot_codec.BitR
 snapshots in the three codings (snapshot_codec.decode, entropy_codec.decode and
 decode_predicted), a connection's frames (frame_codec.Receiver, each message's body encoded
 again with frame_codec.encode_body), the UDP packet layer's packets (packet_codec.decode, and
-packet_receiver.Receiver for a sequence one endpoint receives), WebSocket frames
-(websocket_codec.Receiver) and
+packet_receiver.Receiver for a sequence one endpoint receives), the UDP transport's close and
+handover messages (udp_messages.decode), WebSocket frames (websocket_codec.Receiver) and
 netcode.io's tokens and packets, read by the independent netcode.io peer of Tools/netcode-peer
 (its netcode.py, with PyNaCl: run the adapter with the repository's .venv/bin/python; without
-PyNaCl the netcode family is left out of the first line and Tools/conformance shows it not covered).
+PyNaCl the udp and netcode families are left out of the first line and Tools/conformance shows
+them not covered).
 Run it through the checker: Tools/conformance -- python3 Protocol/reference/conformance_adapter.py
 """
 import json
@@ -32,6 +33,7 @@ from snapshot_codec import SCHEMAS, BitReader, CodecError, unzigzag  # noqa: E40
 try:
     import netcode  # noqa: E402  (Tools/netcode-peer; needs PyNaCl)
     import vectors as netcode_vectors  # noqa: E402  (Tools/netcode-peer/vectors.py)
+    import udp_messages  # noqa: E402  (reads a handover's token with netcode.py)
 except ImportError as missing:
     netcode, NETCODE_MISSING = None, missing
 
@@ -155,12 +157,15 @@ def answer(request):
             return receive_websocket(request)
         if family == "netcode" and netcode is not None:
             return decode_netcode(request)
+        if family == "udp" and netcode is not None:
+            message = udp_messages.decode(bytes.fromhex(request["bytes"]))
+            return message if "close" in message else {"fields": message["handover"]}
     except CodecError as error:
         return {"error": str(error)}
     except (packet_codec.PacketError, websocket_codec.WebSocketError) as error:
         return {"error": error.signature}
     except Exception as error:
-        if netcode is not None and isinstance(error, netcode.Refused):
+        if netcode is not None and isinstance(error, (netcode.Refused, udp_messages.ProtocolError)):
             return {"error": error.signature}
         raise
     return {"unsupported": family}
@@ -170,9 +175,9 @@ def main():
     if "--help" in sys.argv[1:] or "-h" in sys.argv[1:]:
         print(__doc__.strip())
         return
-    families = ["bits", "snapshot", "frame", "websocket", "packet"] + (["netcode"] if netcode is not None else [])
+    families = ["bits", "snapshot", "frame", "websocket", "packet"] + (["udp", "netcode"] if netcode is not None else [])
     if netcode is None:
-        print(f"conformance_adapter.py: the netcode family needs PyNaCl ({NETCODE_MISSING}); "
+        print(f"conformance_adapter.py: the udp and netcode families need PyNaCl ({NETCODE_MISSING}); "
               "run it with the repository's .venv/bin/python (Tools/python-requirements.txt)", file=sys.stderr)
     print(json.dumps({"decoder": "python-reference", "families": families}), flush=True)
     for line in sys.stdin:

@@ -7,7 +7,8 @@ import Tickwire
 ///
 /// Writes one line naming the decoder and its families (snapshots in the three codings through
 /// ``SnapshotCodec``, frames through ``FrameDecompressor``, WebSocket frames through
-/// ``WebSocketProtocolMachine``, the UDP packet layer's packets through
+/// ``WebSocketProtocolMachine``, the UDP transport's close and handover messages through
+/// `UDPCloseMessage` and `UDPHandoverMessage`, the UDP packet layer's packets through
 /// `Packet.decode`, netcode.io's tokens and packets through TickwireNetcode), then answers each
 /// JSON request line on standard input with one JSON line on standard output; bit streams through
 /// TickwireCodec's `BitReader`, which is `package`-visible for this.
@@ -29,7 +30,7 @@ enum ConformanceDecoderCommand {
     static func run(_ arguments: CommandArguments) throws {
         try arguments.rejectUnknown()
         guard arguments.positionals.isEmpty else { throw CommandArguments.UsageError(description: "no arguments") }
-        try write(["decoder": "swift", "families": ["bits", "snapshot", "frame", "websocket", "packet", "netcode"]])
+        try write(["decoder": "swift", "families": ["bits", "snapshot", "frame", "websocket", "packet", "udp", "netcode"]])
         while let line = readLine() {
             guard !line.allSatisfy(\.isWhitespace) else { continue }
             guard let request = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any] else {
@@ -58,6 +59,8 @@ enum ConformanceDecoderCommand {
             return try receiveWebSocket(request)
         case "packet":
             return try decodePacket(request)
+        case "udp":
+            return try decodeUDPMessage(request)
         case "netcode":
             return try decodeNetcode(request)
         case let family:

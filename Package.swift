@@ -142,7 +142,7 @@ let package = Package(
         // Tools.
         .executableTarget(
             name: "tickwire",
-            dependencies: ["Tickwire", "CommandLineSupport", "ArenaGame"],
+            dependencies: ["Tickwire", "CommandLineSupport", "ArenaGame", "TickwirePacket", "TickwireNetcode", "TickwireUDPTransport"],
             path: "Tools/tickwire",
             swiftSettings: strictSettings
         ),

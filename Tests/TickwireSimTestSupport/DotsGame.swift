@@ -136,6 +136,13 @@ package struct DotsGame: Game {
         admissionPolicy(request, state)
     }
 
+    /// For the matchmaking tests: the room's player count as metadata; a room whose name starts
+    /// with `private-` is private, and one holding two players or more is locked.
+    package func listing(of state: State, room: String) -> RoomListingDetails {
+        RoomListingDetails(
+            metadata: ["players": "\(state.players.count)"], isLocked: state.players.count >= 2, isPrivate: room.hasPrefix("private-"))
+    }
+
     package func addPlayer(_ player: UInt32, to state: State) -> State {
         var next = state
         let (x, y) = spawn(player)

@@ -150,4 +150,23 @@ struct MatchmakingTests {
         #expect(!MatchmakingRules.isValidMode("") && !MatchmakingRules.isValidMode("a b") && !MatchmakingRules.isValidMode("é"))
         #expect(MatchmakingRules(capacities: ["ok_mode-1": 4, "bad mode": 4, "zero": 0]).capacities == ["ok_mode-1": 4])
     }
+
+    @Test("a host reports its game's listing: a matchmaker lists the room's words, and stops listing it once the game locks it")
+    func hostReportsTheGamesListing() throws {
+        let fleet = FleetHarness(hosts: 2)
+        let rules = MatchmakingRules(capacities: ["dots": 4])
+        let seat = try fleet.store.reserveSeat(.create(mode: "dots"), player: "ann", rules: rules)
+        let holder = try #require(FleetHarness.index(of: seat.processURL))
+        fleet.addClient(room: seat.room, entries: [1 - holder])
+        fleet.run(for: .seconds(2))
+        #expect(fleet.holder(of: seat.room) == holder, "the made room opened on the process chosen for it, through a redirect")
+        let listing = try #require(fleet.store.listRooms(mode: "dots").first)
+        #expect(listing.room == seat.room && listing.metadata == ["players": "1"], "the game's words, from its world")
+        // An anonymous player and ann's unused reservation: two seats until the reservation expires.
+        #expect(listing.clients == 2)
+        fleet.addClient(room: seat.room, entries: [holder])
+        fleet.run(for: .seconds(2))
+        #expect(fleet.store.listRooms(mode: "dots").isEmpty, "two players lock the room in this game, and a locked room is not listed")
+        #expect(fleet.store.reportedRooms(of: "host-\(holder)").first?.isLocked == true)
+    }
 }

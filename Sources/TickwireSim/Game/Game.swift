@@ -71,6 +71,18 @@ public protocol Game: Sendable {
     /// - Returns: The ids of the entities that jumped.
     func teleportedEntities(in state: State) -> [UInt32]
 
+    /// How a matchmaker lists a room: the game's words about it, and whether it is locked (a
+    /// match under way) or private. Asked from the room's world each time the host reports to
+    /// its room directory (``HostConfiguration/directoryInterval``), on the thread that drives the
+    /// host while no room ticks. The default, ``RoomListingDetails/open``, lists every room with
+    /// no words.
+    ///
+    /// - Parameters:
+    ///   - state: The room's world.
+    ///   - room: The room's name.
+    /// - Returns: The details.
+    func listing(of state: State, room: String) -> RoomListingDetails
+
     /// Decides whether a client plays, before it is welcomed: every hello that reaches a room
     /// (right protocol version and schema, a room the host runs, and for a new player a place
     /// free) asks it, new players and resumed sessions alike, on the thread that drives the
@@ -193,6 +205,9 @@ extension Game {
 
     /// None.
     public func teleportedEntities(in state: State) -> [UInt32] { [] }
+
+    /// Every room open and public, with no words.
+    public func listing(of state: State, room: String) -> RoomListingDetails { .open }
 
     /// Ignores the payload and adds the player with ``addPlayer(_:to:)``.
     public func addPlayer(_ player: UInt32, payload: [UInt8], to state: State) -> State {

@@ -159,7 +159,12 @@ extension Host {
         guard let fleet else { return }
         fleet.directory.report(
             rooms: roomOrder.compactMap { name in
-                roomsByName[name].map { RoomLoad(name: name, clients: $0.clientIDs.count, capacity: configuration.roomCapacity) }
+                roomsByName[name].map { room in
+                    let details = game.listing(of: room.state, room: name)
+                    return RoomLoad(
+                        name: name, clients: room.clientIDs.count, capacity: configuration.roomCapacity, isLocked: details.isLocked,
+                        isPrivate: details.isPrivate, metadata: details.metadata)
+                }
             })
         for name in roomOrder where !fleet.unclaimed.contains(name) { save(room: name) }
     }

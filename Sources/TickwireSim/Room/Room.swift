@@ -149,7 +149,7 @@ public final class Room<G: Game> {
         clients[client.id] = client
         let position = clientOrder.firstIndex { $0 > client.id } ?? clientOrder.count
         clientOrder.insert(client.id, at: position)
-        state = game.addPlayer(client.id, payload: payload, to: state)
+        state = game.addPlayer(client.id, payload: payload, identity: client.identity, to: state)
     }
 
     /// Puts a saved world and tick in place of a fresh room's and admits restored clients

@@ -3,7 +3,7 @@ import TickwireSim
 
 /// Mints connect tokens for players whose identity the game's backend has verified: the one
 /// netcode.io 1.02 token both transports take (the UDP transport whole, a WebSocket hello its
-/// ``TickwireNetcode/ConnectToken/helloToken``), holding the user id, the room it reserves, the
+/// `ConnectToken.helloToken`), holding the user id, the room it reserves, the
 /// display name and the game's claims (``ConnectTokenUserData``), sealed with the fleet's key.
 ///
 /// ```swift

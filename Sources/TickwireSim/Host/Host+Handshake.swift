@@ -216,15 +216,17 @@ extension Host {
             return report(HostEvent(kind: .resumed, room: room.name, clientID: client.id, identity: client.identity))
         }
         let verifiedToken: VerifiedConnectToken?
-        switch checkToken(of: hello, room: room.name) {
+        let identity: PlayerIdentity?
+        switch checkToken(of: hello, room: room.name, on: connection) {
         case .anonymous:
-            verifiedToken = nil
+            (verifiedToken, identity) = (nil, nil)
         case .verified(let verified):
-            verifiedToken = verified
-        case .refused(let refusal, let identity):
-            return reject(connection, refusal.reason, refusal.text, room: room.name, identity: identity)
+            (verifiedToken, identity) = (verified, verified.identity)
+        case .transport(let verified):
+            (verifiedToken, identity) = (nil, verified)
+        case .refused(let refusal, let refusedIdentity):
+            return reject(connection, refusal.reason, refusal.text, room: room.name, identity: refusedIdentity)
         }
-        let identity = verifiedToken?.identity
         if room.isFull {
             // Clients whose connections ended since the room's last tick (squatters resetting
             // together just before this hello) are held slots already: take their ends in now,

@@ -10,18 +10,31 @@ extension Host {
         case verified(VerifiedConnectToken)
         /// Refused: the reject's reason and words, and the identity when the token opened.
         case refused(ConnectTokenRefusal, PlayerIdentity?)
+        /// The transport verified the connection's token (UDP): join with that identity.
+        case transport(PlayerIdentity)
     }
 
     /// Checks the connect token of a hello that asks for a new player in `room`: missing (when
     /// required), then the verifier's checks (expired, forged), then the room, then whether it
     /// was used before, then whether the used-token set has room. Remembers nothing: ``useToken(_:)``
-    /// does once the player is in.
+    /// does once the player is in. A connection whose transport verified a token (UDP) brings its
+    /// identity, and only its room is checked.
     ///
     /// - Parameters:
     ///   - hello: The hello.
     ///   - room: The room the hello names (the host runs it).
+    ///   - connection: The connection the hello came on.
     /// - Returns: What to do.
-    func checkToken(of hello: Message.Hello, room: String) -> TokenCheck {
+    func checkToken(of hello: Message.Hello, room: String, on connection: any TransportConnection) -> TokenCheck {
+        if let identity = connection.identity {
+            // netcode.io's handshake opened the token, checked its expiry and let it connect once;
+            // what is left is the room its user data reserves, when it is Tickwire's layout.
+            if let reserved = identity.room, reserved != room {
+                return .refused(
+                    ConnectTokenRefusal(.tokenWrongRoom, "the connect token reserves room '\(reserved)', not room '\(room)'"), identity)
+            }
+            return .transport(identity)
+        }
         guard let token = hello.connectToken, let verifier = configuration.tokenVerifier else {
             guard configuration.requiresTokens else { return .anonymous }
             let words =

@@ -34,6 +34,8 @@ struct HostTokenTests {
             $0.requiresTokens = true
             $0.tokenVerifier = PlainVerifier()
         }
+        var events: [HostEvent] = []
+        bench.host.onEvent = { events.append($0) }
         let first = bench.join(connectToken: Self.token(user: 1, tag: 1))
         bench.run(milliseconds: 100, clients: [first])
         let welcome = try #require(first.welcome, "the first token joins")
@@ -43,6 +45,8 @@ struct HostTokenTests {
         first.connection.send((try? FrameCompressor.uncompressed().encode(.disconnect(Message.Disconnect(reason: .leaving)))) ?? [])
         bench.run(milliseconds: 100, clients: [first])
         #expect(bench.host.room(named: "")?.clientIDs.contains(welcome.clientID) == false, "the first player left")
+        let left = events.first { $0.kind == .left }
+        #expect(left?.clientID == welcome.clientID && left?.identity?.userID == 1, "the departure names the player: \(events)")
         let again = bench.join(connectToken: Self.token(user: 2, tag: 2))
         bench.run(milliseconds: 100, clients: [again])
         #expect(again.welcome != nil, "the token the game refused before joins now: \(String(describing: again.reject))")

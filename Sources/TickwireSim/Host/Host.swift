@@ -212,7 +212,9 @@ public final class Host<G: Game> {
         guard !room.departures.isEmpty else { return }
         let departures = room.departures
         room.departures.removeAll(keepingCapacity: true)
-        for (id, why) in departures { report(HostEvent(kind: .left, room: room.name, clientID: id, departure: why)) }
+        for (id, why, identity) in departures {
+            report(HostEvent(kind: .left, room: room.name, clientID: id, departure: why, identity: identity))
+        }
     }
 
     /// Opens a room for a hello that names it: like ``openRoom(named:)``, but the room closes
@@ -264,7 +266,9 @@ public final class Host<G: Game> {
     func removeRoom(named name: String, why: HostEvent.Departure, farewell: (Room<G>, Timestamp) -> Void) {
         guard let room = roomsByName.removeValue(forKey: name) else { return }
         reportDepartures(of: room)
-        for id in room.clientIDs { report(HostEvent(kind: .left, room: name, clientID: id, departure: why)) }
+        for id in room.clientIDs {
+            report(HostEvent(kind: .left, room: name, clientID: id, departure: why, identity: room.clients[id]?.identity))
+        }
         retireMetrics(of: room)
         roomOrder.removeAll { $0 == name }
         onDemandRooms[name] = nil

@@ -72,9 +72,10 @@ public struct HostEvent: Hashable, Sendable, CustomStringConvertible {
     public let departure: Departure?
     /// The reject's reason and words, for ``Kind/refused``; otherwise `nil`.
     public let refusal: Message.Reject?
-    /// The player's verified identity (PROTOCOL.md 5.3.1), for the join or resume of a player a
-    /// connect token vouched for, and for a refusal after its token was verified (a replay,
-    /// another room, the game's own refusal); otherwise `nil` (departures name the client id).
+    /// The player's verified identity (PROTOCOL.md 5.3.1), for the join, resume or departure of a
+    /// player a connect token vouched for, and for a refusal after its token was verified (a
+    /// replay, another room, the game's own refusal); otherwise `nil` (anonymous play, and
+    /// players restored from a saved state, whose identity is not saved).
     public let identity: PlayerIdentity?
 
     /// Creates an event, as the host reports it; public so that a game can test its own

@@ -152,7 +152,7 @@ let package = Package(
         // Tools.
         .executableTarget(
             name: "tickwire",
-            dependencies: ["Tickwire", "CommandLineSupport", "ArenaGame"],
+            dependencies: ["Tickwire", "CommandLineSupport", "ArenaGame", "TickwirePacket", "TickwireNetcode", "TickwireUDPTransport"],
             path: "Tools/tickwire",
             swiftSettings: strictSettings
         ),
@@ -167,7 +167,7 @@ let package = Package(
         ),
         .testTarget(name: "TickwireIOTests", dependencies: ["TickwireIO", "TickwireFoundation"], swiftSettings: strictSettings),
         .testTarget(
-            name: "TickwireWebSocketTests", dependencies: ["TickwireWebSocket", "TickwireFoundation", "TickwireCodec"],
+            name: "TickwireWebSocketTests", dependencies: ["TickwireWebSocket", "TickwireFoundation", "TickwireCodec", "TickwireIO"],
             swiftSettings: strictSettings
         ),
         // Test fixtures shared by the core's tests and the transports' (a small game), not a product.

@@ -602,7 +602,28 @@ def vector_lines(description, schema, coding, baseline_name):
     return lines + [f"# schema: {schema}", f"# coding: {coding}", f"# baseline: {baseline_name or 'none'}"]
 
 
+def write_vector_file(name, description, schema, coding, baseline_name, data, snapshot=None, error=None, canonical=True):
+    """The one writer of an entropy vector: its header lines, then the snapshot it decodes to
+    (`snapshot`: tick and entities) or the error it is refused with, then its bytes."""
+    lines = vector_lines(description, schema, coding, baseline_name)
+    if not canonical:
+        lines.append("# canonical: no")
+    if error is not None:
+        lines.append(f"# error: {error}")
+    else:
+        tick, entities = snapshot
+        lines.append(f"# tick: {tick}")
+        for i in sorted(entities):
+            t, values = entities[i]
+            lines.append(f"# entity: {i} {t} " + " ".join(str(v) for v in values))
+    lines.append(" ".join(f"{b:02x}" for b in data))
+    with open(os.path.join(VECTORS, name), "w") as f:
+        f.write("\n".join(lines) + "\n")
+
+
 def write_vector(name, description, schema, tick, entities, baseline_name=None, coding="entropy"):
+    """A valid vector: the snapshot encoded against its baseline (and the baseline's motion in the
+    predicted coding), checked to decode back, and written."""
     types = SCHEMAS[schema]
     baseline = snapshot_of(baseline_name) if baseline_name else None
     if coding == "predictedEntropy":
@@ -612,32 +633,17 @@ def write_vector(name, description, schema, tick, entities, baseline_name=None, 
     else:
         data = encode(types, tick, entities, baseline)
         assert decode(types, data, baseline) == (tick, entities)
-    lines = vector_lines(description, schema, coding, baseline_name) + [f"# tick: {tick}"]
-    for i in sorted(entities):
-        t, values = entities[i]
-        lines.append(f"# entity: {i} {t} " + " ".join(str(v) for v in values))
-    lines.append(" ".join(f"{b:02x}" for b in data))
-    with open(os.path.join(VECTORS, name), "w") as f:
-        f.write("\n".join(lines) + "\n")
+    write_vector_file(name, description, schema, coding, baseline_name, data, snapshot=(tick, entities))
     return data
 
 
 def write_vector_bytes(name, description, schema, tick, entities, baseline_name, data, coding="entropy"):
     """A valid vector whose bytes are not the encoder's (`# canonical: no`): decoders accept them."""
-    lines = vector_lines(description, schema, coding, baseline_name) + ["# canonical: no", f"# tick: {tick}"]
-    for i in sorted(entities):
-        t, values = entities[i]
-        lines.append(f"# entity: {i} {t} " + " ".join(str(v) for v in values))
-    lines.append(" ".join(f"{b:02x}" for b in data))
-    with open(os.path.join(VECTORS, name), "w") as f:
-        f.write("\n".join(lines) + "\n")
+    write_vector_file(name, description, schema, coding, baseline_name, data, snapshot=(tick, entities), canonical=False)
 
 
 def write_error_vector(name, description, schema, baseline_name, error, data, coding="entropy"):
-    lines = vector_lines(description, schema, coding, baseline_name) + [f"# error: {error}"]
-    lines.append(" ".join(f"{b:02x}" for b in data))
-    with open(os.path.join(VECTORS, name), "w") as f:
-        f.write("\n".join(lines) + "\n")
+    write_vector_file(name, description, schema, coding, baseline_name, data, error=error)
 
 
 def generate():

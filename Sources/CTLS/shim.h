@@ -8,6 +8,8 @@
 #include <openssl/err.h>
 #include <openssl/x509v3.h>
 #include <openssl/bio.h>
+#include <openssl/crypto.h>
+#include <openssl/hmac.h>
 #include <errno.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -393,6 +395,18 @@ static inline BIO *tickwire_bio_new(BIO_METHOD *method, int fd, size_t inboundCa
         state->inboundCapacity = inboundCapacity;
     }
     return bio;
+}
+
+
+/// HMAC-SHA-256 of `data` under `key` into `out` (32 bytes). Returns 1, or 0 when OpenSSL fails.
+static inline int tickwire_hmac_sha256(const void *key, int keyLength, const unsigned char *data, size_t length, unsigned char *out) {
+    unsigned int outLength = 0;
+    return HMAC(EVP_sha256(), key, keyLength, data, length, out, &outLength) != NULL && outLength == 32;
+}
+
+/// Whether `count` bytes at `a` and `b` are equal, in time that does not depend on where they differ.
+static inline int tickwire_constant_time_equal(const void *a, const void *b, size_t count) {
+    return CRYPTO_memcmp(a, b, count) == 0;
 }
 
 #endif

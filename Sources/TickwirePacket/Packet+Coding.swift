@@ -72,8 +72,7 @@ extension Packet {
         var offset = headerBytes
         switch type {
         case typeAckOnly:
-            guard channel == .unreliable else { throw .invalidFlags(flags, "an ack-only packet has no channel (bit 2 must be 0)") }
-            guard hasAcks else { throw .invalidFlags(flags, "an ack-only packet must carry acks (bit 3 must be 1)") }
+            guard channel == .unreliable, hasAcks else { throw .invalidFlags(flags) }
             guard bytes.count == offset else { throw .trailingBytes(count: bytes.count - offset) }
             return Packet(sequence: sequence, acks: acks, content: .ackOnly)
         case typeMessage:

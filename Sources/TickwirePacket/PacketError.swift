@@ -50,7 +50,7 @@ public struct PacketError: Error, Hashable, Sendable, CustomStringConvertible {
         case packetTooLarge(size: Int, limit: Int)
         case unknownPacketType(UInt8)
         case reservedBits(UInt8)
-        case invalidFlags(UInt8, String)
+        case invalidFlags(UInt8)
         case trailingBytes(count: Int)
         case emptyMessage
         case fragmentCountOutOfRange(count: Int)
@@ -97,7 +97,10 @@ public struct PacketError: Error, Hashable, Sendable, CustomStringConvertible {
         case .packetTooLarge(let size, let limit): "packet: \(size) bytes, over the limit of \(limit)"
         case .unknownPacketType(let flags): "packet: flags 0x\(String(flags, radix: 16)) name packet type 3, which does not exist"
         case .reservedBits(let flags): "packet: flags 0x\(String(flags, radix: 16)) set reserved bits 4-7"
-        case .invalidFlags(let flags, let why): "packet: flags 0x\(String(flags, radix: 16)): \(why)"
+        case .invalidFlags(let flags):
+            "packet: flags 0x\(String(flags, radix: 16)): "
+                + (flags & Packet.channelBit != 0
+                    ? "an ack-only packet has no channel (bit 2 must be 0)" : "an ack-only packet must carry acks (bit 3 must be 1)")
         case .trailingBytes(let count): "packet: \(count) bytes after an ack-only packet's header"
         case .emptyMessage: "packet: a message must hold at least one byte"
         case .fragmentCountOutOfRange(let count): "packet: fragment count \(count), expected at least 2"
@@ -123,7 +126,7 @@ public struct PacketError: Error, Hashable, Sendable, CustomStringConvertible {
     static func packetTooLarge(size: Int, limit: Int) -> Self { Self(.packetTooLarge(size: size, limit: limit)) }
     static func unknownPacketType(_ flags: UInt8) -> Self { Self(.unknownPacketType(flags)) }
     static func reservedBits(_ flags: UInt8) -> Self { Self(.reservedBits(flags)) }
-    static func invalidFlags(_ flags: UInt8, _ why: String) -> Self { Self(.invalidFlags(flags, why)) }
+    static func invalidFlags(_ flags: UInt8) -> Self { Self(.invalidFlags(flags)) }
     static func trailingBytes(count: Int) -> Self { Self(.trailingBytes(count: count)) }
     static let emptyMessage = Self(.emptyMessage)
     static func fragmentCountOutOfRange(_ count: Int) -> Self { Self(.fragmentCountOutOfRange(count: count)) }

@@ -3,6 +3,8 @@ import TickwireSim
 
 /// A process's registration, as JSON in `PREFIX:process:ID`:
 /// `{"id":"…","url":"ws://…","udp":"udp://HOST:PORT","rooms":[{"name":"…","clients":3,"capacity":32}]}`.
+/// A room's entry also carries, when they are not empty or false, its verified `players`, `locked`,
+/// `private` and `metadata` (what a ``RedisMatchmaker`` counts and lists).
 ///
 /// `udp` is where the process serves netcode.io (`udp://HOST:PORT`, a numeric host: the address
 /// its connect tokens name); it is absent for a process that serves no UDP, and a record without
@@ -12,6 +14,24 @@ struct RedisProcessRecord: Codable, Hashable, Sendable {
         var name: String
         var clients: Int
         var capacity: Int
+        /// The verified user ids of its players; absent when none came with an identity.
+        var players: [String]?
+        /// Present and `true` when its game locked it.
+        var locked: Bool?
+        /// Present and `true` when it is private.
+        var `private`: Bool?
+        /// The game's words about it; absent when none.
+        var metadata: [String: String]?
+
+        init(_ load: RoomLoad) {
+            name = load.name
+            clients = load.clients
+            capacity = load.capacity
+            players = load.players.isEmpty ? nil : load.players
+            locked = load.isLocked ? true : nil
+            `private` = load.isPrivate ? true : nil
+            metadata = load.metadata.isEmpty ? nil : load.metadata
+        }
     }
 
     var id: String
@@ -23,7 +43,7 @@ struct RedisProcessRecord: Codable, Hashable, Sendable {
         self.id = id
         self.url = url
         self.udp = udp
-        rooms = loads.map { Room(name: $0.name, clients: $0.clients, capacity: $0.capacity) }
+        rooms = loads.map(Room.init)
     }
 
     /// The record's JSON (keys sorted, so equal records give equal bytes; slashes as they are).

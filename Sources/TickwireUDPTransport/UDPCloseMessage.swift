@@ -8,14 +8,16 @@ import TickwireSim
 ///
 /// A peer sends it after everything else it sends, then its netcode.io disconnect once the
 /// message is acknowledged (or ``UDPTransportLimits/closeLinger`` has passed).
-struct UDPCloseMessage: Hashable, Sendable {
+///
+/// `package`, not public: `tickwire conformance-decoder` reads `Protocol/vectors/udp` with it.
+package struct UDPCloseMessage: Hashable, Sendable {
     /// The first byte of a close message.
-    static let typeByte: UInt8 = 0x00
+    package static let typeByte: UInt8 = 0x00
 
     /// The close code.
-    var code: CloseCode
+    package var code: CloseCode
     /// The reason text.
-    var reason: String
+    package var reason: String
 
     /// Whether `message` is a close message rather than a frame.
     static func isCloseMessage(_ message: [UInt8]) -> Bool { message.first == typeByte }
@@ -31,7 +33,7 @@ struct UDPCloseMessage: Hashable, Sendable {
     /// - Parameter bytes: A message whose first byte is ``typeByte``.
     /// - Returns: The close, or `nil` when the message is too short, the code is outside
     ///   1000...4999, the reason is longer than ``transportCloseReasonMaximumBytes`` or not UTF-8.
-    init?(decoding bytes: [UInt8]) {
+    package init?(decoding bytes: [UInt8]) {
         guard bytes.count >= 3, bytes[0] == Self.typeByte,
             bytes.count - 3 <= transportCloseReasonMaximumBytes,
             let code = CloseCode(rawValue: UInt16(bytes[1]) << 8 | UInt16(bytes[2])),

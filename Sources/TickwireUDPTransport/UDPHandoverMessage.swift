@@ -6,12 +6,14 @@ import TickwireNetcode
 /// `udp://HOST:PORT`. Type byte 0x80 (the compressed flag over the reserved message type 0, which
 /// no frame has), then the token's `Netcode.connectTokenBytes` (2048) bytes in netcode.io's
 /// public format.
-struct UDPHandoverMessage: Hashable, Sendable {
+///
+/// `package`, not public: `tickwire conformance-decoder` reads `Protocol/vectors/udp` with it.
+package struct UDPHandoverMessage: Hashable, Sendable {
     /// The first byte of a handover message.
-    static let typeByte: UInt8 = 0x80
+    package static let typeByte: UInt8 = 0x80
 
     /// The connect token for the other process.
-    var token: ConnectToken
+    package var token: ConnectToken
 
     /// Whether `message` is a handover message rather than a frame.
     static func isHandoverMessage(_ message: [UInt8]) -> Bool { message.first == typeByte }
@@ -23,7 +25,7 @@ struct UDPHandoverMessage: Hashable, Sendable {
     ///
     /// - Parameter bytes: A message whose first byte is ``typeByte``.
     /// - Returns: The message, or `nil` when it is not the type byte and exactly one token that parses.
-    init?(decoding bytes: [UInt8]) {
+    package init?(decoding bytes: [UInt8]) {
         guard bytes.count == 1 + Netcode.connectTokenBytes, bytes[0] == Self.typeByte else { return nil }
         do throws(NetcodeError) {
             token = try ConnectToken(bytes: Array(bytes[1...]))

@@ -55,40 +55,12 @@ struct ProtocolVectorTests {
         return all.filter { $0.hasPrefix(prefix) && $0.hasSuffix(".hex") }.sorted()
     }
 
-    static let mixed: Schema = {
-        // One definition with the delta fuzzer's.
-        guard let schema = SnapshotFuzzerFixtures.mixed else { fatalError("the mixed vector schema is valid") }
-        return schema
-    }()
-
-    /// The busy vectors' schema (PROTOCOL.md §4.5.5): two bools in one type, a 1-bit integer, an
-    /// enumeration(2), a 40-bit integer, and field 2 (`x`) in both types.
-    static let busy: Schema = {
-        let schema = try? Schema([
-            EntityType(
-                "body",
-                fields: [
-                    Field("moving", .bool), Field("awake", .bool), Field("x", .integer(min: 0, max: 65535)),
-                    Field("lit", .integer(min: 0, max: 1)), Field("side", .enumeration(cases: 2)),
-                    Field("big", .integer(min: 0, max: (1 << 40) - 1)), Field("heading", .angle(bits: 8)),
-                ]),
-            EntityType(
-                "marker",
-                fields: [
-                    Field("on", .bool), Field("kind", .enumeration(cases: 5)), Field("x", .integer(min: -1000, max: 1000)),
-                    Field("y", .float(min: 0, max: 100, resolution: 0.5)), Field("hp", .integer(min: 0, max: 1000)),
-                ]),
-        ])
-        guard let schema else { fatalError("the busy vector schema is valid") }
-        return schema
-    }()
-
+    /// A vector schema by its `# schema:` name: TickwireCodec's one definition (`VectorSchemas`).
     static func schema(named name: String) -> Schema? {
-        switch name {
-        case "arena": TestSchemas.arena
-        case "mixed": mixed
-        case "busy": busy
-        default: nil
+        do {
+            return try VectorSchemas.named(name)
+        } catch {
+            fatalError("the \(name) vector schema is valid: \(error)")
         }
     }
 
@@ -154,6 +126,16 @@ struct ProtocolVectorTests {
         } catch {
             #expect(error.kind.description == expected, "\(name): \(error)")
         }
+    }
+
+    @Test("the delta fuzzer's fixtures, spelled out with the public API, are the vector schemas arena and mixed")
+    func fuzzerFixturesAreTheVectorSchemas() throws {
+        let arena = try #require(SnapshotFuzzerFixtures.arena, "the fuzzer's arena schema is valid")
+        let mixed = try #require(SnapshotFuzzerFixtures.mixed, "the fuzzer's mixed schema is valid")
+        #expect(
+            arena.fingerprint == Self.schema(named: "arena")?.fingerprint, "SnapshotFuzzerFixtures.arena differs from VectorSchemas.arena")
+        #expect(
+            mixed.fingerprint == Self.schema(named: "mixed")?.fingerprint, "SnapshotFuzzerFixtures.mixed differs from VectorSchemas.mixed")
     }
 
     @Test(

@@ -3,7 +3,9 @@
 
 import TickwireCodec
 
-/// The two schemas of the codec vectors (PROTOCOL.md §8.1), and a baseline for each.
+/// The two schemas of the codec vectors (PROTOCOL.md §8.1), and a baseline for each. Spelled out
+/// again here, with the public API, rather than taken from TickwireCodec's `package` definition
+/// (`VectorSchemas`); `ProtocolVectorTests` pins that both have the same fingerprints.
 enum SnapshotFuzzerFixtures {
     static let arena = try? Schema([
         EntityType(

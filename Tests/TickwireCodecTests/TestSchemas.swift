@@ -6,9 +6,12 @@ import TickwireFoundation
 enum TestSchemas {
     /// The arena schema of the benchmark: x, y, heading, health, state.
     static let arena: Schema = {
-        // One definition with the delta fuzzer's (the codec vectors' arena schema).
-        guard let schema = SnapshotFuzzerFixtures.arena else { fatalError("the arena test schema is valid") }
-        return schema
+        // The codec vectors' arena schema: TickwireCodec's one definition.
+        do {
+            return try VectorSchemas.arena()
+        } catch {
+            fatalError("the arena test schema is valid: \(error)")
+        }
     }()
 
     /// A random valid field kind.

@@ -2,12 +2,21 @@ import Foundation
 import Testing
 import TickwirePacket
 
-/// One `Protocol/vectors/packet/*.hex` file.
+/// One `Protocol/vectors/packet/*.hex` file: one packet, or a sequence of packets (`# packet`
+/// lines) that one endpoint receives in order, with the `# message:` lines the last delivers and
+/// the `# limit:` lines it receives under.
 struct PacketVector: CustomStringConvertible {
     let name: String
     let fields: [String: String]
+    /// The one packet's bytes; a sequence's packets, concatenated.
     let bytes: [UInt8]
+    /// A sequence's packets, in order; empty for a vector of one packet.
+    let packets: [[UInt8]]
+    /// A sequence's `# message:` lines (`CHANNEL HEX`) and `# limit:` lines (`NAME VALUE`).
+    let messages: [String]
+    let limits: [String]
     var description: String { name }
+    var isSequence: Bool { !packets.isEmpty }
 
     static let directory = repositoryRoot.appendingPathComponent("Protocol/vectors/packet")
 
@@ -20,20 +29,33 @@ struct PacketVector: CustomStringConvertible {
         self.name = name
         let text = try String(contentsOf: Self.directory.appendingPathComponent(name), encoding: .utf8)
         var fields: [String: String] = [:]
+        var lists: [String: [String]] = ["message": [], "limit": []]
         var hex = ""
+        var packetHex: [String] = []
         for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
-            if line.hasPrefix("#") {
+            if line.hasPrefix("# packet") {
+                packetHex.append("")
+            } else if line.hasPrefix("#") {
                 let body = line.dropFirst().trimmingCharacters(in: .whitespaces)
                 if let colon = body.firstIndex(of: ":"), !body[..<colon].contains(" ") {
-                    fields[String(body[..<colon])] = body[body.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+                    let key = String(body[..<colon])
+                    let value = body[body.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+                    if lists[key] != nil { lists[key, default: []].append(value) } else { fields[key] = value }
                 }
             } else {
                 hex += line
+                if !packetHex.isEmpty { packetHex[packetHex.count - 1] += line }
             }
         }
         guard let decoded = hexBytes(hex) else { throw CocoaError(.fileReadCorruptFile) }
         self.fields = fields
         self.bytes = decoded
+        self.packets = try packetHex.map { digits in
+            guard let packet = hexBytes(digits) else { throw CocoaError(.fileReadCorruptFile) }
+            return packet
+        }
+        self.messages = lists["message", default: []]
+        self.limits = lists["limit", default: []]
     }
 }
 
@@ -53,7 +75,7 @@ struct PacketVectorTests {
 
     @Test(
         "valid vectors decode to their described fields and re-encode byte for byte",
-        arguments: PacketVector.all().filter { $0.fields["error"] == nil })
+        arguments: PacketVector.all().filter { $0.fields["error"] == nil && !$0.isSequence })
     func validVector(_ vector: PacketVector) throws {
         let packet = try Packet.decode(vector.bytes)
         #expect(packet.encode() == vector.bytes, "\(vector.name) does not re-encode to its own bytes")
@@ -92,14 +114,53 @@ struct PacketVectorTests {
         }
     }
 
+    /// The error line's name; its values (PROTOCOL.md 1A.6) are compared by `Tools/conformance`,
+    /// which reads the error's signature from `tickwire conformance-decoder`.
     @Test(
         "error vectors are refused with the error their error line names",
-        arguments: PacketVector.all().filter { $0.fields["error"] != nil })
+        arguments: PacketVector.all().filter { $0.fields["error"] != nil && !$0.isSequence })
     func errorVector(_ vector: PacketVector) {
+        let name = vector.fields["error"].map { String($0.prefix { $0 != "(" }) }
         #expect {
             _ = try Packet.decode(vector.bytes)
         } throws: { error in
-            (error as? PacketError)?.code.description == vector.fields["error"]
+            (error as? PacketError)?.code.description == name
+        }
+    }
+
+    /// The last packet of a sequence delivers the vector's messages, or is refused with the error
+    /// its error line names (its values are compared by `Tools/conformance`).
+    @Test(
+        "a sequence of packets, received in order by one endpoint, delivers its messages or is refused at the last",
+        arguments: PacketVector.all().filter(\.isSequence))
+    func sequenceVector(_ vector: PacketVector) throws {
+        var limits = PacketLimits()
+        for line in vector.limits {
+            let parts = line.split(separator: " ")
+            let value = try #require(parts.count == 2 ? Int(parts[1]) : nil, "\(vector.name): a limit line is NAME VALUE")
+            switch parts[0] {
+            case "maximumMessageBytes": limits.maximumMessageBytes = value
+            case "maximumFragmentsPerMessage": limits.maximumFragmentsPerMessage = value
+            default: Issue.record("\(vector.name): unknown limit \(parts[0])")
+            }
+        }
+        var endpoint = try PacketEndpoint(limits: limits)
+        for packet in vector.packets.dropLast() {
+            _ = try endpoint.receive(packet, now: 0)
+        }
+        let last = try #require(vector.packets.last)
+        if let error = vector.fields["error"] {
+            let name = String(error.prefix { $0 != "(" })
+            #expect {
+                _ = try endpoint.receive(last, now: 0)
+            } throws: { error in
+                (error as? PacketError)?.code.description == name
+            }
+        } else {
+            let delivered = try endpoint.receive(last, now: 0).map {
+                "\($0.channel) \($0.bytes.map { String(format: "%02x", $0) }.joined())"
+            }
+            #expect(delivered == vector.messages, "\(vector.name): the last packet delivers other messages than its message lines")
         }
     }
 

@@ -1,7 +1,9 @@
 #!/usr/bin/env python3
 """Checks Protocol/vectors/netcode/*.hex against this independent Python netcode.io 1.02: each
 vector's bytes are re-encoded from its header inputs and must match, and decoded back (tokens
-decrypted and read, packets decrypted and their fields compared). Exits non-zero on any mismatch.
+decrypted and read, packets decrypted and their fields compared); each error vector (`error`
+header) is read with its inputs and must be refused with that error, values included (NETCODE.md,
+"Reading and refusals"). Exits non-zero on any mismatch.
 
 Usage: check_vectors.py [--help]
 """
@@ -14,10 +16,24 @@ import netcode
 import vectors
 
 
+def check_error(headers, data):
+    """An error vector: read with its inputs, it must be refused with its error, values included."""
+    inputs = {key: values[0] for key, values in headers.items() if " " not in key}
+    try:
+        vectors.decode(headers["kind"][0], data, inputs)
+    except netcode.Refused as refusal:
+        if refusal.signature != headers["error"][0]:
+            raise AssertionError("refused with %s, expected %s" % (refusal.signature, headers["error"][0])) from None
+        return
+    raise AssertionError("read, but must be refused with %s" % headers["error"][0])
+
+
 def check(path):
     headers, data = vectors.read_vector(path)
     one = lambda key: headers[key][0]
     kind = one("kind")
+    if "error" in headers:
+        return check_error(headers, data)
     if kind in ("connect-token-private", "connect-token") or (kind == "packet" and one("type") == "request"):
         private = netcode.PrivateToken(int(one("client-id")), int(one("timeout-seconds")),
                                        [netcode.parse_address(a) for a in headers["server-address"]],

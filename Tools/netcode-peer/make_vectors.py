@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Writes Protocol/vectors/netcode/*.hex from the fixed inputs of vectors.py (deterministic:
-fixed keys, nonces and sequences). Run check_vectors.py after; the Swift tests read the same files.
+fixed keys, nonces and sequences), the valid vectors and the error vectors (`error` header). Run check_vectors.py after; the Swift tests read the same files.
 
 Usage: make_vectors.py [--help]
 """
@@ -16,7 +16,7 @@ def main():
         print(__doc__.strip())
         return 0
     os.makedirs(vectors.VECTOR_DIR, exist_ok=True)
-    for name, description, headers, data in vectors.all_vectors():
+    for name, description, headers, data in list(vectors.all_vectors()) + list(vectors.error_vectors()):
         with open(os.path.join(vectors.VECTOR_DIR, name), "w") as out:
             out.write("# %s\n" % description)
             for key, value in headers:

@@ -31,8 +31,24 @@ REQUEST, DENIED, CHALLENGE, RESPONSE, KEEP_ALIVE, PAYLOAD, DISCONNECT = range(7)
 TYPE_NAMES = ["request", "denied", "challenge", "response", "keep-alive", "payload", "disconnect"]
 
 
+# The standard's names of the packet types, as the errors of NETCODE.md write them.
+TYPE_DESCRIPTIONS = ["connection request", "connection denied", "connection challenge", "connection response", "keep-alive",
+                     "payload", "disconnect"]
+
+
 class Refused(Exception):
-    """A token or packet that the standard says to ignore."""
+    """A token or packet that the standard says to ignore: `code` is the error's name in
+    Protocol/NETCODE.md ("Reading and refusals"), `signature` the error with its values written as
+    Protocol/CONFORMANCE.md says (`wrongSize(what: "connect token", size: 2047, expected: "2048")`).
+    A refusal of the endpoints' own (a state, not a reading) may be a phrase alone."""
+
+    def __init__(self, code, *values, **labelled):
+        def text(value):
+            return '"%s"' % value.replace("\\", "\\\\").replace('"', '\\"') if isinstance(value, str) else str(value)
+        arguments = [text(v) for v in values] + ["%s: %s" % (label, text(v)) for label, v in labelled.items()]
+        self.code = code
+        self.signature = code if not arguments else "%s(%s)" % (code, ", ".join(arguments))
+        super().__init__(self.signature)
 
 
 # ---------------------------------------------------------------- addresses
@@ -64,13 +80,14 @@ def write_address(address):
 
 
 class Reader:
-    def __init__(self, data):
+    def __init__(self, data, what):
         self.data = data
+        self.what = what
         self.offset = 0
 
     def take(self, count):
         if self.offset + count > len(self.data):
-            raise Refused("truncated")
+            raise Refused("truncated", what=self.what, needed=self.offset + count, available=len(self.data))
         chunk = self.data[self.offset:self.offset + count]
         self.offset += count
         return chunk
@@ -96,13 +113,13 @@ def read_address(reader):
     if kind == 2:
         groups = struct.unpack("<8H", reader.take(16))
         return ("v6", struct.pack(">8H", *groups), reader.u16())
-    raise Refused("address type %d" % kind)
+    raise Refused("invalidAddressType", kind)
 
 
 def read_addresses(reader):
     count = reader.u32()
     if not 1 <= count <= MAX_SERVERS_PER_CONNECT:
-        raise Refused("server address count %d" % count)
+        raise Refused("invalidServerAddressCount", count)
     return [read_address(reader) for _ in range(count)]
 
 
@@ -117,11 +134,11 @@ def seal(plaintext, aad, nonce, key):
     return sodium.crypto_aead_chacha20poly1305_ietf_encrypt(plaintext, aad, nonce, key)
 
 
-def open_sealed(ciphertext, aad, nonce, key):
+def open_sealed(ciphertext, aad, nonce, key, what):
     try:
         return sodium.crypto_aead_chacha20poly1305_ietf_decrypt(ciphertext, aad, nonce, key)
     except Exception as error:  # nacl.exceptions.CryptoError
-        raise Refused("decryption failed") from error
+        raise Refused("authenticationFailed", what=what) from error
 
 
 # ---------------------------------------------------------------- connect tokens
@@ -153,13 +170,14 @@ class PrivateToken:
     @classmethod
     def decrypt(cls, encrypted, protocol_id, expire_timestamp, nonce, private_key):
         if len(encrypted) != CONNECT_TOKEN_PRIVATE_BYTES:
-            raise Refused("private token size")
+            raise Refused("wrongSize", what="encrypted private connect token", size=len(encrypted),
+                          expected=str(CONNECT_TOKEN_PRIVATE_BYTES))
         try:
             plain = sodium.crypto_aead_xchacha20poly1305_ietf_decrypt(
                 encrypted, cls.associated_data(protocol_id, expire_timestamp), nonce, private_key)
         except Exception as error:
-            raise Refused("private token decryption failed") from error
-        reader = Reader(plain)
+            raise Refused("authenticationFailed", what="private connect token") from error
+        reader = Reader(plain, "private connect token")
         client_id = reader.u64()
         timeout = struct.unpack("<i", reader.take(4))[0]
         addresses = read_addresses(reader)
@@ -199,13 +217,13 @@ class ConnectToken:
     @classmethod
     def read(cls, data):
         if len(data) != CONNECT_TOKEN_BYTES:
-            raise Refused("connect token size")
-        reader = Reader(data)
+            raise Refused("wrongSize", what="connect token", size=len(data), expected=str(CONNECT_TOKEN_BYTES))
+        reader = Reader(data, "connect token")
         if reader.take(13) != VERSION_INFO:
-            raise Refused("version info")
+            raise Refused("versionMismatch")
         protocol_id, create, expire = reader.u64(), reader.u64(), reader.u64()
         if create > expire:
-            raise Refused("created after expiry")
+            raise Refused("invalidTimestamps", create=create, expire=expire)
         nonce = reader.take(CONNECT_TOKEN_NONCE_BYTES)
         encrypted = reader.take(CONNECT_TOKEN_PRIVATE_BYTES)
         timeout = struct.unpack("<i", reader.take(4))[0]
@@ -220,7 +238,9 @@ def challenge_token_encrypt(client_id, user_data, sequence, key):
 
 
 def challenge_token_decrypt(encrypted, sequence, key):
-    plain = open_sealed(encrypted, b"", sequence_nonce(sequence), key)
+    if len(encrypted) != CHALLENGE_TOKEN_BYTES:
+        raise Refused("wrongSize", what="encrypted challenge token", size=len(encrypted), expected=str(CHALLENGE_TOKEN_BYTES))
+    plain = open_sealed(encrypted, b"", sequence_nonce(sequence), key, "challenge token")
     return struct.unpack("<Q", plain[:8])[0], plain[8:8 + USER_DATA_BYTES]
 
 
@@ -272,41 +292,61 @@ class ReplayProtection:
 
 EXPECTED_BODY = {DENIED: (0, 0), CHALLENGE: (308, 308), RESPONSE: (308, 308), KEEP_ALIVE: (8, 8),
                  PAYLOAD: (1, MAX_PAYLOAD_BYTES), DISCONNECT: (0, 0)}
+MIN_ENCRYPTED_PACKET_BYTES = 18
 
 
 def read_request(data, protocol_id, now):
+    """Reads a connection request, in the order of NETCODE.md's "Reading and refusals"."""
     if len(data) != CONNECTION_REQUEST_BYTES:
-        raise Refused("request size")
+        raise Refused("wrongSize", what="connection request", size=len(data), expected=str(CONNECTION_REQUEST_BYTES))
     if data[1:14] != VERSION_INFO:
-        raise Refused("version info")
+        raise Refused("versionMismatch")
     packet_protocol_id, expire = struct.unpack("<QQ", data[14:30])
     if packet_protocol_id != protocol_id:
-        raise Refused("protocol id")
+        raise Refused("protocolIDMismatch", expected=protocol_id, received=packet_protocol_id)
     if expire <= now:
-        raise Refused("expired")
+        raise Refused("tokenExpired", expireTimestamp=expire, now=now)
     return expire, data[30:54], data[54:]
 
 
 def read_packet(data, key, protocol_id, allowed, replay=None):
     """Reads an encrypted packet in the standard's order. Returns (type, sequence, body)."""
-    if len(data) < 18:
-        raise Refused("too small")
+    if len(data) < MIN_ENCRYPTED_PACKET_BYTES:
+        raise Refused("wrongSize", what="encrypted packet", size=len(data), expected="at least %d" % MIN_ENCRYPTED_PACKET_BYTES)
     prefix = data[0]
     packet_type = prefix & 0x0F
-    if packet_type >= 7 or packet_type not in allowed:
-        raise Refused("packet type %d" % packet_type)
+    if packet_type >= 7:
+        raise Refused("invalidPacketType", packet_type)
+    if packet_type not in allowed:
+        raise Refused("packetTypeNotAccepted", TYPE_DESCRIPTIONS[packet_type])
     count = prefix >> 4
-    if not 1 <= count <= 8 or len(data) < 1 + count + MAC_BYTES:
-        raise Refused("sequence bytes %d" % count)
+    if not 1 <= count <= 8:
+        raise Refused("invalidSequenceBytes", count)
+    if len(data) < 1 + count + MAC_BYTES:
+        raise Refused("wrongSize", what="encrypted packet", size=len(data), expected="at least %d" % (1 + count + MAC_BYTES))
     sequence = int.from_bytes(data[1:1 + count], "little")
     protected = packet_type >= KEEP_ALIVE and replay is not None
     if protected and replay.already_received(sequence):
-        raise Refused("replayed %d" % sequence)
+        raise Refused("replayed", sequence=sequence)
     aad = VERSION_INFO + struct.pack("<QB", protocol_id, prefix)
-    body = open_sealed(data[1 + count:], aad, sequence_nonce(sequence), key)
+    body = open_sealed(data[1 + count:], aad, sequence_nonce(sequence), key, "%s packet" % TYPE_DESCRIPTIONS[packet_type])
     if protected:
         replay.advance(sequence)
     low, high = EXPECTED_BODY[packet_type]
     if not low <= len(body) <= high:
-        raise Refused("body size %d for %s" % (len(body), TYPE_NAMES[packet_type]))
+        raise Refused("wrongSize", what="%s packet data" % TYPE_DESCRIPTIONS[packet_type], size=len(body),
+                      expected=str(low) if low == high else "%d...%d" % (low, high))
     return packet_type, sequence, body
+
+
+def read_datagram(data, key, protocol_id, now, allowed, replay=None):
+    """Reads any datagram: a connection request (prefix byte 0, in the clear) or an encrypted
+    packet. Returns (type, sequence, body); a request's body is (expire, nonce, encrypted private
+    token) and its sequence 0."""
+    if not data:
+        raise Refused("truncated", what="packet", needed=1, available=0)
+    if data[0] == REQUEST:
+        if REQUEST not in allowed:
+            raise Refused("packetTypeNotAccepted", TYPE_DESCRIPTIONS[REQUEST])
+        return REQUEST, 0, read_request(data, protocol_id, now)
+    return read_packet(data, key, protocol_id, allowed, replay)

@@ -14,15 +14,17 @@ import TickwireIO
 /// each process's CPU time per echoed message. The cipher suite is what our server and client
 /// negotiate by default (``TLSLibrary``); the report names it.
 ///
-/// The server's limit per message is worked out in the same run: our plain `ws` server's CPU
-/// time per message plus two passes of the negotiated cipher over the payload (the server
-/// decrypts the message and encrypts its echo), at the speed `openssl speed -evp` measures on
-/// this machine for 16 KiB blocks (a full TLS record).
+/// The server's limit per message is worked out in the same run, round by round: our plain `ws`
+/// server's CPU time per message in the round plus two passes of the negotiated cipher over the
+/// payload (the server decrypts the message and encrypts its echo), at the speed
+/// `openssl speed -evp` measures for 16 KiB blocks (a full TLS record) right after the round's
+/// servers. The `wss` server's CPU per message over that limit is taken in each round, and the
+/// median of the rounds' ratios is reported.
 enum BenchWSTLSCommand {
     static let cases: [(size: Int, connections: Int, inFlight: Int)] = [(64, 100, 1), (64, 100, 16), (65536, 10, 1), (65536, 10, 16)]
 
     static func run(
-        seconds: Double, rounds: Int, idle: Int, python: String?, repository: URL, asJSON: Bool,
+        seconds: Double, rounds roundCount: Int, idle: Int, python: String?, repository: URL, asJSON: Bool,
         filter: ((size: Int, connections: Int, inFlight: Int)) -> Bool
     ) throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("tickwire-bench-tls-\(getpid())").path
@@ -41,10 +43,15 @@ enum BenchWSTLSCommand {
         }
         defer { for server in servers { server.stop() } }
         var negotiated = "TLS not negotiated"
-        var measured: [(testCase: (size: Int, connections: Int, inFlight: Int), results: [BenchWSResult])] = []
+        var measured: [BenchWSTLSCaseReport] = []
+        var cipherSpeeds: [BenchCipherSpeed] = []
         for testCase in cases where filter(testCase) {
             var results: [[BenchWSResult]] = Array(repeating: [], count: servers.count)
-            for round in 1...rounds {
+            var rounds: [BenchWSTLSRound] = []
+            func lastResult(of kind: BenchEchoServerProcess.Kind) -> BenchWSResult? {
+                servers.firstIndex { $0.kind == kind }.flatMap { results[$0].last }
+            }
+            for round in 1...roundCount {
                 for (index, server) in servers.enumerated() {
                     let result = BenchWSCommand.measure(
                         server, size: testCase.size, connections: testCase.connections,
@@ -56,23 +63,31 @@ enum BenchWSTLSCommand {
                     StandardError.write("bench ws --tls: \(name), \(server.kind.label), round \(round): \(result.summary)\n")
                     results[index].append(result)
                 }
+                // The cipher right after the servers, so that the limit of each round is measured
+                // on the machine as the round found it (a shared machine's speed moves by half
+                // from minute to minute; the servers' CPU per message moves with it).
+                let cipherSpeed = measureCipherSpeed(negotiated: negotiated)
+                cipherSpeeds.append(cipherSpeed)
+                rounds.append(
+                    BenchWSTLSRound(
+                        size: testCase.size, wss: lastResult(of: .tickwireTLS), ws: lastResult(of: .tickwire),
+                        cipherBytesPerSecond: cipherSpeed.bytesPerSecond))
             }
-            measured.append((testCase, results.map(BenchWSCommand.median)))
+            measured.append(
+                BenchWSTLSCaseReport(
+                    size: testCase.size, connections: testCase.connections, inFlight: testCase.inFlight,
+                    results: results.map(BenchWSCommand.median), rounds: rounds))
         }
         for server in servers { server.stop() }
-        StandardError.write("bench ws --tls: openssl speed for the negotiated cipher (\(negotiated))\n")
-        let cipherSpeed = measureCipherSpeed(negotiated: negotiated)
-        let reports = measured.map { item in
-            BenchWSTLSCaseReport(
-                size: item.testCase.size, connections: item.testCase.connections, inFlight: item.testCase.inFlight,
-                results: item.results, cipherBytesPerSecond: cipherSpeed.bytesPerSecond)
-        }
+        let reports = measured
+        let cipherSpeed = BenchCipherSpeed.median(of: cipherSpeeds, negotiated: negotiated)
         StandardError.write("bench ws --tls: memory, \(idle) idle TLS connections\n")
         let memory = BenchWSCommand.measureIdleMemory(
             connections: idle, compression: false, repository: repository,
             tls: (context, chain, key))
         let report = BenchWSTLSReport(
-            secondsPerCase: seconds, rounds: rounds, negotiated: negotiated, cipherSpeed: cipherSpeed, cases: reports, idleMemory: memory)
+            secondsPerCase: seconds, rounds: roundCount, negotiated: negotiated, cipherSpeed: cipherSpeed, cases: reports,
+            idleMemory: memory)
         try report.print(asJSON: asJSON)
     }
 

@@ -13,6 +13,50 @@ struct BenchCipherSpeed: Codable {
     var failure: String?
 }
 
+extension BenchCipherSpeed {
+    /// The median of a run's measurements (one a round), or the first failure when none measured.
+    ///
+    /// - Parameters:
+    ///   - speeds: The rounds' measurements.
+    ///   - negotiated: The negotiated suite, named when there were no rounds at all.
+    /// - Returns: The median speed.
+    static func median(of speeds: [BenchCipherSpeed], negotiated: String) -> BenchCipherSpeed {
+        let measured = speeds.filter { $0.bytesPerSecond != nil }.sorted { ($0.bytesPerSecond ?? 0) < ($1.bytesPerSecond ?? 0) }
+        guard !measured.isEmpty else {
+            return speeds.first ?? BenchCipherSpeed(cipher: negotiated, failure: "no round measured the cipher")
+        }
+        return measured[measured.count / 2]
+    }
+}
+
+/// One round of a `bench ws --tls` case: the `wss` server against its limit in that round (our
+/// plain `ws` server's CPU per message in the same round plus two cipher passes over the payload
+/// at the speed measured right after it).
+struct BenchWSTLSRound: Codable {
+    /// The `wss` server's CPU microseconds per message in the round.
+    var wssServerMicrosecondsPerMessage: Double?
+    /// The round's limit.
+    var limitMicrosecondsPerMessage: Double?
+    /// The first over the second.
+    var wssServerOverLimit: Double?
+
+    /// - Parameters:
+    ///   - size: The payload size.
+    ///   - wss: The `wss` server's result in the round.
+    ///   - ws: The plain `ws` server's result in the round.
+    ///   - cipherBytesPerSecond: The cipher speed measured after the round, if it could be.
+    init(size: Int, wss: BenchWSResult?, ws: BenchWSResult?, cipherBytesPerSecond: Double?) {
+        wssServerMicrosecondsPerMessage = wss.flatMap(BenchWSTLSCaseReport.serverMicrosecondsPerMessage)
+        if let plain = ws.flatMap(BenchWSTLSCaseReport.serverMicrosecondsPerMessage), let cipherBytesPerSecond,
+            cipherBytesPerSecond > 0
+        {
+            let limit = plain + 2 * Double(size) / cipherBytesPerSecond * 1e6
+            limitMicrosecondsPerMessage = limit
+            wssServerOverLimit = wssServerMicrosecondsPerMessage.map { $0 / limit }
+        }
+    }
+}
+
 /// One `bench ws --tls` case: every server's median round, the ratios the issue's goals name,
 /// each process's CPU time per echoed message, and the server's limit per message.
 struct BenchWSTLSCaseReport: Codable, BenchEchoCase {
@@ -28,29 +72,35 @@ struct BenchWSTLSCaseReport: Codable, BenchEchoCase {
     var wssClientMicrosecondsPerMessage: Double?
     var wsClientMicrosecondsPerMessage: Double?
     /// The least CPU time our `wss` server can spend per message: our plain `ws` server's, plus
-    /// two passes of the cipher over the payload (decrypting the message, encrypting its echo).
+    /// two passes of the cipher over the payload (decrypting the message, encrypting its echo);
+    /// the median of the rounds' limits.
     var wssServerLimitMicrosecondsPerMessage: Double?
-    /// The `wss` server's CPU time per message over that limit (1 = at the limit).
+    /// The `wss` server's CPU time per message over that limit (1 = at the limit): the median of
+    /// the rounds' ratios, each against the limit of its own round.
     var wssServerOverLimit: Double?
+    /// Each round's `wss` server against its limit.
+    var rounds: [BenchWSTLSRound]
 
-    /// - Parameter cipherBytesPerSecond: The cipher's speed measured in the same run, or `nil`
-    ///   when it could not be (then the limit is left out).
-    init(size: Int, connections: Int, inFlight: Int, results: [BenchWSResult], cipherBytesPerSecond: Double? = nil) {
+    /// - Parameter rounds: Each round's `wss` server against its limit (none leaves the limit out).
+    init(size: Int, connections: Int, inFlight: Int, results: [BenchWSResult], rounds: [BenchWSTLSRound] = []) {
         self.size = size
         self.connections = connections
         self.inFlight = inFlight
         self.results = results
+        self.rounds = rounds
         wssOverPython = ratioToPython
         wssOverWS = ratioToPlain
         wssServerMicrosecondsPerMessage = result(.tickwireTLS).flatMap(Self.serverMicrosecondsPerMessage)
         wsServerMicrosecondsPerMessage = result(.tickwire).flatMap(Self.serverMicrosecondsPerMessage)
         wssClientMicrosecondsPerMessage = result(.tickwireTLS).flatMap(Self.clientMicrosecondsPerMessage)
         wsClientMicrosecondsPerMessage = result(.tickwire).flatMap(Self.clientMicrosecondsPerMessage)
-        if let plain = wsServerMicrosecondsPerMessage, let cipherBytesPerSecond, cipherBytesPerSecond > 0 {
-            let limit = plain + 2 * Double(size) / cipherBytesPerSecond * 1e6
-            wssServerLimitMicrosecondsPerMessage = limit
-            wssServerOverLimit = wssServerMicrosecondsPerMessage.map { $0 / limit }
-        }
+        wssServerLimitMicrosecondsPerMessage = Self.median(rounds.compactMap(\.limitMicrosecondsPerMessage))
+        wssServerOverLimit = Self.median(rounds.compactMap(\.wssServerOverLimit))
+    }
+
+    /// The middle value (the upper of the two middle ones for an even count), or `nil` for none.
+    static func median(_ values: [Double]) -> Double? {
+        values.isEmpty ? nil : values.sorted()[values.count / 2]
     }
 
     /// Our `wss` echo's messages per second over Python `websockets`+`ssl`'s.
@@ -136,9 +186,9 @@ struct BenchWSTLSReport: Codable {
                 + "CPU µs/msg = process CPU time per echoed message (server: whole process; client: the load client, which does TLS too)")
         if let bytesPerSecond = cipherSpeed.bytesPerSecond, let block = cipherSpeed.blockBytes {
             lines.append(
-                "limit µs/msg = plain ws server µs/msg + 2 × payload at \(cipherSpeed.cipher) "
-                    + "\(decimalText(bytesPerSecond / 1e9, places: 2)) GB/s (openssl speed, \(block) B blocks, this run); "
-                    + "×limit = wss server µs/msg over it")
+                "limit µs/msg = plain ws server µs/msg + 2 × payload at \(cipherSpeed.cipher) speed (openssl speed, \(block) B "
+                    + "blocks, after each round; median \(decimalText(bytesPerSecond / 1e9, places: 2)) GB/s); "
+                    + "×limit = the median over rounds of the wss server µs/msg over its round's limit")
         } else {
             lines.append("limit: not measured: \(cipherSpeed.failure ?? "no cipher speed")")
         }
@@ -149,7 +199,8 @@ struct BenchWSTLSReport: Codable {
         func row(_ cells: [String]) -> String { benchTableRow(cells, widths: widths) }
         lines.append(row(header))
         for item in cases {
-            lines.append(item.name)
+            let roundRatios = item.rounds.map { $0.wssServerOverLimit.map { decimalText($0, places: 2) } ?? "-" }
+            lines.append(item.rounds.isEmpty ? item.name : item.name + "  (×limit by round: \(roundRatios.joined(separator: ", ")))")
             for result in item.results {
                 if let failure = result.failure {
                     lines.append("  \(result.server.label): FAILED: \(failure)")

@@ -6,9 +6,12 @@ import Tickwire
 /// `Protocol/CONFORMANCE.md`, for `Tools/conformance -- swift run tickwire conformance-decoder`.
 ///
 /// Writes one line naming the decoder and its families (snapshots in the three codings through
-/// ``SnapshotCodec``, frames through ``FrameDecompressor``), then answers each JSON request line
-/// on standard input with one JSON line on standard output. The bit stream primitives are internal
-/// to TickwireCodec, so the `bits` family is not among them.
+/// ``SnapshotCodec``, frames through ``FrameDecompressor``, WebSocket frames through
+/// ``WebSocketProtocolMachine``, the UDP transport's close and handover messages through
+/// `UDPCloseMessage` and `UDPHandoverMessage`, the UDP packet layer's packets through
+/// `Packet.decode`, netcode.io's tokens and packets through TickwireNetcode), then answers each
+/// JSON request line on standard input with one JSON line on standard output; bit streams through
+/// TickwireCodec's `BitReader`, which is `package`-visible for this.
 enum ConformanceDecoderCommand {
     /// What `tickwire conformance-decoder` accepts; its usage text and its parser both come from here.
     static let syntax = CommandSyntax(
@@ -27,7 +30,7 @@ enum ConformanceDecoderCommand {
     static func run(_ arguments: CommandArguments) throws {
         try arguments.rejectUnknown()
         guard arguments.positionals.isEmpty else { throw CommandArguments.UsageError(description: "no arguments") }
-        try write(["decoder": "swift", "families": ["snapshot", "frame"]])
+        try write(["decoder": "swift", "families": ["bits", "snapshot", "frame", "websocket", "packet", "udp", "netcode"]])
         while let line = readLine() {
             guard !line.allSatisfy(\.isWhitespace) else { continue }
             guard let request = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any] else {
@@ -46,13 +49,45 @@ enum ConformanceDecoderCommand {
 
     static func answer(_ request: [String: Any]) throws -> [String: Any] {
         switch request["family"] as? String {
+        case "bits":
+            do { return try readBits(request) } catch let error as CodecError { return ["error": error.kind.description] }
         case "snapshot":
             do { return try decodeSnapshot(request) } catch let error as CodecError { return ["error": error.kind.description] }
         case "frame":
             return try decodeFrames(request)
+        case "websocket":
+            return try receiveWebSocket(request)
+        case "packet":
+            return try decodePacket(request)
+        case "udp":
+            return try decodeUDPMessage(request)
+        case "netcode":
+            return try decodeNetcode(request)
         case let family:
             return ["unsupported": family ?? "none"]
         }
+    }
+
+    /// Reads a bit stream (`PROTOCOL.md` §2.2) in the request's read kinds: each value as a decimal string.
+    static func readBits(_ request: [String: Any]) throws -> [String: Any] {
+        guard let reads = request["reads"] as? [String] else { throw RequestError(description: "a bits request needs its reads") }
+        var reader = BitReader(try bytes(request["bytes"]))
+        var values: [String] = []
+        for kind in reads {
+            switch kind {
+            case "bool": values.append(try reader.readBool() ? "1" : "0")
+            case "varint": values.append(String(try reader.readVarint()))
+            case "gamma": values.append(String(try reader.readGamma()))
+            case _ where kind.hasPrefix("signed"):
+                guard let width = Int(kind.dropFirst("signed".count)) else { throw RequestError(description: "unknown read kind \(kind)") }
+                values.append(String(try reader.readSigned(bits: width)))
+            case _ where kind.hasPrefix("u"):
+                guard let width = Int(kind.dropFirst()) else { throw RequestError(description: "unknown read kind \(kind)") }
+                values.append(String(try reader.read(bits: width)))
+            default: throw RequestError(description: "unknown read kind \(kind)")
+            }
+        }
+        return ["values": values]
     }
 
     /// Decodes the steps in order, each against the snapshot (and the motion kept with it) before it.
@@ -162,7 +197,8 @@ enum ConformanceDecoderCommand {
 /// `name`, or `name(label: value, …)` with strings quoted and a nested error in the same form.
 enum ErrorSignature {
     /// The signature of a Tickwire error that wraps an internal enum of cases (``FrameError``,
-    /// ``ZlibError``): the case as Swift prints an enum case, which is the vectors' grammar.
+    /// ``ZlibError``, `PacketError`, `NetcodeError`): the case as Swift prints an enum case, which
+    /// is the vectors' grammar.
     static func of(_ error: any Error) -> String {
         guard let kind = Mirror(reflecting: error).children.first?.value else { return String(describing: error) }
         // A case whose one value is itself an error (`inflation(ZlibError)`) names that error's case.
@@ -170,66 +206,5 @@ enum ErrorSignature {
             return "\(label)(\(of(inner)))"
         }
         return String(describing: kind)
-    }
-}
-
-/// The schemas the vectors use (`Protocol/PROTOCOL.md` §8.1 and §4.5.5), by their `# schema:` names.
-enum VectorSchemas {
-    /// The schema a request names, or `nil` for a name no vector uses.
-    static func named(_ name: String) throws(SchemaError) -> Schema? {
-        switch name {
-        case "arena": try arena()
-        case "mixed": try mixed()
-        case "busy": try busy()
-        default: nil
-        }
-    }
-
-    static let position = FieldKind.float(min: -512, max: 511.984375, resolution: 1.0 / 64)
-
-    static func arena() throws(SchemaError) -> Schema {
-        try Schema([
-            EntityType(
-                "ship",
-                fields: [
-                    Field("x", position), Field("y", position), Field("heading", .angle(bits: 10)),
-                    Field("health", .integer(min: 0, max: 100)), Field("state", .enumeration(cases: 8)),
-                ])
-        ])
-    }
-
-    static func mixed() throws(SchemaError) -> Schema {
-        try Schema([
-            EntityType(
-                "a",
-                fields: [
-                    Field("flag", .bool), Field("score", .integer(min: -1000, max: 1000)), Field("mode", .enumeration(cases: 3)),
-                ]),
-            EntityType("b", fields: []),
-            EntityType(
-                "c",
-                fields: [
-                    Field("turn", .angle(bits: 8)), Field("wide", .integer(min: .min, max: .max)),
-                    Field("level", .float(min: 0, max: 1, resolution: 0.1)),
-                ]),
-        ])
-    }
-
-    static func busy() throws(SchemaError) -> Schema {
-        try Schema([
-            EntityType(
-                "body",
-                fields: [
-                    Field("moving", .bool), Field("awake", .bool), Field("x", .integer(min: 0, max: 65535)),
-                    Field("lit", .integer(min: 0, max: 1)), Field("side", .enumeration(cases: 2)),
-                    Field("big", .integer(min: 0, max: (1 << 40) - 1)), Field("heading", .angle(bits: 8)),
-                ]),
-            EntityType(
-                "marker",
-                fields: [
-                    Field("on", .bool), Field("kind", .enumeration(cases: 5)), Field("x", .integer(min: -1000, max: 1000)),
-                    Field("y", .float(min: 0, max: 100, resolution: 0.5)), Field("hp", .integer(min: 0, max: 1000)),
-                ]),
-        ])
     }
 }

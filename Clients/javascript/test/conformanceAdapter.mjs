@@ -1,6 +1,8 @@
 // The JavaScript decoders of @tickwire/client behind the conformance contract (Protocol/CONFORMANCE.md):
 // one JSON request per line on standard input, one JSON answer per line on standard output, after a
-// first line naming the decoder and its families (bit streams, snapshots in the three codings, frames).
+// first line naming the decoder and its families (bit streams, snapshots in the three codings, frames)
+// and the families out of a browser client's scope, with why (the UDP layer's packets, messages and
+// netcode.io, the WebSocket framing).
 // Run it through the checker: Tools/conformance -- node Clients/javascript/test/conformanceAdapter.mjs
 import { createInterface } from 'node:readline';
 import { BitReader } from '../bitReader.js';
@@ -125,7 +127,14 @@ if (process.argv.includes('--help') || process.argv.includes('-h')) {
     + '  with the JavaScript decoders of @tickwire/client; run it through Tools/conformance\n');
   process.exit(0);
 }
-process.stdout.write(`${JSON.stringify({ decoder: 'javascript', families: ['bits', 'snapshot', 'frame'] })}\n`);
+/** The families a browser client has no business decoding, with why (Protocol/CONFORMANCE.md). */
+const outOfScope = {
+  packet: 'the UDP packet layer (PROTOCOL.md 1A): a browser has no UDP socket, so @tickwire/client connects over WebSocket only',
+  udp: "the UDP transport's close and handover messages (PROTOCOL.md 1A.10, 1A.11): UDP only, which a browser cannot open",
+  netcode: 'netcode.io (NETCODE.md) runs over UDP only, which a browser cannot open',
+  websocket: "the WebSocket framing (RFC 6455): the browser's WebSocket decodes it, a page sees only whole messages",
+};
+process.stdout.write(`${JSON.stringify({ decoder: 'javascript', families: ['bits', 'snapshot', 'frame'], outOfScope })}\n`);
 for await (const line of createInterface({ input: process.stdin })) {
   if (!line.trim()) continue;
   const request = JSON.parse(line);

@@ -23,28 +23,22 @@ package enum DisconnectReasonKey {
             let tenths = (value * 10).rounded()
             result += "\(Int(tenths) / 10).\(Int(tenths) % 10)"
         }
+        // Ends the number being read: a full stop after it ends the sentence, not a fraction.
+        func endNumber() {
+            let endsSentence = number.hasSuffix(".")
+            if endsSentence { number.removeLast() }
+            flush()
+            if endsSentence { result.append(".") }
+        }
         for character in reason {
             if character.isASCII && (character.isNumber || (character == "." && !number.isEmpty && !number.contains("."))) {
                 number.append(character)
             } else {
-                if number.hasSuffix(".") {
-                    // A full stop after a number ends the sentence, not a fraction.
-                    number.removeLast()
-                    flush()
-                    result.append(".")
-                } else {
-                    flush()
-                }
+                endNumber()
                 result.append(character)
             }
         }
-        if number.hasSuffix(".") {
-            number.removeLast()
-            flush()
-            result.append(".")
-        } else {
-            flush()
-        }
+        endNumber()
         return result
     }
 }

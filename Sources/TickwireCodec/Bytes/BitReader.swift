@@ -3,7 +3,10 @@
 /// Every read checks the bits left before it touches the input and throws ``CodecError``
 /// (``CodecError/Kind/truncated`` past the end, ``CodecError/Kind/malformedVarint`` for a bad
 /// varint, and so on). No input makes a read trap.
-struct BitReader: Sendable {
+///
+/// `package`, not public: the conformance decoder (`tickwire conformance-decoder`) reads the bit
+/// stream vectors of `Protocol/vectors/bits-*.hex` with it; a game never needs it.
+package struct BitReader: Sendable {
     let bytes: [UInt8]
     /// The position of the next bit to read, counted from the first bit of the input.
     var bitPosition: Int = 0
@@ -12,7 +15,7 @@ struct BitReader: Sendable {
     /// Creates a reader over `bytes`.
     ///
     /// - Parameter bytes: The input; the reader keeps a reference to it (no copy).
-    init(_ bytes: [UInt8]) {
+    package init(_ bytes: [UInt8]) {
         self.bytes = bytes
         self.endBit = bytes.count * 8
     }
@@ -27,7 +30,7 @@ struct BitReader: Sendable {
     /// - Throws: ``CodecError`` `.invalidBitCount` for a width outside 0...64, `.truncated` when
     ///   fewer bits are left.
     @inline(__always)
-    mutating func read(bits: Int) throws(CodecError) -> UInt64 {
+    package mutating func read(bits: Int) throws(CodecError) -> UInt64 {
         guard bits >= 0 && bits <= 64 else { throw CodecError(.invalidBitCount(bits)) }
         guard bits <= remainingBits else {
             throw CodecError(.truncated(neededBits: bits, availableBits: remainingBits))
@@ -68,7 +71,7 @@ struct BitReader: Sendable {
     /// - Returns: `true` for 1.
     /// - Throws: ``CodecError`` `.truncated` at the end of the input.
     @inline(__always)
-    mutating func readBool() throws(CodecError) -> Bool {
+    package mutating func readBool() throws(CodecError) -> Bool {
         guard remainingBits >= 1 else { throw CodecError(.truncated(neededBits: 1, availableBits: 0)) }
         return readUnchecked(bits: 1) == 1
     }
@@ -78,7 +81,7 @@ struct BitReader: Sendable {
     /// - Parameter bits: How many bits to read, 0...64.
     /// - Returns: The signed value.
     /// - Throws: ``CodecError`` as ``read(bits:)``.
-    mutating func readSigned(bits: Int) throws(CodecError) -> Int64 {
+    package mutating func readSigned(bits: Int) throws(CodecError) -> Int64 {
         ZigZag.decode(try read(bits: bits))
     }
 
@@ -88,7 +91,7 @@ struct BitReader: Sendable {
     /// - Throws: ``CodecError`` `.truncated` at the end of the input; `.malformedVarint` when
     ///   the value needs more than 64 bits (more than ten groups, or a tenth group above 1) or
     ///   is not in its shortest form (a last group of zero after the first).
-    mutating func readVarint() throws(CodecError) -> UInt64 {
+    package mutating func readVarint() throws(CodecError) -> UInt64 {
         let start = bitPosition
         var value: UInt64 = 0
         var shift: UInt64 = 0
@@ -131,7 +134,7 @@ struct BitReader: Sendable {
     /// - Returns: The value, at least 1.
     /// - Throws: ``CodecError`` `.truncated` at the end of the input, `.malformedGammaCode`
     ///   after 64 zero bits.
-    mutating func readGamma() throws(CodecError) -> UInt64 {
+    package mutating func readGamma() throws(CodecError) -> UInt64 {
         let start = bitPosition
         // Fast path: the whole code (zeros, the 1, then as many value bits as zeros) lies in
         // one peeked word; otherwise read it in steps below.

@@ -1,4 +1,5 @@
 import Synchronization
+import TickwireFoundation
 
 /// The store behind ``InMemoryRoomDirectory`` views: claims with a time to live on a
 /// ``TickClock``, saved room states, each process's public URL and reported rooms, and the test
@@ -29,6 +30,10 @@ public final class InMemoryDirectoryStore: Sendable {
         var processes: [String: Process] = [:]
         /// When each (process, room) question was first asked, for ``answerDelay``.
         var questions: [String: Timestamp] = [:]
+        /// The matchmaker's rooms and reservations.
+        var ledger = SeatLedger()
+        /// Where the names of the rooms the matchmaker makes come from.
+        var roomNames = SplitMix64(seed: 0x6D61_7463_686D_6B72)
     }
 
     /// The clock claims expire on.
@@ -38,7 +43,7 @@ public final class InMemoryDirectoryStore: Sendable {
     /// How long a placement question waits before it is answered (``RoomPlacement/pending`` until
     /// then), standing in for the round trip to a real store.
     public let answerDelay: Duration
-    private let state = Mutex(State())
+    let state = Mutex(State())
 
     /// Creates an empty store.
     ///
@@ -133,7 +138,7 @@ public final class InMemoryDirectoryStore: Sendable {
     // MARK: The views' calls
 
     /// Whether `process` reaches the store; if so, its heartbeat: it is seen now and its claims renewed.
-    private func reach(_ process: String, _ state: inout State, now: Timestamp) -> Bool {
+    func reach(_ process: String, _ state: inout State, now: Timestamp) -> Bool {
         guard let record = state.processes[process], !record.isKilled, !record.isPartitioned else { return false }
         state.processes[process]?.lastSeen = now
         for (room, claim) in state.claims where claim.process == process && claim.expiresAt > now {
@@ -167,6 +172,7 @@ public final class InMemoryDirectoryStore: Sendable {
         state.withLock { state in
             guard reach(process, &state, now: now) else { return }
             state.processes[process]?.loads = rooms
+            state.ledger.apply(report: rooms, from: process)
         }
     }
 

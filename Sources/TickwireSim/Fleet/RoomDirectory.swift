@@ -96,6 +96,16 @@ public struct RoomLoad: Hashable, Sendable {
     public var clients: Int
     /// How many clients it can hold.
     public var capacity: Int
+    /// The verified user ids of its players (those who came with an identity), so that a
+    /// matchmaker counts a reserved player who has arrived once.
+    public var players: [String]
+    /// Whether its game locked it: a matchmaker lists it no more and seats no one in it.
+    public var isLocked: Bool
+    /// Whether it is private: a matchmaker leaves it out of listings and `joinOrCreate`, and
+    /// seats only whoever names it (`joinByID`).
+    public var isPrivate: Bool
+    /// The game's own words about the room, listed by a matchmaker.
+    public var metadata: [String: String]
 
     /// Creates a room load.
     ///
@@ -103,9 +113,20 @@ public struct RoomLoad: Hashable, Sendable {
     ///   - name: The room's name.
     ///   - clients: Its clients.
     ///   - capacity: Its capacity.
-    public init(name: String, clients: Int, capacity: Int) {
+    ///   - players: The verified user ids of its players (default none).
+    ///   - isLocked: Whether its game locked it (default `false`).
+    ///   - isPrivate: Whether it is private (default `false`).
+    ///   - metadata: The game's words about it (default none).
+    public init(
+        name: String, clients: Int, capacity: Int, players: [String] = [], isLocked: Bool = false, isPrivate: Bool = false,
+        metadata: [String: String] = [:]
+    ) {
         self.name = name
         self.clients = clients
         self.capacity = capacity
+        self.players = players
+        self.isLocked = isLocked
+        self.isPrivate = isPrivate
+        self.metadata = metadata
     }
 }

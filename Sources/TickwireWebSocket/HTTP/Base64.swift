@@ -70,3 +70,44 @@ package enum Base64 {
         return output
     }
 }
+
+/// Base64 with the URL and file name safe alphabet and no padding (RFC 4648 section 5, as web
+/// tokens use it, RFC 7515 section 2).
+package enum Base64URL {
+    /// Encodes bytes as unpadded base64url.
+    ///
+    /// - Parameter bytes: The bytes.
+    /// - Returns: The text.
+    package static func encode(_ bytes: [UInt8]) -> String {
+        var text = Array(Base64.encode(bytes).utf8)
+        while text.last == UInt8(ascii: "=") { text.removeLast() }
+        for index in text.indices {
+            if text[index] == UInt8(ascii: "+") {
+                text[index] = UInt8(ascii: "-")
+            } else if text[index] == UInt8(ascii: "/") {
+                text[index] = UInt8(ascii: "_")
+            }
+        }
+        return String(decoding: text, as: UTF8.self)
+    }
+
+    /// Decodes unpadded base64url, strictly: no padding, no `+` or `/`, no whitespace, and the
+    /// unused bits of the last symbol zero (so that each byte string has exactly one text).
+    ///
+    /// - Parameter text: The text.
+    /// - Returns: The bytes, or `nil` when `text` is not canonical unpadded base64url.
+    package static func decode(_ text: Substring) -> [UInt8]? {
+        var standard = Array(text.utf8)
+        guard standard.count % 4 != 1 else { return nil }
+        for index in standard.indices {
+            switch standard[index] {
+            case UInt8(ascii: "-"): standard[index] = UInt8(ascii: "+")
+            case UInt8(ascii: "_"): standard[index] = UInt8(ascii: "/")
+            case UInt8(ascii: "+"), UInt8(ascii: "/"), UInt8(ascii: "="): return nil
+            default: break
+            }
+        }
+        while standard.count % 4 != 0 { standard.append(UInt8(ascii: "=")) }
+        return Base64.decode(String(decoding: standard, as: UTF8.self))
+    }
+}

@@ -1,0 +1,138 @@
+import Foundation
+import Testing
+import TickwireRedis
+import TickwireSim
+
+@Suite("Matchmaking on a real redis-server")
+struct RedisMatchmakerTests {
+    static let rules = MatchmakingRules(capacities: ["arena": 16, "duel": 2], reservationTTL: .seconds(30))
+
+    /// Three processes (their directories register them) and a matchmaker for each.
+    static func fleet(
+        _ server: RedisServerProcess, prefix: String, rules: MatchmakingRules = rules
+    ) throws -> ([RedisRoomDirectory], [RedisMatchmaker]) {
+        let directories = try ["a", "b", "c"].map { try connectedDirectory(server, name: $0, prefix: prefix) }
+        let matchmakers = try directories.map { _ in try RedisMatchmaker(url: server.url, keyPrefix: prefix, rules: rules) }
+        // Every registration is written by a first heartbeat.
+        Thread.sleep(forTimeInterval: 0.3)
+        return (directories, matchmakers)
+    }
+
+    static func stop(_ directories: [RedisRoomDirectory], _ matchmakers: [RedisMatchmaker]) {
+        for matchmaker in matchmakers { matchmaker.stop() }
+        for directory in directories { directory.stop() }
+    }
+
+    @Test("300 concurrent joinOrCreates through three processes fill every room to exactly its capacity, spread by load")
+    func concurrentJoinOrCreate() async throws {
+        let server = try RedisServerProcess()
+        let (directories, matchmakers) = try Self.fleet(server, prefix: "mm1")
+        defer { Self.stop(directories, matchmakers) }
+        let seats = try await withThrowingTaskGroup(of: SeatReservation.self) { group in
+            for index in 0..<300 {
+                group.addTask { try await matchmakers[index % 3].reserveSeat(.joinOrCreate(mode: "arena"), player: "p\(index)") }
+            }
+            var seats: [SeatReservation] = []
+            for try await seat in group { seats.append(seat) }
+            return seats
+        }
+        let byRoom = Dictionary(grouping: seats, by: \.room)
+        #expect(byRoom.count == 19 && byRoom.values.allSatisfy { $0.count <= 16 })
+        #expect(byRoom.values.filter { $0.count == 16 }.count == 18, "every room but the last is full")
+        let roomsPerProcess = Dictionary(grouping: byRoom.values.compactMap(\.first), by: \.process).mapValues(\.count)
+        #expect(roomsPerProcess.values.sorted() == [6, 6, 7], "\(roomsPerProcess)")
+        #expect(seats.allSatisfy { $0.processURL == "ws://\($0.process).test:4000" })
+        let listings = try await matchmakers[2].listRooms(mode: "arena")
+        #expect(listings.count == 19 && listings.reduce(0) { $0 + $1.clients } == 300, "every process lists the same rooms")
+    }
+
+    @Test("join, create and joinByID, with each refusal; a made room is claimed on its process")
+    func actions() async throws {
+        let server = try RedisServerProcess()
+        let (directories, matchmakers) = try Self.fleet(server, prefix: "mm2")
+        defer { Self.stop(directories, matchmakers) }
+        let matchmaker = matchmakers[0]
+        await #expect(throws: MatchmakingError.noOpenRoom(mode: "duel")) {
+            try await matchmaker.reserveSeat(.join(mode: "duel"), player: "x")
+        }
+        await #expect(throws: MatchmakingError.unknownMode("chess")) {
+            try await matchmaker.reserveSeat(.create(mode: "chess"), player: "x")
+        }
+        let first = try await matchmaker.reserveSeat(.create(mode: "duel"), player: "ann")
+        #expect(first.isNewRoom && first.room.hasPrefix("duel-"))
+        let again = try await matchmakers[1].reserveSeat(.joinOrCreate(mode: "duel"), player: "ann")
+        #expect(again.room == first.room && !again.isNewRoom, "asking again keeps the one seat")
+        let second = try await matchmakers[2].reserveSeat(.join(mode: "duel"), player: "bob")
+        #expect(second.room == first.room)
+        await #expect(throws: MatchmakingError.roomFull(first.room)) {
+            try await matchmaker.reserveSeat(.joinByID(room: first.room), player: "cat")
+        }
+        await #expect(throws: MatchmakingError.unknownRoom("duel-00000000")) {
+            try await matchmaker.reserveSeat(.joinByID(room: "duel-00000000"), player: "cat")
+        }
+        for directory in directories {
+            let expected: RoomPlacement =
+                directory.configuration.processID == first.process
+                ? .here(savedState: nil) : .elsewhere(url: "ws://\(first.process).test:4000")
+            #expect(eventually(within: 5) { directory.placement(ofRoom: first.room) == expected }, "\(directory.configuration.processID)")
+        }
+    }
+
+    @Test("reports count an arrived player once, list metadata, hide locked and private rooms; unused seats expire")
+    func reportsAndExpiry() async throws {
+        let server = try RedisServerProcess()
+        let short = MatchmakingRules(capacities: ["duel": 2], reservationTTL: .milliseconds(800))
+        let (directories, matchmakers) = try Self.fleet(server, prefix: "mm3", rules: short)
+        defer { Self.stop(directories, matchmakers) }
+        let seat = try await matchmakers[0].reserveSeat(.create(mode: "duel"), player: "ann")
+        let holder = try #require(directories.first { $0.configuration.processID == seat.process })
+        _ = holder.placement(ofRoom: seat.room)
+        holder.report(rooms: [RoomLoad(name: seat.room, clients: 1, capacity: 2, players: ["ann"], metadata: ["map": "dust"])])
+        try await Task.sleep(for: .milliseconds(300))
+        var listings = try await matchmakers[1].listRooms(mode: "duel")
+        #expect(listings == [RoomListing(room: seat.room, mode: "duel", clients: 1, capacity: 2, metadata: ["map": "dust"])])
+        holder.report(rooms: [RoomLoad(name: seat.room, clients: 1, capacity: 2, players: ["ann"], isLocked: true)])
+        try await Task.sleep(for: .milliseconds(300))
+        #expect(try await matchmakers[1].listRooms(mode: nil).isEmpty, "locked rooms are not listed")
+        await #expect(throws: MatchmakingError.roomLocked(seat.room)) {
+            try await matchmakers[2].reserveSeat(.joinByID(room: seat.room), player: "bob")
+        }
+        holder.report(rooms: [RoomLoad(name: seat.room, clients: 1, capacity: 2, players: ["ann"], isPrivate: true)])
+        try await Task.sleep(for: .milliseconds(300))
+        #expect(try await matchmakers[1].listRooms(mode: "duel").isEmpty, "private rooms are not listed")
+        #expect(try await matchmakers[2].reserveSeat(.joinByID(room: seat.room), player: "bob").room == seat.room)
+        // A room made for a seat nobody takes goes with the seat.
+        let lonely = try await matchmakers[0].reserveSeat(.create(mode: "duel"), player: "cat")
+        listings = try await matchmakers[0].listRooms(mode: "duel")
+        #expect(listings.map(\.room) == [lonely.room])
+        try await Task.sleep(for: .milliseconds(1000))
+        listings = try await matchmakers[0].listRooms(mode: "duel")
+        #expect(listings.isEmpty, "the 0.8 s reservation expired and its unopened room went with it")
+        await #expect(throws: MatchmakingError.unknownRoom(lonely.room)) {
+            try await matchmakers[0].reserveSeat(.joinByID(room: lonely.room), player: "dan")
+        }
+        holder.report(rooms: [])
+        try await Task.sleep(for: .milliseconds(300))
+        await #expect(throws: MatchmakingError.unknownRoom(seat.room), "a room its process stopped reporting has closed") {
+            try await matchmakers[0].reserveSeat(.joinByID(room: seat.room), player: "eve")
+        }
+    }
+
+    @Test("with Redis gone, a request fails as unavailable (503), not a hang")
+    func redisGone() async throws {
+        let server = try RedisServerProcess()
+        let matchmaker = try RedisMatchmaker(url: server.url, keyPrefix: "mm4", rules: Self.rules)
+        defer { matchmaker.stop() }
+        server.stop()
+        do {
+            _ = try await matchmaker.reserveSeat(.joinOrCreate(mode: "duel"), player: "x")
+            Issue.record("a request without Redis must fail")
+        } catch {
+            guard case .unavailable = error else {
+                Issue.record("expected unavailable, got \(error)")
+                return
+            }
+            #expect(error.httpStatus == 503)
+        }
+    }
+}

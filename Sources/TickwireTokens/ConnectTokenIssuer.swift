@@ -71,6 +71,29 @@ public struct ConnectTokenIssuer: Sendable {
     }
 }
 
+extension ConnectTokenIssuer {
+    /// Mints the token for a seat a matchmaker reserved: bound to the reservation's room, and
+    /// valid for as long as the seat waits for the player's hello (at least 1 s).
+    ///
+    /// - Parameters:
+    ///   - reservation: The seat (``SeatReservation``).
+    ///   - userID: The player's user id.
+    ///   - displayName: The name the player is shown under.
+    ///   - claims: The game's own claims.
+    ///   - serverAddresses: The UDP servers the token names (1 to 32).
+    /// - Returns: The token.
+    /// - Throws: ``ConnectTokenIssueError``, as ``issue(userID:room:displayName:claims:serverAddresses:lifetimeSeconds:nonce:)``.
+    public func issue(
+        for reservation: SeatReservation, userID: UInt64, displayName: String, claims: [UInt8] = [],
+        serverAddresses: [NetcodeAddress]
+    ) throws(ConnectTokenIssueError) -> ConnectToken {
+        let seconds = max(1, UInt64(clamping: reservation.validFor.components.seconds))
+        return try issue(
+            userID: userID, room: reservation.room, displayName: displayName, claims: claims, serverAddresses: serverAddresses,
+            lifetimeSeconds: seconds)
+    }
+}
+
 /// Why ``ConnectTokenIssuer/issue(userID:room:displayName:claims:serverAddresses:lifetimeSeconds:nonce:)``
 /// could not mint a token.
 public struct ConnectTokenIssueError: Error, Hashable, Sendable, CustomStringConvertible {

@@ -91,6 +91,19 @@ struct NetcodeConnectTokenVerifierTests {
         }
     }
 
+    @Test("a token for a matchmaker's seat reserves the seat's room and expires when the seat stops waiting")
+    func forReservation() throws {
+        let reservation = SeatReservation(
+            room: "duel-7", mode: "duel", process: "p1", processURL: "ws://10.0.0.1:7777", processUDPURL: nil, player: "ada",
+            validFor: .seconds(30), isNewRoom: true)
+        let issuer = ConnectTokenIssuer(key: Self.key, protocolID: Self.protocolID, clock: .fixed(1_000))
+        let token = try issuer.issue(for: reservation, userID: 12, displayName: "Ada", serverAddresses: [Self.address])
+        #expect(token.expireTimestamp == 1_030)
+        let verified = try verifier(at: 1_010).verify(try #require(token.helloToken))
+        #expect(verified.room == "duel-7")
+        #expect(verified.identity.userID == 12)
+    }
+
     @Test("the issuer refuses a zero or overflowing lifetime and an identity that does not fit")
     func issuerRefusals() throws {
         let issuer = ConnectTokenIssuer(key: Self.key, protocolID: Self.protocolID, clock: .fixed(UInt64.max - 5))

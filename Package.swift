@@ -13,6 +13,7 @@ let strictSettings: [SwiftSetting] = [
 //   Tickwire (umbrella) ─→ every layer below
 //   TickwireRedis ─→ TickwireSim, TickwireIO            TickwireWebSocketTransport ─→ TickwireSim, TickwireWebSocket
 //   TickwireUDPTransport ─→ TickwireSim, TickwireNetcode, TickwirePacket, TickwireIO
+//   TickwireTokens (connect tokens for every transport) ─→ TickwireSim, TickwireNetcode
 //   TickwireSim (the game core) ─→ TickwireCodec        TickwireWebSocket ─→ TickwireIO ─→ CTLS (OpenSSL 3), CEpoll
 //   TickwireCodec ─→ TickwireZlib ─→ CZlib              every Swift layer ─→ TickwireFoundation
 //
@@ -35,6 +36,8 @@ let package = Package(
         .library(name: "TickwireNetcode", targets: ["TickwireNetcode"]),
         // The UDP transport adapter: netcode.io and the packet layer under the core's transport protocols.
         .library(name: "TickwireUDPTransport", targets: ["TickwireUDPTransport"]),
+        // Connect tokens for every transport: the issuer and the libsodium verifier of players' identities.
+        .library(name: "TickwireTokens", targets: ["TickwireTokens"]),
         .executable(name: "tickwire", targets: ["tickwire"]),
         .executable(name: "arena", targets: ["ArenaCommand"]),
     ],
@@ -106,6 +109,13 @@ let package = Package(
             dependencies: ["TickwireFoundation", "TickwireCodec", "TickwireSim", "TickwireNetcode", "TickwirePacket", "TickwireIO"],
             swiftSettings: strictSettings
         ),
+        // Connect tokens for every transport (PROTOCOL.md 5.3.1): the issuer holding the fleet's key
+        // and the verifier a host checks hellos' tokens with, on netcode.io's format and libsodium.
+        // The game core sees only the identity (`PlayerIdentity`) through its `ConnectTokenVerifier`.
+        .target(
+            name: "TickwireTokens", dependencies: ["TickwireFoundation", "TickwireCodec", "TickwireSim", "TickwireNetcode"],
+            swiftSettings: strictSettings
+        ),
         // A fleet's room directory on Redis: our own RESP2 client on the event loop (no C dependency).
         .target(
             name: "TickwireRedis",
@@ -116,7 +126,7 @@ let package = Package(
             name: "Tickwire",
             dependencies: [
                 "TickwireFoundation", "TickwireZlib", "TickwireCodec", "TickwireSim", "TickwireIO", "TickwireWebSocket",
-                "TickwireWebSocketTransport", "TickwireUDPTransport", "TickwireRedis",
+                "TickwireWebSocketTransport", "TickwireUDPTransport", "TickwireRedis", "TickwireTokens",
             ],
             swiftSettings: strictSettings
         ),
@@ -194,6 +204,16 @@ let package = Package(
             dependencies: [
                 "TickwireUDPTransport", "TickwireWebSocketTransport", "TickwireWebSocket", "TickwireSim", "TickwireSimTestSupport",
                 "TickwireCodec", "TickwireNetcode", "TickwirePacket", "TickwireIO", "TickwireFoundation",
+            ],
+            swiftSettings: strictSettings
+        ),
+        // Token vectors from Protocol/vectors/tokens (read through #filePath), every refusal, and a
+        // host with a real WebSocket listener on 127.0.0.1 admitting players by token.
+        .testTarget(
+            name: "TickwireTokensTests",
+            dependencies: [
+                "TickwireTokens", "TickwireNetcode", "TickwireSim", "TickwireSimTestSupport", "TickwireCodec",
+                "TickwireWebSocketTransport", "TickwireWebSocket", "TickwireIO", "TickwireFoundation",
             ],
             swiftSettings: strictSettings
         ),

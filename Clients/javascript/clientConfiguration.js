@@ -25,6 +25,8 @@ export const defaultClientConfiguration = Object.freeze({
   interpolationDelayMaximum: 0.5,
   protocolVersion,
   helloPayload: new Uint8Array(0),
+  /** @type {import('./message.js').HelloConnectToken | undefined} The connect token to join with (PROTOCOL.md 5.3.1), from the game's backend; sent in a joining hello, never in a resume, and spent by the welcome. */
+  connectToken: undefined,
   frameLimits: FrameLimits.standard,
   /** @type {{maxEntities?: number, maxEncodedBytes?: number}} */
   codecLimits: {},

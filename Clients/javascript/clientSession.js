@@ -83,6 +83,10 @@ export class ClientSession {
     /** @type {Uint8Array | undefined} The token to resume this session in a later hello. */
     this.resumeToken = undefined;
     this.wasResumed = false;
+    /** @type {import('./message.js').HelloConnectToken | undefined} The connect token the next joining hello carries (PROTOCOL.md 5.3.1); spent by a welcome. */
+    this.connectToken = this.configuration.connectToken;
+    /** Whether the last hello carried `connectToken`. */
+    this.helloCarriedConnectToken = false;
     /** @type {number} Welcomes taken since the session was made: a welcome and the end of its connection may arrive between two ticks. */
     this.welcomes = 0;
     this.tickRate = 20;
@@ -160,6 +164,8 @@ export class ClientSession {
     socket.onmessage = (event) => this.handle(event.data);
     socket.onclose = (event) => this.closed(event.code, event.reason);
     socket.onerror = () => {};
+    const connectToken = this.resumeToken === undefined ? this.connectToken : undefined;
+    this.helloCarriedConnectToken = connectToken !== undefined;
     const sendHello = () => this.send({
       type: 'hello', protocolVersion: this.configuration.protocolVersion, schemaFingerprint: this.game.schema.fingerprint,
       // Only the mode bits (0-3) of `compressionModes`; the extension bits come from their own
@@ -169,6 +175,7 @@ export class ClientSession {
         | (this.configuration.offersEntropyDeltas ? entropyDeltasBit | motionPredictionBit : 0)
         | (this.configuration.offersPongHold ? pongHoldBit : 0),
       room: this.configuration.room, resumeToken: this.resumeToken,
+      ...(connectToken ? { connectToken } : {}),
       payload: this.configuration.helloPayload,
     });
     if (socket.readyState === 1) sendHello(); else socket.onopen = sendHello;
@@ -323,6 +330,7 @@ export class ClientSession {
           && token.length === this.resumeToken.length && token.every((byte, index) => byte === this.resumeToken?.[index]);
         this.clientID = message.clientID;
         this.resumeToken = token.length === 0 ? undefined : token;
+        if (this.helloCarriedConnectToken) this.connectToken = undefined;
         this.tickRate = Math.max(1, message.tickRate);
         this.provisionalOffset = Number(message.serverTime) / 1e6 - now;
         this.delay = this.makeDelay(1 / this.tickRate);

@@ -46,7 +46,13 @@ export const DeltaCoding = Object.freeze({
 export const RejectReason = Object.freeze({
   unspecified: 0, versionMismatch: 1, schemaMismatch: 2, roomFull: 3, unknownRoom: 4,
   badResumeToken: 5, serverShuttingDown: 6, invalidHello: 7, redirect: 8,
+  tokenRequired: 9, tokenInvalid: 10, tokenExpired: 11, tokenAlreadyUsed: 12, tokenWrongRoom: 13, tokensExhausted: 14,
 });
+
+/** Bit 1 of the hello's flags: a connect token follows the resume token (PROTOCOL.md 5.3.1). */
+export const connectTokenFlag = 0x02;
+/** The sizes of a hello's connect token (PROTOCOL.md 5.3.1): a u64 expire timestamp, a 24-byte nonce, a 1024-byte encrypted private part. */
+export const ConnectTokenSize = Object.freeze({ nonce: 24, encryptedPrivateData: 1024, whole: 8 + 24 + 1024 });
 
 /** Disconnect reasons (PROTOCOL.md 5.10); 32768…65535 are the application's. */
 export const DisconnectReason = Object.freeze({
@@ -54,7 +60,9 @@ export const DisconnectReason = Object.freeze({
 });
 
 /**
- * @typedef {{type: 'hello', protocolVersion: number, schemaFingerprint: bigint, compressionModes: number, room: string, resumeToken: Uint8Array | undefined, payload: Uint8Array}} Hello
+ * @typedef {{expireTimestamp: bigint, nonce: Uint8Array, encryptedPrivateData: Uint8Array}} HelloConnectToken
+ *   What a hello carries of a netcode.io connect token (PROTOCOL.md 5.3.1), as the game's backend hands it over.
+ * @typedef {{type: 'hello', protocolVersion: number, schemaFingerprint: bigint, compressionModes: number, room: string, resumeToken: Uint8Array | undefined, connectToken?: HelloConnectToken, payload: Uint8Array}} Hello
  * @typedef {{type: 'welcome', clientID: number, tickRate: number, currentTick: number, serverTime: bigint, compression: number, acceptsRenderTimes: boolean, acceptsPongHold?: boolean, deltaCoding?: string, resumeToken: Uint8Array}} Welcome
  *   `deltaCoding`: a `DeltaCoding` value; absent means bitPacked.
  * @typedef {{type: 'reject', reason: number, text: string}} Reject
@@ -93,9 +101,18 @@ export function encodeBody(message, limits = FrameLimits.standard) {
       writer.writeUInt16(message.protocolVersion);
       writer.writeUInt64(message.schemaFingerprint);
       writer.writeUInt8(message.compressionModes);
-      writer.writeUInt8(message.resumeToken ? 1 : 0);
+      writer.writeUInt8((message.resumeToken ? 1 : 0) | (message.connectToken ? connectTokenFlag : 0));
       writer.writeString(message.room, 'room name', limits.maximumRoomNameBytes);
       if (message.resumeToken) writer.writeLengthPrefixedBytes(message.resumeToken, 'resume token', limits.maximumResumeTokenBytes);
+      if (message.connectToken) {
+        const token = message.connectToken;
+        if (token.nonce.length !== ConnectTokenSize.nonce || token.encryptedPrivateData.length !== ConnectTokenSize.encryptedPrivateData) {
+          throw new RangeError(`a connect token has a ${ConnectTokenSize.nonce}-byte nonce and a ${ConnectTokenSize.encryptedPrivateData}-byte private part, not ${token.nonce.length} and ${token.encryptedPrivateData.length}`);
+        }
+        writer.writeUInt64(token.expireTimestamp);
+        writer.writeBytes(token.nonce);
+        writer.writeBytes(token.encryptedPrivateData);
+      }
       writer.writeLengthPrefixedBytes(message.payload, 'hello payload', limits.maximumHelloPayloadBytes);
       break;
     case 'welcome':
@@ -198,11 +215,18 @@ export function decodeBody(type, body, limits = FrameLimits.standard) {
       const schemaFingerprint = reader.readUInt64();
       const compressionModes = reader.readUInt8();
       const flags = reader.readUInt8();
-      if (flags & ~1) throw new FrameError('reservedBits', { field: 'hello flags', value: flags }, `hello flags 0x${flags.toString(16)} has reserved bits set`);
+      if (flags & ~(1 | connectTokenFlag)) throw new FrameError('reservedBits', { field: 'hello flags', value: flags }, `hello flags 0x${flags.toString(16)} has reserved bits set`);
       const room = reader.readString('room name', limits.maximumRoomNameBytes);
       const resumeToken = flags & 1 ? reader.readLengthPrefixedBytes('resume token', limits.maximumResumeTokenBytes) : undefined;
+      /** @type {HelloConnectToken | undefined} */
+      let connectToken;
+      if (flags & connectTokenFlag) {
+        const expireTimestamp = reader.readUInt64();
+        const nonce = reader.readBytes(ConnectTokenSize.nonce);
+        connectToken = { expireTimestamp, nonce, encryptedPrivateData: reader.readBytes(ConnectTokenSize.encryptedPrivateData) };
+      }
       const payload = reader.readLengthPrefixedBytes('hello payload', limits.maximumHelloPayloadBytes);
-      message = { type: 'hello', protocolVersion: version, schemaFingerprint, compressionModes, room, resumeToken, payload };
+      message = { type: 'hello', protocolVersion: version, schemaFingerprint, compressionModes, room, resumeToken, ...(connectToken ? { connectToken } : {}), payload };
       break;
     }
     case MessageType.welcome: {

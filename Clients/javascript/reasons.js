@@ -13,5 +13,5 @@ export function disconnectReasonName(reason) {
  * @returns {string} The reject reason's name (PROTOCOL.md 5.5).
  */
 export function rejectReasonName(reason) {
-  return ['unspecified', 'version mismatch', 'schema mismatch', 'room full', 'unknown room', 'bad resume token', 'server shutting down', 'invalid hello', 'redirect'][reason] ?? `reason ${reason}`;
+  return ['unspecified', 'version mismatch', 'schema mismatch', 'room full', 'unknown room', 'bad resume token', 'server shutting down', 'invalid hello', 'redirect', 'token required', 'token invalid', 'token expired', 'token already used', 'token for another room', 'tokens exhausted'][reason] ?? `reason ${reason}`;
 }

@@ -75,7 +75,7 @@ export class ReconnectingSession {
     this.random = options.random ?? Math.random;
     this.handshakeTimeout = options.handshakeTimeout ?? 10;
     /** @type {Set<number>} Refusals worth retrying. */
-    this.retryableRefusals = new Set([RejectReason.roomFull, RejectReason.serverShuttingDown]);
+    this.retryableRefusals = new Set([RejectReason.roomFull, RejectReason.serverShuttingDown, RejectReason.tokensExhausted]);
     /** @type {(state: ConnectionState) => void} Called on every state change. */
     this.onStateChange = () => {};
     /** @type {ConnectionState} */

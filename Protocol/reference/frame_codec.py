@@ -121,18 +121,25 @@ def bstr(b):
 
 # Each message type: (decode body reader -> fields tuple, encode fields -> body bytes).
 def dec_hello(r):
+    # Flag bit 0: a resume token follows; bit 1: a connect token (5.3.1), 8 + 24 + 1024 fixed bytes.
+    # A hello with a connect token decodes to 7 fields: (expire, nonce, private part) before the payload.
     version, fingerprint, modes, flags = r.fixed(2), r.fixed(8), r.fixed(1), r.fixed(1)
-    if flags & ~1:
+    if flags & ~3:
         raise FrameError("reservedBits", field="hello flags", value=flags)
     room = r.text(MAX_ROOM, "room name")
     token = r.bytes_(MAX_TOKEN, "resume token") if flags & 1 else None
+    if flags & 2:
+        connect = (r.fixed(8), r.take(24), r.take(1024))
+        return version, fingerprint, modes, room, token, connect, r.bytes_(MAX_PAYLOAD, "hello payload")
     return version, fingerprint, modes, room, token, r.bytes_(MAX_PAYLOAD, "hello payload")
 
 
 def enc_hello(f):
-    version, fingerprint, modes, room, token, payload = f
-    return (version.to_bytes(2, "big") + fingerprint.to_bytes(8, "big") + bytes([modes, 0 if token is None else 1])
-            + bstr(room.encode()) + (b"" if token is None else bstr(token)) + bstr(payload))
+    version, fingerprint, modes, room, token, *connect, payload = f
+    flags = (0 if token is None else 1) | (2 if connect else 0)
+    tail = connect[0][0].to_bytes(8, "big") + connect[0][1] + connect[0][2] if connect else b""
+    return (version.to_bytes(2, "big") + fingerprint.to_bytes(8, "big") + bytes([modes, flags])
+            + bstr(room.encode()) + (b"" if token is None else bstr(token)) + tail + bstr(payload))
 
 
 def dec_welcome(r):

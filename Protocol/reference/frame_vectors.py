@@ -11,7 +11,20 @@ from frame_codec import FrameError, Receiver, Sender
 
 # The values each valid vector's frames carry (type, fields), as in the vector's comments.
 TILES = bytes([0x01, 0x7F, 0x20, 0x00])
+
+
+def vector_private_part(name):
+    """The encrypted private part a hello vector carries (its frame's bytes 49..1072): the one of
+    vectors/tokens/token-01-connect-token.hex, which the Swift tests open with that vector's key."""
+    path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "vectors", name)
+    digits = "".join(line for line in open(path) if not line.startswith("#"))
+    return bytes.fromhex("".join(digits.split()))[49:1073]
+
+
 EXPECTED = {
+    "frame-hello-connect-token.hex": [(1, (1, 0x0123456789ABCDEF, 3, "red", None,
+                                           (1800000060, bytes(range(0x40, 0x58)), vector_private_part("frame-hello-connect-token.hex")),
+                                           b"ada"))],
     "frame-hello.hex": [(1, (1, 0x0123456789ABCDEF, 3, "arena", bytes.fromhex("deadbeef"), b"ada"))],
     "frame-welcome.hex": [(2, (7, 60, 1000, 16666000, 2, bytes(range(1, 9))))],
     "frame-reject.hex": [(3, (2, "schema differs"))],

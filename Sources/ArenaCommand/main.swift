@@ -48,6 +48,7 @@ func serve(_ arguments: CommandArguments) throws {
     }
     guard (0...9).contains(options.compressionLevel) else { fail("--compression-level must be 0...9") }
     options.entropyDeltas = parsed.flag("entropy-deltas")
+    options.requiresTokens = parsed.flag("require-tokens")
     let statusInterval = try parsed.double("status-interval", default: 5)
     options.statePath = parsed.string("state")
     options.maximumRooms = try parsed.integer("max-rooms", default: options.maximumRooms)

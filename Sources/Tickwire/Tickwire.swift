@@ -4,6 +4,7 @@
 @_exported import TickwireIO
 @_exported import TickwireRedis
 @_exported import TickwireSim
+@_exported import TickwireTokens
 @_exported import TickwireUDPTransport
 @_exported import TickwireWebSocket
 @_exported import TickwireWebSocketTransport

@@ -25,6 +25,10 @@ public final class UDPServerTransportConnection: HandoverConnection, Sendable {
     public let clientID: UInt64
     /// The 256 bytes of user data the connect token carries.
     public let userData: [UInt8]
+    /// The connect token's identity: its client id as the user id and its user data, read in
+    /// Tickwire's layout (room, display name, claims; PROTOCOL.md 5.3.2) when it is that layout.
+    /// The host hands it to the game as it does a WebSocket hello's verified token.
+    public let identity: PlayerIdentity?
     /// The client's address.
     public let address: NetcodeAddress
 
@@ -36,6 +40,7 @@ public final class UDPServerTransportConnection: HandoverConnection, Sendable {
         self.minter = minter
         self.clientID = clientID
         self.userData = userData
+        self.identity = PlayerIdentity(userID: clientID, userData: userData)
         self.address = address
         self.requestFlush = requestFlush
         connectionID = Self.nextID.wrappingAdd(1, ordering: .relaxed).oldValue

@@ -85,3 +85,43 @@ struct ArenaServerTests {
         }
     }
 }
+
+/// `arena serve --require-tokens`: the host checks connect tokens with the key of `--udp-key`.
+@Suite("Arena with tokens required")
+struct ArenaRequiredTokensTests {
+    @Test("--require-tokens without --udp-key is refused at start, naming the flag")
+    func needsTheKey() {
+        var options = ArenaServer.Options()
+        options.port = 0
+        options.udpPort = nil
+        options.requiresTokens = true
+        do {
+            _ = try ArenaServer(options: options)
+            Issue.record("a server requiring tokens started with no key to check them")
+        } catch {
+            #expect(error.code == EINVAL)
+            #expect("\(error)".contains("--udp-key"), "the error names the flag: \(error)")
+        }
+    }
+
+    @Test("with --udp-key the host requires tokens and checks them with that key; without the flag it does not")
+    func requiresWithKey() throws {
+        let directory = try ArenaStateFileTests.temporaryDirectory()
+        defer { rmdir(directory) }
+        let path = directory + "/udp.key"
+        defer { unlink(path) }
+        for required in [false, true] {
+            var options = ArenaServer.Options()
+            options.port = 0
+            options.udpPort = nil
+            options.bots = 0
+            options.udpKeyPath = path
+            options.requiresTokens = required
+            let stop = ServerStopRequest()
+            let server = try ArenaServer(options: options, stopRequest: stop)
+            #expect(server.requiresTokens == required)
+            stop.requestStop()
+            server.run()
+        }
+    }
+}

@@ -65,6 +65,15 @@ struct FrameVectorTests {
 
     static let app = MessageType(rawValue: 0x40)!
 
+    /// The connect token of `frame-hello-connect-token.hex`: expire timestamp 1 800 000 060, nonce
+    /// 40 41 … 57, and the encrypted private part as the vector holds it (bytes 49..<1073 of the
+    /// frame; `TickwireTokensTests` checks that it is the one `vectors/tokens/token-01` mints).
+    static let helloVectorToken: Message.Hello.ConnectToken? = {
+        guard let frame = (try? load("frame-hello-connect-token.hex"))?.frames.first, frame.count >= 1073 else { return nil }
+        return Message.Hello.ConnectToken(
+            expireTimestamp: 1_800_000_060, nonce: Array(0x40..<0x58), encryptedPrivateData: Array(frame[49..<1073]))
+    }()
+
     /// Every valid vector and the messages its frames carry.
     static let validVectors: [String: [Message]] = [
         "frame-hello.hex": [
@@ -109,6 +118,12 @@ struct FrameVectorTests {
         "frame-ping.hex": [.ping(.init(clientTime: 5_000_000))],
         "frame-pong.hex": [.pong(.init(clientTime: 5_000_000, serverTime: 16_700_000))],
         "frame-pong-hold.hex": [.pong(.init(clientTime: 5_000_000, serverTime: 16_700_000, hold: 21_250))],
+        "frame-hello-connect-token.hex": [
+            .hello(
+                .init(
+                    schemaFingerprint: 0x0123_4567_89AB_CDEF, compressionModes: [.perFrame, .streaming], room: "red",
+                    payload: Array("ada".utf8), connectToken: helloVectorToken))
+        ],
         "frame-hello-version-2.hex": [
             .hello(.init(protocolVersion: 2, schemaFingerprint: 0x0123_4567_89AB_CDEF, compressionModes: .all, room: "arena"))
         ],
@@ -168,7 +183,8 @@ struct FrameVectorTests {
         "frame-error-render-times-truncated.hex": .truncated(offset: 13, needed: 1),
         "frame-error-render-tick-range.hex": .valueOutOfRange(field: "render tick", value: 1 << 32, maximum: UInt64(UInt32.max)),
         "frame-error-zlib-bomb.hex": .inflation(.ratioExceeded(ratio: 256, inputBytes: 2_055)),
-        "frame-error-reserved-bits.hex": .reservedBits(field: "hello flags", value: 3),
+        "frame-error-hello-connect-token-truncated.hex": .truncated(offset: 34, needed: 14),
+        "frame-error-reserved-bits.hex": .reservedBits(field: "hello flags", value: 5),
         "frame-error-unknown-compression-mode.hex": .unknownCompressionMode(3),
         "frame-error-input-sequence-underflow.hex": .inputSequenceUnderflow(newest: 1, count: 3),
         "frame-error-length-exceeded.hex": .lengthExceeded(field: "reject text", length: 257, limit: 256),

@@ -53,8 +53,8 @@ struct MessageTests {
     @Test("hello flags with reserved bits are refused")
     func helloReservedFlags() throws {
         var body = try Message.hello(.init(schemaFingerprint: 1)).encodeBody()
-        body[11] |= 0x02  // byte 11 is the flags byte, after version (2), fingerprint (8), modes (1)
-        #expect(throws: FrameError.reservedBits(field: "hello flags", value: 0x02)) { try Message(type: .hello, body: body) }
+        body[11] |= 0x04  // byte 11 is the flags byte, after version (2), fingerprint (8), modes (1); bits 0 and 1 are defined
+        #expect(throws: FrameError.reservedBits(field: "hello flags", value: 0x04)) { try Message(type: .hello, body: body) }
     }
 
     @Test("hello keeps compression bits it does not know, for byte-exact re-encoding")

@@ -73,6 +73,8 @@ package struct DotsGame: Game {
     /// A stand-in for a game's admission policy (``admit(_:in:)`` asks it): admits everyone
     /// unless a test sets a policy of its own.
     package var admissionPolicy: @Sendable (AdmissionRequest, State) -> Admission = { _, _ in .admitted }
+    /// Told of every player added, with the identity its connect token verified (`nil` when anonymous).
+    package var addedPlayer: @Sendable (UInt32, PlayerIdentity?) -> Void = { _, _ in }
     /// The version a host names in a schema-mismatch refusal; `nil` names none.
     package var version: String?
     /// Where player *n* starts (a function of n only).
@@ -141,6 +143,11 @@ package struct DotsGame: Game {
     package func listing(of state: State, room: String) -> RoomListingDetails {
         RoomListingDetails(
             metadata: ["players": "\(state.players.count)"], isLocked: state.players.count >= 2, isPrivate: room.hasPrefix("private-"))
+    }
+
+    package func addPlayer(_ player: UInt32, payload: [UInt8], identity: PlayerIdentity?, to state: State) -> State {
+        addedPlayer(player, identity)
+        return addPlayer(player, payload: payload, to: state)
     }
 
     package func addPlayer(_ player: UInt32, to state: State) -> State {

@@ -53,9 +53,9 @@ struct HostHelloRejectTests {
 
     @Test("reserved hello flags: named as such, with the value")
     func reservedFlags() {
-        let reject = reject { $0.rawHello(flags: 0x02) }
+        let reject = reject { $0.rawHello(flags: 0x04) }
         #expect(reject?.reason == .invalidHello)
-        #expect(reject?.text == "the hello is malformed: hello flags 0x2 has reserved bits set", "got \(reject?.text ?? "no reject")")
+        #expect(reject?.text == "the hello is malformed: hello flags 0x4 has reserved bits set", "got \(reject?.text ?? "no reject")")
     }
 
     @Test("a first frame of another type: names the type")

@@ -78,9 +78,12 @@ final class RawClientBench {
     }
 
     /// A client that sends a well-formed hello for `room` (resuming with `token`), offering no compression.
-    func join(room: String = "", token: [UInt8]? = nil, payload: [UInt8] = []) -> Client {
+    func join(
+        room: String = "", token: [UInt8]? = nil, payload: [UInt8] = [], connectToken: Message.Hello.ConnectToken? = nil
+    ) -> Client {
         let hello = Message.Hello(
-            schemaFingerprint: game.schema.fingerprint, compressionModes: [], room: room, resumeToken: token, payload: payload)
+            schemaFingerprint: game.schema.fingerprint, compressionModes: [], room: room, resumeToken: token, payload: payload,
+            connectToken: connectToken)
         return connect(sending: (try? FrameCompressor.uncompressed().encode(.hello(hello))) ?? [])
     }
 

@@ -52,6 +52,20 @@ struct PlayersAndIdentityArticleTests {
         return configuration
     }
 
+    /// The article's connect tokens, compiled: an issuer's token in the client's first hello, a host that requires one.
+    static func articleTokens(
+        fleetKey: NetcodeKey, protocolID: UInt64, udpAddress: NetcodeAddress
+    ) throws -> (ClientConfiguration, HostConfiguration) {
+        var clientConfiguration = ClientConfiguration()
+        var hostConfiguration = HostConfiguration()
+        let issuer = ConnectTokenIssuer(key: fleetKey, protocolID: protocolID)
+        let token = try issuer.issue(userID: 42, room: "tag", displayName: "Ada", serverAddresses: [udpAddress], lifetimeSeconds: 30)
+        clientConfiguration.connectToken = token.helloToken
+        hostConfiguration.requiresTokens = true
+        hostConfiguration.tokenVerifier = NetcodeConnectTokenVerifier(key: fleetKey, protocolID: protocolID)
+        return (clientConfiguration, hostConfiguration)
+    }
+
     /// The article's kicks, compiled (Foundation has a `Host` of its own: the host is the simulation's).
     static func articleKicks(in simulation: TickSimulation<Tag>, player: UInt32, idler: UInt32) {
         let host = simulation.host
@@ -121,5 +135,13 @@ struct PlayersAndIdentityArticleTests {
         #expect(back != idler, "as a new player")
         #expect(seated == [back], "the events kept the count: \(seated)")
         #expect(Self.articleAcceptHook(secret: "s3cret").shouldAccept != nil)
+    }
+
+    @Test("the article's token: the client's hello carries it, the host requires tokens and can check them")
+    func articleTokensCompile() throws {
+        let (client, host) = try Self.articleTokens(
+            fleetKey: .random(), protocolID: 7, udpAddress: NetcodeAddress(ipv4: 127, 0, 0, 1, port: 40_000))
+        #expect(client.connectToken != nil)
+        #expect(host.requiresTokens && host.tokenVerifier != nil)
     }
 }

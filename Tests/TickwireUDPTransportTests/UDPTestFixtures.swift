@@ -26,13 +26,13 @@ struct UDPTestServer {
     /// server's unless given), valid from `createdAgo` seconds ago for `lifetime` seconds.
     func token(
         clientID: UInt64, key: NetcodeKey? = nil, timeoutSeconds: Int32 = 5, createdAgo: UInt64 = 0, lifetime: UInt64 = 30,
-        addresses: [NetcodeAddress]? = nil
+        addresses: [NetcodeAddress]? = nil, userData: [UInt8] = Array(repeating: 7, count: Netcode.userDataBytes)
     ) throws -> ConnectToken {
         let now = UInt64(UDPClock.unixSeconds())
         let privatePart = try ConnectTokenPrivate(
             clientID: clientID, timeoutSeconds: timeoutSeconds, serverAddresses: addresses ?? server.publicAddresses,
             clientToServerKey: NetcodeKey.random(), serverToClientKey: NetcodeKey.random(),
-            userData: Array(repeating: 7, count: Netcode.userDataBytes))
+            userData: userData)
         return try ConnectToken.generate(
             privatePart, protocolID: Self.protocolID, createTimestamp: now - createdAgo, expireTimestamp: now - createdAgo + lifetime,
             privateKey: key ?? self.key)

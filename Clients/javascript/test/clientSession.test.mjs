@@ -122,6 +122,23 @@ test('the hello goes out once the socket opens, with the fingerprint, both compr
   assert.equal(session.tickRate, 30);
 });
 
+test('a configured connect token goes in the joining hello only: the welcome spends it, and the resuming hello carries the resume token instead (PROTOCOL.md 5.3.1)', () => {
+  const connectToken = { expireTimestamp: 1800000060n, nonce: new Uint8Array(24).fill(0x40), encryptedPrivateData: new Uint8Array(1024).fill(0x5a) };
+  const session = new ClientSession(game, { configuration: { room: 'red', connectToken } });
+  const first = new FakeSocket();
+  session.connect(first);
+  first.open();
+  assert.deepEqual(/** @type {any} */ (first.messages[0]).connectToken, connectToken, 'the joining hello carries the token');
+  first.deliverMessage(welcome(7));
+  assert.equal(session.connectToken, undefined, 'the welcome spent it');
+  const second = new FakeSocket();
+  session.connect(second);
+  second.open();
+  const resume = /** @type {any} */ (second.messages[0]);
+  assert.equal(resume.connectToken, undefined, 'a resuming hello carries no connect token');
+  assert.deepEqual(resume.resumeToken, Uint8Array.of(1, 2, 3));
+});
+
 test('snapshots decode against stored baselines and the next input acknowledges the newest', () => {
   const { session, socket } = connected();
   socket.deliverMessage(snapshotMessage('delta-01-arena-full.hex', 100, undefined));

@@ -26,6 +26,12 @@ const expected = {
   'frame-ping.hex': [{ type: 'ping', clientTime: 5000000n }],
   'frame-pong.hex': [{ type: 'pong', clientTime: 5000000n, serverTime: 16700000n }],
   'frame-pong-hold.hex': [{ type: 'pong', clientTime: 5000000n, serverTime: 16700000n, hold: 21250n }],
+  'frame-hello-connect-token.hex': [{
+    type: 'hello', protocolVersion: 1, schemaFingerprint: 0x0123456789abcdefn, compressionModes: 3, room: 'red', resumeToken: undefined,
+    // The private part is the vector's own bytes (49…1072 of the frame): the Swift tests check that it is vectors/tokens/token-01's.
+    connectToken: { expireTimestamp: 1800000060n, nonce: Uint8Array.from({ length: 24 }, (_, index) => 0x40 + index), encryptedPrivateData: readVector('frame-hello-connect-token.hex').frames[0].slice(49, 1073) },
+    payload: text.encode('ada'),
+  }],
   'frame-hello-version-2.hex': [{ type: 'hello', protocolVersion: 2, schemaFingerprint: 0x0123456789abcdefn, compressionModes: 3, room: 'arena', resumeToken: undefined, payload: new Uint8Array(0) }],
   'frame-hello-pong-hold.hex': [{ type: 'hello', protocolVersion: 1, schemaFingerprint: 0x0123456789abcdefn, compressionModes: 0x13, room: 'arena', resumeToken: undefined, payload: new Uint8Array(0) }],
   'frame-welcome-pong-hold.hex': [{ type: 'welcome', clientID: 7, tickRate: 20, currentTick: 1000, serverTime: 40000000n, compression: 1, acceptsRenderTimes: false, acceptsPongHold: true, deltaCoding: 'bitPacked', resumeToken: new Uint8Array(0) }],

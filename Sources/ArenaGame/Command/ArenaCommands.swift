@@ -86,6 +86,9 @@ package enum ArenaCommands {
                 "threads", "N", default: "one per processor", "tick the rooms on N threads, 1...\(HostConfiguration.maximumTickThreads)"),
             .value("compression", "MODE", default: "perframe", "perframe, streaming or none: the compression preferred"),
             .value("compression-level", "L", default: "\(defaults.compressionLevel)", "the zlib level, 0...9"),
+            .flag(
+                "require-tokens",
+                "admit only players with a connect token sealed with --udp-key's key (PROTOCOL.md 5.3.1); no guest tokens"),
             .flag("entropy-deltas", "code snapshots with the motion-predicted entropy coder (PROTOCOL.md 4.5) for clients that offer it"),
             .value("state", "FILE", "save rooms and players to FILE every second and on exit; restore them on start"),
             .value("tls-cert", "CHAIN.pem", "serve wss:// (TLS 1.2/1.3) with this certificate chain (with --tls-key)"),

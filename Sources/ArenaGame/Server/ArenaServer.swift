@@ -79,6 +79,11 @@ package final class ArenaServer {
         /// when the hello offers that too (``HostConfiguration/entropyDeltas``, `Protocol/PROTOCOL.md`
         /// §4.5); off, every client gets the bit-packed delta.
         package var entropyDeltas = false
+        /// Admit only players with a connect token sealed with the key of ``udpKeyPath``
+        /// (`arena serve --require-tokens`, `Protocol/PROTOCOL.md` 5.3.1): a WebSocket hello must
+        /// carry one, minted by the operator's backend with that key (``ConnectTokenIssuer``), and
+        /// `GET /udp-token` hands out no guest tokens.
+        package var requiresTokens = false
         /// Seconds between the stats messages each room sends its clients (PROTOCOL.md 5.11); 0 sends none.
         package var statsInterval = 1.0
         /// Where to save the server's state (an ``ArenaStateFile``) every ``stateSaveInterval``
@@ -166,6 +171,8 @@ package final class ArenaServer {
     /// Every UDP server's port, in order (``Options/udpServerCount``); empty without UDP.
     package var udpPorts: [Int] { udpServers?.servers.map(\.address.port) ?? [] }
     private let host: Host<Arena>
+    /// Whether the host admits only players with connect tokens (``Options/requiresTokens``).
+    package var requiresTokens: Bool { host.configuration.requiresTokens && host.configuration.tokenVerifier != nil }
     private let clock = MonotonicClock()
     private let stopRequest: ServerStopRequest
     /// Writes the state file off the tick thread, when there is one.
@@ -186,6 +193,16 @@ package final class ArenaServer {
     ) throws(SystemError) {
         self.options = options
         self.stopRequest = stopRequest
+        // The key tokens are checked with, when they are required: the UDP servers' (a fleet's
+        // shared --udp-key), or the key file alone when UDP is off. Checked before any socket opens.
+        var tokenKey: NetcodeKey?
+        if options.requiresTokens {
+            guard let path = options.udpKeyPath else {
+                throw SystemError(
+                    call: "--require-tokens: tokens are checked with the key of --udp-key FILE, and none was given", code: EINVAL)
+            }
+            tokenKey = try ArenaUDP.key(at: path)
+        }
         let udp = try Self.makeUDPServers(options)
         udpServers = udp
         var socket = WebSocketServerConfiguration(host: options.host, port: options.port)
@@ -193,9 +210,13 @@ package final class ArenaServer {
         socket.tls = options.tls
         let webSite: (@Sendable (HTTPRequestHead) -> HTTPResponse)? = options.servesWebClient ? ArenaWebSite.respond(to:) : nil
         socket.httpHandler = options.servesMetrics ? metrics.httpHandler(otherwise: webSite) : webSite
-        let tokenEndpoint = udp.map { servers in
-            ArenaUDPTokenEndpoint(
-                key: servers.key, addresses: { servers.addressesByFreeSlots() }, limitPerAddress: options.maximumTokenRequestsPerAddress)
+        let tokenEndpoint = udp.flatMap { servers in
+            // With tokens required, players get theirs from the operator's backend, not as guests.
+            options.requiresTokens
+                ? nil
+                : ArenaUDPTokenEndpoint(
+                    key: servers.key, addresses: { servers.addressesByFreeSlots() }, limitPerAddress: options.maximumTokenRequestsPerAddress
+                )
         }
         if let tokenEndpoint { socket.httpHandler = tokenEndpoint.handler(otherwise: socket.httpHandler) }
         socket.maximumConnectionsPerAddress = options.maximumConnectionsPerAddress
@@ -227,6 +248,10 @@ package final class ArenaServer {
         configuration.compressionPreference = options.compressionPreference
         configuration.compressionLevel = options.compressionLevel
         configuration.entropyDeltas = options.entropyDeltas
+        if let tokenKey {
+            configuration.requiresTokens = true
+            configuration.tokenVerifier = NetcodeConnectTokenVerifier(key: tokenKey, protocolID: ArenaUDP.protocolID)
+        }
         configuration.tickThreads = options.tickThreads
         configuration.statsInterval = options.statsInterval > 0 ? .milliseconds(Int64(options.statsInterval * 1000)) : nil
         let game = Arena(botCount: options.bots)

@@ -8,7 +8,8 @@ extension Message: CustomStringConvertible {
                 + " modes 0x\(String(hello.compressionModes.rawValue, radix: 16))" + (hello.offersEntropyDeltas ? " entropy deltas" : "")
                 + (hello.offersMotionPrediction ? " motion prediction" : "") + (hello.offersRenderTimes ? " render times" : "")
                 + (hello.offersPongHold ? " pong hold" : "")
-                + (hello.resumeToken.map { " resume token \($0.count) B" } ?? "") + " payload \(hello.payload.count) B"
+                + (hello.resumeToken.map { " resume token \($0.count) B" } ?? "")
+                + (hello.connectToken.map { " connect token expiring \($0.expireTimestamp)" } ?? "") + " payload \(hello.payload.count) B"
         case .welcome(let welcome):
             "welcome client \(welcome.clientID) rate \(welcome.tickRate) Hz tick \(welcome.currentTick)"
                 + " time \(welcome.serverTime) µs compression \(welcome.compression)"

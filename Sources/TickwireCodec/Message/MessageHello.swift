@@ -4,8 +4,9 @@ extension Message {
     /// Body (`Protocol/PROTOCOL.md` section 5.3): protocol version (u16), schema fingerprint
     /// (u64), compression modes offered (u8 bit set; bit 7 offers entropy-coded deltas, bit 6
     /// render times with inputs, bit 5 motion-predicted entropy deltas, bit 4 pongs that carry
-    /// the server's hold), flags (u8: bit 0 = resume token present),
-    /// room name (text), resume token (byte string, only when flagged), application payload
+    /// the server's hold), flags (u8: bit 0 = resume token present, bit 1 = connect token
+    /// present), room name (text), resume token (byte string, only when flagged), connect token
+    /// (``ConnectToken``, 1056 bytes, only when flagged, section 5.3.1), application payload
     /// (byte string).
     public struct Hello: Hashable, Sendable {
         /// The wire protocol version the client speaks (``tickwireProtocolVersion``).
@@ -36,6 +37,10 @@ extension Message {
         public var room: String
         /// The token of an earlier session to resume, if any (at most ``FrameLimits/maximumResumeTokenBytes``).
         public var resumeToken: [UInt8]?
+        /// The connect token that vouches for the player's identity, if any (`Protocol/PROTOCOL.md`
+        /// §5.3.1): flag bit 1. A server without the extension refuses the bit (`reservedBits`), so a
+        /// client sends it only to a server that asks for tokens.
+        public var connectToken: ConnectToken?
         /// Opaque application data, for example a player name (at most ``FrameLimits/maximumHelloPayloadBytes``).
         public var payload: [UInt8]
 
@@ -52,11 +57,12 @@ extension Message {
         ///   - offersRenderTimes: Whether the client can send render times with its inputs.
         ///   - offersMotionPrediction: Whether the client also decodes motion-predicted entropy deltas.
         ///   - offersPongHold: Whether the client reads pongs that carry the server's hold.
+        ///   - connectToken: The connect token vouching for the player, or `nil`.
         public init(
             protocolVersion: UInt16 = tickwireProtocolVersion, schemaFingerprint: UInt64,
             compressionModes: CompressionModes = .all, room: String = "", resumeToken: [UInt8]? = nil,
             payload: [UInt8] = [], offersEntropyDeltas: Bool = false, offersRenderTimes: Bool = false,
-            offersMotionPrediction: Bool = false, offersPongHold: Bool = false
+            offersMotionPrediction: Bool = false, offersPongHold: Bool = false, connectToken: ConnectToken? = nil
         ) {
             self.protocolVersion = protocolVersion
             self.schemaFingerprint = schemaFingerprint
@@ -67,10 +73,13 @@ extension Message {
             self.offersPongHold = offersPongHold || compressionModes.rawValue & Self.pongHoldBit != 0
             self.room = room
             self.resumeToken = resumeToken
+            self.connectToken = connectToken
             self.payload = payload
         }
 
         static let resumeTokenFlag: UInt8 = 0x01
+        /// The flag bit that says a connect token follows the resume token (section 5.3.1).
+        static let connectTokenFlag: UInt8 = 0x02
         /// The bit of the compression byte that offers entropy-coded deltas.
         static let entropyDeltasBit: UInt8 = 0x80
         /// The bit of the compression byte that offers render times with inputs.
@@ -101,11 +110,12 @@ extension Message {
                 compressionModes.rawValue & ~Self.extensionBits | (offersEntropyDeltas ? Self.entropyDeltasBit : 0)
                     | (offersRenderTimes ? Self.renderTimesBit : 0) | (offersMotionPrediction ? Self.motionPredictionBit : 0)
                     | (offersPongHold ? Self.pongHoldBit : 0))
-            writer.writeUInt8(resumeToken == nil ? 0 : Self.resumeTokenFlag)
+            writer.writeUInt8((resumeToken == nil ? 0 : Self.resumeTokenFlag) | (connectToken == nil ? 0 : Self.connectTokenFlag))
             try writer.writeString(room, field: "room name", limit: limits.maximumRoomNameBytes)
             if let resumeToken {
                 try writer.writeLengthPrefixedBytes(resumeToken, field: "resume token", limit: limits.maximumResumeTokenBytes)
             }
+            connectToken?.encode(into: &writer)
             try writer.writeLengthPrefixedBytes(payload, field: "hello payload", limit: limits.maximumHelloPayloadBytes)
         }
 
@@ -119,12 +129,13 @@ extension Message {
             offersMotionPrediction = modes & Self.motionPredictionBit != 0
             offersPongHold = modes & Self.pongHoldBit != 0
             let flags = try reader.readUInt8()
-            if flags & ~Self.resumeTokenFlag != 0 { throw .reservedBits(field: "hello flags", value: flags) }
+            if flags & ~(Self.resumeTokenFlag | Self.connectTokenFlag) != 0 { throw .reservedBits(field: "hello flags", value: flags) }
             room = try reader.readString(field: "room name", limit: limits.maximumRoomNameBytes)
             resumeToken =
                 flags & Self.resumeTokenFlag != 0
                 ? try reader.readLengthPrefixedBytes(field: "resume token", limit: limits.maximumResumeTokenBytes)
                 : nil
+            connectToken = flags & Self.connectTokenFlag != 0 ? try ConnectToken(from: &reader) : nil
             payload = try reader.readLengthPrefixedBytes(field: "hello payload", limit: limits.maximumHelloPayloadBytes)
         }
     }

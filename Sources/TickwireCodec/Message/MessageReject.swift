@@ -35,6 +35,22 @@ extension Message {
             /// and the client sends the same hello there (PROTOCOL.md 5.5). A client that does not
             /// know the reason still reads it as a reject, with the URL as its words.
             public static let redirect = Reason(rawValue: 8)
+            /// The server admits only players with a connect token, and the hello carried none
+            /// (and resumed no session). PROTOCOL.md 5.3.1.
+            public static let tokenRequired = Reason(rawValue: 9)
+            /// The hello's connect token does not open with the server's key (forged, altered, or
+            /// minted for another protocol id), or its user data is not Tickwire's layout.
+            public static let tokenInvalid = Reason(rawValue: 10)
+            /// The hello's connect token has expired.
+            public static let tokenExpired = Reason(rawValue: 11)
+            /// The hello's connect token was already used to join: each token joins once, and a
+            /// session comes back with its resume token.
+            public static let tokenAlreadyUsed = Reason(rawValue: 12)
+            /// The hello's connect token reserves another room than the one the hello names.
+            public static let tokenWrongRoom = Reason(rawValue: 13)
+            /// The server remembers as many used tokens as it can hold, none expired yet: it admits
+            /// no new token until one expires (a client may try again later).
+            public static let tokensExhausted = Reason(rawValue: 14)
             /// 32768, the first of the application's reasons (32768...65535): the game refused the
             /// player. A game names its own reasons from here up (``isApplicationReason``).
             public static let refusedByGame = Reason(rawValue: 0x8000)
@@ -54,6 +70,12 @@ extension Message {
                 case .serverShuttingDown: "server shutting down"
                 case .invalidHello: "invalid hello"
                 case .redirect: "redirect"
+                case .tokenRequired: "token required"
+                case .tokenInvalid: "token invalid"
+                case .tokenExpired: "token expired"
+                case .tokenAlreadyUsed: "token already used"
+                case .tokenWrongRoom: "token for another room"
+                case .tokensExhausted: "tokens exhausted"
                 default: "reason \(rawValue)"
                 }
             }

@@ -46,6 +46,11 @@ public struct ClientConfiguration: Sendable {
     public var protocolVersion = tickwireProtocolVersion
     /// Opaque application data for the hello (for example a player name).
     public var helloPayload: [UInt8] = []
+    /// The connect token to join with, for a host that admits players by token (PROTOCOL.md
+    /// 5.3.1): what a hello carries of the netcode.io token an issuer minted
+    /// (`ConnectToken.helloToken` in TickwireTokens). ``ClientSession/connectToken`` starts as
+    /// this; `nil` (the default) joins anonymously.
+    public var connectToken: Message.Hello.ConnectToken?
     /// Frame size and message limits enforced on what the server sends.
     public var frameLimits = FrameLimits.standard
     /// Snapshot codec limits.

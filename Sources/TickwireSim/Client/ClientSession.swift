@@ -35,6 +35,13 @@ public final class ClientSession<G: Game> {
     public private(set) var clientID: UInt32?
     /// The token to resume this session with, once welcomed.
     public private(set) var resumeToken: [UInt8]?
+    /// The connect token the next hello that joins as a new player carries (PROTOCOL.md 5.3.1),
+    /// from ``ClientConfiguration/connectToken``. A hello that resumes (with ``resumeToken``) never
+    /// carries it, and a welcome spends it (each token joins once): it is `nil` from then on. Set
+    /// a fresh token from the issuer here before a session that can no longer resume joins again.
+    public var connectToken: Message.Hello.ConnectToken?
+    /// Whether the last hello carried ``connectToken``: its welcome spends it.
+    private var helloCarriedConnectToken = false
     /// Whether the last welcome gave back the same player as before (a resumed session): the
     /// same id and the resume token this client sent.
     public private(set) var wasResumed = false
@@ -122,6 +129,7 @@ public final class ClientSession<G: Game> {
         self.game = game
         self.clock = clock
         self.configuration = configuration
+        self.connectToken = configuration.connectToken
         self.codec = SnapshotCodec(schema: game.schema, limits: configuration.codecLimits)
         self.compressor = .uncompressed(limits: configuration.frameLimits)
         self.decompressor = .uncompressed(limits: configuration.frameLimits)
@@ -173,12 +181,14 @@ public final class ClientSession<G: Game> {
         status = .handshaking
         if roomFromPath == nil { roomFromPath = Self.room(fromPath: connection.requestPath) }
         room = configuration.room ?? roomFromPath ?? ""
+        let joinToken = resumeToken == nil ? connectToken : nil
+        helloCarriedConnectToken = joinToken != nil
         let hello = Message.Hello(
             protocolVersion: configuration.protocolVersion, schemaFingerprint: game.schema.fingerprint,
             compressionModes: configuration.compressionModes, room: room, resumeToken: resumeToken,
             payload: configuration.helloPayload, offersEntropyDeltas: configuration.offersEntropyDeltas,
             offersRenderTimes: configuration.offersRenderTimes, offersMotionPrediction: configuration.offersEntropyDeltas,
-            offersPongHold: configuration.offersPongHold)
+            offersPongHold: configuration.offersPongHold, connectToken: joinToken)
         send(.hello(hello))
     }
 
@@ -345,6 +355,7 @@ public final class ClientSession<G: Game> {
             wasResumed = resumeToken != nil && clientID == welcome.clientID && welcome.resumeToken == resumeToken
             clientID = welcome.clientID
             resumeToken = welcome.resumeToken.isEmpty ? nil : welcome.resumeToken
+            if helloCarriedConnectToken { connectToken = nil }
             tickRate = max(1, Int(welcome.tickRate))
             provisionalOffset = Double(welcome.serverTime) / 1e6 - now.seconds
             delay = ClientSession.makeDelay(configuration, interval: 1 / Double(tickRate))

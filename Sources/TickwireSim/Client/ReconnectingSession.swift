@@ -36,9 +36,11 @@ import TickwireFoundation
 /// after a lost connection, and comes back as a new player.
 ///
 /// **Refusals.** A refused hello ends the loop (state ``ConnectionState/refused(reason:text:)``)
-/// unless its reason is in ``retryableRefusals``: by default a full room (a place may free up)
-/// and a server shutting down (it or another process may come back). A version or schema
-/// mismatch, an unknown room, a bad resume token, an invalid hello, no reason, and every
+/// unless its reason is in ``retryableRefusals``: by default a full room (a place may free up),
+/// a server shutting down (it or another process may come back) and a server holding its most
+/// used connect tokens (one will expire). A version or schema mismatch, an unknown room, a bad
+/// resume token, an invalid hello, a connect token refused (required, invalid, expired, already
+/// used, for another room: PROTOCOL.md 5.3.1), no reason, and every
 /// application reason (32768 and up, such as "banned") are final: the same hello would be
 /// refused again.
 ///
@@ -77,7 +79,7 @@ public final class ReconnectingSession<G: Game> {
     /// How long to wait between attempts, and when to give up.
     public let policy: ReconnectPolicy
     /// Refusal reasons worth another attempt (after the usual backoff); every other refusal is final.
-    public var retryableRefusals: Set<Message.Reject.Reason> = [.roomFull, .serverShuttingDown]
+    public var retryableRefusals: Set<Message.Reject.Reason> = [.roomFull, .serverShuttingDown, .tokensExhausted]
     /// Statuses of a transport's refusal (``TransportRefusal/status``; for WebSocket, the HTTP
     /// status of a refused upgrade) that end the loop: by default 401 and 403, a token or an
     /// origin the server does not accept, which the same attempt would meet again. Every other

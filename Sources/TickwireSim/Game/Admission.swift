@@ -4,9 +4,8 @@ import TickwireCodec
 /// ``Game/admit(_:in:)`` before the client is welcomed.
 ///
 /// The host makes these; a game reads them (and its tests make their own). More of what a host
-/// learns about a player (the verified identity a connect token will carry) joins as new
-/// properties, with defaults in the initializer, so a game's `admit` and its tests keep
-/// compiling as they come.
+/// learns about a player joins as new properties, with defaults in the initializer, so a game's
+/// `admit` and its tests keep compiling as they come (``identity`` was the first).
 public struct AdmissionRequest: Hashable, Sendable {
     /// The player's number: the client id its welcome will carry. For a new player, the id the
     /// host gives it if admitted; for a resumed session, the id it held.
@@ -19,6 +18,11 @@ public struct AdmissionRequest: Hashable, Sendable {
     /// Whether the hello resumes a held player with its resume token (the player is already in
     /// the world), rather than joining as a new one.
     public let isResuming: Bool
+    /// The player's verified identity, when a connect token vouched for it (PROTOCOL.md 5.3.1):
+    /// the token of this hello, or for a resumed session the token it first joined with. `nil`
+    /// for anonymous play (a host without ``HostConfiguration/requiresTokens`` and a hello
+    /// without a token).
+    public let identity: PlayerIdentity?
 
     /// Creates a request, as a host does for a hello (for a game's own tests of its `admit`).
     ///
@@ -27,11 +31,13 @@ public struct AdmissionRequest: Hashable, Sendable {
     ///   - room: The room the hello names.
     ///   - payload: The hello's application payload.
     ///   - isResuming: Whether the hello resumes a held player.
-    public init(player: UInt32, room: String, payload: [UInt8] = [], isResuming: Bool = false) {
+    ///   - identity: The verified identity a connect token gave, if any.
+    public init(player: UInt32, room: String, payload: [UInt8] = [], isResuming: Bool = false, identity: PlayerIdentity? = nil) {
         self.player = player
         self.room = room
         self.payload = payload
         self.isResuming = isResuming
+        self.identity = identity
     }
 }
 

@@ -127,6 +127,21 @@ public protocol Game: Sendable {
     /// - Returns: The world with the player.
     func addPlayer(_ player: UInt32, payload: [UInt8], to state: State) -> State
 
+    /// Adds a player to the world with its hello's payload and the identity its connect token
+    /// verified (PROTOCOL.md 5.3.1): a user id, a display name, the game's claims. Called for every
+    /// new player; `identity` is `nil` for anonymous play.
+    ///
+    /// The default ignores the identity and calls ``addPlayer(_:payload:to:)``, so a game that
+    /// predates tokens plays on unchanged.
+    ///
+    /// - Parameters:
+    ///   - player: The player's number.
+    ///   - payload: The hello's application payload, as the client sent it (untrusted).
+    ///   - identity: The verified identity, or `nil`.
+    ///   - state: The world.
+    /// - Returns: The world with the player.
+    func addPlayer(_ player: UInt32, payload: [UInt8], identity: PlayerIdentity?, to state: State) -> State
+
     /// Removes a player from the world (a client left, or its resumption grace period ended).
     ///
     /// - Parameters:
@@ -212,6 +227,11 @@ extension Game {
     /// Ignores the payload and adds the player with ``addPlayer(_:to:)``.
     public func addPlayer(_ player: UInt32, payload: [UInt8], to state: State) -> State {
         addPlayer(player, to: state)
+    }
+
+    /// Ignores the identity and adds the player with ``addPlayer(_:payload:to:)``.
+    public func addPlayer(_ player: UInt32, payload: [UInt8], identity: PlayerIdentity?, to state: State) -> State {
+        addPlayer(player, payload: payload, to: state)
     }
 
     /// Captures the whole world with ``capture(_:into:)`` into a new snapshot and copies out the

@@ -99,22 +99,27 @@ extension Host {
     /// - Parameters:
     ///   - room: The room the hello named, when one did.
     ///   - clientID: The held player a refused resume asked for, if any.
+    ///   - identity: The identity a verified connect token gave, if any.
     func reject(
         _ connection: any TransportConnection, _ reason: Message.Reject.Reason, _ text: String, room: String? = nil,
-        clientID: UInt32? = nil
+        clientID: UInt32? = nil, identity: PlayerIdentity? = nil
     ) {
         rejections[reason, default: 0] += 1
         let text = text.prefix(utf8Bytes: configuration.frameLimits.maximumTextBytes)
         var metadata = ["reason": "\(reason)", "code": "\(reason.rawValue)", "text": text, "connection": "\(connection.connectionID)"]
         if let room { metadata["room"] = room }
         if let clientID { metadata["client"] = "\(clientID)" }
+        if let identity { metadata["user"] = "\(identity.userID)" }
         // A redirect sends the player on rather than away, and an invalid hello is any stranger's
         // garbage (a flood of it must not flood the log at info): both below the refusals.
         configuration.logSink.log(
             reason == .redirect || reason == .invalidHello ? .debug : .info,
             reason == .redirect ? "redirected a hello" : "refused a hello", metadata: metadata, source: "host")
         if reason != .redirect {
-            report(HostEvent(kind: .refused, room: room, clientID: clientID, refusal: Message.Reject(reason: reason, text: text)))
+            report(
+                HostEvent(
+                    kind: .refused, room: room, clientID: clientID, refusal: Message.Reject(reason: reason, text: text), identity: identity)
+            )
         }
         FrameCompressor.uncompressed(limits: configuration.frameLimits).send(
             .reject(Message.Reject(reason: reason, text: text)), over: connection)
@@ -189,7 +194,10 @@ extension Host {
             }
 
         if let token = hello.resumeToken, let client = room.client(withToken: token) {
-            let request = AdmissionRequest(player: client.id, room: room.name, payload: hello.payload, isResuming: true)
+            // A resumed session is the player its connect token let in: the resume token takes
+            // over, and a connect token the hello may also carry is not looked at.
+            let request = AdmissionRequest(
+                player: client.id, room: room.name, payload: hello.payload, isResuming: true, identity: client.identity)
             guard admits(request, in: room, on: connection) else { return }
             if let old = client.connection {
                 client.send(.disconnect(Message.Disconnect(reason: .replaced)), now: now)
@@ -205,7 +213,19 @@ extension Host {
             client.acceptsRenderTimes = hello.offersRenderTimes && game.compensatesLag
             client.acceptsPongHold = hello.offersPongHold
             welcome(client, in: room, compression: compression, on: connection)
-            return report(HostEvent(kind: .resumed, room: room.name, clientID: client.id))
+            return report(HostEvent(kind: .resumed, room: room.name, clientID: client.id, identity: client.identity))
+        }
+        let verifiedToken: VerifiedConnectToken?
+        let identity: PlayerIdentity?
+        switch checkToken(of: hello, room: room.name, on: connection) {
+        case .anonymous:
+            (verifiedToken, identity) = (nil, nil)
+        case .verified(let verified):
+            (verifiedToken, identity) = (verified, verified.identity)
+        case .transport(let verified):
+            (verifiedToken, identity) = (nil, verified)
+        case .refused(let refusal, let refusedIdentity):
+            return reject(connection, refusal.reason, refusal.text, room: room.name, identity: refusedIdentity)
         }
         if room.isFull {
             // Clients whose connections ended since the room's last tick (squatters resetting
@@ -218,7 +238,7 @@ extension Host {
                 connection, .roomFull, "room '\(room.name)' holds its maximum of \(configuration.roomCapacity) clients", room: room.name)
         }
         let id = nextClientID
-        let request = AdmissionRequest(player: id, room: room.name, payload: hello.payload, isResuming: false)
+        let request = AdmissionRequest(player: id, room: room.name, payload: hello.payload, isResuming: false, identity: identity)
         // The game decides before a held player loses its seat: a newcomer it refuses takes no one's place.
         guard admits(request, in: room, on: connection) else { return }
         if room.isFull { room.releaseOldestHeldSlot() }
@@ -235,10 +255,12 @@ extension Host {
         client.deltaCoding = coding
         client.acceptsRenderTimes = hello.offersRenderTimes && game.compensatesLag
         client.acceptsPongHold = hello.offersPongHold
+        client.identity = identity
+        if let verifiedToken { useToken(verifiedToken) }
         room.admit(client, payload: hello.payload)
         joins += 1
         welcome(client, in: room, compression: compression, on: connection)
-        report(HostEvent(kind: .joined, room: room.name, clientID: id))
+        report(HostEvent(kind: .joined, room: room.name, clientID: id, identity: identity))
     }
 
     /// Asks the game whether `request` plays (``Game/admit(_:in:)``), and rejects the connection
@@ -253,7 +275,8 @@ extension Host {
                 metadata: ["room": room.name, "client": "\(request.player)", "reason": "\(reason.rawValue)"], source: "host")
             reason = .refusedByGame
         }
-        reject(connection, reason, text, room: room.name, clientID: request.isResuming ? request.player : nil)
+        reject(
+            connection, reason, text, room: room.name, clientID: request.isResuming ? request.player : nil, identity: request.identity)
         return false
     }
 

@@ -67,6 +67,8 @@ public final class Host<G: Game> {
     /// The id the next new client gets (never 0); ``init(game:listener:clock:configuration:restoring:)`` moves it past restored ids.
     var nextClientID: UInt32 = 1
     var seededTokens: SplitMix64?
+    /// The connect tokens that joined, each until it expires (PROTOCOL.md 5.3.1).
+    var usedConnectTokens: UsedConnectTokens
     /// How long each pass of ``advance()`` that ran a tick took: accepting, handshakes and the
     /// due ticks of every room, each tick thread's rooms one after another, the threads side by
     /// side. This is what a tick period must cover, however many rooms there are; stats messages
@@ -134,6 +136,7 @@ public final class Host<G: Game> {
         self.clock = clock
         self.configuration = configuration
         self.seededTokens = configuration.tokenSeed.map(SplitMix64.init(seed:))
+        self.usedConnectTokens = UsedConnectTokens(capacity: configuration.maximumUsedTokens)
         let threads = min(max(configuration.tickThreads, 1), HostConfiguration.maximumTickThreads)
         self.tickThreadCount = clock.isRealTime || configuration.usesTickThreadsOnVirtualClock ? threads : 1
         self.fleet = fleet
@@ -209,7 +212,9 @@ public final class Host<G: Game> {
         guard !room.departures.isEmpty else { return }
         let departures = room.departures
         room.departures.removeAll(keepingCapacity: true)
-        for (id, why) in departures { report(HostEvent(kind: .left, room: room.name, clientID: id, departure: why)) }
+        for (id, why, identity) in departures {
+            report(HostEvent(kind: .left, room: room.name, clientID: id, departure: why, identity: identity))
+        }
     }
 
     /// Opens a room for a hello that names it: like ``openRoom(named:)``, but the room closes
@@ -261,7 +266,9 @@ public final class Host<G: Game> {
     func removeRoom(named name: String, why: HostEvent.Departure, farewell: (Room<G>, Timestamp) -> Void) {
         guard let room = roomsByName.removeValue(forKey: name) else { return }
         reportDepartures(of: room)
-        for id in room.clientIDs { report(HostEvent(kind: .left, room: name, clientID: id, departure: why)) }
+        for id in room.clientIDs {
+            report(HostEvent(kind: .left, room: name, clientID: id, departure: why, identity: room.clients[id]?.identity))
+        }
         retireMetrics(of: room)
         roomOrder.removeAll { $0 == name }
         onDemandRooms[name] = nil

@@ -145,6 +145,22 @@ public struct HostConfiguration: Sendable {
     /// Called on the tick threads and the driving thread: keep the handler quick.
     /// Default ``LogSink/disabled``.
     public var logSink: LogSink = .disabled
+    /// Whether a hello must carry a connect token (PROTOCOL.md 5.3.1) to join as a new player:
+    /// off by default, for anonymous play. When on, a hello that neither carries a token nor
+    /// resumes a held session is refused with ``Message/Reject/Reason/tokenRequired``; it needs
+    /// ``tokenVerifier``.
+    public var requiresTokens = false
+    /// Opens the connect tokens hellos carry (a `NetcodeConnectTokenVerifier` from TickwireTokens,
+    /// holding the fleet's key). Without one, a hello's token is not looked at (and, when
+    /// ``requiresTokens`` is on, every new player is refused with ``Message/Reject/Reason/tokenRequired``).
+    /// With one, every token is checked, required or not.
+    public var tokenVerifier: (any ConnectTokenVerifier)?
+    /// The most used connect tokens the host remembers at once (each until it expires), so that
+    /// none joins twice; when that many unexpired tokens are held, new tokens are refused with
+    /// ``Message/Reject/Reason/tokensExhausted`` rather than one forgotten.
+    public var maximumUsedTokens = HostConfiguration.defaultMaximumUsedTokens
+    /// The default of ``maximumUsedTokens``: 65 536.
+    public static let defaultMaximumUsedTokens = 65_536
 
     /// The most tick threads a host runs (``tickThreads``).
     public static let maximumTickThreads = 256

@@ -3,8 +3,8 @@ import TickwireCodec
 /// Something that happened to a player on a ``Host``: a join, a resume, a departure or a
 /// refusal, reported to ``Host/onEvent`` on the thread that drives the host.
 ///
-/// More of what a host learns about a player (the verified identity a connect token will carry)
-/// joins as new properties, so a listener keeps compiling as they come.
+/// More of what a host learns about a player joins as new properties, so a listener keeps
+/// compiling as they come (``identity`` was the first).
 public struct HostEvent: Hashable, Sendable, CustomStringConvertible {
     /// What happened: an extensible set of kinds.
     public struct Kind: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
@@ -72,6 +72,11 @@ public struct HostEvent: Hashable, Sendable, CustomStringConvertible {
     public let departure: Departure?
     /// The reject's reason and words, for ``Kind/refused``; otherwise `nil`.
     public let refusal: Message.Reject?
+    /// The player's verified identity (PROTOCOL.md 5.3.1), for the join, resume or departure of a
+    /// player a connect token vouched for, and for a refusal after its token was verified (a
+    /// replay, another room, the game's own refusal); otherwise `nil` (anonymous play, and
+    /// players restored from a saved state, whose identity is not saved).
+    public let identity: PlayerIdentity?
 
     /// Creates an event, as the host reports it; public so that a game can test its own
     /// ``Host/onEvent`` handler.
@@ -82,12 +87,17 @@ public struct HostEvent: Hashable, Sendable, CustomStringConvertible {
     ///   - clientID: The player's client id, when the event has one.
     ///   - departure: Why the player left, for ``Kind/left``.
     ///   - refusal: The reject, for ``Kind/refused``.
-    public init(kind: Kind, room: String?, clientID: UInt32?, departure: Departure? = nil, refusal: Message.Reject? = nil) {
+    ///   - identity: The player's verified identity, when a connect token gave one.
+    public init(
+        kind: Kind, room: String?, clientID: UInt32?, departure: Departure? = nil, refusal: Message.Reject? = nil,
+        identity: PlayerIdentity? = nil
+    ) {
         self.kind = kind
         self.room = room
         self.clientID = clientID
         self.departure = departure
         self.refusal = refusal
+        self.identity = identity
     }
 
     /// The kind, room and client, and why: `left room 'red' client 3 (kicked)`.
@@ -95,6 +105,7 @@ public struct HostEvent: Hashable, Sendable, CustomStringConvertible {
         var words = "\(kind)"
         if let room { words += " room '\(room)'" }
         if let clientID { words += " client \(clientID)" }
+        if let identity { words += " user \(identity.userID)" }
         if let departure { words += " (\(departure))" }
         if let refusal { words += refusal.text.isEmpty ? " (\(refusal.reason))" : " (\(refusal.reason): \(refusal.text))" }
         return words

@@ -15,7 +15,7 @@ extension Room {
     /// departure waits in ``departures`` for the host to report it.
     func remove(_ id: UInt32, code: CloseCode = .normalClosure, text: String = "", why: HostEvent.Departure) {
         guard let client = clients.removeValue(forKey: id) else { return }
-        departures.append((id, why))
+        departures.append((id, why, client.identity))
         client.connection?.close(code: code, reason: text)
         client.connection = nil
         clientOrder.removeAll { $0 == id }

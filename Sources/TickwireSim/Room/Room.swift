@@ -43,7 +43,7 @@ public final class Room<G: Game> {
     /// Players removed since the host last took these (``Host`` reports them as
     /// ``HostEvent/Kind/left``, on its driving thread, after each pass): at most the clients the
     /// room held and admitted within one pass.
-    var departures: [(id: UInt32, why: HostEvent.Departure)] = []
+    var departures: [(id: UInt32, why: HostEvent.Departure, identity: PlayerIdentity?)] = []
     var totals = RoomMetrics()
     var bytesOut = RateMeter()
     /// Pings taken in since the last tick's end, answered there (``answerPendingPings(now:)``).
@@ -149,7 +149,7 @@ public final class Room<G: Game> {
         clients[client.id] = client
         let position = clientOrder.firstIndex { $0 > client.id } ?? clientOrder.count
         clientOrder.insert(client.id, at: position)
-        state = game.addPlayer(client.id, payload: payload, to: state)
+        state = game.addPlayer(client.id, payload: payload, identity: client.identity, to: state)
     }
 
     /// Puts a saved world and tick in place of a fresh room's and admits restored clients

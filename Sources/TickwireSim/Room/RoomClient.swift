@@ -8,6 +8,9 @@ final class RoomClient<G: Game> {
     let id: UInt32
     let token: [UInt8]
     var connection: (any TransportConnection)?
+    /// The identity the client's connect token verified when it joined (PROTOCOL.md 5.3.1), kept
+    /// for its resumes and departures; `nil` for anonymous play and restored clients.
+    var identity: PlayerIdentity?
     /// The client's compression stream; it alone decides which frames are deflated.
     var compressor: FrameCompressor
     var decompressor: FrameDecompressor

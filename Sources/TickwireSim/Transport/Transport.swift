@@ -204,6 +204,13 @@ public protocol TransportConnection: AnyObject, Sendable {
     /// out of order (UDP, whose snapshots travel unreliably). A host never selects streaming
     /// compression, which needs every frame in order, on such a connection (PROTOCOL.md 1A.1).
     var deliversFramesInOrder: Bool { get }
+
+    /// The player's identity when the transport itself verified a connect token to open the
+    /// connection (UDP: netcode.io's handshake opens the token with the fleet's key, checks its
+    /// expiry and lets it connect once), else `nil` (the default; WebSocket, whose token comes in
+    /// the hello, PROTOCOL.md 5.3.1). A host takes it as the hello's verified identity: it checks
+    /// only the room, when the token's user data names one.
+    var identity: PlayerIdentity? { get }
 }
 
 extension TransportConnection {
@@ -221,6 +228,9 @@ extension TransportConnection {
 
     /// Every frame arrives, in order (the default).
     public var deliversFramesInOrder: Bool { true }
+
+    /// No identity: the transport verified no token (the default).
+    public var identity: PlayerIdentity? { nil }
 
     /// Whether a frame sent now would be taken: closed, over `budgetBytes` queued, or taken.
     ///

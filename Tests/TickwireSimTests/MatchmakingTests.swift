@@ -169,4 +169,28 @@ struct MatchmakingTests {
         #expect(fleet.store.listRooms(mode: "dots").isEmpty, "two players lock the room in this game, and a locked room is not listed")
         #expect(fleet.store.reportedRooms(of: "host-\(holder)").first?.isLocked == true)
     }
+
+    @Test("a reserved player who arrives with a connect token takes one seat, not two")
+    func arrivedPlayerCountsOnce() throws {
+        var store: InMemoryDirectoryStore?
+        let bench = RawClientBench(
+            configure: {
+                $0.createsRoomsOnDemand = true
+                $0.tokenVerifier = HostTokenTests.PlainVerifier()
+            },
+            directory: { clock in
+                let made = InMemoryDirectoryStore(clock: clock)
+                store = made
+                return made.directory(forProcess: "p", publicURL: "sim://p")
+            })
+        let fleet = try #require(store)
+        let rules = MatchmakingRules(capacities: ["dots": 4])
+        let seat = try fleet.reserveSeat(.create(mode: "dots"), player: "7", rules: rules)
+        #expect(fleet.listRooms(mode: "dots").first?.clients == 1, "the reservation takes a seat")
+        let client = bench.join(room: seat.room, connectToken: HostTokenTests.token(user: 7, room: seat.room, tag: 1))
+        bench.run(milliseconds: 2_000, clients: [client])
+        #expect(client.welcome != nil)
+        #expect(fleet.reportedRooms(of: "p").first?.players == ["7"], "the host reports its verified player")
+        #expect(fleet.listRooms(mode: "dots").first?.clients == 1, "ann reserved and arrived: one seat, not two")
+    }
 }

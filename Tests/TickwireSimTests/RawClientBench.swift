@@ -12,13 +12,21 @@ final class RawClientBench {
     let game: DotsGame
     let host: Host<DotsGame>
 
-    init(game: DotsGame = DotsGame(orbCount: 2), configure: (inout HostConfiguration) -> Void = { _ in }) {
+    /// - Parameter directory: Makes the host's room directory from the bench's clock (default none).
+    init(
+        game: DotsGame = DotsGame(orbCount: 2), configure: (inout HostConfiguration) -> Void = { _ in },
+        directory: ((VirtualClock) -> any RoomDirectory)? = nil
+    ) {
         self.game = game
         network = SimulatedNetwork(clock: clock, seed: 11)
         var configuration = HostConfiguration()
         configuration.tokenSeed = 11
         configure(&configuration)
-        host = Host(game: game, listener: network, clock: clock, configuration: configuration)
+        if let directory {
+            host = Host(game: game, listener: network, clock: clock, configuration: configuration, directory: directory(clock))
+        } else {
+            host = Host(game: game, listener: network, clock: clock, configuration: configuration)
+        }
     }
 
     /// One raw client: its connection and everything it has received so far.

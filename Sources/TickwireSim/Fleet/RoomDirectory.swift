@@ -96,8 +96,9 @@ public struct RoomLoad: Hashable, Sendable {
     public var clients: Int
     /// How many clients it can hold.
     public var capacity: Int
-    /// The verified user ids of its players (those who came with an identity), so that a
-    /// matchmaker counts a reserved player who has arrived once.
+    /// The verified user ids of its players (those who came with a connect token), in decimal
+    /// (``PlayerIdentity/userID``), so that a matchmaker counts a reserved player who has arrived
+    /// once: a matchmaker reserves seats under the same decimal user id.
     public var players: [String]
     /// Whether its game locked it: a matchmaker lists it no more and seats no one in it.
     public var isLocked: Bool

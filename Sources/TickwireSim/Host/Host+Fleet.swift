@@ -161,9 +161,11 @@ extension Host {
             rooms: roomOrder.compactMap { name in
                 roomsByName[name].map { room in
                     let details = game.listing(of: room.state, room: name)
+                    // Verified players by their user id in decimal, as a matchmaker names them.
+                    let players = room.clientIDs.compactMap { room.clients[$0]?.identity.map { String($0.userID) } }
                     return RoomLoad(
-                        name: name, clients: room.clientIDs.count, capacity: configuration.roomCapacity, isLocked: details.isLocked,
-                        isPrivate: details.isPrivate, metadata: details.metadata)
+                        name: name, clients: room.clientIDs.count, capacity: configuration.roomCapacity, players: players,
+                        isLocked: details.isLocked, isPrivate: details.isPrivate, metadata: details.metadata)
                 }
             })
         for name in roomOrder where !fleet.unclaimed.contains(name) { save(room: name) }

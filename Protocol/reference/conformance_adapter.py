@@ -10,8 +10,9 @@ packet_receiver.Receiver for a sequence one endpoint receives), the UDP transpor
 handover messages (udp_messages.decode), WebSocket frames (websocket_codec.Receiver) and
 netcode.io's tokens and packets, read by the independent netcode.io peer of Tools/netcode-peer
 (its netcode.py, with PyNaCl: run the adapter with the repository's .venv/bin/python; without
-PyNaCl the udp and netcode families are left out of the first line and Tools/conformance shows
-them not covered).
+PyNaCl the udp, netcode and tokens families are left out of the first line and Tools/conformance
+shows them not covered), and Tickwire's connect tokens: user data in Tickwire's layout
+(token_codec.decode) and a whole token opened with netcode.py, its user data read by token_codec.
 Run it through the checker: Tools/conformance -- python3 Protocol/reference/conformance_adapter.py
 """
 import json
@@ -28,6 +29,7 @@ import packet_codec  # noqa: E402
 import packet_receiver  # noqa: E402
 import websocket_codec  # noqa: E402
 import snapshot_codec  # noqa: E402
+import token_codec  # noqa: E402
 from snapshot_codec import SCHEMAS, BitReader, CodecError, unzigzag  # noqa: E402
 
 try:
@@ -134,6 +136,33 @@ def decode_netcode(request):
     return {"fields": netcode_vectors.decode(request["kind"], bytes.fromhex(request["bytes"]), request["inputs"])}
 
 
+def user_data_answer(fields):
+    return {"version": fields["version"], "room": fields["room"], "displayName": fields["displayName"],
+            "claims": fields["claims"].hex()}
+
+
+def decode_tokens(request):
+    """Tickwire's connect token user data (PROTOCOL.md 5.3.2), or a whole connect token opened as a
+    verifier opens it (5.3.1): expired at `now` is tokenExpired; not opening with the key and the
+    protocol id, or user data not in layout 1, is tokenInvalid."""
+    data = bytes.fromhex(request["bytes"])
+    if request["kind"] == "user-data":
+        return {"userData": user_data_answer(token_codec.decode(data))}
+    if request["kind"] != "connect-token":
+        raise ValueError(f"unknown tokens kind {request['kind']}")
+    inputs = request["inputs"]
+    token = netcode.ConnectToken.read(data)
+    if token.expire_timestamp <= int(inputs["now"]):
+        return {"error": "tokenExpired"}
+    try:
+        private = netcode.PrivateToken.decrypt(token.encrypted_private, int(inputs["protocol-id"]), token.expire_timestamp,
+                                               token.nonce, bytes.fromhex(inputs["key"]))
+        fields = token_codec.decode(private.user_data)
+    except (netcode.Refused, token_codec.UserDataError):
+        return {"error": "tokenInvalid"}
+    return {"userId": str(private.client_id), "userData": user_data_answer(fields)}
+
+
 def receive_websocket(request):
     """The frames of a WebSocket vector, read by the side its role names (websocket_codec)."""
     receiver = websocket_codec.Receiver(request["role"], request.get("permessageDeflate", False))
@@ -157,12 +186,14 @@ def answer(request):
             return receive_websocket(request)
         if family == "netcode" and netcode is not None:
             return decode_netcode(request)
+        if family == "tokens" and netcode is not None:
+            return decode_tokens(request)
         if family == "udp" and netcode is not None:
             message = udp_messages.decode(bytes.fromhex(request["bytes"]))
             return message if "close" in message else {"fields": message["handover"]}
     except CodecError as error:
         return {"error": str(error)}
-    except (packet_codec.PacketError, websocket_codec.WebSocketError) as error:
+    except (packet_codec.PacketError, websocket_codec.WebSocketError, token_codec.UserDataError) as error:
         return {"error": error.signature}
     except Exception as error:
         if netcode is not None and isinstance(error, (netcode.Refused, udp_messages.ProtocolError)):
@@ -175,9 +206,9 @@ def main():
     if "--help" in sys.argv[1:] or "-h" in sys.argv[1:]:
         print(__doc__.strip())
         return
-    families = ["bits", "snapshot", "frame", "websocket", "packet"] + (["udp", "netcode"] if netcode is not None else [])
+    families = ["bits", "snapshot", "frame", "websocket", "packet"] + (["udp", "netcode", "tokens"] if netcode is not None else [])
     if netcode is None:
-        print(f"conformance_adapter.py: the udp and netcode families need PyNaCl ({NETCODE_MISSING}); "
+        print(f"conformance_adapter.py: the udp, netcode and tokens families need PyNaCl ({NETCODE_MISSING}); "
               "run it with the repository's .venv/bin/python (Tools/python-requirements.txt)", file=sys.stderr)
     print(json.dumps({"decoder": "python-reference", "families": families}), flush=True)
     for line in sys.stdin:

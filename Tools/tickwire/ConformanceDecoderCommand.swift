@@ -9,7 +9,8 @@ import Tickwire
 /// ``SnapshotCodec``, frames through ``FrameDecompressor``, WebSocket frames through
 /// ``WebSocketProtocolMachine``, the UDP transport's close and handover messages through
 /// `UDPCloseMessage` and `UDPHandoverMessage`, the UDP packet layer's packets through
-/// `Packet.decode`, netcode.io's tokens and packets through TickwireNetcode), then answers each
+/// `Packet.decode`, netcode.io's tokens and packets through TickwireNetcode, Tickwire's connect
+/// tokens through ``ConnectTokenUserData`` and ``NetcodeConnectTokenVerifier``), then answers each
 /// JSON request line on standard input with one JSON line on standard output; bit streams through
 /// TickwireCodec's `BitReader`, which is `package`-visible for this.
 enum ConformanceDecoderCommand {
@@ -30,7 +31,7 @@ enum ConformanceDecoderCommand {
     static func run(_ arguments: CommandArguments) throws {
         try arguments.rejectUnknown()
         guard arguments.positionals.isEmpty else { throw CommandArguments.UsageError(description: "no arguments") }
-        try write(["decoder": "swift", "families": ["bits", "snapshot", "frame", "websocket", "packet", "udp", "netcode"]])
+        try write(["decoder": "swift", "families": ["bits", "snapshot", "frame", "websocket", "packet", "udp", "netcode", "tokens"]])
         while let line = readLine() {
             guard !line.allSatisfy(\.isWhitespace) else { continue }
             guard let request = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any] else {
@@ -63,6 +64,8 @@ enum ConformanceDecoderCommand {
             return try decodeUDPMessage(request)
         case "netcode":
             return try decodeNetcode(request)
+        case "tokens":
+            return try decodeTokens(request)
         case let family:
             return ["unsupported": family ?? "none"]
         }

@@ -2,7 +2,7 @@
 // one JSON request per line on standard input, one JSON answer per line on standard output, after a
 // first line naming the decoder and its families (bit streams, snapshots in the three codings, frames)
 // and the families out of a browser client's scope, with why (the UDP layer's packets, messages and
-// netcode.io, the WebSocket framing).
+// netcode.io, the WebSocket framing, the connect tokens a page forwards unread).
 // Run it through the checker: Tools/conformance -- node Clients/javascript/test/conformanceAdapter.mjs
 import { createInterface } from 'node:readline';
 import { BitReader } from '../bitReader.js';
@@ -133,6 +133,7 @@ const outOfScope = {
   udp: "the UDP transport's close and handover messages (PROTOCOL.md 1A.10, 1A.11): UDP only, which a browser cannot open",
   netcode: 'netcode.io (NETCODE.md) runs over UDP only, which a browser cannot open',
   websocket: "the WebSocket framing (RFC 6455): the browser's WebSocket decodes it, a page sees only whole messages",
+  tokens: 'connect tokens (PROTOCOL.md 5.3.1, 5.3.2): a browser only forwards the token its matchmaker gave it; it never opens one or reads its user data',
 };
 process.stdout.write(`${JSON.stringify({ decoder: 'javascript', families: ['bits', 'snapshot', 'frame'], outOfScope })}\n`);
 for await (const line of createInterface({ input: process.stdin })) {

@@ -88,7 +88,12 @@ enum ConformanceDecoderCommand {
         guard let snapshot = baseline else { throw RequestError(description: "a snapshot request needs its steps") }
         let entities = snapshot.indices.map { index in
             let fields = schema.entityTypes[snapshot.typeIndex(at: index)].fields.indices
-            let values = fields.map { String(snapshot.value(at: index, field: $0)) }
+            // A text field's value is `t:` and its UTF-8 bytes in hex, as on a vector's `# entity:` line.
+            let values = fields.map { field in
+                schema.entityTypes[snapshot.typeIndex(at: index)].fields[field].kind.maxTextBytes == nil
+                    ? String(snapshot.value(at: index, field: field))
+                    : "t:" + snapshot.textBytes(at: index, field: field).map { String(format: "%02x", $0) }.joined()
+            }
             return ([String(snapshot.id(at: index)), String(snapshot.typeIndex(at: index))] + values).joined(separator: " ")
         }
         return ["tick": Int(snapshot.tick), "entities": entities]
@@ -181,6 +186,7 @@ enum VectorSchemas {
         case "arena": try arena()
         case "mixed": try mixed()
         case "busy": try busy()
+        case "named": try named()
         default: nil
         }
     }
@@ -212,6 +218,19 @@ enum VectorSchemas {
                     Field("turn", .angle(bits: 8)), Field("wide", .integer(min: .min, max: .max)),
                     Field("level", .float(min: 0, max: 1, resolution: 0.1)),
                 ]),
+        ])
+    }
+
+    /// The text vectors' schema (§3.2, protocol 1.2).
+    static func named() throws(SchemaError) -> Schema {
+        try Schema([
+            EntityType(
+                "player",
+                fields: [
+                    Field("x", .integer(min: 0, max: 255)), Field("name", .text(maxBytes: 16)), Field("alive", .bool),
+                    Field("motto", .text(maxBytes: 64)),
+                ]),
+            EntityType("stone", fields: [Field("x", .integer(min: 0, max: 255))]),
         ])
     }
 

@@ -6,6 +6,14 @@ struct DeltaDecoder {
     let schema: Schema
     let limits: CodecLimits
     var reader: BitReader
+    /// Texts read while the values are borrowed, applied after: (key, bytes; empty removes).
+    private var textUpdates: [(key: UInt64, bytes: [UInt8])] = []
+
+    init(schema: Schema, limits: CodecLimits, reader: BitReader) {
+        self.schema = schema
+        self.limits = limits
+        self.reader = reader
+    }
 
     /// Decodes into a new snapshot.
     mutating func decode(baseline: Snapshot?) throws(CodecError) -> Snapshot {
@@ -134,10 +142,35 @@ struct DeltaDecoder {
             snapshot.ids.append(id)
             snapshot.types.append(UInt8(type))
             snapshot.offsets.append(UInt32(snapshot.values.count))
+            guard layout.textFields != 0 else {
+                for field in 0..<layout.fieldCount {
+                    snapshot.values.append(try readFullValue(layout, field))
+                }
+                continue
+            }
             for field in 0..<layout.fieldCount {
-                snapshot.values.append(try readFullValue(layout, field))
+                guard layout.fields[field].deltaMode == .text else {
+                    snapshot.values.append(try readFullValue(layout, field))
+                    continue
+                }
+                snapshot.values.append(0)
+                let text = try readText(layout.fields[field], field: field, id: id)
+                if !text.isEmpty { snapshot.texts[Snapshot.textKey(id: id, field: field)] = text }
             }
         }
+    }
+
+    /// Reads a text value (§4.1): its length (checked against the field's bound, then against the
+    /// bits left, before anything is allocated), its bytes, then checks they are UTF-8.
+    private mutating func readText(_ layout: TypeLayout.FieldLayout, field: Int, id: UInt32) throws(CodecError) -> [UInt8] {
+        let length = try reader.read(bits: layout.width)
+        try TextValue.checkLength(length, maxBytes: layout.maxQuantized, field: field, id: id)
+        try requireBits(Int(length) * 8)
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(Int(length))
+        for _ in 0..<Int(length) { bytes.append(UInt8(truncatingIfNeeded: reader.readUnchecked(bits: 8))) }
+        try TextValue.checkUTF8(bytes, field: field, id: id)
+        return bytes
     }
 
     private mutating func readFullValue(_ layout: TypeLayout, _ field: Int) throws(CodecError) -> UInt64 {
@@ -258,6 +291,10 @@ struct DeltaDecoder {
             }
         }
         if let failure { throw failure }
+        if !textUpdates.isEmpty {
+            for update in textUpdates { snapshot.texts[update.key] = update.bytes.isEmpty ? nil : update.bytes }
+            textUpdates.removeAll()
+        }
     }
 
     /// Reads one changed entity's field mask and changed values, applying them in place.
@@ -274,6 +311,10 @@ struct DeltaDecoder {
             let field = mask.trailingZeroBitCount
             mask &= mask - 1
             let layout = fields[field]
+            if layout.deltaMode == .text {
+                textUpdates.append((Snapshot.textKey(id: id, field: field), try readText(layout, field: field, id: id)))
+                continue
+            }
             let isDelta = layout.deltaMode != .none ? try reader.readBool() : false
             if !isDelta {
                 let value = try reader.read(bits: layout.width)

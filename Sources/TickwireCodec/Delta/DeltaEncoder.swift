@@ -8,6 +8,8 @@ struct DeltaEncoder {
     let typeIndexBits: Int
     let flatFields: [TypeLayout.FieldLayout]
     let fieldStarts: [Int]
+    /// Whether the schema has text fields: only then are texts compared and written (§4.1).
+    let hasTextFields: Bool
 
     private var destroyed: [UInt32] = []
     private var created: [Int32] = []
@@ -19,6 +21,7 @@ struct DeltaEncoder {
         self.typeIndexBits = schema.typeIndexBits
         self.flatFields = schema.flatFields
         self.fieldStarts = schema.fieldStarts
+        self.hasTextFields = schema.hasTextFields
     }
 
     mutating func encode(_ snapshot: Snapshot, against baseline: Snapshot?, into writer: inout BitWriter) {
@@ -52,6 +55,7 @@ struct DeltaEncoder {
         writer.write(!changed.isEmpty)
         if !changed.isEmpty {
             writeChangedIndices(survivorCount: survivorCount, into: &writer)
+            let texts = snapshot.texts
             snapshot.values.withUnsafeBufferPointer { currentValues in
                 baseline.values.withUnsafeBufferPointer { baselineValues in
                     flatFields.withUnsafeBufferPointer { fields in
@@ -60,10 +64,12 @@ struct DeltaEncoder {
                             let i = Int(changed[triple + 1]), j = Int(changed[triple + 2])
                             let type = Int(snapshot.types[i])
                             let typeFields = UnsafeBufferPointer(rebasing: fields[fieldStarts[type]..<fieldStarts[type + 1]])
+                            let id = snapshot.ids[i]
+                            let textMask = hasTextFields ? Self.textDifferences(snapshot, baseline, id: id, type: type) : 0
                             writeChanges(
                                 UnsafeBufferPointer(rebasing: currentValues[Int(snapshot.offsets[i])...]),
                                 UnsafeBufferPointer(rebasing: baselineValues[Int(baseline.offsets[j])...]),
-                                typeFields, into: &writer
+                                typeFields, textMask: textMask, id: id, texts: texts, into: &writer
                             )
                             triple += 3
                         }
@@ -111,6 +117,10 @@ struct DeltaEncoder {
                             let a = Int(now.offsets[i]), b = Int(then.offsets[j])
                             var field = fieldCounts[Int(type)] - 1
                             while field >= 0 && now.values[a + field] == then.values[b + field] { field -= 1 }
+                            // Texts only where the schema has them (§4.1): a text field's q is always 0.
+                            if field < 0 && hasTextFields && !current.hasSameTexts(of: now.ids[i], type: Int(type), as: baseline) {
+                                field = 0
+                            }
                             if field >= 0 {
                                 changed.append(Int32(survivor))
                                 changed.append(Int32(i))
@@ -180,9 +190,10 @@ struct DeltaEncoder {
     /// `current` and `baseline` start at the entity's first value; `fields` are its type's fields.
     private func writeChanges(
         _ current: UnsafeBufferPointer<UInt64>, _ baseline: UnsafeBufferPointer<UInt64>,
-        _ fields: UnsafeBufferPointer<TypeLayout.FieldLayout>, into writer: inout BitWriter
+        _ fields: UnsafeBufferPointer<TypeLayout.FieldLayout>, textMask: UInt64, id: UInt32, texts: [UInt64: [UInt8]],
+        into writer: inout BitWriter
     ) {
-        var mask: UInt64 = 0
+        var mask: UInt64 = textMask
         for field in 0..<fields.count where current[field] != baseline[field] {
             mask |= 1 << UInt64(field)
         }
@@ -196,6 +207,10 @@ struct DeltaEncoder {
             let width = layout.width
             guard layout.deltaMode != .none else {
                 writer.write(new, bits: width)
+                continue
+            }
+            if layout.deltaMode == .text {
+                Self.writeText(texts[Snapshot.textKey(id: id, field: field)] ?? [], lengthBits: width, into: &writer)
                 continue
             }
             let old = baseline[field]
@@ -228,8 +243,38 @@ struct DeltaEncoder {
         writer.write(UInt64(type), bits: typeIndexBits)
         let layout = layouts[type]
         let offset = Int(snapshot.offsets[index])
-        for field in 0..<layout.fieldCount {
-            writer.write(snapshot.values[offset + field], bits: layout.fields[field].width)
+        guard layout.textFields != 0 else {
+            for field in 0..<layout.fieldCount {
+                writer.write(snapshot.values[offset + field], bits: layout.fields[field].width)
+            }
+            return
         }
+        for field in 0..<layout.fieldCount {
+            if layout.fields[field].deltaMode == .text {
+                let text = snapshot.texts[Snapshot.textKey(id: UInt32(id), field: field)] ?? []
+                Self.writeText(text, lengthBits: layout.fields[field].width, into: &writer)
+            } else {
+                writer.write(snapshot.values[offset + field], bits: layout.fields[field].width)
+            }
+        }
+    }
+
+    /// The text fields of entity `id` (of type `type`, in both snapshots) whose texts differ, as a field mask.
+    static func textDifferences(_ current: Snapshot, _ baseline: Snapshot, id: UInt32, type: Int) -> UInt64 {
+        var fields = current.schema.layouts[type].textFields
+        var mask: UInt64 = 0
+        while fields != 0 {
+            let field = fields.trailingZeroBitCount
+            let key = Snapshot.textKey(id: id, field: field)
+            if current.texts[key] != baseline.texts[key] { mask |= 1 << UInt64(field) }
+            fields &= fields - 1
+        }
+        return mask
+    }
+
+    /// Writes a text value (§4.1): its length in `lengthBits` bits, then each byte as `u(8)`.
+    static func writeText(_ text: [UInt8], lengthBits: Int, into writer: inout BitWriter) {
+        writer.write(UInt64(text.count), bits: lengthBits)
+        for byte in text { writer.write(UInt64(byte), bits: 8) }
     }
 }

@@ -71,7 +71,8 @@ struct EntropyDeltaEncoder {
             coder.encodeInteger(UInt64(snapshot.count), models: models.p + EntropyModels.countTree)
             var previous: Int64 = -1
             snapshot.withColumns { columns in
-                for index in 0..<columns.count { encodeWhole(columns, index, previous: &previous) }
+                let texts = schema.hasTextFields ? snapshot : nil
+                for index in 0..<columns.count { encodeWhole(columns, index, previous: &previous, texts: texts) }
             }
         }
         coder.finish()
@@ -81,6 +82,8 @@ struct EntropyDeltaEncoder {
     /// Whether `snapshot` holds exactly `baseline`'s entities, types and values.
     private static func sameEntities(_ snapshot: Snapshot, _ baseline: Snapshot) -> Bool {
         guard snapshot.ids == baseline.ids, snapshot.types == baseline.types else { return false }
+        // Same ids: the texts, keyed by id, are the same exactly when the dictionaries are.
+        if snapshot.schema.hasTextFields && snapshot.texts != baseline.texts { return false }
         let layouts = snapshot.schema.layouts
         for index in snapshot.indices {
             let a = Int(snapshot.offsets[index]), b = Int(baseline.offsets[index])
@@ -103,7 +106,7 @@ struct EntropyDeltaEncoder {
                 baseline.withColumns { then in
                     encodeDelta(
                         now, against: then, survivorsNow: base, survivorsThen: base + survivorCapacity,
-                        created: base + 2 * survivorCapacity)
+                        created: base + 2 * survivorCapacity, currentSnapshot: snapshot, baselineSnapshot: baseline)
                 }
             }
         }
@@ -114,7 +117,8 @@ struct EntropyDeltaEncoder {
     /// for `now.count` entities in `created`.
     private mutating func encodeDelta(
         _ now: SnapshotColumns, against then: SnapshotColumns, survivorsNow: UnsafeMutablePointer<Int32>,
-        survivorsThen: UnsafeMutablePointer<Int32>, created: UnsafeMutablePointer<Int32>
+        survivorsThen: UnsafeMutablePointer<Int32>, created: UnsafeMutablePointer<Int32>, currentSnapshot: Snapshot,
+        baselineSnapshot: Snapshot
     ) {
         // One merge pass: survivors as (current, baseline) index pairs, created current indices.
         var survivorCount = 0, createdCount = 0
@@ -168,6 +172,7 @@ struct EntropyDeltaEncoder {
         // Changed: a bit per survivor, then the changed entity's fields. The survivors before
         // the first changed one are unchanged: they are not compared twice.
         let fieldStarts = schema.fieldStarts
+        let hasTextFields = schema.hasTextFields
         /// Whether survivor `pair` changed any field.
         func differs(_ pair: Int) -> Bool {
             let old = Int(survivorsThen[pair])
@@ -176,7 +181,8 @@ struct EntropyDeltaEncoder {
             for field in 0..<(fieldStarts[type + 1] - fieldStarts[type]) where now.values[a &+ field] != then.values[b &+ field] {
                 return true
             }
-            return false
+            // Texts only where the schema has them: a text field's q is always 0.
+            return hasTextFields && !currentSnapshot.hasSameTexts(of: then.ids[old], type: type, as: baselineSnapshot)
         }
         var firstChanged = 0
         while firstChanged < survivorCount && !differs(firstChanged) { firstChanged += 1 }
@@ -196,7 +202,9 @@ struct EntropyDeltaEncoder {
                         coder.encode(changed, &models.p[EntropyModels.changed &+ history &+ 4 &* activity])
                         history = (history &<< 1 | (changed ? 1 : 0)) & 3
                         if changed {
-                            encodeChanges(now, current, then, old, activity: activity, fields: fields, motionDeltas: motionDeltas)
+                            encodeChanges(
+                                now, current, then, old, activity: activity, fields: fields, motionDeltas: motionDeltas,
+                                texts: hasTextFields ? (currentSnapshot, baselineSnapshot) : nil)
                         }
                     }
                 }
@@ -208,7 +216,9 @@ struct EntropyDeltaEncoder {
         if createdCount > 0 {
             coder.encodeInteger(UInt64(createdCount - 1), models: models.p + EntropyModels.countTree)
             var previous: Int64 = -1
-            for index in 0..<createdCount { encodeWhole(now, Int(created[index]), previous: &previous) }
+            for index in 0..<createdCount {
+                encodeWhole(now, Int(created[index]), previous: &previous, texts: hasTextFields ? currentSnapshot : nil)
+            }
         }
     }
 
@@ -217,7 +227,8 @@ struct EntropyDeltaEncoder {
     /// schema's ``Schema/flatFields``, `motionDeltas` the baseline motion's values.
     private mutating func encodeChanges(
         _ now: SnapshotColumns, _ i: Int, _ then: SnapshotColumns, _ j: Int, activity: Int,
-        fields: UnsafeBufferPointer<TypeLayout.FieldLayout>, motionDeltas: UnsafeBufferPointer<Int64>
+        fields: UnsafeBufferPointer<TypeLayout.FieldLayout>, motionDeltas: UnsafeBufferPointer<Int64>,
+        texts: (now: Snapshot, then: Snapshot)?
     ) {
         let type = Int(now.types[i])
         models.prepare(type: type)
@@ -249,7 +260,13 @@ struct EntropyDeltaEncoder {
             } else if records {
                 slot?[field] = 0
             }
-            let changed = new != predicted
+            var changed = new != predicted
+            var text: [UInt8] = []
+            if let texts, layout.deltaMode == .text {
+                let key = Snapshot.textKey(id: id, field: field)
+                text = texts.now.texts[key] ?? []
+                changed = text != texts.then.texts[key] ?? []
+            }
             if predicts {
                 let context = state &+ 3 &* activity &+ (motion != 0 ? 6 : 0)
                 coder.encode(changed, &models.p[base &+ EntropyModels.fieldChangedPredicted &+ context])
@@ -260,6 +277,10 @@ struct EntropyDeltaEncoder {
             guard changed else { continue }
             if layout.deltaMode == .none {
                 if layout.width > 1 { encodeValue(new, layout, base: base) }
+                continue
+            }
+            if layout.deltaMode == .text {
+                encodeText(text, lengthBits: layout.width)
                 continue
             }
             let delta: Int64
@@ -307,8 +328,15 @@ struct EntropyDeltaEncoder {
         }
     }
 
-    /// Codes one entity whole: id gap, type index, every field.
-    private mutating func encodeWhole(_ snapshot: SnapshotColumns, _ index: Int, previous: inout Int64) {
+    /// Codes a text value (§4.5.4): its length raw in `lengthBits` bits, then each byte raw in 8 bits,
+    /// outside the context models.
+    private mutating func encodeText(_ text: [UInt8], lengthBits: Int) {
+        coder.encodeRaw(UInt64(text.count), count: lengthBits)
+        for byte in text { coder.encodeRaw(UInt64(byte), count: 8) }
+    }
+
+    /// Codes one entity whole: id gap, type index, every field (`texts`, the snapshot, when the schema has text fields).
+    private mutating func encodeWhole(_ snapshot: SnapshotColumns, _ index: Int, previous: inout Int64, texts: Snapshot?) {
         let id = Int64(snapshot.ids[index])
         coder.encodeInteger(UInt64(id - previous - 1), models: models.p + EntropyModels.gapTree)
         previous = id
@@ -319,6 +347,17 @@ struct EntropyDeltaEncoder {
         models.prepare(type: type)
         let layout = schema.layouts[type]
         let offset = Int(snapshot.offsets[index])
+        if let texts, layout.textFields != 0 {
+            for field in 0..<layout.fieldCount {
+                if layout.fields[field].deltaMode == .text {
+                    let text = texts.texts[Snapshot.textKey(id: UInt32(id), field: field)] ?? []
+                    encodeText(text, lengthBits: layout.fields[field].width)
+                } else {
+                    encodeValue(snapshot.values[offset + field], layout.fields[field], base: models.fieldBase(type: type, field: field))
+                }
+            }
+            return
+        }
         for field in 0..<layout.fieldCount {
             encodeValue(snapshot.values[offset + field], layout.fields[field], base: models.fieldBase(type: type, field: field))
         }

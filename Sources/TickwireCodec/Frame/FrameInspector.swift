@@ -209,6 +209,9 @@ public final class FrameInspector {
             return format(kind.dequantize(quantized), decimals: decimals)
         case .angle:
             return format(kind.dequantize(quantized) * 180 / Double.pi, decimals: 2) + "°"
+        case .text:
+            // A text's bytes are not a quantized value; the snapshot holds them.
+            return "text"
         }
     }
 

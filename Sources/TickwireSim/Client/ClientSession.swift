@@ -178,7 +178,7 @@ public final class ClientSession<G: Game> {
             compressionModes: configuration.compressionModes, room: room, resumeToken: resumeToken,
             payload: configuration.helloPayload, offersEntropyDeltas: configuration.offersEntropyDeltas,
             offersRenderTimes: configuration.offersRenderTimes, offersMotionPrediction: configuration.offersEntropyDeltas,
-            offersPongHold: configuration.offersPongHold)
+            offersPongHold: configuration.offersPongHold, offersTextFields: true)
         send(.hello(hello))
     }
 

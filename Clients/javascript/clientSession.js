@@ -490,7 +490,9 @@ export class ClientSession {
     if (local) {
       const index = view.entities.findIndex((entity) => entity.id === local.id);
       if (index >= 0) {
-        view.entities[index] = local;
+        // The prediction holds numbers only: the texts are the snapshot's (protocol 1.2).
+        const texts = view.entities[index].texts;
+        view.entities[index] = texts ? { ...local, texts } : local;
       } else {
         const position = view.entities.findIndex((entity) => entity.id > local.id);
         view.entities.splice(position < 0 ? view.entities.length : position, 0, local);

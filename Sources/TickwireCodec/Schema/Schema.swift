@@ -42,6 +42,9 @@ public struct Schema: Hashable, Sendable {
     /// Whether any type has a text field: when not, the coders never look at texts.
     let hasTextFields: Bool
 
+    /// The text fields of type `type` as a field mask (bit `f` for field `f`), 0 for a type without them.
+    package func textFieldMask(ofType type: Int) -> UInt64 { layouts[type].textFields }
+
     /// Whether any field of the schema is a text (``FieldKind/text(maxBytes:)``): such a schema
     /// needs protocol 1.2, and a host refuses a client whose hello does not offer text fields.
     public var needsTextFields: Bool { hasTextFields }

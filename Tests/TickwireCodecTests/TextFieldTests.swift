@@ -1,4 +1,5 @@
 import Testing
+import TickwireFoundation
 
 @testable import TickwireCodec
 
@@ -127,6 +128,79 @@ struct TextFieldTests {
         idle.tick = 11
         let (_, idleBytes) = try Self.roundTrip(idle, against: full, coding: coding)
         #expect(idleBytes.count == 3, "\(coding): an unchanged world with texts costs the header")
+    }
+
+    /// A random text of at most `maxBytes` UTF-8 bytes, from 1- to 4-byte characters.
+    static func randomText(_ rng: inout SplitMix64, maxBytes: Int) -> String {
+        let characters: [Character] = ["a", "Z", "-", "é", "ß", "日", "本", "🙂", "\u{10FFFF}"]
+        var text = ""
+        for _ in 0..<Int.random(in: 0...maxBytes, using: &rng) {
+            let next = characters[Int.random(in: characters.indices, using: &rng)]
+            guard text.utf8.count + String(next).utf8.count <= maxBytes else { break }
+            text.append(next)
+        }
+        return text
+    }
+
+    @Test("random histories of texts round-trip in every coding, and flipped bytes never trap", arguments: 0..<12)
+    func randomHistories(seed: UInt64) throws {
+        var rng = SplitMix64(seed: 0x7E57 &+ seed)
+        let codec = SnapshotCodec(schema: Self.schema)
+        var current = Snapshot(schema: Self.schema, tick: 1)
+        var baseline: Snapshot?
+        var motions: [DeltaCoding: SnapshotMotion] = [:]
+        var baselines: [DeltaCoding: Snapshot] = [:]
+        for step in 0..<8 {
+            current.tick &+= 1
+            for _ in 0..<Int.random(in: 0...6, using: &rng) {
+                let id = UInt32.random(in: 0...20, using: &rng)
+                if let index = current.index(of: id) {
+                    if current.typeIndex(at: index) == 0 && Bool.random(using: &rng) {
+                        current.setText(Self.randomText(&rng, maxBytes: 16), at: index, field: 1)
+                    } else if Bool.random(using: &rng) {
+                        current.remove(id: id)
+                    } else {
+                        current.set(integer: Int64.random(in: 0...255, using: &rng), at: index, field: 0)
+                    }
+                } else if Bool.random(using: &rng) {
+                    try Self.player(
+                        &current, id: id, x: Int64.random(in: 0...255, using: &rng), name: Self.randomText(&rng, maxBytes: 16),
+                        motto: Self.randomText(&rng, maxBytes: 64))
+                } else {
+                    try current.insert(id: id, type: 1)
+                }
+            }
+            for coding in Self.codings {
+                let against = step == 0 ? nil : baselines[coding]
+                var motion = SnapshotMotion.zero
+                let bytes = try codec.encode(
+                    current, against: against, coding: coding, baselineMotion: motions[coding] ?? .zero, motion: &motion)
+                var decoded = Snapshot(schema: Self.schema, tick: 0)
+                var decodedMotion = SnapshotMotion.zero
+                try codec.decode(
+                    bytes, baseline: against, coding: coding, baselineMotion: motions[coding] ?? .zero, into: &decoded,
+                    motion: &decodedMotion)
+                #expect(decoded == current, "seed \(seed) step \(step) \(coding)")
+                // Garbage: flipped bytes decode or are refused, never trap.
+                for _ in 0..<8 where !bytes.isEmpty {
+                    var broken = bytes
+                    broken[Int.random(in: broken.indices, using: &rng)] ^= UInt8.random(in: 1...255, using: &rng)
+                    var scratch = Snapshot(schema: Self.schema, tick: 0)
+                    var scratchMotion = SnapshotMotion.zero
+                    do {
+                        try codec.decode(
+                            broken, baseline: against, coding: coding, baselineMotion: motions[coding] ?? .zero, into: &scratch,
+                            motion: &scratchMotion)
+                    } catch {
+                        // Refused with a CodecError: what a decoder must do with garbage.
+                    }
+                }
+                baselines[coding] = decoded
+                motions[coding] = decodedMotion
+            }
+            baseline = current
+        }
+        #expect(baseline != nil)
     }
 
     @Test("a schema without text fields codes exactly as before (its vectors hold)")

@@ -11,6 +11,8 @@ struct DeltaEncoder {
     /// Whether the schema has text fields: only then are texts compared and written (§4.1).
     let hasTextFields: Bool
 
+    /// The texts of the snapshot being encoded; empty when the schema has no text fields.
+    private var currentTexts: [UInt64: [UInt8]] = [:]
     private var destroyed: [UInt32] = []
     private var created: [Int32] = []
     /// Changed entities as (survivor index, current index, baseline index) triples, flattened.
@@ -55,7 +57,8 @@ struct DeltaEncoder {
         writer.write(!changed.isEmpty)
         if !changed.isEmpty {
             writeChangedIndices(survivorCount: survivorCount, into: &writer)
-            let texts = snapshot.texts
+            if hasTextFields { currentTexts = snapshot.texts }
+            defer { if hasTextFields { currentTexts = [:] } }
             snapshot.values.withUnsafeBufferPointer { currentValues in
                 baseline.values.withUnsafeBufferPointer { baselineValues in
                     flatFields.withUnsafeBufferPointer { fields in
@@ -65,11 +68,13 @@ struct DeltaEncoder {
                             let type = Int(snapshot.types[i])
                             let typeFields = UnsafeBufferPointer(rebasing: fields[fieldStarts[type]..<fieldStarts[type + 1]])
                             let id = snapshot.ids[i]
-                            let textMask = hasTextFields ? Self.textDifferences(snapshot, baseline, id: id, type: type) : 0
+                            let textMask =
+                                hasTextFields
+                                ? Snapshot.textDifferences(snapshot.texts, baseline.texts, id: id, fields: layouts[type].textFields) : 0
                             writeChanges(
                                 UnsafeBufferPointer(rebasing: currentValues[Int(snapshot.offsets[i])...]),
                                 UnsafeBufferPointer(rebasing: baselineValues[Int(baseline.offsets[j])...]),
-                                typeFields, textMask: textMask, id: id, texts: texts, into: &writer
+                                typeFields, textMask: textMask, id: id, into: &writer
                             )
                             triple += 3
                         }
@@ -190,8 +195,7 @@ struct DeltaEncoder {
     /// `current` and `baseline` start at the entity's first value; `fields` are its type's fields.
     private func writeChanges(
         _ current: UnsafeBufferPointer<UInt64>, _ baseline: UnsafeBufferPointer<UInt64>,
-        _ fields: UnsafeBufferPointer<TypeLayout.FieldLayout>, textMask: UInt64, id: UInt32, texts: [UInt64: [UInt8]],
-        into writer: inout BitWriter
+        _ fields: UnsafeBufferPointer<TypeLayout.FieldLayout>, textMask: UInt64, id: UInt32, into writer: inout BitWriter
     ) {
         var mask: UInt64 = textMask
         for field in 0..<fields.count where current[field] != baseline[field] {
@@ -210,7 +214,7 @@ struct DeltaEncoder {
                 continue
             }
             if layout.deltaMode == .text {
-                Self.writeText(texts[Snapshot.textKey(id: id, field: field)] ?? [], lengthBits: width, into: &writer)
+                Self.writeText(currentTexts[Snapshot.textKey(id: id, field: field)] ?? [], lengthBits: width, into: &writer)
                 continue
             }
             let old = baseline[field]
@@ -257,19 +261,6 @@ struct DeltaEncoder {
                 writer.write(snapshot.values[offset + field], bits: layout.fields[field].width)
             }
         }
-    }
-
-    /// The text fields of entity `id` (of type `type`, in both snapshots) whose texts differ, as a field mask.
-    static func textDifferences(_ current: Snapshot, _ baseline: Snapshot, id: UInt32, type: Int) -> UInt64 {
-        var fields = current.schema.layouts[type].textFields
-        var mask: UInt64 = 0
-        while fields != 0 {
-            let field = fields.trailingZeroBitCount
-            let key = Snapshot.textKey(id: id, field: field)
-            if current.texts[key] != baseline.texts[key] { mask |= 1 << UInt64(field) }
-            fields &= fields - 1
-        }
-        return mask
     }
 
     /// Writes a text value (§4.1): its length in `lengthBits` bits, then each byte as `u(8)`.

@@ -15,6 +15,9 @@ struct EntropyDeltaEncoder {
     private var motionBuilder = MotionBuilder.inactive
     /// Finds the baseline's motion of each survivor, in id order.
     private var baselineCursor = SnapshotMotion.Cursor()
+    /// The texts of the snapshot being coded and of its baseline; empty when the schema has no text fields.
+    private var currentTexts: [UInt64: [UInt8]] = [:]
+    private var baselineTexts: [UInt64: [UInt8]] = [:]
 
     init(schema: Schema, models: EntropyModels) {
         self.schema = schema
@@ -63,6 +66,16 @@ struct EntropyDeltaEncoder {
         }
         header.write(isEmpty)
         if isEmpty { return header.bytes }
+        if schema.hasTextFields {
+            currentTexts = snapshot.texts
+            baselineTexts = baseline?.texts ?? [:]
+        }
+        defer {
+            if schema.hasTextFields {
+                currentTexts = [:]
+                baselineTexts = [:]
+            }
+        }
         // The payload follows the header, padded to a byte, in the same array.
         coder = RangeEncoder(prefix: header.bytes, capacity: 64 + snapshot.count)
         if let baseline {
@@ -71,8 +84,7 @@ struct EntropyDeltaEncoder {
             coder.encodeInteger(UInt64(snapshot.count), models: models.p + EntropyModels.countTree)
             var previous: Int64 = -1
             snapshot.withColumns { columns in
-                let texts = schema.hasTextFields ? snapshot : nil
-                for index in 0..<columns.count { encodeWhole(columns, index, previous: &previous, texts: texts) }
+                for index in 0..<columns.count { encodeWhole(columns, index, previous: &previous) }
             }
         }
         coder.finish()
@@ -106,7 +118,7 @@ struct EntropyDeltaEncoder {
                 baseline.withColumns { then in
                     encodeDelta(
                         now, against: then, survivorsNow: base, survivorsThen: base + survivorCapacity,
-                        created: base + 2 * survivorCapacity, currentSnapshot: snapshot, baselineSnapshot: baseline)
+                        created: base + 2 * survivorCapacity)
                 }
             }
         }
@@ -117,8 +129,7 @@ struct EntropyDeltaEncoder {
     /// for `now.count` entities in `created`.
     private mutating func encodeDelta(
         _ now: SnapshotColumns, against then: SnapshotColumns, survivorsNow: UnsafeMutablePointer<Int32>,
-        survivorsThen: UnsafeMutablePointer<Int32>, created: UnsafeMutablePointer<Int32>, currentSnapshot: Snapshot,
-        baselineSnapshot: Snapshot
+        survivorsThen: UnsafeMutablePointer<Int32>, created: UnsafeMutablePointer<Int32>
     ) {
         // One merge pass: survivors as (current, baseline) index pairs, created current indices.
         var survivorCount = 0, createdCount = 0
@@ -173,6 +184,8 @@ struct EntropyDeltaEncoder {
         // the first changed one are unchanged: they are not compared twice.
         let fieldStarts = schema.fieldStarts
         let hasTextFields = schema.hasTextFields
+        let nowTexts = currentTexts, thenTexts = baselineTexts
+        let layouts = schema.layouts
         /// Whether survivor `pair` changed any field.
         func differs(_ pair: Int) -> Bool {
             let old = Int(survivorsThen[pair])
@@ -182,7 +195,8 @@ struct EntropyDeltaEncoder {
                 return true
             }
             // Texts only where the schema has them: a text field's q is always 0.
-            return hasTextFields && !currentSnapshot.hasSameTexts(of: then.ids[old], type: type, as: baselineSnapshot)
+            return hasTextFields
+                && Snapshot.textDifferences(nowTexts, thenTexts, id: then.ids[old], fields: layouts[type].textFields) != 0
         }
         var firstChanged = 0
         while firstChanged < survivorCount && !differs(firstChanged) { firstChanged += 1 }
@@ -202,9 +216,12 @@ struct EntropyDeltaEncoder {
                         coder.encode(changed, &models.p[EntropyModels.changed &+ history &+ 4 &* activity])
                         history = (history &<< 1 | (changed ? 1 : 0)) & 3
                         if changed {
+                            let textMask =
+                                hasTextFields
+                                ? Snapshot.textDifferences(
+                                    nowTexts, thenTexts, id: now.ids[current], fields: layouts[Int(now.types[current])].textFields) : 0
                             encodeChanges(
-                                now, current, then, old, activity: activity, fields: fields, motionDeltas: motionDeltas,
-                                texts: hasTextFields ? (currentSnapshot, baselineSnapshot) : nil)
+                                now, current, then, old, activity: activity, fields: fields, motionDeltas: motionDeltas, textMask: textMask)
                         }
                     }
                 }
@@ -217,7 +234,7 @@ struct EntropyDeltaEncoder {
             coder.encodeInteger(UInt64(createdCount - 1), models: models.p + EntropyModels.countTree)
             var previous: Int64 = -1
             for index in 0..<createdCount {
-                encodeWhole(now, Int(created[index]), previous: &previous, texts: hasTextFields ? currentSnapshot : nil)
+                encodeWhole(now, Int(created[index]), previous: &previous)
             }
         }
     }
@@ -227,8 +244,7 @@ struct EntropyDeltaEncoder {
     /// schema's ``Schema/flatFields``, `motionDeltas` the baseline motion's values.
     private mutating func encodeChanges(
         _ now: SnapshotColumns, _ i: Int, _ then: SnapshotColumns, _ j: Int, activity: Int,
-        fields: UnsafeBufferPointer<TypeLayout.FieldLayout>, motionDeltas: UnsafeBufferPointer<Int64>,
-        texts: (now: Snapshot, then: Snapshot)?
+        fields: UnsafeBufferPointer<TypeLayout.FieldLayout>, motionDeltas: UnsafeBufferPointer<Int64>, textMask: UInt64
     ) {
         let type = Int(now.types[i])
         models.prepare(type: type)
@@ -260,13 +276,8 @@ struct EntropyDeltaEncoder {
             } else if records {
                 slot?[field] = 0
             }
-            var changed = new != predicted
-            var text: [UInt8] = []
-            if let texts, layout.deltaMode == .text {
-                let key = Snapshot.textKey(id: id, field: field)
-                text = texts.now.texts[key] ?? []
-                changed = text != texts.then.texts[key] ?? []
-            }
+            // A text field's q is always 0: its change is in `textMask` (protocol 1.2).
+            let changed = new != predicted || (textMask != 0 && textMask >> UInt64(field) & 1 != 0)
             if predicts {
                 let context = state &+ 3 &* activity &+ (motion != 0 ? 6 : 0)
                 coder.encode(changed, &models.p[base &+ EntropyModels.fieldChangedPredicted &+ context])
@@ -280,7 +291,7 @@ struct EntropyDeltaEncoder {
                 continue
             }
             if layout.deltaMode == .text {
-                encodeText(text, lengthBits: layout.width)
+                encodeText(currentTexts[Snapshot.textKey(id: id, field: field)] ?? [], lengthBits: layout.width)
                 continue
             }
             let delta: Int64
@@ -335,8 +346,8 @@ struct EntropyDeltaEncoder {
         for byte in text { coder.encodeRaw(UInt64(byte), count: 8) }
     }
 
-    /// Codes one entity whole: id gap, type index, every field (`texts`, the snapshot, when the schema has text fields).
-    private mutating func encodeWhole(_ snapshot: SnapshotColumns, _ index: Int, previous: inout Int64, texts: Snapshot?) {
+    /// Codes one entity whole: id gap, type index, every field (a text from ``currentTexts``).
+    private mutating func encodeWhole(_ snapshot: SnapshotColumns, _ index: Int, previous: inout Int64) {
         let id = Int64(snapshot.ids[index])
         coder.encodeInteger(UInt64(id - previous - 1), models: models.p + EntropyModels.gapTree)
         previous = id
@@ -347,10 +358,10 @@ struct EntropyDeltaEncoder {
         models.prepare(type: type)
         let layout = schema.layouts[type]
         let offset = Int(snapshot.offsets[index])
-        if let texts, layout.textFields != 0 {
+        if layout.textFields != 0 {
             for field in 0..<layout.fieldCount {
                 if layout.fields[field].deltaMode == .text {
-                    let text = texts.texts[Snapshot.textKey(id: UInt32(id), field: field)] ?? []
+                    let text = currentTexts[Snapshot.textKey(id: UInt32(id), field: field)] ?? []
                     encodeText(text, lengthBits: layout.fields[field].width)
                 } else {
                     encodeValue(snapshot.values[offset + field], layout.fields[field], base: models.fieldBase(type: type, field: field))

@@ -315,6 +315,20 @@ public struct Snapshot: Sendable {
         }
     }
 
+    /// The fields of `fields` (a text field mask) whose texts for entity `id` differ between two
+    /// snapshots' texts, as a field mask.
+    static func textDifferences(_ current: [UInt64: [UInt8]], _ baseline: [UInt64: [UInt8]], id: UInt32, fields: UInt64) -> UInt64 {
+        var rest = fields
+        var mask: UInt64 = 0
+        while rest != 0 {
+            let field = rest.trailingZeroBitCount
+            let key = textKey(id: id, field: field)
+            if current[key] != baseline[key] { mask |= 1 << UInt64(field) }
+            rest &= rest - 1
+        }
+        return mask
+    }
+
     /// Whether entity `id` of type `type` has the same texts here and in `other`.
     func hasSameTexts(of id: UInt32, type: Int, as other: Snapshot) -> Bool {
         var fields = schema.layouts[type].textFields

@@ -11,8 +11,6 @@ struct DeltaEncoder {
     /// Whether the schema has text fields: only then are texts compared and written (§4.1).
     let hasTextFields: Bool
 
-    /// The texts of the snapshot being encoded; empty when the schema has no text fields.
-    private var currentTexts: [UInt64: [UInt8]] = [:]
     private var destroyed: [UInt32] = []
     private var created: [Int32] = []
     /// Changed entities as (survivor index, current index, baseline index) triples, flattened.
@@ -57,29 +55,11 @@ struct DeltaEncoder {
         writer.write(!changed.isEmpty)
         if !changed.isEmpty {
             writeChangedIndices(survivorCount: survivorCount, into: &writer)
-            if hasTextFields { currentTexts = snapshot.texts }
-            defer { if hasTextFields { currentTexts = [:] } }
-            snapshot.values.withUnsafeBufferPointer { currentValues in
-                baseline.values.withUnsafeBufferPointer { baselineValues in
-                    flatFields.withUnsafeBufferPointer { fields in
-                        var triple = 0
-                        while triple < changed.count {
-                            let i = Int(changed[triple + 1]), j = Int(changed[triple + 2])
-                            let type = Int(snapshot.types[i])
-                            let typeFields = UnsafeBufferPointer(rebasing: fields[fieldStarts[type]..<fieldStarts[type + 1]])
-                            let id = snapshot.ids[i]
-                            let textMask =
-                                hasTextFields
-                                ? Snapshot.textDifferences(snapshot.texts, baseline.texts, id: id, fields: layouts[type].textFields) : 0
-                            writeChanges(
-                                UnsafeBufferPointer(rebasing: currentValues[Int(snapshot.offsets[i])...]),
-                                UnsafeBufferPointer(rebasing: baselineValues[Int(baseline.offsets[j])...]),
-                                typeFields, textMask: textMask, id: id, into: &writer
-                            )
-                            triple += 3
-                        }
-                    }
-                }
+            // Specialized twice: a schema without text fields runs exactly the numeric code.
+            if hasTextFields {
+                writeChangedEntities(snapshot, against: baseline, texts: EntityTexts.self, into: &writer)
+            } else {
+                writeChangedEntities(snapshot, against: baseline, texts: NoTexts.self, into: &writer)
             }
         }
 
@@ -94,6 +74,31 @@ struct DeltaEncoder {
         }
     }
 
+    /// Writes each changed entity's field changes; `texts` finds its changed texts (``NoTexts`` for
+    /// a schema without text fields, which specializes the text handling away).
+    private func writeChangedEntities<Texts: ChangedTexts>(
+        _ snapshot: Snapshot, against baseline: Snapshot, texts: Texts.Type, into writer: inout BitWriter
+    ) {
+        snapshot.values.withUnsafeBufferPointer { currentValues in
+            baseline.values.withUnsafeBufferPointer { baselineValues in
+                flatFields.withUnsafeBufferPointer { fields in
+                    var triple = 0
+                    while triple < changed.count {
+                        let i = Int(changed[triple + 1]), j = Int(changed[triple + 2])
+                        let type = Int(snapshot.types[i])
+                        let typeFields = UnsafeBufferPointer(rebasing: fields[fieldStarts[type]..<fieldStarts[type + 1]])
+                        writeChanges(
+                            UnsafeBufferPointer(rebasing: currentValues[Int(snapshot.offsets[i])...]),
+                            UnsafeBufferPointer(rebasing: baselineValues[Int(baseline.offsets[j])...]),
+                            typeFields, texts: Texts(snapshot, baseline, index: i, type: type), into: &writer
+                        )
+                        triple += 3
+                    }
+                }
+            }
+        }
+    }
+
     /// Sorts entities into destroyed, created and changed; returns how many baseline entities survive.
     private mutating func classify(_ current: Snapshot, against baseline: Snapshot) -> Int {
         destroyed.removeAll(keepingCapacity: true)
@@ -102,6 +107,7 @@ struct DeltaEncoder {
         var survivor = 0
         var i = 0, j = 0
         let fieldCounts = layouts.map(\.fieldCount)
+        let hasTextFields = self.hasTextFields
         // Read through buffers: the loop over every entity makes no array checks per read.
         current.withColumns { now in
             baseline.withColumns { then in
@@ -195,9 +201,9 @@ struct DeltaEncoder {
     /// `current` and `baseline` start at the entity's first value; `fields` are its type's fields.
     private func writeChanges(
         _ current: UnsafeBufferPointer<UInt64>, _ baseline: UnsafeBufferPointer<UInt64>,
-        _ fields: UnsafeBufferPointer<TypeLayout.FieldLayout>, textMask: UInt64, id: UInt32, into writer: inout BitWriter
+        _ fields: UnsafeBufferPointer<TypeLayout.FieldLayout>, texts: some ChangedTexts, into writer: inout BitWriter
     ) {
-        var mask: UInt64 = textMask
+        var mask: UInt64 = texts.mask
         for field in 0..<fields.count where current[field] != baseline[field] {
             mask |= 1 << UInt64(field)
         }
@@ -213,8 +219,8 @@ struct DeltaEncoder {
                 writer.write(new, bits: width)
                 continue
             }
-            if layout.deltaMode == .text {
-                Self.writeText(currentTexts[Snapshot.textKey(id: id, field: field)] ?? [], lengthBits: width, into: &writer)
+            if texts.isPresent && layout.deltaMode == .text {
+                texts.write(field: field, lengthBits: width, into: &writer)
                 continue
             }
             let old = baseline[field]
@@ -267,5 +273,46 @@ struct DeltaEncoder {
     static func writeText(_ text: [UInt8], lengthBits: Int, into writer: inout BitWriter) {
         writer.write(UInt64(text.count), bits: lengthBits)
         for byte in text { writer.write(UInt64(byte), bits: 8) }
+    }
+}
+
+/// What ``DeltaEncoder`` needs of a changed entity's texts (protocol 1.2): which text fields
+/// changed, and their bytes.
+protocol ChangedTexts {
+    /// Whether the schema has text fields at all (`false` lets the text code specialize away).
+    var isPresent: Bool { get }
+    /// The changed text fields, as a field mask.
+    var mask: UInt64 { get }
+    /// The texts of the entity at `index` (of type `type`) of `snapshot`, against `baseline`.
+    init(_ snapshot: Snapshot, _ baseline: Snapshot, index: Int, type: Int)
+    /// Writes text field `field` (§4.1).
+    func write(field: Int, lengthBits: Int, into writer: inout BitWriter)
+}
+
+/// A schema without text fields: nothing changes, nothing is written.
+struct NoTexts: ChangedTexts {
+    var isPresent: Bool { false }
+    var mask: UInt64 { 0 }
+    @inline(__always)
+    init(_ snapshot: Snapshot, _ baseline: Snapshot, index: Int, type: Int) {}
+    func write(field: Int, lengthBits: Int, into writer: inout BitWriter) {}
+}
+
+/// One changed entity's texts.
+struct EntityTexts: ChangedTexts {
+    var isPresent: Bool { true }
+    let mask: UInt64
+    let id: UInt32
+    let texts: [UInt64: [UInt8]]
+
+    init(_ snapshot: Snapshot, _ baseline: Snapshot, index: Int, type: Int) {
+        id = snapshot.ids[index]
+        texts = snapshot.texts
+        mask = Snapshot.textDifferences(
+            snapshot.texts, baseline.texts, id: id, fields: snapshot.schema.textFieldMask(ofType: type))
+    }
+
+    func write(field: Int, lengthBits: Int, into writer: inout BitWriter) {
+        DeltaEncoder.writeText(texts[Snapshot.textKey(id: id, field: field)] ?? [], lengthBits: lengthBits, into: &writer)
     }
 }

@@ -253,17 +253,21 @@ struct DeltaDecoder {
         // Apply the changes through raw pointers: no per-entity layout copies or uniqueness checks.
         let flatFields = schema.flatFields, fieldStarts = schema.fieldStarts
         let types = snapshot.types, offsets = snapshot.offsets, ids = snapshot.ids
+        let hasTextFields = schema.hasTextFields
         var failure: CodecError?
         snapshot.values.withUnsafeMutableBufferPointer { values in
             flatFields.withUnsafeBufferPointer { fields in
                 do throws(CodecError) {
                     func apply(_ index: Int) throws(CodecError) {
                         let type = Int(types[index])
-                        try readFieldChanges(
-                            of: ids[index],
-                            values: UnsafeMutableBufferPointer(rebasing: values[Int(offsets[index])...]),
-                            fields: UnsafeBufferPointer(rebasing: fields[fieldStarts[type]..<fieldStarts[type + 1]])
-                        )
+                        let entityValues = UnsafeMutableBufferPointer(rebasing: values[Int(offsets[index])...])
+                        let typeFields = UnsafeBufferPointer(rebasing: fields[fieldStarts[type]..<fieldStarts[type + 1]])
+                        // Specialized twice: a schema without text fields runs exactly the numeric code.
+                        if hasTextFields {
+                            try readFieldChanges(of: ids[index], values: entityValues, fields: typeFields, texts: WithTexts.self)
+                        } else {
+                            try readFieldChanges(of: ids[index], values: entityValues, fields: typeFields, texts: WithoutTexts.self)
+                        }
                     }
                     // The second pass over the indices, which the first one checked.
                     if usesGaps {
@@ -300,8 +304,9 @@ struct DeltaDecoder {
     /// Reads one changed entity's field mask and changed values, applying them in place.
     ///
     /// `values` starts at the entity's first value; `fields` are its type's fields.
-    private mutating func readFieldChanges(
-        of id: UInt32, values: UnsafeMutableBufferPointer<UInt64>, fields: UnsafeBufferPointer<TypeLayout.FieldLayout>
+    private mutating func readFieldChanges<Texts: TextPresence>(
+        of id: UInt32, values: UnsafeMutableBufferPointer<UInt64>, fields: UnsafeBufferPointer<TypeLayout.FieldLayout>,
+        texts: Texts.Type
     ) throws(CodecError) {
         var mask = try reader.read(bits: fields.count)
         guard mask != 0 else {
@@ -311,7 +316,7 @@ struct DeltaDecoder {
             let field = mask.trailingZeroBitCount
             mask &= mask - 1
             let layout = fields[field]
-            if layout.deltaMode == .text {
+            if Texts.isPresent && layout.deltaMode == .text {
                 textUpdates.append((Snapshot.textKey(id: id, field: field), try readText(layout, field: field, id: id)))
                 continue
             }
@@ -377,4 +382,21 @@ struct DeltaDecoder {
         snapshot.isPacked = false
         snapshot.compact()
     }
+}
+
+/// Whether a schema has text fields, as a type, so that a decoding loop specializes the text
+/// handling away for schemas without them.
+protocol TextPresence {
+    /// Whether text fields may occur.
+    static var isPresent: Bool { get }
+}
+
+/// A schema with text fields.
+enum WithTexts: TextPresence {
+    static var isPresent: Bool { true }
+}
+
+/// A schema without text fields.
+enum WithoutTexts: TextPresence {
+    static var isPresent: Bool { false }
 }

@@ -9,14 +9,14 @@ import { CodecError } from './errors.js';
 import { FrameDecoder, encodeFrame } from './frameDecoder.js';
 import { InterpolationBuffer } from './interpolationBuffer.js';
 import { InterpolationDelay } from './interpolationDelay.js';
-import { CompressionMode, DeltaCoding, DisconnectReason, entropyDeltasBit, motionPredictionBit, pongHoldBit, renderTimesBit } from './message.js';
+import { CompressionMode, DeltaCoding, DisconnectReason, entropyDeltasBit, motionPredictionBit, pongHoldBit, renderTimesBit, textFieldsBit } from './message.js';
 import { PlaybackClock } from './playbackClock.js';
 import { PredictionBuffer } from './predictionBuffer.js';
 import { disconnectReasonName } from './reasons.js';
 import { SnapshotHistory } from './snapshotHistory.js';
 
 /** The bits of the hello's compression byte that offer modes rather than extensions (PROTOCOL.md 5.3). */
-const helloModeBits = 0x0f;
+const helloModeBits = 0x07;
 
 /** @typedef {import('./schema.js').Schema} Schema */
 /** @typedef {import('./snapshot.js').Snapshot} Snapshot */
@@ -168,10 +168,10 @@ export class ClientSession {
     this.helloCarriedConnectToken = connectToken !== undefined;
     const sendHello = () => this.send({
       type: 'hello', protocolVersion: this.configuration.protocolVersion, schemaFingerprint: this.game.schema.fingerprint,
-      // Only the mode bits (0-3) of `compressionModes`; the extension bits come from their own
+      // Only the mode bits (0-2) of `compressionModes`; the extension bits come from their own
       // settings: entropy-coded deltas with their motion-predicted form (bits 7 and 5), render times (bit 6),
-      // pongs with the server's hold (bit 4).
-      compressionModes: (this.configuration.compressionModes & helloModeBits) | (this.configuration.offersRenderTimes ? renderTimesBit : 0)
+      // pongs with the server's hold (bit 4); text fields (bit 3, protocol 1.2) always: this client decodes them.
+      compressionModes: (this.configuration.compressionModes & helloModeBits) | textFieldsBit | (this.configuration.offersRenderTimes ? renderTimesBit : 0)
         | (this.configuration.offersEntropyDeltas ? entropyDeltasBit | motionPredictionBit : 0)
         | (this.configuration.offersPongHold ? pongHoldBit : 0),
       room: this.configuration.room, resumeToken: this.resumeToken,
@@ -498,7 +498,9 @@ export class ClientSession {
     if (local) {
       const index = view.entities.findIndex((entity) => entity.id === local.id);
       if (index >= 0) {
-        view.entities[index] = local;
+        // The prediction holds numbers only: the texts are the snapshot's (protocol 1.2).
+        const texts = view.entities[index].texts;
+        view.entities[index] = texts ? { ...local, texts } : local;
       } else {
         const position = view.entities.findIndex((entity) => entity.id > local.id);
         view.entities.splice(position < 0 ? view.entities.length : position, 0, local);

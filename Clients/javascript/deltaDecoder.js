@@ -3,6 +3,7 @@
 import { BitReader } from './bitReader.js';
 import { CodecError } from './errors.js';
 import { Snapshot } from './snapshot.js';
+import { checkTextLength, checkUTF8 } from './textValue.js';
 
 /** @typedef {import('./schema.js').Schema} Schema */
 /** @typedef {import('./schema.js').FieldLayout} FieldLayout */
@@ -234,7 +235,7 @@ class DeltaDecoder {
         throw new CodecError('unknownEntityType', { index: type, typeCount }, `entity type index ${type} but the schema has ${typeCount} types`);
       }
       const layout = this.schema.layouts[type];
-      /** @type {Array<number | bigint>} Pushed, not preallocated: a packed array copies faster when a later delta changes it. */
+      /** @type {Array<number | bigint | Uint8Array>} Pushed, not preallocated: a packed array copies faster when a later delta changes it. */
       const values = [];
       for (let field = 0; field < layout.length; field++) values.push(this.readWhole(layout[field], field, undefined));
       snapshot.append(id, type, values);
@@ -246,15 +247,35 @@ class DeltaDecoder {
    * @param {FieldLayout} layout
    * @param {number} field The field's index, for the error.
    * @param {number | undefined} id The entity's id for a changed value, undefined for a created one.
-   * @returns {number | bigint}
+   * @returns {number | bigint | Uint8Array} A text field's bytes (protocol 1.2), else `q`.
    */
   readWhole(layout, field, id) {
+    if (layout.deltaMode === 3) return this.readText(layout, field, id);
     const value = layout.isWide ? this.reader.readBig(layout.width) : this.reader.read(layout.width);
     if (value > layout.maxQ) {
       // The message is built only here: the hot path makes no strings.
       throw outOfRange(id === undefined ? `field ${field} value` : `field ${field} of entity ${id}`, String(value), `0...${layout.maxQ}`);
     }
     return value;
+  }
+
+  /**
+   * Reads a text value (PROTOCOL.md 4.1, protocol 1.2): its length, checked against the field's
+   * bound and then against the bits left before anything is allocated, its bytes, then UTF-8.
+   * @param {FieldLayout} layout
+   * @param {number} field
+   * @param {number | undefined} id
+   * @returns {Uint8Array}
+   */
+  readText(layout, field, id) {
+    const reader = this.reader;
+    const length = reader.read(layout.width);
+    checkTextLength(length, Number(layout.maxQ), field, id);
+    if (length * 8 > reader.remainingBits) throw truncated(length * 8, reader.remainingBits);
+    const bytes = new Uint8Array(length);
+    for (let index = 0; index < length; index++) bytes[index] = reader.read(8);
+    checkUTF8(bytes, field, id);
+    return bytes;
   }
 
   /**
@@ -347,7 +368,7 @@ class DeltaDecoder {
 
   /**
    * @param {number} id
-   * @param {Array<number | bigint>} values
+   * @param {Array<number | bigint | Uint8Array>} values
    * @param {FieldLayout[]} layouts
    */
   readFieldChanges(id, values, layouts) {
@@ -372,18 +393,18 @@ class DeltaDecoder {
   /**
    * Reads one changed field: a whole value, or a zigzag delta against the old one.
    * @param {number} id
-   * @param {Array<number | bigint>} values
+   * @param {Array<number | bigint | Uint8Array>} values
    * @param {number} field
    * @param {FieldLayout} layout
    */
   readFieldChange(id, values, field, layout) {
     const reader = this.reader;
-    if (layout.deltaMode === 0 || !reader.readBool()) {
+    if (layout.deltaMode === 0 || layout.deltaMode === 3 || !reader.readBool()) {
       values[field] = this.readWhole(layout, field, id);
       return;
     }
     const z = reader.readGamma();
-    const old = values[field];
+    const old = /** @type {number | bigint} */ (values[field]);
     if (typeof z !== 'number' || typeof old !== 'number' || z > 0x7fffffff || (layout.deltaMode === 2 && layout.width > 30)) {
       values[field] = applyWideDelta(id, old, field, layout, z);
       return;

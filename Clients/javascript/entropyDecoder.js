@@ -6,6 +6,7 @@ import { checkDecoderInput, decoderLimits } from './deltaDecoder.js';
 import { CodecError } from './errors.js';
 import { KindTag } from './fieldKind.js';
 import { Snapshot } from './snapshot.js';
+import { checkTextLength, checkUTF8 } from './textValue.js';
 
 /** @typedef {import('./schema.js').Schema} Schema */
 /** @typedef {import('./schema.js').FieldLayout} FieldLayout */
@@ -132,8 +133,8 @@ export function motionOf(schema, snapshot, baseline) {
 
 /**
  * @param {number[]} motionFields
- * @param {ReadonlyArray<number | bigint>} values
- * @param {ReadonlyArray<number | bigint>} old
+ * @param {ReadonlyArray<number | bigint | Uint8Array>} values
+ * @param {ReadonlyArray<number | bigint | Uint8Array>} old
  * @returns {number[] | undefined} The motion per field, undefined when it is all 0.
  */
 function entityMotion(motionFields, values, old) {
@@ -731,7 +732,7 @@ class EntropyPass {
 
   /**
    * @param {number} type
-   * @param {ReadonlyArray<number | bigint>} values The entity's baseline values.
+   * @param {ReadonlyArray<number | bigint | Uint8Array>} values The entity's baseline values.
    * @returns {number} The activity bit: the first bool field's value, 0 without one.
    */
   activityOf(type, values) {
@@ -744,7 +745,7 @@ class EntropyPass {
    * @param {number} id
    * @param {number} type
    * @param {number} activity
-   * @param {Array<number | bigint>} values The baseline values, overwritten with the new ones.
+   * @param {Array<number | bigint | Uint8Array>} values The baseline values, overwritten with the new ones.
    * @param {Prediction | undefined} prediction
    */
   readFieldChanges(id, type, activity, values, prediction) {
@@ -781,18 +782,26 @@ class EntropyPass {
    * @param {number} field
    * @param {FieldCoding} coding
    * @param {number} modelBase The field's block of models.
-   * @param {number | bigint} old The baseline value.
-   * @param {number | bigint} predicted The prediction, `old` unless a motion field is predicted.
+   * @param {number | bigint | Uint8Array} old The baseline value (a text's bytes, protocol 1.2).
+   * @param {number | bigint | Uint8Array} predicted The prediction, `old` unless a motion field is predicted.
    * @param {number} predictedMotion m', 0 when not predicted.
-   * @returns {number | bigint}
+   * @returns {number | bigint | Uint8Array}
    */
   readChangedValue(id, field, coding, modelBase, old, predicted, predictedMotion) {
     const layout = coding.layout;
+    if (layout.deltaMode === 3) {
+      // A changed text (protocol 1.2) is sent whole and must differ from the old one.
+      const text = this.readText(layout, field, id);
+      if (old instanceof Uint8Array && text.length === old.length && text.every((byte, index) => byte === old[index])) {
+        throw outOfRange(`changed text field ${field} of entity ${id}`, 'its old text', 'another text');
+      }
+      return text;
+    }
     if (layout.deltaMode === 0) return this.readReplacement(id, field, layout, modelBase, old);
     const signModel = predictedMotion === 0 ? FieldModel.sign : FieldModel.motionSign + (predictedMotion < 0 ? 1 : 0);
     const negative = this.rangeDecoder.bit(this.models.table, modelBase + signModel) === 1;
     const bucket = this.readBucket(coding, modelBase);
-    if (layout.isWide) return this.readWideResidual(id, field, layout, bucket, negative, BigInt(old));
+    if (layout.isWide) return this.readWideResidual(id, field, layout, bucket, negative, BigInt(/** @type {number | bigint} */ (old)));
     const magnitude = (bucket < 31 ? 1 << bucket : 2 ** bucket) + this.rangeDecoder.raw(bucket);
     const delta = negative ? -magnitude : magnitude;
     if (layout.deltaMode === 2) {
@@ -818,10 +827,11 @@ class EntropyPass {
    * @param {number} field
    * @param {FieldLayout} layout
    * @param {number} modelBase
-   * @param {number | bigint} old
+   * @param {number | bigint | Uint8Array} old
    * @returns {number | bigint}
    */
   readReplacement(id, field, layout, modelBase, old) {
+    if (old instanceof Uint8Array) throw new Error('a text field is not replaced by a number');
     const next = layout.width === 1 ? 1 - /** @type {number} */ (old) : this.readWholeValue(layout, modelBase);
     if (next > layout.maxQ || next === old) {
       throw outOfRange(`changed field ${field} of entity ${id}`, String(next), `0...${layout.maxQ} other than ${old}`);
@@ -927,16 +937,37 @@ class EntropyPass {
   }
 
   /**
+   * Reads a text value (4.5.4, protocol 1.2): its length raw, checked against the field's bound
+   * before any byte, its bytes raw, then UTF-8.
+   * @param {FieldLayout} layout
+   * @param {number} field
+   * @param {number | undefined} id
+   * @returns {Uint8Array}
+   */
+  readText(layout, field, id) {
+    const length = this.rangeDecoder.raw(layout.width);
+    checkTextLength(length, Number(layout.maxQ), field, id);
+    const bytes = new Uint8Array(length);
+    for (let index = 0; index < length; index++) bytes[index] = this.rangeDecoder.raw(8);
+    checkUTF8(bytes, field, id);
+    return bytes;
+  }
+
+  /**
    * @param {number} type
-   * @returns {Array<number | bigint>} A whole entity's values, each checked against `maxQ`.
+   * @returns {Array<number | bigint | Uint8Array>} A whole entity's values, each checked against `maxQ` (a text's bytes, protocol 1.2).
    */
   readWholeValues(type) {
     const codings = this.codings[type];
     const typeStart = this.models.typeStart(type);
-    /** @type {Array<number | bigint>} */
+    /** @type {Array<number | bigint | Uint8Array>} */
     const values = [];
     for (let field = 0; field < codings.length; field++) {
       const layout = codings[field].layout;
+      if (layout.deltaMode === 3) {
+        values.push(this.readText(layout, field, undefined));
+        continue;
+      }
       const value = this.readWholeValue(layout, typeStart + field * FieldModel.size);
       if (value > layout.maxQ) throw outOfRange(`field ${field} value`, String(value), `0...${layout.maxQ}`);
       values.push(value);

@@ -49,7 +49,8 @@ export class CodecError extends TickwireError {
   /**
    * @param {string} kind One of `truncated`, `malformedVarint`, `malformedGammaCode`, `valueOutOfRange`,
    *   `entityIDOutOfRange`, `unknownEntityType`, `unknownEntity`, `duplicateEntity`, `entityIndexOutOfRange`,
-   *   `tooManyEntities`, `inputTooLarge`, `baselineMissing`, `baselineMismatch`, `schemaMismatch`, `trailingData`.
+   *   `tooManyEntities`, `inputTooLarge`, `baselineMissing`, `baselineMismatch`, `schemaMismatch`, `trailingData`,
+   *   `malformedRangeCode`, `invalidUTF8` (a text field's bytes, protocol 1.2).
    * @param {Record<string, unknown>} details
    * @param {string} message
    */

@@ -1,7 +1,7 @@
 // Field kinds and quantization (PROTOCOL.md 3.2); mirrors FieldKind.swift.
 
 /** Kind tags of the canonical encoding (PROTOCOL.md 3.4). */
-export const KindTag = Object.freeze({ bool: 0, integer: 1, float: 2, angle: 3, enumeration: 4 });
+export const KindTag = Object.freeze({ bool: 0, integer: 1, float: 2, angle: 3, enumeration: 4, text: 5 });
 
 /**
  * Rounds half away from zero, as Swift's `rounded()` and PROTOCOL.md 3.2 do.
@@ -22,11 +22,11 @@ export function bitWidth(maximum) {
   return maximum === 0 ? 0 : maximum.toString(2).length;
 }
 
-/** A field's kind: bool, integer, float, angle or enumeration, with its parameters. */
+/** A field's kind: bool, integer, float, angle, enumeration or text (protocol 1.2), with its parameters. */
 export class FieldKind {
   /**
    * @param {number} tag A `KindTag`.
-   * @param {{min?: bigint | number, max?: bigint | number, resolution?: number, bits?: number, cases?: number}} parameters
+   * @param {{min?: bigint | number, max?: bigint | number, resolution?: number, bits?: number, cases?: number, maxBytes?: number}} parameters
    *   Integers take bigint `min`/`max` (signed 64-bit); floats number `min`, `max`, `resolution`.
    */
   constructor(tag, parameters = {}) {
@@ -42,6 +42,8 @@ export class FieldKind {
     this.bits = parameters.bits ?? 0;
     /** @type {number} */
     this.cases = parameters.cases ?? 0;
+    /** @type {number} A text's largest length in UTF-8 bytes (text kinds only). */
+    this.maxBytes = parameters.maxBytes ?? 0;
     Object.freeze(this);
   }
 
@@ -83,6 +85,21 @@ export class FieldKind {
     return new FieldKind(KindTag.enumeration, { cases });
   }
 
+  /**
+   * A short UTF-8 text (protocol 1.2, PROTOCOL.md 3.2): its `q` is always 0, its string travels
+   * whole when it changes; snapshots hold it as its bytes (`Snapshot.text` reads it).
+   * @param {number} maxBytes 1 … 64.
+   * @returns {FieldKind}
+   */
+  static text(maxBytes) {
+    return new FieldKind(KindTag.text, { maxBytes });
+  }
+
+  /** @returns {boolean} Whether the kind is a text. */
+  get isText() {
+    return this.tag === KindTag.text;
+  }
+
   /** @returns {'linear' | 'shortestArc' | 'step'} How a client interpolates the field. */
   get interpolation() {
     if (this.tag === KindTag.integer || this.tag === KindTag.float) return 'linear';
@@ -97,6 +114,7 @@ export class FieldKind {
       case KindTag.integer: return BigInt.asUintN(64, BigInt(this.max) - BigInt(this.min));
       case KindTag.float: return BigInt(FieldKind.floatSteps(Number(this.min), Number(this.max), this.resolution));
       case KindTag.angle: return (1n << BigInt(this.bits)) - 1n;
+      case KindTag.text: return 0n;
       default: return BigInt(Math.max(this.cases, 1) - 1);
     }
   }
@@ -108,7 +126,7 @@ export class FieldKind {
 
   /** @returns {boolean} Whether a changed value may travel as a delta (integer, float, angle of 4 … 62 bits). */
   get allowsDelta() {
-    if (this.tag === KindTag.bool || this.tag === KindTag.enumeration) return false;
+    if (this.tag === KindTag.bool || this.tag === KindTag.enumeration || this.tag === KindTag.text) return false;
     const width = this.bitWidth;
     return width >= 4 && width <= 62;
   }
@@ -137,7 +155,7 @@ export class FieldKind {
    * @returns {number | bigint} `q`: a number, or a bigint for integer kinds wider than 52 bits.
    */
   quantize(value) {
-    if (Number.isNaN(value)) return 0;
+    if (Number.isNaN(value) || this.tag === KindTag.text) return 0;
     switch (this.tag) {
       case KindTag.bool: return value !== 0 ? 1 : 0;
       case KindTag.integer: {
@@ -173,10 +191,11 @@ export class FieldKind {
 
   /**
    * The value a quantized `q` stands for, as a receiver computes it.
-   * @param {number | bigint} quantized
+   * @param {number | bigint | Uint8Array} quantized A text field's value (its bytes) dequantizes to 0.
    * @returns {number}
    */
   dequantize(quantized) {
+    if (quantized instanceof Uint8Array) return 0;
     switch (this.tag) {
       case KindTag.integer: return Number(BigInt(this.min) + BigInt(quantized));
       case KindTag.float: return Number(this.min) + Number(quantized) * this.resolution;
@@ -214,6 +233,7 @@ export class FieldKind {
       case KindTag.integer: return `integer(${this.min}...${this.max})`;
       case KindTag.float: return `float(${this.min}...${this.max} by ${this.resolution})`;
       case KindTag.angle: return `angle(${this.bits} bits)`;
+      case KindTag.text: return `text(${this.maxBytes} bytes)`;
       default: return `enumeration(${this.cases} cases)`;
     }
   }

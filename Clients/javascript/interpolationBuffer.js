@@ -3,9 +3,27 @@
 /** @typedef {import('./snapshot.js').Snapshot} Snapshot */
 
 /**
- * An entity as the app draws it: dequantized values.
- * @typedef {{id: number, typeIndex: number, values: number[]}} EntityView
+ * An entity as the app draws it: dequantized values (0 for a text field), and, for a type with
+ * text fields (protocol 1.2), `texts`: each text field's string by field index, stepping as
+ * enumerations do.
+ * @typedef {{id: number, typeIndex: number, values: number[], texts?: Record<number, string>}} EntityView
  */
+
+/**
+ * The texts of entity `index` of `snapshot`, or undefined when its type has no text field.
+ * @param {Snapshot} snapshot
+ * @param {number} index
+ * @returns {Record<number, string> | undefined}
+ */
+function textsOf(snapshot, index) {
+  /** @type {Record<number, string> | undefined} */
+  let texts;
+  const values = snapshot.values[index];
+  for (let field = 0; field < values.length; field++) {
+    if (values[field] instanceof Uint8Array) (texts ??= {})[field] = snapshot.text(index, field);
+  }
+  return texts;
+}
 
 /**
  * The world at a render time.
@@ -18,10 +36,13 @@
  * @returns {WorldView}
  */
 function viewOf(snapshot, time) {
-  const entities = snapshot.ids.map((id, index) => ({
-    id, typeIndex: snapshot.types[index],
-    values: snapshot.values[index].map((_, field) => snapshot.double(index, field)),
-  }));
+  const entities = snapshot.ids.map((id, index) => {
+    /** @type {EntityView} */
+    const entity = { id, typeIndex: snapshot.types[index], values: snapshot.values[index].map((_, field) => snapshot.double(index, field)) };
+    const texts = textsOf(snapshot, index);
+    if (texts) entity.texts = texts;
+    return entity;
+  });
   return { time, entities, isExtrapolated: false };
 }
 
@@ -170,16 +191,23 @@ function blend(older, newer, fraction, time, extrapolating) {
     const fields = types[type].fields;
     const values = new Array(fields.length);
     const match = other.indexOf(id);
+    let texts;
     if (match >= 0 && other.types[match] === type) {
       const from = extrapolating ? match : index;
       const to = extrapolating ? index : match;
       for (let field = 0; field < fields.length; field++) {
         values[field] = fields[field].kind.interpolate(older.double(from, field), newer.double(to, field), fraction);
       }
+      // Texts step: the older snapshot's until the newer one is reached.
+      texts = fraction < 1 ? textsOf(older, from) : textsOf(newer, to);
     } else {
       for (let field = 0; field < fields.length; field++) values[field] = base.double(index, field);
+      texts = textsOf(base, index);
     }
-    entities.push({ id, typeIndex: type, values });
+    /** @type {EntityView} */
+    const entity = { id, typeIndex: type, values };
+    if (texts) entity.texts = texts;
+    entities.push(entity);
   }
   return { time, entities, isExtrapolated: false };
 }

@@ -32,6 +32,9 @@ export const motionPredictionBit = 0x20;
 /** Bit 4 of the hello's and the welcome's compression byte: pongs that carry the server's hold (PROTOCOL.md 5.9.1). */
 export const pongHoldBit = 0x10;
 
+/** Bit 3 of the hello's compression byte: the client decodes text fields (protocol 1.2, PROTOCOL.md 3.2 and 5.3). */
+export const textFieldsBit = 0x08;
+
 /** How a connection's snapshot deltas are coded (the welcome's choice); mirrors Swift's `DeltaCoding`. */
 export const DeltaCoding = Object.freeze({
   /** The bit-packed delta of PROTOCOL.md 4.2. */

@@ -12,6 +12,8 @@ export const SchemaLimits = Object.freeze({
   maxFieldsPerType: 64,
   maxNameLength: 255,
   maxEnumerationCases: 256,
+  /** The largest `maxBytes` of a text field (protocol 1.2, PROTOCOL.md 3.2). */
+  maxTextBytes: 64,
   /** The largest canonical encoding `Schema.fromCanonicalEncoding` reads (1 MiB, as Swift). */
   maxCanonicalEncodingBytes: 1 << 20,
 });
@@ -19,9 +21,10 @@ export const SchemaLimits = Object.freeze({
 /**
  * @typedef {{name: string, kind: FieldKind}} FieldDeclaration A field: its name and kind.
  * @typedef {{name: string, fields: ReadonlyArray<FieldDeclaration>}} EntityTypeDeclaration An entity type.
- * @typedef {{width: number, maxQ: number | bigint, isWide: boolean, deltaMode: 0 | 1 | 2}} FieldLayout
+ * @typedef {{width: number, maxQ: number | bigint, isWide: boolean, deltaMode: 0 | 1 | 2 | 3}} FieldLayout
  *   What the decoder needs of a field: width, `maxQ` (a bigint when `isWide`, width over 52 bits),
- *   delta mode 0 none, 1 linear, 2 wrapping.
+ *   delta mode 0 none, 1 linear, 2 wrapping, 3 text (protocol 1.2: `width` the bits of its
+ *   length, `maxQ` its largest length in bytes).
  */
 
 /**
@@ -202,6 +205,7 @@ function problemWith(kind) {
     }
     case KindTag.angle: return kind.bits >= 1 && kind.bits <= 32 ? undefined : `bits ${kind.bits} must be in 1...32`;
     case KindTag.enumeration: return kind.cases >= 1 && kind.cases <= SchemaLimits.maxEnumerationCases ? undefined : `cases ${kind.cases} must be in 1...${SchemaLimits.maxEnumerationCases}`;
+    case KindTag.text: return kind.maxBytes >= 1 && kind.maxBytes <= SchemaLimits.maxTextBytes ? undefined : `maxBytes ${kind.maxBytes} must be in 1...${SchemaLimits.maxTextBytes}`;
     default: return `unknown kind tag ${kind.tag}`;
   }
 }
@@ -211,6 +215,8 @@ function problemWith(kind) {
  * @returns {FieldLayout}
  */
 function layoutOf(kind) {
+  // A text (protocol 1.2): deltaMode 3, the width of its length and its largest length.
+  if (kind.isText) return { width: bitWidth(kind.maxBytes), maxQ: kind.maxBytes, isWide: false, deltaMode: 3 };
   const maxBig = kind.maxQuantizedBig;
   const width = bitWidth(maxBig);
   const isWide = width > 52;
@@ -262,6 +268,7 @@ function encodeCanonical(types) {
         case KindTag.float: double(Number(kind.min)); double(Number(kind.max)); double(kind.resolution); break;
         case KindTag.angle: varint(kind.bits); break;
         case KindTag.enumeration: varint(kind.cases); break;
+        case KindTag.text: varint(kind.maxBytes); break;
         default: break;
       }
     }
@@ -362,6 +369,14 @@ class CanonicalReader {
           throw new SchemaDecodingError('parameterOutOfRange', { what: 'enumeration cases', value: cases, offset: start }, `enumeration cases ${cases} at byte ${start} of the schema encoding is out of range`);
         }
         return FieldKind.enumeration(Number(cases));
+      }
+      case KindTag.text: {
+        const start = this.offset;
+        const maxBytes = this.varint();
+        if (maxBytes > BigInt(SchemaLimits.maxTextBytes)) {
+          throw new SchemaDecodingError('parameterOutOfRange', { what: 'text bytes', value: maxBytes, offset: start }, `text bytes ${maxBytes} at byte ${start} of the schema encoding is out of range`);
+        }
+        return FieldKind.text(Number(maxBytes));
       }
       default:
         throw new SchemaDecodingError('unknownKindTag', { tag, offset: tagOffset }, `unknown field kind tag ${tag} at byte ${tagOffset} of the schema encoding`);

@@ -1,6 +1,8 @@
 // A decoded snapshot (PROTOCOL.md 3.3): a tick and entities in increasing id order, each with
 // a type index and one quantized value per field; mirrors Snapshot.swift.
 
+import { textOf } from './textValue.js';
+
 /** @typedef {import('./schema.js').Schema} Schema */
 
 /** A snapshot of quantized entity values. Treat as immutable once decoded: later snapshots share its value arrays. */
@@ -18,7 +20,7 @@ export class Snapshot {
     this.ids = [];
     /** @type {number[]} Type index of each entity. */
     this.types = [];
-    /** @type {Array<Array<number | bigint>>} Quantized values of each entity (bigints for fields over 52 bits). */
+    /** @type {Array<Array<number | bigint | Uint8Array>>} Quantized values of each entity (bigints for fields over 52 bits; a text field's UTF-8 bytes, protocol 1.2). */
     this.values = [];
   }
 
@@ -31,7 +33,7 @@ export class Snapshot {
    * Appends an entity; ids must be appended in increasing order.
    * @param {number} id
    * @param {number} type
-   * @param {Array<number | bigint>} values
+   * @param {Array<number | bigint | Uint8Array>} values
    */
   append(id, type, values) {
     this.ids.push(id);
@@ -63,10 +65,23 @@ export class Snapshot {
   }
 
   /**
-   * The entities in the form the vectors' `# entity:` lines use: `id type q…`.
+   * The string of a text field (protocol 1.2, PROTOCOL.md 3.2).
+   * @param {number} index An entity index.
+   * @param {number} field A text field's index.
+   * @returns {string} The text; empty for a field of another kind.
+   */
+  text(index, field) {
+    const value = this.values[index][field];
+    return value instanceof Uint8Array ? textOf(value) : '';
+  }
+
+  /**
+   * The entities in the form the vectors' `# entity:` lines use: `id type q…`, a text as `t:` and its bytes in hex.
    * @returns {string[]}
    */
   describeEntities() {
-    return this.ids.map((id, index) => [id, this.types[index], ...this.values[index]].join(' '));
+    /** @param {number | bigint | Uint8Array} value */
+    const token = (value) => (value instanceof Uint8Array ? 't:' + Array.from(value, (byte) => byte.toString(16).padStart(2, '0')).join('') : String(value));
+    return this.ids.map((id, index) => [id, this.types[index], ...this.values[index].map(token)].join(' '));
   }
 }

@@ -76,7 +76,8 @@ def decode_snapshot(request):
             raise ValueError(f"unknown coding {coding}")
         snapshot, motion = (tick, entities), new_motion
     tick, entities = snapshot
-    lines = [f"{i} {t} " + " ".join(str(v) for v in values) for i, (t, values) in sorted(entities.items())]
+    # A text's value (protocol 1.2) is t: and its bytes in hex, as on a vector's `# entity:` line.
+    lines = [f"{i} {t} " + " ".join(snapshot_codec.value_token(v) for v in values) for i, (t, values) in sorted(entities.items())]
     return {"tick": tick, "entities": [line.strip() for line in lines]}
 
 

@@ -20,7 +20,7 @@ missing from the dict have zero motion; ZERO_MOTION is a whole snapshot's). Usag
 import os
 import sys
 
-from snapshot_codec import VECTORS, SCHEMAS, BitReader, BitWriter, CodecError, read_vector
+from snapshot_codec import VECTORS, SCHEMAS, BitReader, BitWriter, CodecError, check_utf8, read_vector, value_token
 
 # ---------------------------------------------------------------- §4.5.2 range coder
 
@@ -325,7 +325,11 @@ def _encode(types, tick, entities, baseline, baseline_motion):
         encode_integer(rc, m, value, tree)
 
     def whole_value(kind, base, q):
-        if kind.width <= 8:
+        if kind.tag == "text":   # protocol 1.2: the length, then the bytes, raw (4.5.4)
+            rc.raw(len(q), kind.width)
+            for b in q:
+                rc.raw(b, 8)
+        elif kind.width <= 8:
             rc.tree(q, kind.width, m.p, base + F_WHOLE)
         else:
             rc.raw(q, kind.width)
@@ -385,7 +389,7 @@ def _encode(types, tick, entities, baseline, baseline_motion):
                 if not ch:
                     continue
                 if kind.delta_mode is None:
-                    if kind.width != 1:
+                    if kind.width != 1 or kind.tag == "text":
                         whole_value(kind, fb, new[f])
                     continue
                 d = delta_of(kind, p, new[f])
@@ -463,6 +467,13 @@ def _decode(types, data, baseline, baseline_motion, max_entities, max_encoded_by
         return (1 << k) + rc.raw(k) - 1
 
     def whole_value(kind, base):
+        if kind.tag == "text":   # protocol 1.2: the length (checked first), then the bytes, raw (4.5.4)
+            length = rc.raw(kind.width)
+            if length > kind.max_q:
+                raise CodecError("valueOutOfRange")
+            text = bytes(rc.raw(8) for _ in range(length))
+            check_utf8(text)
+            return text
         return rc.tree(kind.width, m.p, base + F_WHOLE) if kind.width <= 8 else rc.raw(kind.width)
 
     def wholes(count, into):
@@ -478,7 +489,7 @@ def _decode(types, data, baseline, baseline_motion, max_entities, max_encoded_by
             values = []
             for f, (_, kind) in enumerate(types[t][1]):
                 q = whole_value(kind, m.field(t, f))
-                if q > kind.max_q:
+                if kind.tag != "text" and q > kind.max_q:
                     raise CodecError("valueOutOfRange")
                 values.append(q)
             created.append((i, (t, values)))
@@ -545,7 +556,11 @@ def _decode(types, data, baseline, baseline_motion, max_entities, max_encoded_by
                 if not ch:
                     values[f] = p
                     continue
-                if kind.delta_mode is None:
+                if kind.tag == "text":
+                    new = whole_value(kind, fb)
+                    if new == old:
+                        raise CodecError("valueOutOfRange")   # a changed text differs from the old one
+                elif kind.delta_mode is None:
                     new = 1 - old if kind.width == 1 else whole_value(kind, fb)
                     if new > kind.max_q or new == old:
                         raise CodecError("valueOutOfRange")
@@ -615,7 +630,7 @@ def write_vector_file(name, description, schema, coding, baseline_name, data, sn
         lines.append(f"# tick: {tick}")
         for i in sorted(entities):
             t, values = entities[i]
-            lines.append(f"# entity: {i} {t} " + " ".join(str(v) for v in values))
+            lines.append(f"# entity: {i} {t} " + " ".join(value_token(v) for v in values))
     lines.append(" ".join(f"{b:02x}" for b in data))
     with open(os.path.join(VECTORS, name), "w") as f:
         f.write("\n".join(lines) + "\n")
@@ -900,7 +915,49 @@ def check():
     return failures
 
 
+def generate_text():
+    """The text field's vectors (protocol 1.2, PROTOCOL.md 4.5.4): delta-06 and delta-07's snapshots."""
+    from snapshot_codec import NAMED_FULL, named_delta
+    full, full_name = NAMED_FULL, "delta-06-named-full.hex"
+    write_vector("entropy-29-named-full.hex", """
+delta-06's snapshot (the named schema, texts at their bounds, 2- to 4-byte characters), entropy-coded:
+each text's length raw in 5 or 7 bits, then its bytes raw (4.5.4), outside the models.""", "named", 500, full)
+    write_vector("entropy-30-named-delta.hex", """
+delta-07's snapshot against delta-06, entropy-coded: an unchanged name is not sent, changed texts
+are sent whole after their fieldChanged bit.""", "named", 501, named_delta(), full_name)
+    write_vector("entropy-31-named-predicted.hex", """
+delta-07's snapshot against delta-06 in the predicted coding (4.5.6): texts are not motion fields,
+and a changed text is coded as in 4.5.4 after its fieldChangedP bit.""", "named", 501, named_delta(), full_name,
+                 coding="predictedEntropy")
+    types, baseline = SCHEMAS["named"], snapshot_of(full_name)
+
+    def with_name(name):
+        later = named_delta()
+        later[1] = (0, [11, name, 1, b""])
+        return encode(types, 501, later, baseline)
+
+    write_error_vector("entropy-error-text-too-long.hex", """
+entropy-30 with entity 1's name (at most 16 bytes) 17 bytes long: refused at its length.""",
+                       "named", full_name, "valueOutOfRange", with_name(b"seventeen-bytes!!"))
+    write_error_vector("entropy-error-text-invalid-utf8.hex", """
+entropy-30 with entity 1's name the bytes c0 80 (an overlong form): not UTF-8.""",
+                       "named", full_name, "invalidUTF8", with_name(bytes([0xC0, 0x80])))
+    data = read_vector("entropy-29-named-full.hex")[2]
+    write_error_vector("entropy-error-text-truncated.hex", """
+entropy-29 without its last 24 bytes: the payload ends inside entity 6's motto (64 bytes, the last symbols).""",
+                       "named", None, "truncated", data[:-24])
+    fake = {i: (t, list(v)) for i, (t, v) in baseline[1].items()}
+    fake[1] = (0, [10, b"Anx", 1, b""])
+    write_error_vector("entropy-error-text-unchanged.hex", """
+A delta against delta-06 coding entity 1's name as changed, to "Ann", its old text (the encoder
+coded it against a baseline naming entity 1 "Anx"): a changed text equal to the old one.""",
+                       "named", full_name, "valueOutOfRange", encode(types, 501, named_delta(), (500, fake)))
+
+
 if __name__ == "__main__":
     if "--generate" in sys.argv:
         generate()
+        generate_text()
+    elif "--generate-text" in sys.argv:
+        generate_text()
     sys.exit(1 if check() else 0)

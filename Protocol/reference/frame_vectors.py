@@ -38,6 +38,7 @@ EXPECTED = {
     "frame-pong.hex": [(7, (5000000, 16700000))],
     "frame-pong-hold.hex": [(7, (5000000, 16700000, 21250))],
     "frame-hello-pong-hold.hex": [(1, (1, 0x0123456789ABCDEF, 0x13, "arena", None, b""))],
+    "frame-hello-text-fields.hex": [(1, (1, 0x0123456789ABCDEF, 0x0B, "arena", None, b""))],
     "frame-hello-version-2.hex": [(1, (2, 0x0123456789ABCDEF, 3, "arena", None, b""))],
     "frame-welcome-pong-hold.hex": [(2, (7, 20, 1000, 40000000, 0x11, b""))],
     "frame-disconnect.hex": [(8, (1, "bye"))],

@@ -133,6 +133,9 @@ class Kind:
 
     @property
     def max_q(self):
+        """The largest q; for a text (protocol 1.2), the largest length in bytes."""
+        if self.tag in ("text",):
+            return self.params[0]
         if self.tag == "bool":
             return 1
         if self.tag == "integer":
@@ -175,7 +178,7 @@ def canonical_encoding(types):
         varint(len(fields))
         for field_name, kind in fields:
             name(field_name)
-            tag = ["bool", "integer", "float", "angle", "enumeration"].index(kind.tag)
+            tag = ["bool", "integer", "float", "angle", "enumeration", "text"].index(kind.tag)
             out.append(tag)
             if kind.tag == "integer":
                 varint(zigzag(kind.params[0]))
@@ -183,7 +186,7 @@ def canonical_encoding(types):
             elif kind.tag == "float":
                 for v in kind.params:
                     out.extend(struct.pack("<d", 0.0 if v == 0 else v))
-            elif kind.tag in ("angle", "enumeration"):
+            elif kind.tag in ("angle", "enumeration", "text"):
                 varint(kind.params[0])
     return bytes(out)
 
@@ -219,7 +222,52 @@ SCHEMAS = {
         ("marker", [("on", Kind("bool")), ("kind", Kind("enumeration", 5)), ("x", Kind("integer", -1000, 1000)),
                     ("y", Kind("float", 0.0, 100.0, 0.5)), ("hp", Kind("integer", 0, 1000))]),
     ],
+    # The text vectors' (PROTOCOL.md 3.2, protocol 1.2): a name at a small bound, a motto at the
+    # largest (64 bytes), and a type without texts.
+    "named": [
+        ("player", [("x", Kind("integer", 0, 255)), ("name", Kind("text", 16)), ("alive", Kind("bool")),
+                    ("motto", Kind("text", 64))]),
+        ("stone", [("x", Kind("integer", 0, 255))]),
+    ],
 }
+
+
+# ---------------------------------------------------------------- text values (protocol 1.2)
+# A text field's value is a bytes object (valid UTF-8) in the values list; its q is not sent.
+
+def write_text(w, text, kind):
+    """A text value (4.1): its length in bits(maxBytes) bits, then each byte as u(8)."""
+    w.u(len(text), kind.width)
+    for b in text:
+        w.u(b, 8)
+
+
+def read_text(r, kind):
+    length = r.u(kind.width)
+    if length > kind.max_q:
+        raise CodecError("valueOutOfRange")
+    if length * 8 > len(r.data) * 8 - r.pos:
+        raise CodecError("truncated")
+    text = bytes(r.u(8) for _ in range(length))
+    check_utf8(text)
+    return text
+
+
+def check_utf8(text):
+    """RFC 3629 UTF-8 (Python's strict decoder refuses overlong forms, surrogates and code points past U+10FFFF)."""
+    try:
+        text.decode("utf-8", "strict")
+    except UnicodeDecodeError:
+        raise CodecError("invalidUTF8")
+
+
+def value_token(v):
+    """A value on an `# entity:` line: q in decimal, a text as t: and its bytes in hex."""
+    return "t:" + v.hex() if isinstance(v, bytes) else str(v)
+
+
+def parse_token(token):
+    return bytes.fromhex(token[2:]) if token.startswith("t:") else int(token)
 
 
 # ---------------------------------------------------------------- §4 snapshots
@@ -239,7 +287,10 @@ def encode(types, tick, entities, baseline=None):
             t, values = entities[i]
             w.u(t, type_bits)
             for (_, kind), q in zip(types[t][1], values):
-                w.u(q, kind.width)
+                if kind.tag == "text":
+                    write_text(w, q, kind)
+                else:
+                    w.u(q, kind.width)
 
     if baseline is None:
         w.bool(False)
@@ -282,6 +333,9 @@ def encode(types, tick, entities, baseline=None):
                 if new[f] == old[f]:
                     continue
                 mode = kind.delta_mode
+                if kind.tag == "text":
+                    write_text(w, new[f], kind)
+                    continue
                 if mode is None:
                     w.u(new[f], kind.width)
                     continue
@@ -326,6 +380,9 @@ def decode(types, data, baseline=None, max_entities=65536, max_encoded_bytes=4 <
                 raise CodecError("unknownEntityType")
             values = []
             for _, kind in types[t][1]:
+                if kind.tag == "text":
+                    values.append(read_text(r, kind))
+                    continue
                 q = r.u(kind.width)
                 if q > kind.max_q:
                     raise CodecError("valueOutOfRange")
@@ -386,6 +443,9 @@ def decode(types, data, baseline=None, max_entities=65536, max_encoded_bytes=4 <
             for f, (_, kind) in enumerate(fields):
                 if not mask >> f & 1:
                     continue
+                if kind.tag == "text":
+                    values[f] = read_text(r, kind)
+                    continue
                 if kind.delta_mode is not None and r.bool():
                     d = unzigzag(r.gamma())
                     if kind.delta_mode == "wrapping":
@@ -419,7 +479,7 @@ def read_vector(name):
             if key in ("schema", "coding", "baseline", "tick", "write", "error", "canonical", "limit"):
                 meta.setdefault(key, []).append(value.strip())
             elif key == "entity":
-                numbers = [int(x) for x in value.split()]
+                numbers = [parse_token(x) for x in value.split()]
                 entities[numbers[0]] = (numbers[1], numbers[2:])
         else:
             hexdigits += "".join(line.split())
@@ -442,7 +502,7 @@ def write_vector(name, description, schema, tick, entities, baseline_name=None):
     lines.append(f"# tick: {tick}")
     for i in sorted(entities):
         t, values = entities[i]
-        lines.append(f"# entity: {i} {t} " + " ".join(str(v) for v in values))
+        lines.append(f"# entity: {i} {t} " + " ".join(value_token(v) for v in values))
     hexed = data.hex()
     for start in range(0, len(hexed), 64):
         lines.append(" ".join(hexed[k:k + 2] for k in range(start, min(start + 64, len(hexed)), 2)))
@@ -663,7 +723,83 @@ delta-01 (a whole snapshot of 25 bytes) decoded by a decoder whose encoded snaps
                        "arena", None, "inputTooLarge", delta01, limits=["maxEncodedBytes 24"])
 
 
+NAMED_FULL = {
+    1: (0, [10, "Ann".encode(), 1, b""]),
+    2: (0, [200, "Zoë 日本".encode(), 0, "ok 🙂".encode()]),                 # 2-, 3- and 4-byte characters
+    3: (1, [7]),
+    5: (0, [0, b"", 1, b""]),                                                   # empty texts
+    6: (0, [255, "sixteen-bytes-ok".encode(), 1, ("m" * 63 + "!").encode()]),   # both texts at their bounds
+}
+
+
+def named_delta():
+    """delta-07's snapshot: texts change only where they are sent."""
+    later = {i: (t, list(v)) for i, (t, v) in NAMED_FULL.items()}
+    later[1] = (0, [11, "Ann".encode(), 1, b""])            # x moves, the name stays: not sent
+    later[2] = (0, [200, "Zoë".encode(), 0, "ok 🙂".encode()])  # only the name changes
+    later[5] = (0, [0, "Eve".encode(), 1, b""])            # an empty name filled
+    later[6] = (0, [255, b"", 1, ("m" * 63 + "!").encode()])  # a name emptied
+    del later[3]
+    later[9] = (0, [1, "Bo".encode(), 0, "hi".encode()])    # created with its texts
+    return later
+
+
+def generate_text():
+    """The text field's vectors (protocol 1.2, PROTOCOL.md 3.2 and 4.1)."""
+    write_vector("delta-06-named-full.hex", """
+A full snapshot of the named schema (PROTOCOL.md 3.2, protocol 1.2: text fields): each player's name
+(text of at most 16 bytes) and motto (at most 64) travel as a length in 5 or 7 bits, then bytes.
+Entity 2 holds 2-, 3- and 4-byte characters, entity 5 empty texts, entity 6 texts at their bounds
+(16 and 64 bytes). On `# entity:` lines a text is t: and its UTF-8 bytes in hex.""", "named", 500, NAMED_FULL)
+    write_vector("delta-07-named-delta.hex", """
+A delta of the named schema against delta-06: entity 1 moves with its name unchanged (not sent),
+entity 2 changes its name only, entity 5's empty name is filled, entity 6's name emptied, entity 3
+destroyed and entity 9 created with its texts.""", "named", 501, named_delta(), "delta-06-named-full.hex")
+    base = "delta-06-named-full.hex"
+
+    def delta_header():
+        w = BitWriter()
+        w.varint(501); w.bool(True); w.varint(1)
+        w.bool(False)                      # nothing destroyed
+        w.bool(True); w.bool(False)        # changed, mask mode over the 5 survivors
+        for k in range(5):
+            w.bool(k == 0)                 # survivor 0: entity 1
+        w.u(0b0010, 4)                     # its name changes
+        return w
+
+    w = delta_header()
+    w.u(17, 5)
+    for b in b"seventeen-bytes!!":
+        w.u(b, 8)
+    w.bool(False)
+    write_error_vector("delta-error-text-too-long.hex", """
+A delta against delta-06 setting entity 1's name (text of at most 16 bytes) to 17 bytes: refused as
+the length is read, before any byte.""", "named", base, "valueOutOfRange", w.bytes())
+    w = delta_header()
+    w.u(2, 5); w.u(0xC0, 8); w.u(0x80, 8)   # an overlong form of U+0000
+    w.bool(False)
+    write_error_vector("delta-error-text-invalid-utf8.hex", """
+A delta against delta-06 setting entity 1's name to the bytes c0 80 (an overlong form): not UTF-8.""",
+                       "named", base, "invalidUTF8", w.bytes())
+    w = delta_header()
+    w.u(16, 5)
+    for b in b"only-ten!!":
+        w.u(b, 8)
+    write_error_vector("delta-error-text-truncated.hex", """
+A delta against delta-06 setting entity 1's name to 16 bytes, cut after 10 of them.""",
+                       "named", base, "truncated", w.bytes())
+    w = BitWriter()
+    w.varint(500); w.bool(False); w.varint(1); w.varint(1); w.u(0, 1)
+    w.u(0, 8); w.u(0, 5); w.bool(True); w.u(65, 7)
+    write_error_vector("delta-error-text-over-largest.hex", """
+A whole snapshot of the named schema whose player motto (text of at most 64 bytes, the largest
+bound) declares 65 bytes: refused at the length.""", "named", None, "valueOutOfRange", w.bytes())
+
+
 if __name__ == "__main__":
     if "--generate" in sys.argv:
         generate()
+        generate_text()
+    elif "--generate-text" in sys.argv:
+        generate_text()
     sys.exit(1 if check() else 0)

@@ -18,7 +18,7 @@ struct ArenaNetworkTests {
     func playersSeeEachOther() throws {
         let simulation = Self.simulation()
         let link = LinkConditions(latency: .milliseconds(40), jitter: .milliseconds(10))
-        for name in ["ann", "bob"] {
+        for name in ["ann", "Zoë"] {
             simulation.addClient(upstream: link, downstream: link) { configuration in
                 configuration.room = "main"
                 configuration.helloPayload = Array(name.utf8)
@@ -28,7 +28,7 @@ struct ArenaNetworkTests {
         for client in simulation.clients {
             let view = try #require(client.render(), "a client has nothing to draw after 2 s")
             let players = view.entities.filter { $0.typeIndex == ArenaSchema.playerType }.map(ArenaSchema.player(from:))
-            #expect(Set(players.filter { !$0.isBot }.map(\.name)) == ["ann", "bob"])
+            #expect(Set(players.filter { !$0.isBot }.map(\.name)) == ["ann", "Zoë"], "names of any script, in the text field")
             #expect(players.filter(\.isBot).count == 4)
         }
     }

@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import '../../Sources/ArenaGame/Web/node/resolveClient.mjs';
 
 const { ArenaMap, ArenaRules } = await import('../../Sources/ArenaGame/Web/arena/arenaRules.js');
-const { ArenaType, PlayerField, arenaSchema, nameAlphabet } = await import('../../Sources/ArenaGame/Web/arena/arenaSchema.js');
+const { ArenaType, PlayerField, arenaSchema } = await import('../../Sources/ArenaGame/Web/arena/arenaSchema.js');
 const { arenaPrediction, helloPayload, playerFromEntity, sceneFromView } = await import('../../Sources/ArenaGame/Web/arena/arenaScene.js');
 const { refusalExplanation, statusText } = await import('../../Sources/ArenaGame/Web/arena/connectionText.js');
 const { KeyboardInput } = await import('../../Sources/ArenaGame/Web/arena/keyboardInput.js');
@@ -25,7 +25,7 @@ function playerValues({ x, y, heading = 0, health = 100, score = 0, isBot = fals
   values[PlayerField.health] = health;
   values[PlayerField.score] = score;
   values[PlayerField.isBot] = isBot ? 1 : 0;
-  [...name].forEach((character, index) => { values[PlayerField.firstNameCharacter + index] = nameAlphabet.indexOf(character) + 1; });
+  values[PlayerField.name] = new TextEncoder().encode(name);   // a text field (protocol 1.2) holds its bytes
   return values;
 }
 
@@ -33,14 +33,14 @@ test('players are read from entities with their names, as ArenaSchema.player(fro
   const view = {
     time: 0, isExtrapolated: false,
     entities: [
-      { id: 3, typeIndex: ArenaType.player, values: [10.5, 4.25, 1.5, 75, 2, 0, ...[...'ann'].map((c) => nameAlphabet.indexOf(c) + 1), 0, 0, 0, 0, 0, 0, 0] },
-      { id: 1073741824, typeIndex: ArenaType.player, values: [1, 2, 0, 100, 0, 1, nameAlphabet.indexOf('A') + 1.2] },
+      { id: 3, typeIndex: ArenaType.player, values: [10.5, 4.25, 1.5, 75, 2, 0, 0], texts: { [PlayerField.name]: 'ann' } },
+      { id: 1073741824, typeIndex: ArenaType.player, values: [1, 2, 0, 100, 0, 1, 0], texts: { [PlayerField.name]: 'Zoë' } },
       { id: 9, typeIndex: ArenaType.bullet, values: [5, 6] },
     ],
   };
   const scene = sceneFromView(view);
   assert.deepEqual(scene.players[0], { id: 3, name: 'ann', x: 10.5, y: 4.25, heading: 1.5, health: 75, score: 2, isBot: false });
-  assert.equal(scene.players[1].name, 'A', 'an interpolated name code is rounded');
+  assert.equal(scene.players[1].name, 'Zoë', 'a name is the text field\'s string, in any script');
   assert.equal(scene.players[1].isBot, true);
   assert.deepEqual(scene.bullets, [{ x: 5, y: 6 }]);
   assert.deepEqual(sceneFromView(undefined), { players: [], bullets: [], rails: [] });

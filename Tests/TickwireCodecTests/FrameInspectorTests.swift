@@ -59,6 +59,30 @@ struct FrameInspectorTests {
             ], "got:\n\(lines.joined(separator: "\n"))")
     }
 
+    @Test("a text field shows quoted, and a renamed entity shows its old and new name")
+    func texts() throws {
+        let schema = ProtocolVectorTests.named
+        var first = Snapshot(schema: schema, tick: 10)
+        let index = try first.insert(id: 1, type: 0)
+        first.setText("Ann", at: index, field: 1)
+        var second = first
+        second.tick = 11
+        second.setText("Zoë", at: index, field: 1)
+        let codec = SnapshotCodec(schema: schema)
+        let compressor = try FrameCompressor(mode: .none)
+        let inspector = FrameInspector(schema: schema)
+        let full = try compressor.encode(
+            .snapshot(.init(tick: 10, baselineTick: nil, lastProcessedInput: 0, serverTime: 0, delta: codec.encode(first, against: nil))))
+        let delta = try compressor.encode(
+            .snapshot(.init(tick: 11, baselineTick: 10, lastProcessedInput: 0, serverTime: 0, delta: codec.encode(second, against: first))))
+        let fullLines = inspector.inspect(RecordedFrame(direction: .toClient, time: 0, bytes: full))
+        #expect(
+            fullLines.contains("  created player 1: x 0, name \"Ann\", alive false, motto \"\""),
+            "got:\n\(fullLines.joined(separator: "\n"))")
+        let lines = inspector.inspect(RecordedFrame(direction: .toClient, time: 0, bytes: delta))
+        #expect(lines.contains("  changed player 1: name \"Ann\" → \"Zoë\""), "got:\n\(lines.joined(separator: "\n"))")
+    }
+
     @Test("after a welcome naming predicted entropy deltas, each delta decodes with the motion kept with its baseline")
     func predictedDeltas() throws {
         let codec = SnapshotCodec(schema: TestSchemas.arena)

@@ -130,6 +130,9 @@ struct FrameVectorTests {
         "frame-hello-pong-hold.hex": [
             .hello(.init(schemaFingerprint: 0x0123_4567_89AB_CDEF, compressionModes: .all, room: "arena", offersPongHold: true))
         ],
+        "frame-hello-text-fields.hex": [
+            .hello(.init(schemaFingerprint: 0x0123_4567_89AB_CDEF, compressionModes: .all, room: "arena", offersTextFields: true))
+        ],
         "frame-welcome-pong-hold.hex": [
             .welcome(
                 .init(clientID: 7, tickRate: 20, currentTick: 1_000, serverTime: 40_000_000, compression: .perFrame, acceptsPongHold: true))

@@ -18,8 +18,32 @@ struct ProtocolVectorTests {
     struct Vector {
         var name: String
         var keys: [String: [String]] = [:]
-        var entities: [(id: UInt32, type: Int, values: [UInt64])] = []
+        /// Each entity's id, type and field values; a text field's value is `t:` and its UTF-8 bytes in hex (protocol 1.2).
+        var entities: [(id: UInt32, type: Int, values: [Value])] = []
         var bytes: [UInt8] = []
+    }
+
+    /// One value of an `# entity:` line: a quantized number, or a text's bytes.
+    enum Value: Equatable {
+        case number(UInt64)
+        case text([UInt8])
+
+        init?(token: Substring) {
+            if token.hasPrefix("t:") {
+                let digits = Array(token.dropFirst(2))
+                guard digits.count % 2 == 0 else { return nil }
+                var bytes: [UInt8] = []
+                for index in stride(from: 0, to: digits.count, by: 2) {
+                    guard let byte = UInt8(String(digits[index...index + 1]), radix: 16) else { return nil }
+                    bytes.append(byte)
+                }
+                self = .text(bytes)
+            } else if let number = UInt64(token) {
+                self = .number(number)
+            } else {
+                return nil
+            }
+        }
     }
 
     static func load(_ name: String) throws -> Vector {
@@ -32,8 +56,10 @@ struct ProtocolVectorTests {
                 guard let colon = body.firstIndex(of: ":") else { continue }
                 let key = String(body[..<colon]), value = body[body.index(after: colon)...].trimmingCharacters(in: .whitespaces)
                 if key == "entity" {
-                    let numbers = value.split(separator: " ").compactMap { UInt64($0) }
-                    vector.entities.append((UInt32(numbers[0]), Int(numbers[1]), Array(numbers.dropFirst(2))))
+                    let words = value.split(separator: " ")
+                    let id = try #require(UInt32(words[0])), type = try #require(Int(words[1]))
+                    let values = try words.dropFirst(2).map { word in try #require(Value(token: word), "\(name): \(word) is no value") }
+                    vector.entities.append((id, type, values))
                 } else {
                     vector.keys[key, default: []].append(value)
                 }
@@ -55,6 +81,12 @@ struct ProtocolVectorTests {
         return all.filter { $0.hasPrefix(prefix) && $0.hasSuffix(".hex") }.sorted()
     }
 
+    /// The text vectors' schema (`named`, protocol 1.2), for the text field tests.
+    static var named: Schema {
+        guard let schema = schema(named: "named") else { fatalError("the named vector schema is defined") }
+        return schema
+    }
+
     /// A vector schema by its `# schema:` name: TickwireCodec's one definition (`VectorSchemas`).
     static func schema(named name: String) -> Schema? {
         do {
@@ -69,7 +101,12 @@ struct ProtocolVectorTests {
         var snapshot = Snapshot(schema: schema, tick: UInt32(vector.keys["tick"]?.first ?? "") ?? 0)
         for entity in vector.entities {
             let index = try snapshot.insert(id: entity.id, type: entity.type)
-            for (field, value) in entity.values.enumerated() { snapshot.setValue(value, at: index, field: field) }
+            for (field, value) in entity.values.enumerated() {
+                switch value {
+                case let .number(quantized): snapshot.setValue(quantized, at: index, field: field)
+                case let .text(bytes): snapshot.setText(try #require(String(validating: bytes, as: UTF8.self)), at: index, field: field)
+                }
+            }
         }
         return snapshot
     }

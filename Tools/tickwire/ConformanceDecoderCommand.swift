@@ -126,7 +126,12 @@ enum ConformanceDecoderCommand {
         guard let snapshot = baseline else { throw RequestError(description: "a snapshot request needs its steps") }
         let entities = snapshot.indices.map { index in
             let fields = schema.entityTypes[snapshot.typeIndex(at: index)].fields.indices
-            let values = fields.map { String(snapshot.value(at: index, field: $0)) }
+            // A text field's value is `t:` and its UTF-8 bytes in hex, as on a vector's `# entity:` line.
+            let values = fields.map { field in
+                schema.entityTypes[snapshot.typeIndex(at: index)].fields[field].kind.maxTextBytes == nil
+                    ? String(snapshot.value(at: index, field: field))
+                    : "t:" + snapshot.textBytes(at: index, field: field).map { String(format: "%02x", $0) }.joined()
+            }
             return ([String(snapshot.id(at: index)), String(snapshot.typeIndex(at: index))] + values).joined(separator: " ")
         }
         return ["tick": Int(snapshot.tick), "entities": entities]

@@ -57,7 +57,7 @@ test('the hello offers entropy-coded and motion-predicted deltas (bits 7 and 5) 
     session.connect(socket);
     socket.open();
     const [hello] = socket.messages;
-    assert.equal(/** @type {any} */ (hello).compressionModes, offersEntropyDeltas ? 0xbf : 0x1f, 'the mode bits 0-3, bit 4 (the pong hold, offered by default), and bits 7 and 5 when offered');
+    assert.equal(/** @type {any} */ (hello).compressionModes, offersEntropyDeltas ? 0xbf : 0x1f, 'the mode bits 0-2, bit 3 (text fields, always), bit 4 (the pong hold, offered by default), and bits 7 and 5 when offered');
   }
 });
 
@@ -106,7 +106,7 @@ test('a welcome with bit 5 and not bit 7 does not decode, and ends the session w
   assert.equal(/** @type {any} */ (socket).closedWith?.code, 4004);
 });
 
-test('the hello goes out once the socket opens, with the fingerprint, both compression modes, the render-time and pong-hold offers and the room', () => {
+test('the hello goes out once the socket opens, with the fingerprint, both compression modes, the render-time, pong-hold and text-field offers and the room', () => {
   const session = new ClientSession(game, { configuration: { room: 'lobby' } });
   const socket = new FakeSocket();
   session.connect(socket);
@@ -114,7 +114,7 @@ test('the hello goes out once the socket opens, with the fingerprint, both compr
   assert.equal(socket.sent.length, 0, 'nothing is sent before open');
   socket.open();
   const [hello] = socket.messages;
-  assert.deepEqual(hello, { type: 'hello', protocolVersion: 1, schemaFingerprint: schema.fingerprint, compressionModes: 0xf3, room: 'lobby', resumeToken: undefined, payload: new Uint8Array(0) });
+  assert.deepEqual(hello, { type: 'hello', protocolVersion: 1, schemaFingerprint: schema.fingerprint, compressionModes: 0xfb, room: 'lobby', resumeToken: undefined, payload: new Uint8Array(0) });
   assert.equal(session.status.kind, 'handshaking');
   socket.deliverMessage(welcome(7));
   assert.deepEqual(session.status, { kind: 'connected' });

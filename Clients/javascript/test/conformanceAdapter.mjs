@@ -55,7 +55,7 @@ function read(reader, kind) {
  * @param {{schema: string, steps: Array<{coding: string, bytes: string}>, limits?: {maxEntities?: number, maxEncodedBytes?: number}}} request
  */
 function decodeSnapshot(request) {
-  const schema = vectorSchemas[/** @type {'arena' | 'mixed' | 'busy'} */ (request.schema)];
+  const schema = vectorSchemas[/** @type {'arena' | 'mixed' | 'busy' | 'named'} */ (request.schema)];
   if (!schema) throw new Error(`unknown schema ${request.schema}`);
   /** @type {import('../snapshot.js').Snapshot | undefined} */
   let snapshot;

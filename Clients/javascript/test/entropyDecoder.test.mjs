@@ -8,7 +8,7 @@ import { CodecError } from '../errors.js';
 import { FieldKind } from '../fieldKind.js';
 import { Schema, entityType, field } from '../schema.js';
 import { Snapshot } from '../snapshot.js';
-import { readVector, vectorNames, vectorSchemas } from './vectors.mjs';
+import { readVector, statedValue, vectorNames, vectorSchemas } from './vectors.mjs';
 
 /** @typedef {ReturnType<typeof readVector>} Vector */
 
@@ -42,7 +42,7 @@ function statedSnapshot(name) {
   for (const line of vector.keys.entity ?? []) {
     const [id, type, ...values] = line.trim().split(/\s+/);
     const layouts = schema.layouts[Number(type)];
-    snapshot.append(Number(id), Number(type), values.map((value, field) => (layouts[field].isWide ? BigInt(value) : Number(value))));
+    snapshot.append(Number(id), Number(type), values.map((value, field) => statedValue(value, layouts[field])));
   }
   return snapshot;
 }

@@ -34,6 +34,7 @@ const expected = {
   }],
   'frame-hello-version-2.hex': [{ type: 'hello', protocolVersion: 2, schemaFingerprint: 0x0123456789abcdefn, compressionModes: 3, room: 'arena', resumeToken: undefined, payload: new Uint8Array(0) }],
   'frame-hello-pong-hold.hex': [{ type: 'hello', protocolVersion: 1, schemaFingerprint: 0x0123456789abcdefn, compressionModes: 0x13, room: 'arena', resumeToken: undefined, payload: new Uint8Array(0) }],
+  'frame-hello-text-fields.hex': [{ type: 'hello', protocolVersion: 1, schemaFingerprint: 0x0123456789abcdefn, compressionModes: 0x0b, room: 'arena', resumeToken: undefined, payload: new Uint8Array(0) }],
   'frame-welcome-pong-hold.hex': [{ type: 'welcome', clientID: 7, tickRate: 20, currentTick: 1000, serverTime: 40000000n, compression: 1, acceptsRenderTimes: false, acceptsPongHold: true, deltaCoding: 'bitPacked', resumeToken: new Uint8Array(0) }],
   'frame-disconnect.hex': [{ type: 'disconnect', reason: 1, text: 'bye' }],
   'frame-disconnect-moved.hex': [{ type: 'disconnect', reason: 8, text: 'ws://10.0.0.3:7777/r' }],

@@ -86,3 +86,17 @@ test('byte-level varints of PROTOCOL.md 2.1 round-trip in their one encoding', (
   assert.throws(() => new ByteReader(Uint8Array.of(0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x02)).readVarUIntBig(), (error) => error instanceof FrameError && error.kind === 'varintOverflow');
   assert.throws(() => new ByteReader(Uint8Array.of(0x80)).readVarUIntBig(), (error) => error instanceof FrameError && error.signature === 'truncated(offset: 1, needed: 1)');
 });
+
+test('text fields (protocol 1.2): maxBytes 64 is a schema and 65 or 0 is refused; the named schema encodes as PROTOCOL.md 3.4 says', () => {
+  assert.doesNotThrow(() => new Schema([entityType('t', [field('name', FieldKind.text(64))])]));
+  for (const bad of [65, 0]) {
+    assert.throws(() => new Schema([entityType('t', [field('name', FieldKind.text(bad))])]), SchemaError, `maxBytes ${bad} is outside 1...64`);
+  }
+  const named = vectorSchemas.named;
+  assert.equal(hex(named.canonicalEncoding()), '01 02 06 70 6c 61 79 65 72 04 01 78 01 00 fe 03 04 6e 61 6d 65 05 10 05 61 6c 69 76 65 00 05 6d 6f 74 74 6f 05 40 05 73 74 6f 6e 65 01 01 78 01 00 fe 03');
+  assert.equal(named.fingerprint, 0xe365253b58e42e55n);
+  assert.equal(Schema.fromCanonicalEncoding(named.canonicalEncoding()).fingerprint, named.fingerprint);
+  const tooLarge = named.canonicalEncoding().slice();
+  tooLarge[37] = 0x41;
+  assert.throws(() => Schema.fromCanonicalEncoding(tooLarge), SchemaDecodingError, 'maxBytes 65 in an encoding is refused as it is read');
+});

@@ -77,6 +77,13 @@ export const vectorSchemas = {
       field('y', FieldKind.float(0, 100, 0.5)), field('hp', FieldKind.integer(0, 1000)),
     ]),
   ]),
+  // The text vectors' (PROTOCOL.md 3.4, protocol 1.2): a name of at most 16 bytes, a motto at the largest bound (64).
+  named: new Schema([
+    entityType('player', [
+      field('x', FieldKind.integer(0, 255)), field('name', FieldKind.text(16)), field('alive', FieldKind.bool), field('motto', FieldKind.text(64)),
+    ]),
+    entityType('stone', [field('x', FieldKind.integer(0, 255))]),
+  ]),
 };
 
 /**
@@ -85,4 +92,16 @@ export const vectorSchemas = {
  */
 export function hex(bytes) {
   return Array.from(bytes, (byte) => byte.toString(16).padStart(2, '0')).join(' ');
+}
+
+/**
+ * One value of an `# entity:` line as a decoder holds it: a text's bytes (`t:` and hex, protocol 1.2),
+ * a bigint for a wide field, a number otherwise.
+ * @param {string} token
+ * @param {{isWide: boolean}} layout
+ * @returns {number | bigint | Uint8Array}
+ */
+export function statedValue(token, layout) {
+  if (token.startsWith('t:')) return Uint8Array.from(token.slice(2).match(/../g) ?? [], (pair) => parseInt(pair, 16));
+  return layout.isWide ? BigInt(token) : Number(token);
 }

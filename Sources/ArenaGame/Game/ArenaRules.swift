@@ -25,6 +25,25 @@ package enum ArenaRules {
     /// The longest name shown on the scoreboard.
     package static let maximumNameLength = 10
 
+    /// The one place a requested name becomes a player's name: today the hello payload's, later
+    /// the verified identity's display name. It keeps letters, digits, `-` and `_` (any script:
+    /// the name travels as UTF-8 in a text field), at most ``maximumNameLength`` of them, and is
+    /// `player<N>` when nothing is left.
+    ///
+    /// - Parameters:
+    ///   - requested: The name asked for.
+    ///   - id: The player's id, for the fallback name.
+    /// - Returns: The name.
+    package static func playerName(from requested: String, id: UInt32) -> String {
+        let kept = requested.filter { character in
+            character == "-" || character == "_"
+                || ((character.isLetter || character.isNumber)
+                    && character.unicodeScalars.allSatisfy { !$0.properties.isDefaultIgnorableCodePoint })
+        }
+        let name = String(kept.prefix(maximumNameLength))
+        return name.isEmpty ? "player\(id)" : name
+    }
+
     /// Adds a human player at a free spawn point; its entity id is its client id.
     ///
     /// - Parameters:

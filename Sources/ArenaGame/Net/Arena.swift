@@ -65,13 +65,12 @@ package struct Arena: Game {
         addPlayer(player, payload: [], to: state)
     }
 
-    /// Adds a client's player named by the hello's payload (UTF-8; characters outside
-    /// ``ArenaSchema/nameAlphabet`` are dropped), or `player<N>` when nothing usable is left.
+    /// Adds a client's player named by the hello's payload (UTF-8), made a name by
+    /// ``ArenaRules/playerName(from:id:)``.
     package func addPlayer(_ player: UInt32, payload: [UInt8], to state: ArenaWorld) -> ArenaWorld {
-        let sent = String(decoding: payload.prefix(64), as: UTF8.self)
-        let name = String(sent.filter { ArenaSchema.nameAlphabet.contains($0) }.prefix(ArenaRules.maximumNameLength))
+        let requested = String(decoding: payload.prefix(64), as: UTF8.self)
         var world = state
-        ArenaRules.addHuman(id: player, named: name.isEmpty ? "player\(player)" : name, to: &world)
+        ArenaRules.addHuman(id: player, named: ArenaRules.playerName(from: requested, id: player), to: &world)
         return world
     }
 

@@ -3,21 +3,12 @@ import Tickwire
 /// How the arena's world travels in snapshots: three entity types, players, bullets and rail
 /// traces, and the mapping between ``ArenaWorld`` and ``Snapshot`` entities.
 ///
-/// Names travel as ten small enumeration fields (one character each from
-/// ``nameAlphabet``); they never change, so after a player's creation they cost nothing.
+/// A player's name travels in one text field (``FieldKind/text(maxBytes:)``, protocol 1.2): sent
+/// with the player's creation and again only when it changes, so after that it costs nothing.
 package enum ArenaSchema {
-    /// The characters a name may hold; others are dropped. Index 0 of the fields means "none".
-    package static let nameAlphabet = Array("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_")
-
-    /// Each ASCII character's name-field code (its ``nameAlphabet`` index plus one; 0 for characters
-    /// outside the alphabet), so that capturing a name is a table lookup per character.
-    static let nameCodes: [UInt8] = {
-        var codes = [UInt8](repeating: 0, count: 128)
-        for (index, character) in nameAlphabet.enumerated() {
-            if let ascii = character.asciiValue { codes[Int(ascii)] = UInt8(index + 1) }
-        }
-        return codes
-    }()
+    /// The name field's bound in UTF-8 bytes: ``ArenaRules/maximumNameLength`` characters of up to
+    /// four bytes each.
+    package static let nameBytes = 4 * ArenaRules.maximumNameLength
 
     /// The entity type index of players.
     package static let playerType = 0
@@ -28,7 +19,7 @@ package enum ArenaSchema {
 
     /// Field indices of the player type.
     enum PlayerField {
-        static let x = 0, y = 1, heading = 2, health = 3, score = 4, isBot = 5, firstNameCharacter = 6
+        static let x = 0, y = 1, heading = 2, health = 3, score = 4, isBot = 5, name = 6
     }
 
     /// Field indices of the bullet type.
@@ -44,14 +35,11 @@ package enum ArenaSchema {
     /// The schema; built once, its fingerprint tells clients and servers of other versions apart.
     package static let schema: Schema = {
         let position = FieldKind.float(min: 0, max: 64, resolution: 1.0 / 64)
-        var playerFields = [
+        let playerFields = [
             Field("x", position), Field("y", position), Field("heading", .angle(bits: 4)),
             Field("health", .integer(min: 0, max: Int64(ArenaRules.maximumHealth))),
-            Field("score", .integer(min: 0, max: 4095)), Field("isBot", .bool),
+            Field("score", .integer(min: 0, max: 4095)), Field("isBot", .bool), Field("name", .text(maxBytes: nameBytes)),
         ]
-        for index in 0..<ArenaRules.maximumNameLength {
-            playerFields.append(Field("name\(index)", .enumeration(cases: nameAlphabet.count + 1)))
-        }
         let bulletFields = [Field("x", position), Field("y", position)]
         let railFields = [Field("x", position), Field("y", position), Field("endX", position), Field("endY", position)]
         do {
@@ -100,10 +88,7 @@ package enum ArenaSchema {
                 snapshot.set(integer: Int64(player.health), at: index, field: PlayerField.health)
                 snapshot.set(integer: Int64(player.score), at: index, field: PlayerField.score)
                 snapshot.set(integer: player.isBot ? 1 : 0, at: index, field: PlayerField.isBot)
-                for (offset, character) in player.name.prefix(ArenaRules.maximumNameLength).enumerated() {
-                    let code = character.asciiValue.map { Int(nameCodes[Int($0)]) } ?? 0
-                    snapshot.set(integer: Int64(code), at: index, field: PlayerField.firstNameCharacter + offset)
-                }
+                snapshot.setText(player.name, at: index, field: PlayerField.name)
             } else {
                 let bullet = world.bullets[bulletIndex]
                 bulletIndex += 1
@@ -115,7 +100,8 @@ package enum ArenaSchema {
     }
 
     /// Captures one player as a lone entity, with the values ``capture(_:into:)`` gives its
-    /// entity in a snapshot: a client's prediction path reads its own player this way.
+    /// entity in a snapshot: a client's prediction path reads its own player this way. The name
+    /// is not among them (a ``QuantizedEntity`` holds numbers only): the view keeps the snapshot's.
     ///
     /// - Parameters:
     ///   - player: The player.
@@ -129,19 +115,6 @@ package enum ArenaSchema {
         entity.set(integer: Int64(player.health), field: PlayerField.health)
         entity.set(integer: Int64(player.score), field: PlayerField.score)
         entity.set(integer: player.isBot ? 1 : 0, field: PlayerField.isBot)
-        let utf8 = player.name.utf8
-        if utf8.allSatisfy({ $0 < 0x80 && $0 != 0x0D }) {
-            // ASCII without a carriage return (CR LF is one character): each byte is one character,
-            // and its code is what the loop over characters below finds, without breaking graphemes.
-            for (offset, byte) in utf8.prefix(ArenaRules.maximumNameLength).enumerated() {
-                entity.set(integer: Int64(nameCodes[Int(byte)]), field: PlayerField.firstNameCharacter + offset)
-            }
-            return
-        }
-        for (offset, character) in player.name.prefix(ArenaRules.maximumNameLength).enumerated() {
-            let code = character.asciiValue.map { Int(nameCodes[Int($0)]) } ?? 0
-            entity.set(integer: Int64(code), field: PlayerField.firstNameCharacter + offset)
-        }
     }
 
     /// Whether the entity id `a` comes before `b` in a merge, where `nil` is an exhausted list.
@@ -158,13 +131,8 @@ package enum ArenaSchema {
     ///   - index: The entity's index; it must be a player.
     /// - Returns: The player as drawn.
     package static func player(in snapshot: Snapshot, at index: Int) -> ArenaScene.Player {
-        var name = ""
-        for offset in 0..<ArenaRules.maximumNameLength {
-            let code = Int(snapshot.integer(at: index, field: PlayerField.firstNameCharacter + offset))
-            if code > 0 && code <= nameAlphabet.count { name.append(nameAlphabet[code - 1]) }
-        }
-        return ArenaScene.Player(
-            id: snapshot.id(at: index), name: name,
+        ArenaScene.Player(
+            id: snapshot.id(at: index), name: snapshot.text(at: index, field: PlayerField.name),
             x: snapshot.double(at: index, field: PlayerField.x), y: snapshot.double(at: index, field: PlayerField.y),
             heading: snapshot.double(at: index, field: PlayerField.heading),
             health: Int(snapshot.integer(at: index, field: PlayerField.health)),
@@ -180,13 +148,9 @@ package enum ArenaSchema {
     package static func player(from entity: EntityView) -> ArenaScene.Player {
         let values = entity.values
         func value(_ field: Int) -> Double { field < values.count ? values[field] : 0 }
-        var name = ""
-        for offset in 0..<ArenaRules.maximumNameLength {
-            let code = Int(value(PlayerField.firstNameCharacter + offset).rounded())
-            if code > 0 && code <= nameAlphabet.count { name.append(nameAlphabet[code - 1]) }
-        }
         return ArenaScene.Player(
-            id: entity.id, name: name, x: value(PlayerField.x), y: value(PlayerField.y), heading: value(PlayerField.heading),
+            id: entity.id, name: entity.text(field: PlayerField.name), x: value(PlayerField.x), y: value(PlayerField.y),
+            heading: value(PlayerField.heading),
             health: Int(value(PlayerField.health).rounded()), score: Int(value(PlayerField.score).rounded()),
             isBot: value(PlayerField.isBot) != 0
         )

@@ -6,6 +6,14 @@ struct DeltaDecoder {
     let schema: Schema
     let limits: CodecLimits
     var reader: BitReader
+    /// Texts read while the values are borrowed, applied after: (key, bytes; empty removes).
+    private var textUpdates: [(key: UInt64, bytes: [UInt8])] = []
+
+    init(schema: Schema, limits: CodecLimits, reader: BitReader) {
+        self.schema = schema
+        self.limits = limits
+        self.reader = reader
+    }
 
     /// Decodes into a new snapshot.
     mutating func decode(baseline: Snapshot?) throws(CodecError) -> Snapshot {
@@ -134,10 +142,35 @@ struct DeltaDecoder {
             snapshot.ids.append(id)
             snapshot.types.append(UInt8(type))
             snapshot.offsets.append(UInt32(snapshot.values.count))
+            guard layout.textFields != 0 else {
+                for field in 0..<layout.fieldCount {
+                    snapshot.values.append(try readFullValue(layout, field))
+                }
+                continue
+            }
             for field in 0..<layout.fieldCount {
-                snapshot.values.append(try readFullValue(layout, field))
+                guard layout.fields[field].deltaMode == .text else {
+                    snapshot.values.append(try readFullValue(layout, field))
+                    continue
+                }
+                snapshot.values.append(0)
+                let text = try readText(layout.fields[field], field: field, id: id)
+                if !text.isEmpty { snapshot.texts[Snapshot.textKey(id: id, field: field)] = text }
             }
         }
+    }
+
+    /// Reads a text value (§4.1): its length (checked against the field's bound, then against the
+    /// bits left, before anything is allocated), its bytes, then checks they are UTF-8.
+    private mutating func readText(_ layout: TypeLayout.FieldLayout, field: Int, id: UInt32) throws(CodecError) -> [UInt8] {
+        let length = try reader.read(bits: layout.width)
+        try TextValue.checkLength(length, maxBytes: layout.maxQuantized, field: field, id: id)
+        try requireBits(Int(length) * 8)
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(Int(length))
+        for _ in 0..<Int(length) { bytes.append(UInt8(truncatingIfNeeded: reader.readUnchecked(bits: 8))) }
+        try TextValue.checkUTF8(bytes, field: field, id: id)
+        return bytes
     }
 
     private mutating func readFullValue(_ layout: TypeLayout, _ field: Int) throws(CodecError) -> UInt64 {
@@ -220,17 +253,21 @@ struct DeltaDecoder {
         // Apply the changes through raw pointers: no per-entity layout copies or uniqueness checks.
         let flatFields = schema.flatFields, fieldStarts = schema.fieldStarts
         let types = snapshot.types, offsets = snapshot.offsets, ids = snapshot.ids
+        let hasTextFields = schema.hasTextFields
         var failure: CodecError?
         snapshot.values.withUnsafeMutableBufferPointer { values in
             flatFields.withUnsafeBufferPointer { fields in
                 do throws(CodecError) {
                     func apply(_ index: Int) throws(CodecError) {
                         let type = Int(types[index])
-                        try readFieldChanges(
-                            of: ids[index],
-                            values: UnsafeMutableBufferPointer(rebasing: values[Int(offsets[index])...]),
-                            fields: UnsafeBufferPointer(rebasing: fields[fieldStarts[type]..<fieldStarts[type + 1]])
-                        )
+                        let entityValues = UnsafeMutableBufferPointer(rebasing: values[Int(offsets[index])...])
+                        let typeFields = UnsafeBufferPointer(rebasing: fields[fieldStarts[type]..<fieldStarts[type + 1]])
+                        // Specialized twice: a schema without text fields runs exactly the numeric code.
+                        if hasTextFields {
+                            try readFieldChanges(of: ids[index], values: entityValues, fields: typeFields, texts: WithTexts.self)
+                        } else {
+                            try readFieldChanges(of: ids[index], values: entityValues, fields: typeFields, texts: WithoutTexts.self)
+                        }
                     }
                     // The second pass over the indices, which the first one checked.
                     if usesGaps {
@@ -258,13 +295,18 @@ struct DeltaDecoder {
             }
         }
         if let failure { throw failure }
+        if !textUpdates.isEmpty {
+            for update in textUpdates { snapshot.texts[update.key] = update.bytes.isEmpty ? nil : update.bytes }
+            textUpdates.removeAll()
+        }
     }
 
     /// Reads one changed entity's field mask and changed values, applying them in place.
     ///
     /// `values` starts at the entity's first value; `fields` are its type's fields.
-    private mutating func readFieldChanges(
-        of id: UInt32, values: UnsafeMutableBufferPointer<UInt64>, fields: UnsafeBufferPointer<TypeLayout.FieldLayout>
+    private mutating func readFieldChanges<Texts: TextPresence>(
+        of id: UInt32, values: UnsafeMutableBufferPointer<UInt64>, fields: UnsafeBufferPointer<TypeLayout.FieldLayout>,
+        texts: Texts.Type
     ) throws(CodecError) {
         var mask = try reader.read(bits: fields.count)
         guard mask != 0 else {
@@ -274,6 +316,10 @@ struct DeltaDecoder {
             let field = mask.trailingZeroBitCount
             mask &= mask - 1
             let layout = fields[field]
+            if Texts.isPresent && layout.deltaMode == .text {
+                textUpdates.append((Snapshot.textKey(id: id, field: field), try readText(layout, field: field, id: id)))
+                continue
+            }
             let isDelta = layout.deltaMode != .none ? try reader.readBool() : false
             if !isDelta {
                 let value = try reader.read(bits: layout.width)
@@ -336,4 +382,21 @@ struct DeltaDecoder {
         snapshot.isPacked = false
         snapshot.compact()
     }
+}
+
+/// Whether a schema has text fields, as a type, so that a decoding loop specializes the text
+/// handling away for schemas without them.
+protocol TextPresence {
+    /// Whether text fields may occur.
+    static var isPresent: Bool { get }
+}
+
+/// A schema with text fields.
+enum WithTexts: TextPresence {
+    static var isPresent: Bool { true }
+}
+
+/// A schema without text fields.
+enum WithoutTexts: TextPresence {
+    static var isPresent: Bool { false }
 }

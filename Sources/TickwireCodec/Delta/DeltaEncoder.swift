@@ -8,6 +8,8 @@ struct DeltaEncoder {
     let typeIndexBits: Int
     let flatFields: [TypeLayout.FieldLayout]
     let fieldStarts: [Int]
+    /// Whether the schema has text fields: only then are texts compared and written (§4.1).
+    let hasTextFields: Bool
 
     private var destroyed: [UInt32] = []
     private var created: [Int32] = []
@@ -19,6 +21,7 @@ struct DeltaEncoder {
         self.typeIndexBits = schema.typeIndexBits
         self.flatFields = schema.flatFields
         self.fieldStarts = schema.fieldStarts
+        self.hasTextFields = schema.hasTextFields
     }
 
     mutating func encode(_ snapshot: Snapshot, against baseline: Snapshot?, into writer: inout BitWriter) {
@@ -52,23 +55,11 @@ struct DeltaEncoder {
         writer.write(!changed.isEmpty)
         if !changed.isEmpty {
             writeChangedIndices(survivorCount: survivorCount, into: &writer)
-            snapshot.values.withUnsafeBufferPointer { currentValues in
-                baseline.values.withUnsafeBufferPointer { baselineValues in
-                    flatFields.withUnsafeBufferPointer { fields in
-                        var triple = 0
-                        while triple < changed.count {
-                            let i = Int(changed[triple + 1]), j = Int(changed[triple + 2])
-                            let type = Int(snapshot.types[i])
-                            let typeFields = UnsafeBufferPointer(rebasing: fields[fieldStarts[type]..<fieldStarts[type + 1]])
-                            writeChanges(
-                                UnsafeBufferPointer(rebasing: currentValues[Int(snapshot.offsets[i])...]),
-                                UnsafeBufferPointer(rebasing: baselineValues[Int(baseline.offsets[j])...]),
-                                typeFields, into: &writer
-                            )
-                            triple += 3
-                        }
-                    }
-                }
+            // Specialized twice: a schema without text fields runs exactly the numeric code.
+            if hasTextFields {
+                writeChangedEntities(snapshot, against: baseline, texts: EntityTexts.self, into: &writer)
+            } else {
+                writeChangedEntities(snapshot, against: baseline, texts: NoTexts.self, into: &writer)
             }
         }
 
@@ -83,6 +74,31 @@ struct DeltaEncoder {
         }
     }
 
+    /// Writes each changed entity's field changes; `texts` finds its changed texts (``NoTexts`` for
+    /// a schema without text fields, which specializes the text handling away).
+    private func writeChangedEntities<Texts: ChangedTexts>(
+        _ snapshot: Snapshot, against baseline: Snapshot, texts: Texts.Type, into writer: inout BitWriter
+    ) {
+        snapshot.values.withUnsafeBufferPointer { currentValues in
+            baseline.values.withUnsafeBufferPointer { baselineValues in
+                flatFields.withUnsafeBufferPointer { fields in
+                    var triple = 0
+                    while triple < changed.count {
+                        let i = Int(changed[triple + 1]), j = Int(changed[triple + 2])
+                        let type = Int(snapshot.types[i])
+                        let typeFields = UnsafeBufferPointer(rebasing: fields[fieldStarts[type]..<fieldStarts[type + 1]])
+                        writeChanges(
+                            UnsafeBufferPointer(rebasing: currentValues[Int(snapshot.offsets[i])...]),
+                            UnsafeBufferPointer(rebasing: baselineValues[Int(baseline.offsets[j])...]),
+                            typeFields, texts: Texts(snapshot, baseline, index: i, type: type), into: &writer
+                        )
+                        triple += 3
+                    }
+                }
+            }
+        }
+    }
+
     /// Sorts entities into destroyed, created and changed; returns how many baseline entities survive.
     private mutating func classify(_ current: Snapshot, against baseline: Snapshot) -> Int {
         destroyed.removeAll(keepingCapacity: true)
@@ -91,6 +107,7 @@ struct DeltaEncoder {
         var survivor = 0
         var i = 0, j = 0
         let fieldCounts = layouts.map(\.fieldCount)
+        let hasTextFields = self.hasTextFields
         // Read through buffers: the loop over every entity makes no array checks per read.
         current.withColumns { now in
             baseline.withColumns { then in
@@ -111,6 +128,10 @@ struct DeltaEncoder {
                             let a = Int(now.offsets[i]), b = Int(then.offsets[j])
                             var field = fieldCounts[Int(type)] - 1
                             while field >= 0 && now.values[a + field] == then.values[b + field] { field -= 1 }
+                            // Texts only where the schema has them (§4.1): a text field's q is always 0.
+                            if field < 0 && hasTextFields && !current.hasSameTexts(of: now.ids[i], type: Int(type), as: baseline) {
+                                field = 0
+                            }
                             if field >= 0 {
                                 changed.append(Int32(survivor))
                                 changed.append(Int32(i))
@@ -180,9 +201,9 @@ struct DeltaEncoder {
     /// `current` and `baseline` start at the entity's first value; `fields` are its type's fields.
     private func writeChanges(
         _ current: UnsafeBufferPointer<UInt64>, _ baseline: UnsafeBufferPointer<UInt64>,
-        _ fields: UnsafeBufferPointer<TypeLayout.FieldLayout>, into writer: inout BitWriter
+        _ fields: UnsafeBufferPointer<TypeLayout.FieldLayout>, texts: some ChangedTexts, into writer: inout BitWriter
     ) {
-        var mask: UInt64 = 0
+        var mask: UInt64 = texts.mask
         for field in 0..<fields.count where current[field] != baseline[field] {
             mask |= 1 << UInt64(field)
         }
@@ -196,6 +217,10 @@ struct DeltaEncoder {
             let width = layout.width
             guard layout.deltaMode != .none else {
                 writer.write(new, bits: width)
+                continue
+            }
+            if texts.isPresent && layout.deltaMode == .text {
+                texts.write(field: field, lengthBits: width, into: &writer)
                 continue
             }
             let old = baseline[field]
@@ -228,8 +253,66 @@ struct DeltaEncoder {
         writer.write(UInt64(type), bits: typeIndexBits)
         let layout = layouts[type]
         let offset = Int(snapshot.offsets[index])
-        for field in 0..<layout.fieldCount {
-            writer.write(snapshot.values[offset + field], bits: layout.fields[field].width)
+        guard layout.textFields != 0 else {
+            for field in 0..<layout.fieldCount {
+                writer.write(snapshot.values[offset + field], bits: layout.fields[field].width)
+            }
+            return
         }
+        for field in 0..<layout.fieldCount {
+            if layout.fields[field].deltaMode == .text {
+                let text = snapshot.texts[Snapshot.textKey(id: UInt32(id), field: field)] ?? []
+                Self.writeText(text, lengthBits: layout.fields[field].width, into: &writer)
+            } else {
+                writer.write(snapshot.values[offset + field], bits: layout.fields[field].width)
+            }
+        }
+    }
+
+    /// Writes a text value (§4.1): its length in `lengthBits` bits, then each byte as `u(8)`.
+    static func writeText(_ text: [UInt8], lengthBits: Int, into writer: inout BitWriter) {
+        writer.write(UInt64(text.count), bits: lengthBits)
+        for byte in text { writer.write(UInt64(byte), bits: 8) }
+    }
+}
+
+/// What ``DeltaEncoder`` needs of a changed entity's texts (protocol 1.2): which text fields
+/// changed, and their bytes.
+protocol ChangedTexts {
+    /// Whether the schema has text fields at all (`false` lets the text code specialize away).
+    var isPresent: Bool { get }
+    /// The changed text fields, as a field mask.
+    var mask: UInt64 { get }
+    /// The texts of the entity at `index` (of type `type`) of `snapshot`, against `baseline`.
+    init(_ snapshot: Snapshot, _ baseline: Snapshot, index: Int, type: Int)
+    /// Writes text field `field` (§4.1).
+    func write(field: Int, lengthBits: Int, into writer: inout BitWriter)
+}
+
+/// A schema without text fields: nothing changes, nothing is written.
+struct NoTexts: ChangedTexts {
+    var isPresent: Bool { false }
+    var mask: UInt64 { 0 }
+    @inline(__always)
+    init(_ snapshot: Snapshot, _ baseline: Snapshot, index: Int, type: Int) {}
+    func write(field: Int, lengthBits: Int, into writer: inout BitWriter) {}
+}
+
+/// One changed entity's texts.
+struct EntityTexts: ChangedTexts {
+    var isPresent: Bool { true }
+    let mask: UInt64
+    let id: UInt32
+    let texts: [UInt64: [UInt8]]
+
+    init(_ snapshot: Snapshot, _ baseline: Snapshot, index: Int, type: Int) {
+        id = snapshot.ids[index]
+        texts = snapshot.texts
+        mask = Snapshot.textDifferences(
+            snapshot.texts, baseline.texts, id: id, fields: snapshot.schema.textFieldMask(ofType: type))
+    }
+
+    func write(field: Int, lengthBits: Int, into writer: inout BitWriter) {
+        DeltaEncoder.writeText(texts[Snapshot.textKey(id: id, field: field)] ?? [], lengthBits: lengthBits, into: &writer)
     }
 }

@@ -25,6 +25,10 @@ struct EntropyDeltaDecoder {
     private var baselineCursor = SnapshotMotion.Cursor()
     /// The header's baseline age (1 for a whole snapshot): the span of the decoded snapshot's motion.
     private var age: UInt32 = 1
+    /// Changed texts read while the values are borrowed, applied after: (key, bytes; empty removes).
+    private var textUpdates: [(key: UInt64, bytes: [UInt8])] = []
+    /// The baseline's texts while changes are decoded (empty when the schema has no text fields).
+    private var baselineTexts: [UInt64: [UInt8]] = [:]
 
     init(schema: Schema, limits: CodecLimits, bytes: [UInt8], models: EntropyModels) {
         self.schema = schema
@@ -181,6 +185,7 @@ struct EntropyDeltaDecoder {
 
         let hasChanged = try coder.decode(&models.p[EntropyModels.hasChanged])
         if hasChanged {
+            if schema.hasTextFields { baselineTexts = baseline.texts }
             // Changes are applied in place through a buffer, and everything else the loop reads
             // is read through buffers too (local copies: the loop mutates the snapshot's values
             // and the coder): no array checks per value.
@@ -213,6 +218,10 @@ struct EntropyDeltaDecoder {
             }
             guard anyChanged else {
                 throw CodecError(.valueOutOfRange(what: "changed entity bits", value: "all 0", allowed: "at least one 1"))
+            }
+            if !textUpdates.isEmpty {
+                for update in textUpdates { snapshot.texts[update.key] = update.bytes.isEmpty ? nil : update.bytes }
+                textUpdates.removeAll()
             }
         }
 
@@ -298,6 +307,22 @@ struct EntropyDeltaDecoder {
                 changed = true
             }
             state = changed ? 2 : (state == 0 ? 0 : 1)
+            if layout.deltaMode == .text {
+                // Not a motion field: its motion is 0, changed or not.
+                if records { slot?[field] = 0 }
+                guard changed else { continue }
+                // A changed text is sent whole and must differ from the old one, as a whole value must.
+                let key = Snapshot.textKey(id: id, field: field)
+                let text = try decodeText(layout, field: field, id: id, coder: &coder)
+                guard text != baselineTexts[key] ?? [] else {
+                    throw CodecError(
+                        .valueOutOfRange(
+                            what: "changed text field \(field) of entity \(id)", value: "its old text", allowed: "another text"))
+                }
+                textUpdates.append((key, text))
+                differs = true
+                continue
+            }
             let new: UInt64
             if !changed {
                 new = predicted
@@ -384,6 +409,20 @@ struct EntropyDeltaDecoder {
         return try coder.decodeTree(bits: layout.width, models: models.p + base + EntropyModels.whole)
     }
 
+    /// Decodes a text value (§4.5.4): its length raw (checked against the field's bound before any
+    /// byte is read), its bytes raw, then checks they are UTF-8.
+    private func decodeText(
+        _ layout: TypeLayout.FieldLayout, field: Int, id: UInt32, coder: inout RangeDecoder
+    ) throws(CodecError) -> [UInt8] {
+        let length = try coder.decodeRaw(count: layout.width)
+        try TextValue.checkLength(length, maxBytes: layout.maxQuantized, field: field, id: id)
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(Int(length))
+        for _ in 0..<Int(length) { bytes.append(UInt8(truncatingIfNeeded: try coder.decodeRaw(count: 8))) }
+        try TextValue.checkUTF8(bytes, field: field, id: id)
+        return bytes
+    }
+
     /// Decodes `count` whole entities and appends them (ids increasing).
     private mutating func decodeWhole(count: Int, coder: inout RangeDecoder, into snapshot: inout Snapshot) throws(CodecError) {
         // Room bounded by the input: a hostile count costs no more than the bytes that carry it.
@@ -410,6 +449,12 @@ struct EntropyDeltaDecoder {
             snapshot.offsets.append(UInt32(snapshot.values.count))
             for field in 0..<layout.fieldCount {
                 let fieldLayout = layout.fields[field]
+                if fieldLayout.deltaMode == .text {
+                    snapshot.values.append(0)
+                    let text = try decodeText(fieldLayout, field: field, id: UInt32(id), coder: &coder)
+                    if !text.isEmpty { snapshot.texts[Snapshot.textKey(id: UInt32(id), field: field)] = text }
+                    continue
+                }
                 let value = try decodeValue(fieldLayout, base: models.fieldBase(type: type, field: field), coder: &coder)
                 guard value <= fieldLayout.maxQuantized else {
                     throw CodecError(

@@ -15,6 +15,9 @@ struct EntropyDeltaEncoder {
     private var motionBuilder = MotionBuilder.inactive
     /// Finds the baseline's motion of each survivor, in id order.
     private var baselineCursor = SnapshotMotion.Cursor()
+    /// The texts of the snapshot being coded and of its baseline; empty when the schema has no text fields.
+    private var currentTexts: [UInt64: [UInt8]] = [:]
+    private var baselineTexts: [UInt64: [UInt8]] = [:]
 
     init(schema: Schema, models: EntropyModels) {
         self.schema = schema
@@ -63,6 +66,16 @@ struct EntropyDeltaEncoder {
         }
         header.write(isEmpty)
         if isEmpty { return header.bytes }
+        if schema.hasTextFields {
+            currentTexts = snapshot.texts
+            baselineTexts = baseline?.texts ?? [:]
+        }
+        defer {
+            if schema.hasTextFields {
+                currentTexts = [:]
+                baselineTexts = [:]
+            }
+        }
         // The payload follows the header, padded to a byte, in the same array.
         coder = RangeEncoder(prefix: header.bytes, capacity: 64 + snapshot.count)
         if let baseline {
@@ -81,6 +94,8 @@ struct EntropyDeltaEncoder {
     /// Whether `snapshot` holds exactly `baseline`'s entities, types and values.
     private static func sameEntities(_ snapshot: Snapshot, _ baseline: Snapshot) -> Bool {
         guard snapshot.ids == baseline.ids, snapshot.types == baseline.types else { return false }
+        // Same ids: the texts, keyed by id, are the same exactly when the dictionaries are.
+        if snapshot.schema.hasTextFields && snapshot.texts != baseline.texts { return false }
         let layouts = snapshot.schema.layouts
         for index in snapshot.indices {
             let a = Int(snapshot.offsets[index]), b = Int(baseline.offsets[index])
@@ -168,6 +183,9 @@ struct EntropyDeltaEncoder {
         // Changed: a bit per survivor, then the changed entity's fields. The survivors before
         // the first changed one are unchanged: they are not compared twice.
         let fieldStarts = schema.fieldStarts
+        let hasTextFields = schema.hasTextFields
+        let nowTexts = currentTexts, thenTexts = baselineTexts
+        let layouts = schema.layouts
         /// Whether survivor `pair` changed any field.
         func differs(_ pair: Int) -> Bool {
             let old = Int(survivorsThen[pair])
@@ -176,7 +194,9 @@ struct EntropyDeltaEncoder {
             for field in 0..<(fieldStarts[type + 1] - fieldStarts[type]) where now.values[a &+ field] != then.values[b &+ field] {
                 return true
             }
-            return false
+            // Texts only where the schema has them: a text field's q is always 0.
+            return hasTextFields
+                && Snapshot.textDifferences(nowTexts, thenTexts, id: then.ids[old], fields: layouts[type].textFields) != 0
         }
         var firstChanged = 0
         while firstChanged < survivorCount && !differs(firstChanged) { firstChanged += 1 }
@@ -196,7 +216,12 @@ struct EntropyDeltaEncoder {
                         coder.encode(changed, &models.p[EntropyModels.changed &+ history &+ 4 &* activity])
                         history = (history &<< 1 | (changed ? 1 : 0)) & 3
                         if changed {
-                            encodeChanges(now, current, then, old, activity: activity, fields: fields, motionDeltas: motionDeltas)
+                            let textMask =
+                                hasTextFields
+                                ? Snapshot.textDifferences(
+                                    nowTexts, thenTexts, id: now.ids[current], fields: layouts[Int(now.types[current])].textFields) : 0
+                            encodeChanges(
+                                now, current, then, old, activity: activity, fields: fields, motionDeltas: motionDeltas, textMask: textMask)
                         }
                     }
                 }
@@ -208,7 +233,9 @@ struct EntropyDeltaEncoder {
         if createdCount > 0 {
             coder.encodeInteger(UInt64(createdCount - 1), models: models.p + EntropyModels.countTree)
             var previous: Int64 = -1
-            for index in 0..<createdCount { encodeWhole(now, Int(created[index]), previous: &previous) }
+            for index in 0..<createdCount {
+                encodeWhole(now, Int(created[index]), previous: &previous)
+            }
         }
     }
 
@@ -217,7 +244,7 @@ struct EntropyDeltaEncoder {
     /// schema's ``Schema/flatFields``, `motionDeltas` the baseline motion's values.
     private mutating func encodeChanges(
         _ now: SnapshotColumns, _ i: Int, _ then: SnapshotColumns, _ j: Int, activity: Int,
-        fields: UnsafeBufferPointer<TypeLayout.FieldLayout>, motionDeltas: UnsafeBufferPointer<Int64>
+        fields: UnsafeBufferPointer<TypeLayout.FieldLayout>, motionDeltas: UnsafeBufferPointer<Int64>, textMask: UInt64
     ) {
         let type = Int(now.types[i])
         models.prepare(type: type)
@@ -249,7 +276,8 @@ struct EntropyDeltaEncoder {
             } else if records {
                 slot?[field] = 0
             }
-            let changed = new != predicted
+            // A text field's q is always 0: its change is in `textMask` (protocol 1.2).
+            let changed = new != predicted || (textMask != 0 && textMask >> UInt64(field) & 1 != 0)
             if predicts {
                 let context = state &+ 3 &* activity &+ (motion != 0 ? 6 : 0)
                 coder.encode(changed, &models.p[base &+ EntropyModels.fieldChangedPredicted &+ context])
@@ -260,6 +288,10 @@ struct EntropyDeltaEncoder {
             guard changed else { continue }
             if layout.deltaMode == .none {
                 if layout.width > 1 { encodeValue(new, layout, base: base) }
+                continue
+            }
+            if layout.deltaMode == .text {
+                encodeText(currentTexts[Snapshot.textKey(id: id, field: field)] ?? [], lengthBits: layout.width)
                 continue
             }
             let delta: Int64
@@ -307,7 +339,14 @@ struct EntropyDeltaEncoder {
         }
     }
 
-    /// Codes one entity whole: id gap, type index, every field.
+    /// Codes a text value (§4.5.4): its length raw in `lengthBits` bits, then each byte raw in 8 bits,
+    /// outside the context models.
+    private mutating func encodeText(_ text: [UInt8], lengthBits: Int) {
+        coder.encodeRaw(UInt64(text.count), count: lengthBits)
+        for byte in text { coder.encodeRaw(UInt64(byte), count: 8) }
+    }
+
+    /// Codes one entity whole: id gap, type index, every field (a text from ``currentTexts``).
     private mutating func encodeWhole(_ snapshot: SnapshotColumns, _ index: Int, previous: inout Int64) {
         let id = Int64(snapshot.ids[index])
         coder.encodeInteger(UInt64(id - previous - 1), models: models.p + EntropyModels.gapTree)
@@ -319,6 +358,17 @@ struct EntropyDeltaEncoder {
         models.prepare(type: type)
         let layout = schema.layouts[type]
         let offset = Int(snapshot.offsets[index])
+        if layout.textFields != 0 {
+            for field in 0..<layout.fieldCount {
+                if layout.fields[field].deltaMode == .text {
+                    let text = currentTexts[Snapshot.textKey(id: UInt32(id), field: field)] ?? []
+                    encodeText(text, lengthBits: layout.fields[field].width)
+                } else {
+                    encodeValue(snapshot.values[offset + field], layout.fields[field], base: models.fieldBase(type: type, field: field))
+                }
+            }
+            return
+        }
         for field in 0..<layout.fieldCount {
             encodeValue(snapshot.values[offset + field], layout.fields[field], base: models.fieldBase(type: type, field: field))
         }

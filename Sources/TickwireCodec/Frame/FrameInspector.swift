@@ -144,11 +144,10 @@ public final class FrameInspector {
             if let old, oldIndex < oldCount, old.id(at: oldIndex) == id, old.typeIndex(at: oldIndex) == snapshot.typeIndex(at: index) {
                 let fields = schema.entityTypes[snapshot.typeIndex(at: index)].fields
                 var differences: [String] = []
-                for (field, descriptor) in fields.enumerated()
-                where old.value(at: oldIndex, field: field) != snapshot.value(at: index, field: field) {
-                    let before = Self.format(old.value(at: oldIndex, field: field), of: descriptor.kind)
-                    let after = Self.format(snapshot.value(at: index, field: field), of: descriptor.kind)
-                    differences.append("\(descriptor.name) \(before) → \(after)")
+                for (field, descriptor) in fields.enumerated() {
+                    let before = Self.format(old, oldIndex, field, of: descriptor.kind)
+                    let after = Self.format(snapshot, index, field, of: descriptor.kind)
+                    if before != after { differences.append("\(descriptor.name) \(before) → \(after)") }
                 }
                 if differences.isEmpty {
                     unchanged += 1
@@ -165,7 +164,7 @@ public final class FrameInspector {
                 }
                 let fields = schema.entityTypes[snapshot.typeIndex(at: index)].fields
                 let values = fields.enumerated().map { field, descriptor in
-                    "\(descriptor.name) \(Self.format(snapshot.value(at: index, field: field), of: descriptor.kind))"
+                    "\(descriptor.name) \(Self.format(snapshot, index, field, of: descriptor.kind))"
                 }
                 created += 1
                 add("  created \(entityName(snapshot, index))" + (values.isEmpty ? "" : ": " + values.joined(separator: ", ")))
@@ -193,6 +192,12 @@ public final class FrameInspector {
     ///   - quantized: The value on the wire.
     ///   - kind: Its field's kind.
     /// - Returns: The text.
+    /// A field of an entity in words: a text quoted (protocol 1.2), a number as ``format(_:of:)`` writes it.
+    static func format(_ snapshot: Snapshot, _ index: Int, _ field: Int, of kind: FieldKind) -> String {
+        guard kind.maxTextBytes != nil else { return format(snapshot.value(at: index, field: field), of: kind) }
+        return "\"" + snapshot.text(at: index, field: field) + "\""
+    }
+
     static func format(_ quantized: UInt64, of kind: FieldKind) -> String {
         switch kind.storage {
         case .bool:
@@ -209,6 +214,9 @@ public final class FrameInspector {
             return format(kind.dequantize(quantized), decimals: decimals)
         case .angle:
             return format(kind.dequantize(quantized) * 180 / Double.pi, decimals: 2) + "°"
+        case .text:
+            // A text's bytes are not a quantized value; the snapshot holds them.
+            return "text"
         }
     }
 

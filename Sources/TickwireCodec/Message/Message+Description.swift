@@ -7,7 +7,7 @@ extension Message: CustomStringConvertible {
             "hello version \(hello.protocolVersion) schema \(hex64(hello.schemaFingerprint)) room \"\(hello.room)\""
                 + " modes 0x\(String(hello.compressionModes.rawValue, radix: 16))" + (hello.offersEntropyDeltas ? " entropy deltas" : "")
                 + (hello.offersMotionPrediction ? " motion prediction" : "") + (hello.offersRenderTimes ? " render times" : "")
-                + (hello.offersPongHold ? " pong hold" : "")
+                + (hello.offersPongHold ? " pong hold" : "") + (hello.offersTextFields ? " text fields" : "")
                 + (hello.resumeToken.map { " resume token \($0.count) B" } ?? "")
                 + (hello.connectToken.map { " connect token expiring \($0.expireTimestamp)" } ?? "") + " payload \(hello.payload.count) B"
         case .welcome(let welcome):

@@ -4,9 +4,9 @@ extension Message {
     /// Body (`Protocol/PROTOCOL.md` section 5.3): protocol version (u16), schema fingerprint
     /// (u64), compression modes offered (u8 bit set; bit 7 offers entropy-coded deltas, bit 6
     /// render times with inputs, bit 5 motion-predicted entropy deltas, bit 4 pongs that carry
-    /// the server's hold), flags (u8: bit 0 = resume token present, bit 1 = connect token
-    /// present), room name (text), resume token (byte string, only when flagged), connect token
-    /// (``ConnectToken``, 1056 bytes, only when flagged, section 5.3.1), application payload
+    /// the server's hold, bit 3 text fields), flags (u8: bit 0 = resume token present, bit 1 =
+    /// connect token present), room name (text), resume token (byte string, only when flagged),
+    /// connect token (``ConnectToken``, 1056 bytes, only when flagged, section 5.3.1), application payload
     /// (byte string).
     public struct Hello: Hashable, Sendable {
         /// The wire protocol version the client speaks (``tickwireProtocolVersion``).
@@ -33,6 +33,10 @@ extension Message {
         /// (``Message/Pong/hold``, `Protocol/PROTOCOL.md` §5.9.1): bit 4 of the compression byte,
         /// which servers without the extension ignore (they answer with the original pong).
         public var offersPongHold: Bool
+        /// Whether the client decodes text fields (``FieldKind/text(maxBytes:)``, protocol 1.2,
+        /// `Protocol/PROTOCOL.md` §3.2): bit 3 of the compression byte. A server whose schema has
+        /// a text field refuses a hello without it (reject reason 1, version mismatch).
+        public var offersTextFields: Bool
         /// The room the client wants to join (UTF-8, at most ``FrameLimits/maximumRoomNameBytes``).
         public var room: String
         /// The token of an earlier session to resume, if any (at most ``FrameLimits/maximumResumeTokenBytes``).
@@ -57,12 +61,14 @@ extension Message {
         ///   - offersRenderTimes: Whether the client can send render times with its inputs.
         ///   - offersMotionPrediction: Whether the client also decodes motion-predicted entropy deltas.
         ///   - offersPongHold: Whether the client reads pongs that carry the server's hold.
+        ///   - offersTextFields: Whether the client decodes text fields.
         ///   - connectToken: The connect token vouching for the player, or `nil`.
         public init(
             protocolVersion: UInt16 = tickwireProtocolVersion, schemaFingerprint: UInt64,
             compressionModes: CompressionModes = .all, room: String = "", resumeToken: [UInt8]? = nil,
             payload: [UInt8] = [], offersEntropyDeltas: Bool = false, offersRenderTimes: Bool = false,
-            offersMotionPrediction: Bool = false, offersPongHold: Bool = false, connectToken: ConnectToken? = nil
+            offersMotionPrediction: Bool = false, offersPongHold: Bool = false, offersTextFields: Bool = false,
+            connectToken: ConnectToken? = nil
         ) {
             self.protocolVersion = protocolVersion
             self.schemaFingerprint = schemaFingerprint
@@ -71,6 +77,7 @@ extension Message {
             self.offersRenderTimes = offersRenderTimes || compressionModes.rawValue & Self.renderTimesBit != 0
             self.offersMotionPrediction = offersMotionPrediction || compressionModes.rawValue & Self.motionPredictionBit != 0
             self.offersPongHold = offersPongHold || compressionModes.rawValue & Self.pongHoldBit != 0
+            self.offersTextFields = offersTextFields || compressionModes.rawValue & Self.textFieldsBit != 0
             self.room = room
             self.resumeToken = resumeToken
             self.connectToken = connectToken
@@ -88,8 +95,10 @@ extension Message {
         static let motionPredictionBit: UInt8 = 0x20
         /// The bit of the compression byte that offers pongs carrying the server's hold.
         static let pongHoldBit: UInt8 = 0x10
+        /// The bit of the compression byte that says the client decodes text fields (protocol 1.2).
+        static let textFieldsBit: UInt8 = 0x08
         /// The bits of the compression byte that offer extensions rather than modes.
-        static let extensionBits: UInt8 = entropyDeltasBit | renderTimesBit | motionPredictionBit | pongHoldBit
+        static let extensionBits: UInt8 = entropyDeltasBit | renderTimesBit | motionPredictionBit | pongHoldBit | textFieldsBit
 
         /// Reads the protocol version of a hello frame without decoding the rest, which a
         /// client of another protocol version may lay out differently: the version is the first
@@ -109,7 +118,7 @@ extension Message {
             writer.writeUInt8(
                 compressionModes.rawValue & ~Self.extensionBits | (offersEntropyDeltas ? Self.entropyDeltasBit : 0)
                     | (offersRenderTimes ? Self.renderTimesBit : 0) | (offersMotionPrediction ? Self.motionPredictionBit : 0)
-                    | (offersPongHold ? Self.pongHoldBit : 0))
+                    | (offersPongHold ? Self.pongHoldBit : 0) | (offersTextFields ? Self.textFieldsBit : 0))
             writer.writeUInt8((resumeToken == nil ? 0 : Self.resumeTokenFlag) | (connectToken == nil ? 0 : Self.connectTokenFlag))
             try writer.writeString(room, field: "room name", limit: limits.maximumRoomNameBytes)
             if let resumeToken {
@@ -128,6 +137,7 @@ extension Message {
             offersRenderTimes = modes & Self.renderTimesBit != 0
             offersMotionPrediction = modes & Self.motionPredictionBit != 0
             offersPongHold = modes & Self.pongHoldBit != 0
+            offersTextFields = modes & Self.textFieldsBit != 0
             let flags = try reader.readUInt8()
             if flags & ~(Self.resumeTokenFlag | Self.connectTokenFlag) != 0 { throw .reservedBits(field: "hello flags", value: flags) }
             room = try reader.readString(field: "room name", limit: limits.maximumRoomNameBytes)

@@ -7,6 +7,9 @@
 /// - ``float(min:max:resolution:)``: `q = round((value − min) / resolution)`, clamped.
 /// - ``angle(bits:)``: radians; `q = round(value / 2π × 2^bits) mod 2^bits`; wraps around.
 /// - ``enumeration(cases:)``: `q` is the case index.
+/// - ``text(maxBytes:)``: a short UTF-8 text, not a number: its `q` is always 0 and its bytes
+///   travel beside the numbers, whole and only when they change (§3.2, protocol 1.2). Read and
+///   write it with ``Snapshot/text(at:field:)`` and ``Snapshot/setText(_:at:field:)``.
 public struct FieldKind: Hashable, Sendable, CustomStringConvertible {
     enum Storage: Hashable, Sendable {
         case bool
@@ -14,6 +17,7 @@ public struct FieldKind: Hashable, Sendable, CustomStringConvertible {
         case float(min: Double, max: Double, resolution: Double)
         case angle(bits: Int)
         case enumeration(cases: Int)
+        case text(maxBytes: Int)
     }
 
     let storage: Storage
@@ -60,6 +64,25 @@ public struct FieldKind: Hashable, Sendable, CustomStringConvertible {
         FieldKind(storage: .enumeration(cases: cases))
     }
 
+    /// A short UTF-8 text of at most `maxBytes` bytes (a player's name), sent whole when it
+    /// changes and interpolated by step.
+    ///
+    /// Its quantized value is always 0; the text itself lives beside the numbers in a
+    /// ``Snapshot`` (``Snapshot/text(at:field:)``). A schema with a text field needs protocol 1.2
+    /// and a client that offers text fields in its hello (`Protocol/PROTOCOL.md` §3.2, §5.3).
+    ///
+    /// - Parameter maxBytes: The longest text in UTF-8 bytes, 1...``Schema/maxTextBytes``.
+    /// - Returns: The kind; ``Schema`` checks the bound.
+    public static func text(maxBytes: Int) -> FieldKind {
+        FieldKind(storage: .text(maxBytes: maxBytes))
+    }
+
+    /// The longest text in UTF-8 bytes of a ``text(maxBytes:)`` field, or `nil` for the numeric kinds.
+    public var maxTextBytes: Int? {
+        if case let .text(maxBytes) = storage { return maxBytes }
+        return nil
+    }
+
     /// How a client blends two values of a field between snapshots.
     public struct Interpolation: Hashable, Sendable, CustomStringConvertible {
         let name: String
@@ -76,7 +99,7 @@ public struct FieldKind: Hashable, Sendable, CustomStringConvertible {
     /// How a client interpolates this field.
     public var interpolation: Interpolation {
         switch storage {
-        case .bool, .enumeration: .step
+        case .bool, .enumeration, .text: .step
         case .integer, .float: .linear
         case .angle: .shortestArc
         }
@@ -91,6 +114,7 @@ public struct FieldKind: Hashable, Sendable, CustomStringConvertible {
         case let .float(min, max, resolution): FieldKind.floatSteps(min: min, max: max, resolution: resolution)
         case let .angle(bits): BitWriter.mask(bits)
         case let .enumeration(cases): UInt64(Swift.max(cases, 1) - 1)
+        case .text: 0
         }
     }
 
@@ -101,7 +125,7 @@ public struct FieldKind: Hashable, Sendable, CustomStringConvertible {
     /// (integers, floats and angles of 4 to 62 bits).
     var allowsDelta: Bool {
         switch storage {
-        case .bool, .enumeration: false
+        case .bool, .enumeration, .text: false
         case .integer, .float, .angle: bitWidth >= 4 && bitWidth <= 62
         }
     }
@@ -125,6 +149,8 @@ public struct FieldKind: Hashable, Sendable, CustomStringConvertible {
     public func quantize(_ value: Double) -> UInt64 {
         guard !value.isNaN else { return 0 }
         switch storage {
+        case .text:
+            return 0
         case .bool:
             return value != 0 ? 1 : 0
         case let .integer(min, max):
@@ -163,7 +189,7 @@ public struct FieldKind: Hashable, Sendable, CustomStringConvertible {
             return UInt64(bitPattern: clamped &- min)
         case .float, .angle:
             return quantize(Double(integer))
-        case .bool, .enumeration:
+        case .bool, .enumeration, .text:
             return integer <= 0 ? 0 : Swift.min(UInt64(integer), maxQuantized)
         }
     }
@@ -175,7 +201,7 @@ public struct FieldKind: Hashable, Sendable, CustomStringConvertible {
     public func dequantize(_ quantized: UInt64) -> Double {
         let q = Swift.min(quantized, maxQuantized)
         switch storage {
-        case .bool, .enumeration: return Double(q)
+        case .bool, .enumeration, .text: return Double(q)
         // Wrapping addition: q ≤ max − min, so min + q stays in min...max.
         case let .integer(min, _): return Double(min &+ Int64(bitPattern: q))
         case let .float(min, _, resolution): return min + Double(q) * resolution
@@ -228,6 +254,7 @@ public struct FieldKind: Hashable, Sendable, CustomStringConvertible {
         case let .float(min, max, resolution): "float(\(min)...\(max) by \(resolution))"
         case let .angle(bits): "angle(\(bits) bits)"
         case let .enumeration(cases): "enumeration(\(cases) cases)"
+        case let .text(maxBytes): "text(\(maxBytes) bytes)"
         }
     }
 }

@@ -24,11 +24,12 @@ extension Double: FieldValue {
     /// `Double`.
     public static var fieldValueTypeName: String { "Double" }
 
-    /// Every kind reads as a `Double` (booleans as 0 or 1, enumerations as the case index).
+    /// Every numeric kind reads as a `Double` (booleans as 0 or 1, enumerations as the case
+    /// index); a text does not (read it with ``Snapshot/text(at:field:)``).
     ///
     /// - Parameter kind: The field's kind.
-    /// - Returns: `true`.
-    public static func canRead(_ kind: FieldKind) -> Bool { true }
+    /// - Returns: `true` unless `kind` is ``FieldKind/text(maxBytes:)``.
+    public static func canRead(_ kind: FieldKind) -> Bool { kind.maxTextBytes == nil }
 
     /// The value as it is.
     ///
@@ -47,7 +48,7 @@ extension Int: FieldValue {
     public static func canRead(_ kind: FieldKind) -> Bool {
         switch kind.storage {
         case .integer, .enumeration: true
-        case .bool, .float, .angle: false
+        case .bool, .float, .angle, .text: false
         }
     }
 

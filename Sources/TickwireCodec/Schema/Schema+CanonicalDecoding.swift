@@ -131,6 +131,13 @@ private struct CanonicalReader {
                 throw SchemaDecodingError(.parameterOutOfRange(what: "enumeration cases", value: cases, offset: start))
             }
             return .enumeration(cases: Int(cases))
+        case .text:
+            let start = offset
+            let maxBytes = try varint()
+            guard maxBytes <= UInt64(Schema.maxTextBytes) else {
+                throw SchemaDecodingError(.parameterOutOfRange(what: "text bytes", value: maxBytes, offset: start))
+            }
+            return .text(maxBytes: Int(maxBytes))
         case nil:
             throw SchemaDecodingError(.unknownKindTag(tag, offset: tagOffset))
         }

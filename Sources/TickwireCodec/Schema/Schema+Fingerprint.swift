@@ -1,7 +1,7 @@
 extension Schema {
     /// Kind tags in the canonical encoding.
     enum KindTag: UInt8 {
-        case bool = 0, integer = 1, float = 2, angle = 3, enumeration = 4
+        case bool = 0, integer = 1, float = 2, angle = 3, enumeration = 4, text = 5
     }
 
     /// The canonical byte encoding of a list of entity types (`Protocol/PROTOCOL.md` §3.4):
@@ -34,6 +34,9 @@ extension Schema {
                 case let .enumeration(cases):
                     out.append(KindTag.enumeration.rawValue)
                     appendVarint(UInt64(cases), to: &out)
+                case let .text(maxBytes):
+                    out.append(KindTag.text.rawValue)
+                    appendVarint(UInt64(maxBytes), to: &out)
                 }
             }
         }

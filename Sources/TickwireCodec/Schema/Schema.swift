@@ -23,6 +23,8 @@ public struct Schema: Hashable, Sendable {
     public static let maxFloatBits = 32
     /// The most cases of an enumeration field.
     public static let maxEnumerationCases = 256
+    /// The largest `maxBytes` of a text field (``FieldKind/text(maxBytes:)``), in UTF-8 bytes.
+    public static let maxTextBytes = 64
 
     /// The entity types, in declaration order (their index is the type index on the wire).
     public let entityTypes: [EntityType]
@@ -37,6 +39,15 @@ public struct Schema: Hashable, Sendable {
     let fieldStarts: [Int]
     /// Bits of an entity type index on the wire.
     let typeIndexBits: Int
+    /// Whether any type has a text field: when not, the coders never look at texts.
+    let hasTextFields: Bool
+
+    /// The text fields of type `type` as a field mask (bit `f` for field `f`), 0 for a type without them.
+    package func textFieldMask(ofType type: Int) -> UInt64 { layouts[type].textFields }
+
+    /// Whether any field of the schema is a text (``FieldKind/text(maxBytes:)``): such a schema
+    /// needs protocol 1.2, and a host refuses a client whose hello does not offer text fields.
+    public var needsTextFields: Bool { hasTextFields }
 
     /// The most fields any entity type has.
     var widestFieldCount: Int {
@@ -86,6 +97,7 @@ public struct Schema: Hashable, Sendable {
         self.flatFields = layouts.flatMap(\.fields)
         self.fieldStarts = layouts.reduce(into: [0]) { starts, layout in starts.append((starts.last ?? 0) + layout.fieldCount) }
         self.typeIndexBits = BitWriter.bitWidth(ofMaximum: UInt64(entityTypes.count - 1))
+        self.hasTextFields = layouts.contains { $0.textFields != 0 }
         self.fingerprint = Schema.fnv1a64(Schema.canonicalEncoding(of: entityTypes))
     }
 
@@ -141,6 +153,8 @@ public struct Schema: Hashable, Sendable {
             return (1...32).contains(bits) ? nil : "bits \(bits) must be in 1...32"
         case let .enumeration(cases):
             return (1...maxEnumerationCases).contains(cases) ? nil : "cases \(cases) must be in 1...\(maxEnumerationCases)"
+        case let .text(maxBytes):
+            return (1...maxTextBytes).contains(maxBytes) ? nil : "maxBytes \(maxBytes) must be in 1...\(maxTextBytes)"
         }
     }
 }
@@ -148,11 +162,13 @@ public struct Schema: Hashable, Sendable {
 /// The quantities the codec needs per field of one entity type.
 struct TypeLayout: Hashable, Sendable {
     /// How a changed field value may be sent (`Protocol/PROTOCOL.md` §4.5).
+    /// `text` marks a text field (§3.2): its `q` is always 0, its bytes travel beside it.
     enum DeltaMode: UInt8, Hashable, Sendable {
-        case none, linear, wrapping
+        case none, linear, wrapping, text
     }
 
-    /// One field's width, largest quantized value and delta mode.
+    /// One field's width, largest quantized value and delta mode; for a text field, `width` is
+    /// the bits of its length and `maxQuantized` its largest length in bytes (its `q` is 0).
     struct FieldLayout: Hashable, Sendable {
         var width: Int
         var maxQuantized: UInt64
@@ -160,13 +176,21 @@ struct TypeLayout: Hashable, Sendable {
     }
 
     var fields: [FieldLayout]
+    /// Bit `f` set when field `f` is a text.
+    var textFields: UInt64 = 0
 
     var fieldCount: Int { fields.count }
 
     init(_ type: EntityType) {
         fields = type.fields.map { field in
+            if let maxBytes = field.kind.maxTextBytes {
+                return FieldLayout(width: BitWriter.bitWidth(ofMaximum: UInt64(maxBytes)), maxQuantized: UInt64(maxBytes), deltaMode: .text)
+            }
             let mode: DeltaMode = !field.kind.allowsDelta ? .none : (field.kind.wrapsAround ? .wrapping : .linear)
             return FieldLayout(width: field.kind.bitWidth, maxQuantized: field.kind.maxQuantized, deltaMode: mode)
+        }
+        for (index, field) in type.fields.enumerated() where field.kind.maxTextBytes != nil {
+            textFields |= 1 << UInt64(index)
         }
     }
 }

@@ -1,5 +1,5 @@
 /// The schemas `Protocol/vectors` codes its snapshots in, by their `# schema:` names: `arena` and
-/// `mixed` (`PROTOCOL.md` §8.1) and `busy` (§4.5.5).
+/// `mixed` (`PROTOCOL.md` §8.1), `busy` (§4.5.5) and `named` (§3.4, protocol 1.2).
 ///
 /// `package`, not public: one definition for everything in this package that reads the vectors
 /// (`tickwire conformance-decoder`, the codec's vector tests), and no part of a game's API. The
@@ -9,7 +9,7 @@
 package enum VectorSchemas {
     /// The vector schema a `# schema:` line names, or `nil` for a name no vector uses.
     ///
-    /// - Parameter name: `arena`, `mixed` or `busy`.
+    /// - Parameter name: `arena`, `mixed`, `busy` or `named`.
     /// - Returns: The schema.
     /// - Throws: ``SchemaError`` never in practice: each declaration is valid.
     package static func named(_ name: String) throws(SchemaError) -> Schema? {
@@ -17,6 +17,7 @@ package enum VectorSchemas {
         case "arena": try arena()
         case "mixed": try mixed()
         case "busy": try busy()
+        case "named": try named()
         default: nil
         }
     }
@@ -71,6 +72,20 @@ package enum VectorSchemas {
                     Field("on", .bool), Field("kind", .enumeration(cases: 5)), Field("x", .integer(min: -1000, max: 1000)),
                     Field("y", .float(min: 0, max: 100, resolution: 0.5)), Field("hp", .integer(min: 0, max: 1000)),
                 ]),
+        ])
+    }
+
+    /// The text vectors' schema (§3.2, protocol 1.2): a name of at most 16 bytes, a motto at the
+    /// largest bound (64), and a type without texts.
+    package static func named() throws(SchemaError) -> Schema {
+        try Schema([
+            EntityType(
+                "player",
+                fields: [
+                    Field("x", .integer(min: 0, max: 255)), Field("name", .text(maxBytes: 16)), Field("alive", .bool),
+                    Field("motto", .text(maxBytes: 64)),
+                ]),
+            EntityType("stone", fields: [Field("x", .integer(min: 0, max: 255))]),
         ])
     }
 }

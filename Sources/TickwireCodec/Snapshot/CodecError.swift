@@ -41,6 +41,8 @@ public struct CodecError: Error, Hashable, Sendable, CustomStringConvertible {
         public static let trailingData = Kind(name: "trailingData")
         /// A range-coded payload (entropy-coded delta) reached a state no encoder produces.
         public static let malformedRangeCode = Kind(name: "malformedRangeCode")
+        /// A text field's bytes are not valid UTF-8 (protocol 1.2).
+        public static let invalidUTF8 = Kind(name: "invalidUTF8")
 
         /// The kind's name, as in the static member (`truncated`, …).
         public var description: String { name }
@@ -64,6 +66,7 @@ public struct CodecError: Error, Hashable, Sendable, CustomStringConvertible {
         case schemaMismatch(expected: UInt64, given: UInt64)
         case trailingData(bits: Int)
         case malformedRangeCode(atByte: Int)
+        case invalidUTF8(what: String)
     }
 
     let reason: Reason
@@ -92,6 +95,7 @@ public struct CodecError: Error, Hashable, Sendable, CustomStringConvertible {
         case .schemaMismatch: .schemaMismatch
         case .trailingData: .trailingData
         case .malformedRangeCode: .malformedRangeCode
+        case .invalidUTF8: .invalidUTF8
         }
     }
 
@@ -133,6 +137,8 @@ public struct CodecError: Error, Hashable, Sendable, CustomStringConvertible {
             return "\(bits) bits follow the end of the encoding (only zero padding to a byte boundary is allowed)"
         case let .malformedRangeCode(position):
             return "range-coded data near byte \(position) is in a state no encoder produces"
+        case let .invalidUTF8(what):
+            return "\(what) is not valid UTF-8"
         }
     }
 }

@@ -5,6 +5,7 @@
 /// (``Snapshot/set(_:at:field:)``, ``Snapshot/double(at:field:)``), so a game that writes an
 /// entity here with the calls its capture makes gets the values a snapshot would hold.
 /// ``reset(id:type:)`` keeps the storage: refilling a reused entity allocates nothing.
+/// Text fields hold no text here (their quantized value is 0): read them from the ``Snapshot``.
 public struct QuantizedEntity: Sendable {
     /// The schema the entity follows.
     public let schema: Schema
@@ -72,7 +73,9 @@ public struct QuantizedEntity: Sendable {
     ///   - quantized: The value; clamped to the field's largest quantized value.
     ///   - field: A field index of the entity's type.
     public mutating func setValue(_ quantized: UInt64, field: Int) {
-        values[field] = min(quantized, schema.layouts[typeIndex].fields[field].maxQuantized)
+        // A text field's quantized value is always 0; its text lives in a Snapshot only.
+        let layout = schema.layouts[typeIndex].fields[field]
+        values[field] = layout.deltaMode == .text ? 0 : min(quantized, layout.maxQuantized)
     }
 
     /// The value of a field as a number (see ``FieldKind/dequantize(_:)``).

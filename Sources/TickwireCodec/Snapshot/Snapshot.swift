@@ -7,7 +7,10 @@
 /// order, `0..<count`); ``insert(id:type:)`` and ``remove(id:)`` shift later indices.
 ///
 /// Values are stored quantized (see ``FieldKind``); ``double(at:field:)`` and
-/// ``set(_:at:field:)`` convert. Accessing an index or field out of range is a programming
+/// ``set(_:at:field:)`` convert. Text fields (``FieldKind/text(maxBytes:)``) keep their bytes
+/// beside the numbers, by entity id, only when not empty: ``text(at:field:)`` and
+/// ``setText(_:at:field:)``; a snapshot of a schema without text fields never touches them.
+/// Accessing an index or field out of range is a programming
 /// error and traps, as with arrays.
 public struct Snapshot: Sendable {
     /// The schema the entities follow.
@@ -19,6 +22,8 @@ public struct Snapshot: Sendable {
     var types: [UInt8] = []
     var offsets: [UInt32] = []
     var values: [UInt64] = []
+    /// The non-empty texts, by ``textKey(id:field:)``; valid UTF-8 within each field's bound.
+    var texts: [UInt64: [UInt8]] = [:]
     /// Pool slots no longer referenced (left by removals); compacted when they dominate.
     var unusedValues = 0
     /// Whether the value pool holds every entity's values in id order with nothing else, so
@@ -115,7 +120,66 @@ public struct Snapshot: Sendable {
     public mutating func setValue(_ quantized: UInt64, at index: Int, field: Int) {
         let layout = schema.layouts[Int(types[index])]
         precondition(field >= 0 && field < layout.fieldCount, "field index out of range")
-        values[Int(offsets[index]) + field] = min(quantized, layout.fields[field].maxQuantized)
+        // A text field's quantized value is always 0 (its bytes are set with setText).
+        let fieldLayout = layout.fields[field]
+        values[Int(offsets[index]) + field] = fieldLayout.deltaMode == .text ? 0 : min(quantized, fieldLayout.maxQuantized)
+    }
+
+    /// The key of a text in ``texts``.
+    @inline(__always)
+    static func textKey(id: UInt32, field: Int) -> UInt64 { UInt64(id) << 8 | UInt64(field) }
+
+    /// The text of a text field (``FieldKind/text(maxBytes:)``) of the entity at `index`.
+    ///
+    /// - Parameters:
+    ///   - index: An index in ``indices``.
+    ///   - field: A field index of the entity's type.
+    /// - Returns: The text; empty for a new entity, and for a field of another kind.
+    public func text(at index: Int, field: Int) -> String {
+        String(decoding: textBytes(at: index, field: field), as: UTF8.self)
+    }
+
+    /// The UTF-8 bytes of a text field of the entity at `index`, as they travel.
+    ///
+    /// - Parameters:
+    ///   - index: An index in ``indices``.
+    ///   - field: A field index of the entity's type.
+    /// - Returns: The bytes; empty for a new entity, and for a field of another kind.
+    public func textBytes(at index: Int, field: Int) -> [UInt8] {
+        precondition(field >= 0 && field < schema.layouts[Int(types[index])].fieldCount, "field index out of range")
+        return texts[Snapshot.textKey(id: ids[index], field: field)] ?? []
+    }
+
+    /// Sets a text field of the entity at `index`, cut to the field's `maxBytes` at a character
+    /// boundary (the longest prefix of whole Unicode scalars that fits), as numbers are clamped.
+    ///
+    /// - Parameters:
+    ///   - text: The text.
+    ///   - index: An index in ``indices``.
+    ///   - field: A text field index of the entity's type; a field of another kind is left as it is.
+    public mutating func setText(_ text: String, at index: Int, field: Int) {
+        let layout = schema.layouts[Int(types[index])]
+        precondition(field >= 0 && field < layout.fieldCount, "field index out of range")
+        guard layout.fields[field].deltaMode == .text else { return }
+        let bytes = Snapshot.prefix(of: text, maxBytes: Int(layout.fields[field].maxQuantized))
+        let key = Snapshot.textKey(id: ids[index], field: field)
+        if bytes.isEmpty { texts[key] = nil } else { texts[key] = bytes }
+    }
+
+    /// The UTF-8 bytes of the longest prefix of whole Unicode scalars of `text` within `maxBytes`.
+    ///
+    /// - Parameters:
+    ///   - text: The text.
+    ///   - maxBytes: The most bytes.
+    /// - Returns: The bytes, valid UTF-8.
+    package static func prefix(of text: String, maxBytes: Int) -> [UInt8] {
+        var bytes = Array(text.utf8)
+        guard bytes.count > maxBytes else { return bytes }
+        var end = max(maxBytes, 0)
+        // Back up over continuation bytes (10xxxxxx) to the start of the cut character.
+        while end > 0 && bytes[end] & 0xC0 == 0x80 { end -= 1 }
+        bytes.removeSubrange(end...)
+        return bytes
     }
 
     /// The value of a field as a number (see ``FieldKind/dequantize(_:)``).
@@ -213,6 +277,7 @@ public struct Snapshot: Sendable {
         guard let position = index(of: id) else { return false }
         unusedValues += schema.layouts[Int(types[position])].fieldCount
         isPacked = false
+        if !texts.isEmpty { removeTexts(of: id, type: Int(types[position])) }
         ids.remove(at: position)
         types.remove(at: position)
         offsets.remove(at: position)
@@ -226,8 +291,53 @@ public struct Snapshot: Sendable {
         types.removeAll(keepingCapacity: true)
         offsets.removeAll(keepingCapacity: true)
         values.removeAll(keepingCapacity: true)
+        if !texts.isEmpty { texts.removeAll() }
         unusedValues = 0
         isPacked = true
+    }
+
+    /// Forgets the texts of entity `id` of type `type`.
+    mutating func removeTexts(of id: UInt32, type: Int) {
+        var fields = schema.layouts[type].textFields
+        while fields != 0 {
+            texts[Snapshot.textKey(id: id, field: fields.trailingZeroBitCount)] = nil
+            fields &= fields - 1
+        }
+    }
+
+    /// Copies the texts of entity `id` of type `type` from `source`.
+    mutating func copyTexts(of id: UInt32, type: Int, from source: Snapshot) {
+        var fields = schema.layouts[type].textFields
+        while fields != 0 {
+            let key = Snapshot.textKey(id: id, field: fields.trailingZeroBitCount)
+            if let text = source.texts[key] { texts[key] = text }
+            fields &= fields - 1
+        }
+    }
+
+    /// The fields of `fields` (a text field mask) whose texts for entity `id` differ between two
+    /// snapshots' texts, as a field mask.
+    static func textDifferences(_ current: [UInt64: [UInt8]], _ baseline: [UInt64: [UInt8]], id: UInt32, fields: UInt64) -> UInt64 {
+        var rest = fields
+        var mask: UInt64 = 0
+        while rest != 0 {
+            let field = rest.trailingZeroBitCount
+            let key = textKey(id: id, field: field)
+            if current[key] != baseline[key] { mask |= 1 << UInt64(field) }
+            rest &= rest - 1
+        }
+        return mask
+    }
+
+    /// Whether entity `id` of type `type` has the same texts here and in `other`.
+    func hasSameTexts(of id: UInt32, type: Int, as other: Snapshot) -> Bool {
+        var fields = schema.layouts[type].textFields
+        while fields != 0 {
+            let key = Snapshot.textKey(id: id, field: fields.trailingZeroBitCount)
+            if texts[key] != other.texts[key] { return false }
+            fields &= fields - 1
+        }
+        return true
     }
 
     /// Rewrites the value pool in id order with no unused slots.
@@ -249,6 +359,9 @@ public struct Snapshot: Sendable {
     /// when `source` is packed.
     mutating func appendEntities(of source: Snapshot, in range: Range<Int>) {
         guard !range.isEmpty else { return }
+        if !source.texts.isEmpty {
+            for index in range { copyTexts(of: source.ids[index], type: Int(source.types[index]), from: source) }
+        }
         ids.append(contentsOf: source.ids[range])
         types.append(contentsOf: source.types[range])
         if source.isPacked {
@@ -284,7 +397,7 @@ extension Snapshot: Equatable {
     /// (however their storage is laid out).
     public static func == (lhs: Snapshot, rhs: Snapshot) -> Bool {
         guard lhs.tick == rhs.tick, lhs.schema.fingerprint == rhs.schema.fingerprint,
-            lhs.ids == rhs.ids, lhs.types == rhs.types
+            lhs.ids == rhs.ids, lhs.types == rhs.types, lhs.texts == rhs.texts
         else { return false }
         for index in lhs.ids.indices {
             let fieldCount = lhs.schema.layouts[Int(lhs.types[index])].fieldCount

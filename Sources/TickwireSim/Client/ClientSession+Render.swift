@@ -32,7 +32,10 @@ extension ClientSession {
         if configuration.predictsLocalPlayer, let local = predictedLocalEntity {
             let position = view.insertionIndex(of: local.id)
             if position < view.entities.count && view.entities[position].id == local.id {
-                view.entities[position] = local
+                // The prediction holds numbers only: the texts are the snapshot's (protocol 1.2).
+                var predicted = local
+                predicted.texts = view.entities[position].texts
+                view.entities[position] = predicted
             } else {
                 view.entities.insert(local, at: position)
             }

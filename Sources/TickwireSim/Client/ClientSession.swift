@@ -188,7 +188,7 @@ public final class ClientSession<G: Game> {
             compressionModes: configuration.compressionModes, room: room, resumeToken: resumeToken,
             payload: configuration.helloPayload, offersEntropyDeltas: configuration.offersEntropyDeltas,
             offersRenderTimes: configuration.offersRenderTimes, offersMotionPrediction: configuration.offersEntropyDeltas,
-            offersPongHold: configuration.offersPongHold, connectToken: joinToken)
+            offersPongHold: configuration.offersPongHold, offersTextFields: true, connectToken: joinToken)
         send(.hello(hello))
     }
 

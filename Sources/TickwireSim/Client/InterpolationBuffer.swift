@@ -188,11 +188,14 @@ struct InterpolationBuffer: Sendable {
         var entities: [EntityView] = []
         entities.reserveCapacity(base.count)
         let types = base.schema.entityTypes
+        let hasTexts = base.schema.needsTextFields
         for index in base.indices {
             let id = base.id(at: index)
             let type = base.typeIndex(at: index)
             let fields = types[type].fields
             var values = [Double](repeating: 0, count: fields.count)
+            // Texts step (protocol 1.2): the older snapshot's until the newer one is reached.
+            var texts: [Int: String] = [:]
             if let match = other.index(of: id), other.typeIndex(at: match) == type,
                 !(jumps?(id, older, extrapolating ? match : index, newer, extrapolating ? index : match) ?? false)
             {
@@ -202,10 +205,12 @@ struct InterpolationBuffer: Sendable {
                     values[field] = fields[field].kind.interpolate(
                         from: older.double(at: from, field: field), to: newer.double(at: to, field: field), fraction: fraction)
                 }
+                if hasTexts { texts = fraction < 1 ? EntityView.texts(of: older, at: from) : EntityView.texts(of: newer, at: to) }
             } else {
                 for field in fields.indices { values[field] = base.double(at: index, field: field) }
+                if hasTexts { texts = EntityView.texts(of: base, at: index) }
             }
-            entities.append(EntityView(id: id, typeIndex: type, values: values))
+            entities.append(EntityView(id: id, typeIndex: type, values: values, texts: texts))
         }
         return WorldView(time: time, entities: entities)
     }

@@ -10,6 +10,10 @@ public struct EntityView: Hashable, Sendable {
     /// Its field values, in schema order, all as `Double`s; read one by name, with its own
     /// type, through a ``FieldKey`` (``subscript(_:)``) or ``value(_:as:in:)``.
     public var values: [Double]
+    /// Its text fields' strings (``FieldKind/text(maxBytes:)``, protocol 1.2) by field index;
+    /// empty for a type without text fields (whose ``values`` hold 0 for them). Texts interpolate
+    /// by step, as enumerations do.
+    public var texts: [Int: String]
 
     /// Creates an entity view.
     ///
@@ -17,10 +21,31 @@ public struct EntityView: Hashable, Sendable {
     ///   - id: The entity's id.
     ///   - typeIndex: Its type's index in the schema.
     ///   - values: Its field values, in schema order.
-    public init(id: UInt32, typeIndex: Int, values: [Double]) {
+    ///   - texts: Its text fields' strings, by field index.
+    public init(id: UInt32, typeIndex: Int, values: [Double], texts: [Int: String] = [:]) {
         self.id = id
         self.typeIndex = typeIndex
         self.values = values
+        self.texts = texts
+    }
+
+    /// The string of text field `field` (empty when it is empty, or not a text field).
+    ///
+    /// - Parameter field: A field index of the entity's type.
+    /// - Returns: The text.
+    public func text(field: Int) -> String { texts[field] ?? "" }
+
+    /// The texts of the entity at `index` of `snapshot`, by field index (empty when its type has none).
+    static func texts(of snapshot: Snapshot, at index: Int) -> [Int: String] {
+        var mask = snapshot.schema.textFieldMask(ofType: snapshot.typeIndex(at: index))
+        guard mask != 0 else { return [:] }
+        var texts: [Int: String] = [:]
+        while mask != 0 {
+            let field = mask.trailingZeroBitCount
+            texts[field] = snapshot.text(at: index, field: field)
+            mask &= mask - 1
+        }
+        return texts
     }
 
     /// The field `key` names, as its type: `Int` for integers, `Bool` for booleans, `Double`
@@ -110,7 +135,8 @@ public struct WorldView: Sendable {
             entities.append(
                 EntityView(
                     id: snapshot.id(at: index), typeIndex: type,
-                    values: (0..<fieldCount).map { snapshot.double(at: index, field: $0) }))
+                    values: (0..<fieldCount).map { snapshot.double(at: index, field: $0) },
+                    texts: EntityView.texts(of: snapshot, at: index)))
         }
         self.init(time: time, entities: entities)
     }

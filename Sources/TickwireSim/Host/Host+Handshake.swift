@@ -167,6 +167,10 @@ extension Host {
         guard hello.schemaFingerprint == game.schema.fingerprint else {
             return reject(connection, .schemaMismatch, schemaMismatchText(client: hello.schemaFingerprint), room: hello.room)
         }
+        // Protocol 1.2 (§5.3): a schema with text fields needs a client that decodes them.
+        guard hello.offersTextFields || !game.schema.needsTextFields else {
+            return reject(connection, .versionMismatch, Self.textFieldsText, room: hello.room)
+        }
         let room: Room<G>
         if let existing = roomsByName[hello.room] {
             room = existing
@@ -307,6 +311,9 @@ extension Host {
         }
         return bytes
     }
+
+    /// The words of the reject of a client that does not offer text fields when the schema has them.
+    static var textFieldsText: String { "the game's schema has text fields (protocol 1.2); the client does not offer them (hello bit 3)" }
 
     /// The words of a schema-mismatch reject: both fingerprints, then the game's version when it
     /// names one (``Game/version``), last, so that a long version is what the text limit cuts.

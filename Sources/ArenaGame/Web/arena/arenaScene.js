@@ -2,8 +2,7 @@
 // from a world view (ArenaSchema.player(from:) in Swift), the prediction adapter for the local
 // player (Arena.restore and ArenaRules.move), and the name as the hello's payload (ArenaClient).
 import { ArenaMap, movePlayer } from './arenaRules.js';
-import { ArenaType, PlayerField, RailField, nameAlphabet } from './arenaSchema.js';
-import { ArenaRules } from './arenaRules.js';
+import { ArenaType, PlayerField, RailField } from './arenaSchema.js';
 
 /** @typedef {import('@tickwire/client').EntityView} EntityView */
 /** @typedef {import('@tickwire/client').WorldView} WorldView */
@@ -21,11 +20,8 @@ import { ArenaRules } from './arenaRules.js';
  */
 export function playerFromEntity(entity) {
   const value = (/** @type {number} */ field) => (field < entity.values.length ? entity.values[field] : 0);
-  let name = '';
-  for (let offset = 0; offset < ArenaRules.maximumNameLength; offset++) {
-    const code = Math.round(value(PlayerField.firstNameCharacter + offset));
-    if (code > 0 && code <= nameAlphabet.length) name += nameAlphabet[code - 1];
-  }
+  // The name is a text field (protocol 1.2): the view carries its string.
+  const name = entity.texts?.[PlayerField.name] ?? '';
   return {
     id: entity.id, name, x: value(PlayerField.x), y: value(PlayerField.y), heading: value(PlayerField.heading),
     health: Math.round(value(PlayerField.health)), score: Math.round(value(PlayerField.score)), isBot: value(PlayerField.isBot) !== 0,
@@ -72,7 +68,7 @@ export function helloPayload(name) {
 
 /**
  * The local player's predicted state: its entity's values, dequantized.
- * @typedef {{id: number, x: number, y: number, heading: number, health: number, values: number[]}} PredictedPlayer
+ * @typedef {{id: number, x: number, y: number, heading: number, health: number, name: string, values: number[]}} PredictedPlayer
  */
 
 /**
@@ -93,7 +89,7 @@ export function arenaPrediction(map = ArenaMap.standard) {
       const values = snapshot.values[index].map((_, field) => snapshot.double(index, field));
       return {
         id: clientID, x: values[PlayerField.x], y: values[PlayerField.y], heading: values[PlayerField.heading],
-        health: Math.round(values[PlayerField.health]), values,
+        health: Math.round(values[PlayerField.health]), name: snapshot.text(index, PlayerField.name), values,
       };
     },
     /**
@@ -119,7 +115,7 @@ export function arenaPrediction(map = ArenaMap.standard) {
       values[PlayerField.x] = player.x;
       values[PlayerField.y] = player.y;
       values[PlayerField.heading] = player.heading;
-      return { id: player.id, typeIndex: ArenaType.player, values };
+      return { id: player.id, typeIndex: ArenaType.player, values, texts: { [PlayerField.name]: player.name } };
     },
   };
 }

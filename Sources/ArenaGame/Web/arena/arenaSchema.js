@@ -4,11 +4,11 @@
 import { FieldKind, Schema, entityType, field } from '@tickwire/client';
 import { ArenaRules } from './arenaRules.js';
 
-/** The characters a player name may use; a name character's field holds its index + 1 (0: none). */
-export const nameAlphabet = 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_';
+/** The name field's bound in UTF-8 bytes: `maximumNameLength` characters of up to four bytes each (ArenaSchema.nameBytes). */
+export const nameBytes = 4 * ArenaRules.maximumNameLength;
 
 /** Field indices of the player type. */
-export const PlayerField = Object.freeze({ x: 0, y: 1, heading: 2, health: 3, score: 4, isBot: 5, firstNameCharacter: 6 });
+export const PlayerField = Object.freeze({ x: 0, y: 1, heading: 2, health: 3, score: 4, isBot: 5, name: 6 });
 
 /** Field indices of the bullet type. */
 export const BulletField = Object.freeze({ x: 0, y: 1 });
@@ -26,8 +26,7 @@ export const arenaSchema = new Schema([
   entityType('player', [
     field('x', position), field('y', position), field('heading', FieldKind.angle(4)),
     field('health', FieldKind.integer(0, ArenaRules.maximumHealth)), field('score', FieldKind.integer(0, 4095)),
-    field('isBot', FieldKind.bool),
-    ...Array.from({ length: ArenaRules.maximumNameLength }, (_, index) => field(`name${index}`, FieldKind.enumeration(nameAlphabet.length + 1))),
+    field('isBot', FieldKind.bool), field('name', FieldKind.text(nameBytes)),
   ]),
   entityType('bullet', [field('x', position), field('y', position)]),
   entityType('rail', [field('x', position), field('y', position), field('endX', position), field('endY', position)]),

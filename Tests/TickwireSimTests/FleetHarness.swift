@@ -54,11 +54,16 @@ final class FleetHarness {
         return Int(url.dropFirst("sim://host-".count))
     }
 
-    /// Adds a client of `room` that enters through the hosts `entries`, in order.
+    /// Adds a client of `room` that enters through the hosts `entries`, in order, joining with
+    /// `connectToken` when one is given.
     @discardableResult
-    func addClient(room: String, entries: [Int], input: @escaping (UInt64) -> DotsGame.Input? = { _ in nil }) -> Int {
+    func addClient(
+        room: String, entries: [Int], connectToken: Message.Hello.ConnectToken? = nil,
+        input: @escaping (UInt64) -> DotsGame.Input? = { _ in nil }
+    ) -> Int {
         var configuration = ClientConfiguration()
         configuration.room = room
+        configuration.connectToken = connectToken
         let index = clients.count
         let networks = self.networks
         let client = ReconnectingSession(

@@ -92,6 +92,28 @@ struct FleetRoutingTests {
         #expect(fleet.hosts[holder].fleetMetrics.roomsRestored == 1)
     }
 
+    @Test("killing the holder: a token-bearing player restored from the directory resumes with its identity, and its resume event names it")
+    func killHolderKeepsIdentity() throws {
+        let fleet = FleetHarness(hosts: 2) { $0.tokenVerifier = HostTokenTests.PlainVerifier() }
+        var events: [HostEvent] = []
+        fleet.hosts[1].onEvent = { events.append($0) }
+        let client = fleet.addClient(room: "r", entries: [0, 1], connectToken: HostTokenTests.token(user: 9, room: "r", tag: 1))
+        #expect(fleet.run(until: { fleet.host(of: client) == 0 }, within: .seconds(2)), "the client lands on host 0")
+        fleet.run(for: .seconds(2))  // a save has happened since
+        let id = try #require(fleet.clients[client].session.clientID, "the client was welcomed")
+        #expect(fleet.hosts[0].room(named: "r")?.clients[id]?.identity?.userID == 9, "host 0 knows the player as user 9")
+
+        fleet.kill(0)
+        #expect(fleet.run(until: { fleet.host(of: client) == 1 }, within: .seconds(10)), "the client is back on host 1")
+        #expect(fleet.clients[client].session.wasResumed && fleet.clients[client].session.clientID == id, "it resumed its session")
+        #expect(fleet.hosts[1].room(named: "r")?.clients[id]?.identity?.userID == 9, "host 1 restored the player's identity")
+        let resumed = events.first { $0.kind == .resumed }
+        #expect(resumed?.clientID == id && resumed?.identity?.userID == 9, "the resume event names user 9: \(events)")
+        fleet.run(for: .milliseconds(1500))  // a report has happened since
+        let report = fleet.store.reportedRooms(of: "host-1").first { $0.name == "r" }
+        #expect(report?.players == ["9"], "host 1's report to the matchmaker names user 9: \(String(describing: report))")
+    }
+
     @Test("drain moves every client at once, without waiting for the claim's TTL, with the same ids")
     func drainMovesAtOnce() throws {
         let fleet = FleetHarness(hosts: 3)

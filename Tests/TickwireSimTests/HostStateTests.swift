@@ -170,4 +170,38 @@ struct HostStateTests {
         let host = try Host(game: game, listener: SimulatedNetwork(clock: clock, seed: 1), clock: clock, restoring: state)
         #expect(host.room(named: "")?.clientIDs == [1])
     }
+
+    @Test("a token-bearing player saved in a state file resumes on the restored host with its identity; the resume event names it")
+    func identityAfterRestart() throws {
+        let tokens: (inout HostConfiguration) -> Void = {
+            $0.requiresTokens = true
+            $0.tokenVerifier = HostTokenTests.PlainVerifier()
+        }
+        let old = RawClientBench(configure: tokens)
+        let player = old.join(connectToken: HostTokenTests.token(user: 5, tag: 1))
+        old.run(milliseconds: 100, clients: [player])
+        let welcome = try #require(player.welcome, "the token-bearing player joins: \(String(describing: player.reject))")
+        let exported = old.host.exportState()
+        #expect(exported.rooms.first?.clients.first?.identity?.userID == 5, "the export keeps the player's identity")
+
+        // Through the bytes of a state file, as `arena serve --state` stores them.
+        let game = old.game
+        let bytes = HostStateFile.encode(
+            SavedHostState(state: exported, savedAt: 1), schemaFingerprint: game.schema.fingerprint, encodeWorld: game.encodeWorld)
+        let read = try HostStateFile.decode(bytes, schemaFingerprint: game.schema.fingerprint, decodeWorld: game.decodeWorld)
+        #expect(
+            read.state.rooms.map(\.clients) == exported.rooms.map(\.clients), "the state file gives back the clients, identities included")
+
+        let new = try RawClientBench(restoring: read.state, configure: tokens)
+        var events: [HostEvent] = []
+        new.host.onEvent = { events.append($0) }
+        #expect(new.host.room(named: "")?.clients[welcome.clientID]?.identity?.userID == 5, "the restored client has its identity")
+        let back = new.join(token: welcome.resumeToken)
+        new.run(milliseconds: 100, clients: [back])
+        #expect(back.welcome?.clientID == welcome.clientID, "the player resumes its place: \(String(describing: back.reject))")
+        let resumed = events.first { $0.kind == .resumed }
+        #expect(
+            resumed?.clientID == welcome.clientID && resumed?.identity?.userID == 5, "the resume event names user 5: \(events)")
+        #expect(new.host.room(named: "")?.clients[welcome.clientID]?.identity?.userID == 5, "the resumed client keeps its identity")
+    }
 }

@@ -29,6 +29,20 @@ final class RawClientBench {
         }
     }
 
+    /// A bench whose host carries on from `state` (``Host/init(game:listener:clock:configuration:restoring:)``),
+    /// as a restarted process's would; its tokens come from another seed than the default bench's.
+    init(
+        game: DotsGame = DotsGame(orbCount: 2), restoring state: HostState<DotsGame.State>,
+        configure: (inout HostConfiguration) -> Void = { _ in }
+    ) throws {
+        self.game = game
+        network = SimulatedNetwork(clock: clock, seed: 12)
+        var configuration = HostConfiguration()
+        configuration.tokenSeed = 12
+        configure(&configuration)
+        host = try Host(game: game, listener: network, clock: clock, configuration: configuration, restoring: state)
+    }
+
     /// One raw client: its connection and everything it has received so far.
     final class Client {
         let connection: SimulatedConnection

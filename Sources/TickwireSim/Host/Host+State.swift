@@ -6,7 +6,8 @@ extension Host {
     /// room of the state, opening it when the configuration does not name it.
     ///
     /// Each restored room gets its world and tick back, and keeps a place for each of its
-    /// clients: they start disconnected, their ``HostConfiguration/resumeGracePeriod``
+    /// clients, with the identity its connect token verified (``ResumableClient/identity``):
+    /// they start disconnected, their ``HostConfiguration/resumeGracePeriod``
     /// starting now, and a hello carrying one's resume token gets that client's id and player
     /// back, exactly as after a dropped connection. A client that does not return in time is
     /// removed (``Game/removePlayer(_:from:)``) like any other. The game is not told about
@@ -57,13 +58,15 @@ extension Host {
         let now = clock.now
         var restored: [RoomClient<G>] = []
         for client in saved.clients {
+            let record: RoomClient<G>
             do {
-                restored.append(
-                    try RoomClient(
-                        id: client.id, token: client.token, connection: nil, compression: .none, configuration: configuration, now: now))
+                record = try RoomClient(
+                    id: client.id, token: client.token, connection: nil, compression: .none, configuration: configuration, now: now)
             } catch {
                 throw HostStateError(.compression(error.description))
             }
+            record.identity = client.identity
+            restored.append(record)
         }
         let target = onDemand ? openRoomOnDemand(named: saved.name) : openRoom(named: saved.name)
         target.restore(world: saved.world, tick: saved.tick, clients: restored)
@@ -122,6 +125,6 @@ extension Room {
     public func exportState() -> RoomState<G.State> {
         RoomState(
             name: name, tick: tick, world: state,
-            clients: clientOrder.compactMap { id in clients[id].map { ResumableClient(id: id, token: $0.token) } })
+            clients: clientOrder.compactMap { id in clients[id].map { ResumableClient(id: id, token: $0.token, identity: $0.identity) } })
     }
 }

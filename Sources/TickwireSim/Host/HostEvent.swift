@@ -74,8 +74,9 @@ public struct HostEvent: Hashable, Sendable, CustomStringConvertible {
     public let refusal: Message.Reject?
     /// The player's verified identity (PROTOCOL.md 5.3.1), for the join, resume or departure of a
     /// player a connect token vouched for, and for a refusal after its token was verified (a
-    /// replay, another room, the game's own refusal); otherwise `nil` (anonymous play, and
-    /// players restored from a saved state, whose identity is not saved).
+    /// replay, another room, the game's own refusal); otherwise `nil` (anonymous play). A player
+    /// restored from a saved state resumes with the identity saved with it
+    /// (``ResumableClient/identity``); one saved by a version 1 ``RoomStateEncoding`` has none.
     public let identity: PlayerIdentity?
 
     /// Creates an event, as the host reports it; public so that a game can test its own

@@ -50,22 +50,29 @@ public struct RoomState<World: Sendable>: Sendable {
     }
 }
 
-/// A client a restored room keeps a place for: its id (its player's number) and the resume
-/// token its hello must carry to get that place back.
+/// A client a restored room keeps a place for: its id (its player's number), the resume
+/// token its hello must carry to get that place back, and the identity its connect token
+/// verified when it joined.
 public struct ResumableClient: Hashable, Sendable {
     /// The client id, which is also the player's number in the game.
     public var id: UInt32
     /// The resume token the host gave the client in its welcome.
     public var token: [UInt8]
+    /// The identity the client's connect token verified when it joined (PROTOCOL.md 5.3.1);
+    /// `nil` for anonymous play. The restored client resumes with it: the game's
+    /// ``AdmissionRequest/identity`` and the ``HostEvent/identity`` of its resume carry it.
+    public var identity: PlayerIdentity?
 
     /// Creates a resumable client.
     ///
     /// - Parameters:
     ///   - id: The client id (not 0).
     ///   - token: Its resume token (1 to ``FrameLimits/maximumResumeTokenBytes`` bytes).
-    public init(id: UInt32, token: [UInt8]) {
+    ///   - identity: The identity its connect token verified, or `nil` for anonymous play.
+    public init(id: UInt32, token: [UInt8], identity: PlayerIdentity? = nil) {
         self.id = id
         self.token = token
+        self.identity = identity
     }
 }
 

@@ -9,7 +9,8 @@ final class RoomClient<G: Game> {
     let token: [UInt8]
     var connection: (any TransportConnection)?
     /// The identity the client's connect token verified when it joined (PROTOCOL.md 5.3.1), kept
-    /// for its resumes and departures; `nil` for anonymous play and restored clients.
+    /// for its resumes and departures, and saved with the room's state (``ResumableClient/identity``);
+    /// `nil` for anonymous play.
     var identity: PlayerIdentity?
     /// The client's compression stream; it alone decides which frames are deflated.
     var compressor: FrameCompressor

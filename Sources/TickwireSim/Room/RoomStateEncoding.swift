@@ -4,19 +4,29 @@ import TickwireCodec
 /// ``RoomDirectory`` every ``HostConfiguration/directoryInterval``, and what the arena's
 /// `--state` file holds for each of its rooms, so that one piece of code reads both.
 ///
-/// Version 1, integers big-endian, varints unsigned LEB128, texts and byte strings a varint
+/// Version 2, integers big-endian, varints unsigned LEB128, texts and byte strings a varint
 /// length and the bytes:
 ///
 /// | bytes | field |
 /// |---|---|
 /// | 4 | magic `TWRS` |
-/// | 1 | format version (1) |
+/// | 1 | format version (2) |
 /// | 8 | the game's schema fingerprint (``Schema/fingerprint``) |
 /// | text | the room's name (at most ``Limits/maximumRoomNameBytes``) |
 /// | 4 | the tick of the room's newest snapshot |
-/// | varint | client count (at most ``Limits/maximumClients``), then per client its id (varint, not 0) and resume token (at most ``Limits/maximumTokenBytes``) |
+/// | varint | client count (at most ``Limits/maximumClients``), then per client its id (varint, not 0), resume token (at most ``Limits/maximumTokenBytes``) and identity (below) |
 /// | bytes | the world, as ``PersistableGame/encodeWorld(_:)`` wrote it (at most ``Limits/maximumWorldBytes``) |
 /// | 8 | checksum: 64-bit FNV-1a of every byte before it |
+///
+/// A client's identity (``ResumableClient/identity``) is one byte, then what it says: 0 for none
+/// (anonymous play); 1 for an identity whose user data is not Tickwire's layout, 2 for one whose
+/// user data is (``PlayerIdentity/details``), each followed by the user id (8 bytes) and the user
+/// data (a byte string, at most ``Limits/maximumUserDataBytes``). Decoding rebuilds the
+/// ``PlayerIdentity`` from them; user data marked 2 that no longer reads as Tickwire's layout,
+/// or marked 1 that does, is a ``RoomStateError``.
+///
+/// Version 1 is version 2 without the identity byte: it is still read, its clients without
+/// identity.
 ///
 /// Decoding refuses bytes over ``Limits/maximumBytes`` before reading them, checks the
 /// checksum before reading any field, checks every count and length before allocating, and
@@ -34,6 +44,9 @@ public enum RoomStateEncoding {
         public var maximumRoomNameBytes = 256
         /// The most bytes of a resume token (default 64, the protocol's limit).
         public var maximumTokenBytes = 64
+        /// The most bytes of a client's saved identity's user data (default 256, a connect
+        /// token's: ``ConnectTokenUserData/byteCount``).
+        public var maximumUserDataBytes = ConnectTokenUserData.byteCount
 
         /// The defaults.
         public static let standard = Limits()
@@ -44,8 +57,17 @@ public enum RoomStateEncoding {
 
     /// The first four bytes of every room state.
     public static let magic: [UInt8] = Array("TWRS".utf8)
-    /// The format version this code writes and reads.
-    public static let version: UInt8 = 1
+    /// The format version this code writes (it reads it and every older one).
+    public static let version: UInt8 = 2
+    /// The oldest format version this code reads (version 1 saves no identities).
+    public static let oldestReadableVersion: UInt8 = 1
+
+    /// What the byte before a saved identity says.
+    private enum IdentityMark {
+        static let none: UInt8 = 0
+        static let rawUserData: UInt8 = 1
+        static let tickwireLayout: UInt8 = 2
+    }
 
     /// Encodes a room's state.
     ///
@@ -67,6 +89,13 @@ public enum RoomStateEncoding {
         for client in state.clients {
             writer.writeVarUInt(UInt64(client.id))
             writer.writeLengthPrefixedBytes(client.token)
+            if let identity = client.identity {
+                writer.writeUInt8(identity.details == nil ? IdentityMark.rawUserData : IdentityMark.tickwireLayout)
+                writer.writeUInt64(identity.userID)
+                writer.writeLengthPrefixedBytes(identity.userData)
+            } else {
+                writer.writeUInt8(IdentityMark.none)
+            }
         }
         writer.writeLengthPrefixedBytes(encodeWorld(state.world))
         writer.writeUInt64(checksum(writer.bytes[...]))
@@ -83,7 +112,8 @@ public enum RoomStateEncoding {
     /// - Returns: The room's state.
     /// - Throws: ``RoomStateError`` when the bytes are over a limit, not a room state, of
     ///   another version or schema, damaged (checksum), cut short, malformed, list a client
-    ///   id of 0 or twice (or a token twice), or the game refuses the world.
+    ///   id of 0 or twice (or a token twice), save an identity whose user data no longer reads
+    ///   as it was saved, or the game refuses the world.
     public static func decode<World>(
         _ bytes: [UInt8], schemaFingerprint: UInt64, limits: Limits = .standard,
         decodeWorld: ([UInt8]) throws(RoomStateError) -> World
@@ -94,7 +124,7 @@ public enum RoomStateEncoding {
         guard bytes.starts(with: magic) else { throw RoomStateError(.notARoomState) }
         guard bytes.count > magic.count else { throw RoomStateError(.malformed("it ends after the magic")) }
         let found = bytes[magic.count]
-        guard found == version else { throw RoomStateError(.unsupportedVersion(found)) }
+        guard (oldestReadableVersion...version).contains(found) else { throw RoomStateError(.unsupportedVersion(found)) }
         let smallest = magic.count + 1 + 8 + 1 + 4 + 1 + 1 + 8
         guard bytes.count >= smallest else {
             throw RoomStateError(.malformed("\(bytes.count) bytes, fewer than the \(smallest) of the smallest room state"))
@@ -119,7 +149,8 @@ public enum RoomStateEncoding {
             guard id != 0 else { throw RoomStateError(.invalidClientID(room: name)) }
             let token = try lengthPrefixed(&reader, field: "client \(id)'s resume token", limit: limits.maximumTokenBytes)
             guard ids.insert(id).inserted, tokens.insert(token).inserted else { throw RoomStateError(.duplicateClient(room: name, id: id)) }
-            clients.append(ResumableClient(id: id, token: token))
+            let identity = found >= 2 ? try self.identity(&reader, room: name, client: id, limits: limits) : nil
+            clients.append(ResumableClient(id: id, token: token, identity: identity))
         }
         let worldBytes = try lengthPrefixed(&reader, field: "room '\(name)''s world", limit: limits.maximumWorldBytes)
         guard reader.isAtEnd else { throw RoomStateError(.trailingBytes(reader.remainingCount)) }
@@ -132,6 +163,37 @@ public enum RoomStateEncoding {
             return try body()
         } catch {
             throw RoomStateError(.malformed(error.description))
+        }
+    }
+
+    /// A client's saved identity (version 2): its mark, then user id and user data.
+    private static func identity(
+        _ reader: inout ByteReader, room: String, client: UInt32, limits: Limits
+    ) throws(RoomStateError) -> PlayerIdentity? {
+        let mark = try read { () throws(FrameError) in try reader.readUInt8() }
+        switch mark {
+        case IdentityMark.none:
+            return nil
+        case IdentityMark.rawUserData, IdentityMark.tickwireLayout:
+            let userID = try read { () throws(FrameError) in try reader.readUInt64() }
+            let userData = try lengthPrefixed(
+                &reader, field: "client \(client)'s identity's user data", limit: limits.maximumUserDataBytes)
+            let identity = PlayerIdentity(userID: userID, userData: userData)
+            if mark == IdentityMark.tickwireLayout, identity.details == nil {
+                // Saved as Tickwire's layout: say why it no longer reads as one.
+                do {
+                    _ = try ConnectTokenUserData(decoding: userData)
+                } catch {
+                    throw RoomStateError(.invalidIdentity(room: room, client: client, reason: error.description))
+                }
+            }
+            if mark == IdentityMark.rawUserData, identity.details != nil {
+                // One identity has one encoding: user data in Tickwire's layout is marked 2.
+                throw RoomStateError(.malformed("client \(client)'s identity is marked 1 (not Tickwire's layout) but its user data is"))
+            }
+            return identity
+        default:
+            throw RoomStateError(.malformed("client \(client)'s identity is marked \(mark), not 0, 1 or 2"))
         }
     }
 

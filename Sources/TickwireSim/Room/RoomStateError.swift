@@ -10,6 +10,7 @@ public struct RoomStateError: Error, Hashable, Sendable, CustomStringConvertible
         case malformed(String)
         case invalidClientID(room: String)
         case duplicateClient(room: String, id: UInt32)
+        case invalidIdentity(room: String, client: UInt32, reason: String)
         case trailingBytes(Int)
         case world(String)
     }
@@ -46,7 +47,7 @@ public struct RoomStateError: Error, Hashable, Sendable, CustomStringConvertible
         case .notARoomState:
             "the bytes are not a Tickwire room state (no TWRS magic)"
         case let .unsupportedVersion(version):
-            "room state format version \(version); this build reads version \(RoomStateEncoding.version)"
+            "room state format version \(version); this build reads versions \(RoomStateEncoding.oldestReadableVersion) to \(RoomStateEncoding.version)"
         case let .otherSchema(found, expected):
             "the room state was saved by a game with schema fingerprint \(found), not this game's \(expected)"
         case .checksumMismatch:
@@ -57,6 +58,8 @@ public struct RoomStateError: Error, Hashable, Sendable, CustomStringConvertible
             "room '\(room)' lists a client with id 0, which is never handed out"
         case let .duplicateClient(room, id):
             "room '\(room)' lists client \(id) twice, or two clients with one resume token"
+        case let .invalidIdentity(room, client, reason):
+            "room '\(room)' saves client \(client)'s identity in Tickwire's user data layout, but its user data no longer reads as it: \(reason)"
         case let .trailingBytes(count):
             "\(count) bytes follow the room state"
         case let .world(words):

@@ -1,4 +1,5 @@
 import Testing
+import Tickwire
 import TickwireCodec
 import TickwireSim
 
@@ -31,6 +32,33 @@ struct ArenaNetworkTests {
             #expect(Set(players.filter { !$0.isBot }.map(\.name)) == ["ann", "Zoë"], "names of any script, in the text field")
             #expect(players.filter(\.isBot).count == 4)
         }
+    }
+
+    @Test("a player named by a verified connect token appears under that name in another client's snapshot, whatever its hello asks")
+    func verifiedNameIsShown() throws {
+        let key = NetcodeKey.random()
+        let clock = TokenClock.fixed(1_800_000_000)
+        let simulation = TickSimulation(game: Arena(botCount: 0), seed: 5) { configuration in
+            configuration.tickRate = 30
+            configuration.rooms = ["main"]
+            configuration.tokenVerifier = NetcodeConnectTokenVerifier(key: key, protocolID: ArenaUDP.protocolID, clock: clock)
+        }
+        let issuer = ConnectTokenIssuer(key: key, protocolID: ArenaUDP.protocolID, clock: clock)
+        let address = NetcodeAddress(ipv4: 127, 0, 0, 1, port: 40000)
+        let token = try issuer.issue(userID: 42, room: "main", displayName: "Alice", serverAddresses: [address], lifetimeSeconds: 30)
+        simulation.addClient { configuration in
+            configuration.room = "main"
+            configuration.helloPayload = Array("bob".utf8)  // what the client asks for; the token says otherwise
+            configuration.connectToken = token.helloToken
+        }
+        simulation.addClient { configuration in
+            configuration.room = "main"
+            configuration.helloPayload = Array("carol".utf8)
+        }
+        simulation.run(for: .seconds(2))
+        let view = try #require(simulation.clients[1].render(), "the anonymous client has nothing to draw after 2 s")
+        let names = view.entities.filter { $0.typeIndex == ArenaSchema.playerType }.map(ArenaSchema.player(from:)).map(\.name)
+        #expect(Set(names) == ["Alice", "carol"], "the verified name, not the one the hello asked for: \(names)")
     }
 
     @Test("a player holding right moves right at its speed, and prediction agrees with the server to a quantum")

@@ -74,6 +74,17 @@ package struct Arena: Game {
         return world
     }
 
+    /// Adds a client's player under its verified name: a player who came with a connect token is
+    /// named by the token's display name (the name its backend vouches for), whatever the hello's
+    /// payload asks; an anonymous player by the payload, as ``addPlayer(_:payload:to:)`` does.
+    /// Either way ``ArenaRules/playerName(from:id:)`` makes it a scoreboard name.
+    package func addPlayer(_ player: UInt32, payload: [UInt8], identity: PlayerIdentity?, to state: ArenaWorld) -> ArenaWorld {
+        guard let verified = identity?.displayName, !verified.isEmpty else { return addPlayer(player, payload: payload, to: state) }
+        var world = state
+        ArenaRules.addHuman(id: player, named: ArenaRules.playerName(from: verified, id: player), to: &world)
+        return world
+    }
+
     /// Removes a client's player.
     package func removePlayer(_ player: UInt32, from state: ArenaWorld) -> ArenaWorld {
         var world = state

@@ -84,12 +84,12 @@ struct ServerTLSFailureTests {
 
         let second = try makeTLSClient(port: port, recorder: Recorder<Seen>())
         defer { second.shutdown() }
-        let started = ContinuousClock.now
-        let error = await #expect(throws: WebSocketClientError.self) { try await second.open(timeout: .seconds(5)) }
+        // The answer is the server's 503, not the client's open timeout: the error says which. The
+        // timeout is long because a TLS handshake on a loaded 2-core machine has taken over 4.5 s;
+        // how fast the refusal comes is not what this test is about.
+        let error = await #expect(throws: WebSocketClientError.self) { try await second.open(timeout: .seconds(30)) }
         let text = String(describing: error)
-        #expect(text.contains("503"), "the second client should be refused with 503, got \(text)")
-        // Well before the 5 s open timeout (a TLS handshake on a loaded 2-core machine has taken 3.1 s).
-        #expect(ContinuousClock.now - started < .milliseconds(4500), "the refusal should come before the open timeout")
+        #expect(text.contains("503"), "the second client should be refused with 503, not time out; got \(text)")
         #expect(failures.all.isEmpty, "a refusal is not a TLS failure: \(failures.all.map(\.error))")
     }
 }

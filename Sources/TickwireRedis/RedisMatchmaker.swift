@@ -43,6 +43,10 @@ public final class RedisMatchmaker: Sendable {
         self.client.start()
     }
 
+    /// Whether the connection to Redis is open now: requests while it is not fail at once with
+    /// ``MatchmakingError/unavailable(_:)`` (the client keeps reconnecting).
+    public var isConnected: Bool { client.isConnected }
+
     /// Closes the connection; requests after it fail with ``MatchmakingError/unavailable(_:)``.
     public func stop() {
         client.stop()

@@ -1,7 +1,8 @@
 import Foundation
 import Testing
-import TickwireRedis
 import TickwireSim
+
+@testable import TickwireRedis
 
 @Suite("Matchmaking on a real redis-server")
 struct RedisMatchmakerTests {
@@ -13,9 +14,34 @@ struct RedisMatchmakerTests {
     ) throws -> ([RedisRoomDirectory], [RedisMatchmaker]) {
         let directories = try ["a", "b", "c"].map { try connectedDirectory(server, name: $0, prefix: prefix) }
         let matchmakers = try directories.map { _ in try RedisMatchmaker(url: server.url, keyPrefix: prefix, rules: rules) }
-        // Every registration is written by a first heartbeat.
-        Thread.sleep(forTimeInterval: 0.3)
+        // Every registration is written by a heartbeat: wait until all three are there (each
+        // directory then lists the other two), however loaded the machine is.
+        guard
+            eventually(
+                within: 20,
+                {
+                    directories.allSatisfy { directory in directory.state.withLock { $0.otherURLs.count } == 2 }
+                        && matchmakers.allSatisfy(\.isConnected)
+                })
+        else {
+            stop(directories, matchmakers)
+            throw TestFailure("the three processes did not see each other's registrations within 20 s")
+        }
         return (directories, matchmakers)
+    }
+
+    /// Asks `matchmaker` for its listings until `condition` holds them, for at most 20 s (a
+    /// report reaches Redis with a process's next heartbeat, however loaded the machine is).
+    static func listings(
+        _ matchmaker: RedisMatchmaker, mode: String?, until condition: ([RoomListing]) -> Bool
+    ) async throws -> [RoomListing] {
+        let deadline = ContinuousClock.now + .seconds(20)
+        var listings = try await matchmaker.listRooms(mode: mode)
+        while !condition(listings), ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(50))
+            listings = try await matchmaker.listRooms(mode: mode)
+        }
+        return listings
     }
 
     static func stop(_ directories: [RedisRoomDirectory], _ matchmakers: [RedisMatchmaker]) {
@@ -81,41 +107,54 @@ struct RedisMatchmakerTests {
     @Test("reports count an arrived player once, list metadata, hide locked and private rooms; unused seats expire")
     func reportsAndExpiry() async throws {
         let server = try RedisServerProcess()
-        let short = MatchmakingRules(capacities: ["duel": 2], reservationTTL: .milliseconds(800))
-        let (directories, matchmakers) = try Self.fleet(server, prefix: "mm3", rules: short)
+        let rules = MatchmakingRules(capacities: ["duel": 2], reservationTTL: .seconds(60))
+        let (directories, matchmakers) = try Self.fleet(server, prefix: "mm3", rules: rules)
         defer { Self.stop(directories, matchmakers) }
         let seat = try await matchmakers[0].reserveSeat(.create(mode: "duel"), player: "ann")
         let holder = try #require(directories.first { $0.configuration.processID == seat.process })
         _ = holder.placement(ofRoom: seat.room)
         holder.report(rooms: [RoomLoad(name: seat.room, clients: 1, capacity: 2, players: ["ann"], metadata: ["map": "dust"])])
-        try await Task.sleep(for: .milliseconds(300))
-        var listings = try await matchmakers[1].listRooms(mode: "duel")
-        #expect(listings == [RoomListing(room: seat.room, mode: "duel", clients: 1, capacity: 2, metadata: ["map": "dust"])])
+        let expected = [RoomListing(room: seat.room, mode: "duel", clients: 1, capacity: 2, metadata: ["map": "dust"])]
+        #expect(try await Self.listings(matchmakers[1], mode: "duel") { $0 == expected } == expected, "ann reserved and arrived: one seat")
         holder.report(rooms: [RoomLoad(name: seat.room, clients: 1, capacity: 2, players: ["ann"], isLocked: true)])
-        try await Task.sleep(for: .milliseconds(300))
-        #expect(try await matchmakers[1].listRooms(mode: nil).isEmpty, "locked rooms are not listed")
+        #expect(try await Self.listings(matchmakers[1], mode: nil) { $0.isEmpty }.isEmpty, "locked rooms are not listed")
         await #expect(throws: MatchmakingError.roomLocked(seat.room)) {
             try await matchmakers[2].reserveSeat(.joinByID(room: seat.room), player: "bob")
         }
         holder.report(rooms: [RoomLoad(name: seat.room, clients: 1, capacity: 2, players: ["ann"], isPrivate: true)])
-        try await Task.sleep(for: .milliseconds(300))
+        // Unlocked but private: joinByID takes bob once the report is in; listings leave it out.
+        let deadline = ContinuousClock.now + .seconds(20)
+        var joined: SeatReservation?
+        while joined == nil, ContinuousClock.now < deadline {
+            joined = try? await matchmakers[2].reserveSeat(.joinByID(room: seat.room), player: "bob")
+            if joined == nil { try await Task.sleep(for: .milliseconds(50)) }
+        }
+        #expect(joined?.room == seat.room, "a private room takes whoever names it")
         #expect(try await matchmakers[1].listRooms(mode: "duel").isEmpty, "private rooms are not listed")
-        #expect(try await matchmakers[2].reserveSeat(.joinByID(room: seat.room), player: "bob").room == seat.room)
-        // A room made for a seat nobody takes goes with the seat.
-        let lonely = try await matchmakers[0].reserveSeat(.create(mode: "duel"), player: "cat")
-        listings = try await matchmakers[0].listRooms(mode: "duel")
-        #expect(listings.map(\.room) == [lonely.room])
-        try await Task.sleep(for: .milliseconds(1000))
-        listings = try await matchmakers[0].listRooms(mode: "duel")
-        #expect(listings.isEmpty, "the 0.8 s reservation expired and its unopened room went with it")
+        // A room made for a seat nobody takes goes with the seat: a matchmaker of 1 s seats.
+        let brief = try RedisMatchmaker(
+            url: server.url, keyPrefix: "mm3", rules: MatchmakingRules(capacities: ["duel": 2], reservationTTL: .seconds(1)))
+        defer { brief.stop() }
+        #expect(eventually(within: 20) { brief.isConnected }, "the second matchmaker connects")
+        let lonely = try await brief.reserveSeat(.create(mode: "duel"), player: "cat")
+        try await Task.sleep(for: .milliseconds(1500))
+        #expect(try await matchmakers[0].listRooms(mode: "duel").allSatisfy { $0.room != lonely.room }, "the seat expired, and its room")
         await #expect(throws: MatchmakingError.unknownRoom(lonely.room)) {
             try await matchmakers[0].reserveSeat(.joinByID(room: lonely.room), player: "dan")
         }
         holder.report(rooms: [])
-        try await Task.sleep(for: .milliseconds(300))
-        await #expect(throws: MatchmakingError.unknownRoom(seat.room), "a room its process stopped reporting has closed") {
-            try await matchmakers[0].reserveSeat(.joinByID(room: seat.room), player: "eve")
+        let closedDeadline = ContinuousClock.now + .seconds(20)
+        var closed = false
+        while !closed, ContinuousClock.now < closedDeadline {
+            do {
+                _ = try await matchmakers[0].reserveSeat(.joinByID(room: seat.room), player: "eve")
+                try await Task.sleep(for: .milliseconds(50))
+            } catch {
+                closed = (error as? MatchmakingError) == .unknownRoom(seat.room)
+                if !closed { try await Task.sleep(for: .milliseconds(50)) }
+            }
         }
+        #expect(closed, "a room its process stopped reporting has closed")
     }
 
     @Test("with Redis gone, a request fails as unavailable (503), not a hang")

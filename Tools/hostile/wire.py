@@ -67,7 +67,13 @@ def read_text(data, offset):
     return data[offset:offset + length], offset + length
 
 
-def hello(fingerprint, room=b"main", payload=b"good", version=1, modes=0, flags=0, token=None, type_byte=HELLO):
+# Bit 3 of the hello's compression byte: the client decodes text fields (PROTOCOL.md 3.2, 5.3,
+# protocol 1.2). The arena's schema has one (the player's name), and its host refuses a hello
+# without the bit (reject 1, close 4003).
+TEXT_FIELDS = 0x08
+
+
+def hello(fingerprint, room=b"main", payload=b"good", version=1, modes=TEXT_FIELDS, flags=0, token=None, type_byte=HELLO):
     body = struct.pack(">HQ", version, fingerprint) + bytes([modes, flags | (1 if token is not None else 0)]) + text(room)
     if token is not None:
         body += text(token)

@@ -99,7 +99,8 @@ async def check_close_codes(report):
     await rejected("compressed hello", "invalid hello", ("compressed",), type_byte=0x81)
     await rejected("2000-byte hello payload", "invalid hello", ("hello payload", "2000", "1024"), payload=b"x" * 2000)
     await rejected("65-byte room name", "invalid hello", ("room name", "65", "64"), room=b"r" * 65)
-    await rejected("reserved hello flags", "invalid hello", ("reserved",), flags=0x02)
+    # Bit 1 is a connect token (PROTOCOL.md 5.3.1); bits 2-7 are reserved.
+    await rejected("reserved hello flags", "invalid hello", ("reserved",), flags=0x04)
     fillers = [await play(port, fingerprint, b"main", b"filler%d" % i) for i in range(2)]
     await rejected("hello for a room full of players", "room full")
     second = await play(port, fingerprint, b"second", b"opener")

@@ -38,6 +38,7 @@ let package = Package(
         .library(name: "TickwireUDPTransport", targets: ["TickwireUDPTransport"]),
         // Connect tokens for every transport: the issuer and the libsodium verifier of players' identities.
         .library(name: "TickwireTokens", targets: ["TickwireTokens"]),
+        .library(name: "TickwireMatchmaker", targets: ["TickwireMatchmaker"]),
         .executable(name: "tickwire", targets: ["tickwire"]),
         .executable(name: "arena", targets: ["ArenaCommand"]),
     ],
@@ -122,11 +123,21 @@ let package = Package(
             dependencies: ["TickwireFoundation", "TickwireIO", "TickwireSim"],
             swiftSettings: strictSettings
         ),
+        // The matchmaker over HTTP (Protocol/MATCHMAKER.md): the service every `arena serve` answers
+        // with, and the client that asks it for a seat and connects there.
+        .target(
+            name: "TickwireMatchmaker",
+            dependencies: [
+                "TickwireFoundation", "TickwireSim", "TickwireIO", "TickwireWebSocket", "TickwireWebSocketTransport",
+                "TickwireUDPTransport", "TickwireNetcode", "TickwireTokens",
+            ],
+            swiftSettings: strictSettings
+        ),
         .target(
             name: "Tickwire",
             dependencies: [
                 "TickwireFoundation", "TickwireZlib", "TickwireCodec", "TickwireSim", "TickwireIO", "TickwireWebSocket",
-                "TickwireWebSocketTransport", "TickwireUDPTransport", "TickwireRedis", "TickwireTokens",
+                "TickwireWebSocketTransport", "TickwireUDPTransport", "TickwireRedis", "TickwireTokens", "TickwireMatchmaker",
             ],
             swiftSettings: strictSettings
         ),
@@ -214,6 +225,14 @@ let package = Package(
             dependencies: [
                 "TickwireTokens", "TickwireNetcode", "TickwireSim", "TickwireSimTestSupport", "TickwireCodec",
                 "TickwireWebSocketTransport", "TickwireWebSocket", "TickwireIO", "TickwireFoundation",
+            ],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "TickwireMatchmakerTests",
+            dependencies: [
+                "TickwireMatchmaker", "TickwireRedis", "TickwireTokens", "TickwireNetcode", "TickwireSim", "TickwireSimTestSupport",
+                "TickwireCodec", "TickwireWebSocketTransport", "TickwireWebSocket", "TickwireIO", "TickwireFoundation",
             ],
             swiftSettings: strictSettings
         ),

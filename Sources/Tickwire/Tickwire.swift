@@ -2,6 +2,7 @@
 @_exported import TickwireCodec
 @_exported import TickwireFoundation
 @_exported import TickwireIO
+@_exported import TickwireMatchmaker
 @_exported import TickwireRedis
 @_exported import TickwireSim
 @_exported import TickwireTokens

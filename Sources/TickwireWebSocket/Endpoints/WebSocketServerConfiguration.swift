@@ -158,6 +158,18 @@ public struct WebSocketServerConfiguration: Sendable {
     /// body is not read. Runs on the loop thread: keep it quick. `nil` (default): such requests
     /// are refused as failed handshakes (HTTP 426, 405 or 400).
     public var httpHandler: (@Sendable (HTTPRequestHead) -> HTTPResponse)?
+    /// Answers plain HTTP requests that carry a body or must wait for something (a matchmaker's
+    /// `POST`): when set, every request that is not a WebSocket upgrade goes here instead of
+    /// ``httpHandler`` (wrap that one to keep serving a page). The server first reads the body
+    /// that `Content-Length` announces, at most ``maximumHTTPBodyBytes`` (more: `413`; a chunked
+    /// body: `411`), within ``handshakeTimeout``, then calls the handler in a task of its own
+    /// and sends its answer from the loop thread. An answer that takes longer than
+    /// ``handshakeTimeout`` from the request's first byte is replaced by `503`. The connection
+    /// counts as a handshake until it is answered. `nil` (default): ``httpHandler`` answers.
+    public var httpRequestHandler: HTTPRequestHandler?
+    /// The longest body an ``httpRequestHandler`` request may carry (its `Content-Length`).
+    /// Default 16 KiB.
+    public var maximumHTTPBodyBytes: Int = 16 * 1024
     /// Where the server logs what went wrong: `accept(2)` failures and the listener's retries
     /// (source `listener`; `critical` when it gives up), connections refused by the budgets
     /// (`notice`; the 1st, 2nd, 4th, 8th… of each kind, so that a flood writes few lines) and

@@ -1,5 +1,5 @@
 import TickwireFoundation
-import TickwireIO
+@_spi(LoopThread) import TickwireIO
 
 /// The loop-thread handler of one accepted socket until its upgrade handshake succeeds or fails.
 ///
@@ -18,6 +18,10 @@ final class ServerHandshake {
     private var received: [UInt8] = []
     private var timer: TimerHandle?
     private var isFinished = false
+    /// A plain HTTP request for ``WebSocketServerConfiguration/httpRequestHandler`` whose body is
+    /// still arriving (`body.count < expected`), or whose answer is awaited (`isAnswering`).
+    private var pendingRequest: (head: HTTPRequestHead, body: [UInt8], expected: Int)?
+    private var isAnswering = false
     /// The peer's address group, counted in the server's per-address limits.
     let addressGroup: PeerAddressGroup?
 
@@ -38,6 +42,11 @@ final class ServerHandshake {
                 // A TLS handshake that never completes (slowloris at the TLS layer): closed at once.
                 self.core?.onTLSFailure(TLSError(.handshake, reason: "the TLS handshake did not finish within \(timeout)"), self.tcp.peer)
             }
+            if self.isAnswering, let pending = self.pendingRequest {
+                // The request was read whole; the handler is what took too long.
+                self.answer(pending.head, with: .text(status: 503, "the server did not answer within \(timeout)"))
+                return
+            }
             self.reject(status: 408, reason: "Request Timeout", detail: "the handshake took longer than \(timeout)")
         }
     }
@@ -49,7 +58,11 @@ final class ServerHandshake {
     }
 
     private func receive(_ bytes: UnsafeRawBufferPointer) {
-        guard !isFinished else { return }
+        guard !isFinished, !isAnswering else { return }
+        if pendingRequest != nil {
+            receiveBody(bytes)
+            return
+        }
         // Keep at most one byte past the limit: enough for the parser to see that it is broken.
         let previousCount = received.count
         let room = limits.maximumHeadBytes + 1 - received.count
@@ -76,6 +89,12 @@ final class ServerHandshake {
     }
 
     private func upgrade(_ head: HTTPRequestHead, remainder: [UInt8]) {
+        if configuration.httpRequestHandler != nil, !head.headers.containsToken("websocket", in: "Upgrade") {
+            var request = head
+            request.remoteHost = tcp.peer?.host
+            startBody(of: request, remainder: remainder)
+            return
+        }
         if let handler = configuration.httpHandler, !head.headers.containsToken("websocket", in: "Upgrade") {
             var request = head
             request.remoteHost = tcp.peer?.host
@@ -132,6 +151,72 @@ final class ServerHandshake {
             compression: acceptance.compression, sendBufferLimits: configuration.sendBuffer
         )
         core?.handshakeSucceeded(self, tcp: tcp, machine: machine, connection: connection, initialBytes: remainder)
+    }
+
+    /// Checks the body a request for ``WebSocketServerConfiguration/httpRequestHandler`` announces
+    /// and starts reading it: refused with 411 when chunked, 400 when its length is not one
+    /// decimal number, 413 when over ``WebSocketServerConfiguration/maximumHTTPBodyBytes``.
+    private func startBody(of head: HTTPRequestHead, remainder: [UInt8]) {
+        if head.headers["Transfer-Encoding"] != nil {
+            answer(head, with: .text(status: 411, "a body must come with Content-Length (no Transfer-Encoding)"))
+            return
+        }
+        let lengths = head.headers.values(for: "Content-Length")
+        var expected = 0
+        if let first = lengths.first {
+            guard lengths.allSatisfy({ $0 == first }), let length = Self.decimalLength(first) else {
+                answer(head, with: .text(status: 400, "Content-Length is not one decimal number"))
+                return
+            }
+            expected = length
+        }
+        let limit = configuration.maximumHTTPBodyBytes
+        guard expected <= limit else {
+            answer(
+                head,
+                with: .text(
+                    status: 413, "the body is \(expected) bytes; at most \(limit) are read (maximumHTTPBodyBytes)"))
+            return
+        }
+        pendingRequest = (head, [], expected)
+        remainder.withUnsafeBytes { receiveBody($0) }
+    }
+
+    /// Collects body bytes until the announced length; bytes past it (a pipelined request) are ignored.
+    private func receiveBody(_ bytes: UnsafeRawBufferPointer) {
+        guard var pending = pendingRequest else { return }
+        pending.body.append(contentsOf: bytes.prefix(pending.expected - pending.body.count))
+        pendingRequest = pending
+        guard pending.body.count == pending.expected, let handler = configuration.httpRequestHandler else { return }
+        isAnswering = true
+        let request = HTTPRequest(head: pending.head, body: pending.body)
+        let handshake = LoopBound<ServerHandshake?>(self)
+        let loop = tcp.loop
+        // On the loop's own thread: the answer never waits for a cooperative pool that the
+        // application may keep busy.
+        Task(executorPreference: loop) {
+            let response = await handler(request)
+            loop.execute {
+                handshake.value?.answerAwaited(with: response)
+                handshake.value = nil
+            }
+        }
+    }
+
+    /// Sends the answer of ``WebSocketServerConfiguration/httpRequestHandler``, unless the
+    /// handshake timed out (or the peer left) first.
+    private func answerAwaited(with response: HTTPResponse) {
+        guard let pending = pendingRequest, !isFinished else { return }
+        answer(pending.head, with: response)
+    }
+
+    /// A `Content-Length` value: 1 to 18 decimal digits (RFC 9110 section 8.6), else `nil`.
+    static func decimalLength(_ text: String) -> Int? {
+        let digits = text.utf8
+        guard (1...18).contains(digits.count), digits.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }) else {
+            return nil
+        }
+        return Int(text)
     }
 
     /// Sends a plain HTTP response (``WebSocketServerConfiguration/httpHandler``) and closes once it is sent.

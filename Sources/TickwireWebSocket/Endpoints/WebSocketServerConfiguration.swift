@@ -162,8 +162,10 @@ public struct WebSocketServerConfiguration: Sendable {
     /// `POST`): when set, every request that is not a WebSocket upgrade goes here instead of
     /// ``httpHandler`` (wrap that one to keep serving a page). The server first reads the body
     /// that `Content-Length` announces, at most ``maximumHTTPBodyBytes`` (more: `413`; a chunked
-    /// body: `411`), within ``handshakeTimeout``, then calls the handler in a task of its own
-    /// and sends its answer from the loop thread. An answer that takes longer than
+    /// body: `411`), within ``handshakeTimeout``, then calls the handler in a task that prefers
+    /// the server's event loop as its executor (it runs on the loop thread between events and
+    /// never waits for the cooperative pool: keep its synchronous stretches short), and sends
+    /// its answer. An answer that takes longer than
     /// ``handshakeTimeout`` from the request's first byte is replaced by `503`. The connection
     /// counts as a handshake until it is answered. `nil` (default): ``httpHandler`` answers.
     public var httpRequestHandler: HTTPRequestHandler?

@@ -172,8 +172,11 @@ let package = Package(
         .testTarget(name: "TickwireFoundationTests", dependencies: ["TickwireFoundation"], swiftSettings: strictSettings),
         .testTarget(name: "TickwireZlibTests", dependencies: ["TickwireZlib"], swiftSettings: strictSettings),
         // Fixtures are read through #filePath, not bundled as resources.
+        // The one reader of Protocol/vectors' .hex files and the error vector coverage walk, shared by the tests that read vectors.
+        .target(name: "TickwireVectorTestSupport", path: "Tests/TickwireVectorTestSupport", swiftSettings: strictSettings),
         .testTarget(
-            name: "TickwireCodecTests", dependencies: ["TickwireCodec", "TickwireFoundation"], exclude: ["Fixtures"],
+            name: "TickwireCodecTests", dependencies: ["TickwireCodec", "TickwireFoundation", "TickwireVectorTestSupport"],
+            exclude: ["Fixtures"],
             swiftSettings: strictSettings
         ),
         .testTarget(name: "TickwireIOTests", dependencies: ["TickwireIO", "TickwireFoundation"], swiftSettings: strictSettings),
@@ -187,7 +190,8 @@ let package = Package(
             swiftSettings: strictSettings
         ),
         .testTarget(
-            name: "TickwireSimTests", dependencies: ["TickwireSim", "TickwireSimTestSupport", "TickwireFoundation"],
+            name: "TickwireSimTests",
+            dependencies: ["TickwireSim", "TickwireSimTestSupport", "TickwireFoundation", "TickwireVectorTestSupport"],
             swiftSettings: strictSettings
         ),
         .testTarget(
@@ -224,7 +228,7 @@ let package = Package(
             name: "TickwireTokensTests",
             dependencies: [
                 "TickwireTokens", "TickwireNetcode", "TickwireSim", "TickwireSimTestSupport", "TickwireCodec",
-                "TickwireWebSocketTransport", "TickwireWebSocket", "TickwireIO", "TickwireFoundation",
+                "TickwireWebSocketTransport", "TickwireWebSocket", "TickwireIO", "TickwireFoundation", "TickwireVectorTestSupport",
             ],
             swiftSettings: strictSettings
         ),

@@ -4,6 +4,7 @@ import TickwireCodec
 import TickwireNetcode
 import TickwireSim
 import TickwireTokens
+import TickwireVectorTestSupport
 
 /// `Protocol/vectors/tokens/token-01-connect-token.hex` and the hello frames that carry it:
 /// a connect token minted from fixed inputs opens, with the vector's key, to the vector's identity;
@@ -27,7 +28,7 @@ struct ConnectTokenVectorTests {
     @Test("the token vector is the token its inputs mint, and opens to its identity")
     func tokenVector() throws {
         try writeVectorsIfAsked()
-        let vector = try TokenVector.load(Self.tokenVector)
+        let vector = try VectorFile.load(Self.tokenVector)
         let token = try TokenVectorInputs.token()
         #expect(vector.bytes == token.serialized(), "the vector's 2048 bytes are the token minted from TokenVectorInputs")
         #expect(try vector.hexField("key") == TokenVectorInputs.key.bytes)
@@ -50,7 +51,7 @@ struct ConnectTokenVectorTests {
     @Test("the hello vector carries the token vector's parts and re-encodes byte for byte")
     func helloVector() throws {
         try writeVectorsIfAsked()
-        let frame = try TokenVector.load(Self.helloVector).bytes
+        let frame = try VectorFile.load(Self.helloVector).bytes
         let hello = try TokenVectorInputs.hello()
         let decoded = try FrameDecompressor(mode: .none).decode(frame)
         #expect(decoded == .hello(hello))
@@ -61,7 +62,7 @@ struct ConnectTokenVectorTests {
     @Test("a hello whose connect token ends early is refused as truncated, with the field's missing bytes")
     func truncatedVector() throws {
         try writeVectorsIfAsked()
-        let vector = try TokenVector.load(Self.truncatedVector)
+        let vector = try VectorFile.load(Self.truncatedVector)
         #expect(throws: FrameError.truncated(offset: 34, needed: 14)) { try FrameDecompressor(mode: .none).decode(vector.bytes) }
         #expect(try vector.field("error") == "truncated(offset: 34, needed: 14)")
     }
@@ -71,7 +72,7 @@ struct ConnectTokenVectorTests {
         arguments: [(expiredVector, "tokenExpired"), (invalidVector, "tokenInvalid")])
     func errorVector(path: String, expected: String) throws {
         try writeVectorsIfAsked()
-        let vector = try TokenVector.load(path)
+        let vector = try VectorFile.load(path)
         #expect(try vector.field("error") == expected, "\(path) names the refusal this test expects")
         let verifier = NetcodeConnectTokenVerifier(
             key: try NetcodeKey(bytes: try vector.hexField("key")), protocolID: try vector.integer("protocol id"),
@@ -88,12 +89,12 @@ struct ConnectTokenVectorTests {
     @Test("the token error vectors are the token vector at its expiry, and with one bit of its private part changed")
     func errorVectorBytes() throws {
         let minted = try TokenVectorInputs.token().serialized()
-        let expired = try TokenVector.load(Self.expiredVector)
+        let expired = try VectorFile.load(Self.expiredVector)
         #expect(expired.bytes == minted, "token-error-expired.hex holds token-01's bytes")
         #expect(try expired.integer("now") == TokenVectorInputs.expireTimestamp, "it is opened at its expire timestamp: expire <= now")
         var forged = minted
         forged[Self.forgedByte] ^= 0x01
-        let invalid = try TokenVector.load(Self.invalidVector)
+        let invalid = try VectorFile.load(Self.invalidVector)
         #expect(invalid.bytes == forged, "token-error-invalid.hex is token-01 with bit 0 of byte \(Self.forgedByte) flipped")
         #expect(try invalid.integer("now") < TokenVectorInputs.expireTimestamp, "it has not expired, so it is refused as invalid")
     }
@@ -109,7 +110,7 @@ struct ConnectTokenVectorTests {
             # protocol id, at the time `now`, opens it to the identity below. Fixed inputs: create timestamp
             # \(TokenVectorInputs.createTimestamp), nonce 40 41 … 57, client-to-server key 80 81 … 9f,
             # server-to-client key a0 a1 … bf, timeout 10 s, one server 127.0.0.1:40000.
-            # key: \(TokenVector.hex(TokenVectorInputs.key.bytes))
+            # key: \(VectorFile.hex(TokenVectorInputs.key.bytes))
             # protocol id: 0x\(String(TokenVectorInputs.protocolID, radix: 16))
             # now: \(TokenVectorInputs.expireTimestamp - 30)
             # user id: \(TokenVectorInputs.userID)
@@ -118,8 +119,8 @@ struct ConnectTokenVectorTests {
             # claims: 072a
 
             """
-        try (tokenText + TokenVector.hexLines(token.serialized())).write(
-            to: TokenVector.protocolDirectory.appendingPathComponent(Self.tokenVector), atomically: true, encoding: .utf8)
+        try (tokenText + VectorFile.hexLines(token.serialized())).write(
+            to: VectorFile.protocolDirectory.appendingPathComponent(Self.tokenVector), atomically: true, encoding: .utf8)
         let frame = try FrameCompressor(mode: .none).encode(.hello(try TokenVectorInputs.hello()))
         let helloText = """
             # Hello (type 0x01) carrying a connect token (PROTOCOL.md 5.3.1): flags bit 1.
@@ -136,8 +137,8 @@ struct ConnectTokenVectorTests {
             #   03 61 64 61               application payload: length 3, "ada"
 
             """
-        try (helloText + TokenVector.hexLines(frame)).write(
-            to: TokenVector.protocolDirectory.appendingPathComponent(Self.helloVector), atomically: true, encoding: .utf8)
+        try (helloText + VectorFile.hexLines(frame)).write(
+            to: VectorFile.protocolDirectory.appendingPathComponent(Self.helloVector), atomically: true, encoding: .utf8)
         let truncated = Array(frame.prefix(1 + 16 + 8 + 10))
         let truncatedText = """
             # A hello whose flags announce a connect token (bit 1) that ends inside its nonce: after
@@ -146,10 +147,10 @@ struct ConnectTokenVectorTests {
             # error: truncated(offset: 34, needed: 14)
 
             """
-        try (truncatedText + TokenVector.hexLines(truncated)).write(
-            to: TokenVector.protocolDirectory.appendingPathComponent(Self.truncatedVector), atomically: true, encoding: .utf8)
+        try (truncatedText + VectorFile.hexLines(truncated)).write(
+            to: VectorFile.protocolDirectory.appendingPathComponent(Self.truncatedVector), atomically: true, encoding: .utf8)
         let inputs = """
-            # key: \(TokenVector.hex(TokenVectorInputs.key.bytes))
+            # key: \(VectorFile.hex(TokenVectorInputs.key.bytes))
             # protocol id: 0x\(String(TokenVectorInputs.protocolID, radix: 16))
 
             """
@@ -161,8 +162,8 @@ struct ConnectTokenVectorTests {
             # error: tokenExpired
 
             """
-        try (expiredText + TokenVector.hexLines(token.serialized())).write(
-            to: TokenVector.protocolDirectory.appendingPathComponent(Self.expiredVector), atomically: true, encoding: .utf8)
+        try (expiredText + VectorFile.hexLines(token.serialized())).write(
+            to: VectorFile.protocolDirectory.appendingPathComponent(Self.expiredVector), atomically: true, encoding: .utf8)
         var forged = token.serialized()
         forged[Self.forgedByte] ^= 0x01
         let invalidText = """
@@ -174,7 +175,7 @@ struct ConnectTokenVectorTests {
             # error: tokenInvalid
 
             """
-        try (invalidText + TokenVector.hexLines(forged)).write(
-            to: TokenVector.protocolDirectory.appendingPathComponent(Self.invalidVector), atomically: true, encoding: .utf8)
+        try (invalidText + VectorFile.hexLines(forged)).write(
+            to: VectorFile.protocolDirectory.appendingPathComponent(Self.invalidVector), atomically: true, encoding: .utf8)
     }
 }

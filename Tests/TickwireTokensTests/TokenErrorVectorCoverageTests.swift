@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TickwireVectorTestSupport
 
 /// Every refusal `Protocol/PROTOCOL.md` 5.3.1 and 5.3.2 write in vectors has one in
 /// `Protocol/vectors/tokens`, and every error a tokens vector expects is named there: read from the
@@ -10,7 +11,7 @@ import Testing
 struct TokenErrorVectorCoverageTests {
     /// The error names of the tables of sections 5.3.1 and 5.3.2.
     static func sectionErrors() throws -> Set<String> {
-        let text = try String(contentsOf: TokenVector.protocolDirectory.appendingPathComponent("PROTOCOL.md"), encoding: .utf8)
+        let text = try String(contentsOf: VectorFile.protocolDirectory.appendingPathComponent("PROTOCOL.md"), encoding: .utf8)
         let start = try #require(text.range(of: "\n#### 5.3.1 "), "PROTOCOL.md has a section 5.3.1")
         let end = try #require(text.range(of: "\n### 5.4 ", range: start.upperBound..<text.endIndex), "section 5 has a 5.4")
         var names: Set<String> = []
@@ -37,11 +38,11 @@ struct TokenErrorVectorCoverageTests {
 
     /// The error each tokens vector's `# error:` line names (before any values), by vector.
     static func vectorErrors() throws -> [String: String] {
-        let directory = TokenVector.protocolDirectory.appendingPathComponent("vectors/tokens")
+        let directory = VectorFile.protocolDirectory.appendingPathComponent("vectors/tokens")
         var errors: [String: String] = [:]
         for name in try FileManager.default.contentsOfDirectory(atPath: directory.path) where name.hasSuffix(".hex") {
-            let vector = try TokenVector.load("vectors/tokens/" + name)
-            if let signature = vector.fields["error"] { errors[name] = String(signature.prefix { $0 != "(" }) }
+            let vector = try VectorFile.load("vectors/tokens/" + name)
+            if let signature = vector["error"] { errors[name] = String(signature.prefix { $0 != "(" }) }
         }
         return errors
     }

@@ -210,9 +210,15 @@ let package = Package(
         .testTarget(name: "TickwireTests", dependencies: ["Tickwire"], swiftSettings: strictSettings),
         // Vectors from Protocol/vectors/netcode (read through #filePath); interop with Tools/netcode-peer over
         // 127.0.0.1 (TICKWIRE_PYTHON, else .venv/bin/python).
-        .testTarget(name: "TickwireNetcodeTests", dependencies: ["TickwireNetcode", "TickwireFoundation"], swiftSettings: strictSettings),
+        .testTarget(
+            name: "TickwireNetcodeTests", dependencies: ["TickwireNetcode", "TickwireFoundation", "TickwireVectorTestSupport"],
+            swiftSettings: strictSettings
+        ),
         // Vectors from Protocol/vectors/packet (read through #filePath); two endpoints over a seeded lossy link.
-        .testTarget(name: "TickwirePacketTests", dependencies: ["TickwirePacket", "TickwireFoundation"], swiftSettings: strictSettings),
+        .testTarget(
+            name: "TickwirePacketTests", dependencies: ["TickwirePacket", "TickwireFoundation", "TickwireVectorTestSupport"],
+            swiftSettings: strictSettings
+        ),
         // A host with a WebSocket and a UDP listener over 127.0.0.1, clients of both kinds in one room.
         .testTarget(
             name: "TickwireUDPTransportTests",

@@ -11,41 +11,11 @@ import TickwireVectorTestSupport
 struct TokenErrorVectorCoverageTests {
     /// The error names of the tables of sections 5.3.1 and 5.3.2.
     static func sectionErrors() throws -> Set<String> {
-        let text = try String(contentsOf: VectorFile.protocolDirectory.appendingPathComponent("PROTOCOL.md"), encoding: .utf8)
-        let start = try #require(text.range(of: "\n#### 5.3.1 "), "PROTOCOL.md has a section 5.3.1")
-        let end = try #require(text.range(of: "\n### 5.4 ", range: start.upperBound..<text.endIndex), "section 5 has a 5.4")
-        var names: Set<String> = []
-        var errorColumns: [Int] = []
-        for line in text[start.upperBound..<end.lowerBound].split(separator: "\n") {
-            guard line.hasPrefix("|") else {
-                errorColumns = []
-                continue
-            }
-            let cells = line.split(separator: "|", omittingEmptySubsequences: false).dropFirst().dropLast()
-                .map { $0.trimmingCharacters(in: .whitespaces) }
-            if errorColumns.isEmpty {
-                errorColumns = cells.indices.filter { cells[$0] == "Error" }
-                continue
-            }
-            if cells.allSatisfy({ $0.allSatisfy { "-: ".contains($0) } }) { continue }
-            for column in errorColumns where column < cells.count {
-                let spans = cells[column].split(separator: "`", omittingEmptySubsequences: false).enumerated().filter { $0.offset % 2 == 1 }
-                names.formUnion(spans.map { String($0.element.prefix { $0.isLetter || $0.isNumber }) }.filter { !$0.isEmpty })
-            }
-        }
-        return names
+        try ErrorVectorCoverage.documentedErrors(in: "PROTOCOL.md", from: "#### 5.3.1 ", to: "### 5.4 ")
     }
 
     /// The error each tokens vector's `# error:` line names (before any values), by vector.
-    static func vectorErrors() throws -> [String: String] {
-        let directory = VectorFile.protocolDirectory.appendingPathComponent("vectors/tokens")
-        var errors: [String: String] = [:]
-        for name in try FileManager.default.contentsOfDirectory(atPath: directory.path) where name.hasSuffix(".hex") {
-            let vector = try VectorFile.load("vectors/tokens/" + name)
-            if let signature = vector["error"] { errors[name] = String(signature.prefix { $0 != "(" }) }
-        }
-        return errors
-    }
+    static func vectorErrors() throws -> [String: String] { try ErrorVectorCoverage.vectorErrors(in: "vectors/tokens") }
 
     @Test("sections 5.3.1 and 5.3.2 name a verifier's refusals and the user data layout's")
     func readsTheTables() throws {

@@ -135,19 +135,32 @@ def read_vector(path):
     return keys, bytes.fromhex(digits)
 
 
+def attempt(name, keys, read, verb):
+    """Reads one vector with `read()`: (what it yields, None) for a valid vector; (None, None) for
+    an error vector refused with its `# error:` line; (None, what is wrong) for anything else."""
+    try:
+        result = read()
+    except (UserDataError, TokenRefused) as refusal:
+        if refusal.signature == keys.get("error"):
+            return None, None
+        return None, f"{name}: refused with {refusal.signature}, expected {keys.get('error', 'no error')}"
+    if "error" in keys:
+        return None, f"{name}: {verb}, but must be refused with {keys['error']}"
+    return result, None
+
+
+def vector_names(prefix):
+    return sorted(n for n in os.listdir(VECTORS) if n.startswith(prefix) and n.endswith(".hex"))
+
+
 def check():
     """Decodes every user-data vector (and re-encodes the valid ones); returns the failures."""
     failures = []
-    for name in sorted(n for n in os.listdir(VECTORS) if n.startswith("user-data-") and n.endswith(".hex")):
+    for name in vector_names("user-data-"):
         keys, data = read_vector(os.path.join(VECTORS, name))
-        try:
-            fields = decode(data)
-        except UserDataError as error:
-            if error.signature != keys.get("error"):
-                failures.append(f"{name}: refused with {error.signature}, expected {keys.get('error', 'no error')}")
-            continue
-        if "error" in keys:
-            failures.append(f"{name}: decoded, but must be refused with {keys['error']}")
+        fields, failure = attempt(name, keys, lambda: decode(data), "decoded")
+        if fields is None:
+            failures += [failure] if failure else []
             continue
         got = (fields["room"], fields["displayName"], fields["claims"].hex())
         if got != (keys.get("room"), keys.get("display name"), keys.get("claims")):
@@ -160,26 +173,24 @@ def check():
 def check_tokens():
     """Opens every whole-token vector with its key, protocol id and time; returns the failures.
     Without PyNaCl (netcode.py's crypto) it says so and checks none."""
-    names = sorted(n for n in os.listdir(VECTORS) if n.startswith("token-") and n.endswith(".hex"))
+    names = vector_names("token-")
     failures = []
-    for name in names:
-        keys, data = read_vector(os.path.join(VECTORS, name))
-        try:
-            user_id, fields = open_token(data, bytes.fromhex(keys["key"]), int(keys["protocol id"], 0), int(keys["now"]))
-        except ImportError as missing:
-            print(f"token_codec: the {len(names)} token-*.hex vectors need PyNaCl ({missing}); run with the repository's "
-                  ".venv/bin/python to open them", file=sys.stderr)
-            return []
-        except TokenRefused as refusal:
-            if refusal.signature != keys.get("error"):
-                failures.append(f"{name}: refused with {refusal.signature}, expected {keys.get('error', 'no error')}")
-            continue
-        if "error" in keys:
-            failures.append(f"{name}: opened, but must be refused with {keys['error']}")
-            continue
-        got = (str(user_id), fields["room"], fields["displayName"], fields["claims"].hex())
-        if got != (keys.get("user id"), keys.get("room"), keys.get("display name"), keys.get("claims")):
-            failures.append(f"{name}: opened to {got}")
+    try:
+        for name in names:
+            keys, data = read_vector(os.path.join(VECTORS, name))
+            inputs = bytes.fromhex(keys["key"]), int(keys["protocol id"], 0), int(keys["now"])
+            opened, failure = attempt(name, keys, lambda: open_token(data, *inputs), "opened")
+            if opened is None:
+                failures += [failure] if failure else []
+                continue
+            user_id, fields = opened
+            got = (str(user_id), fields["room"], fields["displayName"], fields["claims"].hex())
+            if got != (keys.get("user id"), keys.get("room"), keys.get("display name"), keys.get("claims")):
+                failures.append(f"{name}: opened to {got}")
+    except ImportError as missing:
+        print(f"token_codec: the {len(names)} token-*.hex vectors need PyNaCl ({missing}); run with the repository's "
+              ".venv/bin/python to open them", file=sys.stderr)
+        return []
     return failures
 
 

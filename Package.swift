@@ -172,8 +172,11 @@ let package = Package(
         .testTarget(name: "TickwireFoundationTests", dependencies: ["TickwireFoundation"], swiftSettings: strictSettings),
         .testTarget(name: "TickwireZlibTests", dependencies: ["TickwireZlib"], swiftSettings: strictSettings),
         // Fixtures are read through #filePath, not bundled as resources.
+        // The one reader of Protocol/vectors' .hex files and the error vector coverage walk, shared by the tests that read vectors.
+        .target(name: "TickwireVectorTestSupport", path: "Tests/TickwireVectorTestSupport", swiftSettings: strictSettings),
         .testTarget(
-            name: "TickwireCodecTests", dependencies: ["TickwireCodec", "TickwireFoundation"], exclude: ["Fixtures"],
+            name: "TickwireCodecTests", dependencies: ["TickwireCodec", "TickwireFoundation", "TickwireVectorTestSupport"],
+            exclude: ["Fixtures"],
             swiftSettings: strictSettings
         ),
         .testTarget(name: "TickwireIOTests", dependencies: ["TickwireIO", "TickwireFoundation"], swiftSettings: strictSettings),
@@ -187,7 +190,8 @@ let package = Package(
             swiftSettings: strictSettings
         ),
         .testTarget(
-            name: "TickwireSimTests", dependencies: ["TickwireSim", "TickwireSimTestSupport", "TickwireFoundation"],
+            name: "TickwireSimTests",
+            dependencies: ["TickwireSim", "TickwireSimTestSupport", "TickwireFoundation", "TickwireVectorTestSupport"],
             swiftSettings: strictSettings
         ),
         .testTarget(
@@ -206,9 +210,15 @@ let package = Package(
         .testTarget(name: "TickwireTests", dependencies: ["Tickwire"], swiftSettings: strictSettings),
         // Vectors from Protocol/vectors/netcode (read through #filePath); interop with Tools/netcode-peer over
         // 127.0.0.1 (TICKWIRE_PYTHON, else .venv/bin/python).
-        .testTarget(name: "TickwireNetcodeTests", dependencies: ["TickwireNetcode", "TickwireFoundation"], swiftSettings: strictSettings),
+        .testTarget(
+            name: "TickwireNetcodeTests", dependencies: ["TickwireNetcode", "TickwireFoundation", "TickwireVectorTestSupport"],
+            swiftSettings: strictSettings
+        ),
         // Vectors from Protocol/vectors/packet (read through #filePath); two endpoints over a seeded lossy link.
-        .testTarget(name: "TickwirePacketTests", dependencies: ["TickwirePacket", "TickwireFoundation"], swiftSettings: strictSettings),
+        .testTarget(
+            name: "TickwirePacketTests", dependencies: ["TickwirePacket", "TickwireFoundation", "TickwireVectorTestSupport"],
+            swiftSettings: strictSettings
+        ),
         // A host with a WebSocket and a UDP listener over 127.0.0.1, clients of both kinds in one room.
         .testTarget(
             name: "TickwireUDPTransportTests",
@@ -224,7 +234,7 @@ let package = Package(
             name: "TickwireTokensTests",
             dependencies: [
                 "TickwireTokens", "TickwireNetcode", "TickwireSim", "TickwireSimTestSupport", "TickwireCodec",
-                "TickwireWebSocketTransport", "TickwireWebSocket", "TickwireIO", "TickwireFoundation",
+                "TickwireWebSocketTransport", "TickwireWebSocket", "TickwireIO", "TickwireFoundation", "TickwireVectorTestSupport",
             ],
             swiftSettings: strictSettings
         ),

@@ -356,31 +356,28 @@ class CanonicalReader {
         const min = this.double(), max = this.double();
         return FieldKind.float(min, max, this.double());
       }
-      case KindTag.angle: {
-        const start = this.offset;
-        const bits = this.varint();
-        if (bits > 64n) throw new SchemaDecodingError('parameterOutOfRange', { what: 'angle bits', value: bits, offset: start }, `angle bits ${bits} at byte ${start} of the schema encoding is out of range`);
-        return FieldKind.angle(Number(bits));
-      }
-      case KindTag.enumeration: {
-        const start = this.offset;
-        const cases = this.varint();
-        if (cases > BigInt(SchemaLimits.maxEnumerationCases)) {
-          throw new SchemaDecodingError('parameterOutOfRange', { what: 'enumeration cases', value: cases, offset: start }, `enumeration cases ${cases} at byte ${start} of the schema encoding is out of range`);
-        }
-        return FieldKind.enumeration(Number(cases));
-      }
-      case KindTag.text: {
-        const start = this.offset;
-        const maxBytes = this.varint();
-        if (maxBytes > BigInt(SchemaLimits.maxTextBytes)) {
-          throw new SchemaDecodingError('parameterOutOfRange', { what: 'text bytes', value: maxBytes, offset: start }, `text bytes ${maxBytes} at byte ${start} of the schema encoding is out of range`);
-        }
-        return FieldKind.text(Number(maxBytes));
-      }
+      case KindTag.angle: return FieldKind.angle(this.parameter('angle bits', 64));
+      case KindTag.enumeration: return FieldKind.enumeration(this.parameter('enumeration cases', SchemaLimits.maxEnumerationCases));
+      case KindTag.text: return FieldKind.text(this.parameter('text bytes', SchemaLimits.maxTextBytes));
       default:
         throw new SchemaDecodingError('unknownKindTag', { tag, offset: tagOffset }, `unknown field kind tag ${tag} at byte ${tagOffset} of the schema encoding`);
     }
+  }
+
+  /**
+   * A field kind's parameter (angle bits, enumeration cases, text bytes): a varint at most `limit`.
+   * @param {string} what the parameter's name, as the error names it
+   * @param {number} limit the largest value allowed
+   * @returns {number}
+   * @throws {SchemaDecodingError} `parameterOutOfRange` with the value and its offset
+   */
+  parameter(what, limit) {
+    const start = this.offset;
+    const value = this.varint();
+    if (value > BigInt(limit)) {
+      throw new SchemaDecodingError('parameterOutOfRange', { what, value, offset: start }, `${what} ${value} at byte ${start} of the schema encoding is out of range`);
+    }
+    return Number(value);
   }
 
   /** @returns {number} */

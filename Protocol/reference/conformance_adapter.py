@@ -144,24 +144,19 @@ def user_data_answer(fields):
 
 def decode_tokens(request):
     """Tickwire's connect token user data (PROTOCOL.md 5.3.2), or a whole connect token opened as a
-    verifier opens it (5.3.1): expired at `now` is tokenExpired; not opening with the key and the
-    protocol id, or user data not in layout 1, is tokenInvalid."""
+    verifier opens it (5.3.1, token_codec.open_token): expired at `now` is tokenExpired; not
+    opening with the key and the protocol id, or user data not in layout 1, is tokenInvalid."""
     data = bytes.fromhex(request["bytes"])
     if request["kind"] == "user-data":
         return {"userData": user_data_answer(token_codec.decode(data))}
     if request["kind"] != "connect-token":
         raise ValueError(f"unknown tokens kind {request['kind']}")
     inputs = request["inputs"]
-    token = netcode.ConnectToken.read(data)
-    if token.expire_timestamp <= int(inputs["now"]):
-        return {"error": "tokenExpired"}
     try:
-        private = netcode.PrivateToken.decrypt(token.encrypted_private, int(inputs["protocol-id"]), token.expire_timestamp,
-                                               token.nonce, bytes.fromhex(inputs["key"]))
-        fields = token_codec.decode(private.user_data)
-    except (netcode.Refused, token_codec.UserDataError):
-        return {"error": "tokenInvalid"}
-    return {"userId": str(private.client_id), "userData": user_data_answer(fields)}
+        user_id, fields = token_codec.open_token(data, bytes.fromhex(inputs["key"]), int(inputs["protocol-id"]), int(inputs["now"]))
+    except token_codec.TokenRefused as refusal:
+        return {"error": refusal.signature}
+    return {"userId": str(user_id), "userData": user_data_answer(fields)}
 
 
 def receive_websocket(request):

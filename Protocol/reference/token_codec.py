@@ -5,8 +5,11 @@ Written from PROTOCOL.md alone: it decodes the 256 bytes of a connect token's us
 version, room, display name, claims, zero padding) with every refusal 5.3.2 lists, and encodes
 them again. With --check it decodes every `vectors/tokens/user-data-*.hex` vector to its
 `# room:`, `# display name:` and `# claims:` lines (or its `# error:` line) and re-encodes the
-valid ones byte for byte. A whole connect token (`token-*.hex`) is netcode.io's: the conformance
-adapter opens it with Tools/netcode-peer's netcode.py and reads its user data here. Usage:
+valid ones byte for byte. A whole connect token (`token-*.hex`) is netcode.io's: `open_token`
+opens it as a verifier does (5.3.1) with Tools/netcode-peer's netcode.py (which needs PyNaCl) and
+reads its user data here, so --check also opens every `token-*.hex` vector with its key, protocol
+id and time to its `# user id:` and user data, or refuses it with its `# error:` line
+(`tokenExpired`, `tokenInvalid`); without PyNaCl it says that it skips them. Usage:
 
     python3 token_codec.py [--check]
 """
@@ -15,7 +18,9 @@ import sys
 
 from frame_codec import signature
 
-VECTORS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "vectors", "tokens")
+HERE = os.path.dirname(os.path.abspath(__file__))
+VECTORS = os.path.join(HERE, "..", "vectors", "tokens")
+NETCODE_PEER = os.path.join(HERE, "..", "..", "Tools", "netcode-peer")
 
 USER_DATA_BYTES = 256      # netcode.io's user data
 LAYOUT_VERSION = 1
@@ -89,6 +94,33 @@ def encode(room, display_name, claims):
     return data.ljust(USER_DATA_BYTES, b"\x00")
 
 
+class TokenRefused(Exception):
+    """A whole connect token a verifier refuses (5.3.1): `signature` is `tokenExpired` or `tokenInvalid`."""
+
+    def __init__(self, signature):
+        self.signature = signature
+        super().__init__(signature)
+
+
+def open_token(data, key, protocol_id, now):
+    """Opens a 2048-byte connect token as a server opens a hello's (5.3.1), with the fleet's `key`,
+    the server's `protocol_id` and its clock `now` (Unix seconds): (user id, user data fields).
+    Refuses with TokenRefused: tokenExpired when the expire timestamp is not after now (checked
+    first, before anything is decrypted), tokenInvalid when the private part does not open or its
+    user data is not layout 1. A token netcode.io cannot read raises netcode.Refused. Needs PyNaCl."""
+    if NETCODE_PEER not in sys.path:
+        sys.path.append(NETCODE_PEER)
+    import netcode  # Tools/netcode-peer; ImportError without PyNaCl
+    token = netcode.ConnectToken.read(data)
+    if token.expire_timestamp <= now:
+        raise TokenRefused("tokenExpired")
+    try:
+        private = netcode.PrivateToken.decrypt(token.encrypted_private, protocol_id, token.expire_timestamp, token.nonce, key)
+        return private.client_id, decode(private.user_data)
+    except (netcode.Refused, UserDataError):
+        raise TokenRefused("tokenInvalid") from None
+
+
 def read_vector(path):
     keys, digits = {}, ""
     with open(path, encoding="utf-8") as file:
@@ -96,32 +128,69 @@ def read_vector(path):
             line = line.strip()
             if line.startswith("#"):
                 key, colon, value = line[1:].strip().partition(":")
-                if colon and key in ("room", "display name", "claims", "error"):
+                if colon and key in ("room", "display name", "claims", "error", "key", "protocol id", "now", "user id"):
                     keys[key] = value.strip()
             else:
                 digits += "".join(line.split())
     return keys, bytes.fromhex(digits)
 
 
+def attempt(name, keys, read, verb):
+    """Reads one vector with `read()`: (what it yields, None) for a valid vector; (None, None) for
+    an error vector refused with its `# error:` line; (None, what is wrong) for anything else."""
+    try:
+        result = read()
+    except (UserDataError, TokenRefused) as refusal:
+        if refusal.signature == keys.get("error"):
+            return None, None
+        return None, f"{name}: refused with {refusal.signature}, expected {keys.get('error', 'no error')}"
+    if "error" in keys:
+        return None, f"{name}: {verb}, but must be refused with {keys['error']}"
+    return result, None
+
+
+def vector_names(prefix):
+    return sorted(n for n in os.listdir(VECTORS) if n.startswith(prefix) and n.endswith(".hex"))
+
+
 def check():
     """Decodes every user-data vector (and re-encodes the valid ones); returns the failures."""
     failures = []
-    for name in sorted(n for n in os.listdir(VECTORS) if n.startswith("user-data-") and n.endswith(".hex")):
+    for name in vector_names("user-data-"):
         keys, data = read_vector(os.path.join(VECTORS, name))
-        try:
-            fields = decode(data)
-        except UserDataError as error:
-            if error.signature != keys.get("error"):
-                failures.append(f"{name}: refused with {error.signature}, expected {keys.get('error', 'no error')}")
-            continue
-        if "error" in keys:
-            failures.append(f"{name}: decoded, but must be refused with {keys['error']}")
+        fields, failure = attempt(name, keys, lambda: decode(data), "decoded")
+        if fields is None:
+            failures += [failure] if failure else []
             continue
         got = (fields["room"], fields["displayName"], fields["claims"].hex())
         if got != (keys.get("room"), keys.get("display name"), keys.get("claims")):
             failures.append(f"{name}: decoded to {got}")
         elif encode(fields["room"], fields["displayName"], fields["claims"]) != data:
             failures.append(f"{name}: encodes to other bytes")
+    return failures + check_tokens()
+
+
+def check_tokens():
+    """Opens every whole-token vector with its key, protocol id and time; returns the failures.
+    Without PyNaCl (netcode.py's crypto) it says so and checks none."""
+    names = vector_names("token-")
+    failures = []
+    try:
+        for name in names:
+            keys, data = read_vector(os.path.join(VECTORS, name))
+            inputs = bytes.fromhex(keys["key"]), int(keys["protocol id"], 0), int(keys["now"])
+            opened, failure = attempt(name, keys, lambda: open_token(data, *inputs), "opened")
+            if opened is None:
+                failures += [failure] if failure else []
+                continue
+            user_id, fields = opened
+            got = (str(user_id), fields["room"], fields["displayName"], fields["claims"].hex())
+            if got != (keys.get("user id"), keys.get("room"), keys.get("display name"), keys.get("claims")):
+                failures.append(f"{name}: opened to {got}")
+    except ImportError as missing:
+        print(f"token_codec: the {len(names)} token-*.hex vectors need PyNaCl ({missing}); run with the repository's "
+              ".venv/bin/python to open them", file=sys.stderr)
+        return []
     return failures
 
 
@@ -132,7 +201,7 @@ def main(arguments):
     failures = check()
     for failure in failures:
         print(f"FAIL {failure}")
-    print(f"token_codec: {'every user-data vector decodes as stated' if not failures else f'{len(failures)} failed'}")
+    print(f"token_codec: {'every vector decodes as stated' if not failures else f'{len(failures)} failed'}")
     return 1 if failures else 0
 
 

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TickwireVectorTestSupport
 
 @testable import TickwireCodec
 
@@ -16,52 +17,29 @@ struct FrameVectorTests {
         var frames: [[UInt8]] = []
     }
 
-    static let vectorsDirectory = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        .appendingPathComponent("Protocol/vectors")
+    static let vectorsDirectory = VectorFile.protocolDirectory.appendingPathComponent("vectors")
 
     static func load(_ name: String) throws -> Vector {
-        let text = try String(contentsOf: vectorsDirectory.appendingPathComponent(name), encoding: .utf8)
-        var vector = Vector()
-        var hex = ""
-        for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
-            let line = line.trimmingCharacters(in: .whitespaces)
-            if line.hasPrefix("# mode:") {
-                let name = line.dropFirst("# mode:".count).trimmingCharacters(in: .whitespaces)
-                vector.mode = try #require(
-                    [CompressionMode.none, .perFrame, .streaming].first { $0.description == name },
-                    "\(name) is not a compression mode")
-            } else if line.hasPrefix("# limit:") {
-                // A receiver that lowered a limit (7.2): `# limit: NAME VALUE`.
-                let words = line.dropFirst("# limit:".count).split(separator: " ")
-                let value = try #require(words.count == 2 ? Int(words[1]) : nil, "\(line) is not `# limit: NAME VALUE`")
-                switch words[0] {
-                case "maximumFrameBytes": vector.limits.maximumFrameBytes = value
-                case "maximumBodyBytes": vector.limits.maximumBodyBytes = value
-                default: Issue.record("\(line) names no frame limit")
-                }
-            } else if line.hasPrefix("# frame") {
-                if !hex.isEmpty { vector.frames.append(try bytes(hex)) }
-                hex = ""
-            } else if !line.hasPrefix("#") {
-                hex += line.filter { !$0.isWhitespace }
+        let file = try VectorFile.load("vectors/" + name)
+        var vector = Vector(frames: file.frames)
+        if let mode = file["mode"] {
+            vector.mode = try #require(
+                [CompressionMode.none, .perFrame, .streaming].first { $0.description == mode }, "\(mode) is not a compression mode")
+        }
+        for limit in file.values("limit") {
+            // A receiver that lowered a limit (7.2): `# limit: NAME VALUE`.
+            let words = limit.split(separator: " ")
+            let value = try #require(words.count == 2 ? Int(words[1]) : nil, "`# limit: \(limit)` is not `# limit: NAME VALUE`")
+            switch words[0] {
+            case "maximumFrameBytes": vector.limits.maximumFrameBytes = value
+            case "maximumBodyBytes": vector.limits.maximumBodyBytes = value
+            default: Issue.record("`# limit: \(limit)` names no frame limit")
             }
         }
-        if !hex.isEmpty { vector.frames.append(try bytes(hex)) }
         return vector
     }
 
-    static func bytes(_ hex: String) throws -> [UInt8] {
-        let digits = Array(hex.utf8)
-        try #require(digits.count % 2 == 0, "odd number of hex digits")
-        return try stride(from: 0, to: digits.count, by: 2).map { index in
-            try #require(UInt8(String(decoding: digits[index..<index + 2], as: UTF8.self), radix: 16), "bad hex digits")
-        }
-    }
-
-    static func hex(_ bytes: [UInt8]) -> String {
-        bytes.map { String(format: "%02x", $0) }.joined(separator: " ")
-    }
+    static func hex(_ bytes: [UInt8]) -> String { VectorFile.hex(bytes, separator: " ") }
 
     static let app = MessageType(rawValue: 0x40)!
 

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TickwireVectorTestSupport
 
 @testable import TickwireNetcode
 
@@ -15,27 +16,7 @@ struct NetcodeErrorVectorCoverageTests {
 
     /// The error names of the tables in NETCODE.md's "Reading and refusals" (their `Error` columns).
     static func documentedErrors() throws -> Set<String> {
-        let text = try String(contentsOf: packageRoot().appendingPathComponent("Protocol/NETCODE.md"), encoding: .utf8)
-        let start = try #require(text.range(of: "\n## Reading and refusals"), "NETCODE.md has a section Reading and refusals")
-        let end = try #require(text.range(of: "\n## ", range: start.upperBound..<text.endIndex), "a section follows it")
-        var names: Set<String> = []
-        var errorColumn: Int?
-        for line in text[start.upperBound..<end.lowerBound].split(separator: "\n") {
-            guard line.hasPrefix("|") else {
-                errorColumn = nil
-                continue
-            }
-            let cells = line.split(separator: "|", omittingEmptySubsequences: false).dropFirst().dropLast()
-                .map { $0.trimmingCharacters(in: .whitespaces) }
-            guard let column = errorColumn else {
-                errorColumn = cells.firstIndex(of: "Error")
-                continue
-            }
-            if cells.allSatisfy({ $0.allSatisfy { "-: ".contains($0) } }) || column >= cells.count { continue }
-            let spans = cells[column].split(separator: "`", omittingEmptySubsequences: false).enumerated().filter { $0.offset % 2 == 1 }
-            names.formUnion(spans.map { String($0.element.prefix { $0.isLetter || $0.isNumber }) }.filter { !$0.isEmpty })
-        }
-        return names
+        try ErrorVectorCoverage.documentedErrors(in: "NETCODE.md", from: "## Reading and refusals", to: "## ")
     }
 
     /// Every error vector of `Protocol/vectors/netcode`.

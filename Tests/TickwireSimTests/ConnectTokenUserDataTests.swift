@@ -1,45 +1,13 @@
 import Foundation
 import Testing
+import TickwireVectorTestSupport
 
 @testable import TickwireSim
 
 /// Tickwire's layout of a connect token's user data against `Protocol/vectors/tokens/user-data-*.hex`.
 @Suite("Connect token user data")
 struct ConnectTokenUserDataTests {
-    static let directory = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        .appendingPathComponent("Protocol/vectors/tokens")
-
-    struct Vector {
-        var fields: [String: String] = [:]
-        var bytes: [UInt8] = []
-    }
-
-    static func load(_ name: String) throws -> Vector {
-        let text = try String(contentsOf: directory.appendingPathComponent(name), encoding: .utf8)
-        var vector = Vector()
-        var hex = ""
-        for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
-            if line.hasPrefix("# ") {
-                let body = line.dropFirst(2)
-                if !body.hasPrefix(" "), let colon = body.firstIndex(of: ":") {
-                    vector.fields[String(body[..<colon])] = String(body[body.index(after: colon)...].drop { $0 == " " })
-                }
-            } else if !line.hasPrefix("#") {
-                hex += line.filter { !$0.isWhitespace }
-            }
-        }
-        vector.bytes = try bytes(hex)
-        return vector
-    }
-
-    static func bytes(_ hex: String) throws -> [UInt8] {
-        let digits = Array(hex.utf8)
-        try #require(digits.count % 2 == 0, "odd number of hex digits")
-        return try stride(from: 0, to: digits.count, by: 2).map { index in
-            try #require(UInt8(String(decoding: digits[index..<index + 2], as: UTF8.self), radix: 16), "bad hex digits")
-        }
-    }
+    static let directory = VectorFile.protocolDirectory.appendingPathComponent("vectors/tokens")
 
     static let names: [String] = {
         let files = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
@@ -54,20 +22,20 @@ struct ConnectTokenUserDataTests {
 
     @Test("each vector decodes to its room, name and claims and re-encodes byte for byte, or is refused with its error", arguments: names)
     func vector(name: String) throws {
-        let vector = try Self.load(name)
-        if let error = vector.fields["error"] {
+        let vector = try VectorFile.load("vectors/tokens/" + name)
+        if let error = vector["error"] {
             do {
                 let decoded = try ConnectTokenUserData(decoding: vector.bytes)
                 Issue.record("\(name) decoded to \(decoded); expected \(error)")
             } catch {
-                #expect(error.description == vector.fields["error"], "\(name)")
+                #expect(error.description == vector["error"], "\(name)")
             }
             return
         }
         let decoded = try ConnectTokenUserData(decoding: vector.bytes)
-        #expect(decoded.room == vector.fields["room"], "\(name) room")
-        #expect(decoded.displayName == vector.fields["display name"], "\(name) display name")
-        #expect(decoded.claims == (try Self.bytes(vector.fields["claims"] ?? "")), "\(name) claims")
+        #expect(decoded.room == vector["room"], "\(name) room")
+        #expect(decoded.displayName == vector["display name"], "\(name) display name")
+        #expect(decoded.claims == (try vector.hexField("claims")), "\(name) claims")
         #expect(try decoded.encoded() == vector.bytes, "\(name) re-encodes")
     }
 

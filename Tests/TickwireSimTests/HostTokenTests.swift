@@ -9,11 +9,12 @@ import TickwireSimTestSupport
 @Suite("Host connect tokens")
 struct HostTokenTests {
     /// Opens any token: its private part's first byte is the user id, the next bytes up to a zero
-    /// the room; a first byte of 0xFF does not open.
+    /// the room; a first byte of 0xFF does not open, and one of 0xFE has expired.
     struct PlainVerifier: ConnectTokenVerifier {
         func verify(_ token: Message.Hello.ConnectToken) throws(ConnectTokenRefusal) -> VerifiedConnectToken {
             let data = token.encryptedPrivateData
             guard data[0] != 0xFF else { throw ConnectTokenRefusal(.tokenInvalid, "does not open") }
+            guard data[0] != 0xFE else { throw ConnectTokenRefusal(.tokenExpired, "expired") }
             let room = String(decoding: data[1...].prefix { $0 != 0 }, as: UTF8.self)
             let identity = PlayerIdentity(userID: UInt64(data[0]), userData: [])
             return VerifiedConnectToken(identity: identity, room: room, expireTimestamp: 2_000, verifiedAt: 1_000, tag: token.tag)
@@ -85,5 +86,57 @@ struct HostTokenTests {
         bench.run(milliseconds: 100, clients: [anonymous, wrongRoom])
         #expect(anonymous.welcome != nil)
         #expect(wrongRoom.reject?.reason == .tokenWrongRoom)
+    }
+
+    @Test("a hello whose connect token is refused opens no room on demand (forged, expired, another room's, none); a good token opens it")
+    func refusedTokenOpensNoRoom() throws {
+        let bench = RawClientBench {
+            $0.rooms = []
+            $0.createsRoomsOnDemand = true
+            $0.requiresTokens = true
+            $0.tokenVerifier = PlainVerifier()
+        }
+        let forged = bench.join(room: "red", connectToken: Self.token(user: 0xFF, room: "red", tag: 1))
+        let expired = bench.join(room: "red", connectToken: Self.token(user: 0xFE, room: "red", tag: 2))
+        let otherRoom = bench.join(room: "red", connectToken: Self.token(user: 3, room: "blue", tag: 3))
+        let none = bench.join(room: "red")
+        bench.run(milliseconds: 100, clients: [forged, expired, otherRoom, none])
+        #expect(forged.reject?.reason == .tokenInvalid)
+        #expect(expired.reject?.reason == .tokenExpired)
+        #expect(otherRoom.reject?.reason == .tokenWrongRoom)
+        #expect(none.reject?.reason == .tokenRequired)
+        #expect(bench.host.roomNames.isEmpty, "no refused hello opened room 'red', yet the host runs \(bench.host.roomNames)")
+        let good = bench.join(room: "red", connectToken: Self.token(user: 4, room: "red", tag: 4))
+        bench.run(milliseconds: 100, clients: [good])
+        #expect(good.welcome != nil, "a good token opens its room: \(String(describing: good.reject))")
+        #expect(bench.host.roomNames == ["red"])
+    }
+
+    @Test("in a fleet a hello whose connect token is refused has the directory place no room; a good token claims it")
+    func refusedTokenClaimsNoRoom() throws {
+        var store: InMemoryDirectoryStore?
+        let bench = RawClientBench(
+            configure: {
+                $0.rooms = []
+                $0.createsRoomsOnDemand = true
+                $0.tokenVerifier = PlainVerifier()
+            },
+            directory: { clock in
+                let made = InMemoryDirectoryStore(clock: clock)
+                store = made
+                return made.directory(forProcess: "p", publicURL: "sim://p")
+            })
+        let fleet = try #require(store)
+        let forged = bench.join(room: "red", connectToken: Self.token(user: 0xFF, room: "red", tag: 1))
+        bench.run(milliseconds: 500, clients: [forged])
+        #expect(forged.reject?.reason == .tokenInvalid)
+        #expect(bench.host.roomNames.isEmpty, "a forged token opened \(bench.host.roomNames)")
+        #expect(
+            fleet.holder(ofRoom: "red") == nil, "a forged token had the directory give room 'red' to \(fleet.holder(ofRoom: "red") ?? "")")
+        let good = bench.join(room: "red", connectToken: Self.token(user: 4, room: "red", tag: 4))
+        bench.run(milliseconds: 500, clients: [good])
+        #expect(good.welcome != nil, "a good token opens its room: \(String(describing: good.reject))")
+        #expect(bench.host.roomNames == ["red"])
+        #expect(fleet.holder(ofRoom: "red") == "p")
     }
 }

@@ -36,6 +36,31 @@ test('a schema read back from its canonical encoding has the same fingerprint; b
   assert.throws(() => Schema.fromCanonicalEncoding(negativeZero), (error) => error instanceof SchemaDecodingError && error.kind === 'notCanonical');
 });
 
+test('a kind parameter over its limit is refused with its name, value and offset: angle bits, enumeration cases, text bytes', () => {
+  // One type `a` with one field `c`: 01 (version), 01 a, 01 c, then the kind's tag and its parameter at byte 8.
+  const cases = [
+    { tag: 3, parameter: [0x41], what: 'angle bits', value: 65n },
+    { tag: 4, parameter: [0x81, 0x02], what: 'enumeration cases', value: 257n },
+    { tag: 5, parameter: [0x41], what: 'text bytes', value: 65n },
+  ];
+  for (const { tag, parameter, what, value } of cases) {
+    const bytes = Uint8Array.of(0x01, 0x01, 0x01, 0x61, 0x01, 0x01, 0x63, tag, ...parameter);
+    assert.throws(() => Schema.fromCanonicalEncoding(bytes), (error) => error instanceof SchemaDecodingError
+      && error.kind === 'parameterOutOfRange' && error.details.what === what && error.details.value === value && error.details.offset === 8,
+    `${what} ${value} is refused as parameterOutOfRange at byte 8`);
+  }
+  // At its limit a parameter is read: whatever 3.1 then says of the schema, it is not parameterOutOfRange.
+  for (const [tag, parameter] of [[3, [0x40]], [4, [0x80, 0x02]], [5, [0x40]]]) {
+    let kind = 'none';
+    try {
+      Schema.fromCanonicalEncoding(Uint8Array.of(0x01, 0x01, 0x01, 0x61, 0x01, 0x01, 0x63, tag, ...parameter));
+    } catch (error) {
+      kind = error instanceof SchemaDecodingError ? error.kind : String(error);
+    }
+    assert.notEqual(kind, 'parameterOutOfRange', `tag ${tag}: a parameter at its limit is within range`);
+  }
+});
+
 test('declarations breaking a rule of 3.1 are refused with the rule', () => {
   const kinds = /** @type {const} */ ([
     [[], 'noEntityTypes'],

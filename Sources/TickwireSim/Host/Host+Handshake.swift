@@ -139,7 +139,21 @@ extension Host {
             }
             return true
         }
-        let matches = hello.protocolVersion == tickwireProtocolVersion && hello.schemaFingerprint == game.schema.fingerprint
+        let matches = refusalBeforeRoom(hello) == nil
+        var tokenCheck: TokenCheck?
+        if matches, roomsByName[hello.room] == nil, opensRoom(named: hello.room), fleet == nil || hello.resumeToken == nil {
+            // A room that is not open here opens only for a hello whose connect token passes
+            // (PROTOCOL.md 5.3.1): a forged, expired or other room's token neither opens a room
+            // nor has the directory place one. (In a fleet a hello with a resume token may resume
+            // a session of the room's saved state, so its room is placed first.)
+            let check = checkToken(of: hello, room: hello.room, on: connection)
+            if case .refused(let refusal, let identity) = check {
+                if hello.resumeToken != nil { reconnects += 1 }  // as answer(_:on:now:tokenCheck:) counts it
+                reject(connection, refusal.reason, refusal.text, room: hello.room, identity: identity)
+                return true
+            }
+            tokenCheck = check
+        }
         if fleet != nil, matches, roomsByName[hello.room] == nil {
             // A room this host does not run: the directory says where it lives (answer() reports mismatches).
             switch placeRoom(named: hello.room, now: now) {
@@ -155,21 +169,39 @@ extension Host {
                 break
             }
         }
-        answer(hello, on: connection, now: now)
+        answer(hello, on: connection, now: now, tokenCheck: tokenCheck)
         return true
     }
 
-    private func answer(_ hello: Message.Hello, on connection: any TransportConnection, now: Timestamp) {
-        if hello.resumeToken != nil { reconnects += 1 }
+    /// Why a hello is refused whatever its room: another protocol version, another schema, or a
+    /// schema with text fields (protocol 1.2, §5.3) for a client that does not decode them.
+    private func refusalBeforeRoom(_ hello: Message.Hello) -> (reason: Message.Reject.Reason, text: String)? {
         guard hello.protocolVersion == tickwireProtocolVersion else {
-            return reject(connection, .versionMismatch, Self.versionText(client: hello.protocolVersion), room: hello.room)
+            return (.versionMismatch, Self.versionText(client: hello.protocolVersion))
         }
         guard hello.schemaFingerprint == game.schema.fingerprint else {
-            return reject(connection, .schemaMismatch, schemaMismatchText(client: hello.schemaFingerprint), room: hello.room)
+            return (.schemaMismatch, schemaMismatchText(client: hello.schemaFingerprint))
         }
-        // Protocol 1.2 (§5.3): a schema with text fields needs a client that decodes them.
-        guard hello.offersTextFields || !game.schema.needsTextFields else {
-            return reject(connection, .versionMismatch, Self.textFieldsText, room: hello.room)
+        guard hello.offersTextFields || !game.schema.needsTextFields else { return (.versionMismatch, Self.textFieldsText) }
+        return nil
+    }
+
+    /// Whether a hello naming a room that is not open here would open it: rooms open on demand
+    /// (or, in a fleet, it is one of the configured rooms the directory places) and the host runs
+    /// fewer than its most rooms.
+    private func opensRoom(named name: String) -> Bool {
+        let mayOpen = configuration.createsRoomsOnDemand || (fleet != nil && configuration.rooms.contains(name))
+        return mayOpen && roomOrder.count < configuration.maximumRooms
+    }
+
+    /// Answers a hello whose room is open here, or opens it on demand.
+    ///
+    /// - Parameter tokenCheck: The hello's connect token, checked already before its room was
+    ///   opened; `nil` to check it here.
+    private func answer(_ hello: Message.Hello, on connection: any TransportConnection, now: Timestamp, tokenCheck: TokenCheck?) {
+        if hello.resumeToken != nil { reconnects += 1 }
+        if let (reason, text) = refusalBeforeRoom(hello) {
+            return reject(connection, reason, text, room: hello.room)
         }
         let room: Room<G>
         if let existing = roomsByName[hello.room] {
@@ -221,7 +253,7 @@ extension Host {
         }
         let verifiedToken: VerifiedConnectToken?
         let identity: PlayerIdentity?
-        switch checkToken(of: hello, room: room.name, on: connection) {
+        switch tokenCheck ?? checkToken(of: hello, room: room.name, on: connection) {
         case .anonymous:
             (verifiedToken, identity) = (nil, nil)
         case .verified(let verified):

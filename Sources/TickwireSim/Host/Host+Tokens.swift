@@ -22,7 +22,7 @@ extension Host {
     ///
     /// - Parameters:
     ///   - hello: The hello.
-    ///   - room: The room the hello names (the host runs it).
+    ///   - room: The room the hello names (the host runs it, or opens it only once the token passes).
     ///   - connection: The connection the hello came on.
     /// - Returns: What to do.
     func checkToken(of hello: Message.Hello, room: String, on connection: any TransportConnection) -> TokenCheck {

@@ -28,13 +28,13 @@ class Session:
 
 
 async def join(port, fingerprint, room=b"main", payload=b"good", local_address=None, raw_first_frame=None,
-               timeout=5.0, **hello_fields):
+               timeout=5.0, host="127.0.0.1", **hello_fields):
     """Opens a connection, sends a hello (or `raw_first_frame`) and reads the answer: a Session
     with its welcome, or its reject (the close that follows is read too)."""
     started = now()
     try:
         ws = await RawWebSocket.open(port, path="/" + room.decode("utf-8", "replace"), local_address=local_address,
-                                     timeout=timeout)
+                                     timeout=timeout, host=host)
     except (HandshakeRefused, OSError, asyncio.TimeoutError, asyncio.IncompleteReadError) as error:
         session = Session(NoConnection(), started)
         session.http_status = getattr(error, "status", None)

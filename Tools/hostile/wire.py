@@ -73,10 +73,16 @@ def read_text(data, offset):
 TEXT_FIELDS = 0x08
 
 
-def hello(fingerprint, room=b"main", payload=b"good", version=1, modes=TEXT_FIELDS, flags=0, token=None, type_byte=HELLO):
-    body = struct.pack(">HQ", version, fingerprint) + bytes([modes, flags | (1 if token is not None else 0)]) + text(room)
+def hello(fingerprint, room=b"main", payload=b"good", version=1, modes=TEXT_FIELDS, flags=0, token=None, type_byte=HELLO,
+          connect_token=None):
+    """A hello (PROTOCOL.md 5.3): `token` is a resume token (flag bit 0), `connect_token` the 1056
+    bytes of a connect token (flag bit 1, 5.3.1: expire timestamp, nonce, encrypted private part)."""
+    flags |= (1 if token is not None else 0) | (2 if connect_token is not None else 0)
+    body = struct.pack(">HQ", version, fingerprint) + bytes([modes, flags]) + text(room)
     if token is not None:
         body += text(token)
+    if connect_token is not None:
+        body += connect_token
     return bytes([type_byte]) + body + text(payload)
 
 
@@ -144,9 +150,10 @@ class RawWebSocket:
 
     @classmethod
     async def open(cls, port, path="/", protocol=SUBPROTOCOL, local_address=None, extensions=None,
-                   receive_buffer=None, timeout=5.0, head_only=False):
-        """Connects to 127.0.0.1:port from `local_address` (127.0.0.2 for a second address) and
-        completes the opening handshake; raises HandshakeRefused for another status than 101."""
+                   receive_buffer=None, timeout=5.0, head_only=False, host="127.0.0.1"):
+        """Connects to host:port (127.0.0.1 by default) from `local_address` (127.0.0.2 for a
+        second address) and completes the opening handshake; raises HandshakeRefused for another
+        status than 101."""
         sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
         try:
             if local_address:
@@ -155,15 +162,15 @@ class RawWebSocket:
                 sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, receive_buffer)
             sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
             sock.setblocking(False)
-            await asyncio.wait_for(asyncio.get_running_loop().sock_connect(sock, ("127.0.0.1", port)), timeout)
+            await asyncio.wait_for(asyncio.get_running_loop().sock_connect(sock, (host, port)), timeout)
             reader, writer = await asyncio.open_connection(sock=sock, limit=1 << 26)
         except BaseException:
             sock.close()
             raise
         connection = cls(reader, writer, sock)
         key = base64.b64encode(os.urandom(16)).decode()
-        request = ("GET %s HTTP/1.1\r\nHost: 127.0.0.1:%d\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
-                   "Sec-WebSocket-Key: %s\r\nSec-WebSocket-Version: 13\r\n" % (path, port, key))
+        request = ("GET %s HTTP/1.1\r\nHost: %s:%d\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+                   "Sec-WebSocket-Key: %s\r\nSec-WebSocket-Version: 13\r\n" % (path, host, port, key))
         if protocol:
             request += "Sec-WebSocket-Protocol: %s\r\n" % protocol
         if extensions:

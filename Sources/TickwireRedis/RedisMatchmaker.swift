@@ -16,7 +16,7 @@ import TickwireSim
 /// players not among them; a seat nobody takes is given back after the reservation's time.
 ///
 /// Thread-safe: requests may come from any thread or task.
-public final class RedisMatchmaker: Sendable {
+public final class RedisMatchmaker: MatchmakerStore {
     /// The fleet's key prefix (``RedisDirectoryConfiguration/keyPrefix``).
     public let keyPrefix: String
     /// The modes and the reservation's time.
@@ -61,10 +61,11 @@ public final class RedisMatchmaker: Sendable {
     /// - Throws: ``MatchmakingError``; ``MatchmakingError/unavailable(_:)`` when Redis fails.
     public func reserveSeat(_ action: MatchAction, player: String) async throws(MatchmakingError) -> SeatReservation {
         let (name, target): (String, String)
+        var isPrivate = false
         switch action {
         case .joinOrCreate(let mode): (name, target) = ("joinOrCreate", mode)
         case .join(let mode): (name, target) = ("join", mode)
-        case .create(let mode): (name, target) = ("create", mode)
+        case .create(let mode, let makesPrivate): (name, target, isPrivate) = ("create", mode, makesPrivate)
         case .joinByID(let room): (name, target) = ("joinByID", room)
         }
         var capacity = 0
@@ -78,7 +79,7 @@ public final class RedisMatchmaker: Sendable {
         for _ in 0..<4 {
             let reply = try await evaluate(
                 RedisMatchmakerScripts.reserve,
-                [name, target, player, String(ttl), String(capacity), Self.roomName(mode: target)])
+                [name, target, player, String(ttl), String(capacity), Self.roomName(mode: target), isPrivate ? "1" : "0"])
             guard let fields = reply.elements?.compactMap(\.string), fields.first == "ok" || fields.first == "err" else {
                 throw .unavailable("the reserve script answered \(reply)")
             }
@@ -128,6 +129,16 @@ public final class RedisMatchmaker: Sendable {
         return listings.sorted { $0.clients != $1.clients ? $0.clients > $1.clients : $0.room < $1.room }
     }
 
+    /// A number the whole fleet gives one guest only: `INCR` on `PREFIX:mm:guests` (1, 2, 3…).
+    ///
+    /// - Returns: The number.
+    /// - Throws: ``MatchmakingError/unavailable(_:)`` when Redis fails.
+    public func nextGuestNumber() async throws(MatchmakingError) -> UInt64 {
+        let reply = try await send(RedisCommand(["INCR", keyPrefix + ":mm:guests"]))
+        guard let number = reply.integer, number > 0 else { throw .unavailable("INCR \(keyPrefix):mm:guests answered \(reply)") }
+        return UInt64(number)
+    }
+
     /// `MODE-` and 8 random hex digits.
     static func roomName(mode: String) -> String {
         var generator = SystemRandomNumberGenerator()
@@ -137,7 +148,10 @@ public final class RedisMatchmaker: Sendable {
 
     private func evaluate(_ script: String, _ arguments: [String]) async throws(MatchmakingError) -> RedisReply {
         let nowMilliseconds = Int64(Date().timeIntervalSince1970 * 1000)
-        let command = RedisCommand(["EVAL", script, "0", keyPrefix, String(nowMilliseconds)] + arguments)
+        return try await send(RedisCommand(["EVAL", script, "0", keyPrefix, String(nowMilliseconds)] + arguments))
+    }
+
+    private func send(_ command: RedisCommand) async throws(MatchmakingError) -> RedisReply {
         let result = await withCheckedContinuation { (continuation: CheckedContinuation<Result<RedisReply, RedisError>, Never>) in
             client.send(command) { continuation.resume(returning: $0) }
         }

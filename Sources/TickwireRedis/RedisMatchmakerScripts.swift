@@ -5,7 +5,7 @@
 ///
 /// Keys (the room and process keys are ``RedisDirectoryConfiguration``'s): `PREFIX:mm:rooms` (a
 /// set of the rooms the matchmaker made), `PREFIX:mm:room:NAME` (a hash: mode, process, capacity,
-/// created, reported), `PREFIX:mm:res:NAME` (a sorted set: player → expiry in Unix ms) and
+/// created, reported, private), `PREFIX:mm:res:NAME` (a sorted set: player → expiry in Unix ms) and
 /// `PREFIX:mm:player:ID` (the room of a player's reservation, expiring with it). The scripts
 /// name their keys inside (a fleet's Redis is one server, not a cluster).
 enum RedisMatchmakerScripts {
@@ -73,19 +73,22 @@ enum RedisMatchmakerScripts {
           end
         end
         local function isLocked(room) return room.rep ~= nil and room.rep.locked == true end
-        local function isPrivate(room) return room.rep ~= nil and room.rep.private == true end
+        local function isPrivate(room) return room.private == '1' or (room.rep ~= nil and room.rep.private == true) end
+        -- A process is live while its registration (rewritten every heartbeat, expiring after the
+        -- claim TTL) is there: a room on a dead process takes no player by join or joinOrCreate.
+        local function isLive(room) return records[room.process] ~= nil end
 
         """
 
     /// ARGV after the preamble's: 3 action (`joinOrCreate`, `join`, `create`, `joinByID`), 4 mode
     /// or room, 5 player, 6 reservation TTL (ms), 7 capacity of the mode's rooms, 8 a fresh room
-    /// name for a new room. Returns `{'ok', room, mode, process, url, udp, isNew}` or
+    /// name for a new room, 9 `1` when a room made is private. Returns `{'ok', room, mode, process, url, udp, isNew}` or
     /// `{'err', kind}` (`noOpenRoom`, `unknownRoom`, `roomFull`, `roomLocked`, `noLiveProcess`,
     /// `nameTaken`: the name was in use; ask again with another).
     static let reserve =
         preamble + """
             local action, target, player = ARGV[3], ARGV[4], ARGV[5]
-            local ttl, capacity, candidate = tonumber(ARGV[6]), tonumber(ARGV[7]), ARGV[8]
+            local ttl, capacity, candidate, private = tonumber(ARGV[6]), tonumber(ARGV[7]), ARGV[8], ARGV[9]
             local function reserveIn(name, isNew)
               local room = rooms[name]
               local previous = redis.call('GET', playerKey(player))
@@ -112,17 +115,19 @@ enum RedisMatchmakerScripts {
               if best == nil then return nil, 'noLiveProcess' end
               if redis.call('EXISTS', roomKey(candidate)) == 1 then return nil, 'nameTaken' end
               if not redis.call('SET', ownerKey(candidate), best, 'NX', 'PX', ttl) then return nil, 'nameTaken' end
-              redis.call('HSET', roomKey(candidate), 'mode', mode, 'process', best, 'capacity', capacity, 'created', now, 'reported', '0')
+              redis.call('HSET', roomKey(candidate), 'mode', mode, 'process', best, 'capacity', capacity, 'created', now, 'reported', '0',
+                'private', private)
               redis.call('SADD', roomsKey, candidate)
-              rooms[candidate] = {name = candidate, mode = mode, process = best, capacity = capacity, created = now, seats = 0, clients = 0}
+              rooms[candidate] = {name = candidate, mode = mode, process = best, capacity = capacity, created = now, seats = 0, clients = 0,
+                private = private}
               return candidate
             end
             if action == 'joinOrCreate' or action == 'join' then
               local held = redis.call('GET', playerKey(player))
-              if held and rooms[held] and rooms[held].mode == target then return reserveIn(held, false) end
+              if held and rooms[held] and rooms[held].mode == target and isLive(rooms[held]) then return reserveIn(held, false) end
               local pick = nil
               for name, room in pairs(rooms) do
-                if room.mode == target and not isPrivate(room) and not isLocked(room) and room.seats < room.capacity then
+                if room.mode == target and isLive(room) and not isPrivate(room) and not isLocked(room) and room.seats < room.capacity then
                   local best = pick and rooms[pick]
                   if best == nil or room.seats > best.seats
                     or (room.seats == best.seats and (room.created < best.created or (room.created == best.created and name < pick))) then

@@ -157,6 +157,70 @@ struct RedisMatchmakerTests {
         #expect(closed, "a room its process stopped reporting has closed")
     }
 
+    @Test("join and joinOrCreate never pick a room whose process is dead (its registration expired); joinOrCreate makes one elsewhere")
+    func deadProcessRoomsAreNotChosen() async throws {
+        let server = try RedisServerProcess()
+        let (directories, matchmakers) = try Self.fleet(server, prefix: "mm5")
+        defer { Self.stop(directories, matchmakers) }
+        // A room made for ann and never opened (no report): it lives while her seat waits.
+        let first = try await matchmakers[0].reserveSeat(.create(mode: "arena"), player: "ann")
+        let dead = try #require(directories.first { $0.configuration.processID == first.process })
+        dead.stop()
+        // Its registration expires after the claim TTL (500 ms here); wait for that, in Redis itself.
+        let probe = try RedisClient.connected(to: server.url)
+        defer { probe.stop() }
+        let gone = eventually(within: 20) {
+            guard case .success(let reply)? = probe.call(RedisCommand(["EXISTS", "mm5:process:\(first.process)"])) else { return false }
+            return reply.integer == 0
+        }
+        #expect(gone, "the stopped process's registration expired")
+        await #expect(throws: MatchmakingError.noOpenRoom(mode: "arena"), "join finds no room on a live process") {
+            try await matchmakers[1].reserveSeat(.join(mode: "arena"), player: "bob")
+        }
+        let second = try await matchmakers[1].reserveSeat(.joinOrCreate(mode: "arena"), player: "bob")
+        #expect(second.room != first.room && second.isNewRoom && second.process != first.process, "bob got \(second)")
+        let again = try await matchmakers[2].reserveSeat(.joinOrCreate(mode: "arena"), player: "ann")
+        #expect(again.room == second.room, "ann's seat on the dead process is not given back to her: \(again)")
+    }
+
+    @Test("a room created private is left out of listings and of joinOrCreate, whatever its process reports; joinByID reaches it")
+    func privateAtCreation() async throws {
+        let server = try RedisServerProcess()
+        let (directories, matchmakers) = try Self.fleet(server, prefix: "mm6")
+        defer { Self.stop(directories, matchmakers) }
+        let seat = try await matchmakers[0].reserveSeat(.create(mode: "duel", isPrivate: true), player: "ann")
+        let holder = try #require(directories.first { $0.configuration.processID == seat.process })
+        _ = holder.placement(ofRoom: seat.room)
+        holder.report(rooms: [RoomLoad(name: seat.room, clients: 1, capacity: 2, players: ["ann"])])
+        let probe = try RedisClient.connected(to: server.url)
+        defer { probe.stop() }
+        let reported = eventually(within: 20) {
+            guard case .success(let reply)? = probe.call(RedisCommand(["GET", "mm6:process:\(seat.process)"])) else { return false }
+            return reply.string?.contains(seat.room) == true
+        }
+        #expect(reported, "the holder's report reached Redis")
+        #expect(try await matchmakers[1].listRooms(mode: nil).isEmpty, "a private room is not listed, though its process reports it public")
+        let other = try await matchmakers[1].reserveSeat(.joinOrCreate(mode: "duel"), player: "bob")
+        #expect(other.room != seat.room && other.isNewRoom, "joinOrCreate does not seat bob in the private room")
+        let named = try await matchmakers[2].reserveSeat(.joinByID(room: seat.room), player: "cat")
+        #expect(named.room == seat.room, "whoever names a private room joins it")
+    }
+
+    @Test("guest numbers: INCR on PREFIX:mm:guests, each given once across the fleet's matchmakers")
+    func guestNumbers() async throws {
+        let server = try RedisServerProcess()
+        let matchmakers = try (0..<3).map { _ in try RedisMatchmaker(url: server.url, keyPrefix: "mm7", rules: Self.rules) }
+        defer { for matchmaker in matchmakers { matchmaker.stop() } }
+        #expect(eventually(within: 20) { matchmakers.allSatisfy(\.isConnected) }, "the matchmakers connect")
+        let numbers = try await withThrowingTaskGroup(of: UInt64.self) { group in
+            for index in 0..<60 { group.addTask { try await matchmakers[index % 3].nextGuestNumber() } }
+            var numbers: [UInt64] = []
+            for try await number in group { numbers.append(number) }
+            return numbers
+        }
+        #expect(numbers.sorted() == Array(1...60), "60 guests got 1 to 60, each once: \(numbers.sorted())")
+    }
+
     @Test("with Redis gone, a request fails as unavailable (503), not a hang")
     func redisGone() async throws {
         let server = try RedisServerProcess()

@@ -143,6 +143,45 @@ struct MatchmakingTests {
         #expect(throws: MatchmakingError.noLiveProcess) { try store.reserveSeat(.create(mode: "duel"), player: "q", rules: Self.rules) }
     }
 
+    @Test("join and joinOrCreate never pick a room whose process is dead; joinOrCreate makes one on a live process")
+    func deadProcessRoomsAreNotChosen() throws {
+        let (_, store, _) = Self.fleet()
+        let first = try store.reserveSeat(.create(mode: "arena"), player: "ann", rules: Self.rules)
+        store.kill(process: first.process)
+        #expect(throws: MatchmakingError.noOpenRoom(mode: "arena"), "join finds no room on a live process") {
+            try store.reserveSeat(.join(mode: "arena"), player: "bob", rules: Self.rules)
+        }
+        let second = try store.reserveSeat(.joinOrCreate(mode: "arena"), player: "bob", rules: Self.rules)
+        #expect(second.room != first.room && second.process != first.process, "bob got \(second)")
+        let again = try store.reserveSeat(.joinOrCreate(mode: "arena"), player: "ann", rules: Self.rules)
+        #expect(again.room == second.room, "ann's seat on the dead process is not given back to her")
+    }
+
+    @Test("a room created private is left out of listings and of joinOrCreate, whatever its process reports; joinByID reaches it")
+    func privateAtCreation() throws {
+        let (_, store, directories) = Self.fleet()
+        let seat = try store.reserveSeat(.create(mode: "duel", isPrivate: true), player: "ann", rules: Self.rules)
+        let holder = try #require(directories.first { $0.processID == seat.process })
+        holder.report(rooms: [RoomLoad(name: seat.room, clients: 1, capacity: 2, players: ["ann"])])
+        #expect(store.listRooms(mode: nil).isEmpty, "a private room is not listed, though its process reports it public")
+        let other = try store.reserveSeat(.joinOrCreate(mode: "duel"), player: "bob", rules: Self.rules)
+        #expect(other.room != seat.room && other.isNewRoom, "joinOrCreate does not seat bob in the private room")
+        #expect(try store.reserveSeat(.joinByID(room: seat.room), player: "cat", rules: Self.rules).room == seat.room)
+    }
+
+    @Test("guest numbers are 1, 2, 3… and each is given once, across matchmakers on one store")
+    func guestNumbers() async throws {
+        let (_, store, _) = Self.fleet()
+        let matchmakers = (0..<3).map { _ in InMemoryMatchmaker(store: store, rules: Self.rules) }
+        let numbers = try await withThrowingTaskGroup(of: UInt64.self) { group in
+            for index in 0..<60 { group.addTask { try await matchmakers[index % 3].nextGuestNumber() } }
+            var numbers: [UInt64] = []
+            for try await number in group { numbers.append(number) }
+            return numbers
+        }
+        #expect(numbers.sorted() == Array(1...60), "60 guests got 1 to 60, each once")
+    }
+
     @Test("mode names: 1 to 32 bytes of letters, digits, - and _")
     func modeNames() {
         #expect(MatchmakingRules.isValidMode(String(repeating: "m", count: 32)))

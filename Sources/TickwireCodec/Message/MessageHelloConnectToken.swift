@@ -44,6 +44,26 @@ extension Message.Hello {
         /// a used token, since no two tokens that open share it.
         public var tag: [UInt8] { Array(encryptedPrivateData.suffix(Self.tagBytes)) }
 
+        /// The field's bytes as a hello carries them: ``encodedBytes`` bytes (a matchmaker hands
+        /// them to a WebSocket client in hexadecimal, `Protocol/MATCHMAKER.md`'s `helloToken`).
+        public var encoded: [UInt8] {
+            var writer = ByteWriter(capacity: Self.encodedBytes)
+            encode(into: &writer)
+            return writer.bytes
+        }
+
+        /// Reads the field from exactly ``encodedBytes`` bytes, as ``encoded`` writes them.
+        ///
+        /// - Parameter bytes: The bytes.
+        /// - Throws: ``FrameError`` when there are fewer (truncated) or more (trailing bytes).
+        public init(decoding bytes: [UInt8]) throws(FrameError) {
+            var reader = ByteReader(bytes)
+            try self.init(from: &reader)
+            guard reader.isAtEnd else {
+                throw .lengthExceeded(field: "connect token", length: UInt64(bytes.count), limit: Self.encodedBytes)
+            }
+        }
+
         func encode(into writer: inout ByteWriter) {
             writer.writeUInt64(expireTimestamp)
             writer.writeBytes(nonce)

@@ -13,6 +13,12 @@ extension InMemoryDirectoryStore {
     /// request moves the reservation.
     ///
     /// - Parameters:
+    /// A `join` or `joinOrCreate` never picks a room whose process is dead (killed, cut off, or
+    /// silent for longer than ``claimTTL``): it picks another or makes one on a live process.
+    /// A room made private (``MatchAction/create(mode:isPrivate:)``) stays private whatever its
+    /// process reports.
+    ///
+    /// - Parameters:
     ///   - action: What the player asks for.
     ///   - player: The player's user id (from the matchmaker's `authenticate`).
     ///   - rules: The modes and the reservation's time.
@@ -35,21 +41,22 @@ extension InMemoryDirectoryStore {
             switch action {
             case .joinOrCreate(let mode), .join(let mode):
                 guard rules.capacities[mode] != nil else { return .failure(.unknownMode(mode)) }
-                if let held = state.ledger.reservedRoom[player], state.ledger.rooms[held]?.mode == mode,
-                    let again = reservation(in: held, isNew: false)
+                let live = Set(liveProcessesByLoad(state, now: now))
+                if let held = state.ledger.reservedRoom[player], let room = state.ledger.rooms[held], room.mode == mode,
+                    live.contains(room.process), let again = reservation(in: held, isNew: false)
                 {
                     return .success(again)
                 }
-                if let name = state.ledger.roomToJoin(mode: mode), let seat = reservation(in: name, isNew: false) {
+                if let name = state.ledger.roomToJoin(mode: mode, liveProcesses: live), let seat = reservation(in: name, isNew: false) {
                     return .success(seat)
                 }
                 guard case .joinOrCreate = action else { return .failure(.noOpenRoom(mode: mode)) }
-                return makeRoom(mode: mode, rules: rules, &state, now: now).flatMap { name in
+                return makeRoom(mode: mode, isPrivate: false, rules: rules, &state, now: now).flatMap { name in
                     reservation(in: name, isNew: true).map { .success($0) } ?? .failure(.noLiveProcess)
                 }
-            case .create(let mode):
+            case .create(let mode, let isPrivate):
                 guard rules.capacities[mode] != nil else { return .failure(.unknownMode(mode)) }
-                return makeRoom(mode: mode, rules: rules, &state, now: now).flatMap { name in
+                return makeRoom(mode: mode, isPrivate: isPrivate, rules: rules, &state, now: now).flatMap { name in
                     reservation(in: name, isNew: true).map { .success($0) } ?? .failure(.noLiveProcess)
                 }
             case .joinByID(let name):
@@ -73,6 +80,17 @@ extension InMemoryDirectoryStore {
         return state.withLock { state in
             expireReservations(&state, now: now)
             return state.ledger.listings(mode: mode)
+        }
+    }
+
+    /// A number no other guest of this store is given: 1, 2, 3… (under the store's lock).
+    ///
+    /// - Returns: The number.
+    public func nextGuestNumber() -> UInt64 {
+        state.withLock { state in
+            // Wrapping: 2^64 guests cannot be reached.
+            state.guestNumbers &+= 1
+            return state.guestNumbers
         }
     }
 
@@ -109,7 +127,9 @@ extension InMemoryDirectoryStore {
     }
 
     /// Makes a room of `mode` on the least loaded live process and claims it there.
-    private func makeRoom(mode: String, rules: MatchmakingRules, _ state: inout State, now: Timestamp) -> Result<String, MatchmakingError> {
+    private func makeRoom(
+        mode: String, isPrivate: Bool, rules: MatchmakingRules, _ state: inout State, now: Timestamp
+    ) -> Result<String, MatchmakingError> {
         guard let capacity = rules.capacities[mode] else { return .failure(.unknownMode(mode)) }
         guard let process = liveProcessesByLoad(state, now: now).first else { return .failure(.noLiveProcess) }
         var name: String
@@ -118,6 +138,7 @@ extension InMemoryDirectoryStore {
             name = mode + "-" + String(repeating: "0", count: 8 - suffix.count) + suffix
         } while state.ledger.rooms[name] != nil || state.claims[name].map({ $0.expiresAt > now }) == true
         state.ledger.rooms[name] = SeatLedger.Room(mode: mode, process: process, capacity: capacity, createdAt: now)
+        state.ledger.rooms[name]?.isMadePrivate = isPrivate
         state.claims[name] = Claim(process: process, expiresAt: now + claimTTL)
         return .success(name)
     }

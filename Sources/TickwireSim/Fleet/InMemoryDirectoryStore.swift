@@ -34,6 +34,8 @@ public final class InMemoryDirectoryStore: Sendable {
         var ledger = SeatLedger()
         /// Where the names of the rooms the matchmaker makes come from.
         var roomNames = SplitMix64(seed: 0x6D61_7463_686D_6B72)
+        /// The last guest number given (``InMemoryDirectoryStore/nextGuestNumber()``).
+        var guestNumbers: UInt64 = 0
     }
 
     /// The clock claims expire on.

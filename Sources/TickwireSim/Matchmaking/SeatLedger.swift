@@ -18,7 +18,10 @@ struct SeatLedger {
         var reportedClients = 0
         var reportedPlayers: Set<String> = []
         var isLocked = false
+        /// Private as its process reported it last.
         var isPrivate = false
+        /// Private as the matchmaker made it (`create` with `isPrivate`), whatever the process reports.
+        var isMadePrivate = false
         var metadata: [String: String] = [:]
         /// Whether the process has reported the room (it opened there).
         var isReported = false
@@ -29,6 +32,9 @@ struct SeatLedger {
         }
 
         var hasFreeSeat: Bool { !isLocked && seatsTaken < capacity }
+
+        /// Left out of listings and of `join`/`joinOrCreate`: made private, or reported so.
+        var isHidden: Bool { isPrivate || isMadePrivate }
     }
 
     var rooms: [String: Room] = [:]
@@ -77,15 +83,18 @@ struct SeatLedger {
         rooms.values.lazy.filter { $0.process == process }.reduce(0) { $0 + $1.seatsTaken }
     }
 
-    /// The open room of `mode` to join: the fullest with a free seat, so that rooms fill before
-    /// new ones are made (ties: the oldest, then the name).
-    func roomToJoin(mode: String) -> String? {
-        rooms.filter { $0.value.mode == mode && !$0.value.isPrivate && $0.value.hasFreeSeat }
-            .min { a, b in
-                if a.value.seatsTaken != b.value.seatsTaken { return a.value.seatsTaken > b.value.seatsTaken }
-                if a.value.createdAt != b.value.createdAt { return a.value.createdAt < b.value.createdAt }
-                return a.key < b.key
-            }?.key
+    /// The open room of `mode` to join: the fullest with a free seat on a live process, so that
+    /// rooms fill before new ones are made (ties: the oldest, then the name). A room whose
+    /// process is dead is never chosen: its player's hello would find nobody there.
+    func roomToJoin(mode: String, liveProcesses: Set<String>) -> String? {
+        rooms.filter {
+            $0.value.mode == mode && !$0.value.isHidden && $0.value.hasFreeSeat && liveProcesses.contains($0.value.process)
+        }
+        .min { a, b in
+            if a.value.seatsTaken != b.value.seatsTaken { return a.value.seatsTaken > b.value.seatsTaken }
+            if a.value.createdAt != b.value.createdAt { return a.value.createdAt < b.value.createdAt }
+            return a.key < b.key
+        }?.key
     }
 
     /// Reserves a seat for `player` in `room` (which has one free), replacing any reservation the
@@ -98,7 +107,7 @@ struct SeatLedger {
 
     /// The public open rooms of `mode` (all modes when `nil`), fullest first.
     func listings(mode: String?) -> [RoomListing] {
-        rooms.filter { (mode == nil || $0.value.mode == mode) && !$0.value.isPrivate && !$0.value.isLocked }
+        rooms.filter { (mode == nil || $0.value.mode == mode) && !$0.value.isHidden && !$0.value.isLocked }
             .map { name, room in
                 RoomListing(room: name, mode: room.mode, clients: room.seatsTaken, capacity: room.capacity, metadata: room.metadata)
             }

@@ -1,4 +1,5 @@
-/// How many guest-token requests one source address may make: a token bucket per address
+/// How many requests one source address may make (`GET /udp-token`'s guest tokens, a
+/// matchmaker's seats): a token bucket per address
 /// holding ``limit`` requests, refilled at ``limit`` per ``window`` seconds, so an address may
 /// ask ``limit`` times at once and then ``limit`` times in every window after.
 ///
@@ -6,16 +7,16 @@
 /// of quiet addresses (full again) are forgotten once more than ``maximumTrackedAddresses`` are
 /// held: a sweep over many source addresses grows it by at most the addresses seen within one
 /// ``window`` (a bucket refills within a window, and is then forgotten at the next sweep).
-package struct TokenRequestBudget: Sendable {
+public struct TokenRequestBudget: Sendable {
     /// The default: 32 requests from one address at once, and 32 more every 10 seconds.
-    package static let defaultLimit = 32
+    public static let defaultLimit = 32
     /// The window over which a whole bucket refills, in seconds.
-    package static let window = 10.0
+    public static let window = 10.0
     /// The most addresses tracked before full buckets are forgotten.
-    package static let maximumTrackedAddresses = 16_384
+    public static let maximumTrackedAddresses = 16_384
 
     /// The requests an address may make at once; 0 for no limit.
-    package let limit: Int
+    public let limit: Int
     private var buckets: [String: Bucket] = [:]
 
     private struct Bucket: Sendable {
@@ -26,12 +27,12 @@ package struct TokenRequestBudget: Sendable {
     /// A budget of `limit` requests per address per ``window``.
     ///
     /// - Parameter limit: Requests at once per address; 0 turns the budget off.
-    package init(limit: Int = defaultLimit) {
+    public init(limit: Int = defaultLimit) {
         self.limit = max(0, limit)
     }
 
     /// The addresses tracked now.
-    package var trackedAddresses: Int { buckets.count }
+    public var trackedAddresses: Int { buckets.count }
 
     /// Takes one request from `address`'s bucket.
     ///
@@ -39,7 +40,7 @@ package struct TokenRequestBudget: Sendable {
     ///   - address: The source address (a numeric host), or `nil` when unknown (always admitted).
     ///   - now: The time in seconds, on any monotonic clock.
     /// - Returns: Whether the request is admitted; a refused one takes nothing.
-    package mutating func admit(_ address: String?, now: Double) -> Bool {
+    public mutating func admit(_ address: String?, now: Double) -> Bool {
         guard limit > 0, let address else { return true }
         let capacity = Double(limit)
         let refillPerSecond = capacity / Self.window

@@ -70,6 +70,7 @@ func serve(_ arguments: CommandArguments) throws {
         do throws(WebSocketURL.ParseError) { _ = try WebSocketURL(url) } catch { fail("--public-url: \(error)") }
     }
     let redisText = parsed.string("redis"), publicURL = options.publicURL
+    let matchmakerOptions = try parseMatchmakerOptions(&parsed, defaultCapacity: options.roomCapacity)
     guard perAddress >= 0, handshakesPerAddress >= 0 else {
         fail("--max-connections-per-address and --max-handshakes-per-address must be 0 (no limit) or more")
     }
@@ -137,7 +138,23 @@ func serve(_ arguments: CommandArguments) throws {
         } catch { fail("--redis: \(error)") }
     }
     defer { directory?.stop() }
-    let server = try ArenaServer(options: options, stopRequest: serverStop, directory: directory)
+    // The fleet's matchmaker (Protocol/MATCHMAKER.md), on the same Redis, when the fleet shares a
+    // token key: every process answers it, and checks the tokens any of them mints.
+    var matchmakerStore: RedisMatchmaker?
+    if let directory, options.udpKeyPath != nil {
+        guard matchmakerOptions.capacity <= options.roomCapacity else {
+            fail("--match-capacity must be 1...--capacity (\(options.roomCapacity))")
+        }
+        matchmakerStore = makeMatchmakerStore(
+            redis: directory.configuration.url, keyPrefix: directory.configuration.keyPrefix, capacity: matchmakerOptions.capacity)
+    }
+    defer { matchmakerStore?.stop() }
+    let matchmaking = matchmakerStore.map { store in
+        ArenaMatchmaking(
+            store: store, keyPath: options.udpKeyPath ?? "", jwtSecret: matchmakerOptions.jwtSecret,
+            requestsPerAddress: matchmakerOptions.requestsPerAddress)
+    }
+    let server = try ArenaServer(options: options, stopRequest: serverStop, directory: directory, matchmaking: matchmaking)
     for signalNumber in [SIGINT, SIGTERM] {
         signal(signalNumber) { _ in serverStop.requestStop() }
     }
@@ -163,6 +180,14 @@ func serve(_ arguments: CommandArguments) throws {
         print(
             "room directory: \(directory.configuration.url) as process \(directory.processID) at \(directory.configuration.publicURL)\(udp)"
         )
+        if matchmaking != nil {
+            let who = matchmakerOptions.jwtSecret == nil ? "guests" : "bearer tokens (--jwt-secret)"
+            print(
+                "matchmaker: POST /matchmake/joinOrCreate/\(ArenaMatchmaking.mode) and GET /rooms on this port, rooms of \(matchmakerOptions.capacity), for \(who)"
+            )
+        } else {
+            print("matchmaker: off (it needs the fleet's shared --udp-key FILE, which seals its connect tokens)")
+        }
     }
     if let path = options.statePath {
         switch server.stateRestore {
@@ -182,6 +207,74 @@ func serve(_ arguments: CommandArguments) throws {
         fflush(nil)
     }
     print("arena server stopped")
+}
+
+/// What `arena serve` and `arena matchmaker` read of the matchmaker's options.
+struct MatchmakerCommandOptions {
+    var capacity: Int
+    var jwtSecret: String?
+    var requestsPerAddress: Int
+}
+
+/// `--match-capacity`, `--jwt-secret` and `--max-matchmaker-requests-per-address`.
+func parseMatchmakerOptions(_ parsed: inout CommandArguments, defaultCapacity: Int) throws -> MatchmakerCommandOptions {
+    let capacity = try parsed.integer("match-capacity", default: defaultCapacity)
+    let requests = try parsed.integer("max-matchmaker-requests-per-address", default: TokenRequestBudget.defaultLimit)
+    let secret = parsed.string("jwt-secret")
+    guard capacity >= 1 else { fail("--match-capacity must be 1 or more") }
+    guard requests >= 0 else { fail("--max-matchmaker-requests-per-address must be 0 (no limit) or more") }
+    if let secret, secret.utf8.count < HS256WebToken.minimumSecretBytes {
+        fail("--jwt-secret must be at least \(HS256WebToken.minimumSecretBytes) bytes (it is \(secret.utf8.count))")
+    }
+    return MatchmakerCommandOptions(capacity: capacity, jwtSecret: secret, requestsPerAddress: requests)
+}
+
+/// The fleet's matchmaker store on `redis`, under the directory's key prefix.
+func makeMatchmakerStore(redis: RedisURL, keyPrefix: String, capacity: Int) -> RedisMatchmaker {
+    do {
+        return try RedisMatchmaker(url: redis, keyPrefix: keyPrefix, rules: ArenaMatchmaking.rules(capacity: capacity))
+    } catch {
+        fail("the matchmaker cannot start its Redis client: \(error)")
+    }
+}
+
+/// `arena matchmaker` (``ArenaCommands/matchmaker``): the matchmaker alone until SIGINT or SIGTERM.
+func matchmake(_ arguments: CommandArguments) throws {
+    var parsed = arguments
+    let host = parsed.string("host") ?? ArenaServer.Options().host
+    let port = try parsed.integer("port", default: ArenaServer.Options().port)
+    let redisText = parsed.string("redis"), keyPath = parsed.string("udp-key")
+    let options = try parseMatchmakerOptions(&parsed, defaultCapacity: ArenaServer.Options().roomCapacity)
+    let level = logLevel(&parsed, default: .info)
+    try parsed.rejectUnknown()
+    guard (0...65535).contains(port) else { fail("--port must be 0...65535") }
+    guard let redisText else { fail("--redis redis://HOST:PORT is required: the fleet's seats and rooms are kept there") }
+    guard let keyPath else { fail("--udp-key FILE is required: the fleet's key, which seals the connect tokens every process checks") }
+    let url: RedisURL
+    do { url = try RedisURL(parsing: redisText) } catch { fail("--redis: \(error)") }
+    let store = makeMatchmakerStore(
+        redis: url, keyPrefix: RedisDirectoryConfiguration(url: url, publicURL: "").keyPrefix, capacity: options.capacity)
+    defer { store.stop() }
+    let matchmaking = ArenaMatchmaking(
+        store: store, keyPath: keyPath, jwtSecret: options.jwtSecret, requestsPerAddress: options.requestsPerAddress)
+    let server: ArenaMatchmakerServer
+    do {
+        server = try ArenaMatchmakerServer(
+            host: host, port: port, matchmaking: matchmaking, logSink: .standardError(label: "arena", minimumLevel: level))
+    } catch { fail("\(error)") }
+    defer { server.stop() }
+    for signalNumber in [SIGINT, SIGTERM] {
+        signal(signalNumber) { _ in serverStop.requestStop() }
+    }
+    let who = options.jwtSecret == nil ? "guests" : "bearer tokens (--jwt-secret)"
+    print(
+        "arena matchmaker on http://\(host):\(server.address.port)/ — POST /matchmake/joinOrCreate/\(ArenaMatchmaking.mode), GET /rooms; rooms of \(options.capacity), for \(who); Redis \(url)"
+    )
+    fflush(nil)
+    while !serverStop.isStopRequested {
+        usleep(100_000)
+    }
+    print("arena matchmaker stopped")
 }
 
 /// The client's options from `url` and the options `arena` and `arena join` share (`--name` and the bad network).
@@ -382,6 +475,7 @@ let arguments = Array(CommandLine.arguments.dropFirst())
 switch arguments.first {
 case "serve": run(ArenaCommands.serve, Array(arguments.dropFirst()), serve)
 case "join": run(ArenaCommands.join, Array(arguments.dropFirst()), join)
+case "matchmaker": run(ArenaCommands.matchmaker, Array(arguments.dropFirst()), matchmake)
 case "help": print(ArenaCommands.play.usage)
 default: run(ArenaCommands.play, arguments, playLocally)
 }

@@ -40,7 +40,39 @@ package enum ArenaCommands {
         subcommands: [
             .init("serve", "run a headless server (rooms, bots, TLS, a fleet's room directory, metrics)"),
             .init("join", "join a server: play in this terminal, or headless with a script"),
+            .init("matchmaker", "answer the matchmaker's HTTP requests alone, for a fleet on Redis"),
             .init("help", "this text"),
+        ])
+
+    /// The matchmaker's options, which `arena serve` (with `--redis` and `--udp-key`) and
+    /// `arena matchmaker` share (Protocol/MATCHMAKER.md).
+    private static let matchmakerOptions: [CommandOption] = [
+        .value(
+            "match-capacity", "N", default: "--capacity (\(defaults.roomCapacity) for a lone matchmaker)",
+            "players in each room the matchmaker makes (mode arena), 1...--capacity"),
+        .value(
+            "jwt-secret", "SECRET",
+            "the matchmaker admits only players with an HS256 bearer token signed with SECRET, under the token's name (default: guests)"),
+        .value(
+            "max-matchmaker-requests-per-address", "N", default: "\(TokenRequestBudget.defaultLimit)",
+            "matchmaker requests from one address at once, refilled every \(Int(TokenRequestBudget.window)) s (0: no limit)"),
+    ]
+
+    /// `arena matchmaker`: the matchmaker alone, on a fleet's Redis.
+    package static let matchmaker = CommandSyntax(
+        name: "arena matchmaker", synopsis: ["--redis redis://HOST:PORT --udp-key FILE [options]"],
+        summary: """
+            answers the matchmaker's HTTP requests (Protocol/MATCHMAKER.md: POST /matchmake/…, GET /rooms)
+            for a fleet of `arena serve --redis … --udp-key …` processes, without running rooms itself: it
+            reserves seats in the fleet's Redis and mints connect tokens with the fleet's key.
+            """,
+        options: [
+            .value("host", "H", default: defaults.host, "the address to listen on (0.0.0.0 or :: for every one)"),
+            .value("port", "P", default: "\(defaults.port)", "the port to listen on, 0...65535 (0: any free one)"),
+            .value("redis", "redis://HOST:PORT", "the fleet's Redis (required)"),
+            .value("udp-key", "FILE", "the fleet's connect-token key, as every `arena serve --udp-key` reads it (required)"),
+        ] + matchmakerOptions + [
+            .value("log-level", "LEVEL", default: "info", "log records from LEVEL up to standard error: \(levels)")
         ])
 
     /// `arena serve`: a headless server.
@@ -110,6 +142,7 @@ package enum ArenaCommands {
                 "redis", "redis://HOST:PORT",
                 "join a fleet whose room directory is this Redis (needs --public-url; registers udp://HOST:UDP-PORT too)"),
             .value("public-url", "ws://HOST:PORT", "where other processes of the fleet send this process's clients"),
+        ] + matchmakerOptions + [
             .value("status-interval", "S", default: "5", "seconds between status lines"),
             .value("log-level", "LEVEL", default: "info", "log records from LEVEL up to standard error: \(levels)"),
         ])

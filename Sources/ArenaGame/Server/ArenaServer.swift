@@ -186,10 +186,15 @@ package final class ArenaServer {
     ///   - options: Address, rates, rooms and bots.
     ///   - stopRequest: The flag that ends ``run(status:)``; pass one to stop the server from another thread.
     ///   - directory: The fleet's room directory, or `nil` (default) for a standalone server.
+    ///   - matchmaking: The fleet's matchmaker, answered on the HTTP port (`POST /matchmake/…`,
+    ///     `GET /rooms`), or `nil` (default) for none; its key also checks the connect tokens
+    ///     players bring (``ArenaMatchmaking/keyPath``).
     /// - Throws: ``SystemError`` when a port cannot be bound, or with `EINVAL` for a
-    ///   ``Options/udpServerCount`` out of 1...``ArenaUDPServers/maximumCount``.
+    ///   ``Options/udpServerCount`` out of 1...``ArenaUDPServers/maximumCount``, or when the
+    ///   matchmaker's key file is missing or its JWT secret too short.
     package init(
-        options: Options, stopRequest: ServerStopRequest = ServerStopRequest(), directory: (any RoomDirectory)? = nil
+        options: Options, stopRequest: ServerStopRequest = ServerStopRequest(), directory: (any RoomDirectory)? = nil,
+        matchmaking: ArenaMatchmaking? = nil
     ) throws(SystemError) {
         self.options = options
         self.stopRequest = stopRequest
@@ -203,6 +208,9 @@ package final class ArenaServer {
             }
             tokenKey = try ArenaUDP.key(at: path)
         }
+        // The matchmaker mints tokens with the fleet's key, which this process checks them with too.
+        let matchmakerKey = try matchmaking?.key()
+        let matchmaker = try matchmakerKey.flatMap { key throws(SystemError) in try matchmaking?.makeService(key: key) }
         let udp = try Self.makeUDPServers(options)
         udpServers = udp
         var socket = WebSocketServerConfiguration(host: options.host, port: options.port)
@@ -219,6 +227,7 @@ package final class ArenaServer {
                 )
         }
         if let tokenEndpoint { socket.httpHandler = tokenEndpoint.handler(otherwise: socket.httpHandler) }
+        if let matchmaker { socket.httpRequestHandler = matchmaker.handler(otherwise: socket.httpHandler) }
         socket.maximumConnectionsPerAddress = options.maximumConnectionsPerAddress
         socket.maximumHandshakesPerAddress = options.maximumHandshakesPerAddress
         socket.writeTimeout = options.writeTimeout > 0 ? .milliseconds(Int64(options.writeTimeout * 1000)) : nil
@@ -251,6 +260,9 @@ package final class ArenaServer {
         if let tokenKey {
             configuration.requiresTokens = true
             configuration.tokenVerifier = NetcodeConnectTokenVerifier(key: tokenKey, protocolID: ArenaUDP.protocolID)
+        } else if let matchmakerKey {
+            // Anonymous play stays open; a hello that brings a matchmaker's token is checked.
+            configuration.tokenVerifier = NetcodeConnectTokenVerifier(key: matchmakerKey, protocolID: ArenaUDP.protocolID)
         }
         configuration.tickThreads = options.tickThreads
         configuration.statsInterval = options.statsInterval > 0 ? .milliseconds(Int64(options.statsInterval * 1000)) : nil
@@ -301,6 +313,7 @@ package final class ArenaServer {
             metrics.register { writer in udp.statistics.writeMetrics(to: &writer) }
         }
         if let tokenEndpoint { metrics.register(tokenEndpoint) }
+        if let matchmaker { metrics.register(matchmaker) }
         // A directory with figures of its own (a Redis directory: connected, claims, reconnects).
         if let source = directory as? any MetricsSource { metrics.register(source) }
     }

@@ -6,10 +6,12 @@ import Testing
 @Suite("ArenaCommands")
 struct ArenaCommandsTests {
     /// The commands by name, so that a failing case names its command and not the whole table.
-    static let commands = ["arena", "arena serve", "arena join"]
+    static let commands = ["arena", "arena serve", "arena join", "arena matchmaker"]
 
     static func command(_ name: String) throws -> CommandSyntax {
-        try #require([ArenaCommands.play, ArenaCommands.serve, ArenaCommands.join].first { $0.name == name }, "no command \(name)")
+        try #require(
+            [ArenaCommands.play, ArenaCommands.serve, ArenaCommands.join, ArenaCommands.matchmaker].first { $0.name == name },
+            "no command \(name)")
     }
 
     /// The `--name` words a usage text shows (in its synopsis and its option list).

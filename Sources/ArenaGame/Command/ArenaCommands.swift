@@ -48,7 +48,7 @@ package enum ArenaCommands {
     /// `arena matchmaker` share (Protocol/MATCHMAKER.md).
     private static let matchmakerOptions: [CommandOption] = [
         .value(
-            "match-capacity", "N", default: "--capacity (\(defaults.roomCapacity) for a lone matchmaker)",
+            "match-capacity", "N", default: "--capacity; \(defaults.roomCapacity) for arena matchmaker",
             "players in each room the matchmaker makes (mode arena), 1...--capacity"),
         .value(
             "jwt-secret", "SECRET",

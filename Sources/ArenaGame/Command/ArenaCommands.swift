@@ -48,8 +48,8 @@ package enum ArenaCommands {
     /// `arena matchmaker` share (Protocol/MATCHMAKER.md).
     private static let matchmakerOptions: [CommandOption] = [
         .value(
-            "match-capacity", "N", default: "--capacity; \(defaults.roomCapacity) for arena matchmaker",
-            "players in each room the matchmaker makes (mode arena), 1...--capacity"),
+            "match-capacity", "N", default: "the room capacity; \(defaults.roomCapacity) for arena matchmaker",
+            "players in each room the matchmaker makes (mode arena), at most the room capacity of the processes"),
         .value(
             "jwt-secret", "SECRET",
             "the matchmaker admits only players with an HS256 bearer token signed with SECRET, under the token's name (default: guests)"),

@@ -55,6 +55,8 @@ export class MatchmadeSession {
     /** @type {string} The WebSocket URL of `seat`. */
     this.seatURL = '';
     this.seatTakenAt = 0;
+    /** Whether the room of `seat` has welcomed the player. */
+    this.seatWelcomed = false;
     /** Seats asked for (answered or not). */
     this.matchmakings = 0;
     /** Seats asked for since the last welcome, each after a lost room or a refused token: the backoff's count. */
@@ -185,6 +187,7 @@ export class MatchmadeSession {
       this.seat = answer.seat;
       this.seatURL = url;
       this.seatTakenAt = this.session.clock();
+      this.seatWelcomed = false;
       this.lostAt = undefined;
       this.ownState = undefined;
       this.connection.rejoin(url, { room: answer.seat.room, connectToken: answer.seat.helloToken });
@@ -210,6 +213,7 @@ export class MatchmadeSession {
     if (state.kind === 'connected') {
       this.lostAt = undefined;
       this.reseats = 0;
+      this.seatWelcomed = true;
       return;
     }
     if (state.kind === 'refused' && reseatingRefusals.has(state.reason)) {
@@ -224,7 +228,12 @@ export class MatchmadeSession {
       return;
     }
     if (state.kind !== 'connecting' && state.kind !== 'waitingToReconnect') return;
-    if (!this.connection.hasConnected) return;
+    if (!this.seatWelcomed) {
+      // The room never answered this seat: once the seat has expired, its token admits no one.
+      const seat = this.seat;
+      if (seat && now > this.seatTakenAt + seat.expiresIn) this.reseat(`the seat expired (${seat.expiresIn} s) before its room welcomed the player`);
+      return;
+    }
     this.lostAt ??= now;
     if (now - this.lostAt > this.resumeGrace) this.reseat(`no connection for ${this.resumeGrace} s, past the room's resume grace`);
   }

@@ -140,6 +140,25 @@ test('no connection for longer than the resume grace asks the matchmaker again, 
   assert.equal(client.seat?.room, 'blue');
 });
 
+test('a seat whose room never answers is given up once it expires, and the matchmaker asked again', async () => {
+  const { client, clock, sockets, asked } = scripted([{ expiresIn: 5 }, { room: 'blue', urls: { ws: 'ws://127.0.0.1:7779/blue' } }]);
+  client.tick(undefined);
+  await settle();
+  client.tick(undefined);
+  assert.equal(client.state.kind, 'connecting');
+  for (let second = 0; second < 8 && client.state.kind !== 'matchmaking'; second += 1) {
+    sockets.at(-1)?.drop();
+    clock.advance(1);
+    client.tick(undefined);
+  }
+  assert.equal(client.state.kind, 'matchmaking');
+  assert.equal(asked(), 2);
+  assert.match(client.lastReseat ?? '', /seat expired \(5 s\)/);
+  await settle();
+  client.tick(undefined);
+  assert.equal(sockets.at(-1)?.url, 'ws://127.0.0.1:7779/blue');
+});
+
 test('a room that asks for a token the session has spent (reject 9 to a resume) gets a new seat', async () => {
   const { client, clock, sockets, asked } = await playing();
   sockets[0].drop();

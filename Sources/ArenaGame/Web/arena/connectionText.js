@@ -55,8 +55,8 @@ export function refusalExplanation(reason, text, fingerprint) {
 export function matchmakerRefusalExplanation(code, reason) {
   const said = reason ? ` It said: “${reason}”.` : '';
   switch (code) {
-    case 'unknownRoom': return `That room has closed.${said} Pick another one, or quick play.`;
-    case 'roomFull': case 'roomLocked': return `That room takes no more players.${said} Pick another one, or quick play.`;
+    case 'unknownRoom': return `That room has closed.${said} Reload the page to pick another one, or quick play.`;
+    case 'roomFull': case 'roomLocked': return `That room takes no more players.${said} Reload the page to pick another one, or quick play.`;
     case 'unauthorized': case 'forbidden': return `The matchmaker does not let this player in.${said}`;
     default: return `The matchmaker could not find a room (${code}).${said} Reload the page to try again.`;
   }

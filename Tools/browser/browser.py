@@ -18,15 +18,15 @@ then `browser: N passed, M failed, K skipped`:
   entropy       a server with --entropy-deltas: the page decodes motion-predicted entropy-coded deltas
                 (none undecodable) and sees a terminal client where it is; bytes per snapshot beside it, logged
   room-list     the page without ?name= asks /rooms: on a server without a matchmaker (404) it hides the
-                list and quick play; on one with, it shows the arena's rooms and refreshes them
-  matchmaker    (issue #32, point 5) quick play: the page asks the server's matchmaker for a seat
+                list and quick play; on one with (`arena serve --redis … --udp-key …`, a fleet of one on
+                a redis-server of the suite's own), it shows the arena's rooms and refreshes them
+  matchmaker    (issue #32, point 5) quick play on that server: the page asks its matchmaker for a seat
                 (joinOrCreate "arena") and plays in that room, a terminal client (`arena join` of that
                 room) is seen there, the listing counts both, and a second page joins the same room by
-                its play button in the room list (joinById). Skipped, saying so, while `arena serve`
-                answers 404 to /rooms (no matchmaker in that build)
+                its play button in the room list (joinById). Skipped, saying so, without a redis-server
 
 Environment: BROWSER_ARENA (the arena binary, default .build/debug/arena), CHROMIUM (default
-/usr/bin/chromium), BROWSER_SCREENSHOT (where to copy the screenshot, for docs/arena-browser.png).
+/usr/bin/chromium), REDIS_SERVER (default redis-server on the PATH), BROWSER_SCREENSHOT (where to copy the screenshot, for docs/arena-browser.png).
 Every wait is bounded; every process started here is stopped by its PID.
 """
 import asyncio
@@ -105,12 +105,13 @@ class Process:
                 self.popen.wait(5)
 
 
-def start_server(port, bots, state=None, entropy=False):
+def start_server(port, bots, state=None, entropy=False, extra=()):
     arguments = [ARENA, "serve", "--port", str(port), "--bots", str(bots), "--status-interval", "1"]
     if state:
         arguments += ["--state", state]
     if entropy:
         arguments += ["--entropy-deltas"]
+    arguments += list(extra)
     server = Process(arguments)
     wait_for(lambda: any("in a browser to play" in line for line in server.lines) or server.popen.poll() is not None, 20, "the server to listen")
     if server.popen.poll() is not None:
@@ -118,6 +119,41 @@ def start_server(port, bots, state=None, entropy=False):
     line = next(line for line in server.lines if "in a browser to play" in line)
     if "open http://127.0.0.1:%d/ in a browser to play" % port not in line:
         raise AssertionError("the server printed '%s'" % line)
+    return server
+
+
+def start_matchmaking_server(port):
+    """`arena serve` answering the matchmaker (Protocol/MATCHMAKER.md) on its own port: a fleet of one on
+    a redis-server of its own (persistence off), with a fleet key file. Returns None, and says why, when
+    there is no redis-server (REDIS_SERVER, else redis-server on the PATH)."""
+    binary = os.environ.get("REDIS_SERVER") or shutil.which("redis-server")
+    if not binary:
+        log("no redis-server (REDIS_SERVER or the PATH): no server with a matchmaker")
+        return None
+    redis_port = free_port()
+    redis = Process([binary, "--bind", "127.0.0.1", "--port", str(redis_port), "--save", "", "--appendonly", "no",
+                     "--protected-mode", "no"])
+    def answers():
+        try:
+            with socket.create_connection(("127.0.0.1", redis_port), timeout=1) as connection:
+                connection.sendall(b"PING\r\n")
+                return connection.recv(16).startswith(b"+PONG")
+        except OSError:
+            return False
+    wait_for(lambda: answers() or redis.popen.poll() is not None, 10, "redis-server to answer PING")
+    if redis.popen.poll() is not None:
+        raise AssertionError("redis-server exited: " + " / ".join(redis.lines))
+    key = os.path.join(TEMP, "fleet.key")
+    with open(key, "w") as file:
+        file.write(os.urandom(32).hex() + "\n")
+    os.chmod(key, 0o600)
+    server = start_server(port, 0, extra=["--redis", "redis://127.0.0.1:%d" % redis_port, "--public-url",
+                                          "ws://127.0.0.1:%d" % port, "--udp-key", key])
+    wait_for(lambda: any(line.startswith("matchmaker: ") for line in server.lines), 10, "the server to say whether it matchmakes")
+    line = next(line for line in server.lines if line.startswith("matchmaker: "))
+    if not line.startswith("matchmaker: POST"):
+        raise AssertionError("the server printed '%s'" % line)
+    log("a matchmaking arena serve on port %d (redis-server on %d): %s" % (port, redis_port, line))
     return server
 
 
@@ -578,18 +614,21 @@ def has_matchmaker(port):
 
 
 @check("room-list")
-def check_room_list(browser, port):
+def check_room_list(browser, plain_port, matchmaking_port):
     page = browser.new_page(viewport={"width": 1000, "height": 700})
     try:
-        present = has_matchmaker(port)
-        page.goto("http://127.0.0.1:%d/" % port)
-        if not present:
-            shown = wait_for(lambda: (r := rooms_state(page)) and r["matchmaker"] == "absent" and r, 10,
-                             "the page to find no matchmaker (404 to /rooms)")
-            assert page.is_hidden("#rooms") and page.is_hidden("#quick-play"), "the room list is shown on a server without a matchmaker"
-            assert page.is_visible("#name"), "the name field is gone"
-            log("a server without a matchmaker: the page asked /rooms %d time(s), got 404, and hides the list" % shown["refreshes"])
+        assert not has_matchmaker(plain_port), "the plain server answers GET /rooms"
+        page.goto("http://127.0.0.1:%d/" % plain_port)
+        shown = wait_for(lambda: (r := rooms_state(page)) and r["matchmaker"] == "absent" and r, 10,
+                         "the page to find no matchmaker (404 to /rooms)")
+        assert page.is_hidden("#rooms") and page.is_hidden("#quick-play"), "the room list is shown on a server without a matchmaker"
+        assert page.is_visible("#name"), "the name field is gone"
+        log("a server without a matchmaker: the page asked /rooms %d time(s), got 404, and hides the list" % shown["refreshes"])
+        if matchmaking_port is None:
+            log("room-list: no server with a matchmaker to show the list (see the matchmaker check)")
             return
+        assert has_matchmaker(matchmaking_port), "the matchmaking server answers 404 to GET /rooms"
+        page.goto("http://127.0.0.1:%d/" % matchmaking_port)
         listed = wait_for(lambda: (r := rooms_state(page)) and r["matchmaker"] == "present" and r["refreshes"] >= 2 and r, 10,
                           "the page to show the room list and refresh it")
         assert page.is_visible("#rooms") and page.is_visible("#quick-play"), "the room list is hidden on a server with a matchmaker"
@@ -600,9 +639,10 @@ def check_room_list(browser, port):
 
 @check("matchmaker")
 def check_matchmaker(browser, port):
+    if port is None:
+        raise Skip("no redis-server to run `arena serve --redis … --udp-key …`, the server that answers the matchmaker")
     if not has_matchmaker(port):
-        raise Skip("`arena serve` of this build answers 404 to GET /rooms: it has no matchmaker yet (main's "
-                   "\"arena serve answers the matchmaker\" commit); quick play cannot be checked")
+        raise AssertionError("`arena serve --redis … --udp-key …` answers 404 to GET /rooms")
     page = browser.new_page(viewport={"width": 1000, "height": 700})
     picker = None
     terminal = None
@@ -680,8 +720,15 @@ def main():
                     terminal.process.stop()
                 page.close()
                 check_name_field(browser, port_b)
-                check_room_list(browser, port_b)
-                check_matchmaker(browser, port_b)
+                port_d = free_port()
+                try:
+                    matchmaking = start_matchmaking_server(port_d)
+                except AssertionError as error:
+                    results.append(("matchmaking server", str(error)))
+                    log("FAIL matchmaking server: %s" % error)
+                    matchmaking = None
+                check_room_list(browser, port_b, port_d if matchmaking else None)
+                check_matchmaker(browser, port_d if matchmaking else None)
                 fake = FakeServer()
                 check_refused(browser, port_b, fake)
                 check_garbage(browser, port_b, fake)

@@ -115,3 +115,35 @@ export class SchemaDecodingError extends TickwireError {
     super(kind, details, message);
   }
 }
+
+/**
+ * A matchmaker that refused a request, or could not be asked (Protocol/MATCHMAKER.md section 4;
+ * Swift's `MatchmakerError`): `status` is the HTTP status (0 when no answer came), `code` the
+ * answer's `error` (`roomFull`, `unknownMode`, `tooManyRequests` …) and `reason` its words for a person.
+ * Two codes are the client's own: `unreachable` (status 0: the request failed or timed out) and
+ * `malformedAnswer` (a `200` whose body is not what section 2 or 3 describes).
+ */
+export class MatchmakerError extends TickwireError {
+  /**
+   * @param {number} status The HTTP status, or 0.
+   * @param {string} code The contract's error code.
+   * @param {string} reason Words for a person.
+   * @param {number} [retryAfter] Seconds the matchmaker asked to wait (`Retry-After`, with `429`).
+   */
+  constructor(status, code, reason, retryAfter) {
+    super(code, { status, reason }, status ? `matchmaker refused (${status} ${code}): ${reason}` : `matchmaker ${code}: ${reason}`);
+    /** @type {number} */
+    this.status = status;
+    /** @type {string} */
+    this.code = code;
+    /** @type {string} */
+    this.reason = reason;
+    /** @type {number | undefined} */
+    this.retryAfter = retryAfter;
+  }
+
+  /** @returns {boolean} Whether asking again later may succeed: no answer, `429`, or a `5xx` (no live process, directory unreachable). */
+  get isRetryable() {
+    return this.status === 0 || this.status === 429 || this.status >= 500;
+  }
+}

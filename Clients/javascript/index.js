@@ -9,13 +9,15 @@ export { disconnectReasonName, rejectReasonName } from './reasons.js';
 export { ClockSync } from './clockSync.js';
 export { CodecLimits, SnapshotDecoder } from './deltaDecoder.js';
 export { EntropySnapshotDecoder, Motion } from './entropyDecoder.js';
-export { CodecError, FrameError, SchemaDecodingError, SchemaError, TickwireError, ZlibError } from './errors.js';
+export { CodecError, FrameError, MatchmakerError, SchemaDecodingError, SchemaError, TickwireError, ZlibError } from './errors.js';
 export { FieldKind, KindTag } from './fieldKind.js';
 export { FrameDecoder, encodeFrame } from './frameDecoder.js';
 export { FrameLimits } from './frameLimits.js';
 export { Inflater } from './inflater.js';
 export { InterpolationBuffer } from './interpolationBuffer.js';
 export { InterpolationDelay } from './interpolationDelay.js';
+export { MatchmadeSession } from './matchmadeSession.js';
+export { Matchmaker, MatchmakerLimits, helloConnectToken, roomListingsFromJSON, seatFromJSON } from './matchmaker.js';
 export { CompressionMode, CompressionModes, DeltaCoding, DisconnectReason, MessageType, RejectReason, decodeBody, encodeBody, protocolVersion } from './message.js';
 export { PlaybackClock } from './playbackClock.js';
 export { PredictionBuffer } from './predictionBuffer.js';
@@ -33,6 +35,13 @@ export { SnapshotHistory } from './snapshotHistory.js';
 /** @typedef {import('./reconnectingSession.js').StorageLike} StorageLike */
 /** @typedef {import('./interpolationBuffer.js').WorldView} WorldView */
 /** @typedef {import('./interpolationBuffer.js').EntityView} EntityView */
+/** @typedef {import('./matchmaker.js').Seat} Seat */
+/** @typedef {import('./matchmaker.js').RoomListing} RoomListing */
+/** @typedef {import('./matchmaker.js').SeatOptions} SeatOptions */
+/** @typedef {import('./matchmadeSession.js').MatchmadeState} MatchmadeState */
+/** @typedef {import('./matchmadeSession.js').MatchmadeSessionOptions} MatchmadeSessionOptions */
+/** @typedef {import('./reconnectingSession.js').ReconnectingSessionOptions} ReconnectingSessionOptions */
+/** @typedef {import('./message.js').HelloConnectToken} HelloConnectToken */
 /** @typedef {import('./message.js').Message} Message */
 /** @typedef {import('./message.js').SnapshotMessage} SnapshotMessage */
 /** @typedef {import('./schema.js').FieldDeclaration} FieldDeclaration */

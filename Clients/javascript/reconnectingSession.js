@@ -46,24 +46,30 @@ function fromHex(text) {
   return Uint8Array.from(text.match(/../g) ?? [], (pair) => parseInt(pair, 16));
 }
 
+/**
+ * The options of a `ReconnectingSession`.
+ * @typedef {{
+ *   url: string,
+ *   clock?: () => number,
+ *   configuration?: Partial<typeof import('./clientConfiguration.js').defaultClientConfiguration>,
+ *   policy?: ReconnectPolicy,
+ *   openSocket?: (url: string, protocol: string) => SocketLike,
+ *   storage?: StorageLike | null,
+ *   random?: () => number,
+ *   handshakeTimeout?: number,
+ *   maximumRedirects?: number,
+ * }} ReconnectingSessionOptions
+ *   `openSocket` defaults to `new WebSocket(url, 'tickwire.v1')`; `storage` to `sessionStorage`
+ *   (null: keep the token in memory only); `handshakeTimeout` to 10 s; `maximumRedirects` (redirects
+ *   followed in a row before giving up, PROTOCOL.md 5.5) to 3. `url` is the entry URL: a redirect or
+ *   a moved disconnect (5.10) sends the next attempt elsewhere, a lost connection comes back to it.
+ */
+
 /** Keeps a `ClientSession` connected: reconnects after a drop, resumes the player, gives up only when refused or told to leave. */
 export class ReconnectingSession {
   /**
    * @param {GameAdapter} game
-   * @param {{
-   *   url: string,
-   *   clock?: () => number,
-   *   configuration?: Partial<typeof import('./clientConfiguration.js').defaultClientConfiguration>,
-   *   policy?: ReconnectPolicy,
-   *   openSocket?: (url: string, protocol: string) => SocketLike,
-   *   storage?: StorageLike | null,
-   *   random?: () => number,
-   *   handshakeTimeout?: number,
-   *   maximumRedirects?: number,
-   * }} options `openSocket` defaults to `new WebSocket(url, 'tickwire.v1')`; `storage` to `sessionStorage`
-   *   (null: keep the token in memory only); `handshakeTimeout` to 10 s; `maximumRedirects` (redirects
-   *   followed in a row before giving up, PROTOCOL.md 5.5) to 3. `url` is the entry URL: a redirect or
-   *   a moved disconnect (5.10) sends the next attempt elsewhere, a lost connection comes back to it.
+   * @param {ReconnectingSessionOptions} options
    */
   constructor(game, options) {
     this.session = new ClientSession(game, { clock: options.clock, configuration: options.configuration });
@@ -173,6 +179,30 @@ export class ReconnectingSession {
     this.session.leave();
     this.saveToken();
     if (!this.isFinal) this.setState({ kind: 'left' });
+  }
+
+  /**
+   * Joins afresh elsewhere: a new entry URL, room and connect token (a matchmaker's seat, PROTOCOL.md
+   * 5.3.1), in place of the old ones; ends any state, final ones too, and opens a connection at once.
+   * @param {string} url The new entry URL.
+   * @param {{room: string, connectToken?: import('./message.js').HelloConnectToken, resumes?: boolean}} seat
+   *   `resumes` (default true): whether the hello carries the resume token stored for that room (a reload
+   *   within the host's grace period gets the same player back); false joins with the connect token.
+   */
+  rejoin(url, { room, connectToken, resumes = true }) {
+    this.session.closeSocket(1000, '');
+    this.url = url;
+    this.session.configuration.room = room;
+    this.session.connectToken = connectToken;
+    this.session.resumeToken = resumes ? this.loadToken() : undefined;
+    this.target = undefined;
+    this.redirectChain = [];
+    this.attempt = 0;
+    this.setbacks = 0;
+    this.hasGivenUp = false;
+    this.welcomesSeen = this.session.welcomes;
+    this.hasStarted = true;
+    this.openConnection();
   }
 
   openConnection() {

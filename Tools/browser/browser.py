@@ -2,8 +2,8 @@
 never a downloaded browser) plays the arena page that a real `arena serve` on 127.0.0.1 serves,
 beside scripted terminal clients (`arena join … --script … --dump`).
 
-Checks, each printed as `browser: PASS name` or `browser: FAIL name: why`, then
-`browser: N passed, M failed`:
+Checks, each printed as `browser: PASS name`, `browser: FAIL name: why` or `browser: SKIP name: why`,
+then `browser: N passed, M failed, K skipped`:
   http          the page, a module, 404 for paths outside the table (.., %2e%2e, absolute), 405 for POST
   draws         the page connects, shows the arena and at least four bots (window.__tickwire, canvas pixels),
                 n toggles the net graph; a screenshot
@@ -17,9 +17,16 @@ Checks, each printed as `browser: PASS name` or `browser: FAIL name: why`, then
   garbage       a frame that cannot be decoded: the page closes with 4004 and shows the reason
   entropy       a server with --entropy-deltas: the page decodes motion-predicted entropy-coded deltas
                 (none undecodable) and sees a terminal client where it is; bytes per snapshot beside it, logged
+  room-list     the page without ?name= asks /rooms: on a server without a matchmaker (404) it hides the
+                list and quick play; on one with (`arena serve --redis … --udp-key …`, a fleet of one on
+                a redis-server of the suite's own), it shows the arena's rooms and refreshes them
+  matchmaker    (issue #32, point 5) quick play on that server: the page asks its matchmaker for a seat
+                (joinOrCreate "arena") and plays in that room, a terminal client (`arena join` of that
+                room) is seen there, the listing counts both, and a second page joins the same room by
+                its play button in the room list (joinById). Skipped, saying so, without a redis-server
 
 Environment: BROWSER_ARENA (the arena binary, default .build/debug/arena), CHROMIUM (default
-/usr/bin/chromium), BROWSER_SCREENSHOT (where to copy the screenshot, for docs/arena-browser.png).
+/usr/bin/chromium), REDIS_SERVER (default redis-server on the PATH), BROWSER_SCREENSHOT (where to copy the screenshot, for docs/arena-browser.png).
 Every wait is bounded; every process started here is stopped by its PID.
 """
 import asyncio
@@ -98,12 +105,13 @@ class Process:
                 self.popen.wait(5)
 
 
-def start_server(port, bots, state=None, entropy=False):
+def start_server(port, bots, state=None, entropy=False, extra=()):
     arguments = [ARENA, "serve", "--port", str(port), "--bots", str(bots), "--status-interval", "1"]
     if state:
         arguments += ["--state", state]
     if entropy:
         arguments += ["--entropy-deltas"]
+    arguments += list(extra)
     server = Process(arguments)
     wait_for(lambda: any("in a browser to play" in line for line in server.lines) or server.popen.poll() is not None, 20, "the server to listen")
     if server.popen.poll() is not None:
@@ -114,13 +122,48 @@ def start_server(port, bots, state=None, entropy=False):
     return server
 
 
+def start_matchmaking_server(port):
+    """`arena serve` answering the matchmaker (Protocol/MATCHMAKER.md) on its own port: a fleet of one on
+    a redis-server of its own (persistence off), with a fleet key file. Returns None, and says why, when
+    there is no redis-server (REDIS_SERVER, else redis-server on the PATH)."""
+    binary = os.environ.get("REDIS_SERVER") or shutil.which("redis-server")
+    if not binary:
+        log("no redis-server (REDIS_SERVER or the PATH): no server with a matchmaker")
+        return None
+    redis_port = free_port()
+    redis = Process([binary, "--bind", "127.0.0.1", "--port", str(redis_port), "--save", "", "--appendonly", "no",
+                     "--protected-mode", "no"])
+    def answers():
+        try:
+            with socket.create_connection(("127.0.0.1", redis_port), timeout=1) as connection:
+                connection.sendall(b"PING\r\n")
+                return connection.recv(16).startswith(b"+PONG")
+        except OSError:
+            return False
+    wait_for(lambda: answers() or redis.popen.poll() is not None, 10, "redis-server to answer PING")
+    if redis.popen.poll() is not None:
+        raise AssertionError("redis-server exited: " + " / ".join(redis.lines))
+    key = os.path.join(TEMP, "fleet.key")
+    with open(key, "w") as file:
+        file.write(os.urandom(32).hex() + "\n")
+    os.chmod(key, 0o600)
+    server = start_server(port, 0, extra=["--redis", "redis://127.0.0.1:%d" % redis_port, "--public-url",
+                                          "ws://127.0.0.1:%d" % port, "--udp-key", key])
+    wait_for(lambda: any(line.startswith("matchmaker: ") for line in server.lines), 10, "the server to say whether it matchmakes")
+    line = next(line for line in server.lines if line.startswith("matchmaker: "))
+    if not line.startswith("matchmaker: POST"):
+        raise AssertionError("the server printed '%s'" % line)
+    log("a matchmaking arena serve on port %d (redis-server on %d): %s" % (port, redis_port, line))
+    return server
+
+
 class Terminal:
     """`arena join --script … --dump`: its frames' headers and players lines, parsed."""
 
-    def __init__(self, port, name, script, frames):
+    def __init__(self, port, name, script, frames, room="main"):
         self.frames = []
         self.current = None
-        self.process = Process([ARENA, "join", "ws://127.0.0.1:%d/main" % port, "--name", name, "--script", script,
+        self.process = Process([ARENA, "join", "ws://127.0.0.1:%d/%s" % (port, room), "--name", name, "--script", script,
                                 "--frames", str(frames), "--dump"], on_line=self.take)
 
     def take(self, line):
@@ -144,6 +187,13 @@ class Terminal:
         return [(f["time"], f["players"][name]) for f in list(self.frames) if name in f["players"]]
 
 
+class Skip(Exception):
+    """Raised by a check that cannot run here; its words say why."""
+
+
+skipped = []
+
+
 def check(name):
     def decorate(function):
         def run(*arguments):
@@ -152,6 +202,10 @@ def check(name):
                 results.append((name, None))
                 log("PASS " + name)
                 return True
+            except Skip as why:
+                skipped.append((name, str(why)))
+                log("SKIP %s: %s" % (name, why))
+                return False
             except Exception as error:  # a failed check is reported, and the suite goes on
                 results.append((name, "%s: %s" % (type(error).__name__, error)))
                 log("FAIL %s: %s" % (name, error))
@@ -548,6 +602,91 @@ def check_garbage(browser, port, fake):
         page.close()
 
 
+def rooms_state(page):
+    return page.evaluate("window.__tickwireRooms ? window.__tickwireRooms.state() : null")
+
+
+def has_matchmaker(port):
+    """Whether `arena serve` answers the matchmaker's GET /rooms (200), or not (404), as the page judges it."""
+    status, _, body = http_get(port, "/rooms?mode=arena")
+    assert status in (200, 404), "GET /rooms gave %d: %s" % (status, body[:200])
+    return status == 200
+
+
+@check("room-list")
+def check_room_list(browser, plain_port, matchmaking_port):
+    page = browser.new_page(viewport={"width": 1000, "height": 700})
+    try:
+        assert not has_matchmaker(plain_port), "the plain server answers GET /rooms"
+        page.goto("http://127.0.0.1:%d/" % plain_port)
+        shown = wait_for(lambda: (r := rooms_state(page)) and r["matchmaker"] == "absent" and r, 10,
+                         "the page to find no matchmaker (404 to /rooms)")
+        assert page.is_hidden("#rooms") and page.is_hidden("#quick-play"), "the room list is shown on a server without a matchmaker"
+        assert page.is_visible("#name"), "the name field is gone"
+        log("a server without a matchmaker: the page asked /rooms %d time(s), got 404, and hides the list" % shown["refreshes"])
+        if matchmaking_port is None:
+            log("room-list: no server with a matchmaker to show the list (see the matchmaker check)")
+            return
+        assert has_matchmaker(matchmaking_port), "the matchmaking server answers 404 to GET /rooms"
+        page.goto("http://127.0.0.1:%d/" % matchmaking_port)
+        listed = wait_for(lambda: (r := rooms_state(page)) and r["matchmaker"] == "present" and r["refreshes"] >= 2 and r, 10,
+                          "the page to show the room list and refresh it")
+        assert page.is_visible("#rooms") and page.is_visible("#quick-play"), "the room list is hidden on a server with a matchmaker"
+        log("a server with a matchmaker: %d refreshes, %d rooms listed" % (listed["refreshes"], len(listed["rooms"])))
+    finally:
+        page.close()
+
+
+@check("matchmaker")
+def check_matchmaker(browser, port):
+    if port is None:
+        raise Skip("no redis-server to run `arena serve --redis … --udp-key …`, the server that answers the matchmaker")
+    if not has_matchmaker(port):
+        raise AssertionError("`arena serve --redis … --udp-key …` answers 404 to GET /rooms")
+    page = browser.new_page(viewport={"width": 1000, "height": 700})
+    picker = None
+    terminal = None
+    try:
+        page.on("pageerror", lambda error: log("page error: %s" % error))
+        page.goto("http://127.0.0.1:%d/" % port)
+        wait_for(lambda: (r := rooms_state(page)) and r["matchmaker"] == "present", 10, "the page to find the matchmaker")
+        page.fill("#name", "quick")
+        page.click("#quick-play")
+        joined = wait_for(lambda: (s := state(page)) and s["matchmade"] and s["connection"]["kind"] == "connected" and me(page) and s,
+                          20, "the page to join through the matchmaker (quick play)")
+        room = joined["room"]
+        assert room and joined["url"].endswith("/" + room), "the seat's room %r and URL %r" % (room, joined["url"])
+        log("quick play seated the page in room %s as %s (%s)" % (room, joined["seatName"], joined["url"]))
+        terminal = Terminal(port, "term2", "_900", 900, room=room)
+        found = wait_for(lambda: next((p for p in state(page)["players"] if p["name"] == "term2" and not p["isBot"]), None), 20,
+                         "the page to see the terminal client 'term2' in room %s" % room)
+        wait_for(lambda: any(f["status"].startswith("connected") for f in list(terminal.frames)), 10, "the terminal client to connect")
+        def listed():
+            status, _, body = http_get(port, "/rooms?mode=arena")
+            rooms = json.loads(body)["rooms"] if status == 200 else []
+            return next((r for r in rooms if r["room"] == room and r["clients"] >= 2), None)
+        listing = wait_for(listed, 10, "GET /rooms to count the page and the terminal client in %s" % room)
+        log("the page sees term2 at %.2f,%.2f; the listing says %s %d/%d" % (found["x"], found["y"], room, listing["clients"], listing["capacity"]))
+        # A second page picks that room from its list (joinById).
+        picker = browser.new_page(viewport={"width": 1000, "height": 700})
+        picker.goto("http://127.0.0.1:%d/" % port)
+        picker.fill("#name", "picker")
+        button = '#room-list li[data-room="%s"] button' % room
+        picker.wait_for_selector(button, timeout=10000)
+        picker.click(button)
+        seated = wait_for(lambda: (s := state(picker)) and s["matchmade"] and s["connection"]["kind"] == "connected" and s, 20,
+                          "the second page to join %s from the room list" % room)
+        assert seated["room"] == room, "the second page joined %r, not %r" % (seated["room"], room)
+        wait_for(lambda: any(p["name"] == "term2" for p in state(picker)["players"]), 10, "the second page to see term2")
+        log("a second page joined %s by its play button and sees term2" % room)
+    finally:
+        if terminal:
+            terminal.process.stop()
+        if picker:
+            picker.close()
+        page.close()
+
+
 def main():
     log("chromium %s, arena %s, temporary files in %s" % (CHROMIUM, ARENA, TEMP))
     state_path = os.path.join(TEMP, "state.json")
@@ -581,6 +720,15 @@ def main():
                     terminal.process.stop()
                 page.close()
                 check_name_field(browser, port_b)
+                port_d = free_port()
+                try:
+                    matchmaking = start_matchmaking_server(port_d)
+                except AssertionError as error:
+                    results.append(("matchmaking server", str(error)))
+                    log("FAIL matchmaking server: %s" % error)
+                    matchmaking = None
+                check_room_list(browser, port_b, port_d if matchmaking else None)
+                check_matchmaker(browser, port_d if matchmaking else None)
                 fake = FakeServer()
                 check_refused(browser, port_b, fake)
                 check_garbage(browser, port_b, fake)
@@ -597,7 +745,7 @@ def main():
             process.stop()
     passed = sum(1 for _, failure in results if failure is None)
     failed = len(results) - passed
-    print("browser: %d passed, %d failed" % (passed, failed), flush=True)
+    print("browser: %d passed, %d failed, %d skipped" % (passed, failed, len(skipped)), flush=True)
     return 1 if failed else 0
 
 

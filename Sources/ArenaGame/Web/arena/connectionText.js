@@ -2,13 +2,13 @@
 // explanations the page shows when a server refuses it or sends what it cannot decode.
 import { RejectReason, protocolVersion, rejectReasonName } from '@tickwire/client';
 
-/** @typedef {import('@tickwire/client').ConnectionState} ConnectionState */
+/** @typedef {import('@tickwire/client').MatchmadeState} MatchmadeState A connection's state, or a matchmade session's (which adds the matchmaker's). */
 
 /**
- * @param {ConnectionState} state
+ * @param {MatchmadeState} state
  * @param {number} now The session's clock, seconds.
  * @param {boolean} hasGivenUp
- * @returns {string} The status line: `connected`, `reconnecting in 2.0 s (attempt 3)`, …
+ * @returns {string} The status line: `connected`, `reconnecting in 2.0 s (attempt 3)`, `finding a room…`, …
  */
 export function statusText(state, now, hasGivenUp) {
   switch (state.kind) {
@@ -18,6 +18,9 @@ export function statusText(state, now, hasGivenUp) {
     case 'refused': return state.text ? `refused: ${rejectReasonName(state.reason)}: ${state.text}` : `refused: ${rejectReasonName(state.reason)}`;
     case 'kicked': return state.text ? `kicked: ${state.text}` : 'kicked';
     case 'left': return hasGivenUp ? 'gave up reconnecting' : 'left';
+    case 'matchmaking': return state.attempt > 1 ? `finding a room (attempt ${state.attempt})…` : 'finding a room…';
+    case 'waitingToMatchmake': return `finding a room in ${Math.max(state.at - now, 0).toFixed(1)} s (attempt ${state.attempt})`;
+    case 'matchmakerRefused': return `matchmaker refused: ${state.code}: ${state.reason}`;
     default: return '';
   }
 }
@@ -40,5 +43,21 @@ export function refusalExplanation(reason, text, fingerprint) {
       return `There is no such room on this server.${said} Try the default room (no ?room= in the address).`;
     default:
       return `The server refused this player: ${rejectReasonName(reason)}.${said}`;
+  }
+}
+
+/**
+ * What to tell a person whose matchmaker refused for good (Protocol/MATCHMAKER.md section 4).
+ * @param {string} code The refusal's code (`forbidden`, `unknownRoom` …).
+ * @param {string} reason The matchmaker's words.
+ * @returns {string}
+ */
+export function matchmakerRefusalExplanation(code, reason) {
+  const said = reason ? ` It said: “${reason}”.` : '';
+  switch (code) {
+    case 'unknownRoom': return `That room has closed.${said} Reload the page to pick another one, or quick play.`;
+    case 'roomFull': case 'roomLocked': return `That room takes no more players.${said} Reload the page to pick another one, or quick play.`;
+    case 'unauthorized': case 'forbidden': return `The matchmaker does not let this player in.${said}`;
+    default: return `The matchmaker could not find a room (${code}).${said} Reload the page to try again.`;
   }
 }

@@ -31,7 +31,7 @@ export class NetGraph {
 
   /**
    * @param {ClientSession} session
-   * @param {ReconnectingSession} client
+   * @param {ReconnectingSession | import('@tickwire/client').MatchmadeSession} client
    * @returns {string[]} The lines.
    */
   lines(session, client) {

@@ -40,6 +40,17 @@ extension Message.Hello {
             self.encryptedPrivateData = encryptedPrivateData
         }
 
+        /// Reads the field from its ``encodedBytes`` bytes, as a matchmaker's seat carries them in
+        /// hexadecimal (`Protocol/MATCHMAKER.md` section 2, `helloToken`).
+        ///
+        /// - Parameter bytes: Exactly ``encodedBytes`` bytes.
+        /// - Throws: ``FrameError``: fewer bytes (truncated) or more (trailing bytes).
+        public init(encoded bytes: [UInt8]) throws(FrameError) {
+            var reader = ByteReader(bytes)
+            try self.init(from: &reader)
+            guard reader.isAtEnd else { throw .trailingBytes(type: MessageType.hello.rawValue, count: reader.remainingCount) }
+        }
+
         /// The AEAD tag of the private part (its last ``tagBytes`` bytes): what a host remembers of
         /// a used token, since no two tokens that open share it.
         public var tag: [UInt8] { Array(encryptedPrivateData.suffix(Self.tagBytes)) }

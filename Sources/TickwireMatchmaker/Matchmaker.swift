@@ -35,7 +35,7 @@ public struct Matchmaker: Hashable, Sendable {
     /// for the kernel's choice.
     package var source: SocketAddress?
 
-    let host: String
+    package let host: String
     let port: Int
     /// The URL's path before `/matchmake/…` and `/rooms`, without a trailing `/` (usually empty).
     let basePath: String

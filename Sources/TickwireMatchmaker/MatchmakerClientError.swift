@@ -9,7 +9,7 @@ import TickwireSim
 /// matchmaker again ends its loop on a final status (401 or 403: a bearer token refused, the
 /// game's `authenticate` hook said no) and retries the others with backoff.
 public struct MatchmakerClientError: Error, Hashable, Sendable, CustomStringConvertible, TransportRefusalError {
-    enum Kind: Hashable, Sendable {
+    package enum Kind: Hashable, Sendable {
         case refused(status: Int, code: String, reason: String, retryAfter: String?, budget: String?)
         case invalidAnswer(status: Int, words: String)
         case invalidURL(String, words: String)
@@ -19,7 +19,7 @@ public struct MatchmakerClientError: Error, Hashable, Sendable, CustomStringConv
 
     let kind: Kind
 
-    init(_ kind: Kind) { self.kind = kind }
+    package init(_ kind: Kind) { self.kind = kind }
 
     /// A refusal as MATCHMAKER.md section 4 writes them: a status other than 200 and a JSON
     /// body `{"error": CODE, "reason": TEXT}` (an HTTP layer's plain-text 411 or 413 gives the

@@ -71,7 +71,8 @@ struct ArenaMatchmakerJoinTests {
         let fake = try FakeMatchmakerEndpoint(key: try ArenaUDP.key(at: keyPath), room: "main", webSocketURL: url)
         let matchmaker = try Matchmaker(url: "http://127.0.0.1:\(fake.port)")
         let join = try ArenaClient.MatchmakerJoin.ask(matchmaker, mode: "arena", room: "main", name: "ada")
-        #expect(fake.targets.seen.withLock { $0 } == ["POST /matchmake/joinById/main"], "--room asks joinById")
+        let seen = fake.targets.seen.withLock { $0 }
+        #expect(seen == ["POST /matchmake/joinById/main"], "--room asks joinById")
         #expect(join.options == ["name": .string("ada")], "--name is sent as the name option")
 
         var options = ArenaClient.Options(url: try WebSocketURL(try #require(join.seat.webSocketURL)), name: "ada")

@@ -140,6 +140,11 @@ public final class ReconnectingSession<G: Game> {
     ]
     /// Tickets the ``rejoiner`` gave, over the session's life.
     public private(set) var rejoins = 0
+    /// Whether the next attempt asks the ``rejoiner`` for a new place first: set by a refusal in
+    /// ``rejoinRefusals``, cleared by a ticket. Set it before ``start()`` to take the first place
+    /// from the rejoiner too (a session made with no entry URLs, whose first seat a matchmaker
+    /// gives on the driving thread, as `tickwire load --matchmaker` does).
+    public var isRejoinPending = false
     /// The most redirects followed in a row (without a welcome or a failed attempt between
     /// them); one more ends the session with a ``RedirectError``. Default
     /// ``defaultMaximumRedirects``.
@@ -174,8 +179,6 @@ public final class ReconnectingSession<G: Game> {
     private var hasOpened = false
     /// The inner session's welcome count already reported as connected.
     private var welcomesSeen = 0
-    /// Whether the next attempt asks the ``rejoiner`` for a new place first.
-    private var needsRejoin = false
 
     /// Wraps a session that is not connected yet.
     ///
@@ -305,10 +308,10 @@ public final class ReconnectingSession<G: Game> {
         // The very first attempt is the state the session was made in, already reported.
         if hasOpened || state != .connecting(attempt: attempt) { state = .connecting(attempt: attempt) }
         hasOpened = true
-        if needsRejoin, let rejoiner {
+        if isRejoinPending, let rejoiner {
             do {
                 let ticket = try rejoiner()
-                needsRejoin = false
+                isRejoinPending = false
                 rejoins += 1
                 session.rejoin(room: ticket.room, connectToken: ticket.connectToken)
                 if let url = ticket.url {
@@ -372,7 +375,7 @@ public final class ReconnectingSession<G: Game> {
                 follow(redirectTo: url)
             case .rejected(let reason, let text) where rejoiner != nil && rejoinRefusals.contains(reason):
                 // The player is gone for good: a new place, then a new player, at the next attempt.
-                needsRejoin = true
+                isRejoinPending = true
                 failAttempt(because: (text.isEmpty ? "refused: \(reason)" : "refused: \(reason): \(text)") + "; asking for a new place")
             case .rejected(let reason, let text):
                 if retryableRefusals.contains(reason) {

@@ -300,11 +300,34 @@ func makeClientOptions(url parsedURL: WebSocketURL, udp: ArenaUDPURL? = nil, par
 /// `arena join` (``ArenaCommands/join``): plays on a server, in this terminal or headless.
 func join(_ arguments: CommandArguments) throws {
     var parsed = arguments
-    guard let url = parsed.positionals.first else {
-        throw CommandArguments.UsageError(description: "join needs a URL, e.g. ws://127.0.0.1:7777/main")
+    let matchmakerURL = parsed.string("matchmaker")
+    let mode = parsed.string("mode") ?? "arena"
+    let bearer = parsed.string("bearer")
+    let room = parsed.string("room")
+    if matchmakerURL == nil, parsed.string("mode") != nil || bearer != nil || room != nil {
+        throw CommandArguments.UsageError(description: "--mode, --bearer and --room go with --matchmaker URL")
     }
     var options: ArenaClient.Options
-    if url.hasPrefix("udp://") {
+    if let matchmakerURL {
+        if let url = parsed.positionals.first {
+            throw CommandArguments.UsageError(description: "with --matchmaker the matchmaker gives the URL: leave out \(url)")
+        }
+        let join: ArenaClient.MatchmakerJoin
+        do throws(MatchmakerClientError) {
+            let matchmaker = try Matchmaker(url: matchmakerURL, bearerToken: bearer)
+            join = try ArenaClient.MatchmakerJoin.ask(matchmaker, mode: mode, room: room, name: parsed.string("name") ?? "player")
+        } catch {
+            fail("arena join --matchmaker: \(error)")
+        }
+        guard let seatURL = join.seat.webSocketURL else {
+            fail("arena join --matchmaker: the seat in room \(join.seat.room) has no ws:// or wss:// URL (\(join.seat.urls))")
+        }
+        options = try makeClientOptions(url: seatURL, parsed: &parsed)
+        options.matchmaker = join
+        StandardError.write(
+            "arena: the matchmaker seated \(join.seat.displayName) in room \(join.seat.room)\(join.seat.isNewRoom ? " (new)" : "") at \(seatURL)\n"
+        )
+    } else if let url = parsed.positionals.first, url.hasPrefix("udp://") {
         var udp: ArenaUDPURL
         do throws(ArenaUDPURL.ParseError) { udp = try ArenaUDPURL(url) } catch { fail(error.description) }
         udp.tokenPort = try parsed.integer("token-port", default: udp.tokenPort)
@@ -312,8 +335,10 @@ func join(_ arguments: CommandArguments) throws {
         let room: WebSocketURL
         do { room = try WebSocketURL(udp.webSocketURL) } catch { fail(error.description) }
         options = try makeClientOptions(url: room, udp: udp, parsed: &parsed)
-    } else {
+    } else if let url = parsed.positionals.first {
         options = try makeClientOptions(url: url, parsed: &parsed)
+    } else {
+        throw CommandArguments.UsageError(description: "join needs a URL, e.g. ws://127.0.0.1:7777/main, or --matchmaker http://HOST:PORT")
     }
     options.tls.caFile = parsed.string("ca")
     options.tls.insecureSkipVerificationForLocalTestingOnly = parsed.flag("insecure-skip-verification-for-local-testing-only")

@@ -1,5 +1,3 @@
-import Dispatch
-import Synchronization
 import TickwireIO
 import TickwireNetcode
 
@@ -25,62 +23,30 @@ package enum ConnectTokenFetch {
     package static func fetch(
         host: String, port: Int, path: String, timeout: Duration = .seconds(3), from source: SocketAddress? = nil
     ) throws(UDPTransportError) -> ConnectToken {
-        let addresses: [SocketAddress]
-        let loop: EventLoop
-        do throws(SystemError) {
-            addresses = try SocketAddress.resolve(host: host, port: port)
-            loop = try EventLoop()
-            try loop.start()
+        var exchange = HTTPExchange(method: "GET", host: host, port: port, path: path)
+        exchange.timeout = timeout
+        exchange.source = source
+        exchange.maximumBodyBytes = maximumResponseBytes
+        let response: HTTPExchangeResponse
+        do throws(HTTPExchangeError) {
+            response = try exchange.run()
         } catch {
-            throw .system(error)
-        }
-        defer { loop.stop() }
-        guard let address = addresses.first else { throw .address("\(host) has no address") }
-        let exchange = Exchange()
-        let request = Array("GET \(path) HTTP/1.1\r\nHost: \(host):\(port)\r\nConnection: close\r\n\r\n".utf8)
-        let started = loop.runAndWait { () -> SystemError? in
-            do throws(SystemError) {
-                let socket = try Socket(family: address.family)
-                let isConnected = try socket.connect(to: address, from: source)
-                let channel = try TCPChannel(socket: socket, peer: address, loop: loop, isConnecting: !isConnected)
-                channel.onRead = { bytes in exchange.received(Array(bytes)) }
-                channel.onClose = { error in exchange.finish(error) }
-                if isConnected {
-                    channel.write(request)
-                } else {
-                    channel.onConnect = { error in
-                        if let error { exchange.finish(error) } else { channel.write(request) }
-                    }
-                }
-                return nil
-            } catch {
-                return error
+            switch error.kind {
+            case .system(let systemError): throw .system(systemError)
+            case .timedOut: throw .address("no token from \(exchange.target) within \(timeout)")
+            default: throw .address("\(error)")
             }
         }
-        switch started {
-        case .some(.some(let error)): throw .system(error)
-        case .none: throw .address("the event loop stopped")
-        case .some(.none): break
-        }
-        let nanoseconds = Int(timeout.components.seconds) * 1_000_000_000 + Int(timeout.components.attoseconds / 1_000_000_000)
-        let isDone = exchange.done.wait(timeout: .now() + .nanoseconds(nanoseconds))
-        // Stopping the loop (deferred above) closes the socket, answered or not.
-        guard isDone == .success else { throw .address("no token from \(host):\(port)\(path) within \(timeout)") }
-        return try parse(exchange.bytes.withLock { $0 }, from: "\(host):\(port)\(path)")
+        return try token(in: response, from: exchange.target)
     }
 
-    /// The token in an HTTP response's body.
-    static func parse(_ response: [UInt8], from source: String) throws(UDPTransportError) -> ConnectToken {
-        let separator: [UInt8] = [13, 10, 13, 10]
-        guard let split = response.indices.dropLast(3).first(where: { Array(response[$0..<$0 + 4]) == separator }) else {
-            throw .address("\(source) sent no complete HTTP response")
-        }
-        let head = String(decoding: response[..<split], as: UTF8.self)
-        let body = String(decoding: response[(split + 4)...], as: UTF8.self).filter { !$0.isWhitespace }
-        guard head.hasPrefix("HTTP/1.1 200") || head.hasPrefix("HTTP/1.0 200") else {
-            let status = Int(head.dropFirst("HTTP/1.1 ".count).prefix(3)) ?? 0
+    /// The token in a response's body, or the refusal a status other than 200 is.
+    static func token(in response: HTTPExchangeResponse, from source: String) throws(UDPTransportError) -> ConnectToken {
+        let body = String(decoding: response.body, as: UTF8.self).filter { !$0.isWhitespace }
+        guard response.status == 200 else {
             throw .tokenRefused(
-                status: status, response: response, words: "\(source) answered \(head.prefix { $0 != "\r" }): \(body.prefix(200))")
+                status: response.status, response: Self.rawResponse(response),
+                words: "\(source) answered \(response.status) \(response.reason): \(body.prefix(200))")
         }
         guard let bytes = Hex.bytes(String(body)) else { throw .address("\(source) sent a body that is not hexadecimal") }
         do throws(NetcodeError) {
@@ -90,27 +56,11 @@ package enum ConnectTokenFetch {
         }
     }
 
-    /// What the loop and the waiting thread share: the bytes read and the end.
-    private final class Exchange: Sendable {
-        let bytes = Mutex<[UInt8]>([])
-        let isFinished = Mutex(false)
-        let done = DispatchSemaphore(value: 0)
-
-        func received(_ more: [UInt8]) {
-            let isFull = bytes.withLock { bytes -> Bool in
-                bytes += more.prefix(ConnectTokenFetch.maximumResponseBytes - bytes.count)
-                return bytes.count >= ConnectTokenFetch.maximumResponseBytes
-            }
-            if isFull { finish(nil) }
-        }
-
-        func finish(_ error: SystemError?) {
-            let isFirst = isFinished.withLock { isFinished -> Bool in
-                defer { isFinished = true }
-                return !isFinished
-            }
-            if isFirst { done.signal() }
-        }
+    /// The response as bytes again (head and body), as ``UDPTransportError/tokenRefusal`` keeps it.
+    private static func rawResponse(_ response: HTTPExchangeResponse) -> [UInt8] {
+        var head = "HTTP/1.1 \(response.status) \(response.reason)\r\n"
+        for header in response.headers { head += "\(header.name): \(header.value)\r\n" }
+        return Array((head + "\r\n").utf8) + response.body
     }
 }
 

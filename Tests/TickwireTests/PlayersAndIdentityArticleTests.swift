@@ -52,6 +52,15 @@ struct PlayersAndIdentityArticleTests {
         return configuration
     }
 
+    /// The article's matchmaker client, compiled but not run (it asks a matchmaker on port 7777).
+    static func articleMatchmaker() async throws -> ReconnectingSession<Tag> {
+        let matchmaker = try Matchmaker(url: "http://127.0.0.1:7777")
+        let options: [String: JSONValue] = ["name": .string("ada")]
+        let client = try await matchmaker.joinOrCreateSession("tag", options: options, game: try Tag(), clock: MonotonicClock())
+        client.tick(input: nil)  // joins the seat's room with its token, resumes after a loss
+        return client
+    }
+
     /// The article's connect tokens, compiled: an issuer's token in the client's first hello, a host that requires one.
     static func articleTokens(
         fleetKey: NetcodeKey, protocolID: UInt64, udpAddress: NetcodeAddress

@@ -4,6 +4,7 @@ import Foundation
 import Synchronization
 import TickwireCodec
 import TickwireFoundation
+import TickwireMatchmaker
 import TickwireSim
 import TickwireUDPTransport
 import TickwireWebSocket
@@ -68,12 +69,16 @@ enum LoadCommand {
 
         /// Over UDP, what opens the player's connections (and keeps why a token fetch failed).
         let udpOpener: UDPLoadOpener?
+        /// Through a matchmaker, what asks it for the player's seats (and keeps why a request failed).
+        let matchmakerOpener: MatchmakerLoadOpener?
 
         init(
-            connection: ReconnectingSession<Arena>, udpOpener: UDPLoadOpener?, refusedRetries: RefusedRetries, seed: UInt64, now: Timestamp
+            connection: ReconnectingSession<Arena>, udpOpener: UDPLoadOpener?, matchmakerOpener: MatchmakerLoadOpener? = nil,
+            refusedRetries: RefusedRetries, seed: UInt64, now: Timestamp
         ) {
             self.connection = connection
             self.udpOpener = udpOpener
+            self.matchmakerOpener = matchmakerOpener
             self.refusedRetries = refusedRetries
             random = SplitMix64(seed: seed)
             startedAt = now
@@ -98,6 +103,7 @@ enum LoadCommand {
         synopsis: [
             "ws://HOST:PORT/ROOM [ws://HOST2:PORT/ROOM …] [options]", "wss://HOST:PORT/ROOM [--ca CA.pem] [options]",
             "udp://HOST:PORT/ROOM [--token-port P] [options]",
+            "--matchmaker http://HOST:PORT [--mode M] [options]",
         ],
         summary: """
             N simulated arena players over real WebSockets, or over UDP (netcode.io, a guest token per
@@ -106,6 +112,9 @@ enum LoadCommand {
             fleet's entries, spread over the players; redirects are followed. The players leave from
             several local addresses (--source-addresses), and every refusal is reported with its HTTP
             status or close code, what it means, the server's limit and the flag that changes it.
+            With --matchmaker, each player asks the matchmaker for a seat (joinOrCreate, from its source
+            address) and joins it with its token; the report counts the matchmaker's refusals by status
+            and code, the rooms seen, and the largest room's players against its capacity.
             """,
         options: [
             .value("clients", "N", default: "100", "simulated players, 1...20000"),
@@ -123,6 +132,8 @@ enum LoadCommand {
                 "spread the clients over these local addresses (IPv4 ranges and comma lists: 127.0.0.2-127.0.0.50)"),
             .value("ca", "CA.pem", "check a wss:// server's certificate against this CA (default: the system's)"),
             .value("token-port", "P", default: "the UDP port − 1", "udp://: the HTTP port of the server's GET /udp-token"),
+            .value("matchmaker", "http://HOST:PORT", "ask this matchmaker for each player's seat instead of giving URLs"),
+            .value("mode", "M", default: "arena", "with --matchmaker: the mode the players ask seats in"),
             .value(
                 "refused-retries", "N", default: "\(RefusedRetries.defaultLimit)",
                 "retries of a player the server refused (netcode.io denied, 429, a close code) before it gives up, 0...\(RefusedRetries.maximumLimit)"
@@ -151,10 +162,16 @@ enum LoadCommand {
             }
             return port
         }
+        let matchmakerURL = parsed.string("matchmaker")
+        let mode = parsed.string("mode")
         try parsed.rejectUnknown()
-        guard let text = parsed.positionals.first else {
+        let matchmaker = try loadMatchmaker(
+            matchmakerURL, mode: mode, positionals: parsed.positionals, tokenPort: tokenPort, rooms: roomCount)
+        guard let text = parsed.positionals.first ?? matchmaker.map({ _ in "ws://matchmaker.invalid/" }) else {
             throw CommandArguments.UsageError(
-                description: "load wants a URL: tickwire load ws://HOST:PORT/ROOM [ws://HOST2:PORT/ROOM …] --clients N --duration S")
+                description:
+                    "load wants a URL: tickwire load ws://HOST:PORT/ROOM [ws://HOST2:PORT/ROOM …] --clients N --duration S, or --matchmaker http://HOST:PORT"
+            )
         }
         let udp = try udpURL(parsed.positionals, tokenPort: tokenPort)
         let url = try udp.map { try WebSocketURL($0.webSocketURL) } ?? WebSocketURL(text)
@@ -169,7 +186,7 @@ enum LoadCommand {
         guard (0...RefusedRetries.maximumLimit).contains(refusedRetries) else {
             throw CommandArguments.UsageError(description: "--refused-retries must be 0...\(RefusedRetries.maximumLimit)")
         }
-        let hosts = try udp.map { [$0.host] } ?? parsed.positionals.map { try WebSocketURL($0).host }
+        let hosts = try matchmaker.map { [$0.host] } ?? udp.map { [$0.host] } ?? parsed.positionals.map { try WebSocketURL($0).host }
         let sources: SourceAddressList?
         do throws(SourceAddressList.ParseError) {
             sources =
@@ -187,12 +204,13 @@ enum LoadCommand {
         let clock = MonotonicClock()
         let plan = Plan(
             entries: entries, rooms: rooms, clients: clientCount, drivers: driverCount, duration: duration, ramp: ramp, rate: rate,
-            seed: seed, tls: tls, sources: sources, udp: udp, refusedRetries: refusedRetries, loops: loops, clock: clock, start: clock.now,
-            quiet: json)
-        let through =
+            seed: seed, tls: tls, sources: sources, udp: udp, matchmaker: matchmaker, mode: mode ?? "arena", refusedRetries: refusedRetries,
+            loops: loops, clock: clock, start: clock.now, quiet: json)
+        let given =
             entries.count > 1
             ? "\(entries.count) entry URLs (\(entries.joined(separator: " ")))"
             : udp.map { "\($0) (tokens from http://\($0.host):\($0.tokenPort)\(ArenaUDP.tokenPath))" } ?? "\(url)"
+        let through = matchmaker.map { "seats from the matchmaker at \($0.url) (mode \(mode ?? "arena"))" } ?? given
         let placement = rooms.count > 1 ? "\(through) in \(rooms.count) rooms" : through
         if !json {
             print(
@@ -221,6 +239,16 @@ enum LoadCommand {
         report.outcomes.refusedRetries = refusedRetries
         report.rooms = rooms.count
         report.transport = udp == nil ? "websocket" : "udp"
+        if let matchmaker {
+            // The matchmaker's own count of each room, for the capacities and rooms over them.
+            var figures = report.matchmaker ?? MatchmakerLoadFigures()
+            do throws(MatchmakerClientError) {
+                figures.listing = try matchmaker.roomsNow(mode: mode ?? "arena")
+            } catch {
+                figures.listingFailure = error.description
+            }
+            report.matchmaker = figures
+        }
         report.sourceAddresses = sources
         for part in results.withLock({ $0 }) { report.merge(part) }
         report.failed += clientCount - report.connected - report.failed
@@ -249,6 +277,10 @@ enum LoadCommand {
         let sources: SourceAddressList?
         /// The server's UDP URL when the players play over UDP, else `nil` (WebSocket).
         let udp: ArenaUDPURL?
+        /// The matchmaker each player asks for its seats (`--matchmaker`), else `nil` (the URLs given).
+        let matchmaker: Matchmaker?
+        /// The mode the players ask seats in (`--mode`).
+        let mode: String
         /// Retries after refused attempts before a player gives up (`--refused-retries`).
         let refusedRetries: Int
         let loops: [EventLoop]
@@ -295,6 +327,27 @@ enum LoadCommand {
             var playerSocketConfiguration = socketConfiguration
             playerSocketConfiguration.localAddress = plan.sources?.address(forClient: overall)
             let clientSocketConfiguration = playerSocketConfiguration
+            if var matchmaker = plan.matchmaker {
+                // The seat request leaves from the player's address, as its connection does.
+                matchmaker.source = plan.sources?.address(forClient: overall)
+                let opener = MatchmakerLoadOpener(matchmaker: matchmaker, mode: plan.mode, name: "load\(overall)")
+                var seated = configuration
+                seated.room = nil
+                let connection = ReconnectingSession(
+                    game: game, clock: clock, configuration: seated, entryURLs: [], policy: LoadCommand.reconnectPolicy,
+                    seed: seed &+ UInt64(overall)
+                ) { text in
+                    try WebSocketClientTransportConnection(
+                        url: try WebSocketURL(text), configuration: clientSocketConfiguration, loop: loop)
+                }
+                connection.rejoiner = { try opener.ticket() }
+                // The first seat comes from the matchmaker too, before the first attempt.
+                connection.isRejoinPending = true
+                return Player(
+                    connection: connection, udpOpener: nil, matchmakerOpener: opener,
+                    refusedRetries: RefusedRetries(limit: plan.refusedRetries),
+                    seed: seed &+ UInt64(index) &* 0x9E37_79B9, now: now)
+            }
             if let udp = plan.udp {
                 let opener = UDPLoadOpener(url: udp, source: plan.sources?.address(forClient: overall), loop: loop)
                 let connection = ReconnectingSession(
@@ -339,7 +392,9 @@ enum LoadCommand {
                 let connection = player.connection
                 // Attempts that ended before a welcome, each counted once, by why.
                 if connection.failedAttempts > player.failuresCounted, !player.wasConnected {
-                    let wasRefused = report.outcomes.record(failedAttemptOf: connection, tokenFailure: player.udpOpener?.takeTokenFailure())
+                    let wasRefused = report.outcomes.record(
+                        failedAttemptOf: connection, tokenFailure: player.udpOpener?.takeTokenFailure(),
+                        matchmakerFailure: player.matchmakerOpener?.takeFailure())
                     // A refused player retries a few times, then gives up instead of loading the server.
                     if wasRefused, player.refusedRetries.recordRefusal() {
                         report.outcomes.recordGaveUp()
@@ -404,7 +459,12 @@ enum LoadCommand {
                 }
             }
         }
+        if plan.matchmaker != nil { report.matchmaker = MatchmakerLoadFigures() }
         for player in players {
+            if let opener = player.matchmakerOpener {
+                report.matchmaker?.record(
+                    seats: opener.seats, connectedRoom: player.session.status == .connected ? player.session.room : nil)
+            }
             if player.failed || !player.everConnected { report.failed += 1 } else { report.connected += 1 }
             if player.session.status == .connected { report.connectedAtEnd += 1 }
             report.disconnects += player.disconnects
@@ -416,6 +476,26 @@ enum LoadCommand {
         }
         report.failed += clientCount - players.count
         return report
+    }
+
+    /// The matchmaker of `--matchmaker URL`, checked against the other arguments, or `nil` without it.
+    ///
+    /// - Throws: ``CommandArguments/UsageError`` for URLs, `--token-port` or `--rooms` beside it,
+    ///   `--mode` without it, or a URL that is not `http://HOST:PORT`.
+    static func loadMatchmaker(_ url: String?, mode: String?, positionals: [String], tokenPort: Int?, rooms: Int) throws -> Matchmaker? {
+        guard let url else {
+            if mode != nil { throw CommandArguments.UsageError(description: "--mode goes with --matchmaker URL") }
+            return nil
+        }
+        guard positionals.isEmpty, tokenPort == nil, rooms == 0 else {
+            throw CommandArguments.UsageError(
+                description: "with --matchmaker the matchmaker places the players: leave out the URLs, --token-port and --rooms")
+        }
+        do throws(MatchmakerClientError) {
+            return try Matchmaker(url: url)
+        } catch {
+            throw CommandArguments.UsageError(description: error.description)
+        }
     }
 
     /// The UDP URL when the positionals are one `udp://HOST:PORT/ROOM`, with its token port

@@ -37,6 +37,8 @@ struct LoadReport: Sendable {
     var serverSamples: [Message.Stats] = []
     /// This process's CPU use over the measured window, in cores.
     var loadCPUShare = 0.0
+    /// Through a matchmaker (`--matchmaker`): its seats, rooms and capacities; `nil` otherwise.
+    var matchmaker: MatchmakerLoadFigures?
 
     /// Adds one driver thread's figures (its server samples are kept only when this report has none).
     mutating func merge(_ other: LoadReport) {
@@ -54,6 +56,7 @@ struct LoadReport: Sendable {
         ages += other.ages
         if serverSamples.isEmpty { serverSamples = other.serverSamples }
         if bytesPerClientSamples.isEmpty { bytesPerClientSamples = other.bytesPerClientSamples }
+        if let figures = other.matchmaker { matchmaker = (matchmaker ?? MatchmakerLoadFigures()).merging(figures) }
     }
 
     /// The nearest-rank percentile of `values` (0 when empty).
@@ -88,6 +91,7 @@ struct LoadReport: Sendable {
             transport: \(transport == "udp" ? "UDP (netcode.io 1.02, a guest token per connection)" : "WebSocket")
             clients: \(connected) connected, \(failed) failed, \(connectedAtEnd) connected at the end; \(disconnects) disconnects, \(reconnects) reconnects, \(redirects) redirects and \(moves) moves followed
             source addresses: \(sourceAddressesText)
+            matchmaker: \(matchmaker?.text ?? "none (the URLs were given)")
             refused before the hello (attempts): \(outcomes.explainedText)
             refused by the server (attempts): \(outcomes.refusalsText)
             connection failures (attempts): \(outcomes.failuresText)
@@ -124,7 +128,7 @@ struct LoadReport: Sendable {
         func number(_ value: Double) -> String { decimalText(value, places: 3) }
         return """
             {"transport":"\(transport)","clients":\(clients),"duration":\(number(duration)),"ramp":\(number(ramp)),"connected":\(connected),"failed":\(failed),\
-            "sourceAddresses":\(sourceAddressesJSON),\
+            "sourceAddresses":\(sourceAddressesJSON),"matchmaker":\(matchmaker?.json ?? "null"),\
             \(outcomes.jsonMembers(clients: clients, rooms: rooms)),\
             "connectedAtEnd":\(connectedAtEnd),"disconnects":\(disconnects),"disconnectReasons":\(disconnectReasonsJSON),"reconnects":\(reconnects),"redirects":\(redirects),"moves":\(moves),"snapshotsReceived":\(snapshots),\
             "snapshotsPerClientPerSecond":\(number(snapshotsPerClientPerSecond)),"bytesPerClientPerSecond":\(number(bytesPerClientPerSecond)),\

@@ -36,6 +36,10 @@ package final class ArenaClient {
             var jitter: Duration
             var loss: Double
         }
+        /// Play through a matchmaker's seat (`arena join --matchmaker`): ``url`` is then the
+        /// seat's WebSocket URL, and the session asks the matchmaker again once it loses its
+        /// player for good.
+        package var matchmaker: MatchmakerJoin?
         /// Backoff between reconnection attempts.
         package var reconnect = ReconnectPolicy(baseDelay: .milliseconds(500), maximumDelay: .seconds(8))
 
@@ -84,6 +88,35 @@ package final class ArenaClient {
 
         /// Whether play goes through a bad network.
         package var isImpaired: Bool { upstream != .perfect || downstream != .perfect }
+    }
+
+    /// A seat a matchmaker gave, and how to ask it for another (`arena join --matchmaker`).
+    package struct MatchmakerJoin: Hashable, Sendable {
+        /// The matchmaker asked.
+        package var matchmaker: Matchmaker
+        /// The seat to play through.
+        package var seat: MatchmakerSeat
+        /// The options sent when asking again (the `"name"`).
+        package var options: [String: JSONValue]
+
+        /// Asks `matchmaker` for a seat, blocking the calling thread up to its timeout:
+        /// `joinById` when `room` is given, else `joinOrCreate` of `mode`.
+        ///
+        /// - Parameters:
+        ///   - matchmaker: The matchmaker.
+        ///   - mode: The mode asked for.
+        ///   - room: A room to join by its name, or `nil`.
+        ///   - name: The name sent as the `"name"` option.
+        /// - Returns: The seat and how to ask again.
+        /// - Throws: ``MatchmakerClientError``: the matchmaker's refusal, or why it could not be asked.
+        package static func ask(_ matchmaker: Matchmaker, mode: String, room: String?, name: String) throws(MatchmakerClientError)
+            -> MatchmakerJoin
+        {
+            let options: [String: JSONValue] = ["name": .string(name)]
+            let request: Matchmaker.SeatRequest = room.map { .joinByID(room: $0) } ?? .joinOrCreate(mode: mode)
+            let seat = try matchmaker.seatNow(request, options: options)
+            return MatchmakerJoin(matchmaker: matchmaker, seat: seat, options: options)
+        }
     }
 
     /// Opens the connections: a WebSocket, under the bad-network layer and the recorder when asked for.
@@ -171,7 +204,8 @@ package final class ArenaClient {
         self.options = options
         var configuration = ClientConfiguration()
         configuration.logSink = logSink
-        configuration.room = options.room
+        configuration.room = options.matchmaker?.seat.room ?? options.room
+        configuration.connectToken = options.matchmaker?.seat.helloToken
         configuration.helloPayload = Array(options.name.utf8.prefix(64))
         if options.downstream.delivery == .unreliable {
             // A lost frame would break a streaming deflate context: use per-frame compression.
@@ -185,6 +219,9 @@ package final class ArenaClient {
             policy: options.reconnect
         ) { url in
             try dialer.open(url)
+        }
+        if let join = options.matchmaker {
+            connection.rejoiner = join.matchmaker.rejoiner(mode: join.seat.mode, options: join.options)
         }
         connection.start()
     }

@@ -154,12 +154,15 @@ package enum ArenaCommands {
             "ws://HOST:PORT/ROOM [ws://HOST2:PORT …] [--name NAME] [--lag MS] [--jitter MS] [--loss PERCENT]",
             "udp://HOST:PORT/ROOM [--token-port P] …",
             "wss://HOST:PORT/ROOM [--ca CA.pem] [--insecure-skip-verification-for-local-testing-only] …",
+            "--matchmaker http://HOST:PORT [--mode M] [--room R] [--bearer TOKEN] [--name NAME] …",
             "URL --script \"d5 w3 space _10\" [--frames N] [--dump] [--record FILE]",
         ],
         summary: """
             joins a server; more URLs are more processes of a fleet, tried in turn when one fails
             (redirects to the room's process are followed by themselves); wss:// checks the server's
-            certificate against the system's CAs or --ca. Log lines wait while the game's screen is up.
+            certificate against the system's CAs or --ca. With --matchmaker, a matchmaker (Protocol/MATCHMAKER.md)
+            gives the seat: its room, URL and connect token; past the resume grace period the client asks
+            it again for a seat of the same mode. Log lines wait while the game's screen is up.
             keys: WASD or arrows move, space fires, e fires the rail, n toggles the net graph, q quits
             --dump's header: `--- frame N · you … · net KEY VALUE … · STATUS ---`, the net graph's figures as
             pairs: time (s since the first frame), transport, ping and ping-worst (median and worst of
@@ -171,19 +174,26 @@ package enum ArenaCommands {
             link-jitter (ms, the UDP layer's own round trip from its acks, which wait for the server's next
             packet); `-` when not known yet
             """,
-        options: [.value("name", "NAME", default: "player", "your name in the game")] + badNetwork + [
-            .value("script", "SCRIPT", "play headless: moves and shots such as \"d5 w3 space _10\""),
-            .value("frames", "N", default: "300", "with --script: ticks to play"),
-            .flag("dump", "with --script: print every frame as text, its header with the net graph's figures"),
-            .flag(
-                "free-running-frames",
-                "tick at a phase of the client's own, not just after the snapshots arrive (the newest snapshot then waits up to a tick)"),
-            .value("width", "COLUMNS", default: "80", "with --script: the screen's width"),
-            .value("height", "ROWS", default: "24", "with --script: the screen's height"),
-            .value("record", "FILE", "write every frame to FILE, for `tickwire inspect FILE`"),
-            .value("token-port", "P", default: "the UDP port − 1", "with udp://: the HTTP port whose GET /udp-token gives a connect token"),
-            .value("ca", "CA.pem", "check a wss:// server's certificate against this CA"),
-            .flag("insecure-skip-verification-for-local-testing-only", "accept any wss:// certificate (local tests only)"),
-            .value("log-level", "LEVEL", default: "warning", "log records from LEVEL up to standard error: \(levels)"),
-        ])
+        options: [.value("name", "NAME", default: "player", "your name in the game (sent to a matchmaker as the \"name\" option)")]
+            + badNetwork + [
+                .value("matchmaker", "http://HOST:PORT", "ask this matchmaker for a seat (joinOrCreate) instead of giving a URL"),
+                .value("mode", "M", default: "arena", "with --matchmaker: the mode to ask a seat in"),
+                .value("room", "R", "with --matchmaker: join this room by its name (joinById), a private one too"),
+                .value("bearer", "TOKEN", "with --matchmaker: a JSON Web Token sent as Authorization: Bearer (else a guest)"),
+                .value("script", "SCRIPT", "play headless: moves and shots such as \"d5 w3 space _10\""),
+                .value("frames", "N", default: "300", "with --script: ticks to play"),
+                .flag("dump", "with --script: print every frame as text, its header with the net graph's figures"),
+                .flag(
+                    "free-running-frames",
+                    "tick at a phase of the client's own, not just after the snapshots arrive (the newest snapshot then waits up to a tick)"
+                ),
+                .value("width", "COLUMNS", default: "80", "with --script: the screen's width"),
+                .value("height", "ROWS", default: "24", "with --script: the screen's height"),
+                .value("record", "FILE", "write every frame to FILE, for `tickwire inspect FILE`"),
+                .value(
+                    "token-port", "P", default: "the UDP port − 1", "with udp://: the HTTP port whose GET /udp-token gives a connect token"),
+                .value("ca", "CA.pem", "check a wss:// server's certificate against this CA"),
+                .flag("insecure-skip-verification-for-local-testing-only", "accept any wss:// certificate (local tests only)"),
+                .value("log-level", "LEVEL", default: "warning", "log records from LEVEL up to standard error: \(levels)"),
+            ])
 }

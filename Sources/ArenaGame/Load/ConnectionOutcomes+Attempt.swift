@@ -11,10 +11,23 @@ extension ConnectionOutcomes {
     ///     ``ReconnectingSession/connection`` is still the failed one.
     ///   - tokenFailure: Over UDP, why the attempt's token fetch failed, if it did: a status
     ///     counts as a refusal explained by it, anything else as ``Failure/tokenFetchFailed``.
+    ///   - matchmakerFailure: Through a matchmaker, why the attempt's seat request failed, if it
+    ///     did: a refusal counts by its status and code, anything else as ``Failure/matchmakerFailed``.
     /// - Returns: Whether the server refused the attempt (a reject, an HTTP status, a close code,
     ///   netcode.io's denial), which ``RefusedRetries`` counts, rather than it failing unanswered.
     @discardableResult
-    package mutating func record<G: Game>(failedAttemptOf session: ReconnectingSession<G>, tokenFailure: UDPTransportError? = nil) -> Bool {
+    package mutating func record<G: Game>(
+        failedAttemptOf session: ReconnectingSession<G>, tokenFailure: UDPTransportError? = nil,
+        matchmakerFailure: MatchmakerClientError? = nil
+    ) -> Bool {
+        if let matchmakerFailure {
+            guard matchmakerFailure.code != nil else {
+                recordFailure(.matchmakerFailed)
+                return false
+            }
+            recordRefusal(RefusalExplanation(matchmaker: matchmakerFailure))
+            return true
+        }
         if let tokenFailure {
             guard let (status, response) = tokenFailure.tokenRefusal else {
                 recordFailure(.tokenFetchFailed)

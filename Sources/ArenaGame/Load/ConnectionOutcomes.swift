@@ -37,6 +37,9 @@ package struct ConnectionOutcomes: Hashable, Sendable {
         /// UDP: no token came from the server's token endpoint (nothing listens there, it timed
         /// out, or its answer was no token); a refusal with a status is explained instead.
         case tokenFetchFailed = "no connect token"
+        /// No seat from the matchmaker (`tickwire load --matchmaker`): it could not be reached, did
+        /// not answer in time, or broke the contract (a refusal is explained instead).
+        case matchmakerFailed = "no seat from the matchmaker"
         /// UDP: netcode.io denied the connection: every server the token named was full (256
         /// slots each), or the last one tried was and the others did not answer.
         case netcodeDenied = "netcode.io connection denied"
@@ -230,7 +233,7 @@ package struct ConnectionOutcomes: Hashable, Sendable {
     var explainedJSON: String {
         let sorted = explained.sorted { $0.value != $1.value ? $0.value > $1.value : $0.key.description < $1.key.description }
         let objects = sorted.map { explanation, count in
-            let codeMember = explanation.kind == .http ? "\"status\":\(explanation.code)" : "\"closeCode\":\(explanation.code)"
+            let codeMember = explanation.kind != .close ? "\"status\":\(explanation.code)" : "\"closeCode\":\(explanation.code)"
             return "{\"kind\":\"\(explanation.kind.rawValue)\",\(codeMember),\"meaning\":\(Self.jsonString(explanation.meaning)),"
                 + "\"limit\":\(explanation.limit.map(String.init) ?? "null"),"
                 + "\"advice\":\(explanation.advice.map(Self.jsonString) ?? "null"),\"count\":\(count),"

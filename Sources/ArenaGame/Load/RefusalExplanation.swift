@@ -14,6 +14,8 @@ package struct RefusalExplanation: Hashable, Sendable, CustomStringConvertible {
         case http
         /// The connection opened, then closed with a code before the welcome.
         case close
+        /// A matchmaker refused the seat request (its HTTP status; MATCHMAKER.md section 4).
+        case matchmaker
     }
 
     /// HTTP status or close code.
@@ -45,6 +47,15 @@ package struct RefusalExplanation: Hashable, Sendable, CustomStringConvertible {
         }
     }
 
+    /// An explanation made of its parts.
+    init(kind: Kind, code: Int, meaning: String, limit: Int?, advice: String?) {
+        self.kind = kind
+        self.code = code
+        self.meaning = meaning
+        self.limit = limit
+        self.advice = advice
+    }
+
     /// Explains a close with a code before the welcome.
     ///
     /// - Parameters:
@@ -66,7 +77,7 @@ package struct RefusalExplanation: Hashable, Sendable, CustomStringConvertible {
     /// `429 too many connections from one address (limit 64): spread with --source-addresses …`;
     /// a close code reads `close 4005 no hello …`.
     package var description: String {
-        let head = kind == .http ? "\(code)" : "close \(code)"
+        let head = kind == .close ? "close \(code)" : "\(code)"
         let limitText = limit.map { " (limit \($0))" } ?? ""
         return "\(head) \(meaning)\(limitText)" + (advice.map { ": \($0)" } ?? "")
     }

@@ -31,6 +31,8 @@ public final class ClientSession<G: Game> {
     public private(set) var room = ""
     /// The room a connection's path named first, when the configuration names none.
     private var roomFromPath: String?
+    /// The room ``rejoin(room:connectToken:)`` named, which wins over the configuration's.
+    private var rejoinRoom: String?
     /// The id the host gave this client (its player number), once welcomed.
     public private(set) var clientID: UInt32?
     /// The token to resume this session with, once welcomed.
@@ -180,7 +182,7 @@ public final class ClientSession<G: Game> {
         lastRender = nil
         status = .handshaking
         if roomFromPath == nil { roomFromPath = Self.room(fromPath: connection.requestPath) }
-        room = configuration.room ?? roomFromPath ?? ""
+        room = rejoinRoom ?? configuration.room ?? roomFromPath ?? ""
         let joinToken = resumeToken == nil ? connectToken : nil
         helloCarriedConnectToken = joinToken != nil
         let hello = Message.Hello(
@@ -226,6 +228,25 @@ public final class ClientSession<G: Game> {
         case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
         default: nil
         }
+    }
+
+    /// Starts over as a new player: forgets the resume token and the player's id, so that the
+    /// next ``connect(over:)`` joins rather than resumes, naming `room` and carrying
+    /// `connectToken`. For a player whose host no longer holds it (past the resume grace period)
+    /// and whose connect token is spent: a ``ReconnectingSession`` calls it with what its
+    /// ``ReconnectingSession/rejoiner`` gives.
+    ///
+    /// - Parameters:
+    ///   - room: The room to join from now on (over ``ClientConfiguration/room``), or `nil` for
+    ///     the configuration's, else the one the next connection's path names.
+    ///   - connectToken: The connect token the next hello carries, or `nil`.
+    public func rejoin(room: String?, connectToken: Message.Hello.ConnectToken?) {
+        resumeToken = nil
+        clientID = nil
+        wasResumed = false
+        rejoinRoom = room
+        if room == nil { roomFromPath = nil }
+        self.connectToken = connectToken
     }
 
     /// Leaves the game: tells the host (which removes the player at once) and closes.

@@ -44,6 +44,12 @@ import TickwireFoundation
 /// application reason (32768 and up, such as "banned") are final: the same hello would be
 /// refused again.
 ///
+/// **Rejoining.** A session with a ``rejoiner`` (a matchmaker's, in TickwireMatchmaker) treats
+/// the refusals a host gives a player it no longer holds (``rejoinRefusals``: an unknown resume
+/// token, a room gone, a connect token missing, expired or spent) as a failed attempt instead,
+/// and before the next attempt asks the rejoiner for a ``RejoinTicket``: a new URL, room and
+/// connect token, with which it joins as a new player.
+///
 /// **A fleet of processes.** Made with entry URLs and an opener that takes a URL
 /// (``init(session:entryURLs:policy:seed:open:)``), the session finds its room by itself:
 /// - a hello refused with reason ``Message/Reject/Reason/redirect`` (another process holds the
@@ -113,8 +119,32 @@ public final class ReconnectingSession<G: Game> {
     /// The connection the current (or last) attempt opened.
     public private(set) var connection: (any TransportConnection)?
     /// Where the session enters the fleet: tried in turn, one further on after each failed
-    /// attempt at one. A session made with an ``Opener`` has one, the empty string.
-    public let entryURLs: [String]
+    /// attempt at one. A session made with an ``Opener`` has one, the empty string. A
+    /// ``rejoiner``'s ticket with a URL replaces them with it.
+    public private(set) var entryURLs: [String]
+    /// Gives the session a new place to join as a new player (``RejoinTicket``: a URL, a room,
+    /// a fresh connect token) once its player is gone for good: asked before the attempt that
+    /// follows a hello refused for a reason in ``rejoinRefusals``. Throwing counts as a failed
+    /// attempt (asked again at the next one), except a ``TransportRefusalError`` whose status is
+    /// in ``finalConnectionRefusals``, which ends the loop. Runs on the driving thread, which it
+    /// may block (a matchmaker's HTTP request). `nil` (default): those refusals are final.
+    public var rejoiner: (() throws -> RejoinTicket)?
+    /// The refusals after which the session asks its ``rejoiner`` for a new place, when it has
+    /// one: by default a resume token the host does not know (``Message/Reject/Reason/badResumeToken``),
+    /// a room gone (``Message/Reject/Reason/unknownRoom``), and a connect token missing, expired
+    /// or already used (``Message/Reject/Reason/tokenRequired``, ``Message/Reject/Reason/tokenExpired``,
+    /// ``Message/Reject/Reason/tokenAlreadyUsed``): what a host answers a player past its resume
+    /// grace period, or one whose seat was given back.
+    public var rejoinRefusals: Set<Message.Reject.Reason> = [
+        .badResumeToken, .unknownRoom, .tokenRequired, .tokenExpired, .tokenAlreadyUsed,
+    ]
+    /// Tickets the ``rejoiner`` gave, over the session's life.
+    public private(set) var rejoins = 0
+    /// Whether the next attempt asks the ``rejoiner`` for a new place first: set by a refusal in
+    /// ``rejoinRefusals``, cleared by a ticket. Set it before ``start()`` to take the first place
+    /// from the rejoiner too (a session made with no entry URLs, whose first seat a matchmaker
+    /// gives on the driving thread, as `tickwire load --matchmaker` does).
+    public var isRejoinPending = false
     /// The most redirects followed in a row (without a welcome or a failed attempt between
     /// them); one more ends the session with a ``RedirectError``. Default
     /// ``defaultMaximumRedirects``.
@@ -278,6 +308,24 @@ public final class ReconnectingSession<G: Game> {
         // The very first attempt is the state the session was made in, already reported.
         if hasOpened || state != .connecting(attempt: attempt) { state = .connecting(attempt: attempt) }
         hasOpened = true
+        if isRejoinPending, let rejoiner {
+            do {
+                let ticket = try rejoiner()
+                isRejoinPending = false
+                rejoins += 1
+                session.rejoin(room: ticket.room, connectToken: ticket.connectToken)
+                if let url = ticket.url {
+                    entryURLs = [url]
+                    entryIndex = 0
+                    target = nil
+                }
+            } catch {
+                if let refusal = (error as? any TransportRefusalError)?.transportRefusal, finalConnectionRefusals.contains(refusal.status) {
+                    return stop(refusedWith: refusal)
+                }
+                return failAttempt(because: "could not get a new place to join: \(error)")
+            }
+        }
         let url = target ?? (entryURLs.isEmpty ? nil : entryURLs[entryIndex % entryURLs.count])
         currentURL = url
         guard let url else { return failAttempt(because: "no entry URL was given") }
@@ -325,6 +373,10 @@ public final class ReconnectingSession<G: Game> {
                 break  // reported above, with the welcome
             case .rejected(.redirect, let url) where followsURLs && !url.isEmpty:
                 follow(redirectTo: url)
+            case .rejected(let reason, let text) where rejoiner != nil && rejoinRefusals.contains(reason):
+                // The player is gone for good: a new place, then a new player, at the next attempt.
+                isRejoinPending = true
+                failAttempt(because: (text.isEmpty ? "refused: \(reason)" : "refused: \(reason): \(text)") + "; asking for a new place")
             case .rejected(let reason, let text):
                 if retryableRefusals.contains(reason) {
                     failAttempt(because: text.isEmpty ? "refused: \(reason)" : "refused: \(reason): \(text)")

@@ -10,7 +10,8 @@ extension Matchmaker {
     /// The session connects to the seat's WebSocket URL, names its room, and joins with its
     /// ``MatchmakerSeat/helloToken``. After a loss it resumes with its resume token within the
     /// host's grace period, as any ``ReconnectingSession``; past it (the host refuses the resume,
-    /// or a connect token that is spent or expired: ``ReconnectingSession/rejoinRefusals``) its
+    /// or a connect token that is spent or expired: ``ReconnectingSession/rejoinRefusals``; or no
+    /// connection at all for ``ReconnectingSession/rejoinAfterLoss``, when its process died) its
     /// ``ReconnectingSession/rejoiner`` asks the matchmaker for a new seat (`joinOrCreate` of the
     /// seat's mode, with `options`), and the next attempt joins there as a new player. The
     /// matchmaker's request runs on the session's driving thread, which it blocks up to

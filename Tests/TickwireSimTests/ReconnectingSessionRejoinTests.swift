@@ -52,6 +52,29 @@ struct ReconnectingSessionRejoinTests {
         #expect(client.session.connectToken == nil, "the ticket's token was spent by the welcome")
     }
 
+    @Test("a host gone for good (every attempt fails, nothing refuses): the rejoiner is asked once rejoinAfterLoss has passed, not before")
+    func rejoinsAfterALongLoss() throws {
+        let (simulation, client, index, _) = try joinedClient()
+        client.rejoinAfterLoss = .seconds(3)
+        var asked = 0
+        client.rejoiner = {
+            asked += 1
+            return RejoinTicket(url: nil, room: nil, connectToken: HostTokenTests.token(user: 4, tag: 4))
+        }
+        // The host stops accepting connections: every attempt fails, and no hello is refused.
+        simulation.network.isAcceptingConnections = false
+        simulation.connections[index].disconnect()
+        simulation.run(for: .milliseconds(2_500))
+        #expect(asked == 0, "within rejoinAfterLoss the session only retries (\(asked) asks)")
+        simulation.run(for: .seconds(2))
+        #expect(asked == 1, "past rejoinAfterLoss the next attempt asks for a new place once (\(asked) asks)")
+        simulation.network.isAcceptingConnections = true
+        let end = simulation.clock.now + .seconds(10)
+        while simulation.clock.now < end, client.state != .connected(resumed: false) { simulation.run(for: .milliseconds(10)) }
+        #expect(client.state == .connected(resumed: false), "joined with the new ticket: \(client.state), \(client.lastFailure ?? "")")
+        #expect(client.rejoins >= 1)
+    }
+
     @Test("a rejoiner that throws is retried at the next attempt; without one the refusal is final")
     func failuresAndNoRejoiner() throws {
         let (simulation, client, index, _) = try joinedClient()

@@ -48,7 +48,8 @@ import TickwireFoundation
 /// the refusals a host gives a player it no longer holds (``rejoinRefusals``: an unknown resume
 /// token, a room gone, a connect token missing, expired or spent) as a failed attempt instead,
 /// and before the next attempt asks the rejoiner for a ``RejoinTicket``: a new URL, room and
-/// connect token, with which it joins as a new player.
+/// connect token, with which it joins as a new player. It asks too when it has been without a
+/// connection for ``rejoinAfterLoss`` (its process died: nothing is left to refuse it).
 ///
 /// **A fleet of processes.** Made with entry URLs and an opener that takes a URL
 /// (``init(session:entryURLs:policy:seed:open:)``), the session finds its room by itself:
@@ -138,6 +139,14 @@ public final class ReconnectingSession<G: Game> {
     public var rejoinRefusals: Set<Message.Reject.Reason> = [
         .badResumeToken, .unknownRoom, .tokenRequired, .tokenExpired, .tokenAlreadyUsed,
     ]
+    /// With a ``rejoiner``: how long the session may stay without a connection, after its last
+    /// one was lost, before its next attempt asks the rejoiner for a new place anyway. A process
+    /// that died leaves nobody to refuse the resume: its URL only fails, while the fleet gave the
+    /// room (or not) to another. Default 30 s (a host's default resume grace period); `nil`: only
+    /// the refusals of ``rejoinRefusals`` lead to a new place.
+    public var rejoinAfterLoss: Duration? = .seconds(30)
+    /// When the last connection was lost, while none has been welcomed since.
+    private var lostAt: Timestamp?
     /// Tickets the ``rejoiner`` gave, over the session's life.
     public private(set) var rejoins = 0
     /// Whether the next attempt asks the ``rejoiner`` for a new place first: set by a refusal in
@@ -308,6 +317,11 @@ public final class ReconnectingSession<G: Game> {
         // The very first attempt is the state the session was made in, already reported.
         if hasOpened || state != .connecting(attempt: attempt) { state = .connecting(attempt: attempt) }
         hasOpened = true
+        if !isRejoinPending, rejoiner != nil, let lostAt, let limit = rejoinAfterLoss, clock.now - lostAt >= limit {
+            // Gone too long to resume anywhere; the next loss, if this one also fails, counts from now.
+            isRejoinPending = true
+            self.lostAt = clock.now
+        }
         if isRejoinPending, let rejoiner {
             do {
                 let ticket = try rejoiner()
@@ -360,6 +374,7 @@ public final class ReconnectingSession<G: Game> {
             welcomesSeen = session.welcomes
             if hasConnected { reconnects += 1 }
             hasConnected = true
+            lostAt = nil
             setbacks = 0
             attempt = 0
             target = nil
@@ -400,6 +415,10 @@ public final class ReconnectingSession<G: Game> {
                 }
             }
         case .connected:
+            if case .connected = session.status {
+            } else if lostAt == nil {
+                lostAt = clock.now
+            }
             switch session.status {
             case .connected: break
             case .disconnected where session.lastDisconnect?.reason == .kicked:

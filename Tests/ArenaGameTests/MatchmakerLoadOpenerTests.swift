@@ -35,7 +35,7 @@ struct MatchmakerLoadOpenerTests {
         session.rejoiner = { try opener.ticket() }
         session.isRejoinPending = true
         defer { session.leave() }
-        let deadline = clock.now + .seconds(10)
+        let deadline = clock.now + .seconds(30)
         while clock.now < deadline, session.state != .connected(resumed: false) {
             session.tick(input: nil)
             clock.sleep(until: clock.now + .milliseconds(5))

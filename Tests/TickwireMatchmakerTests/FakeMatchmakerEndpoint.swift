@@ -21,7 +21,9 @@ final class FakeMatchmakerEndpoint {
         var webSocketURL: String
         var userID: UInt64 = (UInt64(1) << 63) + 1
         var displayName = "ada#1"
-        var lifetimeSeconds: UInt64 = 30
+        /// Long enough that a machine busy with the whole test run never sees a token expire (a
+        /// test of expiry sets its own).
+        var lifetimeSeconds: UInt64 = 600
         var isNewRoom = true
     }
 

@@ -75,8 +75,8 @@ struct MatchmakerSessionTests {
             configuration.requiresTokens = true
             configuration.tokenVerifier = NetcodeConnectTokenVerifier(
                 key: FakeMatchmakerEndpoint.key, protocolID: FakeMatchmakerEndpoint.protocolID)
-            configuration.resumeGracePeriod = .milliseconds(300)
-            configuration.resumeGracePeriodWithoutInput = .milliseconds(300)
+            configuration.resumeGracePeriod = .seconds(2)
+            configuration.resumeGracePeriodWithoutInput = .seconds(2)
             host = Host(game: game, listener: server, clock: clock, configuration: configuration)
             let events = events
             host.onEvent = { event in events.append(event) }
@@ -94,11 +94,11 @@ struct MatchmakerSessionTests {
             }
         }
 
-        /// Runs the host (and `client`, when given) until `done` or 10 s (a bound for a broken
+        /// Runs the host (and `client`, when given) until `done` or 30 s (a bound for a broken
         /// build, not a timing); returns whether `done` came true.
         @discardableResult
         func run(_ client: ReconnectingSession<DotsGame>?, until done: () -> Bool) -> Bool {
-            let deadline = clock.now + .seconds(10)
+            let deadline = clock.now + .seconds(30)
             while clock.now < deadline {
                 if done() { return true }
                 host.advance()
@@ -123,6 +123,8 @@ struct MatchmakerSessionTests {
             policy: ReconnectPolicy(baseDelay: .milliseconds(10), jitter: 0),
             open: bench.opener)
         defer { client.leave() }
+        // A busy machine (the whole test run at once) must not turn a slow welcome into a retry.
+        client.handshakeTimeout = .seconds(30)
         #expect(client.session.configuration.room == "red" && client.session.configuration.connectToken == seat.helloToken)
         client.start()
         bench.run(client) { client.session.clientID != nil && !bench.added.all.isEmpty }
@@ -148,6 +150,8 @@ struct MatchmakerSessionTests {
             policy: ReconnectPolicy(baseDelay: .milliseconds(10), jitter: 0),
             options: ["name": .string("ada")], open: bench.opener)
         defer { client.leave() }
+        // A busy machine (the whole test run at once) must not turn a slow welcome into a retry.
+        client.handshakeTimeout = .seconds(30)
         client.start()
         bench.run(client) { client.state == .connected(resumed: false) }
         let firstID = try #require(client.session.clientID, "welcomed: \(client.state), \(client.lastFailure ?? "")")
@@ -190,6 +194,8 @@ struct MatchmakerSessionTests {
         // Without its token the first hello is refused (token required), so the session asks again, and hears 401.
         client.session.connectToken = nil
         defer { client.leave() }
+        // A busy machine (the whole test run at once) must not turn a slow welcome into a retry.
+        client.handshakeTimeout = .seconds(30)
         client.start()
         bench.run(client) { client.state.isFinal }
         guard case .refusedConnection(let refusal) = client.state else {

@@ -27,7 +27,7 @@ struct MatchmakerTests {
         #expect(seat.isNewRoom)
         #expect(seat.urls == ["ws": "ws://127.0.0.1:7777/arena-0a1b2c3d"])
         #expect(seat.webSocketURL == "ws://127.0.0.1:7777/arena-0a1b2c3d")
-        #expect(seat.expiresIn == 30)
+        #expect(seat.expiresIn == 600)
         #expect(seat.userID == (UInt64(1) << 63) + 5, "userId is a decimal string past 2^53, read exactly")
         #expect(seat.displayName == "ada#5")
         #expect(seat.helloToken == seat.connectToken.helloToken, "helloToken is the same token's hello part")

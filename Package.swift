@@ -204,7 +204,8 @@ let package = Package(
         ),
         // Starts its own redis-server (TICKWIRE_REDIS_SERVER or PATH) on a free loopback port.
         .testTarget(
-            name: "TickwireRedisTests", dependencies: ["TickwireRedis", "TickwireSim", "TickwireCodec", "TickwireFoundation"],
+            name: "TickwireRedisTests",
+            dependencies: ["TickwireRedis", "TickwireRedisTestSupport", "TickwireSim", "TickwireCodec", "TickwireFoundation"],
             swiftSettings: strictSettings
         ),
         .testTarget(name: "TickwireTests", dependencies: ["Tickwire"], swiftSettings: strictSettings),
@@ -238,10 +239,16 @@ let package = Package(
             ],
             swiftSettings: strictSettings
         ),
+        // The test suites' real redis-server (started on a free port, stopped by PID), shared by
+        // the Redis and matchmaker tests.
+        .target(
+            name: "TickwireRedisTestSupport", dependencies: ["TickwireRedis"], path: "Tests/TickwireRedisTestSupport",
+            swiftSettings: strictSettings),
         .testTarget(
             name: "TickwireMatchmakerTests",
             dependencies: [
-                "TickwireMatchmaker", "TickwireRedis", "TickwireTokens", "TickwireNetcode", "TickwireSim", "TickwireSimTestSupport",
+                "TickwireMatchmaker", "TickwireRedis", "TickwireRedisTestSupport", "TickwireTokens", "TickwireNetcode", "TickwireSim",
+                "TickwireSimTestSupport",
                 "TickwireCodec", "TickwireWebSocketTransport", "TickwireWebSocket", "TickwireIO", "TickwireFoundation",
             ],
             swiftSettings: strictSettings

@@ -5,6 +5,7 @@ import TickwireFoundation
 import TickwireMatchmaker
 import TickwireNetcode
 import TickwireRedis
+import TickwireRedisTestSupport
 import TickwireSim
 import TickwireTokens
 import TickwireWebSocket

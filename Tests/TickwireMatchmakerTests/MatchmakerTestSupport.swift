@@ -3,6 +3,7 @@ import Synchronization
 import TickwireFoundation
 import TickwireMatchmaker
 import TickwireNetcode
+import TickwireRedisTestSupport
 import TickwireSim
 import TickwireTokens
 import TickwireWebSocket
@@ -98,20 +99,4 @@ func bytes(ofHex text: String) -> [UInt8]? {
         index += 2
     }
     return result
-}
-
-/// A test's own failure, with words.
-struct TestFailure: Error, CustomStringConvertible {
-    let description: String
-    init(_ description: String) { self.description = description }
-}
-
-/// Polls `condition` every 5 ms for at most `seconds`.
-func eventually(within seconds: Double, _ condition: () -> Bool) -> Bool {
-    let deadline = Date().addingTimeInterval(seconds)
-    while Date() < deadline {
-        if condition() { return true }
-        usleep(5_000)
-    }
-    return condition()
 }

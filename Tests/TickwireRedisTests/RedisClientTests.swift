@@ -2,6 +2,7 @@ import Dispatch
 import Synchronization
 import Testing
 import TickwireRedis
+import TickwireRedisTestSupport
 
 @Suite("Redis client against a real redis-server")
 struct RedisClientTests {

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TickwireRedisTestSupport
 import TickwireSim
 
 @testable import TickwireRedis

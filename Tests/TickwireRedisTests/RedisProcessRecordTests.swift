@@ -1,4 +1,5 @@
 import Testing
+import TickwireRedisTestSupport
 import TickwireSim
 
 @testable import TickwireRedis

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import TickwireFoundation
 import TickwireRedis
+import TickwireRedisTestSupport
 import TickwireSim
 
 @Suite("Redis room directory faults")

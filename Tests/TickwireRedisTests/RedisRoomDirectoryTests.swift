@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import TickwireRedis
+import TickwireRedisTestSupport
 import TickwireSim
 
 /// Two or more "processes" of a fleet, each a ``RedisRoomDirectory`` in this test process.

@@ -5,28 +5,41 @@ import TickwireRedis
 import Glibc
 #endif
 
-/// A real `redis-server` (Debian's) on a free loopback port, persistence off, killed by PID when
-/// released: as Tests/TickwireRedisTests start one (`TICKWIRE_REDIS_SERVER` or the `PATH`).
-final class RedisServerProcess {
-    let port: Int
+/// A real `redis-server` (Debian's) on a free loopback port, persistence off, stopped by PID.
+///
+/// The binary comes from `TICKWIRE_REDIS_SERVER` (Tools/test exports it) or the `PATH`.
+package final class RedisServerProcess {
+    package let port: Int
     private var pid: pid_t = 0
 
-    static var binary: String? {
+    /// The `redis-server` binary, or `nil` when neither the variable nor the `PATH` has one.
+    package static var binary: String? {
         if let path = ProcessInfo.processInfo.environment["TICKWIRE_REDIS_SERVER"], !path.isEmpty { return path }
         let directories = (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/usr/sbin").split(separator: ":")
         return directories.map { "\($0)/redis-server" }.first { access($0, X_OK) == 0 }
     }
 
-    /// Starts a server on a free port, trying another when one is taken meanwhile.
-    init() throws {
-        guard let binary = Self.binary else {
-            throw TestFailure("redis-server not found: install Debian's redis-server or set TICKWIRE_REDIS_SERVER")
-        }
+    /// A port nobody listens on now: bind port 0, read the port back, close.
+    package static func freePort() -> Int {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(fd) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        address.sin_port = 0
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        _ = withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) } }
+        _ = withUnsafeMutablePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) } }
+        return Int(UInt16(bigEndian: address.sin_port))
+    }
+
+    /// Starts a server on a free port, trying other ports when one is taken meanwhile.
+    package init() throws {
         var lastError: (any Error)?
         for _ in 0..<5 {
             let port = Self.freePort()
             do {
-                pid = try Self.spawn(binary, port: port)
+                pid = try Self.spawn(port: port)
                 self.port = port
                 return
             } catch {
@@ -36,10 +49,30 @@ final class RedisServerProcess {
         throw lastError ?? TestFailure("no free port for redis-server")
     }
 
-    var url: RedisURL { RedisURL(host: "127.0.0.1", port: port) }
+    /// Only a port, no server yet (for "Redis down at start"); ``start()`` starts it.
+    package init(portOnly: Void) {
+        port = Self.freePort()
+    }
 
-    /// Kills the server (SIGKILL) and reaps it.
-    func stop() {
+    package var url: RedisURL { RedisURL(host: "127.0.0.1", port: port) }
+
+    /// Starts (again) on the same port.
+    package func start() throws {
+        guard pid == 0 else { return }
+        var lastError: (any Error)?
+        for _ in 0..<20 {  // the port may still be held for a moment after a kill
+            do {
+                pid = try Self.spawn(port: port)
+                return
+            } catch {
+                lastError = error
+            }
+        }
+        throw lastError ?? TestFailure("redis-server did not start")
+    }
+
+    /// Kills the server (SIGKILL) and reaps it (`waitpid`).
+    package func stop() {
         guard pid > 0 else { return }
         kill(pid, SIGKILL)
         var status: Int32 = 0
@@ -47,28 +80,18 @@ final class RedisServerProcess {
         pid = 0
     }
 
+    /// Freezes (SIGSTOP) or thaws (SIGCONT) the server: a peer that stops answering.
+    package func pause(_ isPaused: Bool) {
+        guard pid > 0 else { return }
+        kill(pid, isPaused ? SIGSTOP : SIGCONT)
+    }
+
     deinit { stop() }
 
-    /// A port nobody listens on now: bind port 0, read the port back, close.
-    private static func freePort() -> Int {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        defer { close(fd) }
-        var address = loopback(port: 0)
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        _ = withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) } }
-        _ = withUnsafeMutablePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) } }
-        return Int(UInt16(bigEndian: address.sin_port))
-    }
-
-    private static func loopback(port: Int) -> sockaddr_in {
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        address.sin_port = UInt16(port).bigEndian
-        return address
-    }
-
-    private static func spawn(_ binary: String, port: Int) throws -> pid_t {
+    private static func spawn(port: Int) throws -> pid_t {
+        guard let binary else {
+            throw TestFailure("redis-server not found: install Debian's redis-server or set TICKWIRE_REDIS_SERVER")
+        }
         let arguments = [
             binary, "--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no", "--daemonize", "no",
             "--loglevel", "warning", "--logfile", "",
@@ -100,7 +123,10 @@ final class RedisServerProcess {
     private static func canConnect(port: Int) -> Bool {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         defer { close(fd) }
-        var address = loopback(port: port)
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        address.sin_port = UInt16(port).bigEndian
         let length = socklen_t(MemoryLayout<sockaddr_in>.size)
         return withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, length) } } == 0
     }

@@ -151,8 +151,7 @@ func serve(_ arguments: CommandArguments) throws {
     defer { matchmakerStore?.stop() }
     let matchmaking = matchmakerStore.map { store in
         ArenaMatchmaking(
-            store: store, keyPath: options.udpKeyPath ?? "", jwtSecret: matchmakerOptions.jwtSecret,
-            requestsPerAddress: matchmakerOptions.requestsPerAddress)
+            store: store, jwtSecret: matchmakerOptions.jwtSecret, requestsPerAddress: matchmakerOptions.requestsPerAddress)
     }
     let server = try ArenaServer(options: options, stopRequest: serverStop, directory: directory, matchmaking: matchmaking)
     for signalNumber in [SIGINT, SIGTERM] {
@@ -255,12 +254,12 @@ func matchmake(_ arguments: CommandArguments) throws {
     let store = makeMatchmakerStore(
         redis: url, keyPrefix: RedisDirectoryConfiguration(url: url, publicURL: "").keyPrefix, capacity: options.capacity)
     defer { store.stop() }
-    let matchmaking = ArenaMatchmaking(
-        store: store, keyPath: keyPath, jwtSecret: options.jwtSecret, requestsPerAddress: options.requestsPerAddress)
+    let matchmaking = ArenaMatchmaking(store: store, jwtSecret: options.jwtSecret, requestsPerAddress: options.requestsPerAddress)
     let server: ArenaMatchmakerServer
     do {
         server = try ArenaMatchmakerServer(
-            host: host, port: port, matchmaking: matchmaking, logSink: .standardError(label: "arena", minimumLevel: level))
+            host: host, port: port, matchmaking: matchmaking, keyPath: keyPath, logSink: .standardError(label: "arena", minimumLevel: level)
+        )
     } catch { fail("\(error)") }
     defer { server.stop() }
     for signalNumber in [SIGINT, SIGTERM] {

@@ -17,12 +17,15 @@ package final class ArenaMatchmakerServer: Sendable {
     /// - Parameters:
     ///   - host: A numeric address.
     ///   - port: The port, 0 for any free one.
-    ///   - matchmaking: The fleet's store, key and authentication.
+    ///   - matchmaking: The fleet's store and authentication.
+    ///   - keyPath: The fleet's key file (``ArenaMatchmaking/existingKey(at:)``).
     ///   - logSink: Where the HTTP server logs.
     /// - Throws: ``SystemError`` when the key cannot be read, the secret is too short, or the
     ///   port cannot be bound.
-    package init(host: String, port: Int, matchmaking: ArenaMatchmaking, logSink: LogSink = .disabled) throws(SystemError) {
-        service = try matchmaking.makeService(key: try matchmaking.key())
+    package init(host: String, port: Int, matchmaking: ArenaMatchmaking, keyPath: String, logSink: LogSink = .disabled)
+        throws(SystemError)
+    {
+        service = try matchmaking.makeService(key: try ArenaMatchmaking.existingKey(at: keyPath))
         metrics.register(service)
         var configuration = WebSocketServerConfiguration(host: host, port: port)
         configuration.logSink = logSink

@@ -8,16 +8,14 @@ import Darwin
 
 /// The arena's matchmaker (`Protocol/MATCHMAKER.md`), as `arena serve --redis … --udp-key …` and
 /// `arena matchmaker` answer it: one mode, ``mode``, over the fleet's store, with connect tokens
-/// sealed with the fleet's key, for guests or (``jwtSecret``) for holders of a signed bearer token.
+/// sealed with the fleet's key (``makeService(key:)``), for guests or (``jwtSecret``) for holders
+/// of a signed bearer token.
 package struct ArenaMatchmaking: Sendable {
     /// The arena's one mode.
     package static let mode = "arena"
 
     /// Where seats are reserved and rooms listed: the fleet's Redis (`RedisMatchmaker`).
     package var store: any MatchmakerStore
-    /// The file of the fleet's connect-token key (`--udp-key`): the tokens minted here are
-    /// checked with it by every process.
-    package var keyPath: String
     /// The HS256 secret of `--jwt-secret`: with one, only holders of a bearer token signed with
     /// it get seats, under the token's name; `nil`: every player is a guest.
     package var jwtSecret: String?
@@ -28,14 +26,12 @@ package struct ArenaMatchmaking: Sendable {
     ///
     /// - Parameters:
     ///   - store: The fleet's store.
-    ///   - keyPath: The fleet's key file.
     ///   - jwtSecret: The bearer tokens' secret, or `nil` for guests.
     ///   - requestsPerAddress: Requests per source address at once (0: no limit).
     package init(
-        store: any MatchmakerStore, keyPath: String, jwtSecret: String? = nil, requestsPerAddress: Int = TokenRequestBudget.defaultLimit
+        store: any MatchmakerStore, jwtSecret: String? = nil, requestsPerAddress: Int = TokenRequestBudget.defaultLimit
     ) {
         self.store = store
-        self.keyPath = keyPath
         self.jwtSecret = jwtSecret
         self.requestsPerAddress = requestsPerAddress
     }
@@ -48,23 +44,24 @@ package struct ArenaMatchmaking: Sendable {
         MatchmakingRules(capacities: [mode: capacity])
     }
 
-    /// The fleet's key, read from ``keyPath``; the file must exist (a matchmaker that made a key of
-    /// its own would mint tokens no process accepts).
+    /// The fleet's key for a matchmaker that runs no room (`arena matchmaker`), read from `path`,
+    /// which must exist: a matchmaker that made a key of its own would mint tokens no process accepts.
     ///
+    /// - Parameter path: The fleet's key file (`--udp-key`).
     /// - Returns: The key.
     /// - Throws: ``SystemError`` (`ENOENT`) when the file does not exist, or when it cannot be read.
-    package func key() throws(SystemError) -> NetcodeKey {
-        guard access(keyPath, F_OK) == 0 else {
+    package static func existingKey(at path: String) throws(SystemError) -> NetcodeKey {
+        guard access(path, F_OK) == 0 else {
             throw SystemError(
-                call: "the matchmaker's --udp-key \(keyPath) does not exist: give the key file every process of the fleet reads",
+                call: "the matchmaker's --udp-key \(path) does not exist: give the key file every process of the fleet reads",
                 code: ENOENT)
         }
-        return try ArenaUDP.key(at: keyPath)
+        return try ArenaUDP.key(at: path)
     }
 
     /// The service answering the matchmaker's requests.
     ///
-    /// - Parameter key: The fleet's key (``key()``).
+    /// - Parameter key: The fleet's key, which every process checks tokens with.
     /// - Returns: The service.
     /// - Throws: ``SystemError`` (`EINVAL`) when ``jwtSecret`` is too short to be a secret.
     package func makeService(key: NetcodeKey) throws(SystemError) -> MatchmakerService {

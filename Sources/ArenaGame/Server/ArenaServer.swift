@@ -187,31 +187,32 @@ package final class ArenaServer {
     ///   - stopRequest: The flag that ends ``run(status:)``; pass one to stop the server from another thread.
     ///   - directory: The fleet's room directory, or `nil` (default) for a standalone server.
     ///   - matchmaking: The fleet's matchmaker, answered on the HTTP port (`POST /matchmake/…`,
-    ///     `GET /rooms`), or `nil` (default) for none; its key also checks the connect tokens
-    ///     players bring (``ArenaMatchmaking/keyPath``).
+    ///     `GET /rooms`), or `nil` (default) for none; it mints tokens with the key of
+    ///     ``Options/udpKeyPath``, which also checks the connect tokens players bring.
     /// - Throws: ``SystemError`` when a port cannot be bound, or with `EINVAL` for a
-    ///   ``Options/udpServerCount`` out of 1...``ArenaUDPServers/maximumCount``, or when the
-    ///   matchmaker's key file is missing or its JWT secret too short.
+    ///   ``Options/udpServerCount`` out of 1...``ArenaUDPServers/maximumCount``, or when a
+    ///   matchmaker has no ``Options/udpKeyPath`` or its JWT secret is too short.
     package init(
         options: Options, stopRequest: ServerStopRequest = ServerStopRequest(), directory: (any RoomDirectory)? = nil,
         matchmaking: ArenaMatchmaking? = nil
     ) throws(SystemError) {
         self.options = options
         self.stopRequest = stopRequest
-        // The key tokens are checked with, when they are required: the UDP servers' (a fleet's
-        // shared --udp-key), or the key file alone when UDP is off. Checked before any socket opens.
-        var tokenKey: NetcodeKey?
-        if options.requiresTokens {
-            guard let path = options.udpKeyPath else {
-                throw SystemError(
-                    call: "--require-tokens: tokens are checked with the key of --udp-key FILE, and none was given", code: EINVAL)
-            }
-            tokenKey = try ArenaUDP.key(at: path)
+        // The fleet's key (--udp-key), read once before any socket opens: it seals the UDP
+        // servers' tokens, checks the connect tokens players bring, and the matchmaker mints with it.
+        let fleetKey = try options.udpKeyPath.map { path throws(SystemError) in try ArenaUDP.key(at: path) }
+        if options.requiresTokens, fleetKey == nil {
+            throw SystemError(
+                call: "--require-tokens: tokens are checked with the key of --udp-key FILE, and none was given", code: EINVAL)
         }
-        // The matchmaker mints tokens with the fleet's key, which this process checks them with too.
-        let matchmakerKey = try matchmaking?.key()
-        let matchmaker = try matchmakerKey.flatMap { key throws(SystemError) in try matchmaking?.makeService(key: key) }
-        let udp = try Self.makeUDPServers(options)
+        let matchmaker = try matchmaking.map { matchmaking throws(SystemError) in
+            guard let fleetKey else {
+                throw SystemError(
+                    call: "the matchmaker mints connect tokens with the key of --udp-key FILE, and none was given", code: EINVAL)
+            }
+            return try matchmaking.makeService(key: fleetKey)
+        }
+        let udp = try Self.makeUDPServers(options, key: fleetKey ?? NetcodeKey.random())
         udpServers = udp
         var socket = WebSocketServerConfiguration(host: options.host, port: options.port)
         socket.maximumConnections = options.roomCapacity * options.maximumRooms + 64
@@ -257,12 +258,10 @@ package final class ArenaServer {
         configuration.compressionPreference = options.compressionPreference
         configuration.compressionLevel = options.compressionLevel
         configuration.entropyDeltas = options.entropyDeltas
-        if let tokenKey {
-            configuration.requiresTokens = true
-            configuration.tokenVerifier = NetcodeConnectTokenVerifier(key: tokenKey, protocolID: ArenaUDP.protocolID)
-        } else if let matchmakerKey {
-            // Anonymous play stays open; a hello that brings a matchmaker's token is checked.
-            configuration.tokenVerifier = NetcodeConnectTokenVerifier(key: matchmakerKey, protocolID: ArenaUDP.protocolID)
+        if let fleetKey, options.requiresTokens || matchmaker != nil {
+            // Without --require-tokens anonymous play stays open; a hello that brings a token is checked.
+            configuration.requiresTokens = options.requiresTokens
+            configuration.tokenVerifier = NetcodeConnectTokenVerifier(key: fleetKey, protocolID: ArenaUDP.protocolID)
         }
         configuration.tickThreads = options.tickThreads
         configuration.statsInterval = options.statsInterval > 0 ? .milliseconds(Int64(options.statsInterval * 1000)) : nil
@@ -369,13 +368,12 @@ package final class ArenaServer {
     }
 
     /// The UDP servers of ``Options/udpPort`` and ``Options/udpServerCount``, on ``Options/host``,
-    /// with the key of ``Options/udpKeyPath`` (or a fresh one).
-    private static func makeUDPServers(_ options: Options) throws(SystemError) -> ArenaUDPServers? {
+    /// sealing tokens with `key` (the key of ``Options/udpKeyPath``, or a fresh one).
+    private static func makeUDPServers(_ options: Options, key: NetcodeKey) throws(SystemError) -> ArenaUDPServers? {
         guard let udpPort = options.udpPort else { return nil }
         guard let address = SocketAddress(numericHost: options.host, port: udpPort) else {
             throw SystemError(call: "UDP on \(options.host):\(udpPort): a numeric address is needed", code: EINVAL)
         }
-        let key = try options.udpKeyPath.map { path throws(SystemError) in try ArenaUDP.key(at: path) } ?? NetcodeKey.random()
         var configuration = UDPTransportServerConfiguration(address: address, protocolID: ArenaUDP.protocolID, privateKey: key)
         let players = options.roomCapacity * max(options.rooms.count, 1)
         configuration.maxClients = min(Netcode.maxClients, options.roomCapacity * options.maximumRooms)

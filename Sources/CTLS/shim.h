@@ -2,7 +2,9 @@
 #define TICKWIRE_CTLS_SHIM_H
 
 // OpenSSL 3 for TLS (wss://). Many of its calls are C macros over SSL_ctrl/BIO_ctrl, which
-// Swift cannot call; the static inline wrappers below name them. No cryptography lives here.
+// Swift cannot call; the static inline wrappers below name them. No cryptography lives here:
+// every cipher, key derivation and handshake step is OpenSSL's; the record helpers at the end
+// only lay out a TLS 1.3 record's bytes around OpenSSL's AEAD calls.
 
 #include <openssl/ssl.h>
 #include <openssl/err.h>
@@ -10,6 +12,10 @@
 #include <openssl/bio.h>
 #include <openssl/crypto.h>
 #include <openssl/hmac.h>
+#include <openssl/evp.h>
+#include <openssl/kdf.h>
+#include <openssl/core_names.h>
+#include <openssl/params.h>
 #include <errno.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -135,6 +141,13 @@ typedef struct tickwire_bio_state {
     size_t queueStart;
     size_t queueEnd;
     size_t queueCapacity;
+    /// The TLS 1.3 application traffic secrets (`CLIENT_TRAFFIC_SECRET_0`, `SERVER_TRAFFIC_SECRET_0`)
+    /// OpenSSL's key log callback handed over (tickwire_keylog), for the record layer that takes
+    /// over after the handshake; wiped once it has derived its keys, and when the BIO is freed.
+    unsigned char clientSecret[64];
+    size_t clientSecretLength;
+    unsigned char serverSecret[64];
+    size_t serverSecretLength;
 } tickwire_bio_state;
 
 /// Makes room for `count` more bytes in the queue. Returns 0 when memory runs out.
@@ -240,6 +253,29 @@ static inline void tickwire_bio_begin_burst(BIO *bio, void *scratch, size_t capa
     state->burstEnd = 0;
 }
 
+/// Sends `count` bytes of records at `bytes` with one send(2), after the queue when it holds
+/// records, and copies what the kernel does not take into the queue. Returns 1 when everything
+/// is sent, 0 when records wait in the queue, -1 when the connection failed or memory ran out
+/// (errno says which).
+static inline int tickwire_bio_send_or_queue(tickwire_bio_state *state, const unsigned char *bytes, size_t count) {
+    if (state->queueStart != state->queueEnd) {
+        if (!tickwire_bio_queue_append(state, bytes, count)) return -1;
+        return tickwire_bio_state_send_queue(state);
+    }
+    size_t sent = 0;
+    while (sent < count) {
+        ssize_t written = send(state->fd, bytes + sent, count - sent, MSG_NOSIGNAL);
+        if (written < 0) {
+            if (errno == EINTR) continue;
+            if (errno == EAGAIN || errno == EWOULDBLOCK) break;
+            return -1;
+        }
+        sent += (size_t)written;
+    }
+    if (sent == count) return 1;
+    return tickwire_bio_queue_append(state, bytes + sent, count - sent) ? 0 : -1;
+}
+
 /// Ends a burst: sends its records with one send(2) and copies what the kernel does not take
 /// into the queue (the scratch buffer is free again on return, whatever the result). Returns 1
 /// when everything is sent, 0 when records wait in the queue, -1 when the connection failed or
@@ -253,18 +289,7 @@ static inline int tickwire_bio_end_burst(BIO *bio) {
     state->burstEnd = 0;
     state->burstCapacity = 0;
     if (burst == NULL) return tickwire_bio_state_send_queue(state);
-    size_t sent = 0;
-    while (sent < end) {
-        ssize_t count = send(state->fd, burst + sent, end - sent, MSG_NOSIGNAL);
-        if (count < 0) {
-            if (errno == EINTR) continue;
-            if (errno == EAGAIN || errno == EWOULDBLOCK) break;
-            return -1;
-        }
-        sent += (size_t)count;
-    }
-    if (sent == end) return 1;
-    return tickwire_bio_queue_append(state, burst + sent, end - sent) ? 0 : -1;
+    return tickwire_bio_send_or_queue(state, burst, end);
 }
 
 /// Sends the queued records in one send(2): 1 once the queue is empty, 0 when the socket takes
@@ -367,6 +392,7 @@ static int tickwire_bio_destroy(BIO *bio) {
     if (state != NULL) {
         free(state->queue);
         free(state->inbound);
+        OPENSSL_cleanse(state, sizeof(*state));
         free(state);
         BIO_set_data(bio, NULL);
     }
@@ -407,6 +433,190 @@ static inline int tickwire_hmac_sha256(const void *key, int keyLength, const uns
 /// Whether `count` bytes at `a` and `b` are equal, in time that does not depend on where they differ.
 static inline int tickwire_constant_time_equal(const void *a, const void *b, size_t count) {
     return CRYPTO_memcmp(a, b, count) == 0;
+}
+
+// The record layer after a TLS 1.3 handshake (TLSRecordLayer in TickwireIO). Once OpenSSL has
+// finished the handshake, the connection's records are sealed and opened with OpenSSL's AEAD
+// directly: a record is decrypted from the socket BIO's inbound buffer straight into the reader's
+// buffer, and encrypted from the writer's bytes straight into the buffer that goes to send(2),
+// where SSL_read and SSL_write each copy every byte once more through OpenSSL's record buffers.
+// The keys come from the traffic secrets OpenSSL reports to a key log callback (OpenSSL 3.0 has
+// no other public route to them; QUIC stacks built on it take them the same way), derived by
+// OpenSSL's TLS13-KDF.
+
+static inline int tickwire_hex_digit(char c) {
+    if (c >= '0' && c <= '9') return c - '0';
+    if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+    if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+    return -1;
+}
+
+/// OpenSSL's key log callback: keeps the application traffic secrets of the session whose BIO is
+/// a tickwire socket BIO (every session of this library); ignores every other line.
+static void tickwire_keylog(const SSL *ssl, const char *line) {
+    static const char clientLabel[] = "CLIENT_TRAFFIC_SECRET_0 ";
+    static const char serverLabel[] = "SERVER_TRAFFIC_SECRET_0 ";
+    int isClient = strncmp(line, clientLabel, sizeof(clientLabel) - 1) == 0;
+    if (!isClient && strncmp(line, serverLabel, sizeof(serverLabel) - 1) != 0) return;
+    BIO *bio = SSL_get_rbio(ssl);
+    tickwire_bio_state *state = bio != NULL ? BIO_get_data(bio) : NULL;
+    if (state == NULL) return;
+    const char *random = line + sizeof(clientLabel) - 1;
+    const char *space = strchr(random, ' ');
+    if (space == NULL) return;
+    const char *hex = space + 1;
+    size_t digits = strlen(hex);
+    if (digits % 2 != 0 || digits / 2 > sizeof(state->clientSecret)) return;
+    unsigned char *secret = isClient ? state->clientSecret : state->serverSecret;
+    for (size_t index = 0; index < digits / 2; index++) {
+        int high = tickwire_hex_digit(hex[2 * index]);
+        int low = tickwire_hex_digit(hex[2 * index + 1]);
+        if (high < 0 || low < 0) return;
+        secret[index] = (unsigned char)(high << 4 | low);
+    }
+    if (isClient) state->clientSecretLength = digits / 2;
+    else state->serverSecretLength = digits / 2;
+}
+
+/// Sets the key log callback that hands a session's traffic secrets to its record layer.
+static inline void tickwire_SSL_CTX_keep_traffic_secrets(SSL_CTX *ctx) {
+    SSL_CTX_set_keylog_callback(ctx, tickwire_keylog);
+}
+
+/// SSL_CTX_set_num_tickets: a server that issues no TLS 1.3 session tickets writes no record of
+/// its own after the handshake, so its record layer starts at sequence number 0.
+static inline int tickwire_SSL_CTX_issue_no_tickets(SSL_CTX *ctx) {
+    return SSL_CTX_set_num_tickets(ctx, 0);
+}
+
+/// Wipes the traffic secrets once the record layer has derived its keys (or will not take over).
+static inline void tickwire_bio_forget_secrets(tickwire_bio_state *state) {
+    OPENSSL_cleanse(state->clientSecret, sizeof(state->clientSecret));
+    OPENSSL_cleanse(state->serverSecret, sizeof(state->serverSecret));
+    state->clientSecretLength = 0;
+    state->serverSecretLength = 0;
+}
+
+/// Receives into the inbound buffer after the bytes not yet read, which move to its front first
+/// (at most part of one record): returns the count received, 0 at the end of the stream, -1 when
+/// nothing can be read now (errno EAGAIN) or the read failed (errno says why).
+static inline ssize_t tickwire_bio_receive_inbound(tickwire_bio_state *state) {
+    if (state->inbound == NULL) {
+        state->inbound = malloc(state->inboundCapacity);
+        if (state->inbound == NULL) {
+            errno = ENOMEM;
+            return -1;
+        }
+        state->inboundStart = 0;
+        state->inboundEnd = 0;
+    } else if (state->inboundStart > 0) {
+        memmove(state->inbound, state->inbound + state->inboundStart, state->inboundEnd - state->inboundStart);
+        state->inboundEnd -= state->inboundStart;
+        state->inboundStart = 0;
+    }
+    size_t room = state->inboundCapacity - state->inboundEnd;
+    ssize_t received;
+    do {
+        received = recv(state->fd, state->inbound + state->inboundEnd, room, 0);
+    } while (received < 0 && errno == EINTR);
+    state->isDrained = received < (ssize_t)room;
+    if (received > 0) {
+        state->inboundEnd += (size_t)received;
+    } else {
+        int saved = errno;
+        tickwire_bio_release_inbound_if_read(state);
+        errno = saved;
+    }
+    return received;
+}
+
+/// HKDF-Expand-Label (RFC 8446 section 7.1) with an empty context, by OpenSSL's TLS13-KDF:
+/// `outLength` bytes for `label` ("key", "iv", "traffic upd") from `secret`, with the suite's
+/// hash (`digest`: "SHA256", "SHA384"). Returns 1, or 0 when OpenSSL fails.
+static inline int tickwire_tls13_expand_label(const char *digest, const unsigned char *secret, size_t secretLength,
+                                              const char *label, unsigned char *out, size_t outLength) {
+    EVP_KDF *kdf = EVP_KDF_fetch(NULL, "TLS13-KDF", NULL);
+    if (kdf == NULL) return 0;
+    EVP_KDF_CTX *context = EVP_KDF_CTX_new(kdf);
+    EVP_KDF_free(kdf);
+    if (context == NULL) return 0;
+    int mode = EVP_KDF_HKDF_MODE_EXPAND_ONLY;
+    static const char prefix[] = "tls13 ";
+    OSSL_PARAM params[] = {
+        OSSL_PARAM_construct_int(OSSL_KDF_PARAM_MODE, &mode),
+        OSSL_PARAM_construct_utf8_string(OSSL_KDF_PARAM_DIGEST, (char *)digest, 0),
+        OSSL_PARAM_construct_octet_string(OSSL_KDF_PARAM_KEY, (void *)secret, secretLength),
+        OSSL_PARAM_construct_octet_string(OSSL_KDF_PARAM_PREFIX, (void *)prefix, sizeof(prefix) - 1),
+        OSSL_PARAM_construct_octet_string(OSSL_KDF_PARAM_LABEL, (void *)label, strlen(label)),
+        OSSL_PARAM_construct_octet_string(OSSL_KDF_PARAM_DATA, (void *)"", 0),
+        OSSL_PARAM_construct_end(),
+    };
+    int derived = EVP_KDF_derive(context, out, outLength, params) == 1;
+    EVP_KDF_CTX_free(context);
+    return derived;
+}
+
+/// An AEAD context for one direction of a TLS 1.3 connection's records, keyed with `key`: the
+/// cipher of the suite `suite` (0x1301 AES-128-GCM, 0x1302 AES-256-GCM, 0x1303 ChaCha20-Poly1305).
+/// NULL for another suite or when OpenSSL fails.
+static inline EVP_CIPHER_CTX *tickwire_tls13_aead_new(uint16_t suite, const unsigned char *key, int sealing) {
+    const EVP_CIPHER *cipher = suite == 0x1301 ? EVP_aes_128_gcm()
+                             : suite == 0x1302 ? EVP_aes_256_gcm()
+                             : suite == 0x1303 ? EVP_chacha20_poly1305()
+                                               : NULL;
+    if (cipher == NULL) return NULL;
+    EVP_CIPHER_CTX *context = EVP_CIPHER_CTX_new();
+    if (context == NULL) return NULL;
+    if (EVP_CipherInit_ex(context, cipher, NULL, key, NULL, sealing) != 1) {
+        EVP_CIPHER_CTX_free(context);
+        return NULL;
+    }
+    return context;
+}
+
+/// Seals one TLS 1.3 record (RFC 8446 section 5.2) at `out`: the 5-byte header, then `first` and
+/// `second` followed by `contentType`, encrypted under `nonce` with the header as additional data,
+/// then the 16-byte tag; 5 + firstLength + secondLength + 1 + 16 bytes in all. Returns that count,
+/// or 0 when OpenSSL fails.
+static inline size_t tickwire_tls13_seal(EVP_CIPHER_CTX *context, const unsigned char *nonce,
+                                         const unsigned char *first, size_t firstLength,
+                                         const unsigned char *second, size_t secondLength,
+                                         unsigned char contentType, unsigned char *out) {
+    size_t length = firstLength + secondLength;
+    size_t bodyLength = length + 1 + 16;
+    out[0] = 23;  // application_data, the outer type of every TLS 1.3 record after the handshake
+    out[1] = 3;
+    out[2] = 3;
+    out[3] = (unsigned char)(bodyLength >> 8);
+    out[4] = (unsigned char)bodyLength;
+    unsigned char *body = out + 5;
+    int produced = 0;
+    if (EVP_EncryptInit_ex(context, NULL, NULL, NULL, nonce) != 1) return 0;
+    if (EVP_EncryptUpdate(context, NULL, &produced, out, 5) != 1) return 0;
+    if (firstLength > 0 && (EVP_EncryptUpdate(context, body, &produced, first, (int)firstLength) != 1 || produced != (int)firstLength)) return 0;
+    if (secondLength > 0
+        && (EVP_EncryptUpdate(context, body + firstLength, &produced, second, (int)secondLength) != 1 || produced != (int)secondLength))
+        return 0;
+    if (EVP_EncryptUpdate(context, body + length, &produced, &contentType, 1) != 1 || produced != 1) return 0;
+    if (EVP_EncryptFinal_ex(context, body + length + 1, &produced) != 1 || produced != 0) return 0;
+    if (EVP_CIPHER_CTX_ctrl(context, EVP_CTRL_AEAD_GET_TAG, 16, body + length + 1) != 1) return 0;
+    return 5 + bodyLength;
+}
+
+/// Opens one TLS 1.3 record: decrypts `body` (`bodyLength` bytes, the ciphertext then the 16-byte
+/// tag) under `nonce`, authenticated with its 5-byte `header`, into `out` (bodyLength - 16 bytes,
+/// not overlapping `body`). Returns 1, or 0 when the record does not authenticate (then `out`
+/// holds bytes that must not be used).
+static inline int tickwire_tls13_open(EVP_CIPHER_CTX *context, const unsigned char *nonce, const unsigned char *header,
+                                      const unsigned char *body, size_t bodyLength, unsigned char *out) {
+    if (bodyLength < 16) return 0;
+    size_t length = bodyLength - 16;
+    int produced = 0;
+    if (EVP_DecryptInit_ex(context, NULL, NULL, NULL, nonce) != 1) return 0;
+    if (EVP_DecryptUpdate(context, NULL, &produced, header, 5) != 1) return 0;
+    if (length > 0 && (EVP_DecryptUpdate(context, out, &produced, body, (int)length) != 1 || produced != (int)length)) return 0;
+    if (EVP_CIPHER_CTX_ctrl(context, EVP_CTRL_AEAD_SET_TAG, 16, (void *)(body + length)) != 1) return 0;
+    return EVP_DecryptFinal_ex(context, out + length, &produced) == 1;
 }
 
 #endif

@@ -77,7 +77,9 @@ extension TCPChannel {
             // Records queued before go first; until the kernel takes them, nothing more is encrypted.
             guard try tls.sendQueue() else { return nil }
             let total = first.count + second.count
-            if total <= TLSLibrary.maximumRecordBytes {
+            // The record layer seals a header and its payload into one record without copying
+            // them together, so every write takes the burst path below; OpenSSL's needs one buffer.
+            if total <= TLSLibrary.maximumRecordBytes && !tls.isRecordLayerActive {
                 if first.isEmpty || second.isEmpty {
                     let single = first.isEmpty ? second : first
                     return single.isEmpty ? 0 : try tls.write(from: single)

@@ -149,7 +149,10 @@ package final class TCPChannel: EventLoopHandler {
         let buffer = loop.readBuffer
         defer {
             onReadsDone()
-            if tls != nil { scheduleTLSPendingRead() }
+            if let tls {
+                scheduleTLSPendingRead()
+                if tls.readWantsWrite { updateInterest() }  // a TLS answer (KeyUpdate) waits for writability
+            }
         }
         var index = 0
         while let length = Self.readLength(index: index, bufferBytes: buffer.count, bytesToBoundary: bytesToBoundary) {

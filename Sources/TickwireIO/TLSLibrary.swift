@@ -30,6 +30,8 @@ package enum TLSLibrary {
         // No read-ahead: the socket BIO reads up to ``inboundBytes`` at once itself (one `recv`
         // for a 64 KiB message), without OpenSSL's moves of the unread records before each record.
         tickwire_SSL_CTX_set_read_ahead(context, 0)
+        // The application traffic secrets, for the record layer that takes over after a TLS 1.3 handshake.
+        tickwire_SSL_CTX_keep_traffic_secrets(context)
     }
 }
 

@@ -1,7 +1,8 @@
 import CTLS
 
 /// A server's TLS setup: its certificate chain and private key, loaded from PEM files into an
-/// OpenSSL context (`SSL_CTX`), TLS 1.2 and 1.3 only, ALPN `http/1.1`. The server's cipher order
+/// OpenSSL context (`SSL_CTX`), TLS 1.2 and 1.3 only, ALPN `http/1.1`, no TLS 1.3 session
+/// tickets (every connection makes a full handshake). The server's cipher order
 /// decides: AES-128-GCM first on a CPU with AES instructions, unless the client lists
 /// ChaCha20-Poly1305 first.
 ///
@@ -34,6 +35,11 @@ public final class TLSServerContext: @unchecked Sendable {
         self.context = context
         TLSLibrary.configureCommon(context)
         _ = SSL_CTX_set_options(context, tickwire_server_options())
+        // No TLS 1.3 session tickets: a ticket is a record OpenSSL would write after the handshake,
+        // under keys the record layer takes over (TLSRecordLayer); clients make full handshakes.
+        guard tickwire_SSL_CTX_issue_no_tickets(context) == 1 else {
+            throw TLSError.fromQueue(.configuration, fallback: "cannot turn TLS 1.3 session tickets off")
+        }
         guard SSL_CTX_use_certificate_chain_file(context, certificateChainFile) == 1 else {
             throw TLSError.fromQueue(.configuration, fallback: "cannot load the certificate chain", file: certificateChainFile)
         }

@@ -12,6 +12,9 @@ import Glibc
 /// to its poll interest. The session reads and writes the socket itself (through a BIO that sends
 /// with `MSG_NOSIGNAL`) and never closes it.
 ///
+/// After a TLS 1.3 handshake, ``TLSRecordLayer`` seals and opens the records (no copy through
+/// OpenSSL's record buffers); TLS 1.2 stays with `SSL_read` and `SSL_write`.
+///
 /// Not thread-safe: it belongs to its channel's loop thread.
 package final class TLSSession {
     private let ssl: OpaquePointer
@@ -28,6 +31,18 @@ package final class TLSSession {
     /// The socket BIO's state, owned by the BIO (which the `SSL` owns): its queue of records
     /// written by ``writeBurst(_:then:limit:scratch:)`` and not yet taken by the kernel.
     private let bioState: UnsafeMutablePointer<tickwire_bio_state>
+    /// The record layer that seals and opens this connection's TLS 1.3 records after the
+    /// handshake, or `nil` while OpenSSL does (during the handshake, and for TLS 1.2).
+    private var records: TLSRecordLayer?
+    /// After the handshake, TLS 1.3 records are sealed and opened by ``TLSRecordLayer`` (`true`,
+    /// the default) or by OpenSSL's `SSL_read` and `SSL_write` (`false`: tests pair the two).
+    /// Set before the handshake completes.
+    package var sealsOwnRecords = true
+    /// ``TLSRecordLayer`` seals and opens this connection's records (the handshake is complete).
+    package var isRecordLayerActive: Bool { records != nil }
+    /// Records the record layer seals under one key before it sends a `KeyUpdate` (tests lower it
+    /// to see key updates; see ``TLSRecordLayer/defaultRecordsPerWriteKey``). Set before the handshake completes.
+    package var recordsPerWriteKey = TLSRecordLayer.defaultRecordsPerWriteKey
 
     private init(ssl: OpaquePointer, bioState: UnsafeMutablePointer<tickwire_bio_state>, isServer: Bool) {
         self.ssl = ssl
@@ -95,6 +110,12 @@ package final class TLSSession {
         ERR_clear_error()
         let result = SSL_do_handshake(ssl)
         if result == 1 {
+            if sealsOwnRecords {
+                records = try TLSRecordLayer(ssl: ssl, state: bioState, isServer: isServer)
+                records?.recordsPerWriteKey = recordsPerWriteKey
+            } else {
+                tickwire_bio_forget_secrets(bioState)
+            }
             isHandshakeComplete = true
             wantsWrite = false
             return true
@@ -169,6 +190,10 @@ package final class TLSSession {
     /// - Returns: The count read; 0 at `close_notify`; `nil` when nothing can be read now.
     /// - Throws: ``TLSError`` (connection) when the connection failed.
     private func readRecord(into bytes: UnsafeMutableRawPointer, count: Int) throws(TLSError) -> Int? {
+        if let records {
+            defer { readWantsWrite = records.isAnswerQueued }
+            return try records.readRecord(into: bytes, count: count)
+        }
         ERR_clear_error()
         let result = SSL_read(ssl, bytes, Int32(clamping: count))
         if result > 0 { return Int(result) }
@@ -193,6 +218,16 @@ package final class TLSSession {
     /// - Throws: ``TLSError`` (connection) when the connection failed.
     package func write(from bytes: UnsafeRawBufferPointer, moreFollows: Bool = false) throws(TLSError) -> Int? {
         guard !bytes.isEmpty else { return 0 }
+        if records != nil {
+            guard try sendQueue() else { return nil }
+            let length = min(bytes.count, TLSLibrary.maximumRecordBytes)
+            return try withUnsafeTemporaryAllocation(
+                byteCount: TLSTrafficKey.recordBytes(plaintextBytes: length) + TLSRecordLayer.keyUpdateRecordBytes, alignment: 16
+            ) {
+                scratch throws(TLSError) -> Int? in
+                try writeBurst(bytes, then: UnsafeRawBufferPointer(start: nil, count: 0), limit: length, scratch: scratch).taken
+            }
+        }
         if moreFollows != isCorking {
             isCorking = moreFollows
             tickwire_bio_set_more(SSL_get_wbio(ssl), moreFollows ? 1 : 0)
@@ -229,6 +264,7 @@ package final class TLSSession {
     package func writeBurst(
         _ first: UnsafeRawBufferPointer, then second: UnsafeRawBufferPointer, limit: Int, scratch: UnsafeMutableRawBufferPointer
     ) throws(TLSError) -> (taken: Int, isSent: Bool) {
+        if let records { return try records.writeBurst(first, then: second, limit: limit, scratch: scratch) }
         let bio = SSL_get_wbio(ssl)
         tickwire_bio_begin_burst(bio, scratch.baseAddress, scratch.count)
         var taken = 0
@@ -295,11 +331,46 @@ package final class TLSSession {
 
     /// Bytes OpenSSL or the socket BIO holds (decrypted, or received and not yet decrypted) that
     /// no readiness event will announce: a read would return them without touching the socket.
-    package var hasPendingBytes: Bool { tickwire_bio_inbound_count(bioState) > 0 || SSL_has_pending(ssl) == 1 }
+    package var hasPendingBytes: Bool {
+        if let records { return records.hasPendingBytes }
+        return tickwire_bio_inbound_count(bioState) > 0 || SSL_has_pending(ssl) == 1
+    }
+
+    /// `KeyUpdate`s the record layer received and sent, or `nil` while OpenSSL seals the records.
+    package var recordLayerKeyUpdates: (received: Int, sent: Int)? { records?.keyUpdates }
+
+    /// Asks OpenSSL to send a `KeyUpdate` that requests one from the peer with the next record it
+    /// writes (`SSL_key_update`). For sessions whose records OpenSSL seals (``sealsOwnRecords``
+    /// `false`): tests make an OpenSSL peer ask the record layer for a key update.
+    ///
+    /// - Returns: Whether OpenSSL took the request.
+    package func requestKeyUpdate() -> Bool {
+        guard records == nil else { return false }
+        return SSL_key_update(ssl, SSL_KEY_UPDATE_REQUESTED) == 1
+    }
+
+    /// Seals `bytes` as records of `contentType` and sends them, through the record layer: tests
+    /// send what this library never sends on its own (other alerts, handshake messages, padding only).
+    ///
+    /// - Returns: `false` while OpenSSL seals the records.
+    /// - Throws: ``TLSError`` (connection) when OpenSSL or the connection failed.
+    package func sendRecordsForTesting(_ bytes: [UInt8], contentType: UInt8) throws(TLSError) -> Bool {
+        guard let records else { return false }
+        try records.sendForTesting(bytes, contentType: contentType)
+        return true
+    }
 
     /// Sends `close_notify` (once; a failure is ignored, the socket is about to close).
     package func shutdown() {
         guard isHandshakeComplete else { return }
+        if let records {
+            do {
+                try records.sendCloseNotify()
+            } catch {
+                // Ignored, as a failed SSL_shutdown is: the socket is about to close.
+            }
+            return
+        }
         if isCorking {
             isCorking = false
             tickwire_bio_set_more(SSL_get_wbio(ssl), 0)

@@ -243,12 +243,22 @@ func matchmake(_ arguments: CommandArguments) throws {
     let host = parsed.string("host") ?? ArenaServer.Options().host
     let port = try parsed.integer("port", default: ArenaServer.Options().port)
     let redisText = parsed.string("redis"), keyPath = parsed.string("udp-key")
+    let certificateFile = parsed.string("tls-cert"), keyFile = parsed.string("tls-key")
     let options = try parseMatchmakerOptions(&parsed, defaultCapacity: ArenaServer.Options().roomCapacity)
     let level = logLevel(&parsed, default: .info)
     try parsed.rejectUnknown()
     guard (0...65535).contains(port) else { fail("--port must be 0...65535") }
     guard let redisText else { fail("--redis redis://HOST:PORT is required: the fleet's seats and rooms are kept there") }
     guard let keyPath else { fail("--udp-key FILE is required: the fleet's key, which seals the connect tokens every process checks") }
+    guard (certificateFile == nil) == (keyFile == nil) else { fail("--tls-cert and --tls-key go together") }
+    var tls: TLSServerContext?
+    if let certificateFile, let keyFile {
+        do throws(TLSError) {
+            tls = try TLSServerContext(certificateChainFile: certificateFile, privateKeyFile: keyFile)
+        } catch {
+            fail("\(error)")
+        }
+    }
     let url: RedisURL
     do { url = try RedisURL(parsing: redisText) } catch { fail("--redis: \(error)") }
     let store = makeMatchmakerStore(
@@ -258,8 +268,8 @@ func matchmake(_ arguments: CommandArguments) throws {
     let server: ArenaMatchmakerServer
     do {
         server = try ArenaMatchmakerServer(
-            host: host, port: port, matchmaking: matchmaking, keyPath: keyPath, logSink: .standardError(label: "arena", minimumLevel: level)
-        )
+            host: host, port: port, matchmaking: matchmaking, keyPath: keyPath, tls: tls,
+            logSink: .standardError(label: "arena", minimumLevel: level))
     } catch { fail("\(error)") }
     defer { server.stop() }
     for signalNumber in [SIGINT, SIGTERM] {
@@ -267,7 +277,7 @@ func matchmake(_ arguments: CommandArguments) throws {
     }
     let who = options.jwtSecret == nil ? "guests" : "bearer tokens (--jwt-secret)"
     print(
-        "arena matchmaker on http://\(host):\(server.address.port)/ — POST /matchmake/joinOrCreate/\(ArenaMatchmaking.mode), GET /rooms; rooms of \(options.capacity), for \(who); Redis \(url)"
+        "arena matchmaker on \(tls == nil ? "http" : "https")://\(host):\(server.address.port)/ — POST /matchmake/joinOrCreate/\(ArenaMatchmaking.mode), GET /rooms; rooms of \(options.capacity), for \(who); Redis \(url)"
     )
     fflush(nil)
     while !serverStop.isStopRequested {
@@ -313,7 +323,11 @@ func join(_ arguments: CommandArguments) throws {
         }
         let join: ArenaClient.MatchmakerJoin
         do throws(MatchmakerClientError) {
-            let matchmaker = try Matchmaker(url: matchmakerURL, bearerToken: bearer)
+            // An https matchmaker is checked as a wss:// seat is: --ca, or the loudly named skip.
+            var tls = TLSClientConfiguration()
+            tls.caFile = parsed.string("ca")
+            tls.insecureSkipVerificationForLocalTestingOnly = parsed.flag("insecure-skip-verification-for-local-testing-only")
+            let matchmaker = try Matchmaker(url: matchmakerURL, bearerToken: bearer, tls: tls)
             join = try ArenaClient.MatchmakerJoin.ask(matchmaker, mode: mode, room: room, name: parsed.string("name") ?? "player")
         } catch {
             fail("arena join --matchmaker: \(error)")

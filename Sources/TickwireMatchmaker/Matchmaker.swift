@@ -14,7 +14,8 @@ import TickwireSim
 ///                           // and asks the matchmaker again once it cannot resume
 /// ```
 ///
-/// Every request is one HTTP/1.1 exchange on a connection of its own, made on a Dispatch queue
+/// Every request is one HTTP/1.1 exchange (over TLS for an `https` URL, checked by ``tls``) on a
+/// connection of its own, made on a Dispatch queue
 /// of the matchmaker's (never on the caller's executor), bounded by ``timeout`` and by
 /// ``maximumResponseBodyBytes``.
 public struct Matchmaker: Hashable, Sendable {
@@ -25,8 +26,10 @@ public struct Matchmaker: Hashable, Sendable {
     /// options. Longer options are refused here, before anything is sent.
     public static let maximumRequestBodyBytes = 4096
 
-    /// The matchmaker's URL, as given: `http://HOST:PORT`.
+    /// The matchmaker's URL, as given: `http://HOST:PORT` or `https://HOST:PORT`.
     public let url: String
+    /// How an `https` matchmaker's certificate is checked (ignored for `http`).
+    public let tls: TLSClientConfiguration
     /// The JSON Web Token sent as `Authorization: Bearer …`, or `nil` to ask as a guest.
     public let bearerToken: String?
     /// How long one request may take, from connecting to the answer's last byte.
@@ -36,23 +39,32 @@ public struct Matchmaker: Hashable, Sendable {
     package var source: SocketAddress?
 
     package let host: String
-    let port: Int
+    package let port: Int
     /// The URL's path before `/matchmake/…` and `/rooms`, without a trailing `/` (usually empty).
-    let basePath: String
+    package let basePath: String
+    /// The URL is `https`: requests go over TLS, checked by ``tls``.
+    package let isHTTPS: Bool
 
     /// A client of the matchmaker at `url`.
     ///
     /// - Parameters:
-    ///   - url: `http://HOST:PORT` (a path is a prefix of every request's; `https` is not spoken).
+    ///   - url: `http://HOST:PORT` or `https://HOST:PORT` (a path is a prefix of every request's).
     ///   - bearerToken: A JSON Web Token that authenticates the player, or `nil` for a guest.
     ///   - timeout: How long one request may take.
-    /// - Throws: ``MatchmakerClientError`` when `url` is not an `http://` URL with a host.
-    public init(url: String, bearerToken: String? = nil, timeout: Duration = .seconds(5)) throws(MatchmakerClientError) {
+    ///   - tls: How an `https` matchmaker's certificate is checked: by default against the
+    ///     system's trust store, naming the URL's host.
+    /// - Throws: ``MatchmakerClientError`` when `url` is not an `http://` or `https://` URL with a host.
+    public init(
+        url: String, bearerToken: String? = nil, timeout: Duration = .seconds(5), tls: TLSClientConfiguration = TLSClientConfiguration()
+    ) throws(MatchmakerClientError) {
         self.url = url
         self.bearerToken = bearerToken
         self.timeout = timeout
-        guard url.hasPrefix("http://") else { throw MatchmakerClientError(.invalidURL(url, words: "it does not start with http://")) }
-        let rest = url.dropFirst("http://".count)
+        self.tls = tls
+        let scheme = ["http://", "https://"].first { url.lowercased().hasPrefix($0) }
+        guard let scheme else { throw MatchmakerClientError(.invalidURL(url, words: "it does not start with http:// or https://")) }
+        isHTTPS = scheme == "https://"
+        let rest = url.dropFirst(scheme.count)
         let authority = rest.prefix { $0 != "/" && $0 != "?" && $0 != "#" }
         var path = String(rest.dropFirst(authority.count).prefix { $0 != "?" && $0 != "#" })
         while path.hasSuffix("/") { path.removeLast() }
@@ -83,7 +95,7 @@ public struct Matchmaker: Hashable, Sendable {
             }
             self.port = port
         } else {
-            port = 80
+            port = isHTTPS ? 443 : 80
         }
     }
 
@@ -233,6 +245,7 @@ public struct Matchmaker: Hashable, Sendable {
         exchange.timeout = timeout
         exchange.maximumBodyBytes = Self.maximumResponseBodyBytes
         exchange.source = source
+        exchange.tls = isHTTPS ? tls : nil
         do throws(HTTPExchangeError) {
             return try exchange.run()
         } catch {

@@ -193,13 +193,17 @@ struct MatchmakerTests {
         }
     }
 
-    @Test("matchmaker URLs: http only, a host, a port 1...65535 (80 by default), IPv6 in brackets")
+    @Test("matchmaker URLs: http or https, a host, a port 1...65535 (80 or 443 by default), IPv6 in brackets")
     func urls() throws {
-        #expect(throws: MatchmakerClientError.self) { try Matchmaker(url: "https://x:1") }
+        #expect(throws: MatchmakerClientError.self) { try Matchmaker(url: "ws://x:1") }
         #expect(throws: MatchmakerClientError.self) { try Matchmaker(url: "http://:7777") }
         #expect(throws: MatchmakerClientError.self) { try Matchmaker(url: "http://x:0") }
         #expect(throws: MatchmakerClientError.self) { try Matchmaker(url: "http://x:port") }
-        _ = try Matchmaker(url: "http://x")
+        let plain = try Matchmaker(url: "http://x")
+        #expect(plain.port == 80 && !plain.isHTTPS, "http: port 80, no TLS")
+        let secure = try Matchmaker(url: "https://x/fleet")
+        #expect(secure.port == 443 && secure.isHTTPS && secure.basePath == "/fleet", "https: port 443, over TLS")
+        #expect(try Matchmaker(url: "HTTPS://x:8443").port == 8443, "the scheme in any case")
         _ = try Matchmaker(url: "http://[::1]:7777")
     }
 }

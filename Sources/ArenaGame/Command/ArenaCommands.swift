@@ -71,6 +71,8 @@ package enum ArenaCommands {
             .value("port", "P", default: "\(defaults.port)", "the port to listen on, 0...65535 (0: any free one)"),
             .value("redis", "redis://HOST:PORT", "the fleet's Redis (required)"),
             .value("udp-key", "FILE", "the fleet's connect-token key, as every `arena serve --udp-key` reads it (required)"),
+            .value("tls-cert", "CHAIN.pem", "answer over https (TLS 1.2/1.3) with this certificate chain (with --tls-key)"),
+            .value("tls-key", "KEY.pem", "the private key for --tls-cert"),
         ] + matchmakerOptions + [
             .value("log-level", "LEVEL", default: "info", "log records from LEVEL up to standard error: \(levels)")
         ])
@@ -176,7 +178,9 @@ package enum ArenaCommands {
             """,
         options: [.value("name", "NAME", default: "player", "your name in the game (sent to a matchmaker as the \"name\" option)")]
             + badNetwork + [
-                .value("matchmaker", "http://HOST:PORT", "ask this matchmaker for a seat (joinOrCreate) instead of giving a URL"),
+                .value(
+                    "matchmaker", "http(s)://HOST:PORT",
+                    "ask this matchmaker for a seat (joinOrCreate) instead of giving a URL (https: checked as wss:// is, --ca)"),
                 .value("mode", "M", default: "arena", "with --matchmaker: the mode to ask a seat in"),
                 .value("room", "R", "with --matchmaker: join this room by its name (joinById), a private one too"),
                 .value("bearer", "TOKEN", "with --matchmaker: a JSON Web Token sent as Authorization: Bearer (else a guest)"),
@@ -192,8 +196,8 @@ package enum ArenaCommands {
                 .value("record", "FILE", "write every frame to FILE, for `tickwire inspect FILE`"),
                 .value(
                     "token-port", "P", default: "the UDP port − 1", "with udp://: the HTTP port whose GET /udp-token gives a connect token"),
-                .value("ca", "CA.pem", "check a wss:// server's certificate against this CA"),
-                .flag("insecure-skip-verification-for-local-testing-only", "accept any wss:// certificate (local tests only)"),
+                .value("ca", "CA.pem", "check a wss:// server's (and an https matchmaker's) certificate against this CA"),
+                .flag("insecure-skip-verification-for-local-testing-only", "accept any wss:// or https certificate (local tests only)"),
                 .value("log-level", "LEVEL", default: "warning", "log records from LEVEL up to standard error: \(levels)"),
             ])
 }

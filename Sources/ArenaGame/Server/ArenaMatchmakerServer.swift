@@ -19,16 +19,18 @@ package final class ArenaMatchmakerServer: Sendable {
     ///   - port: The port, 0 for any free one.
     ///   - matchmaking: The fleet's store and authentication.
     ///   - keyPath: The fleet's key file (``ArenaMatchmaking/existingKey(at:)``).
+    ///   - tls: The certificate to answer over `https` with, or `nil` (default) for plain HTTP.
     ///   - logSink: Where the HTTP server logs.
     /// - Throws: ``SystemError`` when the key cannot be read, the secret is too short, or the
     ///   port cannot be bound.
-    package init(host: String, port: Int, matchmaking: ArenaMatchmaking, keyPath: String, logSink: LogSink = .disabled)
-        throws(SystemError)
-    {
+    package init(
+        host: String, port: Int, matchmaking: ArenaMatchmaking, keyPath: String, tls: TLSServerContext? = nil, logSink: LogSink = .disabled
+    ) throws(SystemError) {
         service = try matchmaking.makeService(key: try ArenaMatchmaking.existingKey(at: keyPath))
         metrics.register(service)
         var configuration = WebSocketServerConfiguration(host: host, port: port)
         configuration.logSink = logSink
+        configuration.tls = tls
         configuration.httpHandler = metrics.httpHandler(otherwise: nil)
         configuration.httpRequestHandler = service.handler(otherwise: configuration.httpHandler)
         configuration.shouldAccept = { _ in

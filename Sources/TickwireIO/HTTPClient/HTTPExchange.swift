@@ -15,7 +15,7 @@ import Synchronization
 /// ```
 ///
 /// One request a connection (`Connection: close`), `Content-Length` bodies only (a chunked
-/// response is refused as malformed), no TLS and no redirects followed.
+/// response is refused as malformed), no redirects followed; over TLS (`https`) when ``tls`` is set.
 package struct HTTPExchange: Sendable {
     /// The default of ``maximumBodyBytes``: 64 KiB.
     package static let defaultMaximumBodyBytes = 65_536
@@ -40,6 +40,9 @@ package struct HTTPExchange: Sendable {
     /// The local address to connect from (a load tool's spread of 127.0.0.x addresses, its port
     /// 0), or `nil` for the kernel's choice.
     package var source: SocketAddress?
+    /// How to check the server over TLS (an `https` URL), or `nil` (default) for plain HTTP. The
+    /// certificate must name ``host`` (or the configuration's `serverName`).
+    package var tls: TLSClientConfiguration?
 
     /// A request with no header fields of its own and no body.
     ///
@@ -74,6 +77,14 @@ package struct HTTPExchange: Sendable {
     ///   response does not come whole within ``timeout``, passes a limit, or is not HTTP/1.x.
     package func run() throws(HTTPExchangeError) -> HTTPExchangeResponse {
         let deadline = DispatchTime.now() + .nanoseconds(Self.nanoseconds(timeout))
+        var tlsContext: TLSClientContext?
+        if let tls {
+            do throws(TLSError) {
+                tlsContext = try TLSClientContext.shared(for: tls)
+            } catch {
+                throw HTTPExchangeError(.tls(error), target: target)
+            }
+        }
         let addresses: [SocketAddress]
         let loop: EventLoop
         do throws(SystemError) {
@@ -89,15 +100,38 @@ package struct HTTPExchange: Sendable {
         let state = ExchangeState(parser: HTTPResponseParser(maximumBodyBytes: maximumBodyBytes, isHeadRequest: method == "HEAD"))
         let request = encodedRequest
         let source = source
-        let started = loop.runAndWait { () -> SystemError? in
-            do throws(SystemError) {
-                let socket = try Socket(family: address.family)
-                let isConnected = try socket.connect(to: address, from: source)
-                let channel = try TCPChannel(socket: socket, peer: address, loop: loop, isConnecting: !isConnected)
+        let host = host
+        let context = tlsContext
+        let started = loop.runAndWait { () -> HTTPExchangeError.Kind? in
+            do throws(HTTPExchangeError.Kind) {
+                let socket: Socket
+                let isConnected: Bool
+                do throws(SystemError) {
+                    socket = try Socket(family: address.family)
+                    isConnected = try socket.connect(to: address, from: source)
+                } catch {
+                    throw .system(error)
+                }
+                var session: TLSSession?
+                if let context {
+                    do throws(TLSError) {
+                        session = try TLSSession.client(context: context, descriptor: socket.descriptor, host: host)
+                    } catch {
+                        throw .tls(error)
+                    }
+                }
+                let channel: TCPChannel
+                do throws(SystemError) {
+                    channel = try TCPChannel(socket: socket, peer: address, loop: loop, isConnecting: !isConnected, tls: session)
+                } catch {
+                    throw .system(error)
+                }
                 channel.onRead = { bytes in
                     if state.receive(bytes) { channel.close() }
                 }
-                channel.onClose = { error in state.closed(error) }
+                channel.onClose = { error in
+                    if let failure = channel.tlsFailure { state.failed(.tls(failure)) } else { state.closed(error) }
+                }
                 if isConnected {
                     channel.write(request)
                 } else {
@@ -111,7 +145,7 @@ package struct HTTPExchange: Sendable {
             }
         }
         switch started {
-        case .some(.some(let error)): throw HTTPExchangeError(.system(error), target: target)
+        case .some(.some(let kind)): throw HTTPExchangeError(kind, target: target)
         case .none: throw HTTPExchangeError(.malformed("the exchange's event loop stopped"), target: target)
         case .some(.none): break
         }
@@ -159,6 +193,9 @@ package struct HTTPExchange: Sendable {
             }
             return true
         }
+
+        /// The exchange failed before its response was complete (TLS).
+        func failed(_ kind: HTTPExchangeError.Kind) { finish(.failure(kind)) }
 
         /// The connection ended: a response read to the close, or why there is none.
         func closed(_ error: SystemError?) {

@@ -1,11 +1,13 @@
-/// Why an ``HTTPExchange`` got no usable response: the host, the connection, the time allowed,
-/// a size limit, or a response that is not HTTP/1.1.
+/// Why an ``HTTPExchange`` got no usable response: the host, the connection, TLS, the time
+/// allowed, a size limit, or a response that is not HTTP/1.1.
 package struct HTTPExchangeError: Error, Hashable, Sendable, CustomStringConvertible {
     package enum Kind: Error, Hashable, Sendable {
         /// The host's name does not resolve, or resolves to no address.
         case unresolved(host: String)
         /// A socket call failed (the connection was refused, reset, or could not be made).
         case system(SystemError)
+        /// TLS failed (an `https` exchange): the handshake, the server's certificate, a record.
+        case tls(TLSError)
         /// No complete response within the exchange's timeout.
         case timedOut(Duration)
         /// The response's head passed ``HTTPResponseParser/maximumHeadBytes``.
@@ -34,6 +36,7 @@ package struct HTTPExchangeError: Error, Hashable, Sendable, CustomStringConvert
         switch kind {
         case .unresolved(let host): "\(target): \(host) has no address"
         case .system(let error): "\(target): \(error)"
+        case .tls(let error): "\(target): \(error)"
         case .timedOut(let timeout): "\(target): no complete HTTP response within \(timeout)"
         case .headTooLarge(let limit): "\(target): the response's head is over \(limit) bytes (HTTPResponseParser.maximumHeadBytes)"
         case .bodyTooLarge(let size, let limit):

@@ -166,7 +166,7 @@ func serve(_ arguments: CommandArguments) throws {
     print("join with: swift run arena join \(scheme)://\(shownHost):\(server.port)/main --name YOU")
     print("open \(options.tls == nil ? "http" : "https")://\(shownHost):\(server.port)/ in a browser to play")
     if let udpPort = server.udpPort {
-        let tokenPort = udpPort == server.port + 1 ? "" : " --token-port \(server.port)"
+        let tokenPort = (udpPort == server.port + 1 ? "" : " --token-port \(server.port)") + (options.tls == nil ? "" : " --token-tls")
         let ports = server.udpPorts
         let servers =
             ports.count > 1 ? " (\(ports.count) netcode.io servers, UDP ports \(ports.map(String.init).joined(separator: ", ")))" : ""
@@ -344,6 +344,7 @@ func join(_ arguments: CommandArguments) throws {
         var udp: ArenaUDPURL
         do throws(ArenaUDPURL.ParseError) { udp = try ArenaUDPURL(url) } catch { fail(error.description) }
         udp.tokenPort = try parsed.integer("token-port", default: udp.tokenPort)
+        udp.isTokenTLS = parsed.flag("token-tls")
         guard (1...65535).contains(udp.tokenPort) else { fail("--token-port must be 1...65535") }
         let room: WebSocketURL
         do { room = try WebSocketURL(udp.webSocketURL) } catch { fail(error.description) }

@@ -1,8 +1,8 @@
 import TickwireIO
 import TickwireNetcode
 
-/// Fetches a connect token from a plain-HTTP endpoint that answers `GET` with the token's 2048
-/// bytes in hexadecimal (`arena serve`'s `/udp-token`), on a short-lived event loop of its own.
+/// Fetches a connect token from an HTTP (or https) endpoint that answers `GET` with the token's
+/// 2048 bytes in hexadecimal (`arena serve`'s `/udp-token`), on a short-lived event loop of its own.
 package enum ConnectTokenFetch {
     /// The most bytes of a response read (a hex token is 4096 bytes and a small head).
     package static let maximumResponseBytes = 16_384
@@ -16,16 +16,19 @@ package enum ConnectTokenFetch {
     ///   - timeout: How long the whole exchange may take.
     ///   - source: The local address to connect from (a load tool's spread of addresses), or
     ///     `nil` for the kernel's choice.
+    ///   - tls: How to check an https endpoint's certificate, or `nil` (default) for plain HTTP.
     /// - Returns: The token.
     /// - Throws: ``UDPTransportError``: the host does not resolve, the connection fails or times
     ///   out, the status is not 200 (``UDPTransportError/tokenRefusal`` holds the answer), or the
     ///   body is not a token in hexadecimal.
     package static func fetch(
-        host: String, port: Int, path: String, timeout: Duration = .seconds(3), from source: SocketAddress? = nil
+        host: String, port: Int, path: String, timeout: Duration = .seconds(3), from source: SocketAddress? = nil,
+        tls: TLSClientConfiguration? = nil
     ) throws(UDPTransportError) -> ConnectToken {
         var exchange = HTTPExchange(method: "GET", host: host, port: port, path: path)
         exchange.timeout = timeout
         exchange.source = source
+        exchange.tls = tls
         exchange.maximumBodyBytes = maximumResponseBytes
         let response: HTTPExchangeResponse
         do throws(HTTPExchangeError) {

@@ -160,7 +160,8 @@ package final class ArenaClient {
 
         /// A UDP connection with a fresh guest token from the server's `/udp-token`.
         func openUDP(_ udp: ArenaUDPURL) throws -> any TransportConnection {
-            let token = try ConnectTokenFetch.fetch(host: udp.host, port: udp.tokenPort, path: ArenaUDP.tokenPath)
+            let token = try ConnectTokenFetch.fetch(
+                host: udp.host, port: udp.tokenPort, path: ArenaUDP.tokenPath, tls: udp.isTokenTLS ? options.tls : nil)
             let connection = try UDPClientTransportConnection(token: token, requestPath: udp.path)
             lastUDP = connection
             return connection

@@ -19,6 +19,9 @@ package struct ArenaUDPURL: Hashable, Sendable, CustomStringConvertible {
     /// The HTTP port of the token endpoint: by default the UDP port − 1, which is `arena serve`'s
     /// WebSocket port when it takes its default UDP port (`arena join --token-port`).
     package var tokenPort: Int
+    /// The token endpoint speaks https, as the WebSocket port of an `arena serve --tls-cert …`
+    /// does (`arena join --token-tls`); the room's WebSocket URL is then `wss://`. Default `false`.
+    package var isTokenTLS = false
 
     /// Parses `udp://HOST:PORT/ROOM` (`[::1]` for an IPv6 host).
     ///
@@ -54,8 +57,8 @@ package struct ArenaUDPURL: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// The same server's WebSocket URL on ``tokenPort`` (the room's path kept), which the arena
-    /// client keeps as its entry URL for the room's name.
+    /// client keeps as its entry URL for the room's name: `wss://` when ``isTokenTLS``.
     package var webSocketURL: String {
-        "ws://\(host.contains(":") ? "[\(host)]" : host):\(tokenPort)\(path)"
+        "\(isTokenTLS ? "wss" : "ws")://\(host.contains(":") ? "[\(host)]" : host):\(tokenPort)\(path)"
     }
 }

@@ -196,6 +196,7 @@ package enum ArenaCommands {
                 .value("record", "FILE", "write every frame to FILE, for `tickwire inspect FILE`"),
                 .value(
                     "token-port", "P", default: "the UDP port − 1", "with udp://: the HTTP port whose GET /udp-token gives a connect token"),
+                .flag("token-tls", "with udp://: the token port speaks https (an arena serve over TLS; checked as wss:// is, --ca)"),
                 .value("ca", "CA.pem", "check a wss:// server's (and an https matchmaker's) certificate against this CA"),
                 .flag("insecure-skip-verification-for-local-testing-only", "accept any wss:// or https certificate (local tests only)"),
                 .value("log-level", "LEVEL", default: "warning", "log records from LEVEL up to standard error: \(levels)"),

@@ -36,6 +36,10 @@ final class TLSRecordLayer {
     /// Records sealed under one key before this layer sends a `KeyUpdate` and moves to the next,
     /// within the 2^24.5 full records RFC 8446 section 5.5 allows AES-GCM.
     static let defaultRecordsPerWriteKey: UInt64 = 1 << 24
+    /// Records in a row that bring no application bytes (empty application data, handshake
+    /// messages) before the connection fails, as OpenSSL allows: a peer cannot keep a read busy
+    /// with records that give the reader nothing.
+    static let maximumEmptyRecords = 32
     /// A `KeyUpdate` record's length (a 5-byte handshake message).
     static let keyUpdateRecordBytes = TLSTrafficKey.recordBytes(plaintextBytes: 5)
 
@@ -54,6 +58,8 @@ final class TLSRecordLayer {
     private var handshakeBytes: [UInt8] = []
     /// The peer sent `close_notify`: every read from now on returns 0.
     private var isClosedByPeer = false
+    /// Records in a row that brought no application bytes (``maximumEmptyRecords``).
+    private var emptyRecordsInARow = 0
     /// A `KeyUpdate` answer waits in the queue for the socket to become writable.
     private(set) var isAnswerQueued = false
     /// `KeyUpdate`s received from the peer, and sent (answers and this layer's own, every ``recordsPerWriteKey`` records).
@@ -71,8 +77,9 @@ final class TLSRecordLayer {
         else { return nil }
         let length = suite.digest.bytes
         guard state.pointee.clientSecretLength == length, state.pointee.serverSecretLength == length else { return nil }
-        let clientSecret = withUnsafeBytes(of: state.pointee.clientSecret) { Array($0.prefix(length)) }
-        let serverSecret = withUnsafeBytes(of: state.pointee.serverSecret) { Array($0.prefix(length)) }
+        // In place (no copy of the C arrays on the stack); the keys own and wipe these copies.
+        let clientSecret = withUnsafeBytes(of: &state.pointee.clientSecret) { Array($0.prefix(length)) }
+        let serverSecret = withUnsafeBytes(of: &state.pointee.serverSecret) { Array($0.prefix(length)) }
         self.state = state
         self.isServer = isServer
         reading = try TLSTrafficKey(suite: suite, secret: isServer ? clientSecret : serverSecret, sealing: false)
@@ -112,6 +119,14 @@ final class TLSRecordLayer {
             guard end > 0 else { throw Self.failure("a TLS record with no content type") }
             let length = end - 1
             guard length <= Self.maximumPlaintextBytes else { throw Self.failure("record overflow") }
+            if content[length] == 23 && length > 0 {
+                emptyRecordsInARow = 0
+            } else {
+                emptyRecordsInARow += 1
+                guard emptyRecordsInARow <= Self.maximumEmptyRecords else {
+                    throw Self.failure("more than \(Self.maximumEmptyRecords) TLS records in a row without application data")
+                }
+            }
             switch content[length] {
             case 23:  // application_data
                 guard length > 0 else { continue }
@@ -120,7 +135,7 @@ final class TLSRecordLayer {
                 heldEnd = length
                 return takeHeld(into: out, count: count)
             case 21:  // alert
-                if !isDirect { releaseHeld() }
+                defer { if !isDirect { releaseHeld() } }
                 try receiveAlert(content, count: length)
                 return 0
             case 22:  // handshake

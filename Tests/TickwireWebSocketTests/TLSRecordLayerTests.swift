@@ -159,6 +159,37 @@ struct TLSRecordLayerTests {
     }
 
     @Test(
+        "32 records in a row without application data are read, and the bytes after them; one more fails the connection",
+        arguments: [32, 33])
+    func emptyRecords(count: Int) throws {
+        let loop = try EventLoop()
+        try loop.start()
+        defer { loop.stop() }
+        let pair = try startTLSChannelPair(loop: loop, options: TLSChannelPairOptions())
+        defer { stopTLSChannelPair(loop, pair) }
+        let after = Array("after the empty records".utf8)
+        let isSent = loop.runAndWait { () -> Bool in
+            for _ in 0..<count {
+                guard (try? pair.value?.clientTLS?.sendRecordsForTesting([], contentType: 23)) == true else { return false }
+            }
+            after.withUnsafeBytes { pair.value?.client?.write($0) }
+            return true
+        }
+        #expect(isSent == true, "the client's record layer should seal and send \(count) empty records")
+        if count <= 32 {
+            #expect(
+                waitOnLoop(loop, for: pair) { $0.serverReceived.count >= after.count }, "the bytes after the empty records should arrive")
+            #expect(loop.runAndWait { pair.value?.serverReceived } == after)
+        } else {
+            #expect(waitOnLoop(loop, for: pair) { $0.serverClosed }, "the server should close the connection")
+            let failure = loop.runAndWait { pair.value?.server?.tlsFailure } ?? nil
+            #expect(
+                failure?.reason.contains("more than 32 TLS records in a row") == true,
+                "the failure names the limit: \(String(describing: failure))")
+        }
+    }
+
+    @Test(
         "close_notify sealed by the record layer ends the OpenSSL peer's stream cleanly, and the other way round", arguments: [true, false])
     func closeNotify(serverIsRecordLayer: Bool) throws {
         let loop = try EventLoop()

@@ -459,7 +459,9 @@ static void tickwire_keylog(const SSL *ssl, const char *line) {
     int isClient = strncmp(line, clientLabel, sizeof(clientLabel) - 1) == 0;
     if (!isClient && strncmp(line, serverLabel, sizeof(serverLabel) - 1) != 0) return;
     BIO *bio = SSL_get_rbio(ssl);
-    tickwire_bio_state *state = bio != NULL ? BIO_get_data(bio) : NULL;
+    // Only a tickwire socket BIO's data is a tickwire_bio_state.
+    if (bio == NULL || BIO_method_name(bio) == NULL || strcmp(BIO_method_name(bio), "tickwire socket") != 0) return;
+    tickwire_bio_state *state = BIO_get_data(bio);
     if (state == NULL) return;
     const char *random = line + sizeof(clientLabel) - 1;
     const char *space = strchr(random, ' ');

@@ -60,8 +60,12 @@ final class TLSRecordLayer {
     private var isClosedByPeer = false
     /// Records in a row that brought no application bytes (``maximumEmptyRecords``).
     private var emptyRecordsInARow = 0
-    /// A `KeyUpdate` answer waits in the queue for the socket to become writable.
-    private(set) var isAnswerQueued = false
+    /// A `KeyUpdate` answer went to the queue for want of the socket (see ``isAnswerQueued``).
+    private var hasQueuedAnswer = false
+    /// `close_notify` was sealed: nothing more is.
+    private var isCloseNotifySent = false
+    /// A `KeyUpdate` answer waits in the queue for the socket to become writable (until the queue drains).
+    var isAnswerQueued: Bool { hasQueuedAnswer && state.pointee.queueEnd > state.pointee.queueStart }
     /// `KeyUpdate`s received from the peer, and sent (answers and this layer's own, every ``recordsPerWriteKey`` records).
     private(set) var keyUpdates = (received: 0, sent: 0)
 
@@ -127,16 +131,23 @@ final class TLSRecordLayer {
                     throw Self.failure("more than \(Self.maximumEmptyRecords) TLS records in a row without application data")
                 }
             }
+            // A handshake message in pieces must not be interleaved with other records (RFC 8446 section 5.1).
+            guard content[length] == 22 || handshakeBytes.isEmpty else {
+                throw Self.failure("a TLS record inside a fragmented handshake message")
+            }
             switch content[length] {
             case 23:  // application_data
-                guard length > 0 else { continue }
+                guard length > 0 else {
+                    if !isDirect { releaseHeld() }
+                    continue
+                }
                 guard !isDirect else { return length }
                 heldStart = 0
                 heldEnd = length
                 return takeHeld(into: out, count: count)
             case 21:  // alert
                 defer { if !isDirect { releaseHeld() } }
-                try receiveAlert(content, count: length)
+                guard try receiveAlert(content, count: length) else { continue }
                 return 0
             case 22:  // handshake
                 defer { if !isDirect { releaseHeld() } }
@@ -208,10 +219,14 @@ final class TLSRecordLayer {
     }
 
     /// An alert (RFC 8446 section 6): `close_notify` ends the stream; any other fails the connection.
-    private func receiveAlert(_ content: UnsafePointer<UInt8>, count: Int) throws(TLSError) {
+    ///
+    /// - Returns: `true` at `close_notify`; `false` for `user_canceled`, which a `close_notify` follows.
+    private func receiveAlert(_ content: UnsafePointer<UInt8>, count: Int) throws(TLSError) -> Bool {
         guard count == 2 else { throw Self.failure("a malformed TLS alert") }
+        if content[1] == 90 { return false }  // user_canceled: a closure alert, not an error (RFC 8446 section 6.1)
         guard content[1] == 0 else { throw Self.failure("the peer sent TLS alert \(content[1])") }
         isClosedByPeer = true
+        return true
     }
 
     /// Handshake messages after the handshake (RFC 8446 section 4.6): `KeyUpdate`, and on a
@@ -233,7 +248,9 @@ final class TLSRecordLayer {
                 guard offset == handshakeBytes.count else { throw Self.failure("a TLS KeyUpdate not at the end of its record") }
                 try reading.update()
                 keyUpdates.received += 1
-                if handshakeBytes[body] == 1 { try answerKeyUpdate() }
+                // One answer covers every request before it is sent (as OpenSSL answers): a peer
+                // that asks again and again while not reading cannot grow the queue.
+                if handshakeBytes[body] == 1 && !isAnswerQueued { try answerKeyUpdate() }
             case 4 where !isServer:  // new_session_ticket: not kept
                 break
             default:
@@ -252,10 +269,9 @@ final class TLSRecordLayer {
         let sent = try withUnsafeTemporaryAllocation(byteCount: Self.keyUpdateRecordBytes, alignment: 16) {
             record throws(TLSError) -> Int32 in
             let count = try sealKeyUpdate(into: record.baseAddress.unsafelyUnwrapped)
-            return tickwire_bio_send_or_queue(state, record.baseAddress?.assumingMemoryBound(to: UInt8.self), count)
+            return try Self.sendOrQueue(state, record.baseAddress.unsafelyUnwrapped, count: count)
         }
-        guard sent >= 0 else { throw Self.sendFailure(errno) }
-        isAnswerQueued = sent == 0
+        hasQueuedAnswer = sent == 0
     }
 
     // MARK: Writing
@@ -289,11 +305,7 @@ final class TLSRecordLayer {
             taken += length
         }
         guard end > 0 else { return (0, true) }
-        switch tickwire_bio_send_or_queue(state, base.assumingMemoryBound(to: UInt8.self), end) {
-        case 1: return (taken, true)
-        case 0: return (taken, false)
-        default: throw Self.sendFailure(errno)
-        }
+        return (taken, try Self.sendOrQueue(state, base, count: end) == 1)
     }
 
     /// Seals `close_notify` and sends it after the records queued before it.
@@ -301,14 +313,15 @@ final class TLSRecordLayer {
     /// - Throws: ``TLSError`` (connection) when OpenSSL or the connection failed (the caller,
     ///   about to close the socket, may ignore it, as it ignores a failed `SSL_shutdown`).
     func sendCloseNotify() throws(TLSError) {
+        guard !isCloseNotifySent else { return }
+        isCloseNotifySent = true
         let alert: [UInt8] = [1, 0]  // warning, close_notify
-        let sent = try withUnsafeTemporaryAllocation(byteCount: TLSTrafficKey.recordBytes(plaintextBytes: 2), alignment: 16) {
+        _ = try withUnsafeTemporaryAllocation(byteCount: TLSTrafficKey.recordBytes(plaintextBytes: 2), alignment: 16) {
             record throws(TLSError) -> Int32 in
             let base = record.baseAddress.unsafelyUnwrapped
             let count = try sealShort(alert, contentType: 21, into: base)
-            return tickwire_bio_send_or_queue(state, base.assumingMemoryBound(to: UInt8.self), count)
+            return try Self.sendOrQueue(state, base, count: count)
         }
-        guard sent >= 0 else { throw Self.sendFailure(errno) }
     }
 
     /// Seals a `KeyUpdate` (`update_not_requested`) under the current key at `out`, then moves
@@ -332,13 +345,12 @@ final class TLSRecordLayer {
         repeat {
             let chunk = Array(bytes[start..<min(bytes.count, start + Self.maximumPlaintextBytes)])
             start += chunk.count
-            let sent = try withUnsafeTemporaryAllocation(byteCount: TLSTrafficKey.recordBytes(plaintextBytes: chunk.count), alignment: 16) {
+            _ = try withUnsafeTemporaryAllocation(byteCount: TLSTrafficKey.recordBytes(plaintextBytes: chunk.count), alignment: 16) {
                 record throws(TLSError) -> Int32 in
                 let base = record.baseAddress.unsafelyUnwrapped
                 let count = try sealShort(chunk, contentType: contentType, into: base)
-                return tickwire_bio_send_or_queue(state, base.assumingMemoryBound(to: UInt8.self), count)
+                return try Self.sendOrQueue(state, base, count: count)
             }
-            guard sent >= 0 else { throw Self.sendFailure(errno) }
         } while start < bytes.count
     }
 
@@ -354,8 +366,15 @@ final class TLSRecordLayer {
 
     private static func failure(_ reason: String) -> TLSError { TLSError(.connection, reason: reason) }
 
-    private static func sendFailure(_ code: Int32) -> TLSError {
-        TLSError(.connection, reason: SystemError(call: "send", code: code).message)
+    /// `tickwire_bio_send_or_queue`: 1 when all was sent, 0 when records wait in the queue.
+    ///
+    /// - Throws: ``TLSError`` (connection) with `errno`'s reason, read right after the call.
+    private static func sendOrQueue(
+        _ state: UnsafeMutablePointer<tickwire_bio_state>, _ bytes: UnsafeMutableRawPointer, count: Int
+    ) throws(TLSError) -> Int32 {
+        let sent = tickwire_bio_send_or_queue(state, bytes.assumingMemoryBound(to: UInt8.self), count)
+        guard sent >= 0 else { throw TLSError(.connection, reason: SystemError(call: "send", code: errno).message) }
+        return sent
     }
 }
 

@@ -65,6 +65,7 @@ final class TLSTrafficKey {
         do {
             context = try Self.makeContext(suite: suite, secret: secret, sealing: sealing, iv: ivAndNonce)
         } catch {
+            OPENSSL_cleanse(ivAndNonce, 2 * Self.nonceBytes)
             ivAndNonce.deallocate()
             throw error
         }
@@ -154,6 +155,7 @@ final class TLSTrafficKey {
     /// - Throws: ``TLSError`` (connection) when OpenSSL cannot derive them.
     func update() throws(TLSError) {
         var next = [UInt8](repeating: 0, count: secret.count)
+        defer { next.withUnsafeMutableBytes { OPENSSL_cleanse($0.baseAddress, $0.count) } }  // a failure leaves no copy
         guard Self.expandLabel(suite: suite, secret: secret, label: "traffic upd", into: &next) else {
             throw TLSError.fromQueue(.connection, fallback: "cannot derive the next TLS 1.3 traffic secret")
         }

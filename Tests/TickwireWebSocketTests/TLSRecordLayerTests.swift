@@ -159,6 +159,34 @@ struct TLSRecordLayerTests {
     }
 
     @Test(
+        "before application data: user_canceled is no failure; part of a handshake message is, as RFC 8446 section 5.1 says",
+        arguments: [([UInt8]([1, 90]), UInt8(21), nil), ([24, 0, 0], UInt8(22), "inside a fragmented handshake message")])
+    func beforeApplicationData(bytes: [UInt8], contentType: UInt8, reason: String?) throws {
+        let loop = try EventLoop()
+        try loop.start()
+        defer { loop.stop() }
+        let pair = try startTLSChannelPair(loop: loop, options: TLSChannelPairOptions())
+        defer { stopTLSChannelPair(loop, pair) }
+        let after = Array("after".utf8)
+        let isSent = loop.runAndWait { () -> Bool in
+            guard (try? pair.value?.clientTLS?.sendRecordsForTesting(bytes, contentType: contentType)) == true else { return false }
+            after.withUnsafeBytes { pair.value?.client?.write($0) }
+            return true
+        }
+        #expect(isSent == true, "the client's record layer should seal and send the records")
+        if let reason {
+            #expect(waitOnLoop(loop, for: pair) { $0.serverClosed }, "the server should close the connection")
+            let failure = loop.runAndWait { pair.value?.server?.tlsFailure } ?? nil
+            #expect(
+                failure?.reason.contains(reason) == true, "the server's TLS failure should name '\(reason)': \(String(describing: failure))"
+            )
+        } else {
+            #expect(waitOnLoop(loop, for: pair) { $0.serverReceived.count >= after.count }, "the bytes after the alert should arrive")
+            #expect(loop.runAndWait { pair.value?.serverClosed } == false, "user_canceled alone does not close")
+        }
+    }
+
+    @Test(
         "32 records in a row without application data are read, and the bytes after them; one more fails the connection",
         arguments: [32, 33])
     func emptyRecords(count: Int) throws {

@@ -313,6 +313,10 @@ func join(_ arguments: CommandArguments) throws {
     let mode = parsed.string("mode") ?? "arena"
     let bearer = parsed.string("bearer")
     let room = parsed.string("room")
+    // How a wss:// server (and an https matchmaker or token port) is checked: --ca, or the loudly named skip.
+    var tls = TLSClientConfiguration()
+    tls.caFile = parsed.string("ca")
+    tls.insecureSkipVerificationForLocalTestingOnly = parsed.flag("insecure-skip-verification-for-local-testing-only")
     if matchmakerURL == nil, parsed.string("mode") != nil || bearer != nil || room != nil {
         throw CommandArguments.UsageError(description: "--mode, --bearer and --room go with --matchmaker URL")
     }
@@ -323,10 +327,7 @@ func join(_ arguments: CommandArguments) throws {
         }
         let join: ArenaClient.MatchmakerJoin
         do throws(MatchmakerClientError) {
-            // An https matchmaker is checked as a wss:// seat is: --ca, or the loudly named skip.
-            var tls = TLSClientConfiguration()
-            tls.caFile = parsed.string("ca")
-            tls.insecureSkipVerificationForLocalTestingOnly = parsed.flag("insecure-skip-verification-for-local-testing-only")
+            // An https matchmaker is checked as the wss:// seat is.
             let matchmaker = try Matchmaker(url: matchmakerURL, bearerToken: bearer, tls: tls)
             join = try ArenaClient.MatchmakerJoin.ask(matchmaker, mode: mode, room: room, name: parsed.string("name") ?? "player")
         } catch {
@@ -354,8 +355,7 @@ func join(_ arguments: CommandArguments) throws {
     } else {
         throw CommandArguments.UsageError(description: "join needs a URL, e.g. ws://127.0.0.1:7777/main, or --matchmaker http://HOST:PORT")
     }
-    options.tls.caFile = parsed.string("ca")
-    options.tls.insecureSkipVerificationForLocalTestingOnly = parsed.flag("insecure-skip-verification-for-local-testing-only")
+    options.tls = tls
     let level = logLevel(&parsed, default: .warning)
     for more in parsed.positionals.dropFirst() {
         do throws(WebSocketURL.ParseError) { options.moreEntryURLs.append(try WebSocketURL(more)) } catch { fail(error.description) }

@@ -117,3 +117,37 @@ func stopTLSChannelPair(_ loop: EventLoop, _ pair: LoopBound<TLSChannelPair?>) {
         pair.value = nil
     }
 }
+
+/// Seals each of `records` as records of `contentType` through one side's record layer (the
+/// client's, or the server's with `fromServer`), then writes `after` on that side's channel.
+///
+/// - Returns: Whether every record was sealed and sent.
+func sendRecords(
+    _ loop: EventLoop, _ pair: LoopBound<TLSChannelPair?>, _ records: [[UInt8]], contentType: UInt8, fromServer: Bool = false,
+    then after: [UInt8] = []
+) -> Bool {
+    loop.runAndWait { () -> Bool in
+        guard let value = pair.value, let tls = fromServer ? value.serverTLS : value.clientTLS else { return false }
+        for record in records {
+            guard (try? tls.sendRecordsForTesting(record, contentType: contentType)) == true else { return false }
+        }
+        if !after.isEmpty { after.withUnsafeBytes { (fromServer ? value.server : value.client)?.write($0) } }
+        return true
+    } == true
+}
+
+/// Expects one side (the server's, or the client's with `onClient`) to close its connection
+/// with a TLS failure whose reason names `reason`.
+func expectTLSFailure(
+    _ loop: EventLoop, _ pair: LoopBound<TLSChannelPair?>, onClient: Bool = false, naming reason: String,
+    sourceLocation: SourceLocation = #_sourceLocation
+) {
+    let side = onClient ? "client" : "server"
+    #expect(
+        waitOnLoop(loop, for: pair) { onClient ? $0.clientClosed : $0.serverClosed }, "the \(side) should close the connection",
+        sourceLocation: sourceLocation)
+    let failure = loop.runAndWait { (onClient ? pair.value?.client : pair.value?.server)?.tlsFailure } ?? nil
+    #expect(
+        failure?.reason.contains(reason) == true, "the \(side)'s TLS failure should name '\(reason)': \(String(describing: failure))",
+        sourceLocation: sourceLocation)
+}

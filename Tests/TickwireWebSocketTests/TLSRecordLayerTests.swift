@@ -95,10 +95,7 @@ struct TLSRecordLayerTests {
         let descriptor = (loop.runAndWait { pair.value?.clientDescriptor } ?? nil) ?? -1
         let written = bytes.withUnsafeBytes { send(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
         #expect(written == bytes.count, "the raw record should be written past TLS")
-        #expect(waitOnLoop(loop, for: pair) { $0.serverClosed }, "the server should close the connection")
-        let failure = loop.runAndWait { pair.value?.server?.tlsFailure } ?? nil
-        #expect(
-            failure?.reason.contains(reason) == true, "the server's TLS failure should name '\(reason)': \(String(describing: failure))")
+        expectTLSFailure(loop, pair, naming: reason)
         #expect(loop.runAndWait { pair.value?.serverReceived.isEmpty } == true, "no byte of a broken record is read")
     }
 
@@ -118,14 +115,8 @@ struct TLSRecordLayerTests {
         let pair = try startTLSChannelPair(loop: loop, options: TLSChannelPairOptions())
         defer { stopTLSChannelPair(loop, pair) }
         // Content type 0 seals the bytes with a zero type byte after them: a record of padding only.
-        let isSent = loop.runAndWait { () -> Bool in
-            (try? pair.value?.clientTLS?.sendRecordsForTesting(bytes, contentType: contentType)) == true
-        }
-        #expect(isSent == true, "the client's record layer should seal and send the record")
-        #expect(waitOnLoop(loop, for: pair) { $0.serverClosed }, "the server should close the connection")
-        let failure = loop.runAndWait { pair.value?.server?.tlsFailure } ?? nil
-        #expect(
-            failure?.reason.contains(reason) == true, "the server's TLS failure should name '\(reason)': \(String(describing: failure))")
+        #expect(sendRecords(loop, pair, [bytes], contentType: contentType), "the client's record layer should seal and send the record")
+        expectTLSFailure(loop, pair, naming: reason)
     }
 
     @Test(
@@ -140,21 +131,14 @@ struct TLSRecordLayerTests {
         let ticket: [UInt8] =
             [4, UInt8(bodyBytes >> 16), UInt8((bodyBytes >> 8) & 0xFF), UInt8(bodyBytes & 0xFF)] + [UInt8](repeating: 9, count: bodyBytes)
         let after = Array("after the ticket".utf8)
-        let isSent = loop.runAndWait { () -> Bool in
-            guard (try? pair.value?.serverTLS?.sendRecordsForTesting(ticket, contentType: 22)) == true else { return false }
-            after.withUnsafeBytes { pair.value?.server?.write($0) }
-            return true
-        }
-        #expect(isSent == true, "the server's record layer should seal and send the ticket")
+        #expect(
+            sendRecords(loop, pair, [ticket], contentType: 22, fromServer: true, then: after),
+            "the server's record layer should seal and send the ticket")
         if bodyBytes <= 16_384 {
             #expect(waitOnLoop(loop, for: pair) { $0.clientReceived.count >= after.count }, "the bytes after the ticket should arrive")
             #expect(loop.runAndWait { pair.value?.clientReceived } == after, "the ticket is skipped, the bytes after it read")
         } else {
-            #expect(waitOnLoop(loop, for: pair) { $0.clientClosed }, "the client should close the connection")
-            let failure = loop.runAndWait { pair.value?.client?.tlsFailure } ?? nil
-            #expect(
-                failure?.reason.contains("over 16 KiB") == true,
-                "the client's failure should name the limit: \(String(describing: failure))")
+            expectTLSFailure(loop, pair, onClient: true, naming: "over 16 KiB")
         }
     }
 
@@ -168,18 +152,11 @@ struct TLSRecordLayerTests {
         let pair = try startTLSChannelPair(loop: loop, options: TLSChannelPairOptions())
         defer { stopTLSChannelPair(loop, pair) }
         let after = Array("after".utf8)
-        let isSent = loop.runAndWait { () -> Bool in
-            guard (try? pair.value?.clientTLS?.sendRecordsForTesting(bytes, contentType: contentType)) == true else { return false }
-            after.withUnsafeBytes { pair.value?.client?.write($0) }
-            return true
-        }
-        #expect(isSent == true, "the client's record layer should seal and send the records")
+        #expect(
+            sendRecords(loop, pair, [bytes], contentType: contentType, then: after),
+            "the client's record layer should seal and send the records")
         if let reason {
-            #expect(waitOnLoop(loop, for: pair) { $0.serverClosed }, "the server should close the connection")
-            let failure = loop.runAndWait { pair.value?.server?.tlsFailure } ?? nil
-            #expect(
-                failure?.reason.contains(reason) == true, "the server's TLS failure should name '\(reason)': \(String(describing: failure))"
-            )
+            expectTLSFailure(loop, pair, naming: reason)
         } else {
             #expect(waitOnLoop(loop, for: pair) { $0.serverReceived.count >= after.count }, "the bytes after the alert should arrive")
             #expect(loop.runAndWait { pair.value?.serverClosed } == false, "user_canceled alone does not close")
@@ -196,24 +173,15 @@ struct TLSRecordLayerTests {
         let pair = try startTLSChannelPair(loop: loop, options: TLSChannelPairOptions())
         defer { stopTLSChannelPair(loop, pair) }
         let after = Array("after the empty records".utf8)
-        let isSent = loop.runAndWait { () -> Bool in
-            for _ in 0..<count {
-                guard (try? pair.value?.clientTLS?.sendRecordsForTesting([], contentType: 23)) == true else { return false }
-            }
-            after.withUnsafeBytes { pair.value?.client?.write($0) }
-            return true
-        }
-        #expect(isSent == true, "the client's record layer should seal and send \(count) empty records")
+        #expect(
+            sendRecords(loop, pair, Array(repeating: [], count: count), contentType: 23, then: after),
+            "the client's record layer should seal and send \(count) empty records")
         if count <= 32 {
             #expect(
                 waitOnLoop(loop, for: pair) { $0.serverReceived.count >= after.count }, "the bytes after the empty records should arrive")
             #expect(loop.runAndWait { pair.value?.serverReceived } == after)
         } else {
-            #expect(waitOnLoop(loop, for: pair) { $0.serverClosed }, "the server should close the connection")
-            let failure = loop.runAndWait { pair.value?.server?.tlsFailure } ?? nil
-            #expect(
-                failure?.reason.contains("more than 32 TLS records in a row") == true,
-                "the failure names the limit: \(String(describing: failure))")
+            expectTLSFailure(loop, pair, naming: "more than 32 TLS records in a row")
         }
     }
 

@@ -77,13 +77,11 @@ package struct HTTPExchange: Sendable {
     ///   response does not come whole within ``timeout``, passes a limit, or is not HTTP/1.x.
     package func run() throws(HTTPExchangeError) -> HTTPExchangeResponse {
         let deadline = DispatchTime.now() + .nanoseconds(Self.nanoseconds(timeout))
-        var tlsContext: TLSClientContext?
-        if let tls {
-            do throws(TLSError) {
-                tlsContext = try TLSClientContext.shared(for: tls)
-            } catch {
-                throw HTTPExchangeError(.tls(error), target: target)
-            }
+        let context: TLSClientContext?
+        do throws(TLSError) {
+            context = try tls.map { configuration throws(TLSError) in try TLSClientContext.shared(for: configuration) }
+        } catch {
+            throw HTTPExchangeError(.tls(error), target: target)
         }
         let addresses: [SocketAddress]
         let loop: EventLoop
@@ -101,7 +99,6 @@ package struct HTTPExchange: Sendable {
         let request = encodedRequest
         let source = source
         let host = host
-        let context = tlsContext
         let started = loop.runAndWait { () -> HTTPExchangeError.Kind? in
             do throws(HTTPExchangeError.Kind) {
                 let socket: Socket
